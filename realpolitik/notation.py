@@ -1,0 +1,1077 @@
+"""Reading and writing orders as people write them.
+
+:func:`parse_order` reads one order, :func:`parse_orders` a whole sheet (``England: A Liv-Yor,
+F Lon-Nth``, one order per line, or the 1971 rulebook's run-on lines), and :func:`format_order`
+writes the canonical text that :func:`parse_order` reads back to the same order.
+
+The parser follows VII.2 of the rules: an order that can be read two ways is not followed (an
+:class:`AmbiguousOrderError` lists every reading), and a badly written order with only one possible
+meaning is followed. Given a position, it uses it to settle what the text leaves open: the unit
+type, the coast a fleet stands on or can reach, the one fleet of a power (``F S A Bul-Rum``), or
+a name that could mean two places of which only one fits (the 1971 book's ``F Nap-Tyr`` for the
+Tyrrhenian Sea). Grammar and wording are documented in ``docs/notation.md``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+from realpolitik.errors import (
+    AmbiguousOrderError,
+    InvalidOrderError,
+    OrderTextError,
+    UnknownNameError,
+)
+from realpolitik.geography import Terrain, UnitType, province_of
+from realpolitik.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Waive,
+    with_power,
+)
+from realpolitik.position import PhaseType, Position, Unit
+from realpolitik.variant import Variant, load_variant, normalize_name
+
+__all__ = [
+    "OrderSheet",
+    "ParsedOrder",
+    "format_order",
+    "parse_order",
+    "parse_orders",
+]
+
+# -- words -------------------------------------------------------------------------------------
+
+_HOLD = frozenset({"h", "hold", "holds", "stand", "stands", "stay", "stays", "hld"})
+_SUPPORT = frozenset({"s", "support", "supports", "sup", "supp", "supporting"})
+_CONVOY = frozenset({"c", "convoy", "convoys", "cvy", "convoying", "transports"})
+_MOVE = frozenset({"m", "move", "moves", "mv", "to", "into", "attack", "attacks", "goes"})
+_RETREAT = frozenset({"r", "retreat", "retreats", "rtr"})
+_DISBAND = frozenset(
+    {"d", "disband", "disbands", "disbanded", "remove", "removes", "removed", "destroy",
+     "destroyed", "annihilated", "removal"}
+)
+_BUILD = frozenset({"b", "build", "builds", "built"})
+_WAIVE = frozenset({"waive", "waives", "waived", "waiver"})
+_UNIT_TYPES = {"a": UnitType.ARMY, "army": UnitType.ARMY, "f": UnitType.FLEET,
+               "fleet": UnitType.FLEET}
+_FILLER = frozenset({"the", "a", "an", "of"})
+_KEYWORDS = _HOLD | _SUPPORT | _CONVOY | _MOVE | _RETREAT | _DISBAND | _BUILD | _WAIVE | {
+    "a", "f", "via", "by"}
+
+_STARTS_AFTER_POWER = frozenset(_UNIT_TYPES) | _BUILD | _DISBAND | _WAIVE | _RETREAT
+_DASH_CHARS = "-\u2010\u2011\u2012\u2013\u2014\u2015\u2212"
+_TOKEN_RE = re.compile(
+    r"(?P<arrow>->|=>|\u2192|>)|(?P<dash>[" + _DASH_CHARS + r"]+)|(?P<slash>/)"
+    r"|(?P<lparen>[(\[])|(?P<rparen>[)\]])|(?P<sep>[,;])|(?P<colon>:)"
+    r"|(?P<word>[^\W_]+(?:['\u2019][^\W_]+)*)|(?P<dot>\.)|(?P<space>\s+)|(?P<other>.)",
+    re.UNICODE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _Token:
+    kind: str  # word, dash, slash, lparen, rparen, sep, colon, other
+    text: str  # lower-case word text, or the symbol
+    start: int
+    end: int
+    glued: bool = False
+    """True if no space separates this token from the one before."""
+
+
+def _tokenize(text: str) -> list[_Token]:
+    tokens: list[_Token] = []
+    previous_end = -1
+    for match in _TOKEN_RE.finditer(text):
+        kind = match.lastgroup or "other"
+        if kind in ("space", "dot"):
+            continue
+        if kind == "arrow":
+            kind = "dash"
+        value = match.group().lower() if kind == "word" else match.group()
+        tokens.append(_Token(kind, value, match.start(), match.end(),
+                             glued=match.start() == previous_end))
+        previous_end = match.end()
+    return tokens
+
+
+# -- the lexicon of one variant ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Lexicon:
+    exact: dict[tuple[str, ...], str]
+    """Name as a tuple of words -> location id."""
+    names: tuple[tuple[tuple[str, ...], str], ...]
+    """Every (words, location) for prefix matching."""
+    display: dict[str, str]
+    longest: int
+
+
+def _words(name: str) -> tuple[str, ...]:
+    return tuple(w for w in re.split(r"[\s\-/]+", normalize_name(name)) if w)
+
+
+def _lexicon(variant: Variant) -> _Lexicon:
+    cached = variant.derived.get("notation.lexicon")
+    if isinstance(cached, _Lexicon):
+        return cached
+    exact: dict[tuple[str, ...], str] = {}
+    names: list[tuple[tuple[str, ...], str]] = []
+    for name, location in variant.names.items():
+        words = _words(name)
+        if not words:
+            continue
+        exact.setdefault(words, location)
+        names.append((words, location))
+        joined = ("".join(words),)
+        if len(words) > 1:
+            exact.setdefault(joined, location)
+    display = {loc: variant.map.name(loc) for loc in variant.map.locations}
+    lexicon = _Lexicon(exact, tuple(names), display, max(len(w) for w, _ in names))
+    variant.derived["notation.lexicon"] = lexicon
+    return lexicon
+
+
+# -- parsed pieces -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Place:
+    candidates: tuple[str, ...]
+    """Location ids it may mean, the likeliest first."""
+    coast: str | None
+    """A coast given explicitly, as a location id (``spa/nc``)."""
+    span: tuple[int, int]
+    written: str
+    exact: bool = True
+    """True if the first candidate is an exact name (the others only begin with the words)."""
+
+
+@dataclass(slots=True)
+class _Draft:
+    """An order as read from the text, before the position settles what it leaves open."""
+
+    action: str = "hold"  # hold move support_hold support_move convoy retreat disband build waive
+    power: str | None = None
+    unit_type: UnitType | None = None
+    place: _Place | None = None
+    target_power: str | None = None
+    target_type: UnitType | None = None
+    target: _Place | None = None
+    destination: _Place | None = None
+    via_convoy: bool = False
+    span: tuple[int, int] = (0, 0)
+    unit_span: tuple[int, int] = (0, 0)
+
+
+class _Parser:
+    """Recursive descent over the tokens of one order."""
+
+    def __init__(self, variant: Variant, text: str, tokens: Sequence[_Token]) -> None:
+        self.variant = variant
+        self.lexicon = _lexicon(variant)
+        self.text = text
+        self.tokens = list(tokens)
+        self.i = 0
+
+    # token helpers
+    def peek(self, offset: int = 0) -> _Token | None:
+        j = self.i + offset
+        return self.tokens[j] if j < len(self.tokens) else None
+
+    def word(self, offset: int = 0) -> str | None:
+        token = self.peek(offset)
+        return token.text if token is not None and token.kind == "word" else None
+
+    def at_end(self) -> bool:
+        return self.i >= len(self.tokens)
+
+    def error(self, message: str, span: tuple[int, int] | None = None, hint: str = "") -> \
+            InvalidOrderError:
+        if span is None:
+            token = self.peek()
+            span = (token.start, token.end) if token else (len(self.text), len(self.text))
+        return InvalidOrderError(message, text=self.text, span=span, hint=hint)
+
+    def take_power(self) -> str | None:
+        """A power name or adjective ("RUSSIAN", "Turk.") before a unit."""
+        for length in (2, 1):
+            words = [self.word(k) for k in range(length)]
+            if None in words:
+                continue
+            key = " ".join(w for w in words if w)
+            power = self.variant.power_names.get(key)
+            if power is None and length == 1 and len(key) >= 3:
+                matches = {p for name, p in self.variant.power_names.items()
+                           if name.startswith(key) and " " not in name}
+                if len(matches) == 1:
+                    # only if what follows reads as a unit, so that "Tur" is not taken for a place
+                    follower = self.word(1)
+                    if follower in _UNIT_TYPES or self._looks_like_place(1):
+                        power = matches.pop()
+            if power is not None:
+                nxt = self.word(length)
+                if nxt in _UNIT_TYPES or self._looks_like_place(length):
+                    self.i += length
+                    return power
+        return None
+
+    def _looks_like_place(self, offset: int) -> bool:
+        saved = self.i
+        self.i += offset
+        try:
+            return self.try_place() is not None
+        except OrderTextError:
+            return True
+        finally:
+            self.i = saved
+
+    def take_unit_type(self) -> UnitType | None:
+        word = self.word()
+        if word in _UNIT_TYPES:
+            # "A" could start a place name only in theory; no standard place is called "a".
+            self.i += 1
+            return _UNIT_TYPES[word]
+        if word and len(word) >= 4 and word[0] in "af" and (word,) not in self.lexicon.exact \
+                and (word[1:],) in self.lexicon.exact:
+            # "FRum": a unit letter run into the place name; split the token in two
+            token = self.tokens[self.i]
+            self.tokens[self.i:self.i + 1] = [
+                _Token("word", word[0], token.start, token.start + 1, token.glued),
+                _Token("word", word[1:], token.start + 1, token.end, True),
+            ]
+            self.i += 1
+            return _UNIT_TYPES[word[0]]
+        return None
+
+    def skip_build_prose(self) -> None:
+        """``builds a new fleet in Edinburgh``: skip the words around the unit type."""
+        if self.word() in ("a", "an") and self.word(1) in ("new", "fleet", "army"):
+            self.i += 1
+        if self.word() == "new":
+            self.i += 1
+
+    def try_place(self) -> _Place | None:
+        """Read a place name at the cursor (longest match), with an optional coast."""
+        start_index = self.i
+        first = self.peek()
+        if first is None or first.kind != "word":
+            return None
+        words: list[str] = []
+        ends: list[int] = []
+        j = self.i
+        while j < len(self.tokens) and len(words) < self.lexicon.longest:
+            token = self.tokens[j]
+            if token.kind == "word":
+                words.append(token.text)
+                ends.append(j)
+            elif token.kind == "dash" and token.glued and words and j + 1 < len(self.tokens) \
+                    and self.tokens[j + 1].glued and self.tokens[j + 1].kind == "word":
+                pass  # "Mid-Atlantic": a hyphen inside a name
+            else:
+                break
+            j += 1
+        candidates: list[str] = []
+        used = 0
+        exact = True
+        for n in range(len(words), 0, -1):
+            key = tuple(words[:n])
+            if key in self.lexicon.exact:
+                candidates.append(self.lexicon.exact[key])
+                used = n
+                break
+        prefix_matches = self._prefix_candidates(words, used)
+        if not candidates and prefix_matches:
+            used, found = prefix_matches
+            candidates.extend(found)
+            exact = False
+        elif candidates and prefix_matches and prefix_matches[0] == used == 1:
+            # an exact short name that also begins another name ("Tyr": Tyrolia or Tyrrhenian)
+            candidates.extend(loc for loc in prefix_matches[1] if loc not in candidates)
+        if not candidates:
+            return None
+        last = self.tokens[ends[used - 1]]
+        self.i = ends[used - 1] + 1
+        written = self.text[first.start:last.end]
+        coast, coast_end = self.take_coast(candidates)
+        span = (first.start, coast_end if coast_end else last.end)
+        del start_index
+        return _Place(tuple(dict.fromkeys(candidates)), coast, span, written, exact)
+
+    def _prefix_candidates(
+        self, words: Sequence[str], exact_used: int
+    ) -> tuple[int, list[str]] | None:
+        """Names whose words begin with the written words ("Gulf of L.", "W Med.", "Edin")."""
+        for n in range(len(words), 0, -1):
+            phrase = words[:n]
+            if phrase[-1] in _KEYWORDS and n > 1:
+                continue  # "Bla S": the S is a support, not "Black Sea"
+            if n == 1 and (len(phrase[0]) < 3 or phrase[0] in _KEYWORDS):
+                continue
+            found = {
+                loc for name, loc in self.lexicon.names
+                if len(name) == n and all(nw.startswith(pw) for nw, pw in zip(name, phrase,
+                                                                              strict=True))
+            }
+            if n == 1:
+                # single words may also abbreviate a run-together name ("NAtl", "StP")
+                found |= {loc for name, loc in self.lexicon.names
+                          if len(name) > 1 and "".join(name).startswith(phrase[0])}
+            if found:
+                if exact_used and n < exact_used:
+                    return None
+                return n, sorted(found)
+        return None
+
+    def take_coast(self, candidates: Sequence[str]) -> tuple[str | None, int]:
+        """An optional coast after a place: ``/nc``, ``(sc)``, `` nc``, ``north coast``."""
+        provinces = {province_of(c) for c in candidates}
+        token = self.peek()
+        if token is None:
+            return None, 0
+        closing = False
+        if token.kind in ("slash", "lparen"):
+            closing = token.kind == "lparen"
+            self.i += 1
+            explicit = True
+        else:
+            explicit = False
+        words: list[_Token] = []
+        while (t := self.peek()) is not None and t.kind == "word" and len(words) < 2:
+            words.append(t)
+            self.i += 1
+        for n in range(len(words), 0, -1):
+            key = " ".join(t.text for t in words[:n])
+            if not explicit and key in ("n", "s", "e", "w", "north", "south", "east", "west"):
+                continue  # a bare "s" after a place is a support, not the south coast
+            hits = [
+                self.variant.coast_names[(p, key)]
+                for p in sorted(provinces)
+                if (p, key) in self.variant.coast_names
+            ]
+            generic = key in ("nc", "sc", "ec", "wc", "north coast", "south coast",
+                              "east coast", "west coast")
+            if hits or (explicit and generic) or (explicit and len(key) <= 2):
+                self.i -= len(words) - n
+                end = words[n - 1].end
+                if closing and (t := self.peek()) is not None and t.kind == "rparen":
+                    self.i += 1
+                    end = t.end
+                if not hits:
+                    names = ", ".join(
+                        c.upper() for p in sorted(provinces) for c in self.variant.map.coasts(p)
+                    ) or "none"
+                    raise InvalidOrderError(
+                        f"{self.text[words[0].start:end]!r} is not a coast of "
+                        f"{'/'.join(p.upper() for p in sorted(provinces))}",
+                        text=self.text,
+                        span=(words[0].start, end),
+                        hint=f"the coasts there are: {names}",
+                    )
+                return hits[0], end
+        # not a coast: give the words back
+        self.i -= len(words)
+        if explicit:
+            self.i -= 1
+        return None, 0
+
+    def place(self, what: str) -> _Place:
+        """A place that must be there; raises a clear error if not."""
+        token = self.peek()
+        if token is None:
+            raise self.error(f"the order ends where {what} should follow",
+                             span=(len(self.text), len(self.text)),
+                             hint=f"add {what}")
+        found = self.try_place()
+        if found is not None:
+            return found
+        if token.kind != "word":
+            raise self.error(f"expected {what} but found {token.text!r}")
+        raise self._unknown(token)
+
+    def _unknown(self, token: _Token) -> UnknownNameError:
+        name = token.text
+        keys = list(self.variant.names)
+        close = difflib.get_close_matches(name, keys, n=4, cutoff=0.6)
+        suggestions: list[str] = []
+        for key in close:
+            loc = self.variant.names[key]
+            text = f"{loc.upper()} ({self.lexicon.display[loc]})"
+            if text not in suggestions:
+                suggestions.append(text)
+        hint = f"did you mean {' or '.join(suggestions)}?" if suggestions else \
+            "write the province's name or its three-letter abbreviation"
+        return UnknownNameError(
+            f"{self.text[token.start:token.end]!r} is not a place on the {self.variant.name} map",
+            name=name,
+            suggestions=suggestions,
+            text=self.text,
+            span=(token.start, token.end),
+            hint=hint,
+        )
+
+    def take_move_separator(self) -> bool:
+        token = self.peek()
+        if token is None:
+            return False
+        if token.kind == "dash":
+            self.i += 1
+            if self.word() in ("to", "into"):
+                self.i += 1
+            return True
+        if token.kind == "word" and token.text in _MOVE:
+            self.i += 1
+            if self.word() in ("to", "into"):
+                self.i += 1
+            return True
+        return False
+
+    def take_via(self) -> bool:
+        words = (self.word(), self.word(1))
+        if words[0] == "via":
+            self.i += 2 if words[1] in ("convoy", "c", "sea") else 1
+            return True
+        if words[0] == "by" and words[1] in ("convoy", "sea"):
+            self.i += 2
+            return True
+        return False
+
+    # the grammar
+    def parse(self) -> _Draft:
+        draft = _Draft()
+        if not self.tokens:
+            raise InvalidOrderError("the order is empty", text=self.text, span=(0, 0),
+                                    hint="write e.g. 'A Par-Bur'")
+        draft.span = (self.tokens[0].start, self.tokens[-1].end)
+        if self.word() in _WAIVE or (self.word() in _BUILD and self.word(1) in ("none", "nothing")):
+            self.i += 1 if self.word() in _WAIVE else 2
+            draft.action = "waive"
+            self.expect_end()
+            return draft
+        leading: str | None = None
+        if self.word() in _BUILD:
+            leading = "build"
+            self.i += 1
+            self.skip_build_prose()
+        elif self.word() in _DISBAND:
+            leading = "disband"
+            self.i += 1
+        elif self.word() in _RETREAT:
+            leading = "retreat"
+            self.i += 1
+        unit_start = self.peek()
+        draft.unit_type = self.take_unit_type()
+        if leading == "build" and self.word() in ("in", "at"):
+            self.i += 1
+        if self.word() not in _KEYWORDS or self.word() in _UNIT_TYPES:
+            draft.place = self.place("the unit's place")
+        if draft.unit_type is None:
+            draft.unit_type = self.take_unit_type()  # "Edi F" is unusual, but "Build Edi F" happens
+        if unit_start is not None:
+            last = self.tokens[self.i - 1] if self.i > 0 else unit_start
+            draft.unit_span = (unit_start.start,
+                               draft.place.span[1] if draft.place else last.end)
+        if leading == "build":
+            if self.word() in _BUILD:
+                self.i += 1
+            draft.action = "build"
+        elif leading == "disband":
+            draft.action = "disband"
+        elif leading == "retreat":
+            self.take_move_separator()
+            draft.action = "retreat"
+            draft.destination = self.place("where the unit retreats to")
+        else:
+            self.parse_action(draft)
+        self.expect_end()
+        return draft
+
+    def parse_action(self, draft: _Draft) -> None:
+        word = self.word()
+        if self.at_end():
+            draft.action = "hold"
+        elif word in _HOLD:
+            self.i += 1
+            draft.action = "hold"
+        elif word in _SUPPORT:
+            self.i += 1
+            self.parse_supported(draft)
+        elif word in _CONVOY:
+            self.i += 1
+            draft.target_power = self.take_power()
+            if self.take_unit_type() is UnitType.FLEET:
+                raise self.error("only armies can be convoyed", span=draft.span,
+                                 hint="write the army's place, e.g. 'C A Lon-Bel'")
+            draft.target = self.place("the convoyed army's place")
+            if not self.take_move_separator() and self.try_peek_place() is None:
+                raise self.error("a convoy order names where the army goes",
+                                 hint="write e.g. 'F Nth C A Lon-Bel'")
+            draft.destination = self.place("the convoy's destination")
+            draft.action = "convoy"
+        elif word in _RETREAT:
+            self.i += 1
+            self.take_move_separator()
+            draft.destination = self.place("where the unit retreats to")
+            draft.action = "retreat"
+        elif word in _DISBAND:
+            self.i += 1
+            draft.action = "disband"
+        elif word in _BUILD:
+            self.i += 1
+            draft.action = "build"
+        elif self.take_move_separator() or self.try_peek_place() is not None:
+            draft.destination = self.place("the destination")
+            draft.via_convoy = self.take_via()
+            draft.action = "move"
+        else:
+            token = self.peek()
+            assert token is not None
+            if token.kind == "word":
+                raise self._unknown_or_invalid(token)
+            raise self.error(f"unexpected {token.text!r}",
+                             hint="write e.g. 'A Par-Bur', 'A Par H', 'A Par S A Mar-Bur'")
+
+    def _unknown_or_invalid(self, token: _Token) -> OrderTextError:
+        if difflib.get_close_matches(token.text, list(self.variant.names), n=1, cutoff=0.6):
+            return self._unknown(token)
+        return self.error(
+            f"{self.text[token.start:token.end]!r} is not an order word or a place",
+            hint="after the unit write '-' and a place, H, S, C, R, D or B",
+        )
+
+    def try_peek_place(self) -> _Place | None:
+        saved = self.i
+        try:
+            return self.try_place()
+        except OrderTextError:
+            return None
+        finally:
+            self.i = saved
+
+    def parse_supported(self, draft: _Draft) -> None:
+        draft.target_power = self.take_power()
+        draft.target_type = self.take_unit_type()
+        draft.target = self.place("the supported unit's place")
+        if self.at_end() or self.word() in _HOLD:
+            if not self.at_end():
+                self.i += 1
+            draft.action = "support_hold"
+            return
+        if self.take_move_separator() or self.try_peek_place() is not None:
+            draft.destination = self.place("where the supported unit moves")
+            self.take_via()  # "S A Lon-Bel via convoy": the support is the same
+            draft.action = "support_move"
+            return
+        token = self.peek()
+        assert token is not None
+        raise self.error(f"unexpected {token.text!r} in a support order",
+                         hint="write 'S A Mun' (hold) or 'S A Mun-Ber' (move)")
+
+    def expect_end(self) -> None:
+        token = self.peek()
+        if token is not None:
+            raise self.error(
+                f"unexpected {self.text[token.start:]!r} after the order",
+                span=(token.start, len(self.text)),
+                hint="write one order at a time, or separate orders with commas or new lines",
+            )
+
+
+# -- settling what the text leaves open ----------------------------------------------------
+
+
+def _reading(loc: str) -> str:
+    return loc.upper()
+
+
+def _ambiguous(text: str, what: str, span: tuple[int, int], readings: Sequence[str],
+               names: dict[str, str]) -> AmbiguousOrderError:
+    described = " or ".join(f"{_reading(r)} ({names.get(r, r)})" for r in readings)
+    return AmbiguousOrderError(
+        f"{text[span[0]:span[1]]!r} could mean {described}",
+        candidates=[_reading(r) for r in readings],
+        text=text,
+        span=span,
+        hint=f"write {what} so that it has one meaning",
+    )
+
+
+class _Settler:
+    """Turns a draft into an order, using the position where there is one."""
+
+    def __init__(self, variant: Variant, text: str, position: Position | None,
+                 power: str | None) -> None:
+        self.variant = variant
+        self.map = variant.map
+        self.text = text
+        self.position = position
+        self.power = power
+        self.names = _lexicon(variant).display
+
+    def units_here(self) -> dict[str, Unit]:
+        if self.position is None:
+            return {}
+        if self.position.phase.type is PhaseType.RETREATS:
+            return {d.unit.province: d.unit for d in self.position.dislodged}
+        return dict(self.position.units)
+
+    def settle(self, draft: _Draft) -> Order:
+        power = draft.power or self.power
+        if draft.action == "waive":
+            return Waive(power)
+        unit_type, location, unit = self.settle_unit(draft, power)
+        if power is None and unit is not None:
+            power = unit.power
+        common = {"power": power}
+        action = draft.action
+        if action == "move" and self.position is not None \
+                and self.position.phase.type is PhaseType.RETREATS:
+            action = "retreat"
+        if action == "hold":
+            return Hold(unit_type, location, **common)
+        if action == "disband":
+            return Disband(unit_type, location, **common)
+        if action == "build":
+            return Build(unit_type, location, **common)
+        if action in ("move", "retreat"):
+            assert draft.destination is not None
+            destination = self.settle_destination(draft.destination, unit_type, location)
+            if action == "retreat":
+                return Retreat(unit_type, location, destination, **common)
+            return Move(unit_type, location, destination, draft.via_convoy, **common)
+        assert draft.target is not None
+        if action == "convoy":
+            assert draft.destination is not None
+            army_at = self.settle_target(draft.target, UnitType.ARMY, draft.target_power)[1]
+            destination = self.settle_any(draft.destination, army=True)
+            return Convoy(unit_type, location, province_of(army_at), province_of(destination),
+                          army_power=draft.target_power, **common)
+        if action == "support_hold":
+            target_type, target_at = self.settle_target(draft.target, draft.target_type,
+                                                        draft.target_power)
+            return SupportHold(unit_type, location, target_at, target_type,
+                               supported_power=draft.target_power, **common)
+        assert draft.destination is not None
+        destination = self.settle_support_destination(draft.destination, unit_type, location)
+        target_type, target_at = self.settle_target(draft.target, draft.target_type,
+                                                    draft.target_power, moving_to=destination)
+        return SupportMove(unit_type, location, target_at, destination, target_type,
+                           supported_power=draft.target_power, **common)
+
+    def settle_unit(self, draft: _Draft, power: str | None) -> tuple[UnitType, str, Unit | None]:
+        units = self.units_here()
+        place = draft.place
+        if place is None:
+            # "F Stands", "F S A Bul-Rum": the power's only unit of that type
+            if draft.unit_type is None:
+                raise InvalidOrderError("the order does not say which unit it is for",
+                                        text=self.text, span=draft.span,
+                                        hint="start with the unit, e.g. 'A Par'")
+            if self.position is None or power is None:
+                raise InvalidOrderError(
+                    "the unit's place is missing", text=self.text, span=draft.unit_span,
+                    hint="write where the unit is, e.g. 'F Nth'",
+                )
+            mine = [u for u in units.values() if u.power == power and u.type is draft.unit_type]
+            kind = "fleet" if draft.unit_type is UnitType.FLEET else "army"
+            if len(mine) == 1:
+                return mine[0].type, mine[0].location, mine[0]
+            if not mine:
+                raise InvalidOrderError(
+                    f"the order names no place and {power.title()} has no {kind}",
+                    text=self.text, span=draft.unit_span, hint="write where the unit is",
+                )
+            raise _ambiguous(self.text, "the unit's place", draft.unit_span,
+                             [u.location for u in mine], self.names)
+        if draft.action == "build":
+            location = self.settle_build_location(place, draft.unit_type)
+            unit_type = draft.unit_type
+            if unit_type is None:
+                if location != province_of(location):
+                    unit_type = UnitType.FLEET
+                else:
+                    raise InvalidOrderError(
+                        "a build must say whether it is an army or a fleet",
+                        text=self.text, span=draft.span, hint="write e.g. 'Build A Mun'",
+                    )
+            if unit_type is UnitType.ARMY:
+                location = province_of(location)
+            return unit_type, location, None
+        candidates = [c for c in place.candidates if province_of(c) in units]
+        fitting = [c for c in candidates
+                   if (draft.unit_type is None or units[province_of(c)].type is draft.unit_type)
+                   and (power is None or units[province_of(c)].power == power)]
+        chosen = _pick(place, fitting) or _pick(place, candidates)
+        if chosen is None:
+            options = fitting or candidates
+            if len(options) > 1 or (not options and not place.exact
+                                    and len(place.candidates) > 1):
+                raise _ambiguous(self.text, "the unit's place", place.span,
+                                 options or place.candidates, self.names)
+            chosen = place.candidates[0]
+        unit = units.get(province_of(chosen))
+        if unit is not None and (draft.unit_type is None or unit.type is draft.unit_type):
+            return unit.type, unit.location, unit
+        unit_type = draft.unit_type
+        if unit_type is None:
+            if self.position is not None:
+                raise InvalidOrderError(
+                    f"there is no unit in {self.names.get(province_of(chosen), chosen)}",
+                    text=self.text, span=place.span,
+                    hint="check the place, or write A or F before it",
+                )
+            raise InvalidOrderError(
+                "the unit type is missing", text=self.text, span=draft.unit_span,
+                hint=f"write 'A {place.written}' or 'F {place.written}'",
+            )
+        location = place.coast or province_of(chosen)
+        if unit_type is UnitType.ARMY:
+            location = province_of(location)
+        return unit_type, location, None
+
+    def fallback(self, place: _Place, what: str) -> str:
+        """The first reading when it is an exact name or the only one; else the text is
+        ambiguous."""
+        if place.exact or len(place.candidates) == 1:
+            return place.candidates[0]
+        raise _ambiguous(self.text, what, place.span, place.candidates, self.names)
+
+    def settle_build_location(self, place: _Place, unit_type: UnitType | None) -> str:
+        if place.coast is not None:
+            return place.coast
+        chosen = self.fallback(place, "the place")
+        coasts = self.map.coasts(province_of(chosen))
+        if unit_type is UnitType.FLEET and coasts:
+            raise _ambiguous(self.text, "the coast", place.span, coasts, self.names)
+        return chosen
+
+    def fits_terrain(self, unit_type: UnitType, location: str) -> bool:
+        """True if a unit of this type could ever stand in the location's province."""
+        terrain = self.map.terrain(location)
+        if unit_type is UnitType.ARMY:
+            return terrain in (Terrain.LAND, Terrain.COAST)
+        return terrain in (Terrain.SEA, Terrain.COAST)
+
+    def choose_destination(self, place: _Place, unit_type: UnitType, location: str,
+                           what: str) -> str:
+        """The reading of a destination: the exact name if the unit type can go there at all,
+        else the one reading that the unit can reach (or, failing that, enter)."""
+        candidates = place.candidates
+        fits = [c for c in candidates if self.fits_terrain(unit_type, c)]
+        if place.exact and candidates[0] in fits:
+            return candidates[0]
+        reachable = [c for c in fits
+                     if self.map.can_reach(unit_type, location, province_of(c))]
+        chosen = _pick(place, reachable) or _pick(place, fits)
+        if chosen is not None:
+            return chosen
+        if len(reachable) > 1 or len(fits) > 1:
+            raise _ambiguous(self.text, what, place.span,
+                             reachable if len(reachable) > 1 else fits, self.names)
+        return self.fallback(place, what)
+
+    def settle_destination(self, place: _Place, unit_type: UnitType, location: str) -> str:
+        chosen = self.choose_destination(place, unit_type, location, "the destination")
+        province = province_of(chosen)
+        if unit_type is UnitType.ARMY:
+            return province  # an army ignores a coast (DATC 6.B.12)
+        if place.coast is not None and province_of(place.coast) == province:
+            return place.coast
+        if not self.map.coasts(province):
+            return province
+        options = self.map.fleet_coasts_reachable(location, province)
+        if len(options) == 1:
+            return options[0]
+        if len(options) > 1:
+            raise _ambiguous(self.text, "the coast (e.g. '/nc')", place.span, options,
+                             self.names)
+        return province
+
+    def settle_support_destination(self, place: _Place, unit_type: UnitType,
+                                   location: str) -> str:
+        if place.exact:
+            chosen = place.candidates[0]
+        else:
+            chosen = self.choose_destination(place, unit_type, location, "the destination")
+        if place.coast is not None and province_of(place.coast) == province_of(chosen):
+            return place.coast
+        return province_of(chosen)
+
+    def settle_any(self, place: _Place, *, army: bool) -> str:
+        candidates = list(place.candidates)
+        if army:
+            land = [c for c in candidates if self.map.terrain(c) in (Terrain.LAND, Terrain.COAST)]
+            candidates = land or candidates
+        picked = _pick(place, candidates)
+        if picked is not None:
+            return picked
+        if len(candidates) > 1:
+            raise _ambiguous(self.text, "the place", place.span, candidates, self.names)
+        return candidates[0]
+
+    def settle_target(self, place: _Place, unit_type: UnitType | None,
+                      power: str | None, *, moving_to: str | None = None) \
+            -> tuple[UnitType | None, str]:
+        """The supported or convoyed unit; for a supported move, a unit that could make it."""
+        units = dict(self.position.units) if self.position is not None else {}
+        with_unit = [c for c in place.candidates if province_of(c) in units
+                     and (unit_type is None or units[province_of(c)].type is unit_type)
+                     and (power is None or units[province_of(c)].power == power)]
+        if moving_to is not None and len(with_unit) > 1:
+            able = [c for c in with_unit
+                    if self.map.can_reach(units[province_of(c)].type,
+                                          units[province_of(c)].location,
+                                          province_of(moving_to))]
+            with_unit = able or with_unit
+        chosen = _pick(place, with_unit)
+        if chosen is None and len(with_unit) > 1:
+            raise _ambiguous(self.text, "the supported unit's place", place.span, with_unit,
+                             self.names)
+        if chosen is None:
+            chosen = self.fallback(place, "the unit's place")
+        unit = units.get(province_of(chosen))
+        if unit is not None and (unit_type is None or unit.type is unit_type):
+            return unit.type, unit.location
+        location = place.coast or province_of(chosen)
+        if unit_type is UnitType.ARMY:
+            location = province_of(location)
+        return unit_type, location
+
+
+def _pick(place: _Place, options: Sequence[str]) -> str | None:
+    """The reading among ``options`` (those that fit): the exact name if it fits, else the only
+    one that fits; None if none or several do."""
+    if place.exact and place.candidates[0] in options:
+        return place.candidates[0]
+    unique = list(dict.fromkeys(options))
+    return unique[0] if len(unique) == 1 else None
+
+
+# -- public API ----------------------------------------------------------------------------
+
+
+def _variant_of(position: Position | None, variant: Variant | None) -> Variant:
+    if position is not None:
+        return position.variant
+    if variant is not None:
+        return variant
+    return load_variant("classical")
+
+
+def _strip_power_prefix(
+    variant: Variant, tokens: list[_Token]
+) -> tuple[str | None, list[_Token]]:
+    """``England: A Lon-Nth`` or ``ENGLAND A Lon-Nth``: the power written before the order."""
+    for length in (3, 2, 1):
+        if len(tokens) < length:
+            continue
+        if any(t.kind not in ("word", "dash") for t in tokens[:length]):
+            continue
+        name = normalize_name(" ".join(t.text for t in tokens[:length] if t.kind == "word"))
+        power = variant.power_names.get(name)
+        if power is None and "".join(t.text for t in tokens[:length]) in variant.power_names:
+            power = variant.power_names["".join(t.text for t in tokens[:length])]
+        if power is None:
+            hyphened = "-".join(t.text for t in tokens[:length] if t.kind == "word")
+            power = variant.power_names.get(hyphened)
+        if power is None:
+            continue
+        rest = tokens[length:]
+        if rest and rest[0].kind == "colon":
+            return power, rest[1:]
+        if not rest:
+            return power, rest
+        if rest[0].kind == "word" and rest[0].text in _STARTS_AFTER_POWER:
+            return power, rest
+    return None, tokens
+
+
+def parse_order(
+    text: str,
+    position: Position | None = None,
+    *,
+    power: str | None = None,
+    variant: Variant | None = None,
+) -> Order:
+    """Read one order as people write it.
+
+    ``position`` settles what the text leaves open (unit type, coasts, the only fleet); without
+    it the text must name the unit type and the place. ``power`` is the power giving the order.
+
+    >>> str(parse_order("A Liv.\u2014Yor."))
+    'A LVP - YOR'
+    >>> str(parse_order("f stp(sc) to bot"))
+    'F STP/SC - BOT'
+
+    :raises InvalidOrderError: the text cannot be read.
+    :raises UnknownNameError: a name is not a place of the variant (with suggestions).
+    :raises AmbiguousOrderError: the text can be read several ways (every reading listed).
+    """
+    the_variant = _variant_of(position, variant)
+    tokens = _tokenize(text)
+    written_power, tokens = _strip_power_prefix(the_variant, tokens)
+    if written_power is not None and power is not None and written_power != power:
+        raise InvalidOrderError(
+            f"the order is written for {written_power.title()} but given by {power.title()}",
+            text=text, span=(0, tokens[0].start if tokens else len(text)),
+            hint="give each power's orders under its own name",
+        )
+    draft = _Parser(the_variant, text, tokens).parse()
+    draft.power = written_power or power
+    order = _Settler(the_variant, text, position, draft.power).settle(draft)
+    if draft.power is not None and order.power != draft.power:
+        order = with_power(order, draft.power)
+    return order
+
+
+def format_order(order: Order) -> str:
+    """The canonical text of an order (``A PAR - BUR``), which :func:`parse_order` reads back."""
+    return str(order)
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedOrder:
+    """One order of a sheet as written, with what it was read as, or why it was not."""
+
+    text: str
+    line: int
+    power: str | None
+    order: Order | None
+    error: OrderTextError | None = None
+
+    @property
+    def ok(self) -> bool:
+        """True if the order was read."""
+        return self.order is not None
+
+
+@dataclass(frozen=True)
+class OrderSheet:
+    """A sheet of orders read by :func:`parse_orders`: every entry, read or not, in order."""
+
+    entries: tuple[ParsedOrder, ...]
+    powers_named: tuple[str, ...] = field(default=())
+    """Powers whose name headed a part of the sheet (even with no orders)."""
+
+    @property
+    def orders(self) -> tuple[Order, ...]:
+        """Every order that was read."""
+        return tuple(e.order for e in self.entries if e.order is not None)
+
+    @property
+    def errors(self) -> tuple[OrderTextError, ...]:
+        """Every error, with its line number set."""
+        return tuple(e.error for e in self.entries if e.error is not None)
+
+    def by_power(self) -> dict[str, list[Order]]:
+        """The orders read, grouped by the power that gave them."""
+        out: dict[str, list[Order]] = {}
+        for entry in self.entries:
+            if entry.order is not None:
+                out.setdefault(entry.power or entry.order.power or "", []).append(entry.order)
+        return out
+
+    def __iter__(self) -> Iterator[ParsedOrder]:
+        return iter(self.entries)
+
+
+_STARTS_ORDER_AFTER = _SUPPORT | _CONVOY | _BUILD | {"and", "new"}
+
+
+def _is_power_word(variant: Variant, word: str) -> bool:
+    """A power's name, adjective or alias, or an abbreviation of one ("Turk.")."""
+    if word in variant.power_names:
+        return True
+    return len(word) >= 3 and len(
+        {p for name, p in variant.power_names.items() if name.startswith(word)}
+    ) == 1
+
+
+def _split_segments(tokens: list[_Token], variant: Variant) -> list[list[_Token]]:
+    """Cut a line into orders at commas, at ``and``, and at a unit letter that starts an order."""
+    segments: list[list[_Token]] = [[]]
+    for index, token in enumerate(tokens):
+        current = segments[-1]
+        if token.kind == "sep" or (token.kind == "word" and token.text == "and"):
+            if current:
+                segments.append([])
+            continue
+        if (
+            token.kind == "word"
+            and token.text in ("a", "f", "army", "fleet")
+            and current
+            and index > 0
+        ):
+            before = tokens[index - 1]
+            follows_power = before.kind == "word" and _is_power_word(variant, before.text)
+            follows_word = before.kind == "word" and (
+                before.text in _STARTS_ORDER_AFTER or before.text in _DISBAND
+                or before.text in _RETREAT
+            )
+            if not follows_power and not follows_word and before.kind not in ("colon", "dash"):
+                segments.append([])
+        segments[-1].append(token)
+    return [s for s in segments if s]
+
+
+def parse_orders(
+    text: str,
+    position: Position | None = None,
+    *,
+    power: str | None = None,
+    variant: Variant | None = None,
+) -> OrderSheet:
+    """Read a sheet of orders: one bad order never loses the others.
+
+    A line starting with a power's name and a colon (``England: A Liv-Yor, F Lon-Nth``), or a
+    line that is only a power's name, says whose orders follow. Orders are separated by new
+    lines, commas, semicolons, or simply start with their unit letter (``A Liv.-Yor. F Lon.-Nth``).
+    """
+    the_variant = _variant_of(position, variant)
+    entries: list[ParsedOrder] = []
+    named: list[str] = []
+    current_power = power
+    for line_no, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        tokens = _tokenize(line)
+        header, rest = _strip_power_prefix(the_variant, tokens)
+        if header is not None:
+            if power is not None and header != power:
+                error = InvalidOrderError(
+                    f"these orders are for {header.title()}, but only {power.title()}'s "
+                    "orders are taken here",
+                    text=line, span=(tokens[0].start, tokens[0].end), line=line_no,
+                    hint="send each power's orders under its own name",
+                )
+                entries.append(ParsedOrder(stripped, line_no, header, None, error))
+                continue
+            current_power = header
+            if header not in named:
+                named.append(header)
+            tokens = rest
+        for segment in _split_segments(tokens, the_variant):
+            piece = line[segment[0].start:segment[-1].end]
+            try:
+                order = parse_order(piece, position, power=current_power, variant=the_variant)
+            except OrderTextError as exc:
+                shift = segment[0].start
+                exc.text = line
+                exc.span = (exc.span[0] + shift, exc.span[1] + shift)
+                exc.line = line_no
+                entries.append(ParsedOrder(piece, line_no, current_power, None, exc))
+                continue
+            entries.append(ParsedOrder(piece, line_no, current_power or order.power, order))
+    return OrderSheet(tuple(entries), tuple(named))

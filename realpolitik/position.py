@@ -1,0 +1,252 @@
+"""Phases, units and the immutable position of a game at one phase."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from types import MappingProxyType
+
+from realpolitik.errors import RealpolitikError
+from realpolitik.geography import UnitType, province_of
+from realpolitik.variant import Variant
+
+
+class Season(StrEnum):
+    """The season of a phase; the value is the letter used in phase names."""
+
+    SPRING = "S"
+    FALL = "F"
+    WINTER = "W"
+
+
+class PhaseType(StrEnum):
+    """The kind of phase; the value is the letter used in phase names."""
+
+    MOVEMENT = "M"
+    RETREATS = "R"
+    ADJUSTMENTS = "A"
+
+
+_SEASON_ORDER = {Season.SPRING: 0, Season.FALL: 1, Season.WINTER: 2}
+_TYPE_ORDER = {PhaseType.MOVEMENT: 0, PhaseType.RETREATS: 1, PhaseType.ADJUSTMENTS: 2}
+_PHASE_RE = re.compile(r"([SFW])(\d{3,4})([MRA])")
+_SEASON_NAMES = {Season.SPRING: "Spring", Season.FALL: "Fall", Season.WINTER: "Winter"}
+_TYPE_NAMES = {
+    PhaseType.MOVEMENT: "movement",
+    PhaseType.RETREATS: "retreats",
+    PhaseType.ADJUSTMENTS: "adjustments",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Phase:
+    """A season of a year and a phase type, written ``S1901M``, ``F1901R``, ``W1901A``."""
+
+    season: Season
+    year: int
+    type: PhaseType
+
+    @classmethod
+    def parse(cls, text: str) -> Phase:
+        """Read ``S1901M``; also accepts lower case.
+
+        :raises ValueError: the text is not a phase name.
+        """
+        match = _PHASE_RE.fullmatch(text.strip().upper())
+        if match is None:
+            raise ValueError(
+                f"{text!r} is not a phase: write season, year and type, e.g. S1901M or W1901A"
+            )
+        season, year, kind = match.groups()
+        phase = cls(Season(season), int(year), PhaseType(kind))
+        if (phase.season is Season.WINTER) != (phase.type is PhaseType.ADJUSTMENTS):
+            raise ValueError(f"{text!r}: adjustments happen in winter (W), and only then")
+        return phase
+
+    def __str__(self) -> str:
+        return f"{self.season.value}{self.year}{self.type.value}"
+
+    @property
+    def sort_key(self) -> tuple[int, int, int]:
+        """Chronological order."""
+        return (self.year, _SEASON_ORDER[self.season], _TYPE_ORDER[self.type])
+
+    def __lt__(self, other: Phase) -> bool:
+        return self.sort_key < other.sort_key
+
+    def __le__(self, other: Phase) -> bool:
+        return self.sort_key <= other.sort_key
+
+    @property
+    def long_name(self) -> str:
+        """``"Spring 1901 movement"``."""
+        return f"{_SEASON_NAMES[self.season]} {self.year} {_TYPE_NAMES[self.type]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """An army or fleet of a power at a location (a coast for a fleet in a split-coast province)."""
+
+    power: str
+    type: UnitType
+    location: str
+
+    @property
+    def province(self) -> str:
+        """The province the unit occupies."""
+        return province_of(self.location)
+
+    def __str__(self) -> str:
+        return f"{self.type.value} {self.location.upper()}"
+
+
+@dataclass(frozen=True, slots=True)
+class DislodgedUnit:
+    """A unit dislodged in the movement phase before, waiting to retreat or disband."""
+
+    unit: Unit
+    attacker_from: str | None
+    """Province the dislodging unit came from (it may not retreat there)."""
+    via_convoy: bool = False
+    """True if the attacker came by convoy (DATC 4.A.5: the 2023 rules then allow retreating
+    to the attacker's province)."""
+
+
+class PositionError(RealpolitikError, ValueError):
+    """A position that breaks the rules of the board (two units in a province, ...)."""
+
+
+@dataclass(frozen=True, eq=False)
+class Position:
+    """The state of the board at one phase: immutable and hashable.
+
+    ``units`` maps each occupied province to its unit; ``centers`` maps each owned supply centre
+    to its owner; ``dislodged`` lists the units that must retreat (retreat phases only) and
+    ``standoffs`` the provinces left empty by a stand-off in the movement phase before.
+    """
+
+    variant: Variant
+    phase: Phase
+    units: Mapping[str, Unit]
+    centers: Mapping[str, str]
+    dislodged: tuple[DislodgedUnit, ...] = ()
+    standoffs: frozenset[str] = frozenset()
+    _key: tuple[object, ...] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "units", MappingProxyType(dict(self.units)))
+        object.__setattr__(self, "centers", MappingProxyType(dict(self.centers)))
+        key = (
+            self.variant.id,
+            str(self.phase),
+            tuple(sorted((u.province, u.power, u.type, u.location) for u in self.units.values())),
+            tuple(sorted(self.centers.items())),
+            tuple(sorted((d.unit.location, d.unit.power, d.unit.type, d.attacker_from or "",
+                          d.via_convoy) for d in self.dislodged)),
+            tuple(sorted(self.standoffs)),
+        )
+        object.__setattr__(self, "_key", key)
+
+    @classmethod
+    def build(
+        cls,
+        variant: Variant,
+        phase: Phase | str,
+        units: Iterable[Unit],
+        centers: Mapping[str, str] | None = None,
+        *,
+        dislodged: Iterable[DislodgedUnit] = (),
+        standoffs: Iterable[str] = (),
+    ) -> Position:
+        """Make a position from a list of units, checking it.
+
+        :raises PositionError: a unit stands where it cannot, or two units share a province.
+        """
+        the_map = variant.map
+        by_province: dict[str, Unit] = {}
+        for unit in units:
+            if unit.power not in variant.power_ids:
+                raise PositionError(f"{unit}: {unit.power!r} is not a power of {variant.name}")
+            if not the_map.can_hold(unit.type, unit.location):
+                where = unit.location
+                if the_map.is_location(where) and the_map.coasts(province_of(where)):
+                    raise PositionError(
+                        f"{unit}: a fleet in {where.upper()} must stand on one of its coasts "
+                        f"({', '.join(c.upper() for c in the_map.coasts(where))})"
+                    )
+                raise PositionError(f"{unit}: a {unit.type.name.lower()} cannot stand there")
+            if unit.province in by_province:
+                raise PositionError(
+                    f"{unit} and {by_province[unit.province]} are both in {unit.province.upper()}"
+                )
+            by_province[unit.province] = unit
+        return cls(
+            variant,
+            Phase.parse(phase) if isinstance(phase, str) else phase,
+            by_province,
+            dict(centers or {}),
+            tuple(dislodged),
+            frozenset(standoffs),
+        )
+
+    @classmethod
+    def initial(cls, variant: Variant) -> Position:
+        """The starting position of the variant."""
+        return cls.build(
+            variant,
+            variant.start_phase,
+            (Unit(s.power, s.type, s.location) for s in variant.start_units),
+            variant.start_centers,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Position) and self._key == other._key
+
+    def __hash__(self) -> int:
+        return hash(self._key)
+
+    # -- queries ---------------------------------------------------------------------------
+
+    def unit_at(self, location: str) -> Unit | None:
+        """The unit in the province of ``location`` (any coast), or None."""
+        return self.units.get(province_of(location))
+
+    def units_of(self, power: str) -> tuple[Unit, ...]:
+        """The units of ``power`` on the board, in map order."""
+        return tuple(u for u in self.units.values() if u.power == power)
+
+    def centers_of(self, power: str) -> tuple[str, ...]:
+        """The supply centres ``power`` owns, sorted."""
+        return tuple(sorted(c for c, p in self.centers.items() if p == power))
+
+    def dislodged_of(self, power: str) -> tuple[DislodgedUnit, ...]:
+        """The dislodged units of ``power``."""
+        return tuple(d for d in self.dislodged if d.unit.power == power)
+
+    def __iter__(self) -> Iterator[Unit]:
+        return iter(self.units.values())
+
+    def replace(
+        self,
+        *,
+        phase: Phase | None = None,
+        units: Mapping[str, Unit] | None = None,
+        centers: Mapping[str, str] | None = None,
+        dislodged: tuple[DislodgedUnit, ...] | None = None,
+        standoffs: frozenset[str] | None = None,
+    ) -> Position:
+        """A copy with some fields changed (no checks: the engine's own use)."""
+        return Position(
+            self.variant,
+            self.phase if phase is None else phase,
+            self.units if units is None else units,
+            self.centers if centers is None else centers,
+            self.dislodged if dislodged is None else dislodged,
+            self.standoffs if standoffs is None else standoffs,
+        )
+
+    def __repr__(self) -> str:
+        units = ", ".join(f"{u.power}: {u}" for u in self.units.values())
+        return f"<Position {self.phase} [{units}]>"

@@ -1,0 +1,463 @@
+"""Variants as data: loading and checking ``realpolitik/variants/<id>/``.
+
+The file format is described in ``docs/variant-format.md``. Everything is checked on load and
+every problem is a :class:`VariantError` naming the file and line.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from realpolitik.errors import VariantError
+from realpolitik.geography import Map, Province, Terrain, UnitType, province_of
+
+VARIANTS_DIR = Path(__file__).parent / "variants"
+
+_ALIAS_DROP = re.compile(r"[.\u2019']")
+_ALIAS_SPACE = re.compile(r"[\s_]+")
+
+
+def normalize_name(text: str) -> str:
+    """The form in which names are compared: lower case, no dots or apostrophes, single spaces."""
+    return _ALIAS_SPACE.sub(" ", _ALIAS_DROP.sub("", text.lower())).strip()
+
+
+@dataclass(frozen=True, slots=True)
+class Power:
+    """A Great Power of the variant."""
+
+    id: str
+    name: str
+    adjective: str
+    colour: str
+    aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class StartUnit:
+    """A unit on the board at the start."""
+
+    power: str
+    type: UnitType
+    location: str
+
+
+RuleValue = str | int | bool
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """A map with its powers, starting position and variant-level rules; immutable."""
+
+    id: str
+    name: str
+    map: Map
+    powers: tuple[Power, ...]
+    start_phase: str
+    start_units: tuple[StartUnit, ...]
+    start_centers: Mapping[str, str]
+    """Supply-centre province -> owning power at the start."""
+    solo_centers: int
+    aliases: tuple[str, ...] = ()
+    description: str = ""
+    rules: Mapping[str, RuleValue] = field(default_factory=lambda: MappingProxyType({}))
+    """Variant-level policy and named hooks, from ``[rules]`` of ``variant.toml``."""
+    names: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    """Normalised name or alias -> location id, for the parser."""
+    power_names: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    """Normalised power name, adjective or alias -> power id."""
+    coast_names: Mapping[tuple[str, str], str] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
+    """(province, normalised coast code, name or alias) -> coast location id."""
+    derived: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
+    """Tables other modules derive from this variant once (the parser's lexicon...), kept here
+    so that they live exactly as long as the variant and no global cache is needed."""
+
+    @property
+    def power_ids(self) -> tuple[str, ...]:
+        """The power ids in display order."""
+        return tuple(p.id for p in self.powers)
+
+    def power(self, power_id: str) -> Power:
+        """The power with this id; raises KeyError."""
+        for power in self.powers:
+            if power.id == power_id:
+                return power
+        raise KeyError(power_id)
+
+    def __repr__(self) -> str:
+        return f"<Variant {self.id!r}>"
+
+
+def available_variants() -> tuple[str, ...]:
+    """The ids of the variants shipped with realpolitik."""
+    return tuple(
+        sorted(p.name for p in VARIANTS_DIR.iterdir() if (p / "variant.toml").is_file())
+    )
+
+
+def load_variant(name_or_path: str | Path) -> Variant:
+    """Load and check a variant by id or alias (``"classical"``, ``"standard"``) or folder path.
+
+    :raises VariantError: the variant does not exist or its files are wrong.
+    """
+    folder = _find_variant_folder(name_or_path)
+    return _load_folder(folder)
+
+
+def _find_variant_folder(name_or_path: str | Path) -> Path:
+    path = Path(name_or_path)
+    if path.is_dir() and (path / "variant.toml").is_file():
+        return path
+    wanted = normalize_name(str(name_or_path))
+    for folder in sorted(VARIANTS_DIR.iterdir()):
+        toml_file = folder / "variant.toml"
+        if not toml_file.is_file():
+            continue
+        if folder.name == wanted:
+            return folder
+        with toml_file.open("rb") as fh:
+            data = tomllib.load(fh)
+        aliases = [normalize_name(a) for a in data.get("variant", {}).get("aliases", [])]
+        if wanted in aliases:
+            return folder
+    known = ", ".join(available_variants())
+    raise VariantError(f"no variant called {str(name_or_path)!r}; the variants are: {known}")
+
+
+def _read_csv(path: Path, columns: tuple[str, ...]) -> list[tuple[int, dict[str, str]]]:
+    if not path.is_file():
+        raise VariantError("file is missing", file=path.name)
+    with path.open(newline="", encoding="utf-8") as fh:
+        reader = csv.DictReader(fh)
+        header = tuple(reader.fieldnames or ())
+        if header[: len(columns)] != columns:
+            raise VariantError(
+                f"the header must be {','.join(columns)} (found {','.join(header)})",
+                file=path.name,
+                line=1,
+            )
+        rows = []
+        for row in reader:
+            line = reader.line_num
+            if not any((v or "").strip() for v in row.values()):
+                continue
+            rows.append((line, {k: (v or "").strip() for k, v in row.items() if k}))
+        return rows
+
+
+def _load_folder(folder: Path) -> Variant:
+    toml_path = folder / "variant.toml"
+    try:
+        with toml_path.open("rb") as fh:
+            data: dict[str, Any] = tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        raise VariantError(f"not valid TOML: {exc}", file="variant.toml") from exc
+    head = data.get("variant", {})
+    for key in ("id", "name", "start", "solo_centers"):
+        if key not in head:
+            raise VariantError(f"[variant] needs a {key!r} key", file="variant.toml")
+
+    powers = []
+    power_names: dict[str, str] = {}
+    for entry in data.get("powers", []):
+        try:
+            power = Power(
+                id=str(entry["id"]),
+                name=str(entry["name"]),
+                adjective=str(entry.get("adjective", entry["name"])),
+                colour=str(entry.get("colour", "#888888")),
+                aliases=tuple(str(a) for a in entry.get("aliases", ())),
+            )
+        except KeyError as exc:
+            raise VariantError(f"a [[powers]] entry lacks {exc}", file="variant.toml") from exc
+        powers.append(power)
+        for alias in (power.id, power.name, power.adjective, *power.aliases):
+            key = normalize_name(alias)
+            if power_names.get(key, power.id) != power.id:
+                raise VariantError(
+                    f"the power name {alias!r} is used for {power_names[key]} and {power.id}",
+                    file="variant.toml",
+                )
+            power_names[key] = power.id
+    power_ids = {p.id for p in powers}
+    if not powers:
+        raise VariantError("no [[powers]] are listed", file="variant.toml")
+
+    provinces, names, coast_names, coast_aliases = _load_provinces(folder, power_ids)
+    borders = _load_borders(folder, provinces)
+    the_map = Map(provinces.values(), borders, coast_names=coast_names)
+    _check_connected(the_map)
+
+    start_units = _load_start_units(data.get("start", {}), the_map, power_ids)
+    start_centers: dict[str, str] = {}
+    given_centers = data.get("start_centers")
+    if given_centers is None:
+        for province in provinces.values():
+            if province.home_of is not None and province.is_supply_center:
+                start_centers[province.id] = province.home_of
+    else:
+        for power_id, centers in given_centers.items():
+            if power_id not in power_ids:
+                raise VariantError(f"[start_centers] names an unknown power {power_id!r}",
+                                   file="variant.toml")
+            for center in centers:
+                if center not in provinces or not provinces[center].is_supply_center:
+                    raise VariantError(
+                        f"[start_centers] {power_id}: {center!r} is not a supply centre",
+                        file="variant.toml",
+                    )
+                start_centers[center] = power_id
+
+    rules = data.get("rules", {})
+    for key, value in rules.items():
+        if not isinstance(value, str | int | bool):
+            raise VariantError(f"[rules] {key} must be a string, number or boolean",
+                               file="variant.toml")
+    return Variant(
+        id=str(head["id"]),
+        name=str(head["name"]),
+        map=the_map,
+        powers=tuple(powers),
+        start_phase=str(head["start"]),
+        start_units=start_units,
+        start_centers=MappingProxyType(start_centers),
+        solo_centers=int(head["solo_centers"]),
+        aliases=tuple(str(a) for a in head.get("aliases", ())),
+        description=str(head.get("description", "")),
+        rules=MappingProxyType(dict(rules)),
+        names=MappingProxyType(names),
+        power_names=MappingProxyType(power_names),
+        coast_names=MappingProxyType(coast_aliases),
+    )
+
+
+def _load_provinces(
+    folder: Path, power_ids: set[str]
+) -> tuple[dict[str, Province], dict[str, str], dict[str, str], dict[tuple[str, str], str]]:
+    rows = _read_csv(
+        folder / "provinces.csv", ("id", "name", "terrain", "supply_center", "home_of", "aliases")
+    )
+    coast_rows = []
+    if (folder / "coasts.csv").is_file():
+        coast_rows = _read_csv(folder / "coasts.csv", ("province", "coast", "name", "aliases"))
+    coasts_of: dict[str, list[str]] = {}
+    coast_names: dict[str, str] = {}
+    coast_aliases: dict[str, list[str]] = {}
+    raw: dict[str, tuple[int, dict[str, str]]] = {}
+    for line, row in rows:
+        pid = row["id"]
+        if not re.fullmatch(r"[a-z0-9_]+", pid):
+            raise VariantError(f"province id {pid!r} must be lower-case letters and digits",
+                               file="provinces.csv", line=line)
+        if pid in raw:
+            raise VariantError(f"province {pid!r} is listed twice", file="provinces.csv",
+                               line=line)
+        raw[pid] = (line, row)
+    for line, row in coast_rows:
+        pid, coast = row["province"], row["coast"]
+        if pid not in raw:
+            raise VariantError(f"coast {coast!r} belongs to {pid!r}, which is not a province",
+                               file="coasts.csv", line=line)
+        loc = f"{pid}/{coast}"
+        if loc in coasts_of.get(pid, []):
+            raise VariantError(f"coast {loc!r} is listed twice", file="coasts.csv", line=line)
+        coasts_of.setdefault(pid, []).append(loc)
+        coast_names[loc] = row["name"] or coast
+        coast_aliases[loc] = [a for a in row["aliases"].split("|") if a.strip()]
+
+    provinces: dict[str, Province] = {}
+    names: dict[str, str] = {}
+
+    def add_name(alias: str, target: str, file: str, line: int) -> None:
+        key = normalize_name(alias)
+        if not key:
+            return
+        if names.get(key, target) != target:
+            raise VariantError(
+                f"the name {alias!r} is used for both {names[key]!r} and {target!r}",
+                file=file,
+                line=line,
+            )
+        names[key] = target
+
+    for pid, (line, row) in raw.items():
+        try:
+            terrain = Terrain(row["terrain"])
+        except ValueError:
+            raise VariantError(
+                f"terrain {row['terrain']!r} must be land, coast, sea or impassable",
+                file="provinces.csv",
+                line=line,
+            ) from None
+        sc = row["supply_center"].lower()
+        if sc not in ("yes", "no"):
+            raise VariantError("supply_center must be yes or no", file="provinces.csv", line=line)
+        home = row["home_of"] or None
+        if home is not None and home not in power_ids:
+            raise VariantError(f"home_of names an unknown power {home!r}", file="provinces.csv",
+                               line=line)
+        if home is not None and sc != "yes":
+            raise VariantError(f"{pid} is a home centre of {home} but not a supply centre",
+                               file="provinces.csv", line=line)
+        if sc == "yes" and terrain is Terrain.IMPASSABLE:
+            raise VariantError(f"{pid} is impassable and cannot be a supply centre",
+                               file="provinces.csv", line=line)
+        coasts = tuple(coasts_of.get(pid, ()))
+        if coasts and terrain is not Terrain.COAST:
+            raise VariantError(f"{pid} has coasts in coasts.csv but its terrain is {terrain}",
+                               file="coasts.csv")
+        aliases = tuple(a.strip() for a in row["aliases"].split("|") if a.strip())
+        provinces[pid] = Province(
+            id=pid,
+            name=row["name"] or pid,
+            terrain=terrain,
+            is_supply_center=sc == "yes",
+            home_of=home,
+            coasts=coasts,
+            aliases=aliases,
+        )
+        for alias in (pid, row["name"], *aliases):
+            add_name(alias, pid, "provinces.csv", line)
+    # Coast names are looked up within their province ("north" is a coast of stp and of spa).
+    scoped: dict[tuple[str, str], str] = {}
+    for loc, coast_alias_list in coast_aliases.items():
+        pid, code = loc.split("/", 1)
+        for alias in (code, coast_names[loc], *coast_alias_list):
+            key = (pid, normalize_name(alias))
+            if scoped.get(key, loc) != loc:
+                raise VariantError(f"the coast name {alias!r} is used twice in {pid}",
+                                   file="coasts.csv")
+            scoped[key] = loc
+    return provinces, names, coast_names, scoped
+
+
+_UNITS_COLUMN = {"army": (True, False), "fleet": (False, True), "both": (True, True)}
+
+
+def _load_borders(
+    folder: Path, provinces: Mapping[str, Province]
+) -> list[tuple[str, str, bool, bool]]:
+    rows = _read_csv(folder / "adjacencies.csv", ("a", "b", "units"))
+    borders: list[tuple[str, str, bool, bool]] = []
+    seen: dict[tuple[frozenset[str], bool], int] = {}
+
+    def check_location(loc: str, line: int) -> Province:
+        province = provinces.get(province_of(loc))
+        if province is None:
+            raise VariantError(f"{loc!r} is not a province of provinces.csv",
+                               file="adjacencies.csv", line=line)
+        if loc != province.id and loc not in province.coasts:
+            raise VariantError(f"{loc!r} is not a coast listed in coasts.csv",
+                               file="adjacencies.csv", line=line)
+        if province.terrain is Terrain.IMPASSABLE:
+            raise VariantError(f"{loc!r} is impassable and can have no borders",
+                               file="adjacencies.csv", line=line)
+        return province
+
+    for line, row in rows:
+        a, b, units = row["a"], row["b"], row["units"]
+        pa, pb = check_location(a, line), check_location(b, line)
+        if units not in _UNITS_COLUMN:
+            raise VariantError(f"units {units!r} must be army, fleet or both",
+                               file="adjacencies.csv", line=line)
+        if pa.id == pb.id:
+            raise VariantError(f"{a!r} cannot border itself", file="adjacencies.csv", line=line)
+        by_army, by_fleet = _UNITS_COLUMN[units]
+        if by_army:
+            for loc, prov in ((a, pa), (b, pb)):
+                if prov.terrain is Terrain.SEA:
+                    raise VariantError(f"armies cannot cross into the sea space {loc!r}",
+                                       file="adjacencies.csv", line=line)
+                if loc != prov.id and units == "army":
+                    raise VariantError(f"an army border names the province, not {loc!r}",
+                                       file="adjacencies.csv", line=line)
+        if by_fleet:
+            for loc, prov in ((a, pa), (b, pb)):
+                if prov.terrain is Terrain.LAND:
+                    raise VariantError(f"fleets cannot enter the inland province {loc!r}",
+                                       file="adjacencies.csv", line=line)
+                if prov.coasts and loc == prov.id:
+                    raise VariantError(
+                        f"{loc!r} has several coasts: a fleet border must name one "
+                        f"({', '.join(prov.coasts)})",
+                        file="adjacencies.csv",
+                        line=line,
+                    )
+        for kind, flag in (("army", by_army), ("fleet", by_fleet)):
+            if not flag:
+                continue
+            key = (frozenset((a, b) if kind == "fleet" else (pa.id, pb.id)), kind == "fleet")
+            if key in seen:
+                raise VariantError(
+                    f"the {kind} border {a}-{b} is already listed on line {seen[key]}",
+                    file="adjacencies.csv",
+                    line=line,
+                )
+            seen[key] = line
+        borders.append((a, b, by_army, by_fleet))
+    return borders
+
+
+def _check_connected(the_map: Map) -> None:
+    passable = [p.id for p in the_map.provinces.values() if p.terrain is not Terrain.IMPASSABLE]
+    if not passable:
+        raise VariantError("the map has no passable spaces", file="provinces.csv")
+    seen = {passable[0]}
+    todo = [passable[0]]
+    while todo:
+        here = the_map.provinces[todo.pop()]
+        near = set(the_map.army_neighbours(here.id))
+        for loc in (here.id, *here.coasts):
+            near.update(province_of(n) for n in the_map.fleet_neighbours(loc))
+        for other in near - seen:
+            seen.add(other)
+            todo.append(other)
+    cut_off = sorted(set(passable) - seen)
+    if cut_off:
+        raise VariantError(
+            f"these spaces cannot be reached from {passable[0]}: {', '.join(cut_off)}",
+            file="adjacencies.csv",
+        )
+
+
+def _load_start_units(
+    start: Mapping[str, Any], the_map: Map, power_ids: set[str]
+) -> tuple[StartUnit, ...]:
+    units: list[StartUnit] = []
+    taken: dict[str, str] = {}
+    for power_id, entries in start.items():
+        if power_id not in power_ids:
+            raise VariantError(f"[start] names an unknown power {power_id!r}",
+                               file="variant.toml")
+        for entry in entries:
+            match = re.fullmatch(r"\s*([AFaf])\s+([a-z0-9_/]+)\s*", str(entry))
+            if match is None:
+                raise VariantError(
+                    f"[start] {power_id}: {entry!r} should look like 'A par' or 'F stp/sc'",
+                    file="variant.toml",
+                )
+            unit_type = UnitType(match.group(1).upper())
+            location = match.group(2)
+            if not the_map.can_hold(unit_type, location):
+                raise VariantError(
+                    f"[start] {power_id}: a {unit_type.name.lower()} cannot stand at {location!r}",
+                    file="variant.toml",
+                )
+            province = province_of(location)
+            if province in taken:
+                raise VariantError(
+                    f"[start] {power_id}: {province} already holds a unit of {taken[province]}",
+                    file="variant.toml",
+                )
+            taken[province] = power_id
+            units.append(StartUnit(power_id, unit_type, location))
+    return tuple(units)
