@@ -70,6 +70,7 @@ class Map:
         "_fleet",
         "_fleet_reach",
         "_coast_names",
+        "borders",
     )
 
     def __init__(
@@ -80,6 +81,9 @@ class Map:
         coast_names: Mapping[str, str] | None = None,
     ) -> None:
         self.provinces: Mapping[str, Province] = MappingProxyType({p.id: p for p in provinces})
+        borders = tuple(borders)
+        self.borders: tuple[tuple[str, str, bool, bool], ...] = borders
+        """Every border as given: (a, b, armies may cross, fleets may cross)."""
         locations: list[str] = []
         for province in self.provinces.values():
             locations.append(province.id)
@@ -100,6 +104,18 @@ class Map:
             loc: frozenset(province_of(n) for n in near) for loc, near in self._fleet.items()
         }
         self._coast_names: dict[str, str] = dict(coast_names or {})
+
+    def with_impassable(self, province_ids: Iterable[str]) -> Map:
+        """A copy of the map on which these provinces may not be entered (a neutral country)."""
+        closed = frozenset(province_ids)
+        provinces = [
+            Province(p.id, p.name, Terrain.IMPASSABLE, p.is_supply_center, p.home_of, (),
+                     p.aliases) if p.id in closed else p
+            for p in self.provinces.values()
+        ]
+        borders = [b for b in self.borders
+                   if province_of(b[0]) not in closed and province_of(b[1]) not in closed]
+        return Map(provinces, borders, coast_names=self._coast_names)
 
     # -- questions about spaces -------------------------------------------------------------
 

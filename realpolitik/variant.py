@@ -53,6 +53,28 @@ RuleValue = str | int | bool
 
 
 @dataclass(frozen=True, slots=True)
+class Setup:
+    """A way to play the variant with a number of players (the rulebooks' 2-6 player games).
+
+    ``teams`` lists the powers each player commands (one power each in the standard game);
+    ``inactive`` powers have no player and are permanently in civil disorder; ``neutral`` powers
+    are off the board until ``neutral_joins``, their ``neutral_territory`` impassable, and then
+    join the player who wins a coin toss.
+    """
+
+    id: str
+    players: int
+    name: str
+    teams: tuple[tuple[str, ...], ...]
+    inactive: frozenset[str] = frozenset()
+    start: str | None = None
+    neutral: tuple[str, ...] = ()
+    neutral_territory: tuple[str, ...] = ()
+    neutral_joins: str | None = None
+    solo_centers: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Variant:
     """A map with its powers, starting position and variant-level rules; immutable."""
 
@@ -77,6 +99,8 @@ class Variant:
         default_factory=lambda: MappingProxyType({})
     )
     """(province, normalised coast code, name or alias) -> coast location id."""
+    setups: tuple[Setup, ...] = ()
+    """The ways to play with fewer players; the first is the standard game."""
     derived: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
     """Tables other modules derive from this variant once (the parser's lexicon...), kept here
     so that they live exactly as long as the variant and no global cache is needed."""
@@ -93,8 +117,80 @@ class Variant:
                 return power
         raise KeyError(power_id)
 
+    def setup(self, players: int | str | None = None) -> Setup:
+        """The setup for a player count or setup id (``None``: every power has a player).
+
+        :raises VariantError: no such setup.
+        """
+        if players is None:
+            return self.setups[0] if self.setups else _standard_setup(self)
+        wanted = str(players)
+        for setup in self.setups:
+            if setup.id == wanted:
+                return setup
+        for setup in self.setups:
+            if str(setup.players) == wanted:
+                return setup
+        if wanted == str(len(self.powers)):
+            return _standard_setup(self)
+        known = ", ".join(s.id for s in self.setups) or str(len(self.powers))
+        raise VariantError(f"{self.name} has no setup for {players!r} players; choose from {known}")
+
     def __repr__(self) -> str:
         return f"<Variant {self.id!r}>"
+
+
+def _standard_setup(variant: Variant) -> Setup:
+    return Setup(str(len(variant.powers)), len(variant.powers), "Standard",
+                 tuple((p,) for p in variant.power_ids))
+
+
+def _load_setups(entries: list[dict[str, Any]], power_ids: list[str],
+                 provinces: Mapping[str, Province]) -> tuple[Setup, ...]:
+    setups = []
+    for index, entry in enumerate(entries, start=1):
+        where = f"[[setups]] number {index}"
+        try:
+            players = int(entry["players"])
+            setup_id = str(entry.get("id", players))
+        except (KeyError, ValueError) as exc:
+            raise VariantError(f"{where} needs a whole number 'players'",
+                               file="variant.toml") from exc
+        inactive = [str(p) for p in entry.get("inactive", [])]
+        neutral = [str(p) for p in entry.get("neutral", [])]
+        if "teams" in entry:
+            teams = tuple(tuple(str(p) for p in team) for team in entry["teams"])
+        else:
+            teams = tuple((p,) for p in power_ids if p not in inactive and p not in neutral)
+        named = [p for team in teams for p in team] + inactive + neutral
+        for power in named:
+            if power not in power_ids:
+                raise VariantError(f"{where} names an unknown power {power!r}",
+                                   file="variant.toml")
+        if sorted(named) != sorted(power_ids):
+            raise VariantError(f"{where} must give every power exactly once (in teams, inactive "
+                               "or neutral)", file="variant.toml")
+        if len(teams) != players:
+            raise VariantError(f"{where} has {len(teams)} teams for {players} players",
+                               file="variant.toml")
+        territory = tuple(str(p) for p in entry.get("neutral_territory", []))
+        for province in territory:
+            if province not in provinces:
+                raise VariantError(f"{where}: {province!r} is not a province",
+                                   file="variant.toml")
+        setups.append(Setup(
+            id=setup_id,
+            players=players,
+            name=str(entry.get("name", f"{players} players")),
+            teams=teams,
+            inactive=frozenset(inactive),
+            start=str(entry["start"]) if "start" in entry else None,
+            neutral=tuple(neutral),
+            neutral_territory=territory,
+            neutral_joins=str(entry["neutral_joins"]) if "neutral_joins" in entry else None,
+            solo_centers=int(entry["solo_centers"]) if "solo_centers" in entry else None,
+        ))
+    return tuple(setups)
 
 
 def available_variants() -> tuple[str, ...]:
@@ -237,6 +333,7 @@ def _load_folder(folder: Path) -> Variant:
         names=MappingProxyType(names),
         power_names=MappingProxyType(power_names),
         coast_names=MappingProxyType(coast_aliases),
+        setups=_load_setups(data.get("setups", []), [p.id for p in powers], provinces),
     )
 
 

@@ -1,0 +1,507 @@
+"""The game: the one mutable object of the engine.
+
+A :class:`Game` holds the variant, the rules, the setup (how many players, who commands what),
+the current position, the orders given for it and the history of every phase played. It moves
+from the first phase to the end of the game exactly as the rulebooks describe: see
+``docs/game.md``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+
+from realpolitik.adjudication import adjudicate
+from realpolitik.adjudication.outcomes import Resolution
+from realpolitik.errors import GameError
+from realpolitik.legality import adjustment_counts, check_order, legal_orders
+from realpolitik.notation import ParsedOrder, parse_orders
+from realpolitik.orders import Build, Order, Waive, with_power
+from realpolitik.phases import next_position as _next_position
+from realpolitik.position import Phase, PhaseType, Position, Season
+from realpolitik.rules import Rules, rules_for
+from realpolitik.variant import Setup, Variant, load_variant
+
+
+class EndKind(StrEnum):
+    """How a game ended."""
+
+    VICTORY = "victory"
+    DRAW = "draw"
+    SHORT_GAME = "short_game"
+    CONCESSION = "concession"
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnd:
+    """The end of a game: its kind, the winning powers (several for a draw or a tie in the short
+    game) and one sentence saying what happened."""
+
+    kind: EndKind
+    winners: tuple[str, ...]
+    phase: str
+    summary: str
+
+
+@dataclass(frozen=True, slots=True)
+class SubmittedOrder:
+    """One order as a power gave it: the text as written (empty for orders given as values),
+    the order read from it, or the reason it could not be read or is illegal."""
+
+    text: str
+    order: Order | None
+    error: str | None = None
+    """Why the text could not be read (the parser's message), if it could not."""
+    error_kind: str | None = None
+    """``invalid``, ``unknown``, ``ambiguous`` or ``illegal``."""
+
+    @property
+    def ok(self) -> bool:
+        """True if the order was read and is legal."""
+        return self.order is not None and self.error is None
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseRecord:
+    """One played phase: the position, what each power ordered, and the resolution."""
+
+    position: Position
+    orders: Mapping[str, tuple[SubmittedOrder, ...]]
+    resolution: Resolution
+    civil_disorder: tuple[str, ...] = ()
+    """Powers that gave no orders this phase (XV.4 / XIV.3)."""
+    notes: tuple[str, ...] = ()
+    """Events of the phase outside the orders (a coin toss, a power joining, an elimination)."""
+
+
+@dataclass
+class _Pending:
+    entries: list[SubmittedOrder] = field(default_factory=list)
+
+
+class Game:
+    """A game of Diplomacy from its first phase to its end.
+
+    >>> game = Game("classical")
+    >>> str(game.phase)
+    'S1901M'
+    >>> report = game.submit("france", "A Par-Bur, A Mar S A Par-Bur, F Bre-Mao")
+    >>> [str(e.order) for e in report]
+    ['A PAR - BUR', 'A MAR S A PAR - BUR', 'F BRE - MAO']
+    >>> resolution = game.process()
+    >>> str(game.phase)
+    'F1901M'
+    """
+
+    def __init__(
+        self,
+        variant: Variant | str = "classical",
+        *,
+        rules: Rules | str = "2023",
+        options: Mapping[str, str] | None = None,
+        players: int | str | None = None,
+        seed: int = 0,
+        end_year: int | None = None,
+    ) -> None:
+        self.variant: Variant = load_variant(variant) if isinstance(variant, str) else variant
+        self.rules: Rules = rules if isinstance(rules, Rules) else rules_for(rules, options)
+        self.setup: Setup = self.variant.setup(players)
+        self.seed = seed
+        self.end_year = end_year
+        """The short game (III): the year after whose adjustments the game stops."""
+        self._random = random.Random(seed)
+        self.history: list[PhaseRecord] = []
+        self.end: GameEnd | None = None
+        self.eliminated: list[str] = []
+        self.civil_disorder: set[str] = set(self.setup.inactive)
+        """Powers currently in civil disorder: inactive powers, and those that missed orders."""
+        self.coin_toss_winner: int | None = None
+        self._team_of: dict[str, int] = {
+            power: index for index, team in enumerate(self.setup.teams) for power in team
+        }
+        self._pending: dict[str, _Pending] = {}
+        self._draw_votes: dict[str, bool] = {}
+        self._position = self._initial_position()
+
+    # -- the start --------------------------------------------------------------------------
+
+    def _board_variant(self, neutral_active: bool) -> Variant:
+        """The variant as the board stands: with neutral territory closed while it is neutral."""
+        if not self.setup.neutral_territory or not neutral_active:
+            return self.variant
+        key = f"game.neutral:{self.setup.id}"
+        cached = self.variant.derived.get(key)
+        if isinstance(cached, Variant):
+            return cached
+        closed = replace(
+            self.variant,
+            map=self.variant.map.with_impassable(self.setup.neutral_territory),
+            derived={},
+        )
+        self.variant.derived[key] = closed
+        return closed
+
+    def _initial_position(self) -> Position:
+        start = Position.initial(self.variant)
+        if not self.setup.neutral and self.setup.start is None:
+            return start
+        phase = Phase.parse(self.setup.start) if self.setup.start else start.phase
+        neutral = set(self.setup.neutral)
+        units = [u for u in start.units.values() if u.power not in neutral]
+        centers = {c: p for c, p in start.centers.items() if p not in neutral}
+        return Position.build(self._board_variant(True), phase, units, centers)
+
+    # -- the state --------------------------------------------------------------------------
+
+    @property
+    def position(self) -> Position:
+        """The current position (immutable)."""
+        return self._position
+
+    @property
+    def phase(self) -> Phase:
+        """The current phase."""
+        return self._position.phase
+
+    @property
+    def is_over(self) -> bool:
+        """True once the game has ended."""
+        return self.end is not None
+
+    @property
+    def powers(self) -> tuple[str, ...]:
+        """Every power of the variant."""
+        return self.variant.power_ids
+
+    def team_of(self, power: str) -> int:
+        """The index of the player (in ``setup.teams``) who commands ``power``."""
+        return self._team_of[power]
+
+    def active_powers(self) -> tuple[str, ...]:
+        """Powers still in the game: with units or centres, and not neutral."""
+        position = self._position
+        return tuple(
+            p for p in self.powers
+            if p not in self.eliminated
+            and (position.units_of(p) or position.centers_of(p) or position.dislodged_of(p))
+        )
+
+    def powers_to_order(self) -> tuple[str, ...]:
+        """Powers that have something to order in the current phase."""
+        position = self._position
+        kind = position.phase.type
+        if kind is PhaseType.MOVEMENT:
+            return tuple(p for p in self.active_powers() if position.units_of(p))
+        if kind is PhaseType.RETREATS:
+            return tuple(sorted({d.unit.power for d in position.dislodged}))
+        counts = adjustment_counts(position)
+        return tuple(p for p, n in counts.items() if n != 0 and p in self.active_powers())
+
+    def orders_of(self, power: str) -> tuple[SubmittedOrder, ...]:
+        """The orders ``power`` has given for the current phase so far."""
+        pending = self._pending.get(power)
+        return tuple(pending.entries) if pending else ()
+
+    def has_submitted(self, power: str) -> bool:
+        """True if ``power`` has given orders (possibly none) for the current phase."""
+        return power in self._pending
+
+    def legal_orders(self, power: str) -> Mapping[str, tuple[Order, ...]]:
+        """Every legal order of ``power`` in the current phase, per location."""
+        return legal_orders(self._position, power, rules=self.rules)
+
+    def centers(self) -> dict[str, int]:
+        """The supply-centre tally: power -> number of centres owned."""
+        return {p: len(self._position.centers_of(p)) for p in self.powers}
+
+    # -- orders -----------------------------------------------------------------------------
+
+    def submit(
+        self,
+        power: str,
+        orders: str | Iterable[Order],
+        *,
+        replace_all: bool = True,
+    ) -> tuple[SubmittedOrder, ...]:
+        """Give ``power``'s orders for the current phase, as text or as order values.
+
+        Text is read with :func:`realpolitik.notation.parse_orders`; each order is checked. The
+        report lists every order with what it was read as, or why it was not; unreadable and
+        illegal orders are kept (nothing typed is lost) but not carried out. With
+        ``replace_all`` (the default) the power's earlier orders for this phase are replaced;
+        otherwise the new orders replace only earlier orders for the same units.
+
+        :raises GameError: the game is over, or ``power`` is not a power of the game.
+        """
+        self._check_can_order(power)
+        entries: list[SubmittedOrder]
+        if isinstance(orders, str):
+            sheet = parse_orders(orders, self._position, power=power)
+            entries = [self._entry(e) for e in sheet.entries]
+        else:
+            entries = [self._checked("", with_power(o, power)) for o in orders]
+        pending = self._pending.setdefault(power, _Pending())
+        if replace_all:
+            pending.entries = entries
+        else:
+            new_units = {_unit_key(e.order) for e in entries if e.order is not None}
+            pending.entries = [
+                e for e in pending.entries
+                if e.order is None or _unit_key(e.order) not in new_units
+            ] + entries
+        self.civil_disorder.discard(power)
+        return tuple(entries)
+
+    def submit_sheet(self, text: str) -> dict[str, tuple[SubmittedOrder, ...]]:
+        """Orders for several powers in one text, under headers (``England: A Lon-Nth...``);
+        an order without a header goes to the owner of its unit."""
+        if self.end is not None:
+            raise GameError(f"the game is over ({self.end.summary})")
+        sheet = parse_orders(text, self._position)
+        grouped: dict[str, list[ParsedOrder]] = {}
+        for entry in sheet.entries:
+            power = entry.power or (entry.order.power if entry.order else None)
+            if power is None:
+                power = ""
+            grouped.setdefault(power, []).append(entry)
+        out: dict[str, tuple[SubmittedOrder, ...]] = {}
+        for power, entries in grouped.items():
+            if not power:
+                out[""] = tuple(self._entry(e) for e in entries)
+                continue
+            self._check_can_order(power)
+            submitted = [self._entry(e) for e in entries]
+            self._pending.setdefault(power, _Pending()).entries = submitted
+            self.civil_disorder.discard(power)
+            out[power] = tuple(submitted)
+        for power in sheet.powers_named:
+            if power not in out:
+                self._check_can_order(power)
+                self._pending[power] = _Pending()
+                out[power] = ()
+        return out
+
+    def clear_orders(self, power: str) -> None:
+        """Withdraw ``power``'s orders for the current phase."""
+        self._pending.pop(power, None)
+
+    def _check_can_order(self, power: str) -> None:
+        if self.end is not None:
+            raise GameError(f"the game is over ({self.end.summary})")
+        if power not in self.variant.power_ids:
+            raise GameError(
+                f"{power!r} is not a power of {self.variant.name}; the powers are "
+                + ", ".join(self.variant.power_ids)
+            )
+        if power in self.setup.inactive or (power in self.setup.neutral
+                                            and self.coin_toss_winner is None):
+            raise GameError(f"{power.title()} takes no orders in this game ({self.setup.name})")
+
+    def _entry(self, parsed: ParsedOrder) -> SubmittedOrder:
+        if parsed.error is not None:
+            return SubmittedOrder(parsed.text, None, str(parsed.error), parsed.error.kind)
+        assert parsed.order is not None
+        return self._checked(parsed.text, parsed.order)
+
+    def _checked(self, text: str, order: Order) -> SubmittedOrder:
+        problem = check_order(self._position, order, rules=self.rules)
+        if problem is not None:
+            return SubmittedOrder(text or str(order), order, problem[1], "illegal")
+        return SubmittedOrder(text or str(order), order)
+
+    # -- draws and concessions ---------------------------------------------------------------
+
+    def vote_draw(self, power: str, in_favour: bool = True) -> GameEnd | None:
+        """Record ``power``'s vote on a draw among the powers still in the game (II). Votes are
+        secret until the draw is agreed, which takes every such power; returns the end then."""
+        if self.end is not None:
+            raise GameError(f"the game is over ({self.end.summary})")
+        survivors = self.active_powers()
+        if power not in survivors:
+            raise GameError(f"{power.title()} is not in the game and cannot vote")
+        self._draw_votes[power] = in_favour
+        if all(self._draw_votes.get(p) for p in survivors if p not in self.setup.inactive):
+            drawn = tuple(p for p in survivors if self._position.units_of(p))
+            self._finish(EndKind.DRAW, drawn,
+                         "a draw agreed by " + ", ".join(p.title() for p in drawn))
+        return self.end
+
+    def draw_vote_count(self) -> tuple[int, int]:
+        """(votes in favour so far, powers whose vote is needed): the only public view."""
+        survivors = [p for p in self.active_powers() if p not in self.setup.inactive]
+        return sum(1 for p in survivors if self._draw_votes.get(p)), len(survivors)
+
+    def concede(self, to: str) -> GameEnd:
+        """Every other player concedes the game to ``to``."""
+        if self.end is not None:
+            raise GameError(f"the game is over ({self.end.summary})")
+        winners = self.setup.teams[self._team_of[to]]
+        self._finish(EndKind.CONCESSION, winners, f"conceded to {to.title()}")
+        assert self.end is not None
+        return self.end
+
+    def _finish(self, kind: EndKind, winners: Sequence[str], summary: str) -> None:
+        self.end = GameEnd(kind, tuple(winners), str(self.phase), summary)
+
+    # -- processing -------------------------------------------------------------------------
+
+    def process(self) -> Resolution:
+        """Adjudicate the current phase with the orders given and move to the next phase.
+
+        A power with units that gave no orders in a movement phase is in civil disorder for
+        that season (its units hold); missing retreats disband; missing adjustments follow the
+        edition's civil-disorder rule.
+
+        :raises GameError: the game is over.
+        """
+        if self.end is not None:
+            raise GameError(f"the game is over ({self.end.summary})")
+        position = self._position
+        expected = self.powers_to_order()
+        disorder = tuple(p for p in expected if p not in self._pending)
+        if position.phase.type is PhaseType.MOVEMENT:
+            self.civil_disorder.update(disorder)
+        orders: list[Order] = []
+        for power, pending in self._pending.items():
+            for entry in pending.entries:
+                if entry.order is None:
+                    continue
+                if entry.error_kind == "illegal" and isinstance(entry.order, Build | Waive) \
+                        and power in self.civil_disorder:
+                    continue
+                orders.append(entry.order)
+        resolution = adjudicate(position, orders, rules=self.rules)
+        notes: list[str] = []
+        following = _next_position(position, resolution)
+        following = self._apply_hooks(position, following, notes)
+        record = PhaseRecord(
+            position=position,
+            orders={p: tuple(v.entries) for p, v in self._pending.items()},
+            resolution=resolution,
+            civil_disorder=tuple(sorted(set(disorder) | (self.setup.inactive
+                                                         & set(self.active_powers())))),
+            notes=tuple(notes),
+        )
+        self.history.append(record)
+        self._pending = {}
+        self._position = following
+        self._check_eliminations(notes)
+        self._check_end()
+        if notes and self.history[-1].notes != tuple(notes):
+            self.history[-1] = replace(self.history[-1], notes=tuple(notes))
+        return resolution
+
+    def _apply_hooks(self, before: Position, after: Position, notes: list[str]) -> Position:
+        """The named rules of the setup: the 1914 game's coin toss and Italy joining."""
+        setup = self.setup
+        if not setup.neutral or setup.neutral_joins is None:
+            return after
+        joins = Phase.parse(setup.neutral_joins)
+        toss_before = Phase(Season.WINTER, joins.year - 1, PhaseType.ADJUSTMENTS)
+        if self.coin_toss_winner is None and before.phase < toss_before \
+                and toss_before <= after.phase:
+            self.coin_toss_winner = self._random.randrange(len(setup.teams))
+            team = ", ".join(p.title() for p in setup.teams[self.coin_toss_winner])
+            notes.append(f"coin toss: {', '.join(setup.neutral)} will join {team}")
+        if self.coin_toss_winner is not None and before.phase < joins <= after.phase:
+            start = Position.initial(self.variant)
+            neutral = set(setup.neutral)
+            units = dict(after.units)
+            for unit in start.units.values():
+                if unit.power in neutral and unit.province not in units:
+                    units[unit.province] = unit
+            centers = dict(after.centers)
+            for center, owner in start.centers.items():
+                if owner in neutral:
+                    centers[center] = owner
+            for power in setup.neutral:
+                self._team_of[power] = self.coin_toss_winner
+            notes.append(f"{', '.join(p.title() for p in setup.neutral)} joined the game")
+            return Position(self.variant, after.phase, units, centers, after.dislodged,
+                            after.standoffs)
+        return after
+
+    def _check_eliminations(self, notes: list[str]) -> None:
+        position = self._position
+        for power in self.powers:
+            if power in self.eliminated or power in self.setup.neutral:
+                continue
+            if not position.units_of(power) and not position.centers_of(power) \
+                    and not position.dislodged_of(power):
+                self.eliminated.append(power)
+                notes.append(f"{power.title()} is eliminated")
+
+    def _solo_target(self) -> int:
+        return self.setup.solo_centers or self.variant.solo_centers
+
+    def _check_end(self) -> None:
+        position = self._position
+        # victory is judged when the centres change hands: at the end of a Fall turn
+        if position.phase.type is PhaseType.RETREATS:
+            return
+        if position.phase.season is not Season.WINTER and position.phase.type is not \
+                PhaseType.MOVEMENT:
+            return
+        last = self.history[-1].position.phase if self.history else position.phase
+        fall_ended = last.season is Season.FALL
+        if fall_ended:
+            target = self._solo_target()
+            # the 1914 game: 24 units on the board by the 1971 rules, 24 centres by later ones
+            by_units = self.setup.players == 2 and self.rules.edition == "1971"
+            scores = self._scores(by_units=by_units)
+            leaders = [t for t, score in scores.items() if score >= target]
+            if leaders:
+                best = max(leaders, key=lambda t: scores[t])
+                winners = self.setup.teams[best]
+                what = "units on the board" if by_units else "supply centres"
+                self._finish(EndKind.VICTORY, winners,
+                             f"{'/'.join(p.title() for p in winners)} won with "
+                             f"{scores[best]} {what}")
+                return
+        if self.end_year is not None and position.phase.year > self.end_year \
+                and position.phase.season is Season.SPRING:
+            self._end_short_game()
+
+    def _scores(self, *, by_units: bool) -> dict[int, int]:
+        position = self._position
+        scores: dict[int, int] = {}
+        for power in self.powers:
+            team = self._team_of.get(power)
+            if team is None:
+                continue
+            count = len(position.units_of(power)) if by_units else len(position.centers_of(power))
+            scores[team] = scores.get(team, 0) + count
+        return scores
+
+    def _end_short_game(self) -> None:
+        """III: the player with the most pieces on the board wins; a tie is reported as such."""
+        scores = self._scores(by_units=True)
+        best = max(scores.values())
+        top = [t for t, s in scores.items() if s == best]
+        winners = tuple(p for t in top for p in self.setup.teams[t])
+        names = "/".join(p.title() for p in winners)
+        if len(top) == 1:
+            summary = f"short game ended after {self.end_year}: {names} has the most units ({best})"
+        else:
+            summary = f"short game ended after {self.end_year}: a tie at {best} units between " \
+                      f"{names}"
+        self._finish(EndKind.SHORT_GAME, winners, summary)
+
+    # -- convenience for scripts and bots -------------------------------------------------------
+
+    def play(self, orders: Mapping[str, str | Iterable[Order]]) -> Resolution:
+        """Submit orders for several powers and process the phase."""
+        for power, given in orders.items():
+            self.submit(power, given)
+        return self.process()
+
+    def __repr__(self) -> str:
+        state = self.end.summary if self.end else str(self.phase)
+        return f"<Game {self.variant.id} {state}>"
+
+
+def _unit_key(order: Order) -> str:
+    """What an order is about: its unit's province (each waive is its own)."""
+    return f"waive:{id(order)}" if isinstance(order, Waive) else order.province

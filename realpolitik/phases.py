@@ -1,0 +1,73 @@
+"""The order of phases: what comes after a resolved phase, and supply-centre ownership.
+
+Spring and Fall movement; a retreat phase only when units were dislodged; adjustments after Fall
+only when some power must or can change its number of units. Centre ownership changes at the end
+of a Fall turn (after its retreats) and persists while a centre is vacant.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from realpolitik.adjudication.outcomes import Resolution
+from realpolitik.legality import adjustment_counts, legal_orders
+from realpolitik.position import Phase, PhaseType, Position, Season, Unit
+
+
+def updated_centers(units: Mapping[str, Unit], centers: Mapping[str, str],
+                    supply_centers: tuple[str, ...]) -> dict[str, str]:
+    """Ownership after a Fall turn: a centre belongs to the power whose unit stands on it;
+    a vacant centre keeps its owner."""
+    owners = dict(centers)
+    for center in supply_centers:
+        unit = units.get(center)
+        if unit is not None:
+            owners[center] = unit.power
+    return owners
+
+
+def needs_adjustments(position: Position) -> bool:
+    """True if some power must remove units, or is due builds and has somewhere to build."""
+    for power, difference in adjustment_counts(position).items():
+        if difference < 0:
+            return True
+        if difference > 0 and any(key != "waive" for key in legal_orders(position, power)):
+            return True
+    return False
+
+
+def _next_phase(phase: Phase, kind: PhaseType) -> Phase:
+    if kind is PhaseType.ADJUSTMENTS:
+        return Phase(Season.WINTER, phase.year, PhaseType.ADJUSTMENTS)
+    if phase.season is Season.SPRING:
+        return Phase(Season.FALL, phase.year, PhaseType.MOVEMENT)
+    return Phase(Season.SPRING, phase.year + 1, PhaseType.MOVEMENT)
+
+
+def next_position(position: Position, resolution: Resolution) -> Position:
+    """The position of the phase that follows ``position`` once ``resolution`` is applied.
+
+    Retreat and adjustment phases with nothing to do are skipped; after a Fall turn the
+    supply centres change owner.
+    """
+    phase = position.phase
+    units = resolution.units
+    if phase.type is PhaseType.MOVEMENT and resolution.dislodged:
+        retreat_phase = Phase(phase.season, phase.year, PhaseType.RETREATS)
+        return position.replace(
+            phase=retreat_phase,
+            units=units,
+            dislodged=resolution.dislodged,
+            standoffs=resolution.standoffs,
+        )
+    centers = position.centers
+    if phase.season is Season.FALL and phase.type is not PhaseType.ADJUSTMENTS:
+        centers = updated_centers(units, centers, position.variant.map.supply_centers())
+    after = position.replace(units=units, centers=centers, dislodged=(), standoffs=frozenset())
+    if phase.season is Season.FALL:
+        winter = after.replace(phase=_next_phase(phase, PhaseType.ADJUSTMENTS))
+        if needs_adjustments(winter):
+            return winter
+    if phase.type is PhaseType.ADJUSTMENTS:
+        return after.replace(phase=Phase(Season.SPRING, phase.year + 1, PhaseType.MOVEMENT))
+    return after.replace(phase=_next_phase(phase, PhaseType.MOVEMENT))

@@ -1,0 +1,272 @@
+"""The game record: a whole game as one versioned JSON document, and back.
+
+The document keeps, per phase, the position, every order as written and as read (or why it could
+not be read), each result with its reason, the powers in civil disorder and the events of the
+phase; then the current phase's pending orders, the draw votes and the end. Loading replays the
+recorded orders from the start and checks that every phase comes out exactly as recorded.
+The format is described in ``docs/game-record.md``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from realpolitik.adjudication.outcomes import OrderResult, Resolution
+from realpolitik.errors import GameError
+from realpolitik.game import EndKind, Game, GameEnd, PhaseRecord, SubmittedOrder, _Pending
+from realpolitik.geography import UnitType
+from realpolitik.notation import parse_order
+from realpolitik.position import DislodgedUnit, Phase, Position, Unit
+from realpolitik.rules import rules_for
+
+FORMAT = "realpolitik-game"
+VERSION = 1
+
+JSON = dict[str, Any]
+
+
+def _unit_text(unit: Unit) -> str:
+    return f"{unit.type.value} {unit.location.upper()}"
+
+
+def _parse_unit(power: str, text: str) -> Unit:
+    kind, where = text.split()
+    return Unit(power.lower(), UnitType(kind.upper()), where.lower())
+
+
+def units_to_json(units: Mapping[str, Unit] | list[Unit]) -> dict[str, list[str]]:
+    """power (upper case) -> ["A PAR", "F STP/SC"], in the case-format notation."""
+    out: dict[str, list[str]] = {}
+    values = units.values() if isinstance(units, Mapping) else units
+    for unit in sorted(values, key=lambda u: (u.power, u.location)):
+        out.setdefault(unit.power.upper(), []).append(_unit_text(unit))
+    return out
+
+
+def centers_to_json(centers: Mapping[str, str]) -> dict[str, list[str]]:
+    """power (upper case) -> sorted owned centres (upper case)."""
+    out: dict[str, list[str]] = {}
+    for center, power in sorted(centers.items()):
+        out.setdefault(power.upper(), []).append(center.upper())
+    return out
+
+
+def position_to_json(position: Position) -> JSON:
+    """A position in the notation of the adjudication case format."""
+    data: JSON = {
+        "phase": str(position.phase),
+        "units": units_to_json(position.units),
+        "centers": centers_to_json(position.centers),
+    }
+    if position.dislodged:
+        data["dislodged"] = {}
+        for d in position.dislodged:
+            data["dislodged"].setdefault(d.unit.power.upper(), {})[_unit_text(d.unit)] = (
+                d.attacker_from.upper() if d.attacker_from else None
+            )
+        via: dict[str, list[str]] = {}
+        for d in position.dislodged:
+            if d.via_convoy:
+                via.setdefault(d.unit.power.upper(), []).append(_unit_text(d.unit))
+        if via:
+            data["dislodged_via_convoy"] = via
+    if position.standoffs:
+        data["standoffs"] = sorted(s.upper() for s in position.standoffs)
+    return data
+
+
+def position_from_json(game: Game, data: Mapping[str, Any]) -> Position:
+    """Read a position written by :func:`position_to_json` for ``game``'s board."""
+    units = [_parse_unit(p, u) for p, entries in data.get("units", {}).items() for u in entries]
+    centers = {c.lower(): p.lower() for p, cs in data.get("centers", {}).items() for c in cs}
+    via = {(p.lower(), u) for p, us in data.get("dislodged_via_convoy", {}).items() for u in us}
+    dislodged = [
+        DislodgedUnit(_parse_unit(p, u), attacker.lower() if attacker else None,
+                      (p.lower(), u) in via)
+        for p, entries in data.get("dislodged", {}).items() for u, attacker in entries.items()
+    ]
+    return Position.build(game.position.variant, Phase.parse(data["phase"]), units, centers,
+                          dislodged=dislodged, standoffs=[s.lower() for s in
+                                                          data.get("standoffs", [])])
+
+
+def result_to_json(result: OrderResult) -> JSON:
+    """One order's result in the case format's ``order_results`` shape."""
+    data: JSON = {
+        "power": result.power.upper(),
+        "order": str(result.order),
+        "result": result.result.value,
+        "outcome": result.outcome.value,
+        "reason": result.reason,
+    }
+    if result.by:
+        data["by"] = list(result.by)
+    if result.strength is not None:
+        data["strength"] = result.strength
+    if result.opposed_by is not None:
+        data["opposed_by"] = result.opposed_by
+    return data
+
+
+def resolution_to_json(resolution: Resolution) -> JSON:
+    """What a phase decided: results, units after, dislodged units and their retreats."""
+    data: JSON = {
+        "results": [result_to_json(r) for r in resolution.results],
+        "units_after": units_to_json(resolution.units),
+    }
+    if resolution.dislodged:
+        data["dislodged_after"] = {}
+        for d in resolution.dislodged:
+            data["dislodged_after"].setdefault(d.unit.power.upper(), {})[_unit_text(d.unit)] = {
+                "attacker": d.attacker_from.upper() if d.attacker_from else None,
+                "retreats": [r.upper() for r in resolution.retreat_options.get(
+                    d.unit.location, ())],
+            }
+    if resolution.standoffs:
+        data["standoffs_after"] = sorted(s.upper() for s in resolution.standoffs)
+    if resolution.civil_disorder:
+        data["civil_disorder"] = units_to_json(list(resolution.civil_disorder))
+    return data
+
+
+def _submitted_to_json(entry: SubmittedOrder) -> JSON:
+    data: JSON = {"text": entry.text, "order": str(entry.order) if entry.order else None}
+    if entry.error is not None:
+        data["error"] = entry.error
+        data["error_kind"] = entry.error_kind
+    return data
+
+
+def _orders_to_json(orders: Mapping[str, tuple[SubmittedOrder, ...]]) -> JSON:
+    return {power.upper(): [_submitted_to_json(e) for e in entries]
+            for power, entries in sorted(orders.items())}
+
+
+def _options_changed(game: Game) -> dict[str, str]:
+    """The rule options that differ from the game's edition."""
+    base = rules_for(game.rules.edition).options()
+    return {k: v for k, v in game.rules.options().items() if base.get(k) != v}
+
+
+def game_to_json(game: Game) -> JSON:
+    """The whole game as a JSON-ready dict (see ``docs/game-record.md``)."""
+    phases = []
+    for record in game.history:
+        phases.append({
+            "phase": str(record.position.phase),
+            "position": position_to_json(record.position),
+            "orders": _orders_to_json(record.orders),
+            "resolution": resolution_to_json(record.resolution),
+            "civil_disorder": [p.upper() for p in record.civil_disorder],
+            "notes": list(record.notes),
+        })
+    data: JSON = {
+        "format": FORMAT,
+        "version": VERSION,
+        "variant": game.variant.id,
+        "rules": game.rules.edition,
+        "options": _options_changed(game),
+        "players": game.setup.id,
+        "seed": game.seed,
+        "end_year": game.end_year,
+        "phases": phases,
+        "current": {
+            "position": position_to_json(game.position),
+            "orders": _orders_to_json({p: game.orders_of(p) for p in game.powers
+                                       if game.has_submitted(p)}),
+        },
+        "draw_votes": {p.upper(): v for p, v in sorted(game._draw_votes.items())},
+        "end": None if game.end is None else {
+            "kind": game.end.kind.value,
+            "winners": [p.upper() for p in game.end.winners],
+            "phase": game.end.phase,
+            "summary": game.end.summary,
+        },
+    }
+    return data
+
+
+def dumps(game: Game) -> str:
+    """The game record as JSON text."""
+    return json.dumps(game_to_json(game), indent=1, ensure_ascii=False) + "\n"
+
+
+def _restore_entries(game: Game, power: str, entries: list[JSON]) -> list[SubmittedOrder]:
+    restored = []
+    for entry in entries:
+        order = None
+        if entry.get("order"):
+            order = parse_order(entry["order"], game.position, power=power)
+        restored.append(SubmittedOrder(entry.get("text", ""), order, entry.get("error"),
+                                       entry.get("error_kind")))
+    return restored
+
+
+def game_from_json(data: Mapping[str, Any]) -> Game:
+    """Rebuild a game from its record by replaying every phase; checks each recorded position.
+
+    :raises GameError: the document is not a game record, or does not replay as recorded.
+    """
+    if data.get("format") != FORMAT:
+        raise GameError(f"not a realpolitik game record (format is {data.get('format')!r})")
+    if int(data.get("version", 0)) > VERSION:
+        raise GameError(f"the record has format version {data['version']}; this realpolitik "
+                        f"reads up to version {VERSION}")
+    game = Game(
+        data["variant"],
+        rules=data.get("rules", "2023"),
+        options=data.get("options") or None,
+        players=data.get("players"),
+        seed=int(data.get("seed", 0)),
+        end_year=data.get("end_year"),
+    )
+    for number, phase in enumerate(data.get("phases", []), start=1):
+        recorded = position_from_json(game, phase["position"])
+        if recorded != game.position:
+            raise GameError(
+                f"phase {number} ({phase['phase']}) does not replay: the record's position "
+                f"differs from the one reached by replaying the orders before it"
+            )
+        for power, entries in phase.get("orders", {}).items():
+            power_id = power.lower()
+            game._pending[power_id] = _Pending(_restore_entries(game, power_id, entries))
+        game.process()
+    current = data.get("current", {})
+    for power, entries in current.get("orders", {}).items():
+        power_id = power.lower()
+        game._pending[power_id] = _Pending(_restore_entries(game, power_id, entries))
+    if "position" in current and position_from_json(game, current["position"]) != game.position:
+        raise GameError("the record's current position differs from the replayed one")
+    game._draw_votes = {p.lower(): bool(v) for p, v in data.get("draw_votes", {}).items()}
+    end = data.get("end")
+    if end is not None and game.end is None:
+        game.end = GameEnd(EndKind(end["kind"]), tuple(p.lower() for p in end["winners"]),
+                           end["phase"], end["summary"])
+    return game
+
+
+def loads(text: str) -> Game:
+    """Read a game record from JSON text."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise GameError(f"the game file is not valid JSON: {exc}") from exc
+    if not isinstance(data, dict):
+        raise GameError("the game file must hold a JSON object")
+    return game_from_json(data)
+
+
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "dumps",
+    "game_from_json",
+    "game_to_json",
+    "loads",
+    "position_from_json",
+    "position_to_json",
+    "resolution_to_json",
+    "PhaseRecord",
+]
