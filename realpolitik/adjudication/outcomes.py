@@ -42,6 +42,9 @@ class Outcome(StrEnum):
     """A move by convoy that found no route of convoying fleets."""
     CONVOY_DISRUPTED = "convoy_disrupted"
     """A convoyed move whose route was broken by a dislodged fleet."""
+    NO_EFFECT = "no_effect"
+    """A legal, matched convoy that carried nothing: the army went over land, by another route,
+    or failed for another reason."""
     PARADOX = "paradox"
     """An order settled by the paradox (backup) rule."""
     SELF_DISLODGE = "self_dislodge"

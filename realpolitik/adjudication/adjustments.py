@@ -1,0 +1,206 @@
+"""The adjustment phase: builds, waives, removals, and civil-disorder removals.
+
+Orders are carried out one by one in the order given (DATC 4.D.4 to 4.D.6): a build needs a free
+home centre the power owns (the variant's ``builds`` rule may allow any owned centre) and a build
+left; a removal needs a unit of the power and a removal left. When a power removes too few units,
+the civil-disorder rule of the edition chooses (DATC 4.D.8):
+
+* ``home_centers`` (1971, 1982): the unit farthest from its nearest home centre by the shortest
+  route (armies may cross water, as by convoy; fleets move as fleets), fleets before armies,
+  then by the province's name;
+* ``owned_centers`` (2023): the same, but the distance is to the nearest *owned* centre and every
+  unit may cross land and sea.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+
+from realpolitik.adjudication.outcomes import OrderResult, Outcome, Resolution, Result
+from realpolitik.adjudication.setup import Entry
+from realpolitik.geography import UnitType, province_of
+from realpolitik.legality import Illegal, adjustment_counts, normalize_order
+from realpolitik.maptables import MapTables, tables_for
+from realpolitik.orders import Build, Disband, Order, Waive
+from realpolitik.position import Position, Unit
+from realpolitik.rules import Rules
+
+__all__ = ["adjudicate_adjustments", "civil_disorder_removals"]
+
+_TOO_MANY_BUILDS = Illegal("too_many_builds", "The power has no builds left for it.")
+_TOO_MANY_REMOVALS = Illegal("too_many_removals", "The power has no removals left for it.")
+_BUILT_THERE = Illegal("center_occupied", "A unit is already built there this winter.")
+_REMOVED = Illegal("duplicate_order", "That unit is already removed.")
+_UNREACHABLE = 1 << 20
+
+
+def _power_of(order: Order, position: Position, tables: MapTables) -> str:
+    if order.power is not None:
+        return order.power
+    if isinstance(order, Waive):
+        return ""
+    if isinstance(order, Build):
+        return tables.home_of.get(province_of(order.location)) or ""
+    unit = position.units.get(province_of(order.location))
+    return unit.power if unit is not None else ""
+
+
+def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: Rules,
+                           ) -> Resolution:
+    """Resolve an adjustment phase."""
+    tables = tables_for(position.variant)
+    counts = adjustment_counts(position)
+    entries: list[Entry] = []
+    for given in orders:
+        power = _power_of(given, position, tables)
+        checked = normalize_order(position, given, rules=rules)
+        if isinstance(checked, Illegal):
+            entries.append(Entry(given, power, -1, None, checked))
+        else:
+            entries.append(Entry(given, checked.power or power, -1, checked, None))
+
+    # Builds and waives, then removals, each power in turn and in the order given.
+    built: set[str] = set()
+    removed: set[str] = set()
+    for power in position.variant.power_ids:
+        count = counts.get(power, 0)
+        mine = [e for e in entries if e.illegal is None and e.power == power]
+        if count > 0:
+            wanted = []
+            for e in mine:
+                if isinstance(e.order, Build):
+                    province = province_of(e.order.location)
+                    if province in built:
+                        e.illegal, e.order = _BUILT_THERE, None
+                        continue
+                    built.add(province)
+                    wanted.append(e)
+                elif isinstance(e.order, Waive):
+                    wanted.append(e)
+            _limit(wanted, count, rules.too_many_builds, _TOO_MANY_BUILDS, built)
+        elif count < 0:
+            wanted = []
+            for e in mine:
+                if isinstance(e.order, Disband):
+                    province = province_of(e.order.location)
+                    if province in removed:
+                        e.illegal, e.order = _REMOVED, None
+                        continue
+                    removed.add(province)
+                    wanted.append(e)
+            policy = rules.too_many_disbands
+            if policy == "civil_disorder":
+                policy = "none"
+            _limit(wanted, -count, policy, _TOO_MANY_REMOVALS, removed)
+
+    units = dict(position.units)
+    results: list[OrderResult] = []
+    for e in entries:
+        if e.illegal is not None or e.order is None:
+            results.append(e.void_result())
+            continue
+        order = e.order
+        text = str(order)
+        if isinstance(order, Build):
+            unit = Unit(e.power, order.unit_type, order.location)
+            units[unit.province] = unit
+            results.append(OrderResult(e.given, e.power, Result.SUCCEEDS, Outcome.BUILT,
+                                       f"{text}: the unit was built."))
+        elif isinstance(order, Waive):
+            results.append(OrderResult(e.given, e.power, Result.SUCCEEDS, Outcome.WAIVED,
+                                       "The build was waived."))
+        else:
+            units.pop(province_of(order.location), None)
+            results.append(OrderResult(e.given, e.power, Result.SUCCEEDS, Outcome.REMOVED,
+                                       f"{text}: the unit was removed."))
+
+    # Civil disorder: the removals a power did not order.
+    disorder: list[Unit] = []
+    for power in position.variant.power_ids:
+        missing = -counts.get(power, 0) - sum(
+            1 for e in entries if e.power == power and isinstance(e.order, Disband)
+            and e.illegal is None
+        )
+        if missing > 0:
+            remaining = [u for u in units.values() if u.power == power]
+            chosen = civil_disorder_removals(position, power, remaining, missing, rules)
+            for unit in chosen:
+                units.pop(unit.province, None)
+            disorder.extend(chosen)
+    return Resolution(
+        phase=position.phase,
+        results=tuple(results),
+        units=MappingProxyType({p: units[p] for p in sorted(units)}),
+        civil_disorder=tuple(disorder),
+    )
+
+
+def _limit(wanted: list[Entry], allowed: int, policy: str, illegal: Illegal,
+           taken: set[str]) -> None:
+    """Keep ``allowed`` of the ``wanted`` entries as ``policy`` says; void the others."""
+    if len(wanted) <= allowed:
+        return
+    if policy == "first":
+        dropped = wanted[allowed:]
+    elif policy == "last":
+        dropped = wanted[:len(wanted) - allowed]
+    else:
+        dropped = wanted
+    for e in dropped:
+        if isinstance(e.order, Build | Disband):
+            taken.discard(province_of(e.order.location))
+        e.illegal, e.order = illegal, None
+
+
+def _distances(tables: MapTables, targets: Iterable[str], unit_type: UnitType | None,
+               ) -> Mapping[str, int]:
+    """Steps from every location (fleet) or province (army, any unit) to the nearest target
+    province. ``unit_type`` FLEET moves along fleet borders between locations; None or ARMY
+    moves between provinces by land or sea."""
+    targets = set(targets)
+    dist: dict[str, int] = {}
+    todo: list[str] = []
+    if unit_type is UnitType.FLEET:
+        for loc in tables.fleet_adj:
+            if province_of(loc) in targets:
+                dist[loc] = 0
+                todo.append(loc)
+        adjacency: Mapping[str, Iterable[str]] = tables.fleet_adj
+    else:
+        for province in targets:
+            dist[province] = 0
+            todo.append(province)
+        adjacency = tables.any_adj
+    head = 0
+    while head < len(todo):
+        here = todo[head]
+        head += 1
+        for nxt in adjacency[here]:
+            if nxt not in dist:
+                dist[nxt] = dist[here] + 1
+                todo.append(nxt)
+    return dist
+
+
+def civil_disorder_removals(position: Position, power: str, units: Iterable[Unit], count: int,
+                            rules: Rules) -> list[Unit]:
+    """The ``count`` units the civil-disorder rule removes from ``units`` of ``power``."""
+    tables = tables_for(position.variant)
+    units = list(units)
+    if rules.civil_disorder == "owned_centers":
+        targets = [c for c, owner in position.centers.items() if owner == power]
+        any_way = _distances(tables, targets, None)
+        distance = {u.province: any_way.get(u.province, _UNREACHABLE) for u in units}
+    else:
+        targets = [p for p, home in tables.home_of.items() if home == power]
+        by_land_and_sea = _distances(tables, targets, UnitType.ARMY)
+        by_fleet = _distances(tables, targets, UnitType.FLEET)
+        distance = {
+            u.province: (by_fleet if u.type is UnitType.FLEET else by_land_and_sea).get(
+                u.location if u.type is UnitType.FLEET else u.province, _UNREACHABLE)
+            for u in units
+        }
+    units.sort(key=lambda u: (-distance[u.province], u.type is not UnitType.FLEET,
+                              tables.names[u.province].lower()))
+    return units[:count]

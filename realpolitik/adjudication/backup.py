@@ -1,0 +1,50 @@
+"""Backup rules: what to do with a dependency cycle that has no single resolution.
+
+The resolver hands a backup rule the decisions of such a cycle. The rule is policy, not solver
+(DATC 5.B.9):
+
+* only moves in the cycle: a circular movement, and every move succeeds;
+* a convoy in the cycle: a convoy paradox, settled by the edition's paradox rule. Under the
+  Szykman rule (DATC 4.A.2 preference) the convoys of the paradox fail: the fleets hold, and the
+  army neither moves nor cuts support. Under "all hold" the moves of the paradox fail too;
+* anything else (only possible with variant rules): every decision of the cycle fails.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from realpolitik.adjudication.equations import CONVOY, MOVE
+from realpolitik.adjudication.resolver import Resolver
+
+__all__ = ["BackupRule", "backup_rule"]
+
+BackupRule = Callable[[Resolver, Sequence[int]], None]
+
+
+def backup_rule(kinds: Sequence[int], paradox: str, paradoxes: set[int]) -> BackupRule:
+    """The backup rule for a phase whose decisions have the order kinds ``kinds``.
+
+    ``paradox`` is the 4.A.2 option; every decision settled as a convoy paradox is added to
+    ``paradoxes`` (for the explanations).
+    """
+
+    def backup(resolver: Resolver, cycle: Sequence[int]) -> None:
+        convoys = [d for d in cycle if kinds[d] == CONVOY]
+        if convoys:
+            for d in convoys:
+                resolver.settle(d, False)
+                paradoxes.add(d)
+            if paradox == "all_hold":
+                for d in cycle:
+                    if kinds[d] == MOVE:
+                        resolver.settle(d, False)
+                        paradoxes.add(d)
+        elif all(kinds[d] == MOVE for d in cycle):
+            for d in cycle:
+                resolver.settle(d, True)
+        else:
+            for d in cycle:
+                resolver.settle(d, False)
+
+    return backup

@@ -1,0 +1,434 @@
+"""The rules of a movement phase as equations over the decisions of the orders (DATC 5.B).
+
+Every unit on the board has an index; its order is one of hold, move, support (hold or move) or
+convoy. Moves, supports and convoys have a *decision* (the unit's index) that the resolver settles:
+
+* MOVE: the move succeeds when its attack strength beats the resistance at the destination (the
+  defend strength of the opposing unit in a head-to-head battle, else the hold strength there)
+  and the prevent strength of every other move to the same province;
+* SUPPORT: the support is given unless a foreign unit with a path attacks the supporter (not from
+  the province the support is aimed at), or the supporter is dislodged;
+* CONVOY: the convoying fleet is not dislodged (the backup rule may also make it fail).
+
+The *path* of a move, the *attack*, *hold*, *defend* and *prevent* strengths are functions of the
+decisions. Everything that does not depend on other orders (which orders match, which fleets
+form a convoy route, which supports the paradox rules protect) is worked out once in
+:class:`Board`; the equations then only count and compare.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from realpolitik.geography import UnitType, province_of
+from realpolitik.maptables import MapTables
+from realpolitik.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
+from realpolitik.position import Unit
+from realpolitik.rules import Rules
+
+__all__ = [
+    "CONVOY",
+    "CONVOY_ELSE_LAND",
+    "CONVOY_ONLY",
+    "HOLD",
+    "LAND",
+    "MOVE",
+    "SUPPORT_HOLD",
+    "SUPPORT_MOVE",
+    "Board",
+    "Equations",
+]
+
+# Order kinds.
+HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, CONVOY = range(5)
+# How an army move travels.
+LAND, CONVOY_ONLY, CONVOY_ELSE_LAND = range(3)
+
+
+class Board:
+    """The static set-up of a movement phase: units, their orders and what matches what."""
+
+    __slots__ = (
+        "n",
+        "units",
+        "orders",
+        "prov",
+        "power",
+        "kind",
+        "dest",
+        "dest_loc",
+        "target",
+        "at",
+        "route",
+        "moves_into",
+        "supports",
+        "convoyers",
+        "route_start",
+        "route_end",
+        "route_graph",
+        "route_union",
+        "opposite",
+        "shielded",
+        "matched",
+    )
+
+    def __init__(
+        self,
+        units: Sequence[Unit],
+        orders: Sequence[Order | None],
+        tables: MapTables,
+        rules: Rules,
+    ) -> None:
+        n = self.n = len(units)
+        self.units = tuple(units)
+        self.orders = tuple(orders)
+        self.prov = [u.province for u in units]
+        self.power = [u.power for u in units]
+        at = self.at = {p: i for i, p in enumerate(self.prov)}
+        kind = self.kind = [HOLD] * n
+        dest: list[str] = [""] * n
+        dest_loc: list[str] = [""] * n
+        target = self.target = [-1] * n
+        self.dest = dest
+        self.dest_loc = dest_loc
+        for i, order in enumerate(orders):
+            if isinstance(order, Move):
+                kind[i] = MOVE
+                dest_loc[i] = order.destination
+                dest[i] = province_of(order.destination)
+            elif isinstance(order, SupportHold):
+                kind[i] = SUPPORT_HOLD
+                target[i] = at.get(province_of(order.supported_location), -1)
+                dest[i] = province_of(order.supported_location)
+            elif isinstance(order, SupportMove):
+                kind[i] = SUPPORT_MOVE
+                target[i] = at.get(province_of(order.supported_location), -1)
+                dest_loc[i] = order.destination
+                dest[i] = province_of(order.destination)
+            elif isinstance(order, Convoy):
+                kind[i] = CONVOY
+                target[i] = at.get(province_of(order.army_location), -1)
+                dest[i] = province_of(order.destination)
+            else:
+                assert order is None or isinstance(order, Hold)
+
+        # Which supports and convoys match the order of the unit they name.
+        matched = self.matched = [True] * n
+        supports: list[list[int]] = [[] for _ in range(n)]
+        convoyers: list[list[int]] = [[] for _ in range(n)]
+        for i in range(n):
+            k = kind[i]
+            t = target[i]
+            if k == SUPPORT_HOLD:
+                ok = t >= 0 and kind[t] != MOVE
+            elif k == SUPPORT_MOVE:
+                ok = (t >= 0 and kind[t] == MOVE and dest[t] == dest[i]
+                      and (dest_loc[i] == dest[i] or dest_loc[i] == dest_loc[t]))
+            elif k == CONVOY:
+                ok = (t >= 0 and kind[t] == MOVE and dest[t] == dest[i]
+                      and units[t].type is UnitType.ARMY)
+            else:
+                continue
+            matched[i] = ok
+            if ok:
+                (convoyers if k == CONVOY else supports)[t].append(i)
+        self.supports = supports
+        """Move -> its matching supports; unit not moving -> its matching hold supports."""
+        self.convoyers = convoyers
+        """Army move -> the fleets ordered to convoy it."""
+
+        moves_into: dict[str, list[int]] = {}
+        for i in range(n):
+            if kind[i] == MOVE:
+                moves_into.setdefault(dest[i], []).append(i)
+        self.moves_into = moves_into
+        opposite = self.opposite = [-1] * n
+        for i in range(n):
+            if kind[i] == MOVE:
+                j = at.get(dest[i], -1)
+                if j >= 0 and kind[j] == MOVE and dest[j] == self.prov[i]:
+                    opposite[i] = j
+
+        # Convoy routes: per army move, the convoying fleets on some route and how they join.
+        self.route = [LAND] * n
+        self.route_start: list[frozenset[int]] = [frozenset()] * n
+        self.route_end: list[frozenset[int]] = [frozenset()] * n
+        self.route_graph: list[dict[int, tuple[int, ...]]] = [{} for _ in range(n)]
+        self.route_union: list[frozenset[int]] = [frozenset()] * n
+        for i in range(n):
+            if kind[i] == MOVE and units[i].type is UnitType.ARMY:
+                self._set_route(i, tables, rules)
+
+        # Supports a convoyed army cannot cut under the rulebooks' paradox rules (4.A.2).
+        self.shielded: list[frozenset[int]] = [frozenset()] * n
+        """Support -> the army moves that, when convoyed, do not cut it."""
+        if rules.convoy_paradox in ("1971", "1982", "2000"):
+            self._set_shields(tables, rules.convoy_paradox)
+
+    def _set_route(self, i: int, tables: MapTables, rules: Rules) -> None:
+        order = self.orders[i]
+        assert isinstance(order, Move)
+        origin, dest = self.prov[i], self.dest[i]
+        fleets = [c for c in self.convoyers[i] if self.prov[c] in tables.sea]
+        by_land = dest in tables.army_adj.get(origin, ())
+        own_fleet = any(self.power[c] == self.power[i] for c in fleets)
+        choice = rules.adjacent_convoy
+        if not by_land:
+            route = CONVOY_ONLY
+        elif choice == "opposite_move":
+            route = CONVOY_ELSE_LAND if fleets and self.opposite[i] >= 0 else LAND
+            if order.via_convoy:
+                route = CONVOY_ONLY
+        elif choice == "intent_with_fallback":
+            route = CONVOY_ELSE_LAND if (order.via_convoy or own_fleet) else LAND
+        elif choice == "explicit":
+            route = CONVOY_ONLY if order.via_convoy else LAND
+        else:  # "intent"
+            route = CONVOY_ONLY if (order.via_convoy or own_fleet) else LAND
+        self.route[i] = route
+        if route == LAND:
+            return
+        sea_of = {self.prov[c]: c for c in fleets}
+        start = frozenset(sea_of[s] for s in tables.shore_seas.get(origin, ()) if s in sea_of)
+        end = frozenset(sea_of[s] for s in tables.shore_seas.get(dest, ()) if s in sea_of)
+        graph = {
+            c: tuple(sea_of[s] for s in tables.sea_adj[self.prov[c]] if s in sea_of)
+            for c in fleets
+        }
+        # The fleets on some simple route from a start fleet to an end fleet.
+        on_route: set[int] = set()
+        path: list[int] = []
+        in_path: set[int] = set()
+        budget = [20_000]
+
+        def walk(c: int) -> None:
+            if budget[0] <= 0:
+                return
+            budget[0] -= 1
+            path.append(c)
+            in_path.add(c)
+            if c in end:
+                on_route.update(path)
+            for nxt in graph[c]:
+                if nxt not in in_path:
+                    walk(nxt)
+            path.pop()
+            in_path.discard(c)
+
+        for c in sorted(start):
+            walk(c)
+        self.route_start[i] = start & on_route
+        self.route_end[i] = end & on_route
+        self.route_graph[i] = {c: tuple(x for x in graph[c] if x in on_route) for c in on_route}
+        self.route_union[i] = frozenset(on_route)
+
+    def _set_shields(self, tables: MapTables, rule: str) -> None:
+        kind, prov, units = self.kind, self.prov, self.units
+        for s in range(self.n):
+            if kind[s] not in (SUPPORT_HOLD, SUPPORT_MOVE) or not self.matched[s]:
+                continue
+            shield: set[int] = set()
+            for j in self.moves_into.get(prov[s], ()):
+                if self.route[j] == LAND:
+                    continue
+                fleets = self.route_union[j]
+                if rule == "1971":
+                    # A fleet supporting a fleet attacking one of the convoying fleets.
+                    t = self.target[s]
+                    if (kind[s] == SUPPORT_MOVE and units[s].type is UnitType.FLEET
+                            and units[t].type is UnitType.FLEET
+                            and any(prov[c] == self.dest[s] for c in fleets)):
+                        shield.add(j)
+                elif rule == "1982":
+                    # A fleet supporting an action in a body of water holding a convoying fleet.
+                    if (units[s].type is UnitType.FLEET and self.dest[s] in tables.sea
+                            and any(prov[c] == self.dest[s] for c in fleets)):
+                        shield.add(j)
+                elif kind[s] == SUPPORT_MOVE:
+                    # 2000: a unit supporting an attack on a fleet necessary for the convoy.
+                    for c in fleets:
+                        if prov[c] == self.dest[s] and self._necessary(j, c):
+                            shield.add(j)
+            if shield:
+                self.shielded[s] = frozenset(shield)
+
+    def _necessary(self, j: int, fleet: int) -> bool:
+        """True if every route of the army move ``j`` passes through ``fleet``."""
+        graph = self.route_graph[j]
+        seen = {c for c in self.route_start[j] if c != fleet}
+        todo = list(seen)
+        while todo:
+            c = todo.pop()
+            if c in self.route_end[j]:
+                return False
+            for nxt in graph.get(c, ()):
+                if nxt != fleet and nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+        return True
+
+
+class Equations:
+    """The equations of one movement phase, reading decisions through ``resolve``."""
+
+    __slots__ = ("board", "resolve", "any_route", "convoy_cuts_own_attack", "literal_bounce")
+
+    def __init__(self, board: Board, rules: Rules, resolve: Callable[[int], bool]) -> None:
+        self.board = board
+        self.resolve = resolve
+        self.any_route = rules.multi_route_convoy == "any_route_disrupted"
+        self.convoy_cuts_own_attack = rules.convoyed_attack_on_supporter == "cut"
+        self.literal_bounce = rules.dislodged_unit_bounce == "never"
+
+    # -- paths --------------------------------------------------------------------------------
+
+    def convoy_path(self, i: int) -> bool:
+        """True if convoying fleets that are not dislodged carry move ``i`` (4.A.1)."""
+        b = self.board
+        resolve = self.resolve
+        if self.any_route:
+            union = b.route_union[i]
+            if not union:
+                return False
+            return all([resolve(c) for c in sorted(union)])
+        end = b.route_end[i]
+        if not end:
+            return False
+        graph = b.route_graph[i]
+        seen: set[int] = set()
+        todo = [c for c in sorted(b.route_start[i])]
+        while todo:
+            c = todo.pop()
+            if c in seen:
+                continue
+            seen.add(c)
+            if not resolve(c):
+                continue
+            if c in end:
+                return True
+            todo.extend(x for x in graph[c] if x not in seen)
+        return False
+
+    def path(self, i: int) -> bool:
+        """The PATH of a move: it can reach its destination."""
+        if self.board.route[i] == CONVOY_ONLY:
+            return self.convoy_path(i)
+        return True
+
+    def by_convoy(self, i: int) -> bool:
+        """True if move ``i`` travels by convoy."""
+        route = self.board.route[i]
+        if route == LAND:
+            return False
+        if route == CONVOY_ONLY:
+            return True
+        return self.convoy_path(i)
+
+    def head_to_head(self, i: int) -> int:
+        """The opposing move in a head-to-head battle with ``i``, or -1."""
+        j = self.board.opposite[i]
+        if j < 0 or self.by_convoy(i) or self.by_convoy(j):
+            return -1
+        return j
+
+    # -- strengths ----------------------------------------------------------------------------
+
+    def support_count(self, i: int, exclude_power: str | None = None) -> int:
+        b = self.board
+        resolve = self.resolve
+        count = 0
+        for s in b.supports[i]:
+            if exclude_power is not None and b.power[s] == exclude_power:
+                continue
+            if resolve(s):
+                count += 1
+        return count
+
+    def attack(self, i: int) -> int:
+        """ATTACK STRENGTH of move ``i``."""
+        b = self.board
+        if not self.path(i):
+            return 0
+        d = b.at.get(b.dest[i], -1)
+        if d < 0:
+            return 1 + self.support_count(i)
+        if b.kind[d] == MOVE and self.head_to_head(i) < 0 and self.resolve(d):
+            return 1 + self.support_count(i)
+        if b.power[d] == b.power[i]:
+            return 0
+        return 1 + self.support_count(i, b.power[d])
+
+    def hold(self, province: str) -> int:
+        """HOLD STRENGTH of a province."""
+        b = self.board
+        d = b.at.get(province, -1)
+        if d < 0:
+            return 0
+        if b.kind[d] == MOVE:
+            return 0 if self.resolve(d) else 1
+        return 1 + self.support_count(d)
+
+    def defend(self, i: int) -> int:
+        """DEFEND STRENGTH of move ``i`` in a head-to-head battle."""
+        return 1 + self.support_count(i)
+
+    def prevent(self, i: int) -> int:
+        """PREVENT STRENGTH of move ``i`` against other moves to the same province."""
+        b = self.board
+        if not self.path(i):
+            return 0
+        j = b.opposite[i]
+        if j >= 0:
+            if self.literal_bounce:
+                # 4.A.7 a: dislodged by a unit from there, however it came.
+                if self.path(j) and self.resolve(j):
+                    return 0
+            elif self.head_to_head(i) >= 0 and self.resolve(j):
+                return 0
+        return 1 + self.support_count(i)
+
+    # -- decisions ----------------------------------------------------------------------------
+
+    def adjudicate(self, i: int) -> bool:
+        kind = self.board.kind[i]
+        if kind == MOVE:
+            return self.move(i)
+        if kind == CONVOY:
+            return self.convoy(i)
+        return self.support(i)
+
+    def move(self, i: int) -> bool:
+        b = self.board
+        attack = self.attack(i)
+        if attack == 0:
+            return False
+        opponent = self.head_to_head(i)
+        if opponent >= 0:
+            if attack <= self.defend(opponent):
+                return False
+        elif attack <= self.hold(b.dest[i]):
+            return False
+        return all(not (k != i and attack <= self.prevent(k)) for k in b.moves_into[b.dest[i]])
+
+    def support(self, s: int) -> bool:
+        b = self.board
+        power = b.power[s]
+        aimed_at = b.dest[s] if b.kind[s] == SUPPORT_MOVE else None
+        shielded = b.shielded[s]
+        for j in b.moves_into.get(b.prov[s], ()):
+            if b.power[j] == power:
+                continue  # a unit cannot cut the support of its own country (X.2)
+            if shielded and j in shielded and self.by_convoy(j):
+                continue  # the rulebook's paradox rule (4.A.2)
+            if b.prov[j] == aimed_at and not (self.convoy_cuts_own_attack and self.by_convoy(j)):
+                # Not cut by the unit it is aimed at, unless that unit dislodges it.
+                if self.resolve(j):
+                    return False
+                continue
+            if self.path(j):
+                return False
+        return True
+
+    def convoy(self, c: int) -> bool:
+        b = self.board
+        return all(not self.resolve(j) for j in b.moves_into.get(b.prov[c], ()))

@@ -1,0 +1,371 @@
+"""The movement phase: set up the board, resolve every decision, apply the moves, explain.
+
+The pipeline (as godip's ``State.Next``): check each order (an illegal one is void and its unit
+holds, with the reason); give unordered units a hold; build the :class:`Board`; resolve every
+decision with the guess-and-check :class:`Resolver` and the backup rule; then, once everything is
+decided, move the units, list the dislodged units with their retreats and the stand-offs, and
+write one sentence per order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from types import MappingProxyType
+
+from realpolitik.adjudication.backup import backup_rule
+from realpolitik.adjudication.equations import (
+    CONVOY,
+    HOLD,
+    LAND,
+    MOVE,
+    SUPPORT_HOLD,
+    SUPPORT_MOVE,
+    Board,
+    Equations,
+)
+from realpolitik.adjudication.explain import and_list, versus
+from realpolitik.adjudication.outcomes import OrderResult, Outcome, Resolution, Result
+from realpolitik.adjudication.resolver import Resolver
+from realpolitik.adjudication.setup import Accepted, accept_orders
+from realpolitik.legality import retreat_options
+from realpolitik.maptables import tables_for
+from realpolitik.orders import Order
+from realpolitik.position import DislodgedUnit, Position, Unit
+from realpolitik.rules import Rules
+
+__all__ = ["adjudicate_movement"]
+
+
+def adjudicate_movement(position: Position, orders: Iterable[Order], rules: Rules) -> Resolution:
+    """Resolve a movement phase."""
+    tables = tables_for(position.variant)
+    units = sorted(position.units.values(), key=lambda u: u.province)
+    index = {u.province: i for i, u in enumerate(units)}
+    accepted = accept_orders(position, orders, rules, index)
+    unit_orders: list[Order | None] = [None] * len(units)
+    for i, entry in accepted.by_unit.items():
+        unit_orders[i] = entry.order
+    board = Board(units, unit_orders, tables, rules)
+    paradoxes: set[int] = set()
+    resolver_box: list[Resolver] = []
+
+    def resolve(i: int) -> bool:
+        return resolver_box[0].resolve(i)
+
+    equations = Equations(board, rules, resolve)
+    resolver = Resolver(board.n, equations.adjudicate,
+                        backup_rule(board.kind, rules.convoy_paradox, paradoxes))
+    resolver_box.append(resolver)
+    kind = board.kind
+    for i in range(board.n):
+        if kind[i] == HOLD:
+            resolver.settle(i, True)
+        elif not board.matched[i]:
+            resolver.settle(i, False)
+    for i in range(board.n):
+        if not resolver.is_resolved(i):
+            resolver.resolve(i)
+    return _Outcome(position, board, equations, resolver, paradoxes, accepted, rules).resolution()
+
+
+class _Outcome:
+    """Applies and explains a resolved movement phase."""
+
+    def __init__(self, position: Position, board: Board, equations: Equations,
+                 resolver: Resolver, paradoxes: set[int], accepted: Accepted,
+                 rules: Rules) -> None:
+        self.position = position
+        self.board = board
+        self.eq = equations
+        self.value = resolver.value
+        self.paradoxes = paradoxes
+        self.accepted = accepted
+        self.rules = rules
+        b = board
+        n = b.n
+        self.moved = [b.kind[i] == MOVE and self.value[i] for i in range(n)]
+        dislodged_by = [-1] * n
+        for i in range(n):
+            if self.moved[i]:
+                d = b.at.get(b.dest[i], -1)
+                if d >= 0 and not self.moved[d]:
+                    dislodged_by[d] = i
+        self.dislodged_by = dislodged_by
+
+    # -- texts ---------------------------------------------------------------------------------
+
+    def unit_text(self, i: int) -> str:
+        return str(self.board.units[i])
+
+    def order_text(self, i: int) -> str:
+        order = self.board.orders[i]
+        return str(order) if order is not None else f"{self.unit_text(i)} H"
+
+    # -- the next position -------------------------------------------------------------------
+
+    def resolution(self) -> Resolution:
+        b = self.board
+        position = self.position
+        new_units: dict[str, Unit] = {}
+        dislodged: list[DislodgedUnit] = []
+        for i in range(b.n):
+            unit = b.units[i]
+            if self.moved[i]:
+                moved = Unit(unit.power, unit.type, b.dest_loc[i])
+                new_units[moved.province] = moved
+            elif self.dislodged_by[i] >= 0:
+                j = self.dislodged_by[i]
+                dislodged.append(DislodgedUnit(unit, b.prov[j], self.eq.by_convoy(j)))
+        for i in range(b.n):
+            if not self.moved[i] and self.dislodged_by[i] < 0:
+                new_units[b.prov[i]] = b.units[i]
+        standoffs = self.standoffs(new_units)
+        options = {
+            d.unit.location: retreat_options(position, d, rules=self.rules, occupied=new_units,
+                                             standoffs=standoffs)
+            for d in dislodged
+        }
+        results = self.results()
+        ordered_units = {p: new_units[p] for p in sorted(new_units)}
+        return Resolution(
+            phase=position.phase,
+            results=results,
+            units=MappingProxyType(ordered_units),
+            dislodged=tuple(dislodged),
+            retreat_options=MappingProxyType(options),
+            standoffs=standoffs,
+        )
+
+    def standoffs(self, new_units: dict[str, Unit]) -> frozenset[str]:
+        """Provinces left empty where a move bounced off another move's prevent strength."""
+        b = self.board
+        out: set[str] = set()
+        for province, movers in b.moves_into.items():
+            if province in new_units or len(movers) < 2:
+                continue
+            for i in movers:
+                if self.moved[i]:
+                    continue
+                attack = self.eq.attack(i)
+                if attack and any(k != i and self.eq.prevent(k) >= attack for k in movers):
+                    out.add(province)
+                    break
+        return frozenset(out)
+
+    # -- results ------------------------------------------------------------------------------
+
+    def results(self) -> tuple[OrderResult, ...]:
+        out: list[OrderResult] = []
+        accepted = self.accepted
+        for entry in accepted.entries:
+            if entry.illegal is not None:
+                out.append(entry.void_result())
+                continue
+            out.append(self.result_of(entry.unit_index, entry.given, entry.power))
+        return tuple(out)
+
+    def result_of(self, i: int, given: Order, power: str) -> OrderResult:
+        kind = self.board.kind[i]
+        if kind == MOVE:
+            return self.move_result(i, given, power)
+        if kind in (SUPPORT_HOLD, SUPPORT_MOVE):
+            return self.support_result(i, given, power)
+        if kind == CONVOY:
+            return self.convoy_result(i, given, power)
+        return self.hold_result(i, given, power)
+
+    def dislodged_clause(self, i: int) -> tuple[str, int]:
+        j = self.dislodged_by[i]
+        attack = self.eq.attack(j)
+        return f"{self.order_text(j)} {versus(attack, self.eq.hold(self.board.prov[i]))}", j
+
+    def hold_result(self, i: int, given: Order, power: str) -> OrderResult:
+        text = self.order_text(i)
+        if self.dislodged_by[i] >= 0:
+            by, j = self.dislodged_clause(i)
+            return OrderResult(
+                given, power, Result.FAILS, Outcome.DISLODGED,
+                f"{text} failed: the unit was dislodged by {by}.",
+                by=(self.order_text(j),), strength=self.eq.hold(self.board.prov[i]),
+                opposed_by=self.eq.attack(j),
+            )
+        attackers = [self.order_text(j) for j in self.board.moves_into.get(self.board.prov[i], ())
+                     if self.eq.path(j)]
+        if attackers:
+            return OrderResult(given, power, Result.SUCCEEDS, Outcome.HELD,
+                               f"{text} held against {and_list(attackers)}.",
+                               by=tuple(attackers), strength=self.eq.hold(self.board.prov[i]))
+        return OrderResult(given, power, Result.SUCCEEDS, Outcome.HELD, f"{text} held.",
+                           strength=self.eq.hold(self.board.prov[i]))
+
+    def move_result(self, i: int, given: Order, power: str) -> OrderResult:
+        b, eq = self.board, self.eq
+        text = self.order_text(i)
+        if self.moved[i]:
+            attack = eq.attack(i)
+            d = b.at.get(b.dest[i], -1)
+            how = " by convoy" if eq.by_convoy(i) else ""
+            if d >= 0 and self.dislodged_by[d] == i:
+                resisted = eq.defend(d) if eq.head_to_head(i) >= 0 else eq.hold(b.dest[i])
+                return OrderResult(
+                    given, power, Result.SUCCEEDS, Outcome.MOVED,
+                    f"{text} moved{how}, dislodging {self.unit_text(d)} "
+                    f"{versus(attack, resisted)}.",
+                    by=(self.unit_text(d),), strength=attack, opposed_by=resisted,
+                )
+            return OrderResult(given, power, Result.SUCCEEDS, Outcome.MOVED, f"{text} moved{how}.",
+                               strength=attack)
+        outcome, reason, by, attack, opposed = self.move_failure(i)
+        if self.dislodged_by[i] >= 0:
+            clause, j = self.dislodged_clause(i)
+            reason = f"{reason}, and the unit was dislodged by {clause}"
+            outcome = Outcome.DISLODGED
+        return OrderResult(given, power, Result.FAILS, outcome, f"{text} failed: {reason}.",
+                           by=by, strength=attack, opposed_by=opposed)
+
+    def move_failure(self, i: int) -> tuple[Outcome, str, tuple[str, ...], int, int | None]:
+        b, eq = self.board, self.eq
+        if not eq.path(i):
+            fleets = sorted(b.route_union[i])
+            if not fleets:
+                return (Outcome.NO_CONVOY, "no fleets convoyed it", (), 0, None)
+            stopped = [c for c in fleets if c in self.paradoxes]
+            if stopped:
+                names = [self.unit_text(c) for c in stopped]
+                return (Outcome.PARADOX,
+                        f"the convoy by {and_list(names)} was cancelled by the paradox rule",
+                        tuple(names), 0, None)
+            lost = [c for c in fleets if not self.value[c]]
+            names = [self.unit_text(c) for c in lost]
+            return (Outcome.CONVOY_DISRUPTED,
+                    f"the convoy was disrupted when {and_list(names)} "
+                    f"{'was' if len(names) == 1 else 'were'} dislodged",
+                    tuple(names), 0, None)
+        attack = eq.attack(i)
+        d = b.at.get(b.dest[i], -1)
+        if attack == 0 and d >= 0 and b.power[d] == b.power[i]:
+            unit = self.unit_text(d)
+            return (Outcome.SELF_DISLODGE,
+                    f"it may not dislodge {unit}, a unit of its own country", (unit,), 0, None)
+        opponents: list[tuple[str, int]] = []
+        h2h = eq.head_to_head(i)
+        if h2h >= 0:
+            defend = eq.defend(h2h)
+            if defend >= attack:
+                opponents.append((self.order_text(h2h), defend))
+                what = "lost the head-to-head battle with" if defend > attack else \
+                    "bounced in a head-to-head battle with"
+                first = f"it {what} {self.order_text(h2h)} {versus(attack, defend)}"
+            else:
+                first = ""
+        else:
+            hold = eq.hold(b.dest[i])
+            if d >= 0 and hold >= attack:
+                opponents.append((self.unit_text(d), hold))
+                first = f"it bounced off {self.unit_text(d)} {versus(attack, hold)}"
+            else:
+                first = ""
+        rivals = []
+        for k in b.moves_into[b.dest[i]]:
+            if k != i:
+                prevent = eq.prevent(k)
+                if prevent >= attack:
+                    rivals.append((self.order_text(k), prevent))
+        opponents.extend(rivals)
+        if rivals:
+            strongest = max(p for _, p in rivals)
+            rival_text = f"it bounced with {and_list([t for t, _ in rivals])} " \
+                         f"{versus(attack, strongest)}"
+            first = f"{first}, and {rival_text[3:]}" if first else rival_text
+        if not opponents:  # pragma: no cover - a failed move always has an opponent
+            return (Outcome.BOUNCED, "it bounced", (), attack, None)
+        return (Outcome.BOUNCED, first, tuple(t for t, _ in opponents), attack,
+                max(s for _, s in opponents))
+
+    def support_result(self, s: int, given: Order, power: str) -> OrderResult:
+        b, eq = self.board, self.eq
+        text = self.order_text(s)
+        if not b.matched[s]:
+            t = b.target[s]
+            if b.kind[s] == SUPPORT_HOLD:
+                why = f"{self.unit_text(t)} was ordered to move, so it cannot be supported " \
+                      f"in place"
+            elif b.kind[t] == MOVE:
+                why = f"{self.unit_text(t)} moved to {b.dest_loc[t].upper()}, not " \
+                      f"{b.dest_loc[s].upper()}"
+            else:
+                why = f"{self.unit_text(t)} did not move to {b.dest_loc[s].upper()}"
+            return OrderResult(given, power, Result.FAILS, Outcome.UNMATCHED,
+                               f"{text} had no effect: {why}.", by=(self.unit_text(t),))
+        if self.value[s]:
+            return OrderResult(given, power, Result.SUCCEEDS, Outcome.SUPPORTED,
+                               f"{text} was given.")
+        if self.dislodged_by[s] >= 0:
+            clause, j = self.dislodged_clause(s)
+            return OrderResult(given, power, Result.FAILS, Outcome.DISLODGED,
+                               f"{text} was cut: the supporting unit was dislodged by {clause}.",
+                               by=(self.order_text(j),))
+        cutters = [self.order_text(j) for j in b.moves_into.get(b.prov[s], ())
+                   if b.power[j] != b.power[s] and eq.path(j)]
+        return OrderResult(given, power, Result.FAILS, Outcome.CUT,
+                           f"{text} was cut by the attack of {and_list(cutters)}.",
+                           by=tuple(cutters))
+
+    def convoy_result(self, c: int, given: Order, power: str) -> OrderResult:
+        b, eq = self.board, self.eq
+        text = self.order_text(c)
+        t = b.target[c]
+        if not b.matched[c]:
+            if t >= 0 and b.kind[t] == MOVE:
+                why = f"{self.unit_text(t)} was ordered to {b.dest_loc[t].upper()}"
+            else:
+                why = f"{self.unit_text(t)} was not ordered to {b.dest[c].upper()}" if t >= 0 \
+                    else "there is no army to convoy"
+            return OrderResult(given, power, Result.FAILS, Outcome.UNMATCHED,
+                               f"{text} had no effect: {why}.",
+                               by=(self.unit_text(t),) if t >= 0 else ())
+        if c in self.paradoxes:
+            return OrderResult(given, power, Result.FAILS, Outcome.PARADOX,
+                               f"{text} failed: the convoy is part of a paradox, and the "
+                               f"paradox rule makes the fleet hold.")
+        if self.dislodged_by[c] >= 0:
+            clause, j = self.dislodged_clause(c)
+            return OrderResult(given, power, Result.FAILS, Outcome.DISLODGED,
+                               f"{text} failed: the fleet was dislodged by {clause}.",
+                               by=(self.order_text(j),))
+        army = self.order_text(t)
+        if b.route[t] == LAND or not eq.by_convoy(t):
+            return OrderResult(given, power, Result.FAILS, Outcome.NO_EFFECT,
+                               f"{text} had no effect: {army} did not go by convoy.",
+                               by=(army,))
+        if not self.moved[t]:
+            return OrderResult(given, power, Result.FAILS, Outcome.NO_EFFECT,
+                               f"{text} had no effect: {army} failed.", by=(army,))
+        if c not in self.working_fleets(t):
+            return OrderResult(given, power, Result.FAILS, Outcome.NO_EFFECT,
+                               f"{text} had no effect: {army} went by another route.",
+                               by=(army,))
+        return OrderResult(given, power, Result.SUCCEEDS, Outcome.CONVOYED,
+                           f"{text} convoyed the army.", by=(army,))
+
+    def working_fleets(self, t: int) -> frozenset[int]:
+        """The fleets of move ``t`` on some route whose fleets all held their place."""
+        b = self.board
+        graph = b.route_graph[t]
+        alive = {c for c in b.route_union[t] if self.value[c]}
+        end = b.route_end[t]
+        on_route: set[int] = set()
+        path: list[int] = []
+
+        def walk(c: int) -> None:
+            path.append(c)
+            if c in end:
+                on_route.update(path)
+            for nxt in graph[c]:
+                if nxt in alive and nxt not in path:
+                    walk(nxt)
+            path.pop()
+
+        for c in sorted(b.route_start[t] & alive):
+            walk(c)
+        return frozenset(on_route)

@@ -1,0 +1,801 @@
+"""Which orders are legal in a position, and why the others are not.
+
+An order is *legal* when, not knowing any other orders yet, it could be valid (DATC 4.E.1): the
+unit exists and belongs to the power, the move can be made (over land or along a coast, or for
+an army by some chain of fleets at sea), the supporter can reach the province it supports into,
+a convoying fleet is at sea and needed on some route, and so on. An illegal order is not followed
+and the unit holds.
+
+:func:`check_order` gives the reason an order is illegal; :func:`legal_orders` lists every legal
+order of a power, for the user interface and the bots.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from types import MappingProxyType
+
+from realpolitik.geography import UnitType, province_of
+from realpolitik.maptables import MapTables, tables_for
+from realpolitik.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Waive,
+)
+from realpolitik.position import DislodgedUnit, PhaseType, Position, Unit
+from realpolitik.rules import Rules, rules_for
+
+__all__ = [
+    "Illegal",
+    "adjustment_counts",
+    "check_order",
+    "legal_orders",
+    "normalize_order",
+    "retreat_options",
+]
+
+_DEFAULT_RULES = rules_for("2023")
+
+
+@dataclass(frozen=True, slots=True)
+class Illegal:
+    """Why an order is illegal: a short ``code`` and one plain ``message``."""
+
+    code: str
+    message: str
+
+    def as_tuple(self) -> tuple[str, str]:
+        """``(code, message)``."""
+        return (self.code, self.message)
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+def _kind(unit_type: UnitType) -> str:
+    return "army" if unit_type is UnitType.ARMY else "fleet"
+
+
+def _name(position: Position, location: str) -> str:
+    try:
+        return position.variant.map.name(location)
+    except KeyError:
+        return location.upper()
+
+
+def _power_name(position: Position, power: str | None) -> str:
+    if power is None:
+        return "nobody"
+    try:
+        return position.variant.power(power).name
+    except KeyError:
+        return power.title()
+
+
+def _the_unit(position: Position, unit: Unit) -> str:
+    return f"the {_kind(unit.type)} in {_name(position, unit.location)}"
+
+
+def _fleets_at_sea(position: Position, tables: MapTables) -> set[str]:
+    return {
+        p for p, u in position.units.items() if u.type is UnitType.FLEET and p in tables.sea
+    }
+
+
+def adjustment_counts(position: Position) -> dict[str, int]:
+    """Power -> supply centres owned minus units on the board (builds if > 0, removals if < 0)."""
+    counts = {p: 0 for p in position.variant.power_ids}
+    for owner in position.centers.values():
+        if owner in counts:
+            counts[owner] += 1
+    for unit in position.units.values():
+        if unit.power in counts:
+            counts[unit.power] -= 1
+    return counts
+
+
+def retreat_options(
+    position: Position, dislodged: DislodgedUnit, *, rules: Rules | None = None,
+    occupied: Mapping[str, object] | None = None, standoffs: frozenset[str] | None = None,
+) -> tuple[str, ...]:
+    """The locations a dislodged unit may retreat to, in map order.
+
+    Not occupied (``occupied``, by default the position's units), not the province the attacker
+    came from (unless it came by convoy and 4.A.5 allows it), not a province left empty by a
+    stand-off, and reachable by the unit's own move.
+    """
+    rules = rules or _DEFAULT_RULES
+    tables = tables_for(position.variant)
+    occupied = position.units if occupied is None else occupied
+    standoffs = position.standoffs if standoffs is None else standoffs
+    unit = dislodged.unit
+    attacker = dislodged.attacker_from
+    if dislodged.via_convoy and rules.retreat_to_convoy_origin == "allowed":
+        attacker = None
+    if unit.type is UnitType.ARMY:
+        near: frozenset[str] = tables.army_adj.get(unit.province, frozenset())
+    else:
+        near = tables.fleet_adj.get(unit.location, frozenset())
+    out = []
+    for loc in near:
+        prov = province_of(loc)
+        if prov in occupied or prov == attacker or prov in standoffs:
+            continue
+        out.append(loc)
+    out.sort(key=tables.location_index.__getitem__)
+    return tuple(out)
+
+
+# -- the checks ------------------------------------------------------------------------------
+
+class _Checker:
+    """Checks one order against a position; returns the order as the rules read it, or why not."""
+
+    __slots__ = ("position", "rules", "tables")
+
+    def __init__(self, position: Position, rules: Rules) -> None:
+        self.position = position
+        self.rules = rules
+        self.tables = tables_for(position.variant)
+
+    def illegal(self, code: str, message: str) -> Illegal:
+        return Illegal(code, message)
+
+    # The unit an order is given to (movement and adjustment removals).
+    def find_unit(self, order: Hold | Move | SupportHold | SupportMove | Convoy | Disband,
+                  ) -> Unit | Illegal:
+        position = self.position
+        unit = position.units.get(province_of(order.location))
+        if unit is None:
+            return self.illegal(
+                "no_unit", f"There is no unit in {_name(position, province_of(order.location))}."
+            )
+        return self.check_unit(order, unit)
+
+    def check_unit(self, order: Hold | Move | SupportHold | SupportMove | Convoy | Disband
+                   | Retreat, unit: Unit) -> Unit | Illegal:
+        position = self.position
+        if order.power is not None and order.power != unit.power:
+            return self.illegal(
+                "not_your_unit",
+                f"{_the_unit(position, unit).capitalize()} belongs to "
+                f"{_power_name(position, unit.power)}, not {_power_name(position, order.power)}.",
+            )
+        if order.unit_type is not unit.type and self.rules.unit_type_mismatch == "illegal":
+            return self.illegal(
+                "wrong_unit_type",
+                f"The unit in {_name(position, unit.location)} is "
+                f"{'an army' if unit.type is UnitType.ARMY else 'a fleet'}, "
+                f"not {'an army' if order.unit_type is UnitType.ARMY else 'a fleet'}.",
+            )
+        if (order.location != unit.location and order.location != unit.province
+                and self.rules.ordered_unit_coast == "illegal"):
+            return self.illegal(
+                "wrong_coast",
+                f"The fleet in {_name(position, unit.province)} is on the "
+                f"{_name(position, unit.location)}, not {_name(position, order.location)}.",
+            )
+        return unit
+
+    # -- movement ---------------------------------------------------------------------------
+
+    def move_destination(self, unit: Unit, destination: str) -> str | Illegal:
+        """Where a move of ``unit`` to ``destination`` goes (a coast for a fleet), or why not."""
+        position, tables = self.position, self.tables
+        the_map = position.variant.map
+        dest_prov = province_of(destination)
+        if dest_prov not in tables.names:
+            return self.illegal("no_such_place", f"{destination.upper()} is not on the map.")
+        if not the_map.is_location(destination):
+            if self.rules.irrelevant_coast == "illegal":
+                return self.illegal(
+                    "unknown_coast",
+                    f"{destination.upper()} is not a coast of {_name(position, dest_prov)}.",
+                )
+            destination = dest_prov
+        if dest_prov == unit.province:
+            return self.illegal(
+                "same_province",
+                f"{_the_unit(position, unit).capitalize()} cannot move to the province it is in.",
+            )
+        if unit.type is UnitType.FLEET:
+            return self.fleet_destination(unit, destination)
+        if destination != dest_prov:
+            if self.rules.irrelevant_coast == "illegal":
+                return self.illegal(
+                    "irrelevant_coast", "An army moves to a province, not to a coast."
+                )
+            destination = dest_prov
+        if dest_prov in tables.sea:
+            return self.illegal(
+                "army_to_sea",
+                f"An army cannot move into the sea ({_name(position, dest_prov)}).",
+            )
+        return destination
+
+    def fleet_destination(self, unit: Unit, destination: str) -> str | Illegal:
+        position, tables = self.position, self.tables
+        near = tables.fleet_adj.get(unit.location, frozenset())
+        dest_prov = province_of(destination)
+        if destination in near:
+            return destination
+        reachable = tuple(c for c in tables.coasts[dest_prov] if c in near)
+        if dest_prov in tables.land - tables.coastal:
+            return self.illegal(
+                "fleet_inland",
+                f"A fleet cannot move inland ({_name(position, dest_prov)}).",
+            )
+        if not reachable or dest_prov not in tables.fleet_reach.get(unit.location, ()):
+            return self.illegal(
+                "not_adjacent",
+                f"A fleet in {_name(position, unit.location)} cannot reach "
+                f"{_name(position, dest_prov)}.",
+            )
+        if destination != dest_prov:  # a coast it cannot reach (4.B.3)
+            if self.rules.impossible_coast == "ignore_coast" and len(reachable) == 1:
+                return reachable[0]
+            return self.illegal(
+                "unreachable_coast",
+                f"A fleet in {_name(position, unit.location)} cannot reach the "
+                f"{_name(position, destination)}.",
+            )
+        if len(reachable) == 1 and self.rules.single_coast_move == "attempt":
+            return reachable[0]
+        return self.illegal(
+            "coast_needed",
+            f"A fleet moving to {_name(position, dest_prov)} must say which coast "
+            f"({', '.join(c.split('/')[1].upper() for c in reachable)}).",
+        )
+
+    def move(self, order: Move) -> Move | Illegal:
+        unit = self.find_unit(order)
+        if isinstance(unit, Illegal):
+            return unit
+        destination = self.move_destination(unit, order.destination)
+        if isinstance(destination, Illegal):
+            return destination
+        position, tables = self.position, self.tables
+        via = order.via_convoy
+        if unit.type is UnitType.FLEET:
+            if via:
+                return self.illegal("convoy_fleet", "Only armies can be convoyed.")
+        else:
+            by_land = destination in tables.army_adj.get(unit.province, ())
+            if via or not by_land:
+                fleets = _fleets_at_sea(position, tables)
+                if not tables.has_convoy_route(unit.province, destination, fleets):
+                    if via:
+                        return self.illegal(
+                            "no_convoy_route",
+                            f"No chain of fleets at sea joins {_name(position, unit.province)} "
+                            f"to {_name(position, destination)}.",
+                        )
+                    return self.illegal(
+                        "not_adjacent",
+                        f"{_name(position, unit.province)} is not next to "
+                        f"{_name(position, destination)} and no chain of fleets at sea joins "
+                        f"them.",
+                    )
+        if (destination != order.destination or unit.location != order.location
+                or order.unit_type is not unit.type):
+            return replace(order, unit_type=unit.type, location=unit.location,
+                           destination=destination)
+        return order
+
+    def supported_move_possible(self, supporter: Unit, supported: Unit, destination: str,
+                                ) -> str | Illegal:
+        """The destination as the supported unit would move there, or why it cannot."""
+        position, tables = self.position, self.tables
+        dest_prov = province_of(destination)
+        if dest_prov == supported.province:
+            return self.illegal(
+                "supported_move_impossible",
+                f"{_the_unit(position, supported).capitalize()} cannot move to the province it "
+                f"is in.",
+            )
+        if supported.type is UnitType.FLEET:
+            near = tables.fleet_adj.get(supported.location, frozenset())
+            if destination == dest_prov and tables.coasts.get(dest_prov):
+                if not any(c in near for c in tables.coasts[dest_prov]):
+                    return self._impossible(supported, dest_prov)
+                if self.rules.support_coast == "required":
+                    return self.illegal(
+                        "coast_needed",
+                        f"A support of a fleet moving to {_name(position, dest_prov)} must say "
+                        f"which coast.",
+                    )
+                return dest_prov
+            if destination not in near:
+                if position.variant.map.is_location(destination) and destination != dest_prov:
+                    return self._impossible(supported, destination)
+                return self._impossible(supported, dest_prov)
+            return destination
+        if dest_prov in tables.sea:
+            return self.illegal("supported_move_impossible",
+                                f"An army cannot move into the sea ({_name(position, dest_prov)}).")
+        if dest_prov in tables.army_adj.get(supported.province, ()):
+            return dest_prov
+        fleets = _fleets_at_sea(position, tables)
+        fleets.discard(supporter.province)  # it cannot support and convoy at once (6.D.31)
+        if tables.has_convoy_route(supported.province, dest_prov, fleets):
+            return dest_prov
+        return self._impossible(supported, dest_prov)
+
+    def _impossible(self, unit: Unit, destination: str) -> Illegal:
+        position = self.position
+        return self.illegal(
+            "supported_move_impossible",
+            f"{_the_unit(position, unit).capitalize()} cannot move to "
+            f"{_name(position, destination)}.",
+        )
+
+    def support(self, order: SupportHold | SupportMove) -> SupportHold | SupportMove | Illegal:
+        unit = self.find_unit(order)
+        if isinstance(unit, Illegal):
+            return unit
+        position, tables = self.position, self.tables
+        supported_prov = province_of(order.supported_location)
+        supported = position.units.get(supported_prov)
+        if supported is None:
+            return self.illegal(
+                "no_unit_to_support",
+                f"There is no unit in {_name(position, supported_prov)} to support.",
+            )
+        if supported_prov == unit.province:
+            return self.illegal("support_self", "A unit cannot support itself.")
+        reach = tables.reach(unit.type, unit.location)
+        if isinstance(order, SupportHold):
+            if supported_prov not in reach:
+                return self._unreachable(unit, supported_prov)
+            if order.supported_location != supported.location:
+                return replace(order, unit_type=unit.type, location=unit.location,
+                               supported_location=supported.location,
+                               supported_type=supported.type)
+            if order.location != unit.location or order.unit_type is not unit.type:
+                return replace(order, unit_type=unit.type, location=unit.location)
+            return order
+        dest_prov = province_of(order.destination)
+        if dest_prov not in tables.names:
+            return self.illegal("no_such_place", f"{order.destination.upper()} is not on the map.")
+        if dest_prov == unit.province:
+            return self.illegal(
+                "support_own_province",
+                f"{_the_unit(position, unit).capitalize()} cannot support a move into its own "
+                f"province.",
+            )
+        if dest_prov not in reach:
+            return self._unreachable(unit, dest_prov)
+        destination = order.destination
+        if supported.type is UnitType.ARMY or not position.variant.map.is_location(destination):
+            destination = dest_prov
+        target = self.supported_move_possible(unit, supported, destination)
+        if isinstance(target, Illegal):
+            return target
+        if (target != order.destination or order.location != unit.location
+                or order.supported_location != supported.location
+                or order.unit_type is not unit.type):
+            return replace(order, unit_type=unit.type, location=unit.location,
+                           supported_location=supported.location, destination=target,
+                           supported_type=supported.type)
+        return order
+
+    def _unreachable(self, unit: Unit, province: str) -> Illegal:
+        position = self.position
+        return self.illegal(
+            "support_unreachable",
+            f"{_the_unit(position, unit).capitalize()} cannot reach "
+            f"{_name(position, province)}, so it cannot support there.",
+        )
+
+    def convoy(self, order: Convoy) -> Convoy | Illegal:
+        unit = self.find_unit(order)
+        if isinstance(unit, Illegal):
+            return unit
+        position, tables = self.position, self.tables
+        if unit.type is not UnitType.FLEET:
+            return self.illegal("army_cannot_convoy", "Only fleets can convoy.")
+        if unit.province not in tables.sea:
+            return self.illegal(
+                "convoy_not_at_sea",
+                f"The fleet in {_name(position, unit.location)} is not at sea, so it cannot "
+                f"convoy.",
+            )
+        army_prov = province_of(order.army_location)
+        army = position.units.get(army_prov)
+        if army is None:
+            return self.illegal(
+                "no_unit_to_convoy", f"There is no army in {_name(position, army_prov)} to convoy."
+            )
+        if army.type is not UnitType.ARMY:
+            return self.illegal("convoy_not_army", "Only armies can be convoyed.")
+        dest = province_of(order.destination)
+        if dest not in tables.names:
+            return self.illegal("no_such_place", f"{order.destination.upper()} is not on the map.")
+        if dest == army_prov:
+            return self.illegal(
+                "same_province", "An army cannot be convoyed to the province it is in."
+            )
+        if dest not in tables.coastal or army_prov not in tables.coastal:
+            return self.illegal(
+                "convoy_not_needed",
+                f"An army cannot be convoyed from {_name(position, army_prov)} to "
+                f"{_name(position, dest)}.",
+            )
+        fleets = _fleets_at_sea(position, tables)
+        routes = tables.minimal_routes(army_prov, fleets, dest)
+        if not any(unit.province in chain for chain, _ in routes):
+            return self.illegal(
+                "convoy_not_needed",
+                f"The fleet in {_name(position, unit.location)} is not needed on any convoy "
+                f"route from {_name(position, army_prov)} to {_name(position, dest)}.",
+            )
+        if (order.location != unit.location or order.army_location != army_prov
+                or order.destination != dest or order.unit_type is not unit.type):
+            return replace(order, unit_type=unit.type, location=unit.location,
+                           army_location=army_prov, destination=dest)
+        return order
+
+    # -- retreats ---------------------------------------------------------------------------
+
+    def find_dislodged(self, order: Retreat | Disband) -> DislodgedUnit | Illegal:
+        position = self.position
+        province = province_of(order.location)
+        candidates = [d for d in position.dislodged if d.unit.province == province]
+        if order.power is not None and len(candidates) > 1:
+            candidates = [d for d in candidates if d.unit.power == order.power] or candidates
+        if not candidates:
+            if province in position.units:
+                return self.illegal(
+                    "not_dislodged",
+                    f"{_the_unit(position, position.units[province]).capitalize()} was not "
+                    f"dislodged, so it cannot retreat.",
+                )
+            return self.illegal(
+                "no_unit", f"There is no dislodged unit in {_name(position, province)}."
+            )
+        dislodged = candidates[0]
+        checked = self.check_unit(order, dislodged.unit)
+        if isinstance(checked, Illegal):
+            return checked
+        return dislodged
+
+    def retreat(self, order: Retreat) -> Retreat | Illegal:
+        dislodged = self.find_dislodged(order)
+        if isinstance(dislodged, Illegal):
+            return dislodged
+        position, tables = self.position, self.tables
+        unit = dislodged.unit
+        options = retreat_options(position, dislodged, rules=self.rules)
+        dest = order.destination
+        dest_prov = province_of(dest)
+        if unit.type is UnitType.ARMY:
+            chosen = [o for o in options if o == dest_prov]
+        elif dest != dest_prov:
+            chosen = [o for o in options if o == dest]
+        else:
+            chosen = [o for o in options if province_of(o) == dest_prov]
+        if len(chosen) == 1:
+            if (chosen[0] != order.destination or order.location != unit.location
+                    or order.unit_type is not unit.type):
+                return replace(order, unit_type=unit.type, location=unit.location,
+                               destination=chosen[0])
+            return order
+        if len(chosen) > 1:
+            return self.illegal(
+                "coast_needed",
+                f"A fleet retreating to {_name(position, dest_prov)} must say which coast.",
+            )
+        checked = self.move_destination(unit, dest)
+        if isinstance(checked, Illegal):
+            return checked
+        if unit.type is UnitType.FLEET and checked not in tables.fleet_adj[unit.location]:
+            return self.illegal(
+                "not_adjacent",
+                f"{_the_unit(position, unit).capitalize()} cannot reach "
+                f"{_name(position, dest)}.",
+            )
+        if unit.type is UnitType.ARMY and dest_prov not in tables.army_adj[unit.province]:
+            return self.illegal(
+                "not_adjacent",
+                f"{_the_unit(position, unit).capitalize()} cannot reach "
+                f"{_name(position, dest_prov)}.",
+            )
+        if dest_prov in position.units:
+            return self.illegal(
+                "retreat_occupied",
+                f"{_name(position, dest_prov)} is occupied, so no unit may retreat there.",
+            )
+        if dest_prov == dislodged.attacker_from:
+            return self.illegal(
+                "retreat_to_attacker",
+                f"A unit may not retreat to the province its attacker came from "
+                f"({_name(position, dest_prov)}).",
+            )
+        if dest_prov in position.standoffs:
+            return self.illegal(
+                "retreat_to_standoff",
+                f"{_name(position, dest_prov)} was left empty by a stand-off, so no unit may "
+                f"retreat there.",
+            )
+        return self.illegal(  # pragma: no cover - every case is covered above
+            "retreat_impossible", f"The unit cannot retreat to {_name(position, dest)}."
+        )
+
+    # -- adjustments ------------------------------------------------------------------------
+
+    def build(self, order: Build) -> Build | Illegal:
+        position, tables = self.position, self.tables
+        province = province_of(order.location)
+        if province not in tables.names:
+            return self.illegal("no_such_place", f"{order.location.upper()} is not on the map.")
+        rule = str(position.variant.rules.get("builds", "home_centers"))
+        power = order.power or tables.home_of.get(province)
+        name = _name(position, province)
+        if province not in tables.supply_centers:
+            return self.illegal("not_a_center", f"{name} is not a supply centre.")
+        if power is None:
+            return self.illegal("not_home_center", f"{name} is nobody's home centre.")
+        if rule != "any_owned_center" and tables.home_of.get(province) != power:
+            return self.illegal(
+                "not_home_center",
+                f"{name} is not a home centre of {_power_name(position, power)}.",
+            )
+        if position.centers.get(province) != power:
+            return self.illegal(
+                "center_not_owned",
+                f"{_power_name(position, power)} does not own {name}, so it cannot build there.",
+            )
+        if province in position.units:
+            return self.illegal("center_occupied", f"{name} is occupied, so no unit can be built "
+                                                   f"there.")
+        location = order.location
+        if order.unit_type is UnitType.ARMY or not position.variant.map.is_location(location):
+            location = province
+        if not tables.can_stand(order.unit_type, location):
+            if order.unit_type is UnitType.FLEET and tables.coasts.get(province) \
+                    and location == province:
+                return self.illegal(
+                    "coast_needed",
+                    f"A fleet built in {name} must be given a coast "
+                    f"({', '.join(c.split('/')[1].upper() for c in tables.coasts[province])}).",
+                )
+            return self.illegal(
+                "fleet_inland" if order.unit_type is UnitType.FLEET else "army_to_sea",
+                f"A {_kind(order.unit_type)} cannot be built in {name}.",
+            )
+        if adjustment_counts(position).get(power, 0) <= 0:
+            return self.illegal(
+                "no_builds", f"{_power_name(position, power)} has no builds this winter."
+            )
+        if location != order.location or order.power != power:
+            return Build(order.unit_type, location, power=power)
+        return order
+
+    def removal(self, order: Disband) -> Disband | Illegal:
+        unit = self.find_unit(order)
+        if isinstance(unit, Illegal):
+            return unit
+        if adjustment_counts(self.position).get(unit.power, 0) >= 0:
+            return self.illegal(
+                "no_removals",
+                f"{_power_name(self.position, unit.power)} has no units to remove this winter.",
+            )
+        if order.location != unit.location or order.unit_type is not unit.type \
+                or order.power != unit.power:
+            return Disband(unit.type, unit.location, power=unit.power)
+        return order
+
+    def waive(self, order: Waive) -> Waive | Illegal:
+        if self.rules.waive != "allowed":
+            return self.illegal("waive_forbidden", "These rules do not allow waiving a build.")
+        if order.power is None:
+            return self.illegal("no_power", "A waive must say which power waives its build.")
+        if adjustment_counts(self.position).get(order.power, 0) <= 0:
+            return self.illegal(
+                "no_builds",
+                f"{_power_name(self.position, order.power)} has no builds to waive this winter.",
+            )
+        return order
+
+    # -- dispatch ---------------------------------------------------------------------------
+
+    def check(self, order: Order) -> Order | Illegal:
+        phase = self.position.phase.type
+        if phase is PhaseType.MOVEMENT:
+            if isinstance(order, Hold):
+                unit = self.find_unit(order)
+                if isinstance(unit, Illegal):
+                    return unit
+                if order.location != unit.location or order.unit_type is not unit.type:
+                    return replace(order, unit_type=unit.type, location=unit.location)
+                return order
+            if isinstance(order, Move):
+                return self.move(order)
+            if isinstance(order, SupportHold | SupportMove):
+                return self.support(order)
+            if isinstance(order, Convoy):
+                return self.convoy(order)
+            return self.wrong_phase(order)
+        if phase is PhaseType.RETREATS:
+            if isinstance(order, Retreat):
+                return self.retreat(order)
+            if isinstance(order, Disband):
+                dislodged = self.find_dislodged(order)
+                if isinstance(dislodged, Illegal):
+                    return dislodged
+                unit = dislodged.unit
+                if order.location != unit.location or order.unit_type is not unit.type:
+                    return replace(order, unit_type=unit.type, location=unit.location)
+                return order
+            return self.wrong_phase(order)
+        if isinstance(order, Build):
+            return self.build(order)
+        if isinstance(order, Disband):
+            return self.removal(order)
+        if isinstance(order, Waive):
+            return self.waive(order)
+        return self.wrong_phase(order)
+
+    def wrong_phase(self, order: Order) -> Illegal:
+        kind = type(order).__name__.lower()
+        words = {"supporthold": "support", "supportmove": "support", "waive": "waive",
+                 "build": "build", "disband": "disband", "retreat": "retreat"}
+        return self.illegal(
+            "wrong_phase",
+            f"A {words.get(kind, kind)} order cannot be given in a "
+            f"{self.position.phase.type.name.lower()} phase.",
+        )
+
+
+def normalize_order(position: Position, order: Order, *, rules: Rules | None = None,
+                    ) -> Order | Illegal:
+    """The order as the rules read it (coasts settled, unit type and location taken from the
+    unit), or :class:`Illegal` with the reason it is not legal."""
+    return _Checker(position, rules or _DEFAULT_RULES).check(order)
+
+
+def check_order(position: Position, order: Order, *, rules: Rules | None = None,
+                ) -> tuple[str, str] | None:
+    """``(reason code, plain sentence)`` if ``order`` is illegal in ``position``, else None.
+
+    >>> from realpolitik.variant import load_variant
+    >>> from realpolitik.geography import UnitType
+    >>> pos = Position.initial(load_variant("classical"))
+    >>> check_order(pos, Move(UnitType.ARMY, "par", "bur"))
+    >>> check_order(pos, Move(UnitType.FLEET, "bre", "par"))[0]
+    'fleet_inland'
+    """
+    checked = _Checker(position, rules or _DEFAULT_RULES).check(order)
+    return checked.as_tuple() if isinstance(checked, Illegal) else None
+
+
+# -- listing the legal orders ----------------------------------------------------------------
+
+def legal_orders(position: Position, power: str, *, rules: Rules | None = None,
+                 ) -> Mapping[str, tuple[Order, ...]]:
+    """Every legal order of ``power``: location -> orders.
+
+    In a movement phase each unit's location maps to its holds, moves (by convoy too: to every
+    coastal province a chain of fleets at sea reaches; a convoy to a province next door is listed
+    as ``via_convoy``), supports and convoys. In a retreat phase each dislodged unit maps to its
+    retreats and its disband. In an adjustment phase each free home centre maps to its builds (a
+    fleet per coast), each unit to its removal when the power must remove, and the key
+    ``"waive"`` to a :class:`Waive` when the power may build.
+    """
+    rules = rules or _DEFAULT_RULES
+    phase = position.phase.type
+    if phase is PhaseType.MOVEMENT:
+        return _movement_orders(position, power)
+    if phase is PhaseType.RETREATS:
+        out: dict[str, tuple[Order, ...]] = {}
+        for dislodged in position.dislodged:
+            unit = dislodged.unit
+            if unit.power != power:
+                continue
+            options = retreat_options(position, dislodged, rules=rules)
+            out[unit.location] = (
+                *(Retreat(unit.type, unit.location, loc, power=power) for loc in options),
+                Disband(unit.type, unit.location, power=power),
+            )
+        return MappingProxyType(out)
+    return _adjustment_orders(position, power, rules)
+
+
+def _adjustment_orders(position: Position, power: str, rules: Rules,
+                       ) -> Mapping[str, tuple[Order, ...]]:
+    tables = tables_for(position.variant)
+    count = adjustment_counts(position).get(power, 0)
+    out: dict[str, tuple[Order, ...]] = {}
+    if count > 0:
+        rule = str(position.variant.rules.get("builds", "home_centers"))
+        for province in tables.provinces:
+            if position.centers.get(province) != power or province in position.units:
+                continue
+            if rule != "any_owned_center" and tables.home_of.get(province) != power:
+                continue
+            builds: list[Order] = []
+            if tables.can_stand(UnitType.ARMY, province):
+                builds.append(Build(UnitType.ARMY, province, power=power))
+            for loc in tables.coasts[province] or (province,):
+                if tables.can_stand(UnitType.FLEET, loc):
+                    builds.append(Build(UnitType.FLEET, loc, power=power))
+            if builds:
+                out[province] = tuple(builds)
+        if rules.waive == "allowed":
+            out["waive"] = (Waive(power),)
+    elif count < 0:
+        for unit in position.units.values():
+            if unit.power == power:
+                out[unit.location] = (Disband(unit.type, unit.location, power=power),)
+    return MappingProxyType(out)
+
+
+def _movement_orders(position: Position, power: str) -> Mapping[str, tuple[Order, ...]]:
+    tables = tables_for(position.variant)
+    units = position.units
+    fleets = _fleets_at_sea(position, tables)
+    # Where each army could go by convoy, and each fleet's convoys.
+    convoy_dests: dict[str, frozenset[str]] = {}
+    convoys_of: dict[str, list[tuple[str, str]]] = {f: [] for f in fleets}
+    for prov, unit in units.items():
+        if unit.type is UnitType.ARMY and prov in tables.coastal and fleets:
+            reach = tables.convoy_reachable(prov, fleets)
+            convoy_dests[prov] = reach
+            if reach:
+                for chain, ends in tables.minimal_routes(prov, fleets):
+                    for fleet in chain:
+                        convoys_of[fleet].extend((prov, d) for d in ends)
+    # Moves each unit could make (for supports): province -> [(unit province, destination)].
+    movers_into: dict[str, list[tuple[str, str]]] = {}
+    for prov, unit in units.items():
+        if unit.type is UnitType.ARMY:
+            for dest in tables.army_adj.get(prov, ()):
+                movers_into.setdefault(dest, []).append((prov, dest))
+            for dest in convoy_dests.get(prov, ()):
+                if dest not in tables.army_adj.get(prov, ()):
+                    movers_into.setdefault(dest, []).append((prov, dest))
+        else:
+            near = tables.fleet_adj.get(unit.location, frozenset())
+            for loc in near:
+                movers_into.setdefault(province_of(loc), []).append((prov, loc))
+    out: dict[str, tuple[Order, ...]] = {}
+    for prov, unit in units.items():
+        if unit.power != power:
+            continue
+        loc, utype = unit.location, unit.type
+        orders: list[Order] = [Hold(utype, loc, power=power)]
+        if utype is UnitType.ARMY:
+            land = tables.army_adj.get(prov, frozenset())
+            orders.extend(Move(utype, loc, d, power=power) for d in sorted(land))
+            for d in sorted(convoy_dests.get(prov, ())):
+                orders.append(Move(utype, loc, d, via_convoy=d in land, power=power))
+        else:
+            orders.extend(Move(utype, loc, d, power=power)
+                          for d in sorted(tables.fleet_adj.get(loc, ())))
+        reach = tables.reach(utype, loc)
+        for target in sorted(reach):
+            other = units.get(target)
+            if other is not None:
+                orders.append(SupportHold(utype, loc, other.location, other.type, power=power))
+            for mover_prov, dest in movers_into.get(target, ()):
+                if mover_prov == prov:
+                    continue
+                mover = units[mover_prov]
+                if (mover.type is UnitType.ARMY and dest not in tables.army_adj.get(mover_prov, ())
+                        and utype is UnitType.FLEET and prov in fleets
+                        and not tables.has_convoy_route(mover_prov, dest, fleets - {prov})):
+                    continue  # the route needs this fleet, which cannot support and convoy
+                orders.append(SupportMove(utype, loc, mover.location, dest, mover.type,
+                                          power=power))
+        if prov in convoys_of:
+            for army_prov, dest in sorted(set(convoys_of[prov])):
+                orders.append(Convoy(utype, loc, army_prov, dest, power=power))
+        out[loc] = tuple(orders)
+    return MappingProxyType(out)

@@ -1,0 +1,198 @@
+"""Tables the rules derive from a map once, and convoy route searches over them.
+
+:func:`tables_for` builds a :class:`MapTables` the first time a variant is used and keeps it in
+``variant.derived``, so that it lives exactly as long as the variant (no global cache). Everything
+the legality checks and the adjudicator ask about the board is then a dictionary or set look-up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+
+from realpolitik.geography import Map, Terrain, UnitType, province_of
+from realpolitik.variant import Variant
+
+__all__ = ["MapTables", "tables_for"]
+
+_KEY = "realpolitik.maptables"
+
+
+class MapTables:
+    """Adjacency and terrain of one map, in the shapes the rules need."""
+
+    __slots__ = (
+        "map",
+        "provinces",
+        "sea",
+        "coastal",
+        "land",
+        "army_adj",
+        "fleet_adj",
+        "fleet_reach",
+        "sea_adj",
+        "sea_shores",
+        "shore_seas",
+        "any_adj",
+        "coasts",
+        "names",
+        "home_of",
+        "supply_centers",
+        "location_index",
+    )
+
+    def __init__(self, the_map: Map) -> None:
+        self.map = the_map
+        provinces = the_map.provinces
+        self.provinces: tuple[str, ...] = tuple(provinces)
+        self.sea: frozenset[str] = frozenset(
+            p for p, v in provinces.items() if v.terrain is Terrain.SEA
+        )
+        self.coastal: frozenset[str] = frozenset(
+            p for p, v in provinces.items() if v.terrain is Terrain.COAST
+        )
+        self.land: frozenset[str] = frozenset(
+            p for p, v in provinces.items() if v.terrain in (Terrain.LAND, Terrain.COAST)
+        )
+        self.army_adj: Mapping[str, frozenset[str]] = MappingProxyType(
+            {p: the_map.army_neighbours(p) for p in provinces}
+        )
+        self.fleet_adj: Mapping[str, frozenset[str]] = MappingProxyType(
+            {loc: the_map.fleet_neighbours(loc) for loc in the_map.locations}
+        )
+        self.fleet_reach: Mapping[str, frozenset[str]] = MappingProxyType(
+            {loc: frozenset(province_of(n) for n in near) for loc, near in self.fleet_adj.items()}
+        )
+        # Province-level fleet adjacency, for convoy routes.
+        fleet_prov: dict[str, set[str]] = {p: set() for p in provinces}
+        for loc, near in self.fleet_adj.items():
+            for other in near:
+                fleet_prov[province_of(loc)].add(province_of(other))
+        self.sea_adj: Mapping[str, frozenset[str]] = MappingProxyType(
+            {s: frozenset(n for n in fleet_prov[s] if n in self.sea) for s in self.sea}
+        )
+        """Sea -> the seas next to it."""
+        self.sea_shores: Mapping[str, frozenset[str]] = MappingProxyType(
+            {s: frozenset(n for n in fleet_prov[s] if n in self.coastal) for s in self.sea}
+        )
+        """Sea -> the coastal provinces an army could be convoyed from or to through it."""
+        self.shore_seas: Mapping[str, frozenset[str]] = MappingProxyType(
+            {p: frozenset(n for n in fleet_prov[p] if n in self.sea) for p in self.coastal}
+        )
+        """Coastal province -> the seas next to it."""
+        self.any_adj: Mapping[str, frozenset[str]] = MappingProxyType(
+            {p: frozenset(fleet_prov[p] | set(self.army_adj[p])) for p in provinces}
+        )
+        """Province -> every province next to it by land or by sea (civil-disorder distances)."""
+        self.coasts: Mapping[str, tuple[str, ...]] = MappingProxyType(
+            {p: v.coasts for p, v in provinces.items()}
+        )
+        self.names: Mapping[str, str] = MappingProxyType(
+            {p: v.name for p, v in provinces.items()}
+        )
+        self.home_of: Mapping[str, str | None] = MappingProxyType(
+            {p: v.home_of for p, v in provinces.items()}
+        )
+        self.supply_centers: frozenset[str] = frozenset(
+            p for p, v in provinces.items() if v.is_supply_center
+        )
+        self.location_index: Mapping[str, int] = MappingProxyType(
+            {loc: i for i, loc in enumerate(the_map.locations)}
+        )
+        """Location -> its place in map order (for sorting)."""
+
+    # -- unit moves ---------------------------------------------------------------------------
+
+    def can_stand(self, unit_type: UnitType, location: str) -> bool:
+        """True if a unit of this type may stand at ``location``."""
+        return self.map.can_hold(unit_type, location)
+
+    def reach(self, unit_type: UnitType, location: str) -> frozenset[str]:
+        """Provinces a unit at ``location`` can move into without a convoy (the support test)."""
+        if unit_type is UnitType.ARMY:
+            return self.army_adj.get(province_of(location), frozenset())
+        return self.fleet_reach.get(location, frozenset())
+
+    # -- convoys ------------------------------------------------------------------------------
+
+    def convoy_reachable(self, origin: str, fleets: Iterable[str]) -> frozenset[str]:
+        """Coastal provinces an army in ``origin`` could reach through the seas in ``fleets``.
+
+        ``fleets`` are the sea provinces holding a fleet. ``origin`` itself is not included.
+        """
+        at_sea = set(fleets) & self.sea
+        start = self.shore_seas.get(origin, frozenset()) & at_sea
+        seen = set(start)
+        todo = list(start)
+        shores: set[str] = set()
+        while todo:
+            here = todo.pop()
+            shores |= self.sea_shores[here]
+            for nxt in self.sea_adj[here]:
+                if nxt in at_sea and nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+        shores.discard(origin)
+        return frozenset(shores)
+
+    def has_convoy_route(self, origin: str, destination: str, fleets: Iterable[str]) -> bool:
+        """True if seas holding fleets (``fleets``) join ``origin`` to ``destination``."""
+        return destination != origin and destination in self.convoy_reachable(origin, fleets)
+
+    def minimal_routes(
+        self, origin: str, fleets: Iterable[str], destination: str | None = None,
+        *, limit: int = 10_000,
+    ) -> list[tuple[tuple[str, ...], frozenset[str]]]:
+        """Every route of fleets with no fleet to spare, from ``origin``.
+
+        A route is a chain of seas holding fleets ``s1 .. sk``: ``s1`` next to the origin, each
+        next to the one before, ``sk`` next to the destination. A route has no fleet to spare when
+        no other sea of the chain is next to the origin, no sea but the last is next to the
+        destination, and no two seas but neighbours in the chain touch (every fleet is
+        *necessary* for it, DATC 4.E.1 and 6.G.19). Returns ``(chain, destinations)`` pairs: the
+        destinations for which the chain is such a route (only ``destination`` if given).
+        """
+        at_sea = frozenset(fleets) & self.sea
+        if origin not in self.coastal:
+            return []
+        out: list[tuple[tuple[str, ...], frozenset[str]]] = []
+        sea_adj = self.sea_adj
+        shores = self.sea_shores
+        origin_seas = self.shore_seas[origin] & at_sea
+
+        def walk(chain: list[str], in_chain: set[str], earlier_shores: frozenset[str]) -> None:
+            if len(out) >= limit:
+                return
+            last = chain[-1]
+            ends = shores[last] - earlier_shores - {origin}
+            if destination is not None:
+                ends = ends & {destination}
+            if ends:
+                out.append((tuple(chain), frozenset(ends)))
+            if destination is not None and destination in earlier_shores | shores[last]:
+                return  # a longer chain through here would spare the last fleet
+            covered = earlier_shores | shores[last]
+            for nxt in sea_adj[last]:
+                if nxt not in at_sea or nxt in in_chain or nxt in origin_seas:
+                    continue
+                # Induced path: nxt may touch only ``last`` among the chain.
+                if any(c in sea_adj[nxt] for c in chain[:-1]):
+                    continue
+                chain.append(nxt)
+                in_chain.add(nxt)
+                walk(chain, in_chain, covered)
+                chain.pop()
+                in_chain.discard(nxt)
+
+        for first in sorted(origin_seas):
+            walk([first], {first}, frozenset())
+        return out
+
+
+def tables_for(variant: Variant) -> MapTables:
+    """The :class:`MapTables` of a variant, built on first use and kept in ``variant.derived``."""
+    tables = variant.derived.get(_KEY)
+    if not isinstance(tables, MapTables):
+        tables = MapTables(variant.map)
+        variant.derived[_KEY] = tables
+    return tables
