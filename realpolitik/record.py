@@ -78,11 +78,11 @@ def from_text(text: str) -> Game:
         if _PHASE.fullmatch(line):
             phases.append((number, line, {}))
             continue
-        power, colon, orders = line.partition(":")
+        power, colon, written_orders = line.partition(":")
         if not colon or not phases:
             raise GameError(f"line {number}: expected a phase (S1901M) or 'POWER: orders', "
                             f"found {line!r}")
-        phases[-1][2][power.strip().lower()] = orders.strip()
+        phases[-1][2][power.strip().lower()] = written_orders.strip()
     try:
         game = Game(
             headers.get("Variant", "classical"),
