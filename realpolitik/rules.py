@@ -56,7 +56,7 @@ OPTIONS: tuple[Option, ...] = (
         "1971": "a convoyed army does not cut the support of a fleet supporting a fleet attacking "
                 "a convoying fleet (1971 XII.5); Szykman for what that leaves open",
         "1982": "a convoyed army does not cut the support of a fleet supporting an action in a "
-                "body of water holding a fleet convoying it (1982 XIII.5)",
+                "body of water holding a convoying fleet (1982 XIII.5)",
         "2000": "a convoyed army does not cut the support of a unit supporting an attack on a "
                 "fleet necessary for its convoy (2000 rulebook); Szykman for what that leaves "
                 "open",
@@ -219,7 +219,7 @@ EDITIONS: Mapping[str, Rules] = MappingProxyType({
     "2000": replace(
         _2023,
         edition="2000",
-        convoy_paradox="szykman",
+        convoy_paradox="2000",
         adjacent_convoy="intent_with_fallback",
         retreat_to_convoy_origin="forbidden",
         civil_disorder="home_centers",

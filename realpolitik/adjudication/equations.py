@@ -240,9 +240,11 @@ class Board:
                             and any(prov[c] == self.dest[s] for c in fleets)):
                         shield.add(j)
                 elif rule == "1982":
-                    # A fleet supporting an action in a body of water holding a convoying fleet.
+                    # A fleet supporting an action in a body of water holding a convoying fleet
+                    # (one with a convoy order matching some army's move, DATC 6.F.21).
+                    c = self.at.get(self.dest[s], -1)
                     if (units[s].type is UnitType.FLEET and self.dest[s] in tables.sea
-                            and any(prov[c] == self.dest[s] for c in fleets)):
+                            and c >= 0 and kind[c] == CONVOY and self.matched[c]):
                         shield.add(j)
                 elif kind[s] == SUPPORT_MOVE:
                     # 2000: a unit supporting an attack on a fleet necessary for the convoy.
