@@ -1,0 +1,520 @@
+"""Build the map artwork of a variant: ``realpolitik/render/<variant>.json``.
+
+The picture is made from public-domain geography (Natural Earth land polygons, as packaged in the
+npm package ``world-atlas``) and a hand-written *seeds file*, ``scripts/mapdata/<variant>.toml``:
+
+* a map projection and a frame (the rectangle of the board, in longitude/latitude corners);
+* ``patches`` (land added, e.g. to close the Danish straits or the Bosporus, which the board
+  treats as land) and ``cuts`` (land removed);
+* ``neutral`` polygons: land drawn grey that belongs to no space (e.g. Egypt);
+* for every space, one or more *seed points* (longitude, latitude). Land is divided among the
+  land spaces' seeds and the sea among the sea spaces' seeds by Voronoi cells, each clipped to
+  land or sea; a space is the union of the cells of its seeds. Hand-placing seeds is how the
+  borders are made to agree with ``adjacencies.csv``: the script prints every pair of spaces that
+  touch on the picture but are not adjacent, and every adjacent pair that does not touch;
+* optional anchor points (unit, label, centre, and one per split coast).
+
+Steps::
+
+    # once: put the Natural Earth land polygons of the region into scripts/mapdata/
+    npm pack world-atlas@2.0.2 && tar xzf world-atlas-2.0.2.tgz
+    python scripts/build_map.py extract package/land-50m.json --variant classical
+
+    # then, after each change of the seeds file
+    python scripts/build_map.py build --variant classical [--preview /tmp/map.svg]
+
+Build-time dependencies: ``shapely>=2`` and ``numpy`` (``pip install shapely numpy`` in any
+environment). They are never needed at run time: the renderer reads only the JSON written here.
+
+The output JSON holds the view box, one SVG path per space (with its terrain), the decorative
+layers (islands, neutral land, lakes), and anchor points per location. A variant with a map of
+the whole world (e.g. Colonial Winters) needs only its own seeds file and a wider frame.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import tomllib
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+MAPDATA = Path(__file__).resolve().parent / "mapdata"
+sys.path.insert(0, str(ROOT))
+
+Point = tuple[float, float]
+
+
+# -- TopoJSON -----------------------------------------------------------------------------------
+
+
+def _decode_arcs(topology: dict[str, Any]) -> list[list[Point]]:
+    scale = topology["transform"]["scale"]
+    translate = topology["transform"]["translate"]
+    arcs = []
+    for arc in topology["arcs"]:
+        x = y = 0
+        points = []
+        for dx, dy in arc:
+            x += dx
+            y += dy
+            points.append((x * scale[0] + translate[0], y * scale[1] + translate[1]))
+        arcs.append(points)
+    return arcs
+
+
+def _ring(arcs: list[list[Point]], indexes: Sequence[int]) -> list[Point]:
+    points: list[Point] = []
+    for index in indexes:
+        arc = arcs[index] if index >= 0 else list(reversed(arcs[~index]))
+        points.extend(arc if not points else arc[1:])
+    # The rings are spherical: an edge may cross the antimeridian. Unwrap the longitudes so that
+    # the ring is continuous in the plane (a ring round a pole then fails to close: dropped).
+    unwrapped: list[Point] = []
+    shift = 0.0
+    for i, (lon, lat) in enumerate(points):
+        if i:
+            jump = lon - points[i - 1][0]
+            if jump > 180:
+                shift -= 360
+            elif jump < -180:
+                shift += 360
+        unwrapped.append((lon + shift, lat))
+    if abs(unwrapped[-1][0] - unwrapped[0][0]) > 1e-6:
+        return []
+    return unwrapped
+
+
+def topojson_polygons(path: Path) -> list[list[list[Point]]]:
+    """Every polygon (a list of rings, outer first) of a TopoJSON file's objects."""
+    topology = json.loads(path.read_text())
+    arcs = _decode_arcs(topology)
+    polygons: list[list[list[Point]]] = []
+
+    def add(rings: list[list[Point]]) -> None:
+        if rings and rings[0]:
+            polygons.append([r for r in rings if r])
+            # A copy one turn east and west, for rings unwrapped past +-180 degrees.
+            for turn in (-360.0, 360.0):
+                polygons.append([[(x + turn, y) for x, y in r] for r in rings if r])
+
+    def visit(geometry: dict[str, Any]) -> None:
+        kind = geometry["type"]
+        if kind == "GeometryCollection":
+            for child in geometry["geometries"]:
+                visit(child)
+        elif kind == "Polygon":
+            add([_ring(arcs, r) for r in geometry["arcs"]])
+        elif kind == "MultiPolygon":
+            for polygon in geometry["arcs"]:
+                add([_ring(arcs, r) for r in polygon])
+
+    for obj in topology["objects"].values():
+        visit(obj)
+    return polygons
+
+
+# -- projection ---------------------------------------------------------------------------------
+
+
+class LambertConic:
+    """Lambert conformal conic projection (unit sphere), as used by most maps of Europe."""
+
+    def __init__(self, lon0: float, lat0: float, lat1: float, lat2: float) -> None:
+        phi1, phi2 = math.radians(lat1), math.radians(lat2)
+        self.lon0 = math.radians(lon0)
+        if abs(lat1 - lat2) < 1e-9:
+            self.n = math.sin(phi1)
+        else:
+            self.n = math.log(math.cos(phi1) / math.cos(phi2)) / math.log(
+                math.tan(math.pi / 4 + phi2 / 2) / math.tan(math.pi / 4 + phi1 / 2)
+            )
+        self.f = math.cos(phi1) * math.tan(math.pi / 4 + phi1 / 2) ** self.n / self.n
+        self.rho0 = self._rho(math.radians(lat0))
+
+    def _rho(self, phi: float) -> float:
+        phi = max(min(phi, math.radians(89.9)), math.radians(-89.9))
+        return self.f / math.tan(math.pi / 4 + phi / 2) ** self.n
+
+    def __call__(self, lon: float, lat: float) -> Point:
+        rho = self._rho(math.radians(lat))
+        theta = self.n * (math.radians(lon) - self.lon0)
+        return rho * math.sin(theta), self.rho0 - rho * math.cos(theta)
+
+
+# -- extraction ---------------------------------------------------------------------------------
+
+
+def extract(source: Path, config: dict[str, Any], out: Path) -> None:
+    """Keep the land polygons inside the seeds file's ``extract_bbox``; write them as JSON."""
+    import shapely
+    from shapely.geometry import Polygon, box
+    from shapely.ops import unary_union
+
+    west, south, east, north = config["extract_bbox"]
+    window = box(west, south, east, north)
+    kept = []
+    for rings in topojson_polygons(source):
+        fixed = shapely.make_valid(Polygon(rings[0], rings[1:]))
+        polygon = unary_union([g for g in getattr(fixed, "geoms", [fixed])
+                               if g.geom_type in ("Polygon", "MultiPolygon")])
+        if not polygon.intersects(window):
+            continue
+        clipped = polygon.intersection(window)
+        for part in getattr(clipped, "geoms", [clipped]):
+            if part.geom_type != "Polygon" or part.area < 1e-4:
+                continue
+            kept.append([[[round(x, 3), round(y, 3)] for x, y in ring.coords]
+                         for ring in (part.exterior, *part.interiors)])
+    out.write_text(json.dumps({
+        "source": "Natural Earth 1:50m land (public domain), via the npm package world-atlas",
+        "polygons": kept,
+    }, separators=(",", ":")))
+    print(f"wrote {out} ({len(kept)} polygons, {out.stat().st_size // 1024} KB)")
+
+
+# -- build --------------------------------------------------------------------------------------
+
+
+class Builder:
+    """Turns a seeds file and the land polygons into the render data of one variant."""
+
+    def __init__(self, config: dict[str, Any], land_polygons: list[list[list[Point]]]) -> None:
+        from shapely.geometry import Polygon, box
+
+        self.config = config
+        p = config["projection"]
+        self.project_raw = LambertConic(p["lon0"], p["lat0"], p["lat1"], p["lat2"])
+        frame = config["frame"]
+        corners = [self.project_raw(*c) for c in frame["corners"]]
+        xs = [c[0] for c in corners]
+        ys = [c[1] for c in corners]
+        self.x0, self.x1 = min(xs), max(xs)
+        self.y0, self.y1 = min(ys), max(ys)
+        self.width = float(frame["width"])
+        self.scale = self.width / (self.x1 - self.x0)
+        self.height = round((self.y1 - self.y0) * self.scale)
+        self.frame = box(0, 0, self.width, self.height)
+        self.tolerance = float(config.get("simplify", 0.8))
+        self.land_polygons = [
+            Polygon(self.project_ring(r[0]), [self.project_ring(h) for h in r[1:]])
+            for r in land_polygons
+        ]
+
+    def project(self, lon: float, lat: float) -> Point:
+        x, y = self.project_raw(lon, lat)
+        return (x - self.x0) * self.scale, (self.y1 - y) * self.scale
+
+    def project_ring(self, ring: Iterable[Sequence[float]]) -> list[Point]:
+        return [self.project(float(pt[0]), float(pt[1])) for pt in ring]
+
+    def polygon(self, ring: Iterable[Sequence[float]]) -> Any:
+        from shapely.geometry import Polygon
+
+        return Polygon(self.project_ring(ring)).buffer(0)
+
+    def build(self, spaces: dict[str, str]) -> dict[str, Any]:
+        """``spaces`` maps each space id to its terrain (land, coast, sea, impassable)."""
+        import shapely
+        from shapely.geometry import MultiPoint
+        from shapely.geometry import Point as SPoint
+        from shapely.ops import unary_union
+
+        cfg = self.config
+        land = unary_union([p.buffer(0) for p in self.land_polygons]).intersection(self.frame)
+        for patch in cfg.get("patches", []):
+            land = land.union(self.polygon(patch["polygon"]))
+        for cut in cfg.get("cuts", []):
+            land = land.difference(self.polygon(cut["polygon"]))
+        land = land.simplify(self.tolerance, preserve_topology=True).buffer(0)
+        land = land.intersection(self.frame)
+
+        seeds: dict[str, list[Point]] = {}
+        for space_id, points in cfg["seeds"].items():
+            if space_id not in spaces:
+                raise SystemExit(f"seeds file: {space_id!r} is not a space of the variant")
+            seeds[space_id] = [self.project(*pt) for pt in points]
+        missing = sorted(set(spaces) - set(seeds))
+        if missing:
+            raise SystemExit(f"seeds file: no seeds for {', '.join(missing)}")
+
+        land_seed_points = [SPoint(pt) for s, pts in seeds.items()
+                            if spaces[s] != "sea" for pt in pts]
+        sea_seed_points = [SPoint(pt) for s, pts in seeds.items()
+                           if spaces[s] == "sea" for pt in pts]
+        min_island = float(cfg.get("min_island_area", 6.0))
+        board_land, islands = [], []
+        for part in getattr(land, "geoms", [land]):
+            if any(part.contains(pt) for pt in land_seed_points):
+                board_land.append(part)
+            elif part.area >= min_island:
+                islands.append(part)
+        board = unary_union(board_land)
+        sea_all = self.frame.difference(board)
+        sea_parts, lakes = [], []
+        for part in getattr(sea_all, "geoms", [sea_all]):
+            if any(part.contains(pt) for pt in sea_seed_points):
+                sea_parts.append(part)
+            else:
+                lakes.append(part)
+        sea = unary_union(sea_parts)
+        board = unary_union([board, *lakes])
+        neutral = unary_union([self.polygon(n["polygon"]) for n in cfg.get("neutral", [])])
+        neutral_land = board.intersection(neutral)
+        province_land = board.difference(neutral)
+
+        def cells(kind_sea: bool, area: Any) -> dict[str, Any]:
+            points = [(s, pt) for s, pts in seeds.items()
+                      if (spaces[s] == "sea") == kind_sea for pt in pts]
+            regions = shapely.voronoi_polygons(MultiPoint([pt for _, pt in points]),
+                                               extend_to=self.frame.buffer(500))
+            by_space: dict[str, list[Any]] = {}
+            for region in regions.geoms:
+                owner = next(s for s, pt in points if region.contains(SPoint(pt)))
+                by_space.setdefault(owner, []).append(region)
+            return {s: unary_union(r).intersection(area) for s, r in by_space.items()}
+
+        shapes = {**cells(False, province_land), **cells(True, sea)}
+        shapes = self._absorb_slivers(shapes, seeds, spaces)
+
+        out_spaces: dict[str, Any] = {}
+        for space_id in spaces:
+            shape = shapes[space_id]
+            out_spaces[space_id] = {"terrain": spaces[space_id], "path": svg_path(shape)}
+        decor = {
+            "islands": svg_path(unary_union(islands + self.orphans)) if islands else "",
+            "neutral": svg_path(neutral_land) if not neutral_land.is_empty else "",
+            "lakes": svg_path(unary_union(lakes)) if lakes else "",
+        }
+        anchors = self._anchors(shapes, spaces)
+        self.shapes = shapes
+        return {
+            "comment": "Generated by scripts/build_map.py from Natural Earth land (public domain) "
+                       "and scripts/mapdata seeds; do not edit by hand.",
+            "width": round(self.width),
+            "height": self.height,
+            "spaces": out_spaces,
+            "decor": decor,
+            **anchors,
+        }
+
+    def _absorb_slivers(self, shapes: dict[str, Any], seeds: dict[str, list[Point]],
+                        spaces: dict[str, str]) -> dict[str, Any]:
+        """Give every piece of a space that holds none of its seeds to the neighbour it shares the
+        most border with (or to the decorative islands if it touches no space)."""
+        from shapely.geometry import Point as SPoint
+        from shapely.ops import unary_union
+
+        self.orphans: list[Any] = []
+        result: dict[str, Any] = {}
+        loose: list[tuple[str, Any]] = []
+        for space_id, shape in shapes.items():
+            own = [SPoint(p).buffer(0.5) for p in seeds[space_id]]
+            kept = []
+            for piece in getattr(shape, "geoms", [shape]):
+                if any(piece.intersects(seed) for seed in own):
+                    kept.append(piece)
+                else:
+                    loose.append((space_id, piece))
+            result[space_id] = unary_union(kept)
+        for space_id, piece in sorted(loose, key=lambda item: -item[1].area):
+            best, length = None, 0.0
+            for other, other_shape in result.items():
+                if other == space_id or (spaces[other] == "sea") != (spaces[space_id] == "sea"):
+                    continue
+                shared = piece.buffer(0.05).intersection(other_shape.boundary).length
+                if shared > length:
+                    best, length = other, shared
+            if best is None or length < 0.5:
+                if spaces[space_id] == "sea":
+                    result[space_id] = unary_union([result[space_id], piece])
+                else:
+                    self.orphans.append(piece)
+            else:
+                if piece.area > 20:
+                    print(f"note: a piece of {space_id} ({piece.area:.0f} px2 at "
+                          f"{piece.centroid.x:.0f},{piece.centroid.y:.0f}) holds none of "
+                          f"its seeds and goes to {best}")
+                result[best] = unary_union([result[best], piece])
+        return result
+
+    def _anchors(self, shapes: dict[str, Any], spaces: dict[str, str]) -> dict[str, Any]:
+        from shapely.geometry import Point as SPoint
+        from shapely.ops import polylabel
+
+        cfg = self.config.get("anchors", {})
+        units: dict[str, list[float]] = {}
+        labels: dict[str, list[float]] = {}
+        centers: dict[str, list[float]] = {}
+
+        def pt(xy: Point) -> list[float]:
+            return [round(xy[0], 1), round(xy[1], 1)]
+
+        for space_id, shape in shapes.items():
+            main = max(getattr(shape, "geoms", [shape]), key=lambda g: g.area)
+            if space_id in cfg.get("unit", {}):
+                unit = self.project(*cfg["unit"][space_id])
+            else:
+                best = polylabel(main, tolerance=0.5)
+                unit = (best.x, best.y)
+            units[space_id] = pt(unit)
+            if space_id in cfg.get("label", {}):
+                label = self.project(*cfg["label"][space_id])
+            else:
+                rest = main.difference(SPoint(unit).buffer(17))
+                if rest.is_empty:
+                    label = (unit[0], unit[1] + 14)
+                else:
+                    part = max(getattr(rest, "geoms", [rest]), key=lambda g: g.area)
+                    best = polylabel(part, tolerance=0.5)
+                    label = (best.x, best.y)
+            labels[space_id] = pt(label)
+            if space_id in cfg.get("center", {}):
+                centers[space_id] = pt(self.project(*cfg["center"][space_id]))
+        for location, lonlat in cfg.get("coast", {}).items():
+            units[location] = pt(self.project(*lonlat))
+        return {"units": units, "labels": labels, "centers": centers}
+
+
+def svg_path(geometry: Any) -> str:
+    """An SVG path (absolute, one decimal) for a polygon or multipolygon."""
+    parts = []
+    for polygon in getattr(geometry, "geoms", [geometry]):
+        if polygon.geom_type != "Polygon" or polygon.is_empty:
+            continue
+        for ring in (polygon.exterior, *polygon.interiors):
+            coords = [(round(x, 1), round(y, 1)) for x, y in ring.coords[:-1]]
+            deduped = [c for i, c in enumerate(coords) if i == 0 or c != coords[i - 1]]
+            if len(deduped) < 3:
+                continue
+            head = f"M{_num(deduped[0][0])} {_num(deduped[0][1])}"
+            rest = "L" + " ".join(f"{_num(x)} {_num(y)}" for x, y in deduped[1:])
+            parts.append(head + rest + "Z")
+    return "".join(parts)
+
+
+def _num(value: float) -> str:
+    text = f"{value:.1f}"
+    if text.endswith(".0"):
+        text = text[:-2]
+    return "0" if text == "-0" else text
+
+
+def check_adjacency(
+    shapes: dict[str, Any], borders: set[frozenset[str]], min_length: float, impassable: set[str]
+) -> tuple[list[tuple[str, str, float]], list[tuple[str, str]]]:
+    """Pairs that touch but are not adjacent (with the shared length), and adjacent pairs that
+    do not touch."""
+    ids = sorted(shapes)
+    extra, missing = [], []
+    for i, a in enumerate(ids):
+        grown = shapes[a].buffer(0.3)
+        for b in ids[i + 1:]:
+            if not grown.intersects(shapes[b]):
+                length = 0.0
+            else:
+                length = grown.intersection(shapes[b].boundary).length / 2
+            touch = length >= min_length
+            adjacent = frozenset((a, b)) in borders
+            if a in impassable or b in impassable:
+                continue
+            if touch and not adjacent:
+                extra.append((a, b, round(length, 1)))
+            if adjacent and not touch:
+                missing.append((a, b))
+    return extra, missing
+
+
+def preview(data: dict[str, Any], path: Path) -> None:
+    """A plain SVG of the spaces, for looking at while placing seeds."""
+    fills = {"sea": "#bcd6ea", "land": "#eadbb4", "coast": "#eadbb4", "impassable": "#999"}
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{data["width"]}" '
+           f'height="{data["height"]}" viewBox="0 0 {data["width"]} {data["height"]}">']
+    for space_id, space in data["spaces"].items():
+        out.append(f'<path d="{space["path"]}" fill="{fills[space["terrain"]]}" '
+                   f'stroke="#444" stroke-width="0.6"><title>{space_id}</title></path>')
+    for layer, colour in (("islands", "#d8cfb4"), ("neutral", "#cfcfcf"), ("lakes", "#bcd6ea")):
+        if data["decor"][layer]:
+            out.append(f'<path d="{data["decor"][layer]}" fill="{colour}" stroke="#777" '
+                       'stroke-width="0.4"/>')
+    for space_id, (x, y) in data["labels"].items():
+        out.append(f'<text x="{x}" y="{y}" font-size="9" text-anchor="middle" '
+                   f'font-family="sans-serif">{space_id}</text>')
+    for location, (x, y) in data["units"].items():
+        out.append(f'<circle cx="{x}" cy="{y}" r="2.5" fill="red"><title>{location}</title>'
+                   '</circle>')
+    out.append("</svg>")
+    path.write_text("\n".join(out))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    ex = sub.add_parser("extract", help="cut the Natural Earth land of the region out of a "
+                        "world-atlas TopoJSON file")
+    ex.add_argument("topojson", type=Path)
+    ex.add_argument("--variant", default="classical")
+    bd = sub.add_parser("build", help="make realpolitik/render/<variant>.json")
+    bd.add_argument("--variant", default="classical")
+    bd.add_argument("--out", type=Path)
+    bd.add_argument("--preview", type=Path, help="also write a plain SVG of the spaces")
+    bd.add_argument("--seeds-svg", type=Path, help="also write an SVG showing the seed points")
+    args = parser.parse_args(argv)
+
+    config = tomllib.loads((MAPDATA / f"{args.variant}.toml").read_text())
+    land_file = MAPDATA / f"{args.variant}_land.json"
+    if args.command == "extract":
+        extract(args.topojson, config, land_file)
+        return 0
+
+    from realpolitik.geography import province_of
+    from realpolitik.variant import load_variant
+
+    variant = load_variant(args.variant)
+    spaces = {p.id: p.terrain.value for p in variant.map.provinces.values()}
+    land_polygons = json.loads(land_file.read_text())["polygons"]
+    builder = Builder(config, land_polygons)
+    data = builder.build(spaces)
+    data["coasts"] = {p.id: list(p.coasts) for p in variant.map.provinces.values() if p.coasts}
+    for location in variant.map.locations:
+        if location not in data["units"]:
+            raise SystemExit(f"seeds file: no [anchors.coast] point for {location}")
+    out = args.out or ROOT / "realpolitik" / "render" / f"{args.variant}.json"
+    out.write_text(json.dumps(data, separators=(",", ":"), sort_keys=True) + "\n")
+    print(f"wrote {out} ({out.stat().st_size // 1024} KB, {data['width']}x{data['height']})")
+    if args.preview:
+        preview(data, args.preview)
+    if args.seeds_svg:
+        seeds_svg(builder, data, args.seeds_svg)
+
+    borders = {frozenset((province_of(a), province_of(b))) for a, b, _, _ in variant.map.borders}
+    extra, missing = check_adjacency(builder.shapes, borders,
+                                     float(config.get("min_touch_length", 2.0)),
+                                     {s for s, t in spaces.items() if t == "impassable"})
+    for a, b, length in extra:
+        print(f"touch but not adjacent: {a} {b} ({length} px)")
+    for a, b in missing:
+        print(f"adjacent but not touching: {a} {b}")
+    print(f"{len(extra)} extra, {len(missing)} missing")
+    return 1 if extra or missing else 0
+
+
+def seeds_svg(builder: Builder, data: dict[str, Any], path: Path) -> None:
+    preview(data, path)
+    text = path.read_text().rsplit("</svg>", 1)[0]
+    dots = []
+    for space_id, points in builder.config["seeds"].items():
+        for lon, lat in points:
+            x, y = builder.project(lon, lat)
+            dots.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="1.6" fill="blue"/>'
+                        f'<text x="{x:.1f}" y="{y - 2:.1f}" font-size="5" fill="blue">'
+                        f'{space_id}</text>')
+    path.write_text(text + "\n".join(dots) + "</svg>")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
