@@ -1,0 +1,199 @@
+"""The ``realpolitik`` command: a gamesmaster's tool for running a game of Diplomacy from a file,
+and an adjudicator for cases in the project's case format. See ``docs/cli.md``.
+
+The CLI is thin: it reads and writes files and prints, and uses only the engine's public API
+(:class:`realpolitik.game.Game`, :mod:`realpolitik.savefile`, :mod:`realpolitik.notation`,
+:func:`realpolitik.adjudication.adjudicate`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+
+from ._common import (
+    EXIT_FILE,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    EXIT_USAGE,
+    CliError,
+)
+
+__all__ = ["EXIT_FILE", "EXIT_OK", "EXIT_PROBLEMS", "EXIT_USAGE", "build_parser", "main"]
+
+DESCRIPTION = """\
+Run a game of Diplomacy from a game file, as a gamesmaster would: start it, take each power's
+orders as people write them, adjudicate each phase with a reason for every result.
+
+A game in four commands:
+  realpolitik new game.json
+  realpolitik orders game.json orders.txt     (or '-' to type or paste them)
+  realpolitik process game.json
+  realpolitik show game.json
+
+Every command takes --json for scripts. Run 'realpolitik demo' to see it at work.
+"""
+
+EPILOG = """\
+exit codes: 0 done; 1 some orders could not be read or are illegal (orders), or some cases
+disagree with their expect (adjudicate --check); 2 bad arguments or input; 3 the game file is
+missing, damaged or cannot be written; 130 interrupted. Colours only on a terminal; set NO_COLOR
+to turn them off. Documentation: docs/cli.md.
+"""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with errors that end in what to do and exit code 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        sys.stderr.write(f"{self.prog}: error: {message}\n"
+                         f"Run '{self.prog} --help' for what it takes.\n")
+        sys.exit(EXIT_USAGE)
+
+
+def _formatter(prog: str) -> argparse.HelpFormatter:
+    return argparse.RawDescriptionHelpFormatter(prog, max_help_position=30, width=100)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every command."""
+    from . import _cases, _commands, _demo
+
+    parser = _Parser(prog="realpolitik", description=DESCRIPTION, epilog=EPILOG,
+                     formatter_class=_formatter)
+    from realpolitik import __version__
+
+    parser.add_argument("--version", action="version", version=f"realpolitik {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    def command(name: str, summary: str, handler: Callable[[argparse.Namespace], int],
+                description: str = "") -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, help=summary, description=description or summary,
+                                  formatter_class=_formatter)
+        sub.set_defaults(handler=handler)
+        return sub
+
+    def game_arg(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument("game", metavar="GAME.json", help="the game file")
+
+    def json_arg(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument("--json", action="store_true", help="print JSON instead of text")
+
+    sub = command("new", "start a game file", _commands.cmd_new,
+                  "Start a game file at Spring 1901 (or the setup's first phase).")
+    game_arg(sub)
+    sub.add_argument("--variant", default="classical", help="the map (default: classical)")
+    sub.add_argument("--rules", default="2023", metavar="EDITION",
+                     help="rule edition: 2023 (default), 2000, 1982 (= 1992), 1971 or dptg")
+    sub.add_argument("--option", action="append", metavar="ID=VALUE",
+                     help="override one DATC section 4 option, e.g. 4.A.2=szykman (repeatable)")
+    sub.add_argument("--players", metavar="N",
+                     help="number of players (7 default; 2-6 use the rulebook's setups, "
+                     "or a setup id such as 3b)")
+    sub.add_argument("--seed", type=int, default=0, help="seed for coin tosses (default 0)")
+    sub.add_argument("--end-year", type=int, metavar="YEAR",
+                     help="the short game: stop after this year's adjustments")
+    sub.add_argument("--force", action="store_true", help="replace an existing file")
+    json_arg(sub)
+
+    sub = command("orders", "give orders for the current phase", _commands.cmd_orders,
+                  "Give orders as people write them, for one power (--power) or for all\n"
+                  "powers under their names ('England: A Liv-Yor, F Lon-Nth' or a line\n"
+                  "'England:' followed by one order per line). Every line is reported: what\n"
+                  "it was read as, or why it could not be (every reading of an ambiguous\n"
+                  "order, suggestions for unknown names, the reason an order is illegal).\n"
+                  "The orders are kept in the game file as the powers' pending orders;\n"
+                  "sending a power's orders again replaces them until the phase is\n"
+                  "processed. The text as typed is kept in the file too.")
+    game_arg(sub)
+    sub.add_argument("file", nargs="?", default="-", metavar="FILE",
+                     help="a text file of orders, or '-' (default) for standard input")
+    sub.add_argument("--power", metavar="P",
+                     help="the power giving these orders (empty input withdraws its orders)")
+    json_arg(sub)
+
+    sub = command("process", "adjudicate the phase and read out the results",
+                  _commands.cmd_process,
+                  "Adjudicate the current phase with the orders given and move on. Prints\n"
+                  "each order with success or failure and its reason, dislodged units and\n"
+                  "their retreats, stand-offs, centre changes, adjustments due, civil\n"
+                  "disorder and the end of the game. Powers that gave no orders are in civil\n"
+                  "disorder (units hold, retreats disband, removals by the rulebook's rule).")
+    game_arg(sub)
+    sub.add_argument("--wait", action="store_true",
+                     help="refuse (exit 1) if some power has not given orders yet")
+    json_arg(sub)
+
+    sub = command("show", "the position, centres and what is awaited", _commands.cmd_show,
+                  "Show the current position, the supply-centre tally and whose orders are\n"
+                  "awaited; with --phase, a past phase with its orders and results.")
+    game_arg(sub)
+    sub.add_argument("--phase", metavar="PHASE", help="a phase played, e.g. S1902M or F1901R")
+    json_arg(sub)
+
+    sub = command("history", "the game so far, phase by phase", _commands.cmd_history)
+    game_arg(sub)
+    json_arg(sub)
+
+    sub = command("adjudicate", "adjudicate cases in the case format", _cases.cmd_adjudicate,
+                  "Adjudicate one case (a JSON object) or, with --jsonl, one case per line, in\n"
+                  "the format of docs/adjudicate-json.md; writes one result per case. A case\n"
+                  "that cannot be read gives {\"id\": ..., \"error\": ...} and the stream goes\n"
+                  "on. A case with 'expect' is compared with it (the DATC file's rules) and a\n"
+                  "summary goes to standard error, e.g. '175/175 cases agree'.")
+    sub.add_argument("file", nargs="?", default="-", metavar="FILE",
+                     help="the case file, or '-' (default) for standard input")
+    sub.add_argument("--jsonl", action="store_true", help="one case per line")
+    sub.add_argument("--check", action="store_true",
+                     help="exit 1 if a case disagrees with its expect or cannot be read")
+    sub.add_argument("-v", "--verbose", action="store_true",
+                     help="also print each case error on standard error")
+    sub.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
+
+    sub = command("render", "draw the map as SVG or PNG", _commands.cmd_render,
+                  "Draw the current position with the orders given so far, or a past phase\n"
+                  "with its orders and results (--phase). PNG needs 'realpolitik[png]'.")
+    game_arg(sub)
+    sub.add_argument("--phase", metavar="PHASE", help="a phase played, e.g. F1902M")
+    sub.add_argument("-o", "--output", metavar="MAP.svg|MAP.png",
+                     help="the file to write (default: GAME-PHASE.svg)")
+    json_arg(sub)
+
+    sub = command("demo", "a short demonstration: the rulebook's 1901 sample game",
+                  _demo.run_demo,
+                  "Play Spring and Fall 1901 of the 1971 rulebook's sample game from the\n"
+                  "book's own order text, showing how each order was read and every result\n"
+                  "with its reason. Nothing is written to disk.")
+    json_arg(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code (see docs/cli.md)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        code: int = handler(args)
+    except CliError as exc:
+        sys.stdout.flush()
+        print(f"realpolitik {args.command}: {exc.message}", file=sys.stderr)
+        return exc.code
+    except KeyboardInterrupt:
+        print("interrupted; the game file is unchanged unless a save had finished",
+              file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        return EXIT_FILE
+    return code
+
+
+def run() -> None:
+    """The console entry point: exit with :func:`main`'s code."""
+    sys.exit(main())

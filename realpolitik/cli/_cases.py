@@ -1,0 +1,350 @@
+"""``realpolitik adjudicate``: cases of ``../shared/spec/adjudicate-json.md`` in, results out, and
+agreement with a case's ``expect`` (the DATC file's comparison rules) when it has one."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Mapping
+from typing import Any
+
+from realpolitik.errors import OrderTextError, RealpolitikError
+from realpolitik.geography import UnitType
+from realpolitik.notation import parse_orders
+from realpolitik.phases import next_position
+from realpolitik.position import DislodgedUnit, Phase, PhaseType, Position, Unit
+from realpolitik.rules import rules_for
+from realpolitik.variant import Variant, load_variant
+
+from ._common import EXIT_FILE, EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, JSON, CliError, read_text
+from ._report import Given, resolution_json
+
+
+class CaseError(Exception):
+    """A case that cannot be read: the message says what is wrong and where."""
+
+
+_VARIANTS: dict[str, Variant] = {}
+
+
+def _variant(name: object) -> Variant:
+    if not isinstance(name, str) or not name:
+        raise CaseError("'variant' must be a variant name such as \"classical\"")
+    if name not in _VARIANTS:
+        try:
+            _VARIANTS[name] = load_variant(name)
+        except (FileNotFoundError, RealpolitikError, ValueError) as exc:
+            raise CaseError(f"'variant': {name!r} is not a variant ({exc})") from None
+    return _VARIANTS[name]
+
+
+def _power(variant: Variant, key: object, where: str) -> str:
+    power = str(key).lower()
+    if power not in variant.power_ids:
+        raise CaseError(f"{where}: {key!r} is not a power of {variant.name}; the powers are "
+                        + ", ".join(p.upper() for p in variant.power_ids))
+    return power
+
+
+def _unit(variant: Variant, power: str, text: object, where: str) -> Unit:
+    if not isinstance(text, str) or len(text.split()) != 2:
+        raise CaseError(f"{where}: {text!r} is not a unit; write the type and the place, "
+                        "e.g. \"A PAR\" or \"F STP/SC\"")
+    kind, place = text.split()
+    if kind.upper() not in ("A", "F"):
+        raise CaseError(f"{where}: {text!r}: the unit type must be A (army) or F (fleet)")
+    location = place.lower().replace("(", "/").replace(")", "")
+    if not variant.map.is_location(location):
+        raise CaseError(f"{where}: {text!r}: {place!r} is not a place of {variant.name}; use its "
+                        "three-letter code, with /NC, /SC or /EC for a coast")
+    return Unit(power, UnitType(kind.upper()), location)
+
+
+def _mapping(case: Mapping[str, Any], key: str, *, required: bool) -> Mapping[str, Any]:
+    value = case.get(key)
+    if value is None:
+        if required:
+            raise CaseError(f"'{key}' is missing; it must map each power to its {key}")
+        return {}
+    if not isinstance(value, Mapping):
+        raise CaseError(f"'{key}' must be an object mapping powers to lists, not "
+                        f"{type(value).__name__}")
+    return value
+
+
+def _list(value: object, where: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise CaseError(f"{where} must be a list, not {type(value).__name__}")
+    return value
+
+
+def _via_convoy(value: object) -> set[tuple[str, str]]:
+    """``dislodged_via_convoy``: power -> units (the spec), or a plain list of units (the DATC
+    file); a unit of the plain list stands for the dislodged unit there of any power."""
+    if value is None:
+        return set()
+    if isinstance(value, list):
+        return {("", str(u).upper()) for u in value}
+    if isinstance(value, Mapping):
+        return {(str(p).lower(), str(u).upper()) for p, us in value.items()
+                for u in _list(us, f"dislodged_via_convoy.{p}")}
+    raise CaseError("'dislodged_via_convoy' must map powers to lists of units, e.g. "
+                    "{\"ITALY\": [\"A MAR\"]}")
+
+
+def read_case(case: Mapping[str, Any]) -> tuple[Position, list[Given], bool, Any]:
+    """The position and orders of a case, whether its centres are known, and its rules."""
+    variant = _variant(case.get("variant", "classical"))
+    try:
+        phase = Phase.parse(str(case.get("phase", "")))
+    except ValueError as exc:
+        raise CaseError(f"'phase': {exc}") from None
+    try:
+        rules = rules_for(str(case.get("rules") or "2023"), case.get("options") or None)
+    except (ValueError, AttributeError) as exc:
+        raise CaseError(f"'rules'/'options': {exc}") from None
+    units = []
+    for key, entries in _mapping(case, "units", required=True).items():
+        power = _power(variant, key, f"units.{key}")
+        for i, text in enumerate(_list(entries, f"units.{key}")):
+            units.append(_unit(variant, power, text, f"units.{key}[{i}]"))
+    dislodged = []
+    via = _via_convoy(case.get("dislodged_via_convoy"))
+    for key, entries in _mapping(case, "dislodged", required=False).items():
+        power = _power(variant, key, f"dislodged.{key}")
+        if not isinstance(entries, Mapping):
+            raise CaseError(f"dislodged.{key} must map each unit to its attacker's province, "
+                            "e.g. {\"A RUM\": \"SEV\"}")
+        for text, attacker in entries.items():
+            unit = _unit(variant, power, text, f"dislodged.{key}")
+            dislodged.append(DislodgedUnit(unit, str(attacker).lower() if attacker else None,
+                                           (power, str(unit).upper()) in via
+                                           or ("", str(unit).upper()) in via))
+    if dislodged and phase.type is not PhaseType.RETREATS:
+        raise CaseError(f"'dislodged' is given for {phase}, which is not a retreat phase")
+    standoffs = [str(s).lower() for s in _list(case.get("standoffs") or [], "'standoffs'")]
+    centers_data = case.get("centers")
+    centers_known = centers_data is not None
+    centers: dict[str, str] = {}
+    if centers_known:
+        for key, entries in _mapping(case, "centers", required=False).items():
+            power = _power(variant, key, f"centers.{key}")
+            for i, name in enumerate(_list(entries, f"centers.{key}")):
+                center = str(name).lower()
+                if center not in variant.map.supply_centers():
+                    raise CaseError(f"centers.{key}[{i}]: {name!r} is not a supply centre of "
+                                    f"{variant.name}")
+                centers[center] = power
+    else:
+        centers = dict(variant.start_centers)
+    if phase.type is PhaseType.ADJUSTMENTS and not centers_known:
+        raise CaseError("'centers' is null, but an adjustment phase needs each power's "
+                        "supply centres")
+    try:
+        position = Position.build(variant, phase, units, centers, dislodged=dislodged,
+                                  standoffs=standoffs)
+    except (RealpolitikError, ValueError) as exc:
+        raise CaseError(f"'units': {exc}") from None
+    given: list[Given] = []
+    for key, entries in _mapping(case, "orders", required=False).items():
+        power = _power(variant, key, f"orders.{key}")
+        lines = _list(entries, f"orders.{key}")
+        for i, text in enumerate(lines):
+            if not isinstance(text, str):
+                raise CaseError(f"orders.{key}[{i}] must be a string such as \"A PAR - BUR\"")
+            given.extend(_read_order(position, power, text))
+    return position, given, centers_known, rules
+
+
+def _read_order(position: Position, power: str, text: str) -> list[Given]:
+    """One order string as written (it may hold one order, or none if it is blank)."""
+    sheet = parse_orders(text.replace("\n", " "), position, power=power)
+    entries = list(sheet.entries)
+    if len(entries) != 1:
+        # one string must be one order; read it whole so that the error names all of it
+        from realpolitik.notation import parse_order
+
+        try:
+            return [Given(power, text, parse_order(text, position, power=power))]
+        except OrderTextError as exc:
+            return [Given(power, text, None, str(exc).splitlines()[0], exc.kind)]
+    entry = entries[0]
+    if entry.error is not None:
+        return [Given(power, text, None, str(entry.error).splitlines()[0], entry.error.kind)]
+    return [Given(power, text, entry.order)]
+
+
+def adjudicate_case(case: Mapping[str, Any]) -> JSON:
+    """Adjudicate one case; the result in the case format."""
+    from realpolitik.adjudication import adjudicate
+
+    position, given, centers_known, rules = read_case(case)
+    orders = [g.order for g in given if g.order is not None]
+    resolution = adjudicate(position, orders, rules=rules)
+    after = next_position(position, resolution)
+    data: JSON = {"id": case.get("id")}
+    data.update(resolution_json(resolution, position, after, given,
+                                centers_known=centers_known))
+    return data
+
+
+# -- comparing with ``expect`` ---------------------------------------------------------------------
+
+def _unit_set(data: Mapping[str, Any] | None) -> set[tuple[str, str]]:
+    return {(str(p).upper(), str(u).upper()) for p, us in (data or {}).items() for u in us}
+
+
+def compare(expect: Mapping[str, Any], got: Mapping[str, Any]) -> list[str]:
+    """How a result differs from a case's ``expect``, by the DATC file's rules: each expected
+    order result matches the first unused result with the same power and order text (the input,
+    else the canonical order); ``void`` meets an expected ``fails``; ``units_after`` is the
+    whole board; every expected dislodged unit with its attacker (and its retreats when listed);
+    ``civil_disorder`` and ``centers_after`` when given."""
+    differences: list[str] = []
+    pool = [dict(r) for r in got.get("order_results", [])]
+    for want in expect.get("order_results", []):
+        power, text = str(want.get("power", "")).upper(), str(want.get("order", ""))
+        match = None
+        for key in ("input", "order"):
+            for entry in pool:
+                if not entry.get("_used") and entry["power"] == power \
+                        and str(entry.get(key) or "").upper() == text.upper():
+                    match = entry
+                    break
+            if match:
+                break
+        if match is None:
+            differences.append(f"{power} {text}: no result for this order")
+            continue
+        match["_used"] = True
+        result = match["result"]
+        expected = want.get("result")
+        if result != expected and not (result == "void" and expected == "fails"):
+            differences.append(f"{power} {text}: {result}, expected {expected} "
+                               f"({match.get('reason', '')})")
+    if "units_after" in expect:
+        want_units, got_units = _unit_set(expect["units_after"]), _unit_set(got.get("units_after"))
+        if want_units != got_units:
+            missing = sorted(" ".join(u) for u in want_units - got_units)
+            extra = sorted(" ".join(u) for u in got_units - want_units)
+            differences.append(f"units_after: missing {missing}, unexpected {extra}")
+    if "dislodged_after" in expect:
+        got_dislodged = got.get("dislodged_after") or {}
+        want_keys = {(p.upper(), u.upper()) for p, us in expect["dislodged_after"].items()
+                     for u in us}
+        got_keys = {(p.upper(), u.upper()) for p, us in got_dislodged.items() for u in us}
+        if want_keys != got_keys:
+            differences.append(f"dislodged_after: expected {sorted(want_keys)}, got "
+                               f"{sorted(got_keys)}")
+        for power, units in expect["dislodged_after"].items():
+            for unit, info in units.items():
+                mine = got_dislodged.get(power, {}).get(unit)
+                if mine is None:
+                    continue
+                want_from = info.get("attacker") if isinstance(info, Mapping) else info
+                if want_from and str(mine.get("attacker") or "").upper() != want_from.upper():
+                    differences.append(f"{power} {unit} dislodged from {mine.get('attacker')}, "
+                                       f"expected from {want_from}")
+                if isinstance(info, Mapping) and "retreats" in info \
+                        and sorted(info["retreats"]) != sorted(mine.get("retreats", [])):
+                    differences.append(f"{power} {unit} retreats {mine.get('retreats')}, "
+                                       f"expected {info['retreats']}")
+    for key in ("civil_disorder", "centers_after"):
+        if key in expect and _unit_set(expect[key]) != _unit_set(got.get(key)):
+            differences.append(f"{key}: {got.get(key)}, expected {expect[key]}")
+    return differences
+
+
+# -- the command ---------------------------------------------------------------------------------
+
+def _case_label(case: object, number: int) -> str:
+    if isinstance(case, Mapping) and case.get("id") is not None:
+        return f"case {case['id']} (line {number})"
+    return f"line {number}"
+
+
+def _run_one(case: object, where: str, check: bool) -> tuple[JSON, bool | None]:
+    """The output object of one case, and whether it agrees with its ``expect`` (None: none)."""
+    if not isinstance(case, Mapping):
+        return {"id": None, "error": f"{where}: a case must be a JSON object, not "
+                                     f"{type(case).__name__}"}, None
+    try:
+        result = adjudicate_case(case)
+    except CaseError as exc:
+        return {"id": case.get("id"), "error": f"{where}: {exc}"}, None
+    except (RealpolitikError, ValueError, KeyError, TypeError) as exc:
+        return {"id": case.get("id"), "error": f"{where}: the case could not be adjudicated: "
+                                               f"{type(exc).__name__}: {exc}"}, None
+    expect = case.get("expect")
+    if not isinstance(expect, Mapping) or not check:
+        return result, None
+    differences = compare(expect, result)
+    result["expect_agrees"] = not differences
+    if differences:
+        result["expect_differences"] = differences
+    return result, not differences
+
+
+def cmd_adjudicate(args: argparse.Namespace) -> int:
+    text = read_text(args.file, "case file")
+    out = sys.stdout
+    if not args.jsonl:
+        try:
+            case = json.loads(text)
+        except json.JSONDecodeError as exc:
+            print(json.dumps({"id": None, "error": f"{args.file}: not valid JSON at line "
+                              f"{exc.lineno}, column {exc.colno} ({exc.msg}); for a file with "
+                              "one case per line, add --jsonl"}, ensure_ascii=False))
+            return EXIT_USAGE
+        single, agreement = _run_one(case, args.file if args.file != "-" else "input", True)
+        out.write(json.dumps(single, indent=2, ensure_ascii=False) + "\n")
+        if "error" in single:
+            return EXIT_USAGE
+        if agreement is not None:
+            print(f"{single.get('id')}: {'agrees' if agreement else 'DISAGREES'} with its "
+                  "expect", file=sys.stderr)
+        return EXIT_PROBLEMS if agreement is False and args.check else EXIT_OK
+    total = agreed = errors = 0
+    result: JSON
+    agrees: bool | None
+    disagreeing: list[str] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            case = json.loads(line)
+        except json.JSONDecodeError as exc:
+            result = {"id": None, "error": f"line {number}: not valid JSON at column "
+                                                 f"{exc.colno} ({exc.msg})"}
+            agrees = None
+        else:
+            result, agrees = _run_one(case, _case_label(case, number), True)
+        if "error" in result:
+            errors += 1
+            if args.verbose:
+                print(result["error"], file=sys.stderr)
+        try:
+            out.write(json.dumps(result, ensure_ascii=False) + "\n")
+        except BrokenPipeError:
+            return EXIT_FILE
+        if agrees is not None:
+            total += 1
+            agreed += agrees
+            if not agrees:
+                disagreeing.append(str(result.get("id")))
+                print(f"{result.get('id')}: disagrees: "
+                      + "; ".join(result.get("expect_differences", [])), file=sys.stderr)
+    if total:
+        print(f"{agreed}/{total} cases agree with their expect"
+              + (f"; disagreeing: {', '.join(disagreeing)}" if disagreeing else ""),
+              file=sys.stderr)
+    if errors:
+        print(f"{errors} case{'s' if errors != 1 else ''} could not be read (see the error "
+              "objects)", file=sys.stderr)
+    if args.check and (disagreeing or errors):
+        return EXIT_PROBLEMS
+    return EXIT_OK
+
+
+__all__ = ["CliError", "adjudicate_case", "cmd_adjudicate", "compare", "read_case"]

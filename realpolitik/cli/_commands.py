@@ -1,0 +1,351 @@
+"""The game-file commands: new, orders, process, show, history, render."""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import importlib
+import sys
+from pathlib import Path
+from typing import Any
+
+from realpolitik.errors import GameError, RealpolitikError
+from realpolitik.game import Game
+from realpolitik.position import Phase, Position
+from realpolitik.variant import available_variants, normalize_name
+
+from . import _report
+from ._common import (
+    EXIT_FILE,
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    EXIT_USAGE,
+    JSON,
+    RAW_KEY,
+    CliError,
+    Style,
+    load_game,
+    power_name,
+    print_json,
+    read_text,
+    save_game,
+    write_atomic,
+)
+
+
+def _style() -> Style:
+    return Style.for_stream(sys.stdout)
+
+
+def _raw_log(data: JSON) -> list[Any]:
+    raw = data.get(RAW_KEY, [])
+    return list(raw) if isinstance(raw, list) else []
+
+
+def _parse_options(items: list[str] | None) -> dict[str, str]:
+    options: dict[str, str] = {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            raise CliError(f"--option {item!r}: write the DATC option and its value as "
+                           "ID=VALUE, e.g. --option 4.A.2=szykman")
+        options[key.strip()] = value.strip()
+    return options
+
+
+def find_power(game: Game, text: str) -> str:
+    """A power id from what a user typed (``England``, ``eng``, ``English``)."""
+    variant = game.variant
+    key = normalize_name(text)
+    if key in variant.power_names:
+        return variant.power_names[key]
+    starts = {p for name, p in variant.power_names.items() if key and name.startswith(key)}
+    if len(starts) == 1:
+        return starts.pop()
+    names = [power_name(game, p) for p in variant.power_ids]
+    close = difflib.get_close_matches(text.title(), names, n=2)
+    hint = f"; did you mean {' or '.join(close)}?" if close else ""
+    raise CliError(f"--power {text!r} is not a power of {variant.name}{hint} The powers are "
+                   + ", ".join(names))
+
+
+# -- new ---------------------------------------------------------------------------------------
+
+def cmd_new(args: argparse.Namespace) -> int:
+    path: str = args.game
+    if Path(path).exists() and not args.force:
+        raise CliError(f"{path}: the file already exists; choose another name, or add --force "
+                       "to start a new game in its place", EXIT_FILE)
+    try:
+        game = Game(args.variant, rules=args.rules, options=_parse_options(args.option) or None,
+                    players=args.players, seed=args.seed, end_year=args.end_year)
+    except FileNotFoundError:
+        raise CliError(f"--variant {args.variant!r}: no such variant; the variants are "
+                       + ", ".join(available_variants())) from None
+    except (RealpolitikError, ValueError) as exc:
+        raise CliError(f"cannot start the game: {exc}") from None
+    save_game(path, game, {RAW_KEY: []})
+    data = _show_json(game, game.position, current=True)
+    if args.json:
+        print_json({"file": path, **data})
+        return EXIT_OK
+    style = _style()
+    print(f"Started a {game.variant.name} game in {path}: {game.setup.name}, "
+          f"{game.rules.edition} rules" + (f", ending after {game.end_year}"
+                                           if game.end_year else "") + ".")
+    for line in _format_show(game, data, style):
+        print(line)
+    print(f"Next: give orders with 'realpolitik orders {path} ORDERS.txt' (or '-' to type them).")
+    return EXIT_OK
+
+
+# -- orders ------------------------------------------------------------------------------------
+
+def cmd_orders(args: argparse.Namespace) -> int:
+    path: str = args.game
+    game, data = load_game(path)
+    power = find_power(game, args.power) if args.power else None
+    if args.file == "-" and sys.stdin.isatty() and not args.json:
+        print("Type the orders (e.g. 'England: A Lon-Nth, F Edi-Nwg'), then Ctrl-D:",
+              file=sys.stderr)
+    text = read_text(args.file, "orders file")
+    if not text.strip() and power is None:
+        raise CliError("no orders given: the input is empty; write orders such as "
+                       "'England: A Lon-Nth', or use --power P with empty input to withdraw "
+                       "a power's orders")
+    phase = str(game.phase)
+    try:
+        lines = _report.read_orders(game, text, power)
+    except GameError as exc:
+        raise CliError(f"the orders were not taken: {exc}") from None
+    raw = _raw_log(data)
+    raw.append({"phase": phase, "power": power.upper() if power else None, "text": text})
+    save_game(path, game, {RAW_KEY: raw})
+    named = sorted({item["power"] for item in lines if item["kept"] and item["power"]}
+                   | ({power.upper()} if power else set()))
+    problems = [item for item in lines if item["status"] != "ok"]
+    missing = _report.missing_orders(game, [p.lower() for p in named])
+    waiting = _report.awaited(game)
+    if args.json:
+        print_json({
+            "file": path, "phase": phase, "lines": lines,
+            "powers": named,
+            "pending": _pending_json(game),
+            "missing": missing,
+            "awaiting": [p.upper() for p in waiting],
+            "problems": len(problems),
+        })
+        return EXIT_PROBLEMS if problems else EXIT_OK
+    style = _style()
+    print(style.bold(f"{game.phase.long_name} ({phase}): orders read"))
+    for line in _report.format_read(game, lines, style):
+        print(line)
+    if named:
+        print("Kept as the pending orders of " + ", ".join(p.title() for p in named)
+              + " (sending a power's orders again replaces them until the phase is processed).")
+    for note in missing:
+        print(f"  {note}")
+    if problems:
+        print(style.warn(f"{len(problems)} order{'s' if len(problems) != 1 else ''} could not "
+                         "be followed as written: fix them and send that power's orders again."))
+    print(_awaiting_text(game, waiting, path))
+    return EXIT_PROBLEMS if problems else EXIT_OK
+
+
+def _pending_json(game: Game) -> JSON:
+    out: JSON = {}
+    for power in game.powers:
+        if game.has_submitted(power):
+            out[power.upper()] = [
+                {"text": e.text, "order": str(e.order) if e.order else None,
+                 **({"error": _report.first_line(e.error), "error_kind": e.error_kind}
+                    if e.error else {})}
+                for e in game.orders_of(power)]
+    return out
+
+
+def _awaiting_text(game: Game, waiting: list[str], path: str) -> str:
+    if game.end is not None:
+        return f"The game is over: {game.end.summary}."
+    if waiting:
+        return ("Still awaited: " + ", ".join(power_name(game, p) for p in waiting)
+                + f". (Or run 'realpolitik process {path}': powers without orders are in civil "
+                "disorder.)")
+    return f"All orders are in: run 'realpolitik process {path}'."
+
+
+# -- process -----------------------------------------------------------------------------------
+
+def cmd_process(args: argparse.Namespace) -> int:
+    path: str = args.game
+    game, data = load_game(path)
+    if game.end is not None:
+        raise CliError(f"{path}: the game is over ({game.end.summary}); there is nothing to "
+                       "process. 'realpolitik history' shows how it went.")
+    waiting = _report.awaited(game)
+    if waiting and args.wait:
+        raise CliError("not processed: still awaiting orders from "
+                       + ", ".join(power_name(game, p) for p in waiting)
+                       + "; send them with 'realpolitik orders', or process without --wait",
+                       EXIT_PROBLEMS)
+    try:
+        game.process()
+    except GameError as exc:
+        raise CliError(f"{path}: cannot process: {exc}") from None
+    save_game(path, game, {RAW_KEY: _raw_log(data)})
+    report = _report.phase_report(game, len(game.history) - 1)
+    if args.json:
+        print_json(report)
+        return EXIT_OK
+    style = _style()
+    for line in _report.format_results(game, report, style):
+        print(line)
+    if game.end is None:
+        print(_awaiting_text(game, _report.awaited(game), path))
+    return EXIT_OK
+
+
+# -- show --------------------------------------------------------------------------------------
+
+def _find_phase(game: Game, text: str) -> int | None:
+    """The history index of a phase, or None for the current phase."""
+    try:
+        wanted = Phase.parse(text)
+    except ValueError as exc:
+        raise CliError(f"--phase: {exc}") from None
+    if wanted == game.phase:
+        return None
+    for index, record in enumerate(game.history):
+        if record.position.phase == wanted:
+            return index
+    played = [str(r.position.phase) for r in game.history]
+    span = f"{played[0]} to {played[-1]}" if played else "none yet"
+    raise CliError(f"--phase {text}: this game has no phase {wanted}; the phases played are "
+                   f"{span}, and the current phase is {game.phase}")
+
+
+def _show_json(game: Game, position: Position, *, current: bool) -> JSON:
+    data = _report.position_report(game, position)
+    data["variant"] = game.variant.id
+    data["rules"] = game.rules.edition
+    if current:
+        data["awaiting"] = [p.upper() for p in _report.awaited(game)]
+        data["orders"] = _pending_json(game)
+        data["end"] = _report.end_json(game)
+    return data
+
+
+def _format_show(game: Game, data: JSON, style: Style) -> list[str]:
+    lines = _report.format_position(game, data, style)
+    if "awaiting" in data:
+        if data.get("end"):
+            lines.append(style.bold(f"  Game over: {data['end']['summary']}"))
+        else:
+            given = [p for p in data.get("orders", {})]
+            if given:
+                lines.append("  Orders in from: " + ", ".join(p.title() for p in given))
+            waiting = data["awaiting"]
+            lines.append("  Awaiting orders from: "
+                         + (", ".join(p.title() for p in waiting) if waiting else "nobody"))
+    return lines
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    game, _ = load_game(args.game)
+    index = _find_phase(game, args.phase) if args.phase else None
+    style = _style()
+    if index is None:
+        data = _show_json(game, game.position, current=True)
+        if args.json:
+            print_json(data)
+            return EXIT_OK
+        for line in _format_show(game, data, style):
+            print(line)
+        return EXIT_OK
+    record = game.history[index]
+    data = _show_json(game, record.position, current=False)
+    data["results"] = _report.phase_report(game, index)
+    if args.json:
+        print_json(data)
+        return EXIT_OK
+    for line in _format_show(game, data, style):
+        print(line)
+    for line in _report.format_results(game, data["results"], style):
+        print(line)
+    return EXIT_OK
+
+
+# -- history -----------------------------------------------------------------------------------
+
+def cmd_history(args: argparse.Namespace) -> int:
+    game, _ = load_game(args.game)
+    reports = [_report.phase_report(game, i) for i in range(len(game.history))]
+    if args.json:
+        print_json({"variant": game.variant.id, "rules": game.rules.edition,
+                    "phases": reports, "current_phase": str(game.phase),
+                    "end": _report.end_json(game)})
+        return EXIT_OK
+    style = _style()
+    if not reports:
+        print(f"No phase played yet; the game is at {game.phase.long_name} ({game.phase}).")
+        return EXIT_OK
+    for report in reports:
+        for line in _report.format_results(game, report, style):
+            print(line)
+        print()
+    if game.end is None:
+        print(f"Now: {game.phase.long_name} ({game.phase}).")
+    return EXIT_OK
+
+
+# -- render ------------------------------------------------------------------------------------
+
+def cmd_render(args: argparse.Namespace) -> int:
+    game, _ = load_game(args.game)
+    try:
+        render = importlib.import_module("realpolitik.render").render
+    except (ImportError, AttributeError):
+        raise CliError("the map renderer is not available in this installation", EXIT_USAGE) \
+            from None
+    index = _find_phase(game, args.phase) if args.phase else None
+    if index is None:
+        position = game.position
+        orders = [e.order for p in game.powers for e in game.orders_of(p)
+                  if e.order is not None and e.ok]
+        svg = render(position, orders=orders or None)
+    else:
+        record = game.history[index]
+        orders = [e.order for entries in record.orders.values() for e in entries
+                  if e.order is not None]
+        svg = render(record.position, orders=orders or None,
+                     results=record.resolution.results)
+    out: str | None = args.output
+    if out is None:
+        out = f"{Path(args.game).stem}-{game.phase if index is None else args.phase.upper()}.svg"
+    if out.lower().endswith(".png"):
+        try:
+            svg_to_png = importlib.import_module("realpolitik.render.png").svg_to_png
+        except (ImportError, AttributeError):
+            raise CliError("PNG output needs the optional dependency: pip install "
+                           "'realpolitik[png]'; or write an .svg file", EXIT_USAGE) from None
+        try:
+            png = svg_to_png(svg)
+        except ImportError as exc:
+            raise CliError(f"PNG output needs cairosvg ({exc}): pip install 'realpolitik[png]'; "
+                           "or write an .svg file", EXIT_USAGE) from None
+        write_atomic(out, png)
+    elif out.lower().endswith(".svg"):
+        write_atomic(out, svg)
+    else:
+        raise CliError(f"-o {out}: the map is written as .svg or .png; end the name with one "
+                       "of them")
+    if args.json:
+        print_json({"file": out, "phase": str(game.phase) if index is None
+                    else str(game.history[index].position.phase)})
+    else:
+        print(f"Wrote {out}")
+    return EXIT_OK
+
+
+__all__ = ["EXIT_USAGE", "cmd_history", "cmd_new", "cmd_orders", "cmd_process", "cmd_render",
+           "cmd_show"]

@@ -1,0 +1,421 @@
+"""Reports as a gamesmaster reads them out: orders read, results, positions. Each report is built
+once as JSON-ready data and then written either as JSON or as text."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from realpolitik.adjudication.outcomes import OrderResult, Resolution
+from realpolitik.errors import OrderTextError
+from realpolitik.game import Game, SubmittedOrder
+from realpolitik.legality import adjustment_counts
+from realpolitik.notation import parse_orders
+from realpolitik.orders import Order
+from realpolitik.position import Phase, PhaseType, Position, Season
+from realpolitik.savefile import centers_to_json, resolution_to_json, result_to_json
+
+from ._common import JSON, Style, power_name
+
+ERROR_OUTCOMES = {"invalid": "unreadable", "unknown": "unknown", "ambiguous": "ambiguous",
+                  "illegal": "illegal"}
+"""The ``outcome`` of a void order by why it was void (parse errors never reach the
+adjudicator)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Given:
+    """One order as given: its power, the text, what it was read as (or why not)."""
+
+    power: str
+    text: str
+    order: Order | None
+    error: str | None = None
+    kind: str | None = None
+
+    @classmethod
+    def from_submitted(cls, power: str, entry: SubmittedOrder) -> Given:
+        return cls(power, entry.text, entry.order, entry.error, entry.error_kind)
+
+
+def first_line(text: str | None) -> str:
+    return (text or "").splitlines()[0] if text else ""
+
+
+# -- order results --------------------------------------------------------------------------------
+
+def _take(pool: list[OrderResult | None], test: Any) -> OrderResult | None:
+    for index, result in enumerate(pool):
+        if result is not None and test(result):
+            pool[index] = None
+            return result
+    return None
+
+
+def order_results(given: Sequence[Given], resolution: Resolution) -> list[JSON]:
+    """The case format's ``order_results``: one entry per order given, in the order given, with
+    its ``input`` text; orders that could not be read are void. Results the adjudicator reports
+    for units that were given no order come last, with ``input`` null."""
+    pool: list[OrderResult | None] = list(resolution.results)
+    out: list[JSON] = []
+    for entry in given:
+        base: JSON = {"power": entry.power.upper(), "input": entry.text}
+        if entry.order is None:
+            out.append({**base, "order": None, "result": "void",
+                        "outcome": ERROR_OUTCOMES.get(entry.kind or "invalid", "unreadable"),
+                        "reason": first_line(entry.error)})
+            continue
+        order = entry.order
+        found = _take(pool, lambda r, o=order: r.order == o) or _take(
+            pool, lambda r, o=order, p=entry.power: r.power == p and r.order.province == o.province
+            and type(r.order) is type(o))
+        if found is None:
+            reason = first_line(entry.error) or "the adjudicator gave no result for this order"
+            out.append({**base, "order": str(order), "result": "void",
+                        "outcome": "illegal" if entry.error else "void", "reason": reason})
+            continue
+        out.append({**base, **result_to_json(found)})
+    for result in pool:
+        if result is not None:
+            out.append({"power": result.power.upper(), "input": None, **result_to_json(result)})
+    return out
+
+
+def resolution_json(resolution: Resolution, before: Position, after: Position | None,
+                    given: Sequence[Given], *, centers_known: bool = True) -> JSON:
+    """A phase's result in the case format (``order_results``, ``units_after``...)."""
+    base = resolution_to_json(resolution)
+    data: JSON = {"phase": str(before.phase), "order_results": order_results(given, resolution),
+                  "units_after": base["units_after"]}
+    if before.phase.type is PhaseType.MOVEMENT:
+        data["dislodged_after"] = base.get("dislodged_after", {})
+        data["standoffs_after"] = base.get("standoffs_after", [])
+    if after is not None and centers_known:
+        data["centers_after"] = centers_to_json(after.centers)
+    if before.phase.type is PhaseType.ADJUSTMENTS:
+        data["civil_disorder"] = base.get("civil_disorder", {})
+    if after is not None:
+        data["next_phase"] = str(after.phase)
+    return data
+
+
+# -- a played phase ----------------------------------------------------------------------------
+
+def adjustments_json(game_or_position: Game | Position) -> JSON:
+    """Power -> builds due (and where) or removals due, for an adjustment phase."""
+    position = game_or_position.position if isinstance(game_or_position, Game) \
+        else game_or_position
+    out: JSON = {}
+    if position.phase.type is not PhaseType.ADJUSTMENTS:
+        return out
+    for power, count in adjustment_counts(position).items():
+        if count > 0:
+            sites = free_home_centers(position, power)
+            out[power.upper()] = {"builds": min(count, len(sites)), "due": count,
+                                  "build_sites": [s.upper() for s in sites]}
+        elif count < 0:
+            out[power.upper()] = {"removals": -count}
+    return out
+
+
+def free_home_centers(position: Position, power: str) -> tuple[str, ...]:
+    """Home centres of ``power`` that it owns and that are empty: where it may build."""
+    return tuple(c for c in position.variant.map.home_centers(power)
+                 if position.centers.get(c) == power and c not in position.units)
+
+
+def center_changes(before: Position, after: Position) -> list[JSON]:
+    changes = []
+    for center in sorted(set(before.centers) | set(after.centers)):
+        old, new = before.centers.get(center), after.centers.get(center)
+        if old != new:
+            changes.append({"center": center.upper(), "from": old.upper() if old else None,
+                            "to": new.upper() if new else None})
+    return changes
+
+
+def phase_report(game: Game, index: int) -> JSON:
+    """Everything one played phase decided, JSON-ready (``process`` and ``history``)."""
+    record = game.history[index]
+    after = game.history[index + 1].position if index + 1 < len(game.history) \
+        else game.position
+    given = [Given.from_submitted(power, entry) for power in game.powers
+             for entry in record.orders.get(power, ())]
+    data = resolution_json(record.resolution, record.position, after, given)
+    data["phase_name"] = record.position.phase.long_name
+    data["center_changes"] = center_changes(record.position, after)
+    centres_moved = record.position.phase.season is Season.FALL \
+        and after.phase.type is not PhaseType.RETREATS
+    if centres_moved or record.position.phase.type is PhaseType.ADJUSTMENTS:
+        data["center_counts"] = {p.upper(): len(after.centers_of(p)) for p in game.powers}
+    if after.phase.type is PhaseType.ADJUSTMENTS:
+        data["adjustments"] = adjustments_json(after)
+    data["powers_in_civil_disorder"] = [p.upper() for p in record.civil_disorder]
+    data["notes"] = list(record.notes)
+    if index == len(game.history) - 1 and game.end is not None:
+        data["end"] = end_json(game)
+    return data
+
+
+def end_json(game: Game) -> JSON | None:
+    if game.end is None:
+        return None
+    return {"kind": game.end.kind.value, "winners": [p.upper() for p in game.end.winners],
+            "phase": game.end.phase, "summary": game.end.summary}
+
+
+def _title(power: str) -> str:
+    return power.title()
+
+
+def _names(items: Iterable[str]) -> str:
+    return ", ".join(items)
+
+
+def format_results(game: Game, data: Mapping[str, Any], style: Style) -> list[str]:
+    """The text of a phase report, as read out to the players."""
+    lines = [style.bold(f"{data['phase_name']} ({data['phase']}): results")]
+    by_power: dict[str, list[Mapping[str, Any]]] = {}
+    for entry in data["order_results"]:
+        by_power.setdefault(entry["power"], []).append(entry)
+    for power in game.powers:
+        entries = by_power.get(power.upper())
+        if not entries:
+            continue
+        lines.append(f"  {power_name(game, power)}")
+        for entry in entries:
+            shown = str(entry["order"] or entry["input"])
+            result = entry["result"]
+            mark = {"succeeds": style.good("succeeds"), "fails": style.bad("fails   "),
+                    "void": style.warn("void    ")}.get(result, result)
+            reason = str(entry["reason"])
+            if entry["order"] is None:
+                reason = f"'{entry['input']}' could not be read: {reason}; the unit holds"
+            elif not reason.startswith(shown):
+                reason = f"{shown}: {reason}"
+            if entry["input"] is None:
+                reason += " (no order was given)"
+            lines.append(f"    {mark}  {reason}")
+    dislodged = data.get("dislodged_after") or {}
+    if dislodged:
+        lines.append("  Dislodged:")
+        for power, units in dislodged.items():
+            for unit, info in units.items():
+                retreats = info.get("retreats") or []
+                whence = f" (attacked from {info['attacker']})" if info.get("attacker") else ""
+                if retreats:
+                    lines.append(f"    {_title(power)}'s {unit}{whence} may retreat to "
+                                 f"{_names(retreats)}, or disband")
+                else:
+                    lines.append(f"    {_title(power)}'s {unit}{whence} has no retreat and "
+                                 "will be disbanded")
+    if data.get("standoffs_after"):
+        lines.append(f"  Stand-offs (left empty, no retreat there): "
+                     f"{_names(data['standoffs_after'])}")
+    removed = data.get("civil_disorder") or {}
+    for power, units in removed.items():
+        lines.append(f"  Civil disorder: {_title(power)} gave too few removals; removed "
+                     f"{_names(units)}")
+    if data.get("powers_in_civil_disorder"):
+        lines.append("  Gave no orders (civil disorder: units hold, retreats disband): "
+                     + _names(_title(p) for p in data["powers_in_civil_disorder"]))
+    changes = [f"{_title(c['to']) if c['to'] else 'nobody'} takes {c['center']}"
+               + (f" from {_title(c['from'])}" if c["from"] else "")
+               for c in data.get("center_changes", [])]
+    if changes:
+        lines.append(f"  Centres changing hands: {'; '.join(changes)}")
+    if "center_counts" in data:
+        tally = ", ".join(f"{_title(p)} {n}" for p, n in data["center_counts"].items() if n)
+        lines.append(f"  Supply centres: {tally}")
+    adjustments = data.get("adjustments")
+    if adjustments:
+        lines.append("  Adjustments due:")
+        lines.extend(f"    {text}" for text in format_adjustments(adjustments))
+    for note in data.get("notes", []):
+        lines.append(f"  Note: {note}")
+    if data.get("end"):
+        lines.append(style.bold(f"  Game over: {data['end']['summary']}"))
+    elif "next_phase" in data:
+        lines.append(f"  Next: {Phase.parse(data['next_phase']).long_name} "
+                     f"({data['next_phase']})")
+    return lines
+
+
+def format_adjustments(adjustments: Mapping[str, Any]) -> list[str]:
+    out = []
+    for power, info in adjustments.items():
+        if "removals" in info:
+            n = info["removals"]
+            out.append(f"{_title(power)} must remove {n} unit{'s' if n != 1 else ''}")
+        else:
+            n, due = info["builds"], info["due"]
+            sites = _names(info["build_sites"]) or "none free"
+            extra = f" ({due} due, but only {n} free home centre{'s' if n != 1 else ''})" \
+                if n < due else ""
+            out.append(f"{_title(power)} may build {n}{extra}: {sites}")
+    return out
+
+
+# -- orders as read ----------------------------------------------------------------------------
+
+def _error_json(error: OrderTextError) -> JSON:
+    data = error.to_dict()
+    data["status"] = error.kind
+    return data
+
+
+def read_orders(game: Game, text: str, power: str | None) -> list[JSON]:
+    """Give a block of orders to the game and say, per line, what was understood, what could not
+    be read and why. The orders are kept as the powers' pending orders."""
+    sheet = parse_orders(text, game.position, power=power)
+    if power is not None:
+        kept: dict[str, tuple[SubmittedOrder, ...]] = {power: game.submit(power, text)}
+    else:
+        kept = game.submit_sheet(text)
+    queues = {p: list(entries) for p, entries in kept.items()}
+    out: list[JSON] = []
+    for entry in sheet.entries:
+        owner = power or entry.power or (entry.order.power if entry.order else None) or ""
+        queue = queues.get(owner, [])
+        submitted = queue.pop(0) if queue else None
+        item: JSON = {"line": entry.line, "power": owner.upper() or None, "text": entry.text,
+                      "order": None, "kept": bool(owner) and submitted is not None}
+        if entry.error is not None:
+            item.update(_error_json(entry.error))
+            item["source_line"] = entry.error.text
+            item["text"] = entry.text
+        elif submitted is not None and submitted.error_kind == "illegal":
+            item.update({"order": str(submitted.order), "status": "illegal",
+                         "message": submitted.error or "illegal", "hint": ""})
+        else:
+            order = submitted.order if submitted is not None else entry.order
+            item.update({"order": str(order), "status": "ok"})
+        out.append(item)
+    return out
+
+
+def missing_orders(game: Game, powers: Iterable[str]) -> list[str]:
+    """What the named powers still leave open: units with no order, adjustments not given."""
+    position = game.position
+    kind = position.phase.type
+    notes = []
+    for power in powers:
+        entries = [e for e in game.orders_of(power) if e.ok and e.order is not None]
+        ordered = {getattr(e.order, "province", "") for e in entries}
+        name = power_name(game, power)
+        if kind is PhaseType.MOVEMENT:
+            idle = [str(u) for u in position.units_of(power) if u.province not in ordered]
+            if idle:
+                notes.append(f"{name}: {_names(idle)} {'has' if len(idle) == 1 else 'have'} "
+                             "no order and will hold")
+        elif kind is PhaseType.RETREATS:
+            idle = [str(d.unit) for d in position.dislodged_of(power)
+                    if d.unit.province not in ordered]
+            if idle:
+                notes.append(f"{name}: {_names(idle)} {'has' if len(idle) == 1 else 'have'} "
+                             "no retreat order and will be disbanded")
+        else:
+            due = adjustment_counts(position).get(power, 0)
+            if due < 0 and len(entries) < -due:
+                notes.append(f"{name}: must remove {-due}, gave {len(entries)}; the rest will "
+                             "be chosen by the civil-disorder rule")
+            elif due > 0 and len(entries) < due:
+                notes.append(f"{name}: may build {due}, gave {len(entries)}; the rest are "
+                             "waived")
+    return notes
+
+
+def awaited(game: Game) -> list[str]:
+    """Powers that must still give orders this phase."""
+    if game.end is not None:
+        return []
+    return [p for p in game.powers_to_order()
+            if not game.has_submitted(p) and p not in game.setup.inactive]
+
+
+def format_read(game: Game, lines: Sequence[Mapping[str, Any]], style: Style) -> list[str]:
+    """The text of what ``orders`` understood, line by line."""
+    out = []
+    width = max((len(str(item["text"])) for item in lines), default=10)
+    for item in lines:
+        where = f"line {item['line']}"
+        who = _title(item["power"]) if item["power"] else "?"
+        status = item["status"]
+        if status == "ok":
+            out.append(f"  {where:<8} {who:<8} {item['text']:<{width}}  -> {item['order']}")
+            continue
+        if status == "illegal":
+            out.append(f"  {where:<8} {who:<8} {item['text']:<{width}}  "
+                       + style.bad(f"illegal: {item['message']}"))
+            out.append(f"  {'':<17} read as {item['order']}; the unit will hold unless you send "
+                       "this power's orders again with a legal order")
+            continue
+        message = item["message"]
+        label = {"ambiguous": "ambiguous", "unknown": "not understood",
+                 "invalid": "not understood"}.get(status, status)
+        text = f"{label}: {message}"
+        if item.get("hint"):
+            text += f"; {item['hint']}"
+        out.append(f"  {where:<8} {who:<8} {item['text']:<{width}}  " + style.bad(text))
+        candidates = item.get("candidates") or []
+        if candidates and not all(c in message or c in item.get("hint", "") for c in candidates):
+            out.append(f"  {'':<17} every reading: {' | '.join(candidates)}")
+        suggestions = item.get("suggestions") or []
+        if suggestions and not all(s in message or s in item.get("hint", "")
+                                   for s in suggestions):
+            out.append(f"  {'':<17} did you mean: {', '.join(suggestions)}")
+        line_text, span = item.get("source_line") or "", item.get("span")
+        if line_text and span:
+            start, end = span
+            out.append(f"  {'':<17} {line_text}")
+            out.append(f"  {'':<17} {' ' * start}{'^' * max(1, end - start)}")
+        if not item["kept"]:
+            out.append(f"  {'':<17} (not kept: put it under a power's name, e.g. "
+                       "'England: A Lon-Nth')")
+    return out
+
+
+def position_report(game: Game, position: Position) -> JSON:
+    """A position for ``show``: the case-format notation plus tallies."""
+    from realpolitik.savefile import position_to_json
+
+    data: JSON = position_to_json(position)
+    data["phase_name"] = position.phase.long_name
+    data["center_counts"] = {p.upper(): len(position.centers_of(p)) for p in game.powers}
+    if position.dislodged:
+        from realpolitik.legality import retreat_options
+
+        data["retreats"] = {}
+        for d in position.dislodged:
+            options = retreat_options(position, d, rules=game.rules)
+            data["retreats"].setdefault(d.unit.power.upper(), {})[str(d.unit)] = [
+                o.upper() for o in options]
+    if position.phase.type is PhaseType.ADJUSTMENTS:
+        data["adjustments"] = adjustments_json(position)
+    return data
+
+
+def format_position(game: Game, data: Mapping[str, Any], style: Style) -> list[str]:
+    lines = [style.bold(f"{data['phase_name']} ({data['phase']})")]
+    units = data.get("units", {})
+    centers = data.get("centers", {})
+    for power in game.powers:
+        key = power.upper()
+        if not units.get(key) and not centers.get(key):
+            continue
+        owned = centers.get(key, [])
+        lines.append(f"  {power_name(game, power):<8} {len(owned):>2} centres  units: "
+                     f"{_names(units.get(key, [])) or '-'}")
+        lines.append(f"  {'':<8}             centres: {_names(owned) or '-'}")
+    for power, entries in data.get("dislodged", {}).items():
+        for unit, attacker in entries.items():
+            options = data.get("retreats", {}).get(power, {}).get(unit, [])
+            lines.append(f"  Dislodged: {_title(power)}'s {unit} (attacked from {attacker}); "
+                         f"may retreat to {_names(options) or 'nowhere (it will disband)'}")
+    if data.get("standoffs"):
+        lines.append(f"  Stand-offs: {_names(data['standoffs'])}")
+    if data.get("adjustments"):
+        lines.append("  Adjustments due:")
+        lines.extend(f"    {text}" for text in format_adjustments(data["adjustments"]))
+    return lines

@@ -1,0 +1,294 @@
+"""The ``realpolitik`` command line: every command, its JSON, its exit codes, its error messages."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from realpolitik.cli import main
+from realpolitik.cli._common import RAW_KEY, Style
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str, stdin: str | None = None,
+        monkeypatch: pytest.MonkeyPatch | None = None) -> tuple[int, str, str]:
+    if stdin is not None:
+        assert monkeypatch is not None
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, Any]:
+    code, out, err = run(capsys, *argv, "--json")
+    return code, json.loads(out)
+
+
+@pytest.fixture
+def game_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    path = tmp_path / "game.json"
+    assert main(["new", str(path)]) == 0
+    capsys.readouterr()
+    return path
+
+
+def write(tmp_path: Path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+# -- help and usage ------------------------------------------------------------------------------
+
+def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--help"])
+    assert exit_info.value.code == 0
+    out = capsys.readouterr().out
+    for command in ("new", "orders", "process", "show", "history", "adjudicate", "render",
+                    "demo"):
+        assert command in out
+    assert "exit codes" in out
+
+
+def test_no_command_prints_help_and_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([]) == 2
+    assert "realpolitik new game.json" in capsys.readouterr().out
+
+
+def test_bad_argument_exits_2_with_a_pointer_to_help(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["new"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert "GAME.json" in err and "--help" in err
+
+
+def test_python_dash_m_and_the_entry_point_run(tmp_path: Path) -> None:
+    result = subprocess.run([sys.executable, "-m", "realpolitik", "new", str(tmp_path / "g.json"),
+                             "--json"], capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["phase"] == "S1901M"
+
+
+# -- new and show --------------------------------------------------------------------------------
+
+def test_new_json_has_phase_units_and_centers(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    code, data = run_json(capsys, "new", str(tmp_path / "g.json"), "--rules", "1971")
+    assert code == 0
+    assert data["phase"] == "S1901M"
+    assert data["units"]["ENGLAND"] == ["F EDI", "F LON", "A LVP"] or \
+        sorted(data["units"]["ENGLAND"]) == ["A LVP", "F EDI", "F LON"]
+    assert sorted(data["centers"]["RUSSIA"]) == ["MOS", "SEV", "STP", "WAR"]
+    assert data["rules"] == "1971"
+
+
+def test_new_refuses_to_overwrite(game_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "new", str(game_file))
+    assert code == 3
+    assert str(game_file) in err and "--force" in err
+
+
+def test_new_bad_rules_and_variant_and_players(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "new", str(tmp_path / "a.json"), "--rules", "1999")
+    assert code == 2 and "1999" in err and "2023" in err
+    code, _, err = run(capsys, "new", str(tmp_path / "b.json"), "--variant", "nowhere")
+    assert code == 2 and "nowhere" in err
+    code, _, err = run(capsys, "new", str(tmp_path / "c.json"), "--players", "9")
+    assert code == 2 and "9" in err
+    code, _, err = run(capsys, "new", str(tmp_path / "d.json"), "--option", "4.A.2")
+    assert code == 2 and "ID=VALUE" in err
+    assert not list(tmp_path.iterdir())
+
+
+def test_new_with_fewer_players(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, data = run_json(capsys, "new", str(tmp_path / "g.json"), "--players", "6")
+    assert code == 0
+    assert "ITALY" not in data["awaiting"]
+
+
+def test_show_text_and_json(game_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "show", str(game_file))
+    assert code == 0
+    assert "Spring 1901 movement" in out and "Awaiting orders from" in out
+    code, data = run_json(capsys, "show", str(game_file))
+    assert {"phase", "units", "centers", "awaiting"} <= set(data)
+    assert len(data["awaiting"]) == 7
+
+
+def test_show_unknown_phase_says_which_exist(game_file: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "show", str(game_file), "--phase", "S1905M")
+    assert code == 2
+    assert "S1905M" in err and "current phase is S1901M" in err
+    code, _, err = run(capsys, "show", str(game_file), "--phase", "Spring")
+    assert code == 2 and "S1901M" in err
+
+
+# -- the game file -------------------------------------------------------------------------------
+
+def test_missing_game_file_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "nope.json"
+    for command in (["show"], ["process"], ["history"], ["orders"]):
+        code, _, err = run(capsys, *command, str(missing))
+        assert code == 3
+        assert str(missing) in err and "realpolitik new" in err
+
+
+def test_damaged_game_file_names_the_place(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "realpolitik-game",\n "phases": [}\n')
+    code, _, err = run(capsys, "show", str(bad))
+    assert code == 3
+    assert str(bad) in err and "line 2" in err and "column" in err
+    bad.write_text('{"format": "something-else"}')
+    code, _, err = run(capsys, "show", str(bad))
+    assert code == 3 and "not a realpolitik game record" in err
+    bad.write_text("[1, 2]")
+    code, _, err = run(capsys, "show", str(bad))
+    assert code == 3 and "JSON object" in err
+
+
+def test_writes_are_atomic(game_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                           monkeypatch: pytest.MonkeyPatch) -> None:
+    before = game_file.read_text()
+
+    def interrupted(*args: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "replace", interrupted)
+    orders = write(tmp_path, "o.txt", "England: A Lvp-Yor\n")
+    code, _, err = run(capsys, "orders", str(game_file), orders)
+    assert code == 130 and "interrupted" in err
+    assert game_file.read_text() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json", "o.txt"]
+
+
+# -- orders --------------------------------------------------------------------------------------
+
+def test_orders_report_every_line(game_file: Path, tmp_path: Path,
+                                  capsys: pytest.CaptureFixture[str]) -> None:
+    text = ("England: A Liv-Yor, F Lon-Nth, F Edi-Nwg\n"
+            "France: A Pars-Bur\n"
+            "F Bre-Lon\n")
+    code, out, _ = run(capsys, "orders", str(game_file), write(tmp_path, "o.txt", text))
+    assert code == 1
+    assert "line 1" in out and "A LVP - YOR" in out
+    # unknown name: the line, what was wrong, suggestions
+    assert "line 2" in out and "'Pars'" in out and "PAR (Paris)" in out
+    # illegal: the reason and how to fix it
+    assert "line 3" in out and "illegal" in out and "Brest" in out and "London" in out
+    assert "send this power's orders again" in out
+    assert "Still awaited" in out and "Austria" in out
+
+
+def test_orders_json_fields(game_file: Path, tmp_path: Path,
+                            capsys: pytest.CaptureFixture[str]) -> None:
+    text = "France: A Pars-Bur, F Bre-Lon, A Mar-Spa\n"
+    code, out, _ = run(capsys, "orders", str(game_file), write(tmp_path, "o.txt", text), "--json")
+    data = json.loads(out)
+    assert code == 1
+    lines = data["lines"]
+    assert [item["status"] for item in lines] == ["unknown", "illegal", "ok"]
+    unknown = lines[0]
+    assert unknown["line"] == 1 and unknown["span"] and "PAR" in " ".join(unknown["suggestions"])
+    assert lines[1]["order"] == "F BRE - LON" and lines[1]["message"]
+    assert lines[2]["order"] == "A MAR - SPA"
+    assert data["problems"] == 2
+    assert "FRANCE" in data["pending"]
+
+
+def test_orders_ambiguous_lists_every_reading(game_file: Path, tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    # 'nor' could be Norway or the Norwegian Sea
+    text = "England: F Edi-Nor\n"
+    code, out, _ = run(capsys, "orders", str(game_file), write(tmp_path, "o.txt", text), "--json")
+    item = json.loads(out)["lines"][0]
+    assert code == 1
+    assert item["status"] in ("ambiguous", "unknown")
+    if item["status"] == "ambiguous":
+        assert len(item["candidates"]) >= 2
+    code, out, _ = run(capsys, "orders", str(game_file), write(tmp_path, "o.txt", text))
+    assert "line 1" in out and "Nor" in out
+
+
+def test_orders_for_one_power_and_replacement(game_file: Path, tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str],
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out, _ = run(capsys, "orders", str(game_file), "-", "--power", "eng",
+                       stdin="A Lvp-Yor\nF Lon-Nth\n", monkeypatch=monkeypatch)
+    assert code == 0
+    code, out, _ = run(capsys, "orders", str(game_file), "-", "--power", "England",
+                       stdin="F Lon-Eng\n", monkeypatch=monkeypatch)
+    assert code == 0
+    _, data = run_json(capsys, "show", str(game_file))
+    assert [o["order"] for o in data["orders"]["ENGLAND"]] == ["F LON - ENG"]
+    saved = json.loads(game_file.read_text())
+    assert [entry["text"] for entry in saved[RAW_KEY]] == ["A Lvp-Yor\nF Lon-Nth\n",
+                                                           "F Lon-Eng\n"]
+
+
+def test_orders_for_the_wrong_power_name_the_line(game_file: Path, tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    text = "France: A Par-Bur\n"
+    code, out, _ = run(capsys, "orders", str(game_file), write(tmp_path, "o.txt", text),
+                       "--power", "England")
+    assert code == 1
+    assert "line 1" in out and "France" in out and "England" in out
+
+
+def test_orders_unknown_power(game_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "orders", str(game_file), "--power", "Englnd")
+    assert code == 2
+    assert "'Englnd'" in err and "England" in err and "Austria" in err
+
+
+def test_orders_empty_input(game_file: Path, tmp_path: Path,
+                            capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "orders", str(game_file), write(tmp_path, "o.txt", "\n"))
+    assert code == 2 and "empty" in err and "England: A Lon-Nth" in err
+
+
+def test_orders_missing_orders_file(game_file: Path, tmp_path: Path,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "orders", str(game_file), str(tmp_path / "none.txt"))
+    assert code == 3 and "none.txt" in err
+
+
+def test_orders_without_a_power(game_file: Path, tmp_path: Path,
+                                capsys: pytest.CaptureFixture[str]) -> None:
+    # no header, but the unit says whose order it is
+    code, out, _ = run(capsys, "orders", str(game_file), write(tmp_path, "o.txt", "A Par-Bur\n"),
+                       "--json")
+    data = json.loads(out)
+    assert data["lines"][0]["power"] == "FRANCE" and data["lines"][0]["kept"]
+
+
+# -- colours ---------------------------------------------------------------------------------------
+
+class _Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_colours_only_on_a_terminal_without_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    assert Style.for_stream(_Tty()).enabled
+    assert not Style.for_stream(io.StringIO()).enabled
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not Style.for_stream(_Tty()).enabled
+    assert Style(False).bad("x") == "x"
+    assert Style(True).bad("x") != "x"
