@@ -5,6 +5,6 @@ cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/pip install --quiet --upgrade pip
 .venv/bin/pip install --quiet -e '.[dev,server,png]'
-.venv/bin/ruff check realpolitik tests benchmarks
+.venv/bin/ruff check .
 .venv/bin/mypy --strict realpolitik
 .venv/bin/pytest -q "$@"

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from realpolitik.adjudication import Resolution, Result, adjudicate
+from realpolitik.adjudication import Resolution, adjudicate
 from realpolitik.errors import OrderTextError
 from realpolitik.geography import UnitType
 from realpolitik.notation import parse_order
@@ -113,7 +113,7 @@ def check_case(case: Mapping[str, Any], outcome: Outcome) -> list[str]:
                  for d in res.dislodged}
         if want_d != got_d:
             problems.append(f"dislodged_after: expected {sorted(want_d)}, got {sorted(got_d)}")
-        for p, ds in expect["dislodged_after"].items():
+        for _p, ds in expect["dislodged_after"].items():
             for u, d in ds.items():
                 if "retreats" in d:
                     loc = u.split()[1].lower()

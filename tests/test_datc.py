@@ -10,10 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from datc_cases import check_case, failure_report, load_cases, run_case
 
 from realpolitik.variant import load_variant
-
-from datc_cases import check_case, failure_report, load_cases, run_case
 
 CASES = load_cases()
 VARIANT = load_variant("classical")
