@@ -292,3 +292,33 @@ def test_colours_only_on_a_terminal_without_no_color(monkeypatch: pytest.MonkeyP
     assert not Style.for_stream(_Tty()).enabled
     assert Style(False).bad("x") == "x"
     assert Style(True).bad("x") != "x"
+
+
+# -- demo and history ------------------------------------------------------------------------------
+
+def test_demo_plays_1901_from_the_book(capsys: pytest.CaptureFixture[str]) -> None:
+    import time
+
+    start = time.perf_counter()
+    code, out, _ = run(capsys, "demo")
+    assert code == 0
+    assert time.perf_counter() - start < 5
+    assert "A Liv.—Yor" in out and "-> A LVP - YOR" in out
+    assert "A BUD - GAL failed: it bounced with A WAR - GAL (1 vs 1)" in out
+    assert "Fall 1901 movement (F1901M): results" in out
+    assert "Adjustments due" in out
+    code, data = run_json(capsys, "demo")
+    assert [p["phase"] for p in data["phases"]] == ["S1901M", "F1901M"]
+    assert data["next_phase"] == "W1901A"
+
+
+def test_history(game_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "history", str(game_file))
+    assert code == 0 and "No phase played yet" in out
+    main(["orders", str(game_file), write(tmp_path, "o.txt", "France: A Par-Bur\n")])
+    main(["process", str(game_file)])
+    capsys.readouterr()
+    code, data = run_json(capsys, "history", str(game_file))
+    assert [p["phase"] for p in data["phases"]] == ["S1901M"]
+    assert data["current_phase"] == "F1901M"
+    assert data["phases"][0]["order_results"][0]["input"] == "A Par-Bur"
