@@ -322,3 +322,35 @@ def test_history(game_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[
     assert [p["phase"] for p in data["phases"]] == ["S1901M"]
     assert data["current_phase"] == "F1901M"
     assert data["phases"][0]["order_results"][0]["input"] == "A Par-Bur"
+
+
+# -- render ----------------------------------------------------------------------------------------
+
+def test_render_svg_and_png(game_file: Path, tmp_path: Path,
+                            capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("realpolitik.render.svg")
+    main(["orders", str(game_file), write(tmp_path, "o.txt", "France: A Par-Bur, A Mar-Bur\n")])
+    code, out, _ = run(capsys, "render", str(game_file), "-o", str(tmp_path / "now.svg"))
+    assert code == 0 and "now.svg" in out
+    assert "<svg" in (tmp_path / "now.svg").read_text()[:300]
+    main(["process", str(game_file)])
+    capsys.readouterr()
+    code, data = run_json(capsys, "render", str(game_file), "--phase", "S1901M", "-o",
+                          str(tmp_path / "s1901.svg"))
+    assert code == 0 and data["phase"] == "S1901M"
+    code, _, err = run(capsys, "render", str(game_file), "-o", str(tmp_path / "map.gif"))
+    assert code == 2 and "map.gif" in err and ".svg or .png" in err
+    code, _, err = run(capsys, "render", str(game_file), "--phase", "F1905M")
+    assert code == 2 and "F1905M" in err
+    pytest.importorskip("cairosvg")
+    code, _, _ = run(capsys, "render", str(game_file), "-o", str(tmp_path / "now.png"))
+    assert code == 0
+    assert (tmp_path / "now.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_render_default_name(game_file: Path, capsys: pytest.CaptureFixture[str],
+                             monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("realpolitik.render.svg")
+    monkeypatch.chdir(game_file.parent)
+    code, out, _ = run(capsys, "render", "game.json")
+    assert code == 0 and (game_file.parent / "game-S1901M.svg").exists()

@@ -302,48 +302,41 @@ def cmd_history(args: argparse.Namespace) -> int:
 
 def cmd_render(args: argparse.Namespace) -> int:
     game, _ = load_game(args.game)
+    index = _find_phase(game, args.phase) if args.phase else None
+    phase = str(game.phase) if index is None else str(game.history[index].position.phase)
+    out: str = args.output or f"{Path(args.game).stem}-{phase}.svg"
+    if not out.lower().endswith((".svg", ".png")):
+        raise CliError(f"-o {out}: the map is written as .svg or .png; end the name with one "
+                       "of them")
     try:
-        render = importlib.import_module("realpolitik.render").render
+        renderer = importlib.import_module("realpolitik.render")
+        render = renderer.render
     except (ImportError, AttributeError):
         raise CliError("the map renderer is not available in this installation", EXIT_USAGE) \
             from None
-    index = _find_phase(game, args.phase) if args.phase else None
-    if index is None:
-        position = game.position
-        orders = [e.order for p in game.powers for e in game.orders_of(p)
-                  if e.order is not None and e.ok]
-        svg = render(position, orders=orders or None)
-    else:
-        record = game.history[index]
-        orders = [e.order for entries in record.orders.values() for e in entries
-                  if e.order is not None]
-        svg = render(record.position, orders=orders or None,
-                     results=record.resolution.results)
-    out: str | None = args.output
-    if out is None:
-        out = f"{Path(args.game).stem}-{game.phase if index is None else args.phase.upper()}.svg"
+    try:
+        if index is None:
+            orders = {p: [e.order for e in game.orders_of(p) if e.order is not None and e.ok]
+                      for p in game.powers if game.has_submitted(p)}
+            svg = render(game.position, orders=orders or None)
+        else:
+            record = game.history[index]
+            svg = render(record.position, results=record.resolution)
+    except (RealpolitikError, ValueError, KeyError) as exc:
+        raise CliError(f"cannot draw {phase}: {exc}") from None
     if out.lower().endswith(".png"):
         try:
-            svg_to_png = importlib.import_module("realpolitik.render.png").svg_to_png
-        except (ImportError, AttributeError):
-            raise CliError("PNG output needs the optional dependency: pip install "
-                           "'realpolitik[png]'; or write an .svg file", EXIT_USAGE) from None
-        try:
-            png = svg_to_png(svg)
+            png = renderer.svg_to_png(svg)
         except ImportError as exc:
-            raise CliError(f"PNG output needs cairosvg ({exc}): pip install 'realpolitik[png]'; "
-                           "or write an .svg file", EXIT_USAGE) from None
+            raise CliError(f"-o {out}: {exc}", EXIT_USAGE) from None
         write_atomic(out, png)
-    elif out.lower().endswith(".svg"):
+    else:
         write_atomic(out, svg)
-    else:
-        raise CliError(f"-o {out}: the map is written as .svg or .png; end the name with one "
-                       "of them")
     if args.json:
-        print_json({"file": out, "phase": str(game.phase) if index is None
-                    else str(game.history[index].position.phase)})
+        print_json({"file": out, "phase": phase})
     else:
-        print(f"Wrote {out}")
+        what = "with its orders and results" if index is not None else "with the orders given"
+        print(f"Wrote {out}: the map of {Phase.parse(phase).long_name} {what}.")
     return EXIT_OK
 
 

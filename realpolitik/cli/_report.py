@@ -12,9 +12,14 @@ from realpolitik.errors import OrderTextError
 from realpolitik.game import Game, SubmittedOrder
 from realpolitik.legality import adjustment_counts
 from realpolitik.notation import parse_orders
-from realpolitik.orders import Order
+from realpolitik.orders import Order, Retreat
 from realpolitik.position import Phase, PhaseType, Position, Season
-from realpolitik.savefile import centers_to_json, resolution_to_json, result_to_json
+from realpolitik.savefile import (
+    centers_to_json,
+    resolution_to_json,
+    result_to_json,
+    units_to_json,
+)
 
 from ._common import JSON, Style, power_name
 
@@ -144,6 +149,12 @@ def phase_report(game: Game, index: int) -> JSON:
              for entry in record.orders.get(power, ())]
     data = resolution_json(record.resolution, record.position, after, given)
     data["phase_name"] = record.position.phase.long_name
+    if record.position.phase.type is PhaseType.RETREATS:
+        retreated = {r.order.province for r in record.resolution.results
+                     if r.succeeded and isinstance(r.order, Retreat)}
+        disbanded = [d.unit for d in record.position.dislodged
+                     if d.unit.province not in retreated]
+        data["disbanded"] = units_to_json(disbanded)
     data["center_changes"] = center_changes(record.position, after)
     centres_moved = record.position.phase.season is Season.FALL \
         and after.phase.type is not PhaseType.RETREATS
@@ -213,6 +224,8 @@ def format_results(game: Game, data: Mapping[str, Any], style: Style) -> list[st
     if data.get("standoffs_after"):
         lines.append(f"  Stand-offs (left empty, no retreat there): "
                      f"{_names(data['standoffs_after'])}")
+    for power, units in (data.get("disbanded") or {}).items():
+        lines.append(f"  Disbanded: {_title(power)}'s {_names(units)}")
     removed = data.get("civil_disorder") or {}
     for power, units in removed.items():
         lines.append(f"  Civil disorder: {_title(power)} gave too few removals; removed "
@@ -220,9 +233,15 @@ def format_results(game: Game, data: Mapping[str, Any], style: Style) -> list[st
     if data.get("powers_in_civil_disorder"):
         lines.append("  Gave no orders (civil disorder: units hold, retreats disband): "
                      + _names(_title(p) for p in data["powers_in_civil_disorder"]))
-    changes = [f"{_title(c['to']) if c['to'] else 'nobody'} takes {c['center']}"
-               + (f" from {_title(c['from'])}" if c["from"] else "")
-               for c in data.get("center_changes", [])]
+    grouped: dict[tuple[str, str], list[str]] = {}
+    for change in data.get("center_changes", []):
+        key = (change["to"] or "", change["from"] or "")
+        grouped.setdefault(key, []).append(change["center"])
+    order = {p.upper(): i for i, p in enumerate(game.powers)}
+    changes = [f"{_title(to) if to else 'nobody'} takes {_names(centres)}"
+               + (f" from {_title(was)}" if was else "")
+               for (to, was), centres in sorted(grouped.items(),
+                                                key=lambda kv: (order.get(kv[0][0], 99), kv[0]))]
     if changes:
         lines.append(f"  Centres changing hands: {'; '.join(changes)}")
     if "center_counts" in data:
@@ -308,7 +327,7 @@ def missing_orders(game: Game, powers: Iterable[str]) -> list[str]:
             idle = [str(u) for u in position.units_of(power) if u.province not in ordered]
             if idle:
                 notes.append(f"{name}: {_names(idle)} {'has' if len(idle) == 1 else 'have'} "
-                             "no order and will hold")
+                             "no order that can be followed and will hold")
         elif kind is PhaseType.RETREATS:
             idle = [str(d.unit) for d in position.dislodged_of(power)
                     if d.unit.province not in ordered]
