@@ -1,0 +1,700 @@
+"""A facade over :class:`realpolitik.game.Game` with the API of the ``diplomacy`` package.
+
+Research code written for the ``diplomacy`` package on PyPI (1.1.2) runs on realpolitik by
+changing one import::
+
+    from realpolitik.compat.diplomacy import Game
+
+    game = Game()
+    while not game.is_game_done:
+        possible = game.get_all_possible_orders()
+        for power, locations in game.get_orderable_locations().items():
+            game.set_orders(power, [possible[loc][0] for loc in locations if possible[loc]])
+        game.process()
+
+Order strings and location names are exactly that package's: upper case, coasts written
+``STP/SC``, ``A PAR - BUR``, ``F NTH C A LON - BEL``, ``A LON - BEL VIA``, ``A PAR S A MAR``,
+``A PAR B``, ``F BRE D``, ``A PAR R BUR``, ``WAIVE``. Powers are ``"FRANCE"`` and so on. The
+rules are realpolitik's (an edition, the 2023 rulebook by default), so a few adjudications differ
+from that package's where it departs from the DATC; ``docs/compat.md`` lists them.
+
+Orders given as strings are looked up in a table of the current phase's legal orders (built once
+per phase), so the canonical strings cost a dictionary look-up; anything else is read by the
+lenient parser of :mod:`realpolitik.notation`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from realpolitik.adjudication.outcomes import Outcome, Resolution
+from realpolitik.errors import RealpolitikError
+from realpolitik.game import Game as _Game
+from realpolitik.game import PhaseRecord
+from realpolitik.geography import UnitType, province_of
+from realpolitik.legality import retreat_options
+from realpolitik.maptables import MapTables, tables_for
+from realpolitik.notation import parse_order
+from realpolitik.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Waive,
+)
+from realpolitik.position import PhaseType, Position, Unit
+from realpolitik.rules import Rules
+from realpolitik.variant import Variant, load_variant
+
+__all__ = ["Game", "PhaseData", "PowerView", "diplomacy_state", "order_statuses", "order_text",
+           "record_orders", "update_influence",
+           "unit_text"]
+
+_MAPS = {"standard": "classical"}
+_PHASE_TYPE_NAMES = {"M": "MOVEMENT", "R": "RETREATS", "A": "ADJUSTMENTS"}
+_SEASON_NAMES = {"S": "SPRING", "F": "FALL", "W": "WINTER"}
+
+_STATUS: Mapping[Outcome, str] = {
+    Outcome.BOUNCED: "bounce",
+    Outcome.CUT: "cut",
+    Outcome.DISLODGED: "dislodged",
+    Outcome.UNMATCHED: "void",
+    Outcome.ILLEGAL: "void",
+    Outcome.AMBIGUOUS: "void",
+    Outcome.UNREADABLE: "void",
+    Outcome.NO_CONVOY: "no convoy",
+    Outcome.CONVOY_DISRUPTED: "disrupted",
+    Outcome.DISBANDED: "disband",
+    Outcome.SELF_DISLODGE: "bounce",
+}
+
+
+def unit_text(unit: Unit) -> str:
+    """``"F STP/SC"``: a unit as the ``diplomacy`` package writes it."""
+    return f"{unit.type.value} {unit.location.upper()}"
+
+
+def order_text(order: Order, tables: MapTables | None = None,
+               position: Position | None = None) -> str:
+    """An order as the ``diplomacy`` package writes it.
+
+    An army's move by convoy is written with ``VIA`` (the package lists every convoyed move so);
+    ``tables`` (the map's) tells which moves need a convoy; without them only moves marked
+    ``via_convoy`` get it. ``position`` fills in a supported unit's type when the order lacks it.
+    """
+    if isinstance(order, Waive):
+        return "WAIVE"
+    unit = f"{order.unit_type.value} {order.location.upper()}"
+    if isinstance(order, Move):
+        via = order.via_convoy or (
+            tables is not None and order.unit_type is UnitType.ARMY
+            and order.destination not in tables.army_adj.get(province_of(order.location), ())
+        )
+        return f"{unit} - {order.destination.upper()}{' VIA' if via else ''}"
+    if isinstance(order, Hold):
+        return f"{unit} H"
+    if isinstance(order, SupportHold | SupportMove):
+        kind = order.supported_type
+        where = order.supported_location
+        if position is not None:
+            other = position.units.get(province_of(where))
+            if other is not None:
+                kind = kind or other.type
+                where = other.location
+        letter = (kind or UnitType.ARMY).value
+        if isinstance(order, SupportHold):
+            return f"{unit} S {letter} {where.upper()}"
+        return f"{unit} S {letter} {where.upper()} - {order.destination.upper()}"
+    if isinstance(order, Convoy):
+        return f"{unit} C A {order.army_location.upper()} - {order.destination.upper()}"
+    if isinstance(order, Retreat):
+        return f"{unit} R {order.destination.upper()}"
+    if isinstance(order, Disband):
+        return f"{unit} D"
+    if isinstance(order, Build):
+        return f"{unit} B"
+    raise TypeError(f"not an order: {order!r}")
+
+
+class _PhaseTables:
+    """What the facade derives from one position, built lazily and dropped when it changes."""
+
+    __slots__ = ("position", "possible", "lookup", "units", "orderable", "retreats")
+
+    def __init__(self, position: Position) -> None:
+        self.position = position
+        self.possible: dict[str, list[str]] | None = None
+        self.lookup: dict[str, dict[str, Order]] = {}
+        """power -> order string -> order, for the powers whose legal orders were listed."""
+        self.units: dict[str, list[str]] | None = None
+        self.orderable: dict[str, list[str]] | None = None
+        self.retreats: dict[str, dict[str, list[str]]] | None = None
+
+
+class PowerView:
+    """A power as the ``diplomacy`` package shows it (``game.powers["FRANCE"]``), read-only."""
+
+    __slots__ = ("_facade", "name")
+
+    def __init__(self, facade: Game, name: str) -> None:
+        self._facade = facade
+        self.name = name
+        """``"FRANCE"``."""
+
+    @property
+    def units(self) -> list[str]:
+        """The power's units on the board: ``["A PAR", "F BRE"]``."""
+        return self._facade._units_by_power().get(self.name, [])[:]
+
+    @property
+    def centers(self) -> list[str]:
+        """The supply centres it owns."""
+        centers: list[str] = self._facade.get_centers(self.name)
+        return centers
+
+    @property
+    def homes(self) -> list[str]:
+        """Its home centres."""
+        game = self._facade.realpolitik_game
+        return sorted(c.upper() for c in game.variant.map.home_centers(self.name.lower()))
+
+    @property
+    def retreats(self) -> dict[str, list[str]]:
+        """Its dislodged units and where each may retreat: ``{"A TYR": ["BOH"]}``."""
+        return self._facade._retreats().get(self.name, {})
+
+    @property
+    def orders(self) -> dict[str, str]:
+        """Its orders for the current phase: unit -> the rest of the order."""
+        out: dict[str, str] = {}
+        for text in self._facade.get_orders(self.name):
+            words = text.split(" ", 2)
+            if len(words) == 3:
+                out[f"{words[0]} {words[1]}"] = words[2]
+        return out
+
+    def is_eliminated(self) -> bool:
+        """True once the power has no units and no centres."""
+        return self.name.lower() in self._facade.realpolitik_game.eliminated
+
+    def __repr__(self) -> str:
+        return f"<PowerView {self.name}>"
+
+
+class PhaseData:
+    """What :meth:`Game.process` returns: the phase just played (the package's GamePhaseData)."""
+
+    __slots__ = ("_facade", "_index", "name")
+
+    def __init__(self, facade: Game, index: int) -> None:
+        self._facade = facade
+        self._index = index
+        self.name: str = str(facade.realpolitik_game.history[index].position.phase)
+
+    @property
+    def state(self) -> dict[str, Any]:
+        """The state at the start of the phase (as :meth:`Game.get_state`)."""
+        record = self._facade.realpolitik_game.history[self._index]
+        return self._facade._state_of(record.position)
+
+    @property
+    def orders(self) -> dict[str, list[str]]:
+        """The orders carried into the phase, per power."""
+        record = self._facade.realpolitik_game.history[self._index]
+        return record_orders(self._facade.realpolitik_game, record)
+
+    @property
+    def results(self) -> dict[str, list[str]]:
+        """unit -> statuses (``"bounce"``, ``"void"``, ``"cut"``, ``"dislodged"``...)."""
+        record = self._facade.realpolitik_game.history[self._index]
+        return order_statuses(record.position, record.resolution)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The package's phase dictionary (name, state, orders, results, messages)."""
+        return {"name": self.name, "state": self.state, "orders": self.orders,
+                "results": self.results, "messages": []}
+
+
+def record_orders(game: _Game, record: PhaseRecord) -> dict[str, list[str]]:
+    tables = tables_for(record.position.variant)
+    out: dict[str, list[str]] = {p.upper(): [] for p in game.powers}
+    for power, entries in record.orders.items():
+        out[power.upper()] = [order_text(e.order, tables, record.position)
+                              for e in entries if e.order is not None and e.ok
+                              and not isinstance(e.order, Waive)]
+    return out
+
+
+def order_statuses(position: Position, resolution: Resolution) -> dict[str, list[str]]:
+    """Results in the package's shape: unit text -> list of statuses (empty: it went through)."""
+    out: dict[str, list[str]] = {}
+    if position.phase.type is PhaseType.MOVEMENT:
+        for unit in position.units.values():
+            out[unit_text(unit)] = []
+    for result in resolution.results:
+        order = result.order
+        key = "WAIVE" if isinstance(order, Waive) else \
+            f"{order.unit_type.value} {order.location.upper()}"
+        statuses = out.setdefault(key, [])
+        status = _STATUS.get(result.outcome)
+        if status is not None and status not in statuses:
+            statuses.append(status)
+    dislodged = {d.unit.location for d in resolution.dislodged}
+    if dislodged and position.phase.type is PhaseType.MOVEMENT:
+        for unit in position.units.values():
+            if unit.location in dislodged:
+                statuses = out.setdefault(unit_text(unit), [])
+                if "dislodged" not in statuses:
+                    statuses.append("dislodged")
+    return out
+
+
+class Game:
+    """A game with the calls of ``diplomacy.Game``, played by realpolitik's engine.
+
+    ``map_name`` is ``"standard"`` (or any realpolitik variant); ``rules`` are the package's rule
+    flags, kept and reported but not acted on. ``edition`` picks realpolitik's rules (a
+    :class:`realpolitik.rules.Rules` or an edition name; the 2023 rulebook by default).
+    The realpolitik game underneath is :attr:`realpolitik_game`.
+    """
+
+    def __init__(
+        self,
+        game_id: str | None = None,
+        *,
+        map_name: str = "standard",
+        rules: Iterable[str] | None = None,
+        edition: Rules | str = "2000",
+        seed: int = 0,
+        **kwargs: Any,
+    ) -> None:
+        variant: Variant = load_variant(_MAPS.get(map_name, map_name))
+        self.realpolitik_game = _Game(variant, rules=edition, seed=seed)
+        self.game_id: str = game_id or f"realpolitik-{int(time.time() * 1e6):x}"
+        self.map_name = map_name
+        self.rules: list[str] = list(rules) if rules is not None else ["NO_PRESS",
+                                                                       "POWER_CHOICE"]
+        self.error: list[str] = []
+        """Orders that could not be read or are illegal, as the package keeps them."""
+        self.note = ""
+        self._tables = tables_for(variant)
+        self._names: dict[str, str] = {p.upper(): p for p in variant.power_ids}
+        self._powers = {name: PowerView(self, name) for name in self._names}
+        self._phase: _PhaseTables = _PhaseTables(self.realpolitik_game.position)
+        self._influence: dict[str, str] = {}
+        self._update_influence()
+
+    # -- the state ----------------------------------------------------------------------------
+
+    def _current(self) -> _PhaseTables:
+        position = self.realpolitik_game.position
+        if self._phase.position is not position:
+            self._phase = _PhaseTables(position)
+        return self._phase
+
+    @property
+    def powers(self) -> dict[str, PowerView]:
+        """``{"AUSTRIA": <PowerView AUSTRIA>, ...}``."""
+        return dict(self._powers)
+
+    @property
+    def is_game_done(self) -> bool:
+        """True once the game has ended."""
+        return self.realpolitik_game.is_over
+
+    @property
+    def current_short_phase(self) -> str:
+        """``"S1901M"``, or ``"COMPLETED"``."""
+        return self.get_current_phase()
+
+    @property
+    def phase(self) -> str:
+        """``"SPRING 1901 MOVEMENT"``, or ``"COMPLETED"``."""
+        short = self.get_current_phase()
+        if short == "COMPLETED":
+            return short
+        return f"{_SEASON_NAMES[short[0]]} {short[1:-1]} {_PHASE_TYPE_NAMES[short[-1]]}"
+
+    @property
+    def phase_type(self) -> str:
+        """``"M"``, ``"R"`` or ``"A"`` (``None`` once the game is over)."""
+        return self.realpolitik_game.phase.type.value
+
+    def get_current_phase(self) -> str:
+        """``"S1901M"``, ``"F1901R"``, ``"W1901A"``, or ``"COMPLETED"`` once the game is over."""
+        if self.realpolitik_game.is_over:
+            return "COMPLETED"
+        return str(self.realpolitik_game.phase)
+
+    def get_map_power_names(self) -> list[str]:
+        """The powers of the map: ``["AUSTRIA", ...]``."""
+        return list(self._names)
+
+    def get_power(self, power_name: str) -> PowerView:
+        """The power called ``power_name``."""
+        return self._powers[self._power_id(power_name).upper()]
+
+    def _power_id(self, power_name: str) -> str:
+        power = self._names.get(power_name.upper())
+        if power is None:
+            raise ValueError(f"unknown power {power_name!r}; the powers are "
+                             + ", ".join(self._names))
+        return power
+
+    def _units_by_power(self) -> dict[str, list[str]]:
+        cache = self._current()
+        if cache.units is None:
+            units: dict[str, list[str]] = {name: [] for name in self._names}
+            for unit in cache.position.units.values():
+                units[unit.power.upper()].append(unit_text(unit))
+            cache.units = units
+        return cache.units
+
+    def _retreats(self) -> dict[str, dict[str, list[str]]]:
+        """Dislodged units that have somewhere to go, and where (the package disbands the
+        others at once, without a retreat phase)."""
+        cache = self._current()
+        if cache.retreats is None:
+            position = cache.position
+            out: dict[str, dict[str, list[str]]] = {name: {} for name in self._names}
+            for dislodged in position.dislodged:
+                options = retreat_options(position, dislodged, rules=self.realpolitik_game.rules)
+                if options:
+                    out[dislodged.unit.power.upper()][unit_text(dislodged.unit)] = [
+                        o.upper() for o in options]
+            cache.retreats = out
+        return cache.retreats
+
+    def get_units(self, power_name: str | None = None) -> Any:
+        """A power's units (``["A PAR", "*F BRE"]``, dislodged ones starred), or every power's."""
+        units = self._units_by_power()
+        dislodged: dict[str, list[str]] = {}
+        for name, retreating in self._retreats().items():
+            dislodged[name] = ["*" + unit for unit in retreating]
+        if power_name is not None:
+            name = self._power_id(power_name).upper()
+            return units[name] + dislodged.get(name, [])
+        return {name: units[name] + dislodged.get(name, []) for name in self._names}
+
+    def get_centers(self, power_name: str | None = None) -> Any:
+        """A power's supply centres (``["BRE", "MAR", "PAR"]``), or every power's."""
+        position = self.realpolitik_game.position
+        centers: dict[str, list[str]] = {name: [] for name in self._names}
+        for center, owner in sorted(position.centers.items()):
+            centers[owner.upper()].append(center.upper())
+        if power_name is not None:
+            return centers[self._power_id(power_name).upper()]
+        return centers
+
+    def get_orderable_locations(self, power_name: str | None = None) -> Any:
+        """Where a power has something to order (sorted provinces), or every power's."""
+        cache = self._current()
+        if cache.orderable is None:
+            cache.orderable = self._orderable(cache.position)
+        if power_name is not None:
+            return cache.orderable[self._power_id(power_name).upper()][:]
+        return {name: locs[:] for name, locs in cache.orderable.items()}
+
+    def _orderable(self, position: Position) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {name: [] for name in self._names}
+        if self.realpolitik_game.is_over:
+            return out
+        kind = position.phase.type
+        if kind is PhaseType.MOVEMENT:
+            for province, unit in position.units.items():
+                out[unit.power.upper()].append(province.upper())
+        elif kind is PhaseType.RETREATS:
+            for name, retreating in self._retreats().items():
+                out[name] = [unit[2:5] for unit in retreating]
+        else:
+            counts = _adjustment_counts(position)
+            for power, count in counts.items():
+                if count > 0:
+                    out[power.upper()] = [c.upper() for c in free_home_centers(position, power)]
+                elif count < 0:
+                    out[power.upper()] = [u.province.upper() for u in position.units.values()
+                                          if u.power == power]
+        for locs in out.values():
+            locs.sort()
+        return out
+
+    # -- legal orders -------------------------------------------------------------------------
+
+    def _lookup(self, power: str) -> dict[str, Order]:
+        """Order string -> order, for every legal order of ``power`` in the current phase."""
+        cache = self._current()
+        table = cache.lookup.get(power)
+        if table is None:
+            table = {}
+            if not self.realpolitik_game.is_over:
+                tables = self._tables
+                legal = self.realpolitik_game.legal_orders(power)
+                if cache.position.phase.type is PhaseType.RETREATS:
+                    retreating = self._retreats()[power.upper()]
+                    legal = {loc: orders for loc, orders in legal.items()
+                             if any(unit.endswith(f" {loc.upper()}") for unit in retreating)}
+                for orders in legal.values():
+                    for order in orders:
+                        table[order_text(order, tables)] = order
+                        if isinstance(order, SupportMove) and "/" in order.destination:
+                            # the package also lists the support without the coast
+                            table.setdefault(order_text(
+                                SupportMove(order.unit_type, order.location,
+                                            order.supported_location,
+                                            province_of(order.destination),
+                                            order.supported_type, power=order.power),
+                                tables), order)
+            cache.lookup[power] = table
+        return table
+
+    def get_all_possible_orders(self) -> dict[str, list[str]]:
+        """Every location (upper case, coasts too) -> every legal order string there.
+
+        A unit on a coast has its orders under the coast and under the province; in an
+        adjustment phase ``WAIVE`` is listed at each place a power may build.
+        """
+        cache = self._current()
+        if cache.possible is None:
+            cache.possible = self._possible(cache)
+        return {loc: orders[:] for loc, orders in cache.possible.items()}
+
+    def _possible(self, cache: _PhaseTables) -> dict[str, list[str]]:
+        the_map = self.realpolitik_game.variant.map
+        possible: dict[str, list[str]] = {loc.upper(): [] for loc in the_map.locations}
+        if self.realpolitik_game.is_over:
+            return possible
+        for power in self.realpolitik_game.powers_to_order():
+            table = self._lookup(power)
+            sites: set[str] = set()
+            waive = False
+            for text, order in table.items():
+                if isinstance(order, Waive):
+                    waive = True
+                    continue
+                location = order.location
+                possible[location.upper()].append(text)
+                province = province_of(location)
+                if province != location:
+                    possible[province.upper()].append(text)
+                if isinstance(order, Build):
+                    sites.add(province)
+            if waive:
+                for site in sites:
+                    for loc in (site, *the_map.coasts(site)):
+                        possible[loc.upper()].append("WAIVE")
+        return possible
+
+    # -- orders -------------------------------------------------------------------------------
+
+    def set_orders(self, power_name: str, orders: str | Iterable[str], expand: bool = True,
+                   replace: bool = True) -> None:
+        """Give orders for a power, in the package's strings (``["A PAR - BUR", ...]``).
+
+        Orders for units already ordered this phase replace the earlier ones (with ``replace``,
+        else they are ignored). Orders that cannot be read or are illegal are kept in
+        :attr:`error` and not carried out, as the package does.
+        """
+        power = self._power_id(power_name)
+        game = self.realpolitik_game
+        if game.is_over:
+            return
+        texts = [orders] if isinstance(orders, str) else list(orders)
+        table = self._lookup(power)
+        values: list[Order] = []
+        for text in texts:
+            if not text:
+                continue
+            order = table.get(text)
+            if order is None:
+                order = self._read(power, text)
+                if order is None:
+                    continue
+            values.append(order)
+        if game.phase.type is PhaseType.ADJUSTMENTS:
+            # as in the package, a WAIVE only takes up a build no build order claims
+            values.sort(key=lambda o: isinstance(o, Waive))
+        if not replace:
+            taken = {_unit_key(e.order) for e in game.orders_of(power) if e.order is not None}
+            values = [o for o in values if _unit_key(o) not in taken]
+        report = game.submit(power, values, replace_all=False)
+        for entry in report:
+            if not entry.ok:
+                self.error.append(f"{power_name.upper()}: {entry.text}: {entry.error}")
+
+    def _read(self, power: str, text: str) -> Order | None:
+        """The slow path: an order string not in the table of legal orders."""
+        table = self._lookup(power)
+        words = text.upper().split()
+        normal = " ".join(words)
+        order = table.get(normal)
+        if order is None and len(words) == 4 and words[2] == "-" and words[0] == "A":
+            order = table.get(normal + " VIA")  # the package accepts a convoyed move without VIA
+        if order is not None:
+            return order
+        try:
+            return parse_order(text, self.realpolitik_game.position, power=power)
+        except RealpolitikError as error:
+            self.error.append(f"{power.upper()}: {text}: {error}")
+            return None
+
+    def get_orders(self, power_name: str | None = None) -> Any:
+        """The orders given so far this phase (WAIVE left out, as the package does)."""
+        game = self.realpolitik_game
+        position = game.position
+        if power_name is not None:
+            power = self._power_id(power_name)
+            return [order_text(e.order, self._tables, position) for e in game.orders_of(power)
+                    if e.order is not None and e.ok and not isinstance(e.order, Waive)]
+        return {name: self.get_orders(name) for name in self._names}
+
+    def clear_orders(self, power_name: str | None = None) -> None:
+        """Withdraw a power's orders (or every power's) for this phase."""
+        powers = [self._power_id(power_name)] if power_name else list(self._names.values())
+        for power in powers:
+            self.realpolitik_game.clear_orders(power)
+
+    def set_wait(self, power_name: str, wait: bool) -> None:
+        """Accepted for compatibility; realpolitik processes when told to."""
+        self._power_id(power_name)
+
+    def process(self) -> PhaseData:
+        """Adjudicate the phase and move to the next one; returns the phase just played."""
+        game = self.realpolitik_game
+        game.process()
+        index = len(game.history) - 1
+        # The package disbands units with nowhere to retreat at once and skips a retreat
+        # phase that has nothing left to order.
+        while not game.is_over and game.phase.type is PhaseType.RETREATS \
+                and not any(self._retreats().values()):
+            game.process()
+        self._update_influence()
+        self.error = []
+        return PhaseData(self, index)
+
+    def _update_influence(self) -> None:
+        update_influence(self._influence, self.realpolitik_game.position)
+
+    def get_order_status(self, power_name: str | None = None) -> Any:
+        """The results of the last phase played: unit -> statuses, per power."""
+        game = self.realpolitik_game
+        if not game.history:
+            return {} if power_name is not None else {name: {} for name in self._names}
+        record = game.history[-1]
+        statuses = order_statuses(record.position, record.resolution)
+        owner: dict[str, str] = {}
+        for unit in record.position.units.values():
+            owner[unit_text(unit)] = unit.power.upper()
+        for d in record.position.dislodged:
+            owner[unit_text(d.unit)] = d.unit.power.upper()
+        for result in record.resolution.results:
+            if not isinstance(result.order, Waive):
+                owner.setdefault(f"{result.order.unit_type.value} "
+                                 f"{result.order.location.upper()}", result.power.upper())
+        by_power: dict[str, dict[str, list[str]]] = {name: {} for name in self._names}
+        for text, status in statuses.items():
+            if text in owner:
+                by_power[owner[text]][text] = status
+        if power_name is not None:
+            return by_power[self._power_id(power_name).upper()]
+        return by_power
+
+    # -- the whole state ----------------------------------------------------------------------
+
+    def get_state(self) -> dict[str, Any]:
+        """The package's state dictionary for the current phase.
+
+        ``zobrist_hash`` is realpolitik's hash of the position (not the package's Zobrist hash);
+        ``influence`` follows the package's idea (the last power to stand in a province).
+        """
+        state = self._state_of(self.realpolitik_game.position)
+        if self.realpolitik_game.is_over:
+            state["name"] = "COMPLETED"
+        return state
+
+    def _state_of(self, position: Position) -> dict[str, Any]:
+        return diplomacy_state(self.realpolitik_game, position, self._influence, note=self.note)
+
+    def __repr__(self) -> str:
+        return f"<compat.diplomacy.Game {self.game_id} {self.get_current_phase()}>"
+
+
+def diplomacy_state(game: _Game, position: Position, influence: Mapping[str, str] | None = None,
+                    *, note: str = "") -> dict[str, Any]:
+    """A position of ``game`` as the package's state dictionary (``Game.get_state()``).
+
+    ``influence`` maps provinces to the last power that stood there (the package's idea);
+    ``zobrist_hash`` is realpolitik's hash of the position, not the package's Zobrist hash.
+    """
+    names = [p.upper() for p in game.powers]
+    units: dict[str, list[str]] = {name: [] for name in names}
+    for unit in position.units.values():
+        units[unit.power.upper()].append(unit_text(unit))
+    retreats: dict[str, dict[str, list[str]]] = {name: {} for name in names}
+    for d in position.dislodged:
+        options = retreat_options(position, d, rules=game.rules)
+        if options:  # the package disbands a unit with nowhere to go at once
+            units[d.unit.power.upper()].append("*" + unit_text(d.unit))
+            retreats[d.unit.power.upper()][unit_text(d.unit)] = [o.upper() for o in options]
+    centers: dict[str, list[str]] = {name: [] for name in names}
+    for center, owner in sorted(position.centers.items()):
+        centers[owner.upper()].append(center.upper())
+    influenced: dict[str, list[str]] = {name: [] for name in names}
+    for province, owner in (influence or {}).items():
+        influenced[owner.upper()].append(province.upper())
+    builds: dict[str, dict[str, Any]] = {}
+    counts = _adjustment_counts(position)
+    for power in game.powers:
+        count = counts[power] if position.phase.type is PhaseType.ADJUSTMENTS else 0
+        homes: list[str] = []
+        if count > 0:
+            homes = [c.upper() for c in free_home_centers(position, power)]
+            count = min(count, len(homes))
+        builds[power.upper()] = {"count": count, "homes": homes}
+    return {
+        "timestamp": int(time.time() * 1_000_000),
+        "zobrist_hash": str(hash(position) & 0xFFFFFFFFFFFFFFFF),
+        "note": note,
+        "name": str(position.phase),
+        "units": units,
+        "retreats": retreats,
+        "centers": centers,
+        "homes": {p.upper(): sorted(c.upper() for c in game.variant.map.home_centers(p))
+                  for p in game.powers},
+        "influence": influenced,
+        "civil_disorder": {p.upper(): int(p in game.civil_disorder) for p in game.powers},
+        "builds": builds,
+    }
+
+
+def update_influence(influence: dict[str, str], position: Position) -> None:
+    """Record in ``influence`` the power standing in each province (centres keep their owner)."""
+    for province, unit in position.units.items():
+        influence[province] = unit.power
+    for center, owner in position.centers.items():
+        influence.setdefault(center, owner)
+
+
+def free_home_centers(position: Position, power: str) -> list[str]:
+    """The package's build sites: home centres the power owns that no unit stands on."""
+    return [center for center in position.variant.map.home_centers(power)
+            if position.centers.get(center) == power and center not in position.units]
+
+
+def _adjustment_counts(position: Position) -> dict[str, int]:
+    counts = {p: 0 for p in position.variant.power_ids}
+    for owner in position.centers.values():
+        counts[owner] = counts.get(owner, 0) + 1
+    for unit in position.units.values():
+        counts[unit.power] = counts.get(unit.power, 0) - 1
+    return counts
+
+
+def _unit_key(order: Order) -> str:
+    return f"waive:{id(order)}" if isinstance(order, Waive) else province_of(order.location)
