@@ -354,3 +354,12 @@ def test_render_default_name(game_file: Path, capsys: pytest.CaptureFixture[str]
     monkeypatch.chdir(game_file.parent)
     code, out, _ = run(capsys, "render", "game.json")
     assert code == 0 and (game_file.parent / "game-S1901M.svg").exists()
+
+
+def test_a_misspelt_power_header_is_pointed_out(game_file: Path, tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "orders", str(game_file), write(tmp_path, "o.txt",
+                                                               "Englnd: A Lvp-Yor\n"))
+    assert code == 1
+    assert "line 1" in out and "'Englnd:'" in out and "did you mean England?" in out
+    assert "not kept" in out

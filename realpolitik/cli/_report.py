@@ -3,6 +3,8 @@ once as JSON-ready data and then written either as JSON or as text."""
 
 from __future__ import annotations
 
+import difflib
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +22,7 @@ from realpolitik.savefile import (
     result_to_json,
     units_to_json,
 )
+from realpolitik.variant import normalize_name
 
 from ._common import JSON, Style, power_name
 
@@ -304,6 +307,9 @@ def read_orders(game: Game, text: str, power: str | None) -> list[JSON]:
             item.update(_error_json(entry.error))
             item["source_line"] = entry.error.text
             item["text"] = entry.text
+            note = _not_a_power(game, entry.error.text)
+            if note:
+                item["note"] = note
         elif submitted is not None and submitted.error_kind == "illegal":
             item.update({"order": str(submitted.order), "status": "illegal",
                          "message": submitted.error or "illegal", "hint": ""})
@@ -312,6 +318,21 @@ def read_orders(game: Game, text: str, power: str | None) -> list[JSON]:
             item.update({"order": str(order), "status": "ok"})
         out.append(item)
     return out
+
+
+_HEADER = re.compile(r"^\s*([A-Za-z][A-Za-z .'-]*?)\s*:")
+
+
+def _not_a_power(game: Game, line: str) -> str:
+    """A hint for a line headed by a name that is not a power (``Englnd: A Lvp-Yor``)."""
+    match = _HEADER.match(line)
+    if match is None or normalize_name(match.group(1)) in game.variant.power_names:
+        return ""
+    names = [power_name(game, p) for p in game.powers]
+    close = difflib.get_close_matches(match.group(1).title(), names, n=1)
+    guess = f"; did you mean {close[0]}?" if close else ""
+    return (f"'{match.group(1)}:' heads the line like a power's name, but it is not a power"
+            f"{guess} The powers are {', '.join(names)}")
 
 
 def missing_orders(game: Game, powers: Iterable[str]) -> list[str]:
@@ -389,6 +410,8 @@ def format_read(game: Game, lines: Sequence[Mapping[str, Any]], style: Style) ->
             start, end = span
             out.append(f"  {'':<17} {line_text}")
             out.append(f"  {'':<17} {' ' * start}{'^' * max(1, end - start)}")
+        if item.get("note"):
+            out.append(f"  {'':<17} {item['note']}")
         if not item["kept"]:
             out.append(f"  {'':<17} (not kept: put it under a power's name, e.g. "
                        "'England: A Lon-Nth')")
