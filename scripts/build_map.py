@@ -217,8 +217,9 @@ class Builder:
 
         return Polygon(self.project_ring(ring)).buffer(0)
 
-    def build(self, spaces: dict[str, str]) -> dict[str, Any]:
+    def build(self, spaces: dict[str, str], supply_centers: Iterable[str] = ()) -> dict[str, Any]:
         """``spaces`` maps each space id to its terrain (land, coast, sea, impassable)."""
+        self.supply_centers = set(supply_centers)
         import shapely
         from shapely.geometry import MultiPoint
         from shapely.geometry import Point as SPoint
@@ -362,8 +363,13 @@ class Builder:
                 best = polylabel(main, tolerance=0.5)
                 unit = (best.x, best.y)
             units[space_id] = pt(unit)
+            inner = main.buffer(-5)
             if space_id in cfg.get("label", {}):
                 label = self.project(*cfg["label"][space_id])
+            elif inner.contains(SPoint(unit[0], unit[1] + 17)):
+                label = (unit[0], unit[1] + 17)
+            elif inner.contains(SPoint(unit[0], unit[1] - 17)):
+                label = (unit[0], unit[1] - 17)
             else:
                 rest = main.difference(SPoint(unit).buffer(17))
                 if rest.is_empty:
@@ -375,6 +381,21 @@ class Builder:
             labels[space_id] = pt(label)
             if space_id in cfg.get("center", {}):
                 centers[space_id] = pt(self.project(*cfg["center"][space_id]))
+            elif space_id in self.supply_centers:
+                inner = main.buffer(-3)
+                candidates = [(unit[0] + dx, unit[1] + dy) for dx, dy in
+                              ((19, -10), (-19, -10), (19, 8), (-19, 8), (0, -20), (24, 0),
+                               (-24, 0), (0, 30))]
+                fits = [c for c in candidates if inner.contains(SPoint(c))
+                        and math.dist(c, label) > 11]
+                if fits:
+                    centers[space_id] = pt(fits[0])
+                else:
+                    rest = main.difference(SPoint(unit).buffer(13)).difference(
+                        SPoint(label).buffer(9))
+                    part = max(getattr(rest, "geoms", [rest]), key=lambda g: g.area)
+                    best = polylabel(part, tolerance=0.5)
+                    centers[space_id] = pt((best.x, best.y))
         for location, lonlat in cfg.get("coast", {}).items():
             units[location] = pt(self.project(*lonlat))
         return {"units": units, "labels": labels, "centers": centers}
@@ -478,7 +499,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     spaces = {p.id: p.terrain.value for p in variant.map.provinces.values()}
     land_polygons = json.loads(land_file.read_text())["polygons"]
     builder = Builder(config, land_polygons)
-    data = builder.build(spaces)
+    data = builder.build(spaces, variant.map.supply_centers())
     data["coasts"] = {p.id: list(p.coasts) for p in variant.map.provinces.values() if p.coasts}
     for location in variant.map.locations:
         if location not in data["units"]:

@@ -1,0 +1,609 @@
+"""Draw a position, its orders and their results as SVG text (standard library only).
+
+The artwork (one path per space, anchor points per location) comes from
+``realpolitik/render/<variant>.json``, made by ``scripts/build_map.py``. The output depends only
+on the arguments: the same input gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from xml.sax.saxutils import escape
+
+from realpolitik.adjudication.outcomes import OrderResult, Outcome, Resolution, Result
+from realpolitik.errors import RealpolitikError
+from realpolitik.geography import Terrain, UnitType, province_of
+from realpolitik.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Waive,
+)
+from realpolitik.position import PhaseType, Position, Unit
+from realpolitik.variant import Variant
+
+ART_DIR = Path(__file__).parent
+
+Point = tuple[float, float]
+_ColourOf = Callable[[str | None], str]
+_Anchor = Callable[[str], Point]
+
+SEA = "#a9cbe6"
+LAND = "#efe4c6"
+NEUTRAL_LAND = "#d9d4c7"
+BORDER = "#5b5346"
+LABEL = "#2b2620"
+FAILED = "#d0021b"
+UNIT_RADIUS = 9.0
+
+
+class MapArtError(RealpolitikError, ValueError):
+    """A variant has no map artwork, or its artwork file is broken."""
+
+
+@dataclass(frozen=True, slots=True)
+class MapArt:
+    """The picture of a variant's board: shapes and anchor points in picture coordinates."""
+
+    width: int
+    height: int
+    paths: Mapping[str, str]
+    """Space id -> SVG path data."""
+    terrain: Mapping[str, str]
+    """Space id -> terrain (``land``, ``coast``, ``sea``, ``impassable``)."""
+    units: Mapping[str, Point]
+    """Location id (provinces and each coast) -> where a unit there is drawn."""
+    labels: Mapping[str, Point]
+    """Space id -> where its abbreviation is written."""
+    centers: Mapping[str, Point]
+    """Supply-centre id -> where its marker is drawn."""
+    coasts: Mapping[str, tuple[str, ...]]
+    """Province id -> its coast locations, for provinces with several coasts."""
+    decor: Mapping[str, str]
+    """Decorative layers (``islands``, ``neutral``, ``lakes``) -> SVG path data."""
+
+
+def load_map_art(variant: Variant) -> MapArt:
+    """The artwork of ``variant`` (read once and kept with the variant).
+
+    :raises MapArtError: there is no ``<variant id>.json`` artwork, or it is broken.
+    """
+    cached = variant.derived.get("render.map_art")
+    if isinstance(cached, MapArt):
+        return cached
+    path = ART_DIR / f"{variant.id}.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        art = MapArt(
+            width=int(data["width"]),
+            height=int(data["height"]),
+            paths=MappingProxyType({k: str(v["path"]) for k, v in data["spaces"].items()}),
+            terrain=MappingProxyType({k: str(v["terrain"]) for k, v in data["spaces"].items()}),
+            units=MappingProxyType({k: _point(v) for k, v in data["units"].items()}),
+            labels=MappingProxyType({k: _point(v) for k, v in data["labels"].items()}),
+            centers=MappingProxyType({k: _point(v) for k, v in data["centers"].items()}),
+            coasts=MappingProxyType({k: tuple(v) for k, v in data.get("coasts", {}).items()}),
+            decor=MappingProxyType({k: str(v) for k, v in data.get("decor", {}).items()}),
+        )
+    except FileNotFoundError:
+        raise MapArtError(f"{variant.name} has no map picture ({path.name} is missing; "
+                          "make it with scripts/build_map.py)") from None
+    except (KeyError, TypeError, ValueError) as exc:
+        raise MapArtError(f"the map picture {path.name} is broken: {exc!r}") from exc
+    variant.derived["render.map_art"] = art
+    return art
+
+
+def _point(value: object) -> Point:
+    if not isinstance(value, list) or len(value) != 2:
+        raise ValueError(f"not a point: {value!r}")
+    return float(value[0]), float(value[1])
+
+
+# -- numbers and colours ------------------------------------------------------------------------
+
+
+def _n(value: float) -> str:
+    """A coordinate with at most one decimal, the same text for the same value."""
+    text = f"{value:.1f}"
+    if text.endswith(".0"):
+        text = text[:-2]
+    return "0" if text == "-0" else text
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    text = colour.lstrip("#")
+    if len(text) == 3:
+        text = "".join(c * 2 for c in text)
+    try:
+        return int(text[0:2], 16), int(text[2:4], 16), int(text[4:6], 16)
+    except ValueError:
+        return 136, 136, 136
+
+
+def _is_dark(colour: str) -> bool:
+    r, g, b = _rgb(colour)
+    return 0.299 * r + 0.587 * g + 0.114 * b < 140
+
+
+def _outline(colour: str) -> str:
+    """A colour that stands out against ``colour`` (for outlines and letters)."""
+    return "#ffffff" if _is_dark(colour) else "#1a1a1a"
+
+
+def _tint(colour: str, amount: float) -> str:
+    """``colour`` mixed with white: amount 1 is the colour, 0 is white."""
+    r, g, b = _rgb(colour)
+    mix = [round(255 - (255 - c) * amount) for c in (r, g, b)]
+    return "#{:02x}{:02x}{:02x}".format(*mix)
+
+
+# -- geometry -----------------------------------------------------------------------------------
+
+
+def _shorten(a: Point, b: Point, start: float, end: float) -> tuple[Point, Point]:
+    length = math.dist(a, b)
+    if length < 1e-6 or length <= start + end + 2:
+        return a, b
+    ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+    return (a[0] + ux * start, a[1] + uy * start), (b[0] - ux * end, b[1] - uy * end)
+
+
+def _arrow_head(tip: Point, toward: Point, size: float) -> str:
+    """A filled triangle whose point is ``tip``, pointing away from ``toward``."""
+    angle = math.atan2(tip[1] - toward[1], tip[0] - toward[0])
+    left = (tip[0] - size * math.cos(angle - 0.45), tip[1] - size * math.sin(angle - 0.45))
+    right = (tip[0] - size * math.cos(angle + 0.45), tip[1] - size * math.sin(angle + 0.45))
+    return (f"M{_n(tip[0])} {_n(tip[1])}L{_n(left[0])} {_n(left[1])}"
+            f"L{_n(right[0])} {_n(right[1])}Z")
+
+
+def _bend(a: Point, b: Point, amount: float) -> Point:
+    """The control point of a gentle curve from ``a`` to ``b``."""
+    mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    return mx - dy * amount, my + dx * amount
+
+
+def _quad(a: Point, c: Point, b: Point, t: float) -> Point:
+    u = 1 - t
+    return (u * u * a[0] + 2 * u * t * c[0] + t * t * b[0],
+            u * u * a[1] + 2 * u * t * c[1] + t * t * b[1])
+
+
+# -- the drawing --------------------------------------------------------------------------------
+
+
+class _Canvas:
+    def __init__(self) -> None:
+        self.layers: dict[str, list[str]] = {
+            name: [] for name in ("orders_under", "units", "orders", "marks")
+        }
+
+    def add(self, layer: str, element: str) -> None:
+        self.layers[layer].append(element)
+
+
+def _unit_symbol(unit_type: UnitType, at: Point, colour: str, *, extra: str = "") -> str:
+    x, y = at
+    edge = _outline(colour)
+    if unit_type is UnitType.ARMY:
+        body = (f'<circle cx="{_n(x)}" cy="{_n(y)}" r="8.5" fill="{colour}" stroke="#000" '
+                'stroke-width="2.6"/>'
+                f'<circle cx="{_n(x)}" cy="{_n(y)}" r="8.5" fill="{colour}" stroke="{edge}" '
+                'stroke-width="1"/>'
+                # a cannon: barrel and wheel
+                f'<path d="M{_n(x - 5)} {_n(y + 1.5)}L{_n(x + 5)} {_n(y - 3.5)}" stroke="{edge}" '
+                'stroke-width="2.4" stroke-linecap="round"/>'
+                f'<circle cx="{_n(x - 1.5)} " cy="{_n(y + 2.5)}" r="2.4" fill="{edge}"/>')
+    else:
+        hull = (f"M{_n(x - 11)} {_n(y + 1)}L{_n(x + 11)} {_n(y + 1)}"
+                f"L{_n(x + 7)} {_n(y + 7)}L{_n(x - 7)} {_n(y + 7)}Z")
+        sail = f"M{_n(x - 1)} {_n(y - 9)}L{_n(x - 1)} {_n(y - 1)}L{_n(x + 7)} {_n(y - 1)}Z"
+        body = (f'<path d="{hull}{sail}" fill="{colour}" stroke="#000" stroke-width="2.6" '
+                'stroke-linejoin="round"/>'
+                f'<path d="{hull}{sail}" fill="{colour}" stroke="{edge}" stroke-width="1" '
+                'stroke-linejoin="round"/>')
+    return f"<g{extra}>{body}</g>"
+
+
+def _line(a: Point, b: Point, colour: str, *, width: float = 3.0, dash: str = "",
+          opacity: float = 1.0) -> str:
+    dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+    op = f' opacity="{opacity}"' if opacity < 1 else ""
+    d = f"M{_n(a[0])} {_n(a[1])}L{_n(b[0])} {_n(b[1])}"
+    return (f'<g{op}><path d="{d}" stroke="#000" stroke-width="{_n(width + 2)}" fill="none"'
+            f'{dash_attr} stroke-linecap="round"/>'
+            f'<path d="{d}" stroke="{colour}" stroke-width="{_n(width)}" fill="none"'
+            f'{dash_attr} stroke-linecap="round"/></g>')
+
+
+def _move_arrow(a: Point, b: Point, colour: str, *, failed: bool, dash: str = "",
+                void: bool = False) -> str:
+    start, end = _shorten(a, b, UNIT_RADIUS + 1, UNIT_RADIUS + 1)
+    head_base = _shorten(start, end, 0, 9)[1]
+    opacity = 0.45 if void else 1.0
+    parts = [_line(start, head_base, colour, width=3.2, dash=dash, opacity=opacity)]
+    head = _arrow_head(end, start, 12)
+    op = f' opacity="{opacity}"' if void else ""
+    parts.append(f'<path d="{head}" fill="{colour}" stroke="#000" stroke-width="1.2"'
+                 f' stroke-linejoin="round"{op}/>')
+    if failed:
+        # a stop bar across the arrow, just before the head
+        length = math.dist(start, end) or 1.0
+        ux, uy = (end[0] - start[0]) / length, (end[1] - start[1]) / length
+        bar_at = (end[0] - ux * 15, end[1] - uy * 15)
+        px, py = -uy * 8, ux * 8
+        bar = (f"M{_n(bar_at[0] - px)} {_n(bar_at[1] - py)}"
+               f"L{_n(bar_at[0] + px)} {_n(bar_at[1] + py)}")
+        parts.append(f'<path d="{bar}" stroke="#fff" stroke-width="6" stroke-linecap="round"/>'
+                     f'<path d="{bar}" stroke="{FAILED}" stroke-width="3.6" '
+                     'stroke-linecap="round"/>')
+    return "".join(parts)
+
+
+def _cross(at: Point, size: float, colour: str = FAILED) -> str:
+    x, y = at
+    d = (f"M{_n(x - size)} {_n(y - size)}L{_n(x + size)} {_n(y + size)}"
+         f"M{_n(x - size)} {_n(y + size)}L{_n(x + size)} {_n(y - size)}")
+    return (f'<path d="{d}" stroke="#fff" stroke-width="5.5" stroke-linecap="round"/>'
+            f'<path d="{d}" stroke="{colour}" stroke-width="3" stroke-linecap="round"/>')
+
+
+def _ring(at: Point, radius: float, colour: str, *, dash: str = "", width: float = 2.4) -> str:
+    dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+    x, y = at
+    return (f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(radius)}" fill="none" stroke="#000" '
+            f'stroke-width="{_n(width + 1.8)}"{dash_attr}/>'
+            f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(radius)}" fill="none" stroke="{colour}" '
+            f'stroke-width="{_n(width)}"{dash_attr}/>')
+
+
+def _normalise_orders(orders: Iterable[Order] | Mapping[str, Iterable[Order]] | None
+                      ) -> list[Order]:
+    if orders is None:
+        return []
+    if isinstance(orders, Mapping):
+        return [o for power in sorted(orders) for o in orders[power]]
+    return list(orders)
+
+
+def render(
+    position: Position,
+    *,
+    orders: Iterable[Order] | Mapping[str, Iterable[Order]] | None = None,
+    results: Resolution | Sequence[OrderResult] | None = None,
+    size: float | None = None,
+    show_labels: bool = True,
+    colours: Mapping[str, str] | None = None,
+    title: str | None = None,
+) -> str:
+    """The map of ``position`` as SVG text.
+
+    ``orders`` (a list, or a mapping of power -> orders) are drawn as arrows and markers; when
+    only ``results`` are given, their orders are drawn. ``results`` (a :class:`Resolution` or
+    OrderResults) mark bounced moves with a stop bar, cut or failed supports with a cross,
+    dislodged units offset with a red ring, and builds and removals. ``size`` is the width in
+    pixels (the height follows); ``colours`` overrides power colours (power id -> ``#rrggbb``);
+    ``title`` is written before the phase name.
+
+    :raises MapArtError: the variant has no map picture.
+    """
+    variant = position.variant
+    art = load_map_art(variant)
+    the_map = variant.map
+    palette = {p.id: p.colour for p in variant.powers}
+    if colours:
+        palette.update(colours)
+
+    result_list: list[OrderResult] = []
+    if isinstance(results, Resolution):
+        result_list = list(results.results)
+    elif results is not None:
+        result_list = list(results)
+    by_text: dict[str, OrderResult] = {str(r.order): r for r in result_list}
+    order_list = _normalise_orders(orders)
+    if not order_list:
+        order_list = [r.order for r in result_list]
+
+    def colour_of(power: str | None) -> str:
+        return palette.get(power or "", "#888888")
+
+    def anchor(location: str) -> Point:
+        if location in art.units:
+            return art.units[location]
+        return art.units[province_of(location)]
+
+    dislodged_here: set[str] = set()
+    for r in result_list:
+        if r.outcome is Outcome.DISLODGED and not isinstance(r.order, Waive):
+            dislodged_here.add(r.order.province)
+    if isinstance(results, Resolution):
+        dislodged_here.update(d.unit.province for d in results.dislodged)
+
+    def unit_point(unit: Unit) -> Point:
+        return anchor(unit.location)
+
+    width = float(size) if size else float(art.width)
+    height = width * art.height / art.width
+    out: list[str] = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(width)}" height="{_n(height)}" '
+        f'viewBox="0 0 {art.width} {art.height}" font-family="DejaVu Sans, Verdana, sans-serif">',
+        "<defs>"
+        '<pattern id="impassable" patternUnits="userSpaceOnUse" width="7" height="7" '
+        'patternTransform="rotate(45)"><rect width="7" height="7" fill="#c9c4b8"/>'
+        '<path d="M0 0V7" stroke="#7d776b" stroke-width="2.2"/></pattern>'
+        "</defs>",
+        f'<rect width="{art.width}" height="{art.height}" fill="{SEA}"/>',
+    ]
+
+    # spaces, filled by terrain and centre ownership
+    out.append('<g id="spaces" stroke="' + BORDER + '" stroke-width="0.8" '
+               'stroke-linejoin="round">')
+    for space_id in sorted(art.paths):
+        terrain = art.terrain[space_id]
+        if terrain == Terrain.SEA:
+            fill = SEA
+        elif terrain == Terrain.IMPASSABLE:
+            fill = "url(#impassable)"
+        else:
+            owner = position.centers.get(space_id)
+            fill = _tint(colour_of(owner), 0.55) if owner else LAND
+        out.append(f'<path id="{space_id}" d="{art.paths[space_id]}" fill="{fill}"/>')
+    out.append("</g>")
+    decor_fill = {"neutral": NEUTRAL_LAND, "islands": "#e3dccb", "lakes": SEA}
+    out.append('<g id="decor" stroke="#8a8374" stroke-width="0.5">')
+    for layer in ("neutral", "islands", "lakes"):
+        if art.decor.get(layer):
+            out.append(f'<path d="{art.decor[layer]}" fill="{decor_fill[layer]}"/>')
+    out.append("</g>")
+
+    # supply centres
+    out.append('<g id="centers">')
+    for center in the_map.supply_centers():
+        if center not in art.centers:
+            continue
+        x, y = art.centers[center]
+        owner = position.centers.get(center)
+        fill = colour_of(owner) if owner else "#ffffff"
+        out.append(f'<circle cx="{_n(x)}" cy="{_n(y)}" r="4.6" fill="{fill}" stroke="#000" '
+                   'stroke-width="1.3"/>'
+                   f'<circle cx="{_n(x)}" cy="{_n(y)}" r="1.6" fill="{_outline(fill)}"/>')
+    out.append("</g>")
+
+    # labels and split coasts
+    if show_labels:
+        halo: list[str] = []
+        texts: list[str] = []
+        for space_id in sorted(art.labels):
+            x, y = art.labels[space_id]
+            sea = art.terrain[space_id] == Terrain.SEA
+            style = ' font-style="italic" fill="#1d4f7a"' if sea else ""
+            where = f'x="{_n(x)}" y="{_n(y + 3.4)}"'
+            halo.append(f"<text {where}>{escape(space_id.upper())}</text>")
+            texts.append(f"<text {where}{style}>{escape(space_id.upper())}</text>")
+        # the halo is drawn as a separate layer: cairosvg ignores paint-order
+        out.append('<g id="labels" font-size="9.5" font-weight="bold" text-anchor="middle">'
+                   '<g fill="none" stroke="#ffffff" stroke-width="2.6" stroke-opacity="0.8" '
+                   'stroke-linejoin="round">' + "".join(halo) + "</g>"
+                   f'<g fill="{LABEL}">' + "".join(texts) + "</g></g>")
+    out.append('<g id="coasts" font-size="7" font-style="italic" fill="#1d4f7a" '
+               'text-anchor="middle">')
+    for province in sorted(art.coasts):
+        for location in art.coasts[province]:
+            if location not in art.units:
+                continue
+            x, y = art.units[location]
+            out.append(f'<circle cx="{_n(x)}" cy="{_n(y)}" r="10.5" fill="none" stroke="#1d4f7a" '
+                       'stroke-width="0.8" stroke-dasharray="2 2"/>')
+            if show_labels:
+                code = location.split("/", 1)[1]
+                out.append(f'<text x="{_n(x)}" y="{_n(y + 18)}">{escape(code)}</text>')
+    out.append("</g>")
+
+    canvas = _Canvas()
+    # units on the board (dislodged ones offset, with a red ring)
+    for province in sorted(position.units):
+        unit = position.units[province]
+        at = unit_point(unit)
+        if province in dislodged_here:
+            continue  # drawn offset below, with a red ring
+        canvas.add("units", _unit_symbol(unit.type, at, colour_of(unit.power)))
+    offset = (11.0, 11.0)
+    dislodged_units = list(position.dislodged)
+    if isinstance(results, Resolution) and position.phase.type is PhaseType.MOVEMENT:
+        dislodged_units.extend(results.dislodged)
+    drawn_dislodged: set[str] = set()
+    for dislodged in sorted(dislodged_units, key=lambda d: d.unit.location):
+        unit = dislodged.unit
+        if unit.province in drawn_dislodged:
+            continue
+        drawn_dislodged.add(unit.province)
+        at = unit_point(unit)
+        moved = (at[0] + offset[0], at[1] + offset[1])
+        canvas.add("units", _unit_symbol(unit.type, moved, colour_of(unit.power)))
+        canvas.add("marks", _ring(moved, 12.5, FAILED, width=2.2))
+    for r in result_list:
+        if isinstance(r.order, Waive) or r.outcome is not Outcome.DISLODGED:
+            continue
+        if r.order.province not in drawn_dislodged:
+            unit_or_none = position.units.get(r.order.province)
+            if unit_or_none is None:
+                continue
+            drawn_dislodged.add(r.order.province)
+            at = unit_point(unit_or_none)
+            moved = (at[0] + offset[0], at[1] + offset[1])
+            canvas.add("units", _unit_symbol(unit_or_none.type, moved,
+                                             colour_of(unit_or_none.power)))
+            canvas.add("marks", _ring(moved, 12.5, FAILED, width=2.2))
+
+    # where each moving unit goes, for support-to-move curves
+    move_lines: dict[str, tuple[Point, Point, str]] = {}
+    for order in order_list:
+        if isinstance(order, Move):
+            move_lines[order.province] = (anchor(order.location), anchor(order.destination),
+                                          province_of(order.destination))
+
+    for order in order_list:
+        _draw_order(order, by_text.get(str(order)), position, canvas, colour_of, anchor,
+                    move_lines, dislodged_here, offset)
+
+    out.append('<g id="units">' + "".join(canvas.layers["units"]) + "</g>")
+    out.append('<g id="orders">' + "".join(canvas.layers["orders_under"])
+               + "".join(canvas.layers["orders"]) + "</g>")
+    out.append('<g id="marks">' + "".join(canvas.layers["marks"]) + "</g>")
+
+    # title and the table of centres
+    heading = position.phase.long_name
+    heading = heading[0].upper() + heading[1:]
+    if title:
+        heading = f"{title}: {heading}"
+    out.append('<g id="title">'
+               f'<rect x="8" y="8" width="{_n(14 + 10.5 * len(heading))}" height="30" rx="4" '
+               'fill="#ffffff" fill-opacity="0.85" stroke="#5b5346"/>'
+               f'<text x="16" y="29" font-size="18" font-weight="bold" fill="#2b2620">'
+               f"{escape(heading)}</text></g>")
+    out.append(_legend(position, palette, art))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _legend(position: Position, palette: Mapping[str, str], art: MapArt) -> str:
+    variant = position.variant
+    rows = []
+    for power in variant.powers:
+        centers = len(position.centers_of(power.id))
+        units = len(position.units_of(power.id))
+        rows.append((power, centers, units))
+    line = 17
+    height = 10 + line * len(rows)
+    x0 = 8
+    y0 = art.height - height - 8
+    parts = [f'<g id="legend" font-size="11.5" fill="#2b2620">'
+             f'<rect x="{x0}" y="{_n(y0)}" width="158" height="{height}" rx="4" fill="#ffffff" '
+             'fill-opacity="0.85" stroke="#5b5346"/>']
+    for i, (power, centers, units) in enumerate(rows):
+        y = y0 + 6 + i * line
+        colour = palette.get(power.id, power.colour)
+        parts.append(f'<rect x="{x0 + 7}" y="{_n(y + 2)}" width="13" height="11" fill="{colour}" '
+                     'stroke="#000" stroke-width="1"/>'
+                     f'<text x="{x0 + 26}" y="{_n(y + 12)}">{escape(power.name)}</text>'
+                     f'<text x="{x0 + 150}" y="{_n(y + 12)}" text-anchor="end">'
+                     f"{centers} SC, {units} u</text>")
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def _draw_order(
+    order: Order,
+    result: OrderResult | None,
+    position: Position,
+    canvas: _Canvas,
+    colour_of: _ColourOf,
+    anchor: _Anchor,
+    move_lines: Mapping[str, tuple[Point, Point, str]],
+    dislodged_here: set[str],
+    offset: Point,
+) -> None:
+    if isinstance(order, Waive):
+        return
+    unit = position.units.get(order.province)
+    power = order.power or (unit.power if unit else None) or (result.power if result else None)
+    if power is None:
+        for waiting in position.dislodged:
+            if waiting.unit.province == order.province:
+                power = waiting.unit.power
+    colour = colour_of(power)
+    void = result is not None and result.result is Result.VOID
+    failed = result is not None and result.result is Result.FAILS
+    here = anchor(order.location)
+
+    if isinstance(order, Hold):
+        canvas.add("orders", _ring(here, 13.5, colour, width=2.6))
+        if failed or void:
+            canvas.add("marks", _cross((here[0] + 11, here[1] - 11), 4))
+    elif isinstance(order, Move):
+        canvas.add("orders", _move_arrow(here, anchor(order.destination), colour,
+                                         failed=failed, void=void,
+                                         dash="7 4" if order.via_convoy else ""))
+    elif isinstance(order, SupportHold):
+        held = anchor(order.supported_location)
+        supported_unit = position.units.get(province_of(order.supported_location))
+        if supported_unit is not None:
+            held = anchor(supported_unit.location)
+        start, end = _shorten(here, held, UNIT_RADIUS, 15)
+        canvas.add("orders_under", _line(start, end, colour, width=2.2, dash="5 3.5",
+                                         opacity=0.45 if void else 1.0))
+        canvas.add("orders_under", _ring(held, 15, colour, dash="5 3.5", width=2.0))
+        if failed or void:
+            canvas.add("marks", _cross(((start[0] + end[0]) / 2, (start[1] + end[1]) / 2), 5))
+    elif isinstance(order, SupportMove):
+        supported_unit = position.units.get(province_of(order.supported_location))
+        source = anchor(supported_unit.location if supported_unit else order.supported_location)
+        line = move_lines.get(province_of(order.supported_location))
+        if line is None or line[2] != province_of(order.destination):
+            line = (source, anchor(order.destination), province_of(order.destination))
+        target = ((line[0][0] + line[1][0]) / 2, (line[0][1] + line[1][1]) / 2)
+        start = _shorten(here, target, UNIT_RADIUS, 0)[0]
+        control = _bend(start, target, 0.25)
+        d = (f"M{_n(start[0])} {_n(start[1])}Q{_n(control[0])} {_n(control[1])} "
+             f"{_n(target[0])} {_n(target[1])}")
+        op = ' opacity="0.45"' if void else ""
+        canvas.add("orders_under",
+                   f'<g{op}><path d="{d}" fill="none" stroke="#000" stroke-width="4.2" '
+                   'stroke-dasharray="5 3.5"/>'
+                   f'<path d="{d}" fill="none" stroke="{colour}" stroke-width="2.2" '
+                   'stroke-dasharray="5 3.5"/>'
+                   f'<circle cx="{_n(target[0])}" cy="{_n(target[1])}" r="3.4" fill="{colour}" '
+                   'stroke="#000" stroke-width="1.2"/></g>')
+        if failed or void:
+            canvas.add("marks", _cross(_quad(start, control, target, 0.5), 5))
+    elif isinstance(order, Convoy):
+        army = anchor(order.army_location)
+        dest = anchor(order.destination)
+        a1, b1 = _shorten(army, here, UNIT_RADIUS, UNIT_RADIUS + 3)
+        a2, b2 = _shorten(here, dest, UNIT_RADIUS + 3, UNIT_RADIUS + 2)
+        d = (f"M{_n(a1[0])} {_n(a1[1])}L{_n(b1[0])} {_n(b1[1])}"
+             f"M{_n(a2[0])} {_n(a2[1])}L{_n(b2[0])} {_n(b2[1])}")
+        op = ' opacity="0.45"' if void else ""
+        canvas.add("orders_under",
+                   f'<g{op}><path d="{d}" fill="none" stroke="#000" stroke-width="4" '
+                   'stroke-dasharray="1.5 4" stroke-linecap="round"/>'
+                   f'<path d="{d}" fill="none" stroke="{colour}" stroke-width="2.4" '
+                   'stroke-dasharray="1.5 4" stroke-linecap="round"/></g>')
+        canvas.add("orders", _ring(here, 13, colour, dash="3 2.5", width=2.0))
+        if failed or void:
+            canvas.add("marks", _cross((here[0] + 11, here[1] - 11), 4))
+    elif isinstance(order, Retreat):
+        start = here
+        if position.phase.type is PhaseType.RETREATS:
+            start = (here[0] + offset[0], here[1] + offset[1])
+        canvas.add("orders", _move_arrow(start, anchor(order.destination), colour,
+                                         failed=failed, void=void, dash="3 3"))
+    elif isinstance(order, Disband):
+        at = here
+        if position.phase.type is PhaseType.RETREATS:
+            at = (here[0] + offset[0], here[1] + offset[1])
+        canvas.add("marks", _cross(at, 8.5))
+    elif isinstance(order, Build):
+        built = result is None or result.result is Result.SUCCEEDS
+        extra = "" if built else ' opacity="0.4"'
+        canvas.add("units", _unit_symbol(order.unit_type, here, colour, extra=extra))
+        canvas.add("marks", _ring(here, 13.5, "#2ca02c" if built else FAILED, width=2.4))
+        plus_at = (here[0] + 11, here[1] - 11)
+        x, y = plus_at
+        canvas.add("marks",
+                   f'<circle cx="{_n(x)}" cy="{_n(y)}" r="5.5" fill="#2ca02c" stroke="#fff" '
+                   f'stroke-width="1.2"/><path d="M{_n(x - 3)} {_n(y)}H{_n(x + 3)}M{_n(x)} '
+                   f'{_n(y - 3)}V{_n(y + 3)}" stroke="#fff" stroke-width="1.6"/>')
