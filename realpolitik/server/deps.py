@@ -1,0 +1,52 @@
+"""Dependency providers: the service and the current user, as ``Annotated`` aliases."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, HTTPException, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from realpolitik.server.service import Account, GameService
+
+_bearer = HTTPBearer(auto_error=False, description="the token from /auth/signup or /auth/login")
+
+
+def get_service(request: Request) -> GameService:
+    service: GameService = request.app.state.service
+    return service
+
+
+ServiceDep = Annotated[GameService, Depends(get_service)]
+Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
+
+
+def optional_user(service: ServiceDep, credentials: Credentials) -> Account | None:
+    """The logged-in user, or None without a token; a bad token is refused."""
+    if credentials is None:
+        return None
+    user = service.authenticate(credentials.credentials)
+    if user is None:
+        raise HTTPException(401, {"code": "bad_token", "message": "the token is not valid "
+                                  "(log in again)"}, headers={"WWW-Authenticate": "Bearer"})
+    return user
+
+
+def current_user(user: Annotated[Account | None, Depends(optional_user)]) -> Account:
+    """The logged-in user; 401 without a token."""
+    if user is None:
+        raise HTTPException(401, {"code": "not_logged_in", "message": "log in first: send "
+                                  "'Authorization: Bearer <token>'"},
+                            headers={"WWW-Authenticate": "Bearer"})
+    return user
+
+
+def bearer_token(credentials: Credentials) -> str:
+    if credentials is None:
+        raise HTTPException(401, {"code": "not_logged_in", "message": "no token"})
+    return credentials.credentials
+
+
+MaybeUser = Annotated[Account | None, Depends(optional_user)]
+CurrentUser = Annotated[Account, Depends(current_user)]
+Token = Annotated[str, Depends(bearer_token)]

@@ -1,0 +1,156 @@
+"""Schema migrations: a ``schema_version`` table and a list of numbered steps, run in order at
+start-up (each in its own transaction) until the database is at :data:`LATEST`.
+
+Alembic was more machinery than one small schema needs; this keeps the same guarantees (a
+recorded version, forward-only numbered steps, one transaction each) in one file. A step must
+never change once released: step 1 keeps its own frozen copy of the first tables, and a change
+to ``models.py`` comes with a new step that alters the tables (``ALTER TABLE ...``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Connection,
+    Engine,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    inspect,
+    select,
+)
+
+_version_md = MetaData()
+schema_version = Table(
+    "schema_version", _version_md,
+    Column("version", Integer, primary_key=True),
+    Column("applied_at", Float, nullable=False),
+)
+
+
+def _step_1(conn: Connection) -> None:
+    """The first schema: users, tokens, games, seats, pending orders, phases, messages."""
+    metadata = MetaData()
+
+    Table(
+        "users", metadata,
+        Column("id", Integer, primary_key=True, autoincrement=True),
+        Column("username", String(32), nullable=False, unique=True),
+        Column("password_hash", String(200), nullable=False),
+        Column("created_at", Float, nullable=False),
+    )
+
+    Table(
+        "tokens", metadata,
+        Column("token_hash", String(64), primary_key=True),
+        Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False,
+               index=True),
+        Column("created_at", Float, nullable=False),
+        Column("expires_at", Float, nullable=False),
+    )
+
+    Table(
+        "games", metadata,
+        Column("id", Integer, primary_key=True, autoincrement=True),
+        Column("name", String(100), nullable=False),
+        Column("creator_id", Integer, ForeignKey("users.id"), nullable=False),
+        Column("variant", String(40), nullable=False),
+        Column("rules", String(20), nullable=False),
+        Column("setup", String(10), nullable=False),
+        Column("private", Boolean, nullable=False),
+        Column("invite_code", String(40), nullable=True),
+        Column("settings", Text, nullable=False),
+        Column("status", String(12), nullable=False, index=True),
+        Column("phase", String(12), nullable=False),
+        Column("deadline", Float, nullable=True, index=True),
+        Column("paused_remaining", Float, nullable=True),
+        Column("record", Text, nullable=False),
+        Column("version", Integer, nullable=False),
+        Column("created_at", Float, nullable=False),
+        Column("updated_at", Float, nullable=False),
+    )
+
+    Table(
+        "seats", metadata,
+        Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+        Column("seat", Integer, primary_key=True),
+        Column("user_id", Integer, ForeignKey("users.id"), nullable=True, index=True),
+        Column("concede_to", String(40), nullable=True),
+        Column("joined_at", Float, nullable=True),
+    )
+
+    Table(
+        "pending_orders", metadata,
+        Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+        Column("power", String(40), primary_key=True),
+        Column("phase", String(12), nullable=False),
+        Column("text", Text, nullable=True),
+        Column("ready", Boolean, nullable=False),
+        Column("updated_at", Float, nullable=False),
+    )
+
+    Table(
+        "phases", metadata,
+        Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+        Column("seq", Integer, primary_key=True),
+        Column("phase", String(12), nullable=False),
+        Column("data", Text, nullable=False),
+        Column("created_at", Float, nullable=False),
+    )
+
+    Table(
+        "messages", metadata,
+        Column("id", Integer, primary_key=True, autoincrement=True),
+        Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), nullable=False,
+               index=True),
+        Column("phase", String(12), nullable=False),
+        Column("sender", String(40), nullable=False),
+        Column("sender_user_id", Integer, ForeignKey("users.id"), nullable=False),
+        Column("recipients", Text, nullable=False),
+        # comma-separated power ids; empty for a public announcement
+        Column("body", Text, nullable=False),
+        Column("created_at", Float, nullable=False),
+    )
+    metadata.create_all(conn)
+
+
+MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
+    (1, "the first schema", _step_1),
+]
+LATEST = MIGRATIONS[-1][0]
+
+
+def current_version(conn: Connection) -> int:
+    """The schema version of the database (0 for an empty one)."""
+    if not inspect(conn).has_table("schema_version"):
+        return 0
+    versions = conn.execute(select(schema_version.c.version)).scalars().all()
+    return max(versions, default=0)
+
+
+def migrate(engine: Engine) -> int:
+    """Bring the database up to :data:`LATEST`; returns the version it was at.
+
+    :raises RuntimeError: the database is newer than this program.
+    """
+    with engine.begin() as conn:
+        _version_md.create_all(conn)
+        start = current_version(conn)
+    if start > LATEST:
+        raise RuntimeError(f"the database has schema version {start}; this realpolitik knows "
+                           f"up to {LATEST}: upgrade realpolitik")
+    for number, _description, step in MIGRATIONS:
+        if number <= start:
+            continue
+        with engine.begin() as conn:
+            step(conn)
+            conn.execute(schema_version.insert().values(version=number, applied_at=time.time()))
+    return start

@@ -1,0 +1,116 @@
+"""Games: create, list, view, join, leave, history, record, map, draws and concessions."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, HTTPException, Query, Response
+
+from realpolitik.server.deps import CurrentUser, MaybeUser, ServiceDep
+from realpolitik.server.schemas import (
+    ConcedeIn,
+    ConcedeOut,
+    DrawIn,
+    DrawOut,
+    GameCreate,
+    GameCreated,
+    GameOut,
+    GameSummary,
+    JoinIn,
+    JoinOut,
+    Ok,
+)
+
+router = APIRouter(prefix="/games", tags=["games"])
+
+
+@router.post("", response_model=GameCreated, status_code=201)
+def create_game(body: GameCreate, user: CurrentUser, service: ServiceDep) -> GameCreated:
+    """Create a game; you are its gamesmaster (``join_as`` also takes a power). It starts when
+    every seat is taken, or when the gamesmaster starts it."""
+    return GameCreated(id=service.create_game(user, body.to_options()))
+
+
+@router.get("", response_model=list[GameSummary])
+def list_games(service: ServiceDep, user: MaybeUser,
+               scope: Literal["open", "mine"] = "open") -> list[dict[str, Any]]:
+    """Open games (public and not finished), or ``scope=mine``: the games you play or run."""
+    return service.list_games(user, mine=scope == "mine")
+
+
+@router.get("/{game_id}", response_model=GameOut)
+def get_game(game_id: int, service: ServiceDep, user: MaybeUser,
+             invite: Annotated[str | None, Query(max_length=40)] = None) -> dict[str, Any]:
+    """The game's public state: phase, deadline, seats, position, centres, who is ready, draw
+    vote count, end. Private games need membership or ``invite``."""
+    return service.game_view(game_id, user, invite)
+
+
+@router.post("/{game_id}/join", response_model=JoinOut)
+def join(game_id: int, body: JoinIn, user: CurrentUser, service: ServiceDep) -> dict[str, Any]:
+    """Take the seat commanding ``power`` (with the powers that share it in 2-4 player games)."""
+    return service.join(user, game_id, body.power, body.invite_code)
+
+
+@router.post("/{game_id}/leave", response_model=Ok)
+def leave(game_id: int, user: CurrentUser, service: ServiceDep) -> Ok:
+    """Give up your seat; your powers fall into civil disorder until someone takes it."""
+    service.leave(user, game_id)
+    return Ok()
+
+
+@router.get("/{game_id}/history", response_model=list[dict[str, Any]])
+def history(game_id: int, service: ServiceDep, user: MaybeUser,
+            since: Annotated[int, Query(ge=0)] = 0) -> list[dict[str, Any]]:
+    """Every played phase from ``since`` (0-based ``seq``): position, all orders as written and
+    read, the results with their reasons, civil disorder and events. Public once played."""
+    return service.history(user, game_id, since)
+
+
+@router.get("/{game_id}/record", response_class=Response,
+            responses={200: {"content": {"application/json": {}}}})
+def record(game_id: int, service: ServiceDep, user: MaybeUser) -> Response:
+    """The full game record (the ``realpolitik-game`` JSON the CLI reads), once the game is
+    over."""
+    text = service.record(user, game_id)
+    return Response(text, media_type="application/json", headers={
+        "Content-Disposition": f'attachment; filename="game-{game_id}.json"'})
+
+
+@router.get("/{game_id}/map.svg", response_class=Response,
+            responses={200: {"content": {"image/svg+xml": {}}}})
+def map_svg(game_id: int, service: ServiceDep, user: MaybeUser,
+            seq: Annotated[int | None, Query(ge=0)] = None) -> Response:
+    """The map of the current phase, or of played phase ``seq`` with its orders and results."""
+    try:
+        render: Any = importlib.import_module("realpolitik.render").render
+    except (ImportError, AttributeError) as exc:
+        raise HTTPException(501, {"code": "no_renderer",
+                                  "message": "the map renderer is not installed"}) from exc
+    game = service.game_for_render(user, game_id)
+    if seq is None:
+        svg = render(game.position)
+    else:
+        if seq >= len(game.history):
+            raise HTTPException(404, {"code": "not_found", "message": "no such phase"})
+        played = game.history[seq]
+        orders = [e.order for entries in played.orders.values() for e in entries if e.order]
+        svg = render(played.position, orders=orders, results=played.resolution)
+    return Response(str(svg), media_type="image/svg+xml")
+
+
+@router.post("/{game_id}/draw", response_model=DrawOut)
+def vote_draw(game_id: int, body: DrawIn, user: CurrentUser,
+              service: ServiceDep) -> dict[str, Any]:
+    """Vote for (or against) a draw among the powers still in the game. Votes are secret; the
+    count is public; the game ends in a draw when every survivor votes for it."""
+    return service.vote_draw(user, game_id, body.in_favour, body.power)
+
+
+@router.post("/{game_id}/concede", response_model=ConcedeOut)
+def concede(game_id: int, body: ConcedeIn, user: CurrentUser,
+            service: ServiceDep) -> dict[str, Any]:
+    """Concede the game to a power (null withdraws); it ends when all the other surviving
+    players concede to the same power."""
+    return service.concede(user, game_id, body.to)

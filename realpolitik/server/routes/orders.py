@@ -1,0 +1,63 @@
+"""Orders: submit (text or structured), read your own, ready flags, legal orders."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+
+from realpolitik.server.deps import CurrentUser, ServiceDep
+from realpolitik.server.schemas import (
+    MyPowerOrders,
+    OrderOut,
+    OrdersIn,
+    OrdersOut,
+    ReadyIn,
+    ReadyOut,
+    line_to_wire,
+    order_to_wire,
+)
+
+router = APIRouter(prefix="/games/{game_id}", tags=["orders"])
+
+
+@router.put("/orders", response_model=OrdersOut)
+def submit_orders(game_id: int, body: OrdersIn, user: CurrentUser,
+                  service: ServiceDep) -> OrdersOut:
+    """Give one of your powers' orders for this phase, replacing earlier ones. Every line comes
+    back with the order it was read as, or the error with its fields; bad lines are kept but
+    not carried out. Secret until the phase is adjudicated."""
+    phase, lines, ready = service.submit_orders(user, game_id, body.power, body.as_text(),
+                                                body.ready)
+    wire = [line_to_wire(line) for line in lines]
+    return OrdersOut(phase=phase, power=body.power.lower(), ready=ready, lines=wire,
+                     accepted=sum(1 for w in wire if w.ok),
+                     errors=sum(1 for w in wire if not w.ok))
+
+
+@router.get("/orders", response_model=dict[str, MyPowerOrders])
+def my_orders(game_id: int, user: CurrentUser, service: ServiceDep) -> dict[str, MyPowerOrders]:
+    """Your own orders for this phase, per power (no one else's)."""
+    return {
+        power: MyPowerOrders(text=data["text"], submitted=data["submitted"],
+                             ready=data["ready"],
+                             lines=[line_to_wire(line) for line in data["lines"]])
+        for power, data in service.orders(user, game_id).items()
+    }
+
+
+@router.post("/ready", response_model=ReadyOut)
+def set_ready(game_id: int, body: ReadyIn, user: CurrentUser, service: ServiceDep) -> ReadyOut:
+    """Mark your powers (or one) ready; when every power that must order is ready, the phase is
+    adjudicated at once (IV.1). A ready power with no orders holds."""
+    powers = service.set_ready(user, game_id, body.power, body.ready)
+    return ReadyOut(powers=powers, ready=body.ready)
+
+
+@router.get("/legal-orders", response_model=dict[str, list[OrderOut]])
+def legal_orders(game_id: int, user: CurrentUser, service: ServiceDep,
+                 power: Annotated[str, Query(max_length=40)]) -> dict[str, list[OrderOut]]:
+    """Every legal order of one of your powers this phase, per unit location (or free home
+    centre, or ``waive``)."""
+    return {loc: [order_to_wire(o) for o in orders]
+            for loc, orders in service.legal_orders(user, game_id, power).items()}

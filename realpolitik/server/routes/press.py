@@ -1,0 +1,28 @@
+"""Press: private messages between powers and public announcements."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query
+
+from realpolitik.server.deps import CurrentUser, MaybeUser, ServiceDep
+from realpolitik.server.schemas import PressMessageIn, PressMessageOut
+
+router = APIRouter(prefix="/games/{game_id}/press", tags=["press"])
+
+
+@router.post("", response_model=PressMessageOut, status_code=201)
+def send(game_id: int, body: PressMessageIn, user: CurrentUser,
+         service: ServiceDep) -> dict[str, Any]:
+    """Send a message to ``to`` (powers), or a public announcement without ``to``. Open during
+    diplomacy periods; closed in retreats and adjustments unless the game allows it."""
+    return service.send_press(user, game_id, body.sender, body.to, body.body)
+
+
+@router.get("", response_model=list[PressMessageOut])
+def read(game_id: int, service: ServiceDep, user: MaybeUser,
+         after: Annotated[int, Query(ge=0)] = 0) -> list[dict[str, Any]]:
+    """The messages you may read (public ones, and those to or from your powers), after id
+    ``after``."""
+    return service.press(user, game_id, after)

@@ -1,0 +1,438 @@
+"""Wire schemas (pydantic) and the converters between them and engine and service values.
+
+The engine has no pydantic; everything that crosses HTTP is declared here, so the OpenAPI
+description lists every field. Orders travel as text (read by the engine's parser) or as
+structured orders, which are turned into the canonical text and read by the same parser, so both
+ways give the same per-line messages.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+
+from realpolitik.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Waive,
+)
+from realpolitik.server.service import Deadlines, GameOptions, OrderLine, PressRules
+
+_DURATION = re.compile(r"(\d+)\s*([smhd])")
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def parse_duration(value: object) -> int:
+    """Seconds from ``90``, ``"90"``, ``"30m"``, ``"2h"``, ``"3d"`` or ``"1h30m"``.
+
+    :raises ValueError: not a duration.
+    """
+    if isinstance(value, bool):
+        raise ValueError("a duration is a number of seconds or text like '30m', '2h', '3d'")
+    if isinstance(value, int | float):
+        return int(value)
+    if isinstance(value, str):
+        text = value.strip().lower()
+        if text.isdigit():
+            return int(text)
+        parts = _DURATION.findall(text)
+        if parts and _DURATION.sub("", text).strip() == "":
+            return sum(int(n) * _UNITS[u] for n, u in parts)
+    raise ValueError(f"{value!r} is not a duration: write seconds or text like '30m', '2h', '3d'")
+
+
+Duration = Annotated[int, BeforeValidator(parse_duration), Field(ge=10, le=60 * 86400)]
+"""Seconds; also written ``"30m"``, ``"2h"``, ``"3d"``. Between 10 seconds and 60 days."""
+
+Power = Annotated[str, Field(min_length=2, max_length=40, examples=["france"])]
+
+
+class Strict(BaseModel):
+    """Unknown fields are an error, not silently ignored."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+# -- accounts -------------------------------------------------------------------------------------
+
+class Credentials(Strict):
+    username: str = Field(min_length=2, max_length=32, examples=["alice"])
+    password: str = Field(min_length=1, max_length=200)
+
+
+class TokenOut(BaseModel):
+    token: str
+    """Send as ``Authorization: Bearer <token>``."""
+    user_id: int
+    username: str
+
+
+class UserOut(BaseModel):
+    id: int
+    username: str
+
+
+# -- games ----------------------------------------------------------------------------------------
+
+class DeadlinesIn(Strict):
+    """Time per phase: the rulebook's 30 minutes before the first move, 15 before the others
+    (IV.1), and 5 minutes for retreats and adjustments, unless set."""
+
+    first_movement: Duration = 30 * 60
+    movement: Duration = 15 * 60
+    retreats: Duration = 5 * 60
+    adjustments: Duration = 5 * 60
+
+
+class PressIn(Strict):
+    """Private messages, public announcements, and whether press stays open during retreats
+    and adjustments (closed by default, XV.2)."""
+
+    private: bool = True
+    public: bool = True
+    outside_diplomacy: bool = False
+
+
+class GameCreate(Strict):
+    name: str = Field(min_length=1, max_length=100, examples=["Friday game"])
+    variant: str = Field(default="classical", max_length=40)
+    rules: str = Field(default="2023", max_length=20, examples=["2023", "1971", "1982"])
+    players: str | None = Field(default=None, max_length=10,
+                                examples=["7", "6", "5", "4", "3", "3b", "2"])
+    private: bool = False
+    """A private game is not listed; joining takes its invite code."""
+    deadlines: DeadlinesIn = Field(default_factory=DeadlinesIn)
+    press: PressIn = Field(default_factory=PressIn)
+    end_year: int | None = Field(default=None, ge=1, le=9999)
+    join_as: Power | None = None
+
+    def to_options(self) -> GameOptions:
+        return GameOptions(
+            name=self.name, variant=self.variant, rules=self.rules, players=self.players,
+            private=self.private, deadlines=Deadlines(**self.deadlines.model_dump()),
+            press=PressRules(**self.press.model_dump()), end_year=self.end_year,
+            join_as=self.join_as)
+
+
+class GameCreated(BaseModel):
+    id: int
+
+
+class GameSummary(BaseModel):
+    id: int
+    name: str
+    variant: str
+    rules: str
+    players: str
+    private: bool
+    status: str
+    phase: str
+    deadline: str | None
+    seats: int
+    seats_free: int
+
+
+class SeatOut(BaseModel):
+    seat: int
+    powers: list[str]
+    player: str | None
+
+
+class DrawCount(BaseModel):
+    in_favour: int
+    needed: int
+
+
+class EndOut(BaseModel):
+    kind: str
+    winners: list[str]
+    phase: str
+    summary: str
+
+
+class GameOut(BaseModel):
+    """A game as anyone who may see it sees it (orders and private press are never here)."""
+
+    id: int
+    name: str
+    variant: str
+    rules: str
+    players: str
+    setup_name: str
+    private: bool
+    invite_code: str | None
+    """Shown to the gamesmaster and the players only."""
+    status: Literal["forming", "active", "paused", "finished"]
+    phase: str
+    phase_type: str
+    deadline: str | None
+    seconds_left: float | None
+    paused_remaining: float | None
+    now: str | None
+    deadlines: dict[str, int]
+    press: dict[str, bool]
+    press_open: bool
+    end_year: int | None
+    gamesmaster: str | None
+    seats: list[SeatOut]
+    powers: list[str]
+    position: dict[str, Any]
+    """``phase``, ``units`` and ``centers`` per power (upper case), ``dislodged`` if any."""
+    centers: dict[str, int]
+    to_order: list[str]
+    ready: list[str]
+    civil_disorder: list[str]
+    eliminated: list[str]
+    draw_votes: DrawCount
+    end: EndOut | None
+    my_powers: list[str]
+    am_gamesmaster: bool
+
+
+class JoinIn(Strict):
+    power: Power
+    invite_code: str | None = Field(default=None, max_length=40)
+
+
+class JoinOut(BaseModel):
+    seat: int
+    powers: list[str]
+
+
+# -- orders ---------------------------------------------------------------------------------------
+
+OrderKind = Literal["hold", "move", "support", "convoy", "retreat", "disband", "build", "waive"]
+
+
+class StructuredOrder(BaseModel):
+    """An order as fields: ``{"kind": "move", "unit": "A PAR", "to": "BUR"}``;
+    ``{"kind": "support", "unit": "A MAR", "target": "A PAR", "to": "BUR"}`` (no ``to`` for a
+    support to hold); ``{"kind": "convoy", "unit": "F MAO", "target": "A BRE", "to": "SPA"}``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: OrderKind
+    unit: str | None = Field(default=None, max_length=20, examples=["A PAR", "F STP/SC"])
+    to: str | None = Field(default=None, max_length=20)
+    target: str | None = Field(default=None, max_length=20)
+    via_convoy: bool = False
+
+    @model_validator(mode="after")
+    def _fields_for_kind(self) -> StructuredOrder:
+        needs_unit = self.kind != "waive"
+        if needs_unit and not self.unit:
+            raise ValueError(f"a {self.kind} order needs 'unit'")
+        if self.kind in ("move", "retreat", "convoy") and not self.to:
+            raise ValueError(f"a {self.kind} order needs 'to'")
+        if self.kind in ("support", "convoy") and not self.target:
+            raise ValueError(f"a {self.kind} order needs 'target'")
+        return self
+
+    def to_text(self) -> str:
+        """The order in the notation the parser reads."""
+        unit = self.unit or ""
+        match self.kind:
+            case "hold":
+                return f"{unit} H"
+            case "move":
+                return f"{unit} - {self.to}" + (" VIA" if self.via_convoy else "")
+            case "support":
+                return f"{unit} S {self.target}" + (f" - {self.to}" if self.to else "")
+            case "convoy":
+                return f"{unit} C {self.target} - {self.to}"
+            case "retreat":
+                return f"{unit} R {self.to}"
+            case "disband":
+                return f"{unit} D"
+            case "build":
+                return f"{unit} B"
+            case _:
+                return "WAIVE"
+
+
+class OrderOut(StructuredOrder):
+    """An engine order as fields, with its canonical text."""
+
+    text: str
+
+
+def order_to_wire(order: Order) -> OrderOut:
+    """The wire form of an engine order."""
+    text = str(order)
+    if isinstance(order, Waive):
+        return OrderOut(kind="waive", text=text)
+    unit = order.unit_text
+    if isinstance(order, Hold):
+        return OrderOut(kind="hold", unit=unit, text=text)
+    if isinstance(order, Move):
+        return OrderOut(kind="move", unit=unit, to=order.destination.upper(),
+                        via_convoy=order.via_convoy, text=text)
+    if isinstance(order, SupportHold | SupportMove):
+        kind = f"{order.supported_type.value} " if order.supported_type else ""
+        target = f"{kind}{order.supported_location.upper()}"
+        to = order.destination.upper() if isinstance(order, SupportMove) else None
+        return OrderOut(kind="support", unit=unit, target=target, to=to, text=text)
+    if isinstance(order, Convoy):
+        return OrderOut(kind="convoy", unit=unit, target=f"A {order.army_location.upper()}",
+                        to=order.destination.upper(), text=text)
+    if isinstance(order, Retreat):
+        return OrderOut(kind="retreat", unit=unit, to=order.destination.upper(), text=text)
+    if isinstance(order, Disband):
+        return OrderOut(kind="disband", unit=unit, text=text)
+    assert isinstance(order, Build)
+    return OrderOut(kind="build", unit=unit, text=text)
+
+
+class OrdersIn(Strict):
+    """A power's whole set of orders for the phase, replacing any given before: ``text`` (one
+    order per line, or separated by commas) or ``orders`` (structured), not both."""
+
+    power: Power
+    text: str | None = Field(default=None, examples=["A PAR - BUR\nA MAR S A PAR - BUR"])
+    orders: list[StructuredOrder] | None = Field(default=None, max_length=100)
+    ready: bool | None = None
+    """Also set the ready flag (left as it was if absent)."""
+
+    @model_validator(mode="after")
+    def _one_of(self) -> OrdersIn:
+        if (self.text is None) == (self.orders is None):
+            raise ValueError("give either 'text' or 'orders'")
+        return self
+
+    def as_text(self) -> str:
+        if self.text is not None:
+            return self.text
+        return "\n".join(o.to_text() for o in self.orders or [])
+
+
+class OrderError(BaseModel):
+    """Why a line was not taken: ``kind`` is ``invalid``, ``unknown``, ``ambiguous`` or
+    ``illegal``; ``span`` the characters of ``text`` at fault; ``candidates`` the readings of an
+    ambiguous order, ``suggestions`` the names close to an unknown one, ``reason`` the short code
+    of an illegal order."""
+
+    model_config = ConfigDict(extra="allow")
+
+    kind: str
+    message: str
+    line: int | None = None
+    span: list[int] | None = None
+    text: str | None = None
+    hint: str | None = None
+    candidates: list[str] | None = None
+    suggestions: list[str] | None = None
+    reason: str | None = None
+
+
+class OrderLineOut(BaseModel):
+    line: int | None
+    text: str
+    ok: bool
+    order: OrderOut | None
+    error: OrderError | None
+
+
+def line_to_wire(line: OrderLine) -> OrderLineOut:
+    return OrderLineOut(
+        line=line.line, text=line.text, ok=line.error is None and line.order is not None,
+        order=order_to_wire(line.order) if line.order is not None else None,
+        error=OrderError(**line.error) if line.error is not None else None)
+
+
+class OrdersOut(BaseModel):
+    phase: str
+    power: str
+    ready: bool
+    lines: list[OrderLineOut]
+    accepted: int
+    """How many lines will be carried out."""
+    errors: int
+
+
+class MyPowerOrders(BaseModel):
+    text: str | None
+    submitted: bool
+    ready: bool
+    lines: list[OrderLineOut]
+
+
+class ReadyIn(Strict):
+    power: Power | None = None
+    """One of your powers; all of them if absent."""
+    ready: bool = True
+
+
+class ReadyOut(BaseModel):
+    powers: list[str]
+    ready: bool
+
+
+# -- press ----------------------------------------------------------------------------------------
+
+class PressMessageIn(Strict):
+    sender: Power | None = None
+    """The power you speak as (needed only if you command several)."""
+    to: list[Power] | None = Field(default=None, max_length=10)
+    """The powers that receive the message; absent for a public announcement."""
+    body: str = Field(min_length=1)
+
+
+class PressMessageOut(BaseModel):
+    id: int
+    phase: str
+    sender: str
+    recipients: list[str] | None
+    public: bool
+    body: str
+    sent_at: str | None
+
+
+# -- the gamesmaster, draws and ends --------------------------------------------------------------
+
+class ExtendIn(Strict):
+    seconds: Annotated[int, BeforeValidator(parse_duration)] = Field(
+        examples=[600, "10m", "1d"])
+
+
+class DeadlineOut(BaseModel):
+    deadline: str | None
+
+
+class ReplaceIn(Strict):
+    power: Power
+    username: str | None = Field(default=None, max_length=32)
+    """The new player; absent to free the seat for anyone to join."""
+
+
+class DrawIn(Strict):
+    in_favour: bool = True
+    power: Power | None = None
+
+
+class DrawOut(BaseModel):
+    in_favour: int
+    needed: int
+    end: str | None
+
+
+class ConcedeIn(Strict):
+    to: Power | None
+    """The power to concede to; null withdraws your concession."""
+
+
+class ConcedeOut(BaseModel):
+    conceded_to: str | None
+    end: str | None
+
+
+class Ok(BaseModel):
+    ok: bool = True

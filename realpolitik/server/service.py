@@ -1,0 +1,976 @@
+"""The gamesmaster as a service: accounts, games, seats, orders, deadlines, press, draws.
+
+Routes call this module and nothing else; it calls the engine (:class:`realpolitik.game.Game`)
+and the store. It knows no HTTP: failures are :class:`ServiceError` values with a status code
+and fields, which the app turns into ``{"detail": {...}}`` answers.
+
+A game's engine state is loaded from its record (and the orders of the current phase) and kept
+in a cache keyed by the row's version; every change bumps the version in the same transaction
+that stores it, so a stale cache is never used. Changes to one game are serialised by a lock.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import re
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Connection, Row
+from sqlalchemy.exc import IntegrityError
+
+from realpolitik import savefile
+from realpolitik.errors import GameError, RealpolitikError
+from realpolitik.game import Game
+from realpolitik.legality import check_order
+from realpolitik.notation import parse_orders
+from realpolitik.orders import Order
+from realpolitik.position import PhaseType
+from realpolitik.rules import rules_for
+from realpolitik.server import security
+from realpolitik.server import store as db
+from realpolitik.server.events import Event, Hub
+from realpolitik.server.settings import Settings
+from realpolitik.variant import available_variants, load_variant
+
+log = logging.getLogger("realpolitik.server")
+
+Clock = Callable[[], float]
+"""Seconds since the epoch (``time.time``); tests pass a clock they move by hand."""
+
+JSON = dict[str, Any]
+
+_USERNAME = re.compile(r"^[A-Za-z0-9_.-]{2,32}$")
+
+
+class ServiceError(Exception):
+    """A request the service refuses: an HTTP status, a short code and a sentence, plus fields."""
+
+    def __init__(self, status: int, code: str, message: str, **fields: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.fields = fields
+
+    def detail(self) -> JSON:
+        """The ``detail`` object of the error answer."""
+        return {"code": self.code, "message": self.message, **self.fields}
+
+
+def _not_found(what: str) -> ServiceError:
+    return ServiceError(404, "not_found", f"no such {what}")
+
+
+def _forbidden(message: str, code: str = "forbidden") -> ServiceError:
+    return ServiceError(403, code, message)
+
+
+def _conflict(message: str, code: str = "conflict") -> ServiceError:
+    return ServiceError(409, code, message)
+
+
+def _bad(message: str, code: str = "bad_request", **fields: Any) -> ServiceError:
+    return ServiceError(422, code, message, **fields)
+
+
+# -- game settings ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Deadlines:
+    """Seconds allowed per phase: the rulebook's 30 minutes of diplomacy before the first move
+    and 15 before each later one (IV.1); short periods for retreats and adjustments."""
+
+    first_movement: int = 30 * 60
+    movement: int = 15 * 60
+    retreats: int = 5 * 60
+    adjustments: int = 5 * 60
+
+
+@dataclass(frozen=True, slots=True)
+class PressRules:
+    """Who may talk when: private messages and public announcements, and whether press stays
+    open during retreats and adjustments (closed by default, as XV.2 of the 1971 rules)."""
+
+    private: bool = True
+    public: bool = True
+    outside_diplomacy: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class GameOptions:
+    """What a creator chooses for a new game."""
+
+    name: str
+    variant: str = "classical"
+    rules: str = "2023"
+    players: str | None = None
+    """The setup id (``"7"``, ``"6"``, ``"5"``, ``"4"``, ``"3"``, ``"3b"``, ``"2"``)."""
+    private: bool = False
+    deadlines: Deadlines = field(default_factory=Deadlines)
+    press: PressRules = field(default_factory=PressRules)
+    end_year: int | None = None
+    """A short game (III): it stops after this year's adjustments."""
+    join_as: str | None = None
+    """A power for the creator to take at once."""
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    """A logged-in user."""
+
+    id: int
+    username: str
+
+
+@dataclass(frozen=True, slots=True)
+class OrderLine:
+    """One order of a submission, as the wire shows it."""
+
+    line: int | None
+    text: str
+    order: Order | None
+    error: JSON | None
+
+
+@dataclass
+class _Loaded:
+    row: Row[Any]
+    game: Game
+    seats: list[Row[Any]]
+    pending: dict[str, Row[Any]]
+
+    @property
+    def version(self) -> int:
+        return int(self.row.version)
+
+    @property
+    def settings(self) -> JSON:
+        value: JSON = json.loads(self.row.settings)
+        return value
+
+    def seat_of(self, power: str) -> int | None:
+        try:
+            return self.game.team_of(power)
+        except KeyError:
+            return None
+
+    def powers_of_seat(self, seat: int) -> tuple[str, ...]:
+        return tuple(p for p in self.game.powers if self.seat_of(p) == seat)
+
+    def user_of(self, power: str) -> int | None:
+        seat = self.seat_of(power)
+        if seat is None or seat >= len(self.seats):
+            return None
+        user = self.seats[seat].user_id
+        return None if user is None else int(user)
+
+    def powers_of_user(self, user_id: int) -> tuple[str, ...]:
+        return tuple(p for s in self.seats if s.user_id == user_id
+                     for p in self.powers_of_seat(int(s.seat)))
+
+    def ready(self) -> list[str]:
+        return sorted(p for p, row in self.pending.items()
+                      if row.ready and row.phase == str(self.game.phase))
+
+
+def iso_time(ts: float | None) -> str | None:
+    if ts is None:
+        return None
+    return datetime.fromtimestamp(ts, UTC).isoformat().replace("+00:00", "Z")
+
+
+def _record_text(game: Game) -> str:
+    """The game record as stored: pending orders live in their own rows, not in the record."""
+    data = savefile.game_to_json(game)
+    data["current"]["orders"] = {}
+    return json.dumps(data, ensure_ascii=False)
+
+
+class GameService:
+    """Everything players and gamesmasters can do, over one store."""
+
+    def __init__(self, store: db.Store, settings: Settings, *, hub: Hub | None = None,
+                 clock: Clock = time.time) -> None:
+        self.store = store
+        self.settings = settings
+        self.hub = hub or Hub()
+        self.clock = clock
+        self._cache: dict[int, tuple[int, Game]] = {}
+        self._locks: dict[int, threading.RLock] = {}
+        self._locks_guard = threading.Lock()
+        self._order_times: dict[tuple[int, int], list[float]] = {}
+
+    # -- accounts -----------------------------------------------------------------------------
+
+    def sign_up(self, username: str, password: str) -> tuple[Account, str]:
+        """Create an account and log it in; returns the account and a bearer token."""
+        if not _USERNAME.match(username):
+            raise _bad("a user name is 2 to 32 letters, digits, '_', '.' or '-'", "bad_username",
+                       field="username")
+        if len(password) < 8:
+            raise _bad("a password needs at least 8 characters", "weak_password",
+                       field="password")
+        hashed = security.hash_password(password)
+        now = self.clock()
+        try:
+            with self.store.write() as conn:
+                if db.user_by_name(conn, username) is not None:
+                    raise _conflict(f"the user name {username!r} is taken", "username_taken")
+                user_id = db.create_user(conn, username=username, password_hash=hashed, now=now)
+                token = self._new_token(conn, user_id, now)
+        except IntegrityError as exc:
+            raise _conflict(f"the user name {username!r} is taken", "username_taken") from exc
+        return Account(user_id, username), token
+
+    def log_in(self, username: str, password: str) -> tuple[Account, str]:
+        """Check a password; returns the account and a new bearer token."""
+        with self.store.read() as conn:
+            row = db.user_by_name(conn, username)
+        if row is None or not security.verify_password(row.password_hash, password):
+            raise ServiceError(401, "bad_credentials", "wrong user name or password")
+        with self.store.write() as conn:
+            token = self._new_token(conn, int(row.id), self.clock())
+        return Account(int(row.id), str(row.username)), token
+
+    def _new_token(self, conn: Connection, user_id: int, now: float) -> str:
+        token = security.new_token()
+        db.add_token(conn, token_hash=security.token_hash(token), user_id=user_id, now=now,
+                     expires_at=now + self.settings.token_days * 86400)
+        return token
+
+    def log_out(self, token: str) -> None:
+        """Forget a token."""
+        with self.store.write() as conn:
+            db.delete_token(conn, security.token_hash(token))
+
+    def authenticate(self, token: str) -> Account | None:
+        """The account a bearer token belongs to, if it is valid."""
+        with self.store.read() as conn:
+            row = db.user_for_token(conn, security.token_hash(token), self.clock())
+        return None if row is None else Account(int(row.id), str(row.username))
+
+    # -- loading and saving games ---------------------------------------------------------------
+
+    @contextmanager
+    def _locked(self, game_id: int) -> Iterator[None]:
+        with self._locks_guard:
+            lock = self._locks.setdefault(game_id, threading.RLock())
+        with lock:
+            yield
+
+    def _load(self, conn: Connection, game_id: int) -> _Loaded:
+        row = db.game_row(conn, game_id)
+        if row is None:
+            raise _not_found("game")
+        seats = db.seats_of(conn, game_id)
+        pending = {str(p.power): p for p in db.pending_of(conn, game_id)}
+        cached = self._cache.get(game_id)
+        if cached is not None and cached[0] == int(row.version):
+            return _Loaded(row, cached[1], seats, pending)
+        game = savefile.loads(row.record)
+        for power, p in sorted(pending.items()):
+            if p.text is not None and p.phase == str(game.phase):
+                game.submit(power, p.text)
+        self._cache[game_id] = (int(row.version), game)
+        return _Loaded(row, game, seats, pending)
+
+    def _read(self, game_id: int) -> _Loaded:
+        with self._locked(game_id), self.store.read() as conn:
+            return self._load(conn, game_id)
+
+    def _save(self, conn: Connection, loaded: _Loaded, **values: Any) -> None:
+        """Bump the game's version with ``values``, in the caller's transaction."""
+        values.setdefault("updated_at", self.clock())
+        if not db.update_game(conn, int(loaded.row.id), loaded.version, **values):
+            self._cache.pop(int(loaded.row.id), None)
+            raise _conflict("the game changed meanwhile; try again", "retry")
+
+    @contextmanager
+    def _changing(self, game_id: int) -> Iterator[tuple[Connection, _Loaded]]:
+        """Lock the game, open a write transaction and load it; the cache is dropped if anything
+        fails, so a half-made change in memory is never used."""
+        with self._locked(game_id):
+            try:
+                with self.store.write() as conn:
+                    loaded = self._load(conn, game_id)
+                    yield conn, loaded
+                    version = int(loaded.row.version) + 1
+                self._cache[game_id] = (version, loaded.game)
+            except BaseException:
+                self._cache.pop(game_id, None)
+                raise
+
+    # -- views and permissions ------------------------------------------------------------------
+
+    def _check_visible(self, loaded: _Loaded, user: Account | None,
+                       invite: str | None = None) -> None:
+        row = loaded.row
+        if not row.private:
+            return
+        if user is not None and (user.id == row.creator_id or loaded.powers_of_user(user.id)):
+            return
+        if invite is not None and invite == row.invite_code:
+            return
+        raise _not_found("game")
+
+    def _my_powers(self, loaded: _Loaded, user: Account, power: str | None) -> tuple[str, ...]:
+        mine = loaded.powers_of_user(user.id)
+        if not mine:
+            raise _forbidden("you do not play in this game", "not_a_player")
+        if power is None:
+            return mine
+        power = power.strip().lower()
+        if power not in mine:
+            raise _forbidden(f"you do not command {power!r} in this game", "not_your_power")
+        return (power,)
+
+    def _check_gm(self, loaded: _Loaded, user: Account) -> None:
+        if loaded.row.creator_id != user.id:
+            raise _forbidden("only the gamesmaster of this game may do that", "not_gamesmaster")
+
+    def _deadline_for(self, loaded: _Loaded, now: float) -> float:
+        deadlines = loaded.settings["deadlines"]
+        game = loaded.game
+        kind = game.phase.type
+        if kind is PhaseType.MOVEMENT:
+            seconds = deadlines["first_movement"] if not game.history else deadlines["movement"]
+        elif kind is PhaseType.RETREATS:
+            seconds = deadlines["retreats"]
+        else:
+            seconds = deadlines["adjustments"]
+        return now + float(seconds)
+
+    def _to_order(self, loaded: _Loaded) -> list[str]:
+        """Powers with a player's seat that have something to order this phase."""
+        return [p for p in loaded.game.powers_to_order() if loaded.seat_of(p) is not None]
+
+    def game_view(self, game_id: int, user: Account | None, invite: str | None = None) -> JSON:
+        """The public state of a game, plus what the user may see of it."""
+        loaded = self._read(game_id)
+        self._check_visible(loaded, user, invite)
+        with self.store.read() as conn:
+            names = db.users_by_id(conn, [int(s.user_id) for s in loaded.seats
+                                          if s.user_id is not None] + [loaded.row.creator_id])
+        return self._view(loaded, user, names)
+
+    def _view(self, loaded: _Loaded, user: Account | None, names: Mapping[int, str]) -> JSON:
+        row, game = loaded.row, loaded.game
+        mine = loaded.powers_of_user(user.id) if user else ()
+        is_gm = user is not None and user.id == row.creator_id
+        in_favour, needed = game.draw_vote_count()
+        settings = loaded.settings
+        seats = []
+        for seat in loaded.seats:
+            uid = seat.user_id
+            seats.append({
+                "seat": int(seat.seat),
+                "powers": list(loaded.powers_of_seat(int(seat.seat))),
+                "player": names.get(int(uid)) if uid is not None else None,
+            })
+        end = game.end
+        now = self.clock()
+        return {
+            "id": int(row.id),
+            "name": row.name,
+            "variant": row.variant,
+            "rules": row.rules,
+            "players": row.setup,
+            "setup_name": game.setup.name,
+            "private": bool(row.private),
+            "invite_code": row.invite_code if (is_gm or mine) else None,
+            "status": row.status,
+            "phase": str(game.phase),
+            "phase_type": game.phase.type.name.lower(),
+            "deadline": iso_time(row.deadline),
+            "seconds_left": None if row.deadline is None else max(0.0, row.deadline - now),
+            "paused_remaining": row.paused_remaining,
+            "now": iso_time(now),
+            "deadlines": settings["deadlines"],
+            "press": settings["press"],
+            "press_open": self._press_closed(loaded) is None,
+            "end_year": game.end_year,
+            "gamesmaster": names.get(int(row.creator_id)),
+            "seats": seats,
+            "powers": list(game.powers),
+            "position": savefile.position_to_json(game.position),
+            "centers": game.centers(),
+            "to_order": self._to_order(loaded),
+            "ready": loaded.ready(),
+            "civil_disorder": sorted(game.civil_disorder),
+            "eliminated": list(game.eliminated),
+            "draw_votes": {"in_favour": in_favour, "needed": needed},
+            "end": None if end is None else {"kind": end.kind.value, "winners": list(end.winners),
+                                             "phase": end.phase, "summary": end.summary},
+            "my_powers": list(mine),
+            "am_gamesmaster": is_gm,
+        }
+
+    def list_games(self, user: Account | None, *, mine: bool) -> list[JSON]:
+        """Open games anyone may join or watch, or the games the user plays or runs."""
+        if mine and user is None:
+            raise ServiceError(401, "not_logged_in", "log in to list your games")
+        with self.store.read() as conn:
+            rows = db.list_games(conn, user_id=user.id if mine and user else None,
+                                 open_only=not mine)
+            out = []
+            for row in rows:
+                seats = db.seats_of(conn, int(row.id))
+                out.append({
+                    "id": int(row.id), "name": row.name, "variant": row.variant,
+                    "rules": row.rules, "players": row.setup, "private": bool(row.private),
+                    "status": row.status, "phase": row.phase, "deadline": iso_time(row.deadline),
+                    "seats": len(seats),
+                    "seats_free": sum(1 for s in seats if s.user_id is None),
+                })
+        return out
+
+    # -- creating and joining --------------------------------------------------------------------
+
+    def create_game(self, user: Account, options: GameOptions) -> int:
+        """Create a game; the creator is its gamesmaster (and may take a power at once)."""
+        if options.variant not in available_variants():
+            raise _bad(f"unknown variant {options.variant!r}; the variants are "
+                       + ", ".join(available_variants()), "bad_variant", field="variant")
+        try:
+            rules_for(options.rules)
+            variant = load_variant(options.variant)
+            setup = variant.setup(options.players)
+        except (ValueError, RealpolitikError) as exc:
+            raise _bad(str(exc), "bad_setting") from exc
+        game = Game(variant, rules=options.rules, players=setup.id,
+                    seed=random.SystemRandom().randrange(2**31), end_year=options.end_year)
+        if options.end_year is not None and options.end_year < game.phase.year:
+            raise _bad(f"the short game cannot end before {game.phase.year}", "bad_setting",
+                       field="end_year")
+        now = self.clock()
+        settings = {"deadlines": asdict(options.deadlines), "press": asdict(options.press)}
+        with self.store.write() as conn:
+            game_id = db.insert_game(
+                conn, name=options.name, creator_id=user.id, variant=variant.id,
+                rules=game.rules.edition, setup=setup.id, private=options.private,
+                invite_code=security.invite_code() if options.private else None,
+                settings=json.dumps(settings), status="forming", phase=str(game.phase),
+                deadline=None, paused_remaining=None, record=_record_text(game),
+                created_at=now, updated_at=now)
+            db.add_seats(conn, game_id, len(setup.teams))
+        if options.join_as:
+            self.join(user, game_id, options.join_as, None)
+        return game_id
+
+    def join(self, user: Account, game_id: int, power: str, invite: str | None) -> JSON:
+        """Take the seat that commands ``power`` (in 2-4 player games a seat holds several)."""
+        power = power.strip().lower()
+        with self._changing(game_id) as (conn, loaded):
+            self._check_visible(loaded, user, invite)
+            if loaded.row.private and user.id != loaded.row.creator_id \
+                    and invite != loaded.row.invite_code:
+                raise _forbidden("this game is private: you need its invite code", "bad_invite")
+            if loaded.row.status == "finished":
+                raise _conflict("the game is over", "game_over")
+            if loaded.powers_of_user(user.id):
+                raise _conflict("you already play in this game", "already_playing")
+            if power not in loaded.game.powers:
+                raise _bad(f"{power!r} is not a power of this game", "bad_power", field="power")
+            seat = loaded.seat_of(power)
+            if seat is None:
+                raise _conflict(f"{power.title()} has no player in this setup", "no_seat")
+            if loaded.seats[seat].user_id is not None:
+                raise _conflict(f"{power.title()} is taken", "seat_taken")
+            now = self.clock()
+            db.set_seat(conn, game_id, seat, user.id, now)
+            values: dict[str, Any] = {}
+            full = all(s.user_id is not None or int(s.seat) == seat for s in loaded.seats)
+            if loaded.row.status == "forming" and full:
+                values = {"status": "active", "deadline": self._deadline_for(loaded, now)}
+            self._save(conn, loaded, **values)
+            powers = loaded.powers_of_seat(seat)
+        self.hub.publish(game_id, {"type": "joined", "powers": list(powers),
+                                   "player": user.username})
+        if values:
+            self._publish_deadline(game_id, "active", values["deadline"])
+        return {"seat": seat, "powers": list(powers)}
+
+    def leave(self, user: Account, game_id: int) -> None:
+        """Give up one's seat; the powers fall into civil disorder until someone takes it."""
+        with self._changing(game_id) as (conn, loaded):
+            mine = self._my_powers(loaded, user, None)
+            seat = loaded.seat_of(mine[0])
+            assert seat is not None
+            db.set_seat(conn, game_id, seat, None, None)
+            self._save(conn, loaded)
+        self.hub.publish(game_id, {"type": "left", "powers": list(mine)})
+
+    # -- orders ---------------------------------------------------------------------------------
+
+    def _check_rate(self, user: Account, game_id: int) -> None:
+        now = self.clock()
+        key = (user.id, game_id)
+        times = [t for t in self._order_times.get(key, []) if t > now - 60]
+        if len(times) >= self.settings.orders_per_minute:
+            raise ServiceError(429, "too_many_requests",
+                               "too many order submissions; wait a minute")
+        times.append(now)
+        self._order_times[key] = times
+
+    def _check_orders_open(self, loaded: _Loaded, power: str) -> None:
+        status = loaded.row.status
+        if status == "finished":
+            raise _conflict("the game is over", "game_over")
+        if status == "paused":
+            raise _conflict("the game is paused", "paused")
+        if power not in loaded.game.powers_to_order():
+            raise _conflict(f"{power.title()} has nothing to order in {loaded.game.phase}",
+                            "nothing_to_order")
+
+    def describe(self, game: Game, power: str, text: str) -> list[OrderLine]:
+        """Read ``text`` as ``power``'s orders without giving them: each line with its order or
+        its error fields (kind, line, span, message, hint, candidates or suggestions)."""
+        sheet = parse_orders(text, game.position, power=power)
+        lines: list[OrderLine] = []
+        for entry in sheet.entries:
+            if entry.error is not None:
+                lines.append(OrderLine(entry.line, entry.text, None, entry.error.to_dict()))
+                continue
+            assert entry.order is not None
+            problem = check_order(game.position, entry.order, rules=game.rules)
+            error = None
+            if problem is not None:
+                error = {"kind": "illegal", "reason": problem[0], "message": problem[1],
+                         "line": entry.line, "text": entry.text}
+            lines.append(OrderLine(entry.line, entry.text, entry.order, error))
+        return lines
+
+    def submit_orders(self, user: Account, game_id: int, power: str, text: str,
+                      ready: bool | None = None) -> tuple[str, list[OrderLine], bool]:
+        """Give ``power``'s orders for the current phase (replacing earlier ones); returns the
+        phase, each order with its messages, and the ready flag. Unreadable and illegal lines
+        are kept (nothing typed is lost) but not carried out."""
+        if len(text) > self.settings.max_order_chars:
+            raise ServiceError(413, "too_long", f"order text is limited to "
+                               f"{self.settings.max_order_chars} characters")
+        self._check_rate(user, game_id)
+        with self._changing(game_id) as (conn, loaded):
+            (power,) = self._my_powers(loaded, user, power)
+            self._check_orders_open(loaded, power)
+            game = loaded.game
+            lines = self.describe(game, power, text)
+            try:
+                game.submit(power, text)
+            except GameError as exc:
+                raise _conflict(str(exc), "game_error") from exc
+            previous = loaded.pending.get(power)
+            is_ready = bool(previous.ready) if ready is None and previous is not None else \
+                bool(ready)
+            phase = str(game.phase)
+            db.put_pending(conn, game_id=game_id, power=power, phase=phase, text=text,
+                           ready=is_ready, now=self.clock())
+            self._save(conn, loaded)
+        self._after_ready_change(game_id)
+        return phase, lines, is_ready
+
+    def orders(self, user: Account, game_id: int) -> dict[str, JSON]:
+        """The user's own orders for the current phase: per power, the text and each line."""
+        loaded = self._read(game_id)
+        mine = self._my_powers(loaded, user, None)
+        out: dict[str, JSON] = {}
+        for power in mine:
+            row = loaded.pending.get(power)
+            text = row.text if row is not None and row.phase == str(loaded.game.phase) else None
+            out[power] = {
+                "text": text,
+                "submitted": loaded.game.has_submitted(power),
+                "ready": bool(row.ready) if row is not None else False,
+                "lines": self.describe(loaded.game, power, text) if text else [],
+            }
+        return out
+
+    def set_ready(self, user: Account, game_id: int, power: str | None, ready: bool) -> list[str]:
+        """Mark the user's powers (or one) ready or not; a ready power that gave no orders has
+        given none on purpose (its units hold, and it is not in civil disorder)."""
+        with self._changing(game_id) as (conn, loaded):
+            powers = self._my_powers(loaded, user, power)
+            game = loaded.game
+            to_order = set(game.powers_to_order())
+            if loaded.row.status != "active":
+                raise _conflict(f"the game is {loaded.row.status}", "not_active")
+            changed = []
+            for p in powers:
+                if p not in to_order:
+                    continue
+                row = loaded.pending.get(p)
+                text = row.text if row is not None and row.phase == str(game.phase) else None
+                if text is None and ready:
+                    game.submit(p, "")
+                    text = ""
+                db.put_pending(conn, game_id=game_id, power=p, phase=str(game.phase), text=text,
+                               ready=ready, now=self.clock())
+                changed.append(p)
+            if power is not None and not changed:
+                raise _conflict(f"{powers[0].title()} has nothing to order in {game.phase}",
+                                "nothing_to_order")
+            self._save(conn, loaded)
+        self._after_ready_change(game_id)
+        return changed
+
+    def _after_ready_change(self, game_id: int) -> None:
+        loaded = self._read(game_id)
+        ready = loaded.ready()
+        self.hub.publish(game_id, {"type": "ready", "phase": str(loaded.game.phase),
+                                   "ready": ready})
+        if loaded.row.status != "active":
+            return
+        to_order = self._to_order(loaded)
+        if to_order and all(loaded.user_of(p) is not None for p in to_order) \
+                and set(to_order) <= set(ready):
+            self.process(game_id, expected_phase=str(loaded.game.phase))
+
+    def legal_orders(self, user: Account, game_id: int, power: str) -> dict[str, list[Order]]:
+        """Every legal order of one of the user's powers this phase, per location."""
+        loaded = self._read(game_id)
+        (power,) = self._my_powers(loaded, user, power)
+        if loaded.row.status == "finished":
+            return {}
+        return {loc: list(orders) for loc, orders in loaded.game.legal_orders(power).items()}
+
+    # -- processing --------------------------------------------------------------------------------
+
+    def process(self, game_id: int, *, expected_phase: str | None = None) -> bool:
+        """Adjudicate the current phase now (missing orders: civil disorder) and start the next
+        one with its deadline; returns False if there was nothing to do."""
+        with self._changing(game_id) as (conn, loaded):
+            game = loaded.game
+            if loaded.row.status != "active" or game.is_over:
+                return False
+            if expected_phase is not None and str(game.phase) != expected_phase:
+                return False
+            before = len(game.history)
+            game.process()
+            while not game.is_over and game.phase.type is not PhaseType.MOVEMENT \
+                    and not game.powers_to_order():
+                game.process()
+            now = self.clock()
+            record = savefile.game_to_json(game)
+            new_phases = record["phases"][before:]
+            for offset, entry in enumerate(new_phases):
+                db.append_phase(conn, game_id=game_id, seq=before + offset,
+                                phase=entry["phase"], data=json.dumps(entry, ensure_ascii=False),
+                                now=now)
+            db.clear_pending(conn, game_id)
+            loaded.pending = {}
+            over = game.is_over
+            deadline = None if over else self._deadline_for(loaded, now)
+            self._save(conn, loaded, record=_record_text(game), phase=str(game.phase),
+                       status="finished" if over else "active", deadline=deadline,
+                       paused_remaining=None)
+            event: Event = {
+                "type": "phase",
+                "phase": str(game.phase),
+                "phase_type": game.phase.type.name.lower(),
+                "deadline": iso_time(deadline),
+                "status": "finished" if over else "active",
+                "results": [dict(entry, seq=before + i) for i, entry in enumerate(new_phases)],
+                "position": savefile.position_to_json(game.position),
+                "centers": game.centers(),
+            }
+        self.hub.publish(game_id, event)
+        if over:
+            self._publish_end(game_id, game)
+        return True
+
+    def process_due(self) -> list[int]:
+        """Process every active game whose deadline has passed (at start-up, every overdue one).
+        A failure in one game is logged and does not stop the others."""
+        with self.store.read() as conn:
+            due = db.due_games(conn, self.clock())
+        done = []
+        for game_id in due:
+            try:
+                if self.process(game_id):
+                    done.append(game_id)
+            except ServiceError:
+                continue
+            except Exception:  # one broken game must not stop the clock for the others
+                log.exception("processing game %s failed", game_id)
+        return done
+
+    def _publish_deadline(self, game_id: int, status: str, deadline: float | None) -> None:
+        self.hub.publish(game_id, {"type": "deadline", "status": status,
+                                   "deadline": iso_time(deadline)})
+
+    def _publish_end(self, game_id: int, game: Game) -> None:
+        end = game.end
+        assert end is not None
+        self.hub.publish(game_id, {"type": "end", "kind": end.kind.value,
+                                   "winners": list(end.winners), "summary": end.summary})
+
+    # -- the gamesmaster -----------------------------------------------------------------------
+
+    def pause(self, user: Account, game_id: int) -> None:
+        """Stop the clock; orders and press wait until the game resumes."""
+        with self._changing(game_id) as (conn, loaded):
+            self._check_gm(loaded, user)
+            if loaded.row.status != "active":
+                raise _conflict(f"the game is {loaded.row.status}, not active", "not_active")
+            remaining = max(0.0, (loaded.row.deadline or self.clock()) - self.clock())
+            self._save(conn, loaded, status="paused", deadline=None, paused_remaining=remaining)
+        self._publish_deadline(game_id, "paused", None)
+
+    def resume(self, user: Account, game_id: int) -> None:
+        """Restart the clock with the time that was left when the game was paused."""
+        with self._changing(game_id) as (conn, loaded):
+            self._check_gm(loaded, user)
+            if loaded.row.status != "paused":
+                raise _conflict(f"the game is {loaded.row.status}, not paused", "not_paused")
+            deadline = self.clock() + float(loaded.row.paused_remaining or 0.0)
+            self._save(conn, loaded, status="active", deadline=deadline, paused_remaining=None)
+        self._publish_deadline(game_id, "active", deadline)
+
+    def extend(self, user: Account, game_id: int, seconds: int) -> float | None:
+        """Give the current phase more time (a negative number shortens it)."""
+        with self._changing(game_id) as (conn, loaded):
+            self._check_gm(loaded, user)
+            row = loaded.row
+            if row.status == "paused":
+                remaining = max(0.0, float(row.paused_remaining or 0.0) + seconds)
+                self._save(conn, loaded, paused_remaining=remaining)
+                return None
+            if row.status != "active" or row.deadline is None:
+                raise _conflict(f"the game is {row.status}: it has no deadline", "not_active")
+            deadline = max(self.clock(), float(row.deadline) + seconds)
+            self._save(conn, loaded, deadline=deadline)
+        self._publish_deadline(game_id, "active", deadline)
+        return deadline
+
+    def start(self, user: Account, game_id: int) -> None:
+        """Start a game that is still forming; powers without a player are in civil disorder
+        until someone joins."""
+        with self._changing(game_id) as (conn, loaded):
+            self._check_gm(loaded, user)
+            if loaded.row.status != "forming":
+                raise _conflict(f"the game is {loaded.row.status}, not forming", "not_forming")
+            deadline = self._deadline_for(loaded, self.clock())
+            self._save(conn, loaded, status="active", deadline=deadline)
+        self._publish_deadline(game_id, "active", deadline)
+
+    def process_now(self, user: Account, game_id: int) -> None:
+        """End the current phase at once."""
+        loaded = self._read(game_id)
+        self._check_gm(loaded, user)
+        if not self.process(game_id):
+            raise _conflict(f"the game is {loaded.row.status}: nothing to process", "not_active")
+
+    def replace(self, user: Account, game_id: int, power: str, username: str | None) -> None:
+        """Give the seat that commands ``power`` to another user, or free it (XV.4: a player
+        who left is replaced by someone without a country)."""
+        power = power.strip().lower()
+        with self._changing(game_id) as (conn, loaded):
+            self._check_gm(loaded, user)
+            seat = loaded.seat_of(power) if power in loaded.game.powers else None
+            if seat is None:
+                raise _bad(f"{power!r} is not a power with a seat in this game", "bad_power",
+                           field="power")
+            new_user: int | None = None
+            if username is not None:
+                row = db.user_by_name(conn, username)
+                if row is None:
+                    raise _not_found("user")
+                new_user = int(row.id)
+                if loaded.powers_of_user(new_user):
+                    raise _conflict(f"{username} already plays in this game", "already_playing")
+            db.set_seat(conn, game_id, seat, new_user, self.clock() if new_user else None)
+            self._save(conn, loaded)
+        self.hub.publish(game_id, {"type": "replaced", "powers":
+                                   list(loaded.powers_of_seat(seat)), "player": username})
+
+    # -- draws and concessions ---------------------------------------------------------------
+
+    def vote_draw(self, user: Account, game_id: int, in_favour: bool,
+                  power: str | None = None) -> JSON:
+        """Vote for or against a draw among the survivors for the user's powers (or one). The
+        votes are secret: only the count is shown until the draw is agreed by all."""
+        with self._changing(game_id) as (conn, loaded):
+            game = loaded.game
+            if loaded.row.status not in ("active", "paused"):
+                raise _conflict(f"the game is {loaded.row.status}", "not_active")
+            survivors = set(game.active_powers())
+            powers = [p for p in self._my_powers(loaded, user, power) if p in survivors]
+            if not powers:
+                raise _conflict("none of your powers is still in the game", "eliminated")
+            for p in powers:
+                game.vote_draw(p, in_favour)
+                if game.is_over:
+                    break
+            values: dict[str, Any] = {"record": _record_text(game)}
+            if game.is_over:
+                values.update(status="finished", deadline=None)
+            self._save(conn, loaded, **values)
+            count = game.draw_vote_count()
+        self.hub.publish(game_id, {"type": "draw_votes", "in_favour": count[0],
+                                   "needed": count[1]})
+        if game.is_over:
+            self._publish_end(game_id, game)
+        return {"in_favour": count[0], "needed": count[1],
+                "end": None if game.end is None else game.end.summary}
+
+    def concede(self, user: Account, game_id: int, to: str | None) -> JSON:
+        """Concede the game to the player commanding ``to`` (or withdraw with None); when every
+        other surviving player concedes to the same power, the game ends."""
+        with self._changing(game_id) as (conn, loaded):
+            game = loaded.game
+            if loaded.row.status not in ("active", "paused"):
+                raise _conflict(f"the game is {loaded.row.status}", "not_active")
+            mine = self._my_powers(loaded, user, None)
+            my_seat = loaded.seat_of(mine[0])
+            assert my_seat is not None
+            if to is not None:
+                to = to.strip().lower()
+                winner_seat = loaded.seat_of(to) if to in game.powers else None
+                if winner_seat is None or to not in game.active_powers():
+                    raise _bad(f"{to!r} is not a power still in the game", "bad_power",
+                               field="to")
+                if winner_seat == my_seat:
+                    raise _bad("you cannot concede to yourself", "bad_power", field="to")
+            db.set_concession(conn, game_id, my_seat, to)
+            seats = db.seats_of(conn, game_id)
+            survivors = set(game.active_powers())
+            if to is not None:
+                winner_seat = loaded.seat_of(to)
+                others = [s for s in seats if int(s.seat) != winner_seat
+                          and survivors & set(loaded.powers_of_seat(int(s.seat)))]
+                if all(s.concede_to == to for s in others):
+                    game.concede(to)
+            values: dict[str, Any] = {}
+            if game.is_over:
+                values = {"record": _record_text(game), "status": "finished", "deadline": None}
+            self._save(conn, loaded, **values)
+        if game.is_over:
+            self._publish_end(game_id, game)
+        return {"conceded_to": to, "end": None if game.end is None else game.end.summary}
+
+    # -- history and the record --------------------------------------------------------------
+
+    def history(self, user: Account | None, game_id: int, since: int = 0) -> list[JSON]:
+        """Every played phase: the position, all orders as given and their results."""
+        loaded = self._read(game_id)
+        self._check_visible(loaded, user)
+        with self.store.read() as conn:
+            rows = db.phases_of(conn, game_id, since)
+        out = []
+        for row in rows:
+            entry: JSON = json.loads(row.data)
+            entry["seq"] = int(row.seq)
+            out.append(entry)
+        return out
+
+    def record(self, user: Account | None, game_id: int) -> str:
+        """The full game record (savefile JSON), once the game is over."""
+        loaded = self._read(game_id)
+        self._check_visible(loaded, user)
+        if not loaded.game.is_over:
+            raise _conflict("the game record is available once the game is over", "not_over")
+        return savefile.dumps(loaded.game)
+
+    def game_for_render(self, user: Account | None, game_id: int) -> Game:
+        """The engine game (read only!) for drawing the map."""
+        loaded = self._read(game_id)
+        self._check_visible(loaded, user)
+        return loaded.game
+
+    # -- press ---------------------------------------------------------------------------------
+
+    def _press_closed(self, loaded: _Loaded) -> str | None:
+        press = loaded.settings["press"]
+        if loaded.row.status == "finished":
+            return "the game is over"
+        if not press["private"] and not press["public"]:
+            return "this game has no press"
+        if loaded.game.phase.type is not PhaseType.MOVEMENT and not press["outside_diplomacy"]:
+            return "press is closed during retreats and adjustments"
+        return None
+
+    def send_press(self, user: Account, game_id: int, sender: str | None,
+                   recipients: Sequence[str] | None, body: str) -> JSON:
+        """Send a message to some powers, or (``recipients`` None) a public announcement."""
+        body = body.strip()
+        if not body:
+            raise _bad("the message is empty", "empty", field="body")
+        if len(body) > self.settings.max_press_chars:
+            raise ServiceError(413, "too_long", f"a message is limited to "
+                               f"{self.settings.max_press_chars} characters", field="body")
+        loaded = self._read(game_id)
+        (sender,) = self._my_powers(loaded, user, sender) if sender is not None else \
+            self._my_powers(loaded, user, None)[:1]
+        closed = self._press_closed(loaded)
+        if closed:
+            raise _conflict(closed, "press_closed")
+        press = loaded.settings["press"]
+        to: list[str] = []
+        if recipients is None:
+            if not press["public"]:
+                raise _forbidden("this game has no public announcements", "no_public_press")
+        else:
+            if not press["private"]:
+                raise _forbidden("this game has no private press", "no_private_press")
+            to = sorted({r.strip().lower() for r in recipients})
+            unknown = [r for r in to if r not in loaded.game.powers]
+            if unknown:
+                raise _bad(f"not powers of this game: {', '.join(unknown)}", "bad_power",
+                           field="recipients")
+            if sender in to:
+                to.remove(sender)
+            if not to:
+                raise _bad("a private message needs at least one other power", "no_recipients",
+                           field="recipients")
+        now = self.clock()
+        with self._locked(game_id), self.store.write() as conn:
+            if db.messages_sent_since(conn, game_id, user.id, now - 60) \
+                    >= self.settings.press_per_minute:
+                raise ServiceError(429, "too_many_requests", "too many messages; wait a minute")
+            message_id = db.add_message(conn, game_id=game_id, phase=str(loaded.game.phase),
+                                        sender=sender, sender_user_id=user.id,
+                                        recipients=",".join(to), body=body, created_at=now)
+        message = {"id": message_id, "phase": str(loaded.game.phase), "sender": sender,
+                   "recipients": to or None, "public": not to, "body": body,
+                   "sent_at": iso_time(now)}
+        audience = None
+        if to:
+            audience = {u for p in [sender, *to] if (u := loaded.user_of(p)) is not None}
+        self.hub.publish(game_id, {"type": "press", "message": message}, audience)
+        return message
+
+    def press(self, user: Account | None, game_id: int, after: int = 0) -> list[JSON]:
+        """The messages the user may read: public ones, and private ones to or from a power the
+        user commands now."""
+        loaded = self._read(game_id)
+        self._check_visible(loaded, user)
+        mine = set(loaded.powers_of_user(user.id)) if user else set()
+        with self.store.read() as conn:
+            rows = db.messages_of(conn, game_id, after)
+        out = []
+        for row in rows:
+            to = [p for p in str(row.recipients).split(",") if p]
+            if to and not (mine & {str(row.sender), *to}):
+                continue
+            out.append({"id": int(row.id), "phase": row.phase, "sender": row.sender,
+                        "recipients": to or None, "public": not to, "body": row.body,
+                        "sent_at": iso_time(row.created_at)})
+        return out
+
+    # -- for the WebSocket ---------------------------------------------------------------------
+
+    def can_watch(self, user: Account | None, game_id: int) -> None:
+        """Raise unless the user may watch the game's live events."""
+        loaded = self._read(game_id)
+        self._check_visible(loaded, user)
+
+    def powers_in(self, game_id: int) -> Iterable[str]:
+        """The powers of a game."""
+        return self._read(game_id).game.powers

@@ -1,0 +1,61 @@
+"""The server's settings, read from the environment (``REALPOLITIK_*``)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+
+_PREFIX = "REALPOLITIK_"
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything the server can be told; each field can be set by ``REALPOLITIK_<NAME>``
+    (``REALPOLITIK_DATABASE_URL=postgresql+psycopg://...``)."""
+
+    database_url: str = "sqlite:///realpolitik.db"
+    """Any SQLAlchemy URL; the default is an SQLite file in the working directory (WAL mode)."""
+    tick_seconds: float = 1.0
+    """How often the background task looks for phases whose deadline has passed."""
+    token_days: float = 30.0
+    """How long a log-in token stays valid."""
+    max_body_bytes: int = 65536
+    """Requests with a larger body are refused (413)."""
+    max_order_chars: int = 8000
+    """The longest order text accepted in one submission."""
+    max_press_chars: int = 4000
+    """The longest press message."""
+    press_per_minute: int = 30
+    """Press messages one user may send per game per minute."""
+    orders_per_minute: int = 120
+    """Order submissions one user may make per game per minute."""
+    background: bool = True
+    """Run the deadline task (tests turn it off and call ``process_due`` themselves)."""
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: object) -> Settings:
+        """The settings from ``env`` (default ``os.environ``), then ``overrides``.
+
+        :raises ValueError: a variable does not hold a value of the field's type.
+        """
+        source = os.environ if env is None else env
+        values: dict[str, object] = {}
+        for f in fields(cls):
+            raw = source.get(_PREFIX + f.name.upper())
+            if raw is None:
+                continue
+            default = getattr(cls(), f.name)
+            try:
+                if isinstance(default, bool):
+                    values[f.name] = raw.strip().lower() in {"1", "true", "yes", "on"}
+                elif isinstance(default, int):
+                    values[f.name] = int(raw)
+                elif isinstance(default, float):
+                    values[f.name] = float(raw)
+                else:
+                    values[f.name] = raw
+            except ValueError as exc:
+                raise ValueError(f"{_PREFIX}{f.name.upper()}={raw!r}: {exc}") from exc
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return replace(cls(), **values)  # type: ignore[arg-type]

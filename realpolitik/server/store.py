@@ -1,0 +1,254 @@
+"""The database: the SQLAlchemy engine (SQLite in WAL mode by default) and plain query functions.
+
+Every function takes the connection of the caller's transaction, so the service decides what is
+committed together: an order submission commits its row before the reply, and an adjudication
+writes the new game record, the phase log rows and the cleared orders in one transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Row,
+    and_,
+    create_engine,
+    delete,
+    event,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
+from sqlalchemy.pool import StaticPool
+
+from realpolitik.server import models as m
+from realpolitik.server.migrations import migrate
+
+_WRITE = "realpolitik_write"
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; SQLite gets WAL mode, foreign keys, a busy timeout and
+    ``BEGIN IMMEDIATE`` for write transactions (so two writers queue instead of failing)."""
+    if not url.startswith("sqlite"):
+        return create_engine(url, pool_pre_ping=True)
+    memory = url in ("sqlite://", "sqlite:///:memory:") or "mode=memory" in url
+    engine = create_engine(
+        url,
+        connect_args={"check_same_thread": False, "timeout": 30},
+        poolclass=StaticPool if memory else None,
+    )
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # we issue BEGIN ourselves
+        cursor = dbapi_connection.cursor()
+        if not memory:
+            cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        write = conn.get_execution_options().get(_WRITE, False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+    return engine
+
+
+class Store:
+    """The database of one server: an engine and the transactions on it."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+
+    def migrate(self) -> int:
+        """Bring the schema up to date; returns the version it was at."""
+        return migrate(self.engine)
+
+    @contextmanager
+    def read(self) -> Iterator[Connection]:
+        """A read-only transaction."""
+        with self.engine.connect() as conn, conn.begin():
+            yield conn
+
+    @contextmanager
+    def write(self) -> Iterator[Connection]:
+        """A write transaction, committed when the block ends without an exception."""
+        with self.engine.connect() as conn:
+            conn.execution_options(**{_WRITE: True})
+            with conn.begin():
+                yield conn
+
+    def close(self) -> None:
+        """Release the connections."""
+        self.engine.dispose()
+
+
+# -- users and tokens ----------------------------------------------------------------------------
+
+def create_user(conn: Connection, *, username: str, password_hash: str, now: float) -> int:
+    result = conn.execute(insert(m.users).values(
+        username=username, password_hash=password_hash, created_at=now))
+    key = result.inserted_primary_key
+    assert key is not None
+    return int(key[0])
+
+
+def user_by_name(conn: Connection, username: str) -> Row[Any] | None:
+    return conn.execute(select(m.users).where(
+        func.lower(m.users.c.username) == username.lower())).first()
+
+
+def users_by_id(conn: Connection, ids: Sequence[int]) -> dict[int, str]:
+    if not ids:
+        return {}
+    rows = conn.execute(select(m.users.c.id, m.users.c.username).where(m.users.c.id.in_(ids)))
+    return {int(r.id): str(r.username) for r in rows}
+
+
+def add_token(conn: Connection, *, token_hash: str, user_id: int, now: float,
+              expires_at: float) -> None:
+    conn.execute(insert(m.tokens).values(token_hash=token_hash, user_id=user_id, created_at=now,
+                                         expires_at=expires_at))
+
+
+def user_for_token(conn: Connection, token_hash: str, now: float) -> Row[Any, Any] | None:
+    return conn.execute(
+        select(m.users.c.id, m.users.c.username)
+        .join(m.tokens, m.tokens.c.user_id == m.users.c.id)
+        .where(m.tokens.c.token_hash == token_hash, m.tokens.c.expires_at > now)
+    ).first()
+
+
+def delete_token(conn: Connection, token_hash: str) -> None:
+    conn.execute(delete(m.tokens).where(m.tokens.c.token_hash == token_hash))
+
+
+# -- games and seats ------------------------------------------------------------------------------
+
+def insert_game(conn: Connection, **values: Any) -> int:
+    result = conn.execute(insert(m.games).values(version=1, **values))
+    key = result.inserted_primary_key
+    assert key is not None
+    return int(key[0])
+
+
+def game_row(conn: Connection, game_id: int) -> Row[Any] | None:
+    return conn.execute(select(m.games).where(m.games.c.id == game_id)).first()
+
+
+def update_game(conn: Connection, game_id: int, version: int, **values: Any) -> bool:
+    """Write ``values`` and bump the version if the row is still at ``version``."""
+    result = conn.execute(
+        update(m.games)
+        .where(m.games.c.id == game_id, m.games.c.version == version)
+        .values(version=version + 1, **values)
+    )
+    return result.rowcount == 1
+
+
+def list_games(conn: Connection, *, user_id: int | None, open_only: bool) -> list[Row[Any]]:
+    query = select(m.games.c.id, m.games.c.name, m.games.c.variant, m.games.c.rules,
+                   m.games.c.setup, m.games.c.private, m.games.c.status, m.games.c.phase,
+                   m.games.c.deadline, m.games.c.creator_id)
+    if open_only:
+        query = query.where(m.games.c.private.is_(False), m.games.c.status != "finished")
+    if user_id is not None:
+        seated = select(m.seats.c.game_id).where(m.seats.c.user_id == user_id)
+        query = query.where(or_(m.games.c.id.in_(seated), m.games.c.creator_id == user_id))
+    return list(conn.execute(query.order_by(m.games.c.id.desc()).limit(500)))
+
+
+def due_games(conn: Connection, now: float) -> list[int]:
+    rows = conn.execute(select(m.games.c.id).where(
+        m.games.c.status == "active", m.games.c.deadline.is_not(None),
+        m.games.c.deadline <= now).order_by(m.games.c.deadline))
+    return [int(r.id) for r in rows]
+
+
+def add_seats(conn: Connection, game_id: int, count: int) -> None:
+    conn.execute(insert(m.seats), [{"game_id": game_id, "seat": i} for i in range(count)])
+
+
+def seats_of(conn: Connection, game_id: int) -> list[Row[Any]]:
+    return list(conn.execute(select(m.seats).where(m.seats.c.game_id == game_id)
+                             .order_by(m.seats.c.seat)))
+
+
+def set_seat(conn: Connection, game_id: int, seat: int, user_id: int | None,
+             now: float | None) -> None:
+    conn.execute(update(m.seats).where(m.seats.c.game_id == game_id, m.seats.c.seat == seat)
+                 .values(user_id=user_id, joined_at=now, concede_to=None))
+
+
+def set_concession(conn: Connection, game_id: int, seat: int, to: str | None) -> None:
+    conn.execute(update(m.seats).where(m.seats.c.game_id == game_id, m.seats.c.seat == seat)
+                 .values(concede_to=to))
+
+
+def clear_concessions(conn: Connection, game_id: int) -> None:
+    conn.execute(update(m.seats).where(m.seats.c.game_id == game_id).values(concede_to=None))
+
+
+# -- orders of the current phase -------------------------------------------------------------------
+
+def pending_of(conn: Connection, game_id: int) -> list[Row[Any]]:
+    return list(conn.execute(select(m.pending_orders).where(
+        m.pending_orders.c.game_id == game_id)))
+
+
+def put_pending(conn: Connection, *, game_id: int, power: str, phase: str, text: str | None,
+                ready: bool, now: float) -> None:
+    where = and_(m.pending_orders.c.game_id == game_id, m.pending_orders.c.power == power)
+    result = conn.execute(update(m.pending_orders).where(where).values(
+        phase=phase, text=text, ready=ready, updated_at=now))
+    if result.rowcount == 0:
+        conn.execute(insert(m.pending_orders).values(
+            game_id=game_id, power=power, phase=phase, text=text, ready=ready, updated_at=now))
+
+
+def clear_pending(conn: Connection, game_id: int) -> None:
+    conn.execute(delete(m.pending_orders).where(m.pending_orders.c.game_id == game_id))
+
+
+# -- the phase log --------------------------------------------------------------------------------
+
+def append_phase(conn: Connection, *, game_id: int, seq: int, phase: str, data: str,
+                 now: float) -> None:
+    conn.execute(insert(m.phases).values(game_id=game_id, seq=seq, phase=phase, data=data,
+                                         created_at=now))
+
+
+def phases_of(conn: Connection, game_id: int, since: int = 0) -> list[Row[Any]]:
+    return list(conn.execute(select(m.phases).where(
+        m.phases.c.game_id == game_id, m.phases.c.seq >= since).order_by(m.phases.c.seq)))
+
+
+# -- press ---------------------------------------------------------------------------------------
+
+def add_message(conn: Connection, **values: Any) -> int:
+    result = conn.execute(insert(m.messages).values(**values))
+    key = result.inserted_primary_key
+    assert key is not None
+    return int(key[0])
+
+
+def messages_of(conn: Connection, game_id: int, after: int = 0) -> list[Row[Any]]:
+    return list(conn.execute(select(m.messages).where(
+        m.messages.c.game_id == game_id, m.messages.c.id > after).order_by(m.messages.c.id)))
+
+
+def messages_sent_since(conn: Connection, game_id: int, user_id: int, since: float) -> int:
+    count = conn.execute(select(func.count()).select_from(m.messages).where(
+        m.messages.c.game_id == game_id, m.messages.c.sender_user_id == user_id,
+        m.messages.c.created_at >= since)).scalar_one()
+    return int(count)
