@@ -1,0 +1,224 @@
+"""Random play on the standard map: realpolitik against the ``diplomacy`` package (1.1.2).
+
+    python benchmarks/bench.py --games 5 --seed 0
+
+Every game starts in Spring 1901 and runs to 1935 (``--end-year``) or a win. Every phase: list
+every legal order of every orderable unit (and every build and removal), give each one a
+uniformly random legal order, set the orders, process. Both engines are driven through the same
+loop and the same calls (the ``diplomacy`` package's API; realpolitik through
+:mod:`realpolitik.compat.diplomacy`); realpolitik's own API (``Game.legal_orders``, ``submit``
+of order values, ``process``) is measured as well. The random choices are drawn from the sorted
+list of each location's orders, so with the same seed both engines play the same games
+whenever they list the same orders and adjudicate alike (the facade plays the 2000 rules, as the
+package does); the report says whether they did.
+
+Per phase it reports the mean time to list the legal orders, to set the orders, to adjudicate
+(``process``), all in (the three together; drawing the random orders is the benchmark's own
+work and left out), phases per second, and the peak memory of one game (tracemalloc, in a
+separate run so that tracing does not slow the timed runs). When ``diplomacy`` is installed it
+prints the ratios. The machine may be shared and noisy: quote ratios, not absolute times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import hashlib
+import platform
+import random
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from realpolitik.compat.diplomacy import Game as FacadeGame  # noqa: E402
+from realpolitik.game import Game as NativeGame  # noqa: E402
+from realpolitik.orders import Order  # noqa: E402
+
+RULES = "2000"
+
+
+@dataclass
+class Timing:
+    """Totals over every phase of every game of one engine."""
+
+    engine: str
+    phases: int = 0
+    legal: float = 0.0
+    setting: float = 0.0
+    adjudication: float = 0.0
+    choosing: float = 0.0
+    games: list[str] = field(default_factory=list)
+    """A fingerprint of each game's course (phase names and units), to compare engines."""
+    peak_mb: float | None = None
+
+    @property
+    def all_in(self) -> float:
+        return self.legal + self.setting + self.adjudication
+
+    def per_phase_ms(self, total: float) -> float:
+        return 1000 * total / self.phases if self.phases else float("nan")
+
+
+def _year(phase: str) -> int:
+    return int(phase[1:5])
+
+
+def play_api(make_game: Callable[[], Any], seed: int, end_year: int, timing: Timing) -> None:
+    """One game through the ``diplomacy`` package's API (the package itself or the facade)."""
+    rng = random.Random(seed)
+    game = make_game()
+    clock = time.perf_counter
+    trail = hashlib.sha256()
+    while not game.is_game_done:
+        phase = game.get_current_phase()
+        if _year(phase) > end_year:
+            break
+        t0 = clock()
+        possible = game.get_all_possible_orders()
+        orderable = game.get_orderable_locations()
+        t1 = clock()
+        chosen = {
+            power: [rng.choice(sorted(possible[loc])) for loc in locs if possible[loc]]
+            for power, locs in orderable.items()
+        }
+        t2 = clock()
+        for power, orders in chosen.items():
+            game.set_orders(power, orders)
+        t3 = clock()
+        game.process()
+        t4 = clock()
+        timing.legal += t1 - t0
+        timing.choosing += t2 - t1
+        timing.setting += t3 - t2
+        timing.adjudication += t4 - t3
+        timing.phases += 1
+        trail.update(phase.encode())
+    units = game.get_units()
+    trail.update(repr(sorted((p, sorted(u)) for p, u in units.items())).encode())
+    timing.games.append(f"{game.get_current_phase()}:{trail.hexdigest()[:12]}")
+
+
+def play_native(seed: int, end_year: int, timing: Timing) -> None:
+    """One game through realpolitik's own API: legal orders and submit of order values."""
+    rng = random.Random(seed)
+    game = NativeGame("classical", rules=RULES)
+    clock = time.perf_counter
+    while not game.is_over:
+        if game.phase.year > end_year:
+            break
+        t0 = clock()
+        legal = {power: game.legal_orders(power) for power in game.powers_to_order()}
+        t1 = clock()
+        chosen: dict[str, list[Order]] = {}
+        for power, by_location in legal.items():
+            waive = by_location.get("waive", ())
+            orders: list[Order] = []
+            for location, options in by_location.items():
+                if location == "waive":
+                    continue
+                choices = options + waive if waive else options
+                orders.append(choices[rng.randrange(len(choices))])
+            chosen[power] = orders
+        t2 = clock()
+        for power, orders in chosen.items():
+            game.submit(power, orders)
+        t3 = clock()
+        game.process()
+        t4 = clock()
+        timing.legal += t1 - t0
+        timing.choosing += t2 - t1
+        timing.setting += t3 - t2
+        timing.adjudication += t4 - t3
+        timing.phases += 1
+    timing.games.append(str(game.phase))
+
+
+def peak_memory(run: Callable[[], None]) -> float:
+    """Peak traced memory of one run, in MB."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        run()
+        return tracemalloc.get_traced_memory()[1] / 1e6
+    finally:
+        tracemalloc.stop()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=5, help="games per engine (default 5)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    parser.add_argument("--end-year", type=int, default=1935,
+                        help="play until this year is over or someone wins (default 1935)")
+    parser.add_argument("--no-memory", action="store_true",
+                        help="skip the (slow) traced-memory run")
+    parser.add_argument("--no-diplomacy", action="store_true",
+                        help="do not run the diplomacy package even if installed")
+    args = parser.parse_args(argv)
+
+    engines: list[tuple[str, Callable[[int, Timing], None]]] = []
+    try:
+        if args.no_diplomacy:
+            raise ImportError
+        import diplomacy  # type: ignore[import-untyped]
+
+        engines.append(("diplomacy 1.1.2", lambda seed, t: play_api(
+            diplomacy.Game, seed, args.end_year, t)))
+    except ImportError:
+        diplomacy = None
+    engines.append(("realpolitik (facade)", lambda seed, t: play_api(
+        lambda: FacadeGame(edition=RULES), seed, args.end_year, t)))
+    engines.append(("realpolitik (native)", lambda seed, t: play_native(
+        seed, args.end_year, t)))
+
+    print(f"random play, standard map, {args.games} game(s) from seed {args.seed}, "
+          f"to {args.end_year} or a win; Python {platform.python_version()} "
+          f"({platform.python_implementation()}) on {platform.machine()}")
+    timings: list[Timing] = []
+    for name, run in engines:
+        timing = Timing(name)
+        run(args.seed, Timing(name + " warm-up"))  # imports, caches, map tables
+        for game_index in range(args.games):
+            run(args.seed + game_index, timing)
+        if not args.no_memory:
+            timing.peak_mb = peak_memory(lambda run=run, name=name: run(args.seed, Timing(name)))
+        timings.append(timing)
+
+    header = (f"{'engine':24} {'phases':>7} {'legal':>8} {'set':>8} {'adjud.':>8} "
+              f"{'all-in':>8} {'phases/s':>9} {'peak MB':>8}")
+    print()
+    print("mean per phase, ms")
+    print(header)
+    for t in timings:
+        peak = f"{t.peak_mb:8.1f}" if t.peak_mb is not None else f"{'-':>8}"
+        print(f"{t.engine:24} {t.phases:7d} {t.per_phase_ms(t.legal):8.3f} "
+              f"{t.per_phase_ms(t.setting):8.3f} {t.per_phase_ms(t.adjudication):8.3f} "
+              f"{t.per_phase_ms(t.all_in):8.3f} {t.phases / t.all_in:9.0f} {peak}")
+    if diplomacy is not None:
+        base = timings[0]
+        print()
+        print("ratio: diplomacy time / realpolitik time (higher is faster)")
+        print(f"{'':24} {'legal':>8} {'set':>8} {'adjud.':>8} {'all-in':>8}")
+        for t in timings[1:]:
+            ratios = [
+                (base.legal / base.phases) / (t.legal / t.phases),
+                (base.setting / base.phases) / (t.setting / t.phases),
+                (base.adjudication / base.phases) / (t.adjudication / t.phases),
+                (base.all_in / base.phases) / (t.all_in / t.phases),
+            ]
+            print(f"{t.engine:24} " + " ".join(f"{r:8.1f}" for r in ratios))
+        same = base.games == timings[1].games
+        print()
+        print("the facade and the package played the same games: "
+              + ("yes" if same else "no (they listed or adjudicated something differently)"))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
