@@ -33,6 +33,7 @@ from realpolitik.legality import check_order
 from realpolitik.notation import parse_orders
 from realpolitik.orders import Order
 from realpolitik.position import PhaseType
+from realpolitik.render import render
 from realpolitik.rules import rules_for
 from realpolitik.server import security
 from realpolitik.server import store as db
@@ -878,11 +879,26 @@ class GameService:
             raise _conflict("the game record is available once the game is over", "not_over")
         return savefile.dumps(loaded.game)
 
-    def game_for_render(self, user: Account | None, game_id: int) -> Game:
-        """The engine game (read only!) for drawing the map."""
+    def map_svg(self, user: Account | None, game_id: int, seq: int | None = None,
+                mine: bool = False) -> str:
+        """The map as SVG: the current position (with the user's own orders of this phase if
+        ``mine``), or played phase ``seq`` with every order and its result."""
         loaded = self._read(game_id)
         self._check_visible(loaded, user)
-        return loaded.game
+        game = loaded.game
+        title = str(loaded.row.name)
+        if seq is None:
+            orders: dict[str, list[Order]] = {}
+            if mine and user is not None:
+                for power in loaded.powers_of_user(user.id):
+                    given = [e.order for e in game.orders_of(power) if e.ok and e.order]
+                    if given:
+                        orders[power] = given
+            return render(game.position, orders=orders or None, title=title)
+        if seq >= len(game.history):
+            raise _not_found("phase")
+        played = game.history[seq]
+        return render(played.position, results=played.resolution, title=title)
 
     # -- press ---------------------------------------------------------------------------------
 

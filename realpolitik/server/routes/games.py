@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import importlib
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, HTTPException, Query, Response
+from fastapi import APIRouter, Query, Response
 
 from realpolitik.server.deps import CurrentUser, MaybeUser, ServiceDep
 from realpolitik.server.schemas import (
@@ -81,23 +80,10 @@ def record(game_id: int, service: ServiceDep, user: MaybeUser) -> Response:
 @router.get("/{game_id}/map.svg", response_class=Response,
             responses={200: {"content": {"image/svg+xml": {}}}})
 def map_svg(game_id: int, service: ServiceDep, user: MaybeUser,
-            seq: Annotated[int | None, Query(ge=0)] = None) -> Response:
-    """The map of the current phase, or of played phase ``seq`` with its orders and results."""
-    try:
-        render: Any = importlib.import_module("realpolitik.render").render
-    except (ImportError, AttributeError) as exc:
-        raise HTTPException(501, {"code": "no_renderer",
-                                  "message": "the map renderer is not installed"}) from exc
-    game = service.game_for_render(user, game_id)
-    if seq is None:
-        svg = render(game.position)
-    else:
-        if seq >= len(game.history):
-            raise HTTPException(404, {"code": "not_found", "message": "no such phase"})
-        played = game.history[seq]
-        orders = [e.order for entries in played.orders.values() for e in entries if e.order]
-        svg = render(played.position, orders=orders, results=played.resolution)
-    return Response(str(svg), media_type="image/svg+xml")
+            seq: Annotated[int | None, Query(ge=0)] = None, mine: bool = False) -> Response:
+    """The map of the current phase (``mine=true``: with your own orders of this phase drawn),
+    or of played phase ``seq`` with every order and its result."""
+    return Response(service.map_svg(user, game_id, seq, mine), media_type="image/svg+xml")
 
 
 @router.post("/{game_id}/draw", response_model=DrawOut)
