@@ -1063,7 +1063,10 @@ def parse_orders(
                 named.append(header)
             tokens = rest
         for segment in _split_segments(tokens, the_variant):
-            piece = line[segment[0].start:segment[-1].end]
+            end = segment[-1].end
+            while end < len(line) and line[end] == ".":
+                end += 1  # keep the abbreviation's dot: the text is reported as written
+            piece = line[segment[0].start:end]
             try:
                 order = parse_order(piece, position, power=current_power, variant=the_variant)
             except OrderTextError as exc:
