@@ -438,7 +438,7 @@ def check_adjacency(
             if not grown.intersects(shapes[b]):
                 length = 0.0
             else:
-                length = grown.intersection(shapes[b].boundary).length / 2
+                length = grown.intersection(shapes[b].boundary).length
             touch = length >= min_length
             adjacent = frozenset((a, b)) in borders
             if a in impassable or b in impassable:
