@@ -65,7 +65,6 @@ _BUILD = frozenset({"b", "build", "builds", "built"})
 _WAIVE = frozenset({"waive", "waives", "waived", "waiver"})
 _UNIT_TYPES = {"a": UnitType.ARMY, "army": UnitType.ARMY, "f": UnitType.FLEET,
                "fleet": UnitType.FLEET}
-_FILLER = frozenset({"the", "a", "an", "of"})
 _KEYWORDS = _HOLD | _SUPPORT | _CONVOY | _MOVE | _RETREAT | _DISBAND | _BUILD | _WAIVE | {
     "a", "f", "via", "by"}
 
@@ -265,6 +264,8 @@ class _Parser:
     def try_place(self) -> _Place | None:
         """Read a place name at the cursor (longest match), with an optional coast."""
         start_index = self.i
+        if self.word() == "the" and self.word(1) is not None:
+            self.i += 1  # "to the Ionian Sea"
         first = self.peek()
         if first is None or first.kind != "word":
             return None
@@ -300,13 +301,13 @@ class _Parser:
             # an exact short name that also begins another name ("Tyr": Tyrolia or Tyrrhenian)
             candidates.extend(loc for loc in prefix_matches[1] if loc not in candidates)
         if not candidates:
+            self.i = start_index
             return None
         last = self.tokens[ends[used - 1]]
         self.i = ends[used - 1] + 1
         written = self.text[first.start:last.end]
         coast, coast_end = self.take_coast(candidates)
         span = (first.start, coast_end if coast_end else last.end)
-        del start_index
         return _Place(tuple(dict.fromkeys(candidates)), coast, span, written, exact)
 
     def _prefix_candidates(

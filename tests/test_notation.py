@@ -56,6 +56,7 @@ START = Position.initial(VARIANT)
         ("a par moves to bur", Move(A, "par", "bur")),
         ("A PAR -> BUR", Move(A, "par", "bur")),
         ("A Par to Bur", Move(A, "par", "bur")),
+        ("Fleet Naples to the Ionian Sea", Move(F, "nap", "ion")),
         ("A Par \u2013 Bur", Move(A, "par", "bur")),
         ("A Pie. Mar.", Move(A, "pie", "mar")),
         ("F W Med.--Mid.", Move(F, "wes", "mao")),
