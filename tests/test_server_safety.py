@@ -194,3 +194,15 @@ def test_map_svg(client: TestClient, game: Any) -> None:
     client.post(f"/games/{game_id}/gm/process", headers=alice)
     played = client.get(f"/games/{game_id}/map.svg", params={"seq": 0})
     assert played.status_code == 200 and "<svg" in played.text
+
+
+def test_the_engine_never_imports_the_server() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys, realpolitik, realpolitik.game, realpolitik.savefile, realpolitik.render; "
+            "bad = [m for m in sys.modules if m.startswith(('realpolitik.server', 'fastapi', "
+            "'pydantic', 'sqlalchemy', 'starlette', 'uvicorn'))]; print(bad); "
+            "sys.exit(1 if bad else 0)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr

@@ -25,7 +25,7 @@ def optional_user(service: ServiceDep, credentials: Credentials) -> Account | No
     """The logged-in user, or None without a token; a bad token is refused."""
     if credentials is None:
         return None
-    user = service.authenticate(credentials.credentials)
+    user = service.accounts.authenticate(credentials.credentials)
     if user is None:
         raise HTTPException(401, {"code": "bad_token", "message": "the token is not valid "
                                   "(log in again)"}, headers={"WWW-Authenticate": "Bearer"})

@@ -25,7 +25,7 @@ from realpolitik.orders import (
     SupportMove,
     Waive,
 )
-from realpolitik.server.service import Deadlines, GameOptions, OrderLine, PressRules
+from realpolitik.server.values import Deadlines, GameOptions, OrderLine, PressRules
 
 _DURATION = re.compile(r"(\d+)\s*([smhd])")
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}

@@ -1,4 +1,5 @@
-"""The gamesmaster as a service: accounts, games, seats, orders, deadlines, press, draws.
+"""The gamesmaster as a service: games, seats, orders, deadlines, press, draws (accounts are in
+:mod:`realpolitik.server.accounts`).
 
 Routes call this module and nothing else; it calls the engine (:class:`realpolitik.game.Game`)
 and the store. It knows no HTTP: failures are :class:`ServiceError` values with a status code
@@ -14,17 +15,14 @@ from __future__ import annotations
 import json
 import logging
 import random
-import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
-from datetime import UTC, datetime
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from sqlalchemy import Connection, Row
-from sqlalchemy.exc import IntegrityError
 
 from realpolitik import savefile
 from realpolitik.errors import GameError, RealpolitikError
@@ -37,8 +35,23 @@ from realpolitik.render import render
 from realpolitik.rules import rules_for
 from realpolitik.server import security
 from realpolitik.server import store as db
+from realpolitik.server.accounts import AccountService
 from realpolitik.server.events import Event, Hub
 from realpolitik.server.settings import Settings
+from realpolitik.server.values import (
+    JSON,
+    Account,
+    Deadlines,
+    GameOptions,
+    OrderLine,
+    PressRules,
+    ServiceError,
+    bad,
+    conflict,
+    forbidden,
+    iso_time,
+    not_found,
+)
 from realpolitik.variant import available_variants, load_variant
 
 log = logging.getLogger("realpolitik.server")
@@ -46,99 +59,8 @@ log = logging.getLogger("realpolitik.server")
 Clock = Callable[[], float]
 """Seconds since the epoch (``time.time``); tests pass a clock they move by hand."""
 
-JSON = dict[str, Any]
-
-_USERNAME = re.compile(r"^[A-Za-z0-9_.-]{2,32}$")
-
-
-class ServiceError(Exception):
-    """A request the service refuses: an HTTP status, a short code and a sentence, plus fields."""
-
-    def __init__(self, status: int, code: str, message: str, **fields: Any) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.fields = fields
-
-    def detail(self) -> JSON:
-        """The ``detail`` object of the error answer."""
-        return {"code": self.code, "message": self.message, **self.fields}
-
-
-def _not_found(what: str) -> ServiceError:
-    return ServiceError(404, "not_found", f"no such {what}")
-
-
-def _forbidden(message: str, code: str = "forbidden") -> ServiceError:
-    return ServiceError(403, code, message)
-
-
-def _conflict(message: str, code: str = "conflict") -> ServiceError:
-    return ServiceError(409, code, message)
-
-
-def _bad(message: str, code: str = "bad_request", **fields: Any) -> ServiceError:
-    return ServiceError(422, code, message, **fields)
-
-
-# -- game settings ---------------------------------------------------------------------------------
-
-@dataclass(frozen=True, slots=True)
-class Deadlines:
-    """Seconds allowed per phase: the rulebook's 30 minutes of diplomacy before the first move
-    and 15 before each later one (IV.1); short periods for retreats and adjustments."""
-
-    first_movement: int = 30 * 60
-    movement: int = 15 * 60
-    retreats: int = 5 * 60
-    adjustments: int = 5 * 60
-
-
-@dataclass(frozen=True, slots=True)
-class PressRules:
-    """Who may talk when: private messages and public announcements, and whether press stays
-    open during retreats and adjustments (closed by default, as XV.2 of the 1971 rules)."""
-
-    private: bool = True
-    public: bool = True
-    outside_diplomacy: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class GameOptions:
-    """What a creator chooses for a new game."""
-
-    name: str
-    variant: str = "classical"
-    rules: str = "2023"
-    players: str | None = None
-    """The setup id (``"7"``, ``"6"``, ``"5"``, ``"4"``, ``"3"``, ``"3b"``, ``"2"``)."""
-    private: bool = False
-    deadlines: Deadlines = field(default_factory=Deadlines)
-    press: PressRules = field(default_factory=PressRules)
-    end_year: int | None = None
-    """A short game (III): it stops after this year's adjustments."""
-    join_as: str | None = None
-    """A power for the creator to take at once."""
-
-
-@dataclass(frozen=True, slots=True)
-class Account:
-    """A logged-in user."""
-
-    id: int
-    username: str
-
-
-@dataclass(frozen=True, slots=True)
-class OrderLine:
-    """One order of a submission, as the wire shows it."""
-
-    line: int | None
-    text: str
-    order: Order | None
-    error: JSON | None
+__all__ = ["Account", "Clock", "Deadlines", "GameOptions", "GameService", "OrderLine",
+           "PressRules", "ServiceError", "iso_time"]
 
 
 @dataclass
@@ -182,12 +104,6 @@ class _Loaded:
                       if row.ready and row.phase == str(self.game.phase))
 
 
-def iso_time(ts: float | None) -> str | None:
-    if ts is None:
-        return None
-    return datetime.fromtimestamp(ts, UTC).isoformat().replace("+00:00", "Z")
-
-
 def _record_text(game: Game) -> str:
     """The game record as stored: pending orders live in their own rows, not in the record."""
     data = savefile.game_to_json(game)
@@ -204,59 +120,11 @@ class GameService:
         self.settings = settings
         self.hub = hub or Hub()
         self.clock = clock
+        self.accounts = AccountService(store, settings, clock)
         self._cache: dict[int, tuple[int, Game]] = {}
         self._locks: dict[int, threading.RLock] = {}
         self._locks_guard = threading.Lock()
         self._order_times: dict[tuple[int, int], list[float]] = {}
-
-    # -- accounts -----------------------------------------------------------------------------
-
-    def sign_up(self, username: str, password: str) -> tuple[Account, str]:
-        """Create an account and log it in; returns the account and a bearer token."""
-        if not _USERNAME.match(username):
-            raise _bad("a user name is 2 to 32 letters, digits, '_', '.' or '-'", "bad_username",
-                       field="username")
-        if len(password) < 8:
-            raise _bad("a password needs at least 8 characters", "weak_password",
-                       field="password")
-        hashed = security.hash_password(password)
-        now = self.clock()
-        try:
-            with self.store.write() as conn:
-                if db.user_by_name(conn, username) is not None:
-                    raise _conflict(f"the user name {username!r} is taken", "username_taken")
-                user_id = db.create_user(conn, username=username, password_hash=hashed, now=now)
-                token = self._new_token(conn, user_id, now)
-        except IntegrityError as exc:
-            raise _conflict(f"the user name {username!r} is taken", "username_taken") from exc
-        return Account(user_id, username), token
-
-    def log_in(self, username: str, password: str) -> tuple[Account, str]:
-        """Check a password; returns the account and a new bearer token."""
-        with self.store.read() as conn:
-            row = db.user_by_name(conn, username)
-        if row is None or not security.verify_password(row.password_hash, password):
-            raise ServiceError(401, "bad_credentials", "wrong user name or password")
-        with self.store.write() as conn:
-            token = self._new_token(conn, int(row.id), self.clock())
-        return Account(int(row.id), str(row.username)), token
-
-    def _new_token(self, conn: Connection, user_id: int, now: float) -> str:
-        token = security.new_token()
-        db.add_token(conn, token_hash=security.token_hash(token), user_id=user_id, now=now,
-                     expires_at=now + self.settings.token_days * 86400)
-        return token
-
-    def log_out(self, token: str) -> None:
-        """Forget a token."""
-        with self.store.write() as conn:
-            db.delete_token(conn, security.token_hash(token))
-
-    def authenticate(self, token: str) -> Account | None:
-        """The account a bearer token belongs to, if it is valid."""
-        with self.store.read() as conn:
-            row = db.user_for_token(conn, security.token_hash(token), self.clock())
-        return None if row is None else Account(int(row.id), str(row.username))
 
     # -- loading and saving games ---------------------------------------------------------------
 
@@ -270,7 +138,7 @@ class GameService:
     def _load(self, conn: Connection, game_id: int) -> _Loaded:
         row = db.game_row(conn, game_id)
         if row is None:
-            raise _not_found("game")
+            raise not_found("game")
         seats = db.seats_of(conn, game_id)
         pending = {str(p.power): p for p in db.pending_of(conn, game_id)}
         cached = self._cache.get(game_id)
@@ -292,7 +160,7 @@ class GameService:
         values.setdefault("updated_at", self.clock())
         if not db.update_game(conn, int(loaded.row.id), loaded.version, **values):
             self._cache.pop(int(loaded.row.id), None)
-            raise _conflict("the game changed meanwhile; try again", "retry")
+            raise conflict("the game changed meanwhile; try again", "retry")
 
     @contextmanager
     def _changing(self, game_id: int) -> Iterator[tuple[Connection, _Loaded]]:
@@ -320,22 +188,22 @@ class GameService:
             return
         if invite is not None and invite == row.invite_code:
             return
-        raise _not_found("game")
+        raise not_found("game")
 
     def _my_powers(self, loaded: _Loaded, user: Account, power: str | None) -> tuple[str, ...]:
         mine = loaded.powers_of_user(user.id)
         if not mine:
-            raise _forbidden("you do not play in this game", "not_a_player")
+            raise forbidden("you do not play in this game", "not_a_player")
         if power is None:
             return mine
         power = power.strip().lower()
         if power not in mine:
-            raise _forbidden(f"you do not command {power!r} in this game", "not_your_power")
+            raise forbidden(f"you do not command {power!r} in this game", "not_your_power")
         return (power,)
 
     def _check_gm(self, loaded: _Loaded, user: Account) -> None:
         if loaded.row.creator_id != user.id:
-            raise _forbidden("only the gamesmaster of this game may do that", "not_gamesmaster")
+            raise forbidden("only the gamesmaster of this game may do that", "not_gamesmaster")
 
     def _deadline_for(self, loaded: _Loaded, now: float) -> float:
         deadlines = loaded.settings["deadlines"]
@@ -438,18 +306,18 @@ class GameService:
     def create_game(self, user: Account, options: GameOptions) -> int:
         """Create a game; the creator is its gamesmaster (and may take a power at once)."""
         if options.variant not in available_variants():
-            raise _bad(f"unknown variant {options.variant!r}; the variants are "
+            raise bad(f"unknown variant {options.variant!r}; the variants are "
                        + ", ".join(available_variants()), "bad_variant", field="variant")
         try:
             rules_for(options.rules)
             variant = load_variant(options.variant)
             setup = variant.setup(options.players)
         except (ValueError, RealpolitikError) as exc:
-            raise _bad(str(exc), "bad_setting") from exc
+            raise bad(str(exc), "bad_setting") from exc
         game = Game(variant, rules=options.rules, players=setup.id,
                     seed=random.SystemRandom().randrange(2**31), end_year=options.end_year)
         if options.end_year is not None and options.end_year < game.phase.year:
-            raise _bad(f"the short game cannot end before {game.phase.year}", "bad_setting",
+            raise bad(f"the short game cannot end before {game.phase.year}", "bad_setting",
                        field="end_year")
         now = self.clock()
         settings = {"deadlines": asdict(options.deadlines), "press": asdict(options.press)}
@@ -473,18 +341,18 @@ class GameService:
             self._check_visible(loaded, user, invite)
             if loaded.row.private and user.id != loaded.row.creator_id \
                     and invite != loaded.row.invite_code:
-                raise _forbidden("this game is private: you need its invite code", "bad_invite")
+                raise forbidden("this game is private: you need its invite code", "bad_invite")
             if loaded.row.status == "finished":
-                raise _conflict("the game is over", "game_over")
+                raise conflict("the game is over", "game_over")
             if loaded.powers_of_user(user.id):
-                raise _conflict("you already play in this game", "already_playing")
+                raise conflict("you already play in this game", "already_playing")
             if power not in loaded.game.powers:
-                raise _bad(f"{power!r} is not a power of this game", "bad_power", field="power")
+                raise bad(f"{power!r} is not a power of this game", "bad_power", field="power")
             seat = loaded.seat_of(power)
             if seat is None:
-                raise _conflict(f"{power.title()} has no player in this setup", "no_seat")
+                raise conflict(f"{power.title()} has no player in this setup", "no_seat")
             if loaded.seats[seat].user_id is not None:
-                raise _conflict(f"{power.title()} is taken", "seat_taken")
+                raise conflict(f"{power.title()} is taken", "seat_taken")
             now = self.clock()
             db.set_seat(conn, game_id, seat, user.id, now)
             values: dict[str, Any] = {}
@@ -524,11 +392,11 @@ class GameService:
     def _check_orders_open(self, loaded: _Loaded, power: str) -> None:
         status = loaded.row.status
         if status == "finished":
-            raise _conflict("the game is over", "game_over")
+            raise conflict("the game is over", "game_over")
         if status == "paused":
-            raise _conflict("the game is paused", "paused")
+            raise conflict("the game is paused", "paused")
         if power not in loaded.game.powers_to_order():
-            raise _conflict(f"{power.title()} has nothing to order in {loaded.game.phase}",
+            raise conflict(f"{power.title()} has nothing to order in {loaded.game.phase}",
                             "nothing_to_order")
 
     def describe(self, game: Game, power: str, text: str) -> list[OrderLine]:
@@ -566,7 +434,7 @@ class GameService:
             try:
                 game.submit(power, text)
             except GameError as exc:
-                raise _conflict(str(exc), "game_error") from exc
+                raise conflict(str(exc), "game_error") from exc
             previous = loaded.pending.get(power)
             is_ready = bool(previous.ready) if ready is None and previous is not None else \
                 bool(ready)
@@ -601,7 +469,7 @@ class GameService:
             game = loaded.game
             to_order = set(game.powers_to_order())
             if loaded.row.status != "active":
-                raise _conflict(f"the game is {loaded.row.status}", "not_active")
+                raise conflict(f"the game is {loaded.row.status}", "not_active")
             changed = []
             for p in powers:
                 if p not in to_order:
@@ -615,7 +483,7 @@ class GameService:
                                ready=ready, now=self.clock())
                 changed.append(p)
             if power is not None and not changed:
-                raise _conflict(f"{powers[0].title()} has nothing to order in {game.phase}",
+                raise conflict(f"{powers[0].title()} has nothing to order in {game.phase}",
                                 "nothing_to_order")
             self._save(conn, loaded)
         self._after_ready_change(game_id)
@@ -719,7 +587,7 @@ class GameService:
         with self._changing(game_id) as (conn, loaded):
             self._check_gm(loaded, user)
             if loaded.row.status != "active":
-                raise _conflict(f"the game is {loaded.row.status}, not active", "not_active")
+                raise conflict(f"the game is {loaded.row.status}, not active", "not_active")
             remaining = max(0.0, (loaded.row.deadline or self.clock()) - self.clock())
             self._save(conn, loaded, status="paused", deadline=None, paused_remaining=remaining)
         self._publish_deadline(game_id, "paused", None)
@@ -729,7 +597,7 @@ class GameService:
         with self._changing(game_id) as (conn, loaded):
             self._check_gm(loaded, user)
             if loaded.row.status != "paused":
-                raise _conflict(f"the game is {loaded.row.status}, not paused", "not_paused")
+                raise conflict(f"the game is {loaded.row.status}, not paused", "not_paused")
             deadline = self.clock() + float(loaded.row.paused_remaining or 0.0)
             self._save(conn, loaded, status="active", deadline=deadline, paused_remaining=None)
         self._publish_deadline(game_id, "active", deadline)
@@ -744,7 +612,7 @@ class GameService:
                 self._save(conn, loaded, paused_remaining=remaining)
                 return None
             if row.status != "active" or row.deadline is None:
-                raise _conflict(f"the game is {row.status}: it has no deadline", "not_active")
+                raise conflict(f"the game is {row.status}: it has no deadline", "not_active")
             deadline = max(self.clock(), float(row.deadline) + seconds)
             self._save(conn, loaded, deadline=deadline)
         self._publish_deadline(game_id, "active", deadline)
@@ -756,7 +624,7 @@ class GameService:
         with self._changing(game_id) as (conn, loaded):
             self._check_gm(loaded, user)
             if loaded.row.status != "forming":
-                raise _conflict(f"the game is {loaded.row.status}, not forming", "not_forming")
+                raise conflict(f"the game is {loaded.row.status}, not forming", "not_forming")
             deadline = self._deadline_for(loaded, self.clock())
             self._save(conn, loaded, status="active", deadline=deadline)
         self._publish_deadline(game_id, "active", deadline)
@@ -766,7 +634,7 @@ class GameService:
         loaded = self._read(game_id)
         self._check_gm(loaded, user)
         if not self.process(game_id):
-            raise _conflict(f"the game is {loaded.row.status}: nothing to process", "not_active")
+            raise conflict(f"the game is {loaded.row.status}: nothing to process", "not_active")
 
     def replace(self, user: Account, game_id: int, power: str, username: str | None) -> None:
         """Give the seat that commands ``power`` to another user, or free it (XV.4: a player
@@ -776,16 +644,16 @@ class GameService:
             self._check_gm(loaded, user)
             seat = loaded.seat_of(power) if power in loaded.game.powers else None
             if seat is None:
-                raise _bad(f"{power!r} is not a power with a seat in this game", "bad_power",
+                raise bad(f"{power!r} is not a power with a seat in this game", "bad_power",
                            field="power")
             new_user: int | None = None
             if username is not None:
                 row = db.user_by_name(conn, username)
                 if row is None:
-                    raise _not_found("user")
+                    raise not_found("user")
                 new_user = int(row.id)
                 if loaded.powers_of_user(new_user):
-                    raise _conflict(f"{username} already plays in this game", "already_playing")
+                    raise conflict(f"{username} already plays in this game", "already_playing")
             db.set_seat(conn, game_id, seat, new_user, self.clock() if new_user else None)
             self._save(conn, loaded)
         self.hub.publish(game_id, {"type": "replaced", "powers":
@@ -800,11 +668,11 @@ class GameService:
         with self._changing(game_id) as (conn, loaded):
             game = loaded.game
             if loaded.row.status not in ("active", "paused"):
-                raise _conflict(f"the game is {loaded.row.status}", "not_active")
+                raise conflict(f"the game is {loaded.row.status}", "not_active")
             survivors = set(game.active_powers())
             powers = [p for p in self._my_powers(loaded, user, power) if p in survivors]
             if not powers:
-                raise _conflict("none of your powers is still in the game", "eliminated")
+                raise conflict("none of your powers is still in the game", "eliminated")
             for p in powers:
                 game.vote_draw(p, in_favour)
                 if game.is_over:
@@ -827,7 +695,7 @@ class GameService:
         with self._changing(game_id) as (conn, loaded):
             game = loaded.game
             if loaded.row.status not in ("active", "paused"):
-                raise _conflict(f"the game is {loaded.row.status}", "not_active")
+                raise conflict(f"the game is {loaded.row.status}", "not_active")
             mine = self._my_powers(loaded, user, None)
             my_seat = loaded.seat_of(mine[0])
             assert my_seat is not None
@@ -835,10 +703,10 @@ class GameService:
                 to = to.strip().lower()
                 winner_seat = loaded.seat_of(to) if to in game.powers else None
                 if winner_seat is None or to not in game.active_powers():
-                    raise _bad(f"{to!r} is not a power still in the game", "bad_power",
+                    raise bad(f"{to!r} is not a power still in the game", "bad_power",
                                field="to")
                 if winner_seat == my_seat:
-                    raise _bad("you cannot concede to yourself", "bad_power", field="to")
+                    raise bad("you cannot concede to yourself", "bad_power", field="to")
             db.set_concession(conn, game_id, my_seat, to)
             seats = db.seats_of(conn, game_id)
             survivors = set(game.active_powers())
@@ -876,7 +744,7 @@ class GameService:
         loaded = self._read(game_id)
         self._check_visible(loaded, user)
         if not loaded.game.is_over:
-            raise _conflict("the game record is available once the game is over", "not_over")
+            raise conflict("the game record is available once the game is over", "not_over")
         return savefile.dumps(loaded.game)
 
     def map_svg(self, user: Account | None, game_id: int, seq: int | None = None,
@@ -896,7 +764,7 @@ class GameService:
                         orders[power] = given
             return render(game.position, orders=orders or None, title=title)
         if seq >= len(game.history):
-            raise _not_found("phase")
+            raise not_found("phase")
         played = game.history[seq]
         return render(played.position, results=played.resolution, title=title)
 
@@ -917,7 +785,7 @@ class GameService:
         """Send a message to some powers, or (``recipients`` None) a public announcement."""
         body = body.strip()
         if not body:
-            raise _bad("the message is empty", "empty", field="body")
+            raise bad("the message is empty", "empty", field="body")
         if len(body) > self.settings.max_press_chars:
             raise ServiceError(413, "too_long", f"a message is limited to "
                                f"{self.settings.max_press_chars} characters", field="body")
@@ -926,24 +794,24 @@ class GameService:
             self._my_powers(loaded, user, None)[:1]
         closed = self._press_closed(loaded)
         if closed:
-            raise _conflict(closed, "press_closed")
+            raise conflict(closed, "press_closed")
         press = loaded.settings["press"]
         to: list[str] = []
         if recipients is None:
             if not press["public"]:
-                raise _forbidden("this game has no public announcements", "no_public_press")
+                raise forbidden("this game has no public announcements", "no_public_press")
         else:
             if not press["private"]:
-                raise _forbidden("this game has no private press", "no_private_press")
+                raise forbidden("this game has no private press", "no_private_press")
             to = sorted({r.strip().lower() for r in recipients})
             unknown = [r for r in to if r not in loaded.game.powers]
             if unknown:
-                raise _bad(f"not powers of this game: {', '.join(unknown)}", "bad_power",
+                raise bad(f"not powers of this game: {', '.join(unknown)}", "bad_power",
                            field="recipients")
             if sender in to:
                 to.remove(sender)
             if not to:
-                raise _bad("a private message needs at least one other power", "no_recipients",
+                raise bad("a private message needs at least one other power", "no_recipients",
                            field="recipients")
         now = self.clock()
         with self._locked(game_id), self.store.write() as conn:

@@ -13,21 +13,21 @@ router = APIRouter(prefix="/auth", tags=["accounts"])
 @router.post("/signup", response_model=TokenOut, status_code=201)
 def sign_up(body: Credentials, service: ServiceDep) -> TokenOut:
     """Create an account (passwords of 8 characters or more) and get a bearer token."""
-    account, token = service.sign_up(body.username, body.password)
+    account, token = service.accounts.sign_up(body.username, body.password)
     return TokenOut(token=token, user_id=account.id, username=account.username)
 
 
 @router.post("/login", response_model=TokenOut)
 def log_in(body: Credentials, service: ServiceDep) -> TokenOut:
     """Get a new bearer token."""
-    account, token = service.log_in(body.username, body.password)
+    account, token = service.accounts.log_in(body.username, body.password)
     return TokenOut(token=token, user_id=account.id, username=account.username)
 
 
 @router.post("/logout", response_model=Ok)
 def log_out(token: Token, service: ServiceDep) -> Ok:
     """Forget the token used for this request."""
-    service.log_out(token)
+    service.accounts.log_out(token)
     return Ok()
 
 

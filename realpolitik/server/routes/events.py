@@ -23,7 +23,7 @@ router = APIRouter(tags=["events"])
 @router.websocket("/games/{game_id}/ws")
 async def events(websocket: WebSocket, game_id: int, token: str | None = None) -> None:
     service: GameService = websocket.app.state.service
-    user = await run_in_threadpool(service.authenticate, token) if token else None
+    user = await run_in_threadpool(service.accounts.authenticate, token) if token else None
     if token and user is None:
         await websocket.close(code=4401, reason="bad token")
         return

@@ -6,7 +6,7 @@ from fastapi import APIRouter
 
 from realpolitik.server.deps import CurrentUser, ServiceDep
 from realpolitik.server.schemas import DeadlineOut, ExtendIn, Ok, ReplaceIn
-from realpolitik.server.service import iso_time
+from realpolitik.server.values import iso_time
 
 router = APIRouter(prefix="/games/{game_id}/gm", tags=["gamesmaster"])
 
