@@ -2,9 +2,17 @@
 # Install realpolitik with its test tools into .venv, then run the linters and the tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# System libraries some tests need, installed only when missing (Debian; needs root).
+need=()
+ldconfig -p | grep -q 'libcairo\.so\.2' || need+=(libcairo2)
+if [ ${#need[@]} -gt 0 ] && command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
+  apt-get update -qq && apt-get install -y -qq "${need[@]}"
+fi
+
 python3 -m venv .venv
 .venv/bin/pip install --quiet --upgrade pip
 .venv/bin/pip install --quiet -e '.[dev,server,png]'
 .venv/bin/ruff check .
 .venv/bin/mypy --strict realpolitik
-.venv/bin/pytest -q "$@"
+.venv/bin/pytest "$@"
