@@ -69,6 +69,7 @@ class _Loaded:
     game: Game
     seats: list[Row[Any]]
     pending: dict[str, Row[Any]]
+    saved: bool = False
 
     @property
     def version(self) -> int:
@@ -161,18 +162,22 @@ class GameService:
         if not db.update_game(conn, int(loaded.row.id), loaded.version, **values):
             self._cache.pop(int(loaded.row.id), None)
             raise conflict("the game changed meanwhile; try again", "retry")
+        loaded.saved = True
 
     @contextmanager
     def _changing(self, game_id: int) -> Iterator[tuple[Connection, _Loaded]]:
-        """Lock the game, open a write transaction and load it; the cache is dropped if anything
-        fails, so a half-made change in memory is never used."""
+        """Lock the game, open a write transaction and load it. A refusal (:class:`ServiceError`)
+        comes before any change; on any other failure the cache is dropped, so a half-made change
+        in memory is never used."""
         with self._locked(game_id):
             try:
                 with self.store.write() as conn:
                     loaded = self._load(conn, game_id)
                     yield conn, loaded
-                    version = int(loaded.row.version) + 1
-                self._cache[game_id] = (version, loaded.game)
+                if loaded.saved:
+                    self._cache[game_id] = (loaded.version + 1, loaded.game)
+            except ServiceError:
+                raise  # refused before anything changed (``_save`` drops the cache itself)
             except BaseException:
                 self._cache.pop(game_id, None)
                 raise
