@@ -363,3 +363,12 @@ def test_a_misspelt_power_header_is_pointed_out(game_file: Path, tmp_path: Path,
     assert code == 1
     assert "line 1" in out and "'Englnd:'" in out and "did you mean England?" in out
     assert "not kept" in out
+
+
+def test_serve_is_a_command_with_help(capsys: pytest.CaptureFixture[str]) -> None:
+    from realpolitik.cli import main as cli_main
+
+    with pytest.raises(SystemExit) as info:
+        cli_main(["serve", "--help"])
+    assert info.value.code == 0
+    assert "--port" in capsys.readouterr().out

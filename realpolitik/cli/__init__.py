@@ -162,6 +162,17 @@ def build_parser() -> argparse.ArgumentParser:
                      help="the file to write (default: GAME-PHASE.svg)")
     json_arg(sub)
 
+    sub = command("serve", "run the game server (web page and API)", _cmd_serve,
+                  "Run the game server: accounts, games, deadlines, press and the web page,\n"
+                  "on http://HOST:PORT/ (API description at /docs). Needs the server extra:\n"
+                  "pip install 'realpolitik[server]'. Settings: docs/server.md.")
+    sub.add_argument("--host", default="127.0.0.1", help="address to listen on (default "
+                     "127.0.0.1)")
+    sub.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    sub.add_argument("--database", metavar="URL",
+                     help="SQLAlchemy database URL (default: sqlite:///realpolitik.db, or "
+                     "REALPOLITIK_DATABASE_URL)")
+
     sub = command("demo", "a short demonstration: the rulebook's 1901 sample game",
                   _demo.run_demo,
                   "Play Spring and Fall 1901 of the 1971 rulebook's sample game from the\n"
@@ -169,6 +180,22 @@ def build_parser() -> argparse.ArgumentParser:
                   "with its reason. Nothing is written to disk.")
     json_arg(sub)
     return parser
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    """Start the server; the engine and the other commands never import it."""
+    try:
+        from realpolitik.server import serve
+    except ImportError as exc:
+        raise CliError(
+            f"the server needs its extra dependencies ({exc.name} is missing): "
+            "pip install 'realpolitik[server]'",
+            EXIT_USAGE,
+        ) from exc
+    print(f"realpolitik server on http://{args.host}:{args.port}/ (Ctrl-C stops it)",
+          file=sys.stderr)
+    serve(args.host, args.port, args.database)
+    return EXIT_OK
 
 
 def main(argv: Sequence[str] | None = None) -> int:
