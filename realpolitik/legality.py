@@ -658,7 +658,17 @@ def normalize_order(position: Position, order: Order, *, rules: Rules | None = N
                     ) -> Order | Illegal:
     """The order as the rules read it (coasts settled, unit type and location taken from the
     unit), or :class:`Illegal` with the reason it is not legal."""
-    return _Checker(position, rules or _DEFAULT_RULES).check(order)
+    rules = rules or _DEFAULT_RULES
+    if _is_listed(position, order, rules):
+        return order  # listed by legal_orders: legal, and already as the rules read it
+    return _Checker(position, rules).check(order)
+
+
+def _is_listed(position: Position, order: Order, rules: Rules) -> bool:
+    """True if ``order`` is one of the order values :func:`legal_orders` listed for this
+    position and rules (the very object: the position's memo keeps them alive)."""
+    listed = position.memo.get(("legal_orders:ids", rules))
+    return listed is not None and id(order) in listed  # type: ignore[operator]
 
 
 def check_order(position: Position, order: Order, *, rules: Rules | None = None,
@@ -672,7 +682,10 @@ def check_order(position: Position, order: Order, *, rules: Rules | None = None,
     >>> check_order(pos, Move(UnitType.FLEET, "bre", "par"))[0]
     'fleet_inland'
     """
-    checked = _Checker(position, rules or _DEFAULT_RULES).check(order)
+    rules = rules or _DEFAULT_RULES
+    if _is_listed(position, order, rules):
+        return None
+    checked = _Checker(position, rules).check(order)
     return checked.as_tuple() if isinstance(checked, Illegal) else None
 
 
@@ -690,6 +703,21 @@ def legal_orders(position: Position, power: str, *, rules: Rules | None = None,
     ``"waive"`` to a :class:`Waive` when the power may build.
     """
     rules = rules or _DEFAULT_RULES
+    memo = position.memo
+    key = ("legal_orders", power, rules)
+    cached = memo.get(key)
+    if cached is None:
+        listed = _legal_orders(position, power, rules)
+        memo[key] = listed
+        ids = memo.setdefault(("legal_orders:ids", rules), set())
+        for orders in listed.values():
+            ids.update(map(id, orders))  # type: ignore[attr-defined]
+        return listed
+    return cached  # type: ignore[return-value]
+
+
+def _legal_orders(position: Position, power: str, rules: Rules,
+                  ) -> Mapping[str, tuple[Order, ...]]:
     phase = position.phase.type
     if phase is PhaseType.MOVEMENT:
         return _movement_orders(position, power)
@@ -737,8 +765,17 @@ def _adjustment_orders(position: Position, power: str, rules: Rules,
     return MappingProxyType(out)
 
 
-def _movement_orders(position: Position, power: str) -> Mapping[str, tuple[Order, ...]]:
-    tables = tables_for(position.variant)
+_Shared = tuple[set[str], dict[str, frozenset[str]], dict[str, list[tuple[str, str]]],
+                dict[str, list[tuple[str, str]]]]
+
+
+def _movement_shared(position: Position, tables: MapTables) -> _Shared:
+    """What every power's list of movement orders needs: the fleets at sea, where each army
+    could go by convoy, each fleet's convoys, and the moves into each province. Computed once
+    per position."""
+    shared = position.memo.get("legal_orders:movement")
+    if shared is not None:
+        return shared  # type: ignore[return-value]
     units = position.units
     fleets = _fleets_at_sea(position, tables)
     # Where each army could go by convoy, and each fleet's convoys.
@@ -765,6 +802,15 @@ def _movement_orders(position: Position, power: str) -> Mapping[str, tuple[Order
             near = tables.fleet_adj.get(unit.location, frozenset())
             for loc in near:
                 movers_into.setdefault(province_of(loc), []).append((prov, loc))
+    shared = (fleets, convoy_dests, convoys_of, movers_into)
+    position.memo["legal_orders:movement"] = shared
+    return shared
+
+
+def _movement_orders(position: Position, power: str) -> Mapping[str, tuple[Order, ...]]:
+    tables = tables_for(position.variant)
+    units = position.units
+    fleets, convoy_dests, convoys_of, movers_into = _movement_shared(position, tables)
     out: dict[str, tuple[Order, ...]] = {}
     for prov, unit in units.items():
         if unit.power != power:

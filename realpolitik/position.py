@@ -133,21 +133,33 @@ class Position:
     centers: Mapping[str, str]
     dislodged: tuple[DislodgedUnit, ...] = ()
     standoffs: frozenset[str] = frozenset()
-    _key: tuple[object, ...] = field(init=False, repr=False)
+    _key: tuple[object, ...] | None = field(init=False, repr=False, default=None)
+    memo: dict[object, object] = field(init=False, repr=False, compare=False)
+    """What the rules derive from this position (its legal orders...), kept with it.
+
+    The position is immutable, so anything computed from it alone stays true; the engine's
+    modules cache such values here under their own keys. Not part of the value."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "units", MappingProxyType(dict(self.units)))
         object.__setattr__(self, "centers", MappingProxyType(dict(self.centers)))
-        key = (
-            self.variant.id,
-            str(self.phase),
-            tuple(sorted((u.province, u.power, u.type, u.location) for u in self.units.values())),
-            tuple(sorted(self.centers.items())),
-            tuple(sorted((d.unit.location, d.unit.power, d.unit.type, d.attacker_from or "",
-                          d.via_convoy) for d in self.dislodged)),
-            tuple(sorted(self.standoffs)),
-        )
-        object.__setattr__(self, "_key", key)
+        object.__setattr__(self, "memo", {})
+
+    def _compare_key(self) -> tuple[object, ...]:
+        key = self._key
+        if key is None:
+            key = (
+                self.variant.id,
+                str(self.phase),
+                tuple(sorted((u.province, u.power, u.type, u.location)
+                             for u in self.units.values())),
+                tuple(sorted(self.centers.items())),
+                tuple(sorted((d.unit.location, d.unit.power, d.unit.type, d.attacker_from or "",
+                              d.via_convoy) for d in self.dislodged)),
+                tuple(sorted(self.standoffs)),
+            )
+            object.__setattr__(self, "_key", key)
+        return key
 
     @classmethod
     def build(
@@ -202,10 +214,10 @@ class Position:
         )
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Position) and self._key == other._key
+        return isinstance(other, Position) and self._compare_key() == other._compare_key()
 
     def __hash__(self) -> int:
-        return hash(self._key)
+        return hash(self._compare_key())
 
     # -- queries ---------------------------------------------------------------------------
 

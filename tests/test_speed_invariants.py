@@ -1,0 +1,57 @@
+"""The caches that make the engine fast must not change what it computes.
+
+Legal orders are computed once per position and kept in ``position.memo``; an order value that
+``legal_orders`` listed skips the legality check in ``submit`` and in the adjudicator. These
+tests check the cached answers against fresh computations over seeded random games.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+
+from realpolitik.game import Game
+from realpolitik.legality import _legal_orders, check_order, legal_orders, normalize_order
+from realpolitik.position import Position
+
+
+def _random_game_positions(seed: int, until: int) -> list[tuple[Game, Position]]:
+    game = Game("classical", rules="2000", seed=seed)
+    rng = random.Random(seed)
+    seen: list[tuple[Game, Position]] = []
+    while not game.is_over and game.phase.year <= until:
+        seen.append((game, game.position))
+        for power in game.powers_to_order():
+            options = [o for opts in game.legal_orders(power).values() for o in opts]
+            game.submit(power, [rng.choice(options)] if options else [])
+        game.process()
+    return seen
+
+
+def test_cached_legal_orders_equal_fresh_ones() -> None:
+    for game, position in _random_game_positions(1, 1904):
+        for power in game.variant.power_ids:
+            cached = legal_orders(position, power, rules=game.rules)
+            assert cached is legal_orders(position, power, rules=game.rules)
+            fresh = Position(position.variant, position.phase, position.units,
+                             position.centers, position.dislodged, position.standoffs)
+            assert dict(_legal_orders(fresh, power, game.rules)) == dict(cached)
+
+
+def test_listed_orders_pass_the_full_check_unchanged() -> None:
+    for game, position in _random_game_positions(2, 1904):
+        for power in game.powers_to_order():
+            for orders in legal_orders(position, power, rules=game.rules).values():
+                for order in orders:
+                    fresh = copy.copy(order)
+                    assert check_order(position, fresh, rules=game.rules) is None
+                    assert normalize_order(position, fresh, rules=game.rules) == order
+
+
+def test_memo_is_not_part_of_the_value() -> None:
+    game = Game()
+    position = game.position
+    twin = Position(position.variant, position.phase, position.units, position.centers)
+    legal_orders(position, "france")
+    assert position.memo and not twin.memo
+    assert position == twin and hash(position) == hash(twin)
