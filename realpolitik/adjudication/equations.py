@@ -382,8 +382,9 @@ class Equations:
         j = b.opposite[i]
         if j >= 0:
             if self.literal_bounce:
-                # 4.A.7 a: dislodged by a unit from there, however it came.
-                if self.path(j) and self.resolve(j):
+                # 4.A.7 a: dislodged by a unit from there, however it came (when both go by
+                # convoy and both succeed, the units swapped and no one was dislodged).
+                if self.resolve(j) and not self.resolve(i):
                     return 0
             elif self.head_to_head(i) >= 0 and self.resolve(j):
                 return 0
