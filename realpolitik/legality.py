@@ -83,6 +83,12 @@ def _the_unit(position: Position, unit: Unit) -> str:
     return f"the {_kind(unit.type)} in {_name(position, unit.location)}"
 
 
+def _The_unit(position: Position, unit: Unit) -> str:  # noqa: N802
+    """``"The fleet in London"``: :func:`_the_unit` to start a sentence."""
+    text = _the_unit(position, unit)
+    return text[0].upper() + text[1:]
+
+
 def _fleets_at_sea(position: Position, tables: MapTables) -> set[str]:
     return {
         p for p, u in position.units.items() if u.type is UnitType.FLEET and p in tables.sea
@@ -165,7 +171,7 @@ class _Checker:
         if order.power is not None and order.power != unit.power:
             return self.illegal(
                 "not_your_unit",
-                f"{_the_unit(position, unit).capitalize()} belongs to "
+                f"{_The_unit(position, unit)} belongs to "
                 f"{_power_name(position, unit.power)}, not {_power_name(position, order.power)}.",
             )
         if order.unit_type is not unit.type and self.rules.unit_type_mismatch == "illegal":
@@ -203,7 +209,7 @@ class _Checker:
         if dest_prov == unit.province:
             return self.illegal(
                 "same_province",
-                f"{_the_unit(position, unit).capitalize()} cannot move to the province it is in.",
+                f"{_The_unit(position, unit)} cannot move to the province it is in.",
             )
         if unit.type is UnitType.FLEET:
             return self.fleet_destination(unit, destination)
@@ -297,7 +303,7 @@ class _Checker:
         if dest_prov == supported.province:
             return self.illegal(
                 "supported_move_impossible",
-                f"{_the_unit(position, supported).capitalize()} cannot move to the province it "
+                f"{_The_unit(position, supported)} cannot move to the province it "
                 f"is in.",
             )
         if supported.type is UnitType.FLEET:
@@ -332,7 +338,7 @@ class _Checker:
         position = self.position
         return self.illegal(
             "supported_move_impossible",
-            f"{_the_unit(position, unit).capitalize()} cannot move to "
+            f"{_The_unit(position, unit)} cannot move to "
             f"{_name(position, destination)}.",
         )
 
@@ -367,7 +373,7 @@ class _Checker:
         if dest_prov == unit.province:
             return self.illegal(
                 "support_own_province",
-                f"{_the_unit(position, unit).capitalize()} cannot support a move into its own "
+                f"{_The_unit(position, unit)} cannot support a move into its own "
                 f"province.",
             )
         if dest_prov not in reach:
@@ -390,7 +396,7 @@ class _Checker:
         position = self.position
         return self.illegal(
             "support_unreachable",
-            f"{_the_unit(position, unit).capitalize()} cannot reach "
+            f"{_The_unit(position, unit)} cannot reach "
             f"{_name(position, province)}, so it cannot support there.",
         )
 
@@ -454,7 +460,7 @@ class _Checker:
             if province in position.units:
                 return self.illegal(
                     "not_dislodged",
-                    f"{_the_unit(position, position.units[province]).capitalize()} was not "
+                    f"{_the_unit(position, position.units[province])} was not "
                     f"dislodged, so it cannot retreat.",
                 )
             return self.illegal(
@@ -498,13 +504,13 @@ class _Checker:
         if unit.type is UnitType.FLEET and checked not in tables.fleet_adj[unit.location]:
             return self.illegal(
                 "not_adjacent",
-                f"{_the_unit(position, unit).capitalize()} cannot reach "
+                f"{_The_unit(position, unit)} cannot reach "
                 f"{_name(position, dest)}.",
             )
         if unit.type is UnitType.ARMY and dest_prov not in tables.army_adj[unit.province]:
             return self.illegal(
                 "not_adjacent",
-                f"{_the_unit(position, unit).capitalize()} cannot reach "
+                f"{_The_unit(position, unit)} cannot reach "
                 f"{_name(position, dest_prov)}.",
             )
         if dest_prov in position.units:

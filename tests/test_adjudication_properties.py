@@ -137,7 +137,7 @@ def adjustment_orders(rnd: random.Random, position: Position) -> list[Order]:
     orders: list[Order] = []
     for power in POWERS:
         options = dict(legal_orders(position, power))
-        for key, choices in options.items():
+        for choices in options.values():
             if rnd.random() < 0.6:
                 orders.append(rnd.choice(choices))
     rnd.shuffle(orders)

@@ -185,7 +185,7 @@ class _Outcome:
             by, j = self.dislodged_clause(i)
             return OrderResult(
                 given, power, Result.FAILS, Outcome.DISLODGED,
-                f"{text} failed: the unit was dislodged by {by}.",
+                f"{text} failed: it was dislodged by {by}.",
                 by=(self.order_text(j),), strength=self.eq.hold(self.board.prov[i]),
                 opposed_by=self.eq.attack(j),
             )
@@ -325,9 +325,14 @@ class _Outcome:
                                f"{text} had no effect: {why}.",
                                by=(self.unit_text(t),) if t >= 0 else ())
         if c in self.paradoxes:
-            return OrderResult(given, power, Result.FAILS, Outcome.PARADOX,
-                               f"{text} failed: the convoy is part of a paradox, and the "
-                               f"paradox rule makes the fleet hold.")
+            reason = f"{text} failed: the convoy is part of a paradox, which the paradox rule " \
+                     f"settles by cancelling it"
+            by: tuple[str, ...] = ()
+            if self.dislodged_by[c] >= 0:
+                clause, j = self.dislodged_clause(c)
+                reason = f"{reason}, and the fleet was dislodged by {clause}"
+                by = (self.order_text(j),)
+            return OrderResult(given, power, Result.FAILS, Outcome.PARADOX, f"{reason}.", by=by)
         if self.dislodged_by[c] >= 0:
             clause, j = self.dislodged_clause(c)
             return OrderResult(given, power, Result.FAILS, Outcome.DISLODGED,
