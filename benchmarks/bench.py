@@ -41,6 +41,8 @@ from realpolitik.game import Game as NativeGame  # noqa: E402
 from realpolitik.orders import Order  # noqa: E402
 
 RULES = "2000"
+CLOCK: list[Callable[[], float]] = [time.process_time]
+"""The clock the phases are timed with: CPU time of this process by default (``--clock``)."""
 
 
 @dataclass
@@ -73,7 +75,7 @@ def play_api(make_game: Callable[[], Any], seed: int, end_year: int, timing: Tim
     """One game through the ``diplomacy`` package's API (the package itself or the facade)."""
     rng = random.Random(seed)
     game = make_game()
-    clock = time.perf_counter
+    clock = CLOCK[0]
     trail = hashlib.sha256()
     while not game.is_game_done:
         phase = game.get_current_phase()
@@ -108,7 +110,7 @@ def play_native(seed: int, end_year: int, timing: Timing) -> None:
     """One game through realpolitik's own API: legal orders and submit of order values."""
     rng = random.Random(seed)
     game = NativeGame("classical", rules=RULES)
-    clock = time.perf_counter
+    clock = CLOCK[0]
     while not game.is_over:
         if game.phase.year > end_year:
             break
@@ -160,7 +162,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="skip the (slow) traced-memory run")
     parser.add_argument("--no-diplomacy", action="store_true",
                         help="do not run the diplomacy package even if installed")
+    parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
+                        help="time with the process's CPU time (default; steadier on a busy "
+                             "machine) or with wall-clock time")
     args = parser.parse_args(argv)
+    CLOCK[0] = time.process_time if args.clock == "cpu" else time.perf_counter
 
     engines: list[tuple[str, Callable[[int, Timing], None]]] = []
     try:
@@ -179,16 +185,18 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"random play, standard map, {args.games} game(s) from seed {args.seed}, "
           f"to {args.end_year} or a win; Python {platform.python_version()} "
-          f"({platform.python_implementation()}) on {platform.machine()}")
-    timings: list[Timing] = []
+          f"({platform.python_implementation()}) on {platform.machine()}; "
+          f"{'CPU' if args.clock == 'cpu' else 'wall-clock'} time")
+    timings = [Timing(name) for name, _ in engines]
     for name, run in engines:
-        timing = Timing(name)
         run(args.seed, Timing(name + " warm-up"))  # imports, caches, map tables
-        for game_index in range(args.games):
+    # The engines take turns game by game, so that a change in the machine's load falls on all.
+    for game_index in range(args.games):
+        for (_, run), timing in zip(engines, timings, strict=True):
             run(args.seed + game_index, timing)
-        if not args.no_memory:
+    if not args.no_memory:
+        for (name, run), timing in zip(engines, timings, strict=True):
             timing.peak_mb = peak_memory(lambda run=run, name=name: run(args.seed, Timing(name)))
-        timings.append(timing)
 
     header = (f"{'engine':24} {'phases':>7} {'legal':>8} {'set':>8} {'adjud.':>8} "
               f"{'all-in':>8} {'phases/s':>9} {'peak MB':>8}")

@@ -12,7 +12,7 @@ order of a power, for the user interface and the bots.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 
@@ -813,39 +813,106 @@ def _movement_shared(position: Position, tables: MapTables) -> _Shared:
     return shared
 
 
+# Order values are frozen dataclasses; their __init__ costs twice what setting the slots costs,
+# and a movement phase lists some 600 orders. These make the same values (every field set,
+# defaults included: tests/test_speed_invariants.py checks them against the constructors).
+_new = object.__new__
+
+
+def _slot_setter(cls: type, name: str) -> Callable[[object, object], None]:
+    setter: Callable[[object, object], None] = getattr(cls, name).__set__
+    return setter
+
+
+_set_type = _slot_setter(Hold, "unit_type")
+_set_loc = _slot_setter(Hold, "location")
+_set_power = _slot_setter(Hold, "power")
+_set_dest = _slot_setter(Move, "destination")
+_set_via = _slot_setter(Move, "via_convoy")
+_set_sloc = _slot_setter(SupportMove, "supported_location")
+_set_smdest = _slot_setter(SupportMove, "destination")
+_set_stype = _slot_setter(SupportMove, "supported_type")
+_set_spower = _slot_setter(SupportMove, "supported_power")
+_set_shloc = _slot_setter(SupportHold, "supported_location")
+_set_shtype = _slot_setter(SupportHold, "supported_type")
+_set_shpower = _slot_setter(SupportHold, "supported_power")
+
+
+def _hold(utype: UnitType, loc: str, power: str) -> Hold:
+    order: Hold = _new(Hold)
+    _set_type(order, utype)
+    _set_loc(order, loc)
+    _set_power(order, power)
+    return order
+
+
+def _move(utype: UnitType, loc: str, dest: str, via: bool, power: str) -> Move:
+    order: Move = _new(Move)
+    _set_type(order, utype)
+    _set_loc(order, loc)
+    _set_power(order, power)
+    _set_dest(order, dest)
+    _set_via(order, via)
+    return order
+
+
+def _support_hold(utype: UnitType, loc: str, other: Unit, power: str) -> SupportHold:
+    order: SupportHold = _new(SupportHold)
+    _set_type(order, utype)
+    _set_loc(order, loc)
+    _set_power(order, power)
+    _set_shloc(order, other.location)
+    _set_shtype(order, other.type)
+    _set_shpower(order, None)
+    return order
+
+
+def _support_move(utype: UnitType, loc: str, mover: Unit, dest: str, power: str,
+                  ) -> SupportMove:
+    order: SupportMove = _new(SupportMove)
+    _set_type(order, utype)
+    _set_loc(order, loc)
+    _set_power(order, power)
+    _set_sloc(order, mover.location)
+    _set_smdest(order, dest)
+    _set_stype(order, mover.type)
+    _set_spower(order, None)
+    return order
+
+
 def _movement_orders(position: Position, power: str) -> Mapping[str, tuple[Order, ...]]:
     tables = tables_for(position.variant)
     units = position.units
     fleets, convoy_dests, convoys_of, movers_into = _movement_shared(position, tables)
+    army_adj = tables.army_adj
+    sorted_near = tables.sorted_near
     out: dict[str, tuple[Order, ...]] = {}
     for prov, unit in units.items():
         if unit.power != power:
             continue
         loc, utype = unit.location, unit.type
-        orders: list[Order] = [Hold(utype, loc, power=power)]
-        if utype is UnitType.ARMY:
-            land = tables.army_adj.get(prov, frozenset())
-            orders.extend(Move(utype, loc, d, power=power) for d in sorted(land))
-            for d in sorted(convoy_dests.get(prov, ())):
-                orders.append(Move(utype, loc, d, via_convoy=d in land, power=power))
-        else:
-            orders.extend(Move(utype, loc, d, power=power)
-                          for d in sorted(tables.fleet_adj.get(loc, ())))
-        reach = tables.reach(utype, loc)
-        for target in sorted(reach):
+        is_army = utype is UnitType.ARMY
+        orders: list[Order] = [_hold(utype, loc, power)]
+        moves, reach = sorted_near[utype, loc]
+        orders.extend([_move(utype, loc, d, False, power) for d in moves])
+        if is_army and prov in convoy_dests:
+            land = army_adj[prov]
+            for d in sorted(convoy_dests[prov]):
+                orders.append(_move(utype, loc, d, d in land, power))
+        fleet_at_sea = not is_army and prov in fleets
+        for target in reach:
             other = units.get(target)
             if other is not None:
-                orders.append(SupportHold(utype, loc, other.location, other.type, power=power))
+                orders.append(_support_hold(utype, loc, other, power))
             for mover_prov, dest in movers_into.get(target, ()):
                 if mover_prov == prov:
                     continue
                 mover = units[mover_prov]
-                if (mover.type is UnitType.ARMY and dest not in tables.army_adj.get(mover_prov, ())
-                        and utype is UnitType.FLEET and prov in fleets
+                if (fleet_at_sea and mover.type is UnitType.ARMY
+                        and dest not in army_adj.get(mover_prov, ())
                         and not tables.has_convoy_route(mover_prov, dest, fleets - {prov})):
                     continue  # the route needs this fleet, which cannot support and convoy
-                orders.append(SupportMove(utype, loc, mover.location, dest, mover.type,
-                                          power=power))
+                orders.append(_support_move(utype, loc, mover, dest, power))
         if prov in convoys_of:
             for army_prov, dest in sorted(set(convoys_of[prov])):
                 orders.append(Convoy(utype, loc, army_prov, dest, power=power))

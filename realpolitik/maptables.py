@@ -39,6 +39,7 @@ class MapTables:
         "home_of",
         "supply_centers",
         "location_index",
+        "sorted_near",
     )
 
     def __init__(self, the_map: Map) -> None:
@@ -100,6 +101,18 @@ class MapTables:
             {loc: i for i, loc in enumerate(the_map.locations)}
         )
         """Location -> its place in map order (for sorting)."""
+        nearby: dict[tuple[UnitType, str], tuple[tuple[str, ...], tuple[str, ...]]] = {}
+        for loc in the_map.locations:
+            prov = province_of(loc)
+            if loc == prov:
+                nearby[UnitType.ARMY, loc] = (tuple(sorted(self.army_adj[prov])),
+                                              tuple(sorted(self.army_adj[prov])))
+            nearby[UnitType.FLEET, loc] = (tuple(sorted(self.fleet_adj[loc])),
+                                           tuple(sorted(self.fleet_reach[loc])))
+        self.sorted_near: Mapping[tuple[UnitType, str], tuple[tuple[str, ...], tuple[str, ...]]]
+        self.sorted_near = MappingProxyType(nearby)
+        """(unit type, location) -> (where it can move, sorted; which provinces it can support
+        into, sorted)."""
 
     # -- unit moves ---------------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import random
+from dataclasses import replace
 
 from realpolitik.game import Game
 from realpolitik.legality import _legal_orders, check_order, legal_orders, normalize_order
@@ -46,6 +47,10 @@ def test_listed_orders_pass_the_full_check_unchanged() -> None:
                     fresh = copy.copy(order)
                     assert check_order(position, fresh, rules=game.rules) is None
                     assert normalize_order(position, fresh, rules=game.rules) == order
+                    # made without __init__: every field as the constructor would set it
+                    built = replace(order)
+                    assert built == order and hash(built) == hash(order)
+                    assert repr(built) == repr(order) and str(built) == str(order)
 
 
 def test_memo_is_not_part_of_the_value() -> None:

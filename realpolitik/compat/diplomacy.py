@@ -222,6 +222,65 @@ class PhaseData:
                 "results": self.results, "messages": []}
 
 
+class _Upper(dict[str, str]):
+    """Location id -> the package's name for it (``stp/sc`` -> ``STP/SC``), filled on use."""
+
+    def __missing__(self, key: str) -> str:
+        self[key] = value = key.upper()
+        return value
+
+
+_UPPER = _Upper()
+_LETTER: Mapping[UnitType | None, str] = {UnitType.ARMY: "A", UnitType.FLEET: "F", None: "A"}
+
+
+def _texts_of(legal: Mapping[str, tuple[Order, ...]], tables: MapTables,
+              table: dict[str, Order]) -> None:
+    """Fill ``table`` (order string -> order) from legal orders (location -> orders).
+
+    The same strings as :func:`order_text`, made without its generality: this is the hot path
+    of :meth:`Game.get_all_possible_orders`. A support of a move to a coast is also listed
+    without the coast, as the package does.
+    """
+    up, letter, army_adj = _UPPER, _LETTER, tables.army_adj
+    for orders in legal.values():
+        if not orders or isinstance(orders[0], Waive):
+            for order in orders:
+                table[order_text(order, tables)] = order
+            continue
+        first = orders[0]
+        unit = f"{letter[first.unit_type]} {up[first.location]}"
+        is_army = first.unit_type is UnitType.ARMY
+        for order in orders:
+            kind = order.__class__
+            if kind is SupportMove:
+                assert isinstance(order, SupportMove)
+                dest = order.destination
+                head = f"{unit} S {letter[order.supported_type]} {up[order.supported_location]}"
+                table[f"{head} - {up[dest]}"] = order
+                if "/" in dest:
+                    table.setdefault(f"{head} - {up[province_of(dest)]}", order)
+            elif kind is Move:
+                assert isinstance(order, Move)
+                dest = order.destination
+                if is_army and (order.via_convoy
+                                or dest not in army_adj.get(province_of(order.location), ())):
+                    table[f"{unit} - {up[dest]} VIA"] = order
+                else:
+                    table[f"{unit} - {up[dest]}"] = order
+            elif kind is SupportHold:
+                assert isinstance(order, SupportHold)
+                table[f"{unit} S {letter[order.supported_type]} "
+                      f"{up[order.supported_location]}"] = order
+            elif kind is Hold:
+                table[f"{unit} H"] = order
+            elif kind is Convoy:
+                assert isinstance(order, Convoy)
+                table[f"{unit} C A {up[order.army_location]} - {up[order.destination]}"] = order
+            else:
+                table[order_text(order, tables)] = order
+
+
 def record_orders(game: _Game, record: PhaseRecord) -> dict[str, list[str]]:
     tables = tables_for(record.position.variant)
     out: dict[str, list[str]] = {p.upper(): [] for p in game.powers}
@@ -434,23 +493,12 @@ class Game:
         if table is None:
             table = {}
             if not self.realpolitik_game.is_over:
-                tables = self._tables
                 legal = self.realpolitik_game.legal_orders(power)
                 if cache.position.phase.type is PhaseType.RETREATS:
                     retreating = self._retreats()[power.upper()]
                     legal = {loc: orders for loc, orders in legal.items()
                              if any(unit.endswith(f" {loc.upper()}") for unit in retreating)}
-                for orders in legal.values():
-                    for order in orders:
-                        table[order_text(order, tables)] = order
-                        if isinstance(order, SupportMove) and "/" in order.destination:
-                            # the package also lists the support without the coast
-                            table.setdefault(order_text(
-                                SupportMove(order.unit_type, order.location,
-                                            order.supported_location,
-                                            province_of(order.destination),
-                                            order.supported_type, power=order.power),
-                                tables), order)
+                _texts_of(legal, self._tables, table)
             cache.lookup[power] = table
         return table
 
@@ -470,19 +518,37 @@ class Game:
         possible: dict[str, list[str]] = {loc.upper(): [] for loc in the_map.locations}
         if self.realpolitik_game.is_over:
             return possible
+        up = _UPPER
+        adjustments = cache.position.phase.type is PhaseType.ADJUSTMENTS
         for power in self.realpolitik_game.powers_to_order():
             table = self._lookup(power)
             sites: set[str] = set()
             waive = False
+            if not adjustments:
+                # a unit's orders come one unit after another: one look-up per unit
+                last = ""
+                here: list[str] = []
+                there: list[str] | None = None
+                for text, order in table.items():
+                    location = order.location  # type: ignore[union-attr]
+                    if location != last:
+                        last = location
+                        here = possible[up[location]]
+                        province = province_of(location)
+                        there = possible[up[province]] if province != location else None
+                    here.append(text)
+                    if there is not None:
+                        there.append(text)
+                continue
             for text, order in table.items():
                 if isinstance(order, Waive):
                     waive = True
                     continue
                 location = order.location
-                possible[location.upper()].append(text)
+                possible[up[location]].append(text)
                 province = province_of(location)
                 if province != location:
-                    possible[province.upper()].append(text)
+                    possible[up[province]].append(text)
                 if isinstance(order, Build):
                     sites.add(province)
             if waive:
