@@ -385,6 +385,7 @@ class Game:
             notes=tuple(notes),
         )
         self.history.append(record)
+        position.memo.clear()  # its legal orders are not needed again; don't keep them in history
         self._pending = {}
         self._position = following
         self._check_eliminations(notes)
