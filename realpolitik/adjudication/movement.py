@@ -91,15 +91,24 @@ class _Outcome:
                 if d >= 0 and not self.moved[d]:
                     dislodged_by[d] = i
         self.dislodged_by = dislodged_by
+        self._unit_texts: list[str | None] = [None] * n
+        self._order_texts: list[str | None] = [None] * n
 
     # -- texts ---------------------------------------------------------------------------------
 
     def unit_text(self, i: int) -> str:
-        return str(self.board.units[i])
+        text = self._unit_texts[i]
+        if text is None:
+            text = self._unit_texts[i] = str(self.board.units[i])
+        return text
 
     def order_text(self, i: int) -> str:
-        order = self.board.orders[i]
-        return str(order) if order is not None else f"{self.unit_text(i)} H"
+        text = self._order_texts[i]
+        if text is None:
+            order = self.board.orders[i]
+            text = str(order) if order is not None else f"{self.unit_text(i)} H"
+            self._order_texts[i] = text
+        return text
 
     # -- the next position -------------------------------------------------------------------
 
