@@ -14,7 +14,7 @@ from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
 from realpolitik.errors import RealpolitikError
-from realpolitik.server.routes import api_router
+from realpolitik.server.routes import api_router, web
 from realpolitik.server.service import Clock, GameService, ServiceError
 from realpolitik.server.settings import Settings
 from realpolitik.server.store import Store
@@ -125,6 +125,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         return JSONResponse({"detail": {"code": "game_error", "message": str(exc)}}, 409)
 
     app.include_router(api_router)
+    app.include_router(web.router)  # the web page (routes/web.py)
     return app
 
 

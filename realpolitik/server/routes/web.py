@@ -1,0 +1,63 @@
+"""The web page: ``/`` and its static files, and the read-only facts the page needs to offer
+choices before a game exists (variants, their powers and setups, rule editions).
+
+The page holds no rules (style guide §8): it shows the server's SVG and takes its choices from
+``/games/{id}/legal-orders``. This module only serves files and lists what the engine declares.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, HTTPException
+from fastapi.responses import FileResponse
+
+from realpolitik.rules import EDITIONS
+from realpolitik.variant import available_variants, load_variant
+
+STATIC = Path(__file__).resolve().parent.parent / "static"
+_TYPES = {".js": "text/javascript", ".css": "text/css", ".html": "text/html",
+          ".svg": "image/svg+xml", ".png": "image/png", ".ico": "image/x-icon"}
+_NO_CACHE = {"Cache-Control": "no-cache"}
+
+router = APIRouter(tags=["web"])
+
+
+@router.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
+def index() -> FileResponse:
+    """The single page: lobby, game, press and history."""
+    return FileResponse(STATIC / "index.html", media_type="text/html", headers=_NO_CACHE)
+
+
+@router.api_route("/static/{name:path}", methods=["GET", "HEAD"], include_in_schema=False)
+def static(name: str) -> FileResponse:
+    """A file of the page (no directory listings, nothing outside the static folder)."""
+    path = (STATIC / name).resolve()
+    if not path.is_relative_to(STATIC) or not path.is_file() or path.suffix not in _TYPES:
+        raise HTTPException(404, {"code": "not_found", "message": f"no file {name!r}"})
+    return FileResponse(path, media_type=_TYPES[path.suffix], headers=_NO_CACHE)
+
+
+@cache
+def _variants() -> list[dict[str, Any]]:
+    out = []
+    for variant_id in available_variants():
+        variant = load_variant(variant_id)
+        out.append({
+            "id": variant.id,
+            "name": variant.name,
+            "powers": [{"id": p.id, "name": p.name, "colour": p.colour} for p in variant.powers],
+            "setups": [{"id": s.id, "players": s.players, "name": s.name,
+                        "teams": [list(team) for team in s.teams]}
+                       for s in (variant.setups or (variant.setup(),))],
+        })
+    return out
+
+
+@router.get("/web/variants", tags=["web"])
+def variants() -> dict[str, Any]:
+    """The variants a game can be created with (their powers, with colours, and the setups for
+    fewer players, with the powers each player commands), and the rule editions."""
+    return {"variants": _variants(), "editions": list(EDITIONS)}

@@ -1,0 +1,121 @@
+// The server's HTTP API, the log-in token, and small helpers shared by the views.
+
+const TOKEN = "rp:token";
+const USER = "rp:user";
+
+export class ApiError extends Error {
+  constructor(status, code, message, detail) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.detail = detail;
+  }
+}
+
+export const auth = {
+  get token() { return localStorage.getItem(TOKEN); },
+  get user() { return localStorage.getItem(USER); },
+  set(token, user) { localStorage.setItem(TOKEN, token); localStorage.setItem(USER, user); },
+  clear() { localStorage.removeItem(TOKEN); localStorage.removeItem(USER); },
+};
+
+function describe(status, body) {
+  const detail = body && body.detail;
+  if (Array.isArray(detail)) {  // request validation (422)
+    const msg = detail.map((d) => `${(d.loc || []).filter((x) => x !== "body").join(".")}: ${d.msg}`).join("; ");
+    return new ApiError(status, "invalid", msg, detail);
+  }
+  if (detail && typeof detail === "object") {
+    return new ApiError(status, detail.code || "error", detail.message || JSON.stringify(detail), detail);
+  }
+  return new ApiError(status, "error", typeof detail === "string" ? detail : `the server answered ${status}`, detail);
+}
+
+/** Call the API; resolves to the parsed JSON (or text for SVG); rejects with ApiError. */
+export async function api(method, path, body) {
+  const headers = {};
+  if (auth.token) headers.Authorization = `Bearer ${auth.token}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (err) {
+    throw new ApiError(0, "network", "the server cannot be reached", null);
+  }
+  const type = response.headers.get("content-type") || "";
+  const data = type.includes("json") ? await response.json().catch(() => null) : await response.text();
+  if (!response.ok) {
+    if (response.status === 401 && auth.token) auth.clear();
+    throw describe(response.status, data);
+  }
+  return data;
+}
+
+/** An element: h("button", {class: "x", onclick: f}, "text", child...). */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
+    else if (key === "class") el.className = value;
+    else if (key === "dataset") Object.assign(el.dataset, value);
+    else if (value === true) el.setAttribute(key, "");
+    else el.setAttribute(key, value);
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+/** Replace an element's children, skipping null, undefined and false. */
+export function fill(el, ...children) {
+  el.replaceChildren(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
+  return el;
+}
+
+export function title(id) {
+  return id ? id.charAt(0).toUpperCase() + id.slice(1).toLowerCase() : "";
+}
+
+/** "S1901M" -> "Spring 1901 movement". */
+export function phaseName(code) {
+  const m = /^([SFW])(\d+)([MRA])$/.exec(code || "");
+  if (!m) return code || "";
+  const season = { S: "Spring", F: "Fall", W: "Winter" }[m[1]];
+  const type = { M: "movement", R: "retreats", A: "adjustments" }[m[3]];
+  return `${season} ${m[2]} ${type}`;
+}
+
+export function toast(message, action) {
+  const box = document.getElementById("toasts");
+  const item = h("div", { class: "toast" }, h("span", {}, message));
+  if (action) item.append(h("button", { type: "button", onclick: () => { action.run(); item.remove(); } }, action.label));
+  item.append(h("button", { type: "button", class: "close", "aria-label": "Dismiss", onclick: () => item.remove() }, "×"));
+  box.append(item);
+  setTimeout(() => item.remove(), action ? 20000 : 6000);
+}
+
+/** Kept in localStorage: drafts of orders and press, read markers. */
+export const local = {
+  get(key, fallback = null) {
+    try { const v = localStorage.getItem(key); return v === null ? fallback : JSON.parse(v); } catch { return fallback; }
+  },
+  set(key, value) {
+    try {
+      if (value === null || value === undefined || value === "") localStorage.removeItem(key);
+      else localStorage.setItem(key, JSON.stringify(value));
+    } catch { /* storage full or disabled: drafts are a convenience */ }
+  },
+};
+
+export function duration(seconds) {
+  seconds = Math.max(0, Math.round(seconds));
+  const d = Math.floor(seconds / 86400), hr = Math.floor((seconds % 86400) / 3600);
+  const m = Math.floor((seconds % 3600) / 60), s = seconds % 60;
+  const two = (n) => String(n).padStart(2, "0");
+  if (d) return `${d}d ${hr}h ${two(m)}m`;
+  if (hr) return `${hr}:${two(m)}:${two(s)}`;
+  return `${m}:${two(s)}`;
+}

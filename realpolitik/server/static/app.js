@@ -1,0 +1,198 @@
+// The page: a hash router over the lobby (#/) and the game page (#/game/<id>).
+import { api, auth, h, title, phaseName, toast } from "./api.js";
+import { GamePage } from "./game.js";
+
+const main = document.getElementById("main");
+let current = null;  // the view being shown (has destroy())
+let catalogue = null;
+
+export async function variants() {
+  if (!catalogue) catalogue = await api("GET", "/web/variants");
+  return catalogue;
+}
+
+function renderWho() {
+  const who = document.getElementById("who");
+  who.replaceChildren();
+  if (auth.token) {
+    who.append(
+      h("span", { class: "user" }, `Signed in as ${auth.user}`), " ",
+      h("button", { type: "button", class: "link", onclick: logout }, "Log out"));
+  } else {
+    who.append(h("a", { href: "#/" }, "Log in or sign up"));
+  }
+}
+
+async function logout() {
+  try { await api("POST", "/auth/logout", {}); } catch { /* the token may already be gone */ }
+  auth.clear();
+  renderWho();
+  route();
+}
+
+function route() {
+  if (current && current.destroy) current.destroy();
+  current = null;
+  renderWho();
+  const m = /^#\/game\/(\d+)/.exec(location.hash);
+  if (m) {
+    current = new GamePage(main, Number(m[1]), { variants, onAuthChange: renderWho });
+  } else {
+    current = new Lobby(main);
+  }
+}
+
+
+// -- the lobby ------------------------------------------------------------------------------------
+
+class Lobby {
+  constructor(root) {
+    this.root = root;
+    this.render();
+  }
+
+  destroy() {}
+
+  async render() {
+    document.title = "realpolitik";
+    const root = this.root;
+    root.replaceChildren();
+    if (!auth.token) root.append(this.authForms());
+    const lists = h("div", { class: "lobby-lists" });
+    root.append(lists);
+    if (auth.token) {
+      lists.append(h("section", { class: "card", "aria-labelledby": "mine-h" },
+        h("h2", { id: "mine-h" }, "My games"), h("div", { id: "mine" }, h("p", { class: "muted" }, "Loading…"))));
+    }
+    lists.append(h("section", { class: "card", "aria-labelledby": "open-h" },
+      h("h2", { id: "open-h" }, "Open games"), h("div", { id: "open" }, h("p", { class: "muted" }, "Loading…"))));
+    if (auth.token) root.append(await this.createForm());
+    this.loadLists();
+  }
+
+  async loadLists() {
+    const fill = async (id, scope) => {
+      const box = document.getElementById(id);
+      if (!box) return;
+      try {
+        const games = await api("GET", `/games?scope=${scope}`);
+        box.replaceChildren(games.length ? this.table(games) :
+          h("p", { class: "muted" }, scope === "mine" ? "No games yet: create one below, or join an open game." : "No open games: create one."));
+      } catch (err) {
+        box.replaceChildren(h("p", { class: "error" }, err.message));
+      }
+    };
+    await Promise.all([auth.token ? fill("mine", "mine") : null, fill("open", "open")]);
+  }
+
+  table(games) {
+    return h("table", { class: "games" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Game"), h("th", { scope: "col" }, "Players"),
+        h("th", { scope: "col" }, "Phase"), h("th", { scope: "col" }, "Status"), h("th", { scope: "col" }, "Free seats"))),
+      h("tbody", {}, games.map((g) => h("tr", {},
+        h("td", {}, h("a", { href: `#/game/${g.id}` }, g.name)),
+        h("td", {}, `${g.players} · ${g.rules}`),
+        h("td", {}, phaseName(g.phase)),
+        h("td", {}, g.status),
+        h("td", {}, `${g.seats_free} of ${g.seats}`)))));
+  }
+
+  authForms() {
+    const form = (kind, label) => {
+      const msg = h("p", { class: "error", role: "alert" });
+      const f = h("form", { class: "card auth", id: `${kind}-form`, "aria-labelledby": `${kind}-h` },
+        h("h2", { id: `${kind}-h` }, label),
+        h("label", {}, "Name", h("input", { name: "username", autocomplete: "username", required: true, minlength: 2, maxlength: 32 })),
+        h("label", {}, "Password", h("input", { name: "password", type: "password", required: true,
+          autocomplete: kind === "signup" ? "new-password" : "current-password", minlength: kind === "signup" ? 8 : 1 })),
+        h("button", { type: "submit" }, label), msg);
+      f.addEventListener("submit", async (ev) => {
+        ev.preventDefault();
+        msg.textContent = "";
+        try {
+          const data = await api("POST", `/auth/${kind}`, { username: f.username.value.trim(), password: f.password.value });
+          auth.set(data.token, data.username);
+          renderWho();
+          this.render();
+        } catch (err) {
+          msg.textContent = err.message;
+        }
+      });
+      return f;
+    };
+    return h("div", { class: "auth-forms" },
+      h("p", { class: "intro" }, "Play Diplomacy: sign up, create a game or join an open one, give your orders on the map."),
+      form("login", "Log in"), form("signup", "Sign up"));
+  }
+
+  async createForm() {
+    let cat;
+    try { cat = await variants(); } catch (err) { return h("p", { class: "error" }, err.message); }
+    const msg = h("p", { class: "error", role: "alert" });
+    const variantSel = h("select", { name: "variant" }, cat.variants.map((v) => h("option", { value: v.id }, v.name)));
+    const setupSel = h("select", { name: "players" });
+    const joinSel = h("select", { name: "join_as" });
+    const setupInfo = h("p", { class: "muted small", id: "setup-info" });
+    const fillSetups = () => {
+      const v = cat.variants.find((x) => x.id === variantSel.value);
+      setupSel.replaceChildren(...v.setups.map((s) => h("option", { value: s.id }, `${s.players} players${s.id !== String(s.players) ? ` (${s.id})` : ""}`)));
+      fillJoin();
+    };
+    const fillJoin = () => {
+      const v = cat.variants.find((x) => x.id === variantSel.value);
+      const s = v.setups.find((x) => x.id === setupSel.value) || v.setups[0];
+      setupInfo.textContent = s.name;
+      joinSel.replaceChildren(h("option", { value: "" }, "no power (gamesmaster only)"),
+        ...s.teams.map((team) => h("option", { value: team[0] }, team.map(title).join(" / "))));
+    };
+    variantSel.addEventListener("change", fillSetups);
+    setupSel.addEventListener("change", fillJoin);
+    fillSetups();
+    const dl = (name, label, value) => h("label", {}, label, h("input", { name, value, size: 6, "aria-describedby": "dl-help" }));
+    const check = (name, label, checked) => h("label", { class: "check" }, h("input", { type: "checkbox", name, checked }), label);
+    const f = h("form", { class: "card create", id: "create-form", "aria-labelledby": "create-h" },
+      h("h2", { id: "create-h" }, "Create a game"),
+      h("div", { class: "grid" },
+        h("label", {}, "Name", h("input", { name: "name", required: true, maxlength: 100, value: `${auth.user}'s game` })),
+        h("label", {}, "Variant", variantSel),
+        h("label", {}, "Rules", h("select", { name: "rules" }, cat.editions.map((e) => h("option", { value: e, selected: e === "2023" }, e)))),
+        h("label", {}, "Players", setupSel),
+        h("label", {}, "Play as", joinSel),
+        h("label", {}, "Last year (short game)", h("input", { name: "end_year", type: "number", min: 1, max: 9999, placeholder: "none" }))),
+      setupInfo,
+      h("fieldset", {}, h("legend", {}, "Deadlines"),
+        h("p", { class: "muted small", id: "dl-help" }, "Seconds, or 30m, 2h, 3d. The rulebook: 30 minutes before the first move, 15 before the others."),
+        h("div", { class: "grid" }, dl("first_movement", "First movement", "30m"), dl("movement", "Movement", "15m"),
+          dl("retreats", "Retreats", "5m"), dl("adjustments", "Adjustments", "5m"))),
+      h("fieldset", {}, h("legend", {}, "Press and privacy"),
+        check("press_private", "Private messages", true), check("press_public", "Public announcements", true),
+        check("press_outside", "Press during retreats and adjustments", false), check("private", "Private game (invite only)", false)),
+      h("button", { type: "submit" }, "Create game"), msg);
+    f.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      msg.textContent = "";
+      const body = {
+        name: f.elements.namedItem("name").value.trim(), variant: variantSel.value, rules: f.rules.value, players: setupSel.value,
+        private: f.private.checked,
+        deadlines: { first_movement: f.first_movement.value.trim(), movement: f.movement.value.trim(),
+          retreats: f.retreats.value.trim(), adjustments: f.adjustments.value.trim() },
+        press: { private: f.press_private.checked, public: f.press_public.checked, outside_diplomacy: f.press_outside.checked },
+      };
+      if (f.end_year.value) body.end_year = Number(f.end_year.value);
+      if (joinSel.value) body.join_as = joinSel.value;
+      try {
+        const created = await api("POST", "/games", body);
+        toast(`Game ${created.id} created`);
+        location.hash = `#/game/${created.id}`;
+      } catch (err) {
+        msg.textContent = err.message;
+      }
+    });
+    return f;
+  }
+}
+
+// Start once the classes above exist.
+window.addEventListener("hashchange", route);
+if (document.readyState === "loading") window.addEventListener("DOMContentLoaded", route);
+else route();

@@ -1,0 +1,688 @@
+// The game page: the map, order entry (clicks, lists, text), ready flag, deadline, seats and the
+// gamesmaster's buttons, with the press and history panels. Every choice offered comes from the
+// server's legal-orders endpoint and every order goes through the server's parser: no rules here.
+import { api, auth, h, fill, title, phaseName, toast, local, duration } from "./api.js";
+import { MapView } from "./mapview.js";
+import { PressPanel } from "./press.js";
+import { HistoryPanel } from "./history.js";
+
+const provOf = (loc) => (loc || "").split("/")[0].toLowerCase();
+const unitProv = (unit) => provOf((unit || "").split(" ")[1]);
+const KIND_LABEL = { hold: "Hold", move: "Move", support: "Support", convoy: "Convoy", retreat: "Retreat",
+  disband: "Disband", build: "Build", waive: "Waive" };
+
+export class GamePage {
+  constructor(root, id, { variants, onAuthChange }) {
+    this.root = root;
+    this.id = id;
+    this.variants = variants;
+    this.onAuthChange = onAuthChange;
+    this.game = null;
+    this.orders = {};       // power -> {text, lines, ready, submitted}
+    this.legal = {};        // power -> {loc: [order]}
+    this.byProv = new Map(); // province -> {power, loc, orders}
+    this.power = null;      // the power whose orders are being edited
+    this.tab = local.get(`rp:tab:${id}`, "orders");
+    this.sel = null;        // click state
+    this.ws = null;
+    this.closed = false;
+    this.timer = setInterval(() => this.tick(), 1000);
+    this.keyHandler = (ev) => { if (ev.key === "Escape") this.cancelSelection(); };
+    document.addEventListener("keydown", this.keyHandler);
+    this.start();
+  }
+
+  destroy() {
+    this.closed = true;
+    clearInterval(this.timer);
+    document.removeEventListener("keydown", this.keyHandler);
+    if (this.ws) this.ws.close();
+    clearTimeout(this.reconnect);
+  }
+
+  async start() {
+    this.root.replaceChildren(h("p", { class: "muted" }, "Loading the game…"));
+    try {
+      this.catalogue = await this.variants();
+      await this.loadGame();
+    } catch (err) {
+      this.root.replaceChildren(h("p", { class: "error" }, err.message), h("p", {}, h("a", { href: "#/" }, "Back to the lobby")));
+      return;
+    }
+    if (!this.game.my_powers.length && !local.get(`rp:tab:${this.id}`)) this.tab = "game";
+    this.build();
+    this.press = new PressPanel(this, this.pressBox);
+    this.history = new HistoryPanel(this, this.historyBox);
+    await Promise.all([this.loadOrders(), this.press.load(), this.history.load()]);
+    this.renderAll();
+    this.connect();
+  }
+
+  // -- data ---------------------------------------------------------------------------------------
+
+  async loadGame() {
+    this.game = await api("GET", `/games/${this.id}`);
+    this.deadlineAt = this.game.seconds_left === null ? null : Date.now() + this.game.seconds_left * 1000;
+    document.title = `${this.game.name} · ${phaseName(this.game.phase)} · realpolitik`;
+  }
+
+  get mine() { return this.game ? this.game.my_powers : []; }
+
+  /** My powers that have something to order this phase (or all of mine, outside a phase). */
+  get orderingPowers() {
+    const g = this.game;
+    if (!g || g.status === "finished") return [];
+    return this.mine.filter((p) => g.to_order.includes(p) || this.legal[p] && Object.keys(this.legal[p]).length);
+  }
+
+  async loadOrders() {
+    this.orders = {};
+    this.legal = {};
+    if (!auth.token || !this.mine.length || this.game.status === "finished") { this.indexLegal(); return; }
+    try {
+      const [mine, ...legal] = await Promise.all([
+        api("GET", `/games/${this.id}/orders`),
+        ...this.mine.map((p) => api("GET", `/games/${this.id}/legal-orders?power=${p}`)),
+      ]);
+      this.orders = mine;
+      this.mine.forEach((p, i) => { this.legal[p] = legal[i]; });
+    } catch (err) {
+      toast(err.message);
+    }
+    this.indexLegal();
+    const choices = this.orderingPowers;
+    if (!choices.includes(this.power)) this.power = choices[0] || this.mine[0] || null;
+  }
+
+  indexLegal() {
+    this.byProv = new Map();
+    for (const [power, table] of Object.entries(this.legal)) {
+      for (const [loc, orders] of Object.entries(table)) {
+        if (loc === "waive") continue;
+        this.byProv.set(provOf(loc), { power, loc, orders });
+      }
+    }
+  }
+
+  async refresh() {
+    await this.loadGame();
+    await this.loadOrders();
+    this.renderAll();
+  }
+
+  // -- live events --------------------------------------------------------------------------------
+
+  connect() {
+    if (this.closed) return;
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    const query = auth.token ? `?token=${encodeURIComponent(auth.token)}` : "";
+    const ws = new WebSocket(`${proto}://${location.host}/games/${this.id}/ws${query}`);
+    this.ws = ws;
+    ws.onmessage = (ev) => this.onEvent(JSON.parse(ev.data));
+    ws.onopen = () => { this.wsDelay = 1000; this.setLive(true); };
+    ws.onclose = (ev) => {
+      this.setLive(false);
+      if (this.closed || ev.code === 4401 || ev.code === 4404 || ev.code === 4403) return;
+      this.wsDelay = Math.min((this.wsDelay || 1000) * 2, 30000);
+      this.reconnect = setTimeout(() => { this.connect(); this.refresh(); this.press.load(); this.history.load(); }, this.wsDelay);
+    };
+    this.ping = setInterval(() => { if (ws.readyState === 1) ws.send("ping"); }, 25000);
+    ws.addEventListener("close", () => clearInterval(this.ping));
+  }
+
+  setLive(on) {
+    const el = this.root.querySelector("#live");
+    if (el) { el.textContent = on ? "live" : "offline"; el.className = on ? "live on" : "live"; }
+  }
+
+  async onEvent(ev) {
+    switch (ev.type) {
+      case "phase": {
+        const played = (ev.results || []).map((r) => r.phase);
+        await this.refresh();
+        await this.history.load();
+        if (played.length) {
+          const last = played[played.length - 1];
+          toast(`${phaseName(last)} was adjudicated: now ${phaseName(this.game.phase)}.`,
+            { label: "See the results", run: () => this.showResults() });
+        }
+        break;
+      }
+      case "ready":
+        if (this.game && ev.phase === this.game.phase) { this.game.ready = ev.ready; this.renderHead(); this.renderSeats(); }
+        break;
+      case "press":
+        this.press.add(ev.message);
+        break;
+      case "end":
+        await this.refresh();
+        toast(`The game is over: ${ev.summary}`);
+        break;
+      case "draw_votes":
+        if (this.game) { this.game.draw_votes = { in_favour: ev.in_favour, needed: ev.needed }; this.renderSeats(); }
+        break;
+      case "deadline": case "joined": case "left": case "replaced":
+        await this.refresh();
+        break;
+      default:
+        break;
+    }
+  }
+
+  showResults() {
+    this.history.seq = Math.max(0, this.history.entries.length - 1);
+    this.setTab("history");
+  }
+
+  // -- the page skeleton --------------------------------------------------------------------------
+
+  build() {
+    const tabs = [["orders", "Orders"], ["history", "Results & history"], ["press", "Press"], ["game", "Game"]];
+    this.tabButtons = {};
+    const tabList = h("div", { class: "tabs", role: "tablist", "aria-label": "Game sections" },
+      tabs.map(([key, label]) => {
+        const b = h("button", { type: "button", role: "tab", id: `tab-${key}`, "aria-controls": `panel-${key}`,
+          onclick: () => this.setTab(key), onkeydown: (ev) => this.tabKeys(ev, tabs.map((t) => t[0]), key) }, label,
+          key === "press" ? h("span", { class: "badge", id: "unread", hidden: true }) : null);
+        this.tabButtons[key] = b;
+        return b;
+      }));
+    this.head = h("div", { class: "game-head" });
+    this.mapBox = h("div", { class: "map", id: "map" });
+    this.menu = h("div", { class: "menu", role: "menu", hidden: true });
+    this.hint = h("p", { class: "map-hint", id: "map-hint", "aria-live": "polite" });
+    this.ordersBox = h("section", { class: "panel", id: "panel-orders", role: "tabpanel", "aria-labelledby": "tab-orders" });
+    this.historyBox = h("section", { class: "panel", id: "panel-history", role: "tabpanel", "aria-labelledby": "tab-history" });
+    this.pressBox = h("section", { class: "panel", id: "panel-press", role: "tabpanel", "aria-labelledby": "tab-press" });
+    this.gameBox = h("section", { class: "panel", id: "panel-game", role: "tabpanel", "aria-labelledby": "tab-game" });
+    this.root.replaceChildren(h("div", { class: "game" },
+      this.head, tabList,
+      h("div", { class: "game-body" },
+        h("div", { class: "map-pane" }, this.mapBox, this.menu, this.hint),
+        h("div", { class: "side" }, this.ordersBox, this.historyBox, this.pressBox, this.gameBox))));
+    this.map = new MapView(this.mapBox, (prov, at) => this.mapClick(prov, at));
+  }
+
+  tabKeys(ev, keys, key) {
+    const i = keys.indexOf(key);
+    const next = ev.key === "ArrowRight" ? keys[(i + 1) % keys.length] : ev.key === "ArrowLeft" ? keys[(i + keys.length - 1) % keys.length] : null;
+    if (next) { ev.preventDefault(); this.setTab(next); this.tabButtons[next].focus(); }
+  }
+
+  setTab(key) {
+    this.tab = key;
+    local.set(`rp:tab:${this.id}`, key);
+    this.cancelSelection();
+    this.renderTabs();
+    this.showMap();
+    if (key === "press") this.press.render();
+    if (key === "history") this.history.render();
+  }
+
+  renderTabs() {
+    for (const [key, b] of Object.entries(this.tabButtons)) {
+      const on = key === this.tab;
+      b.setAttribute("aria-selected", String(on));
+      b.tabIndex = on ? 0 : -1;
+    }
+    for (const [key, box] of [["orders", this.ordersBox], ["history", this.historyBox], ["press", this.pressBox], ["game", this.gameBox]]) {
+      box.hidden = key !== this.tab;
+    }
+  }
+
+  showMap() {
+    if (this.tab === "history" && this.history.entries.length) {
+      return this.map.show(`/games/${this.id}/map.svg?seq=${this.history.seq}`);
+    }
+    return this.map.show(`/games/${this.id}/map.svg${auth.token && this.mine.length ? "?mine=true" : ""}`).then(() => this.rehighlight());
+  }
+
+  renderAll() {
+    this.renderHead();
+    this.renderTabs();
+    this.renderOrders();
+    this.renderSeats();
+    this.press.render();
+    this.history.render();
+    this.showMap();
+  }
+
+  // -- the head: phase, deadline, ready -------------------------------------------------------
+
+  renderHead() {
+    const g = this.game;
+    const ordering = this.orderingPowers.filter((p) => g.to_order.includes(p));
+    const ready = ordering.length > 0 && ordering.every((p) => g.ready.includes(p));
+    const status = { forming: "waiting for players", active: "", paused: "paused", finished: "finished" }[g.status];
+    fill(this.head,
+      h("div", { class: "title" },
+        h("h1", {}, g.name),
+        h("p", { class: "phase" }, h("strong", { id: "phase" }, phaseName(g.phase)), status ? ` · ${status}` : "",
+          " · ", h("span", { id: "countdown", class: "countdown", "aria-live": "off" }),
+          " ", h("span", { id: "live", class: "live" }, "…"))),
+      ordering.length ? h("button", { type: "button", id: "ready", class: ready ? "ready on" : "ready",
+        "aria-pressed": String(ready), onclick: () => this.toggleReady(!ready) },
+      ready ? "Ready ✓ (click to unready)" : "Mark ready") : null,
+      g.end ? h("p", { class: "end", role: "status" }, g.end.summary) : null);
+    this.tick();
+    this.setLive(this.ws && this.ws.readyState === 1);
+  }
+
+  tick() {
+    const el = this.root.querySelector("#countdown");
+    if (!el || !this.game) return;
+    const g = this.game;
+    if (g.status === "paused") el.textContent = g.paused_remaining !== null ? `${duration(g.paused_remaining)} left when resumed` : "clock stopped";
+    else if (g.status === "finished") el.textContent = "game over";
+    else if (this.deadlineAt === null) el.textContent = "no deadline yet";
+    else {
+      const left = (this.deadlineAt - Date.now()) / 1000;
+      el.textContent = left > 0 ? `${duration(left)} left` : "deadline passed: adjudicating…";
+      el.classList.toggle("urgent", left < 60);
+    }
+  }
+
+  async toggleReady(ready) {
+    try {
+      await api("POST", `/games/${this.id}/ready`, { ready });
+      await this.refresh();
+    } catch (err) { toast(err.message); }
+  }
+
+  // -- the orders panel ---------------------------------------------------------------------------
+
+  draftKey(power) { return `rp:draft:orders:${this.id}:${power}:${this.game.phase}`; }
+
+  /** The text the player is editing for a power: an unsent draft, else what the server holds. */
+  textOf(power) {
+    const draft = local.get(this.draftKey(power));
+    const saved = (this.orders[power] && this.orders[power].text) || "";
+    return draft !== null ? draft : saved;
+  }
+
+  renderOrders() {
+    const old = this.root.querySelector("#order-text");
+    const focus = old && document.activeElement === old ? [old.selectionStart, old.selectionEnd] : null;
+    this.renderOrdersPanel();
+    const area = this.root.querySelector("#order-text");
+    if (focus && area) { area.focus(); area.setSelectionRange(...focus); }
+  }
+
+  renderOrdersPanel() {
+    const box = this.ordersBox;
+    const g = this.game;
+    box.replaceChildren();
+    if (!auth.token) {
+      box.append(h("p", {}, "You are watching. ", h("a", { href: "#/" }, "Log in"), " to play."));
+      return;
+    }
+    if (!this.mine.length) {
+      box.append(h("p", {}, "You are watching this game. Take a free seat on the ",
+        h("button", { type: "button", class: "link", onclick: () => this.setTab("game") }, "Game"), " tab."));
+      return;
+    }
+    if (g.status === "finished") { box.append(h("p", {}, "The game is over.")); return; }
+    if (g.status === "forming") box.append(h("p", { class: "note" }, "The game starts when every seat is taken (or the gamesmaster starts it). You can prepare orders now."));
+    const powers = this.orderingPowers;
+    if (!powers.length) {
+      box.append(h("p", {}, `Nothing for ${this.mine.map(title).join(", ")} to order in ${phaseName(g.phase)}. Waiting for the others.`));
+      return;
+    }
+    if (powers.length > 1) {
+      box.append(h("div", { class: "powers", role: "group", "aria-label": "Power to order for" },
+        powers.map((p) => h("button", { type: "button", class: `power-btn p-${p}`, "aria-pressed": String(p === this.power),
+          onclick: () => { this.power = p; this.cancelSelection(); this.renderOrders(); } },
+        title(p), this.orders[p] && this.orders[p].submitted ? " ✓" : ""))));
+    }
+    const power = this.power;
+    const legal = this.legal[power] || {};
+    const lines = (this.orders[power] && this.orders[power].lines) || [];
+    box.append(h("h2", { id: "orders-h" }, `Orders for ${title(power)}`),
+      h("p", { class: "muted small" }, "Click a unit on the map, then where it goes (or choose Support or Convoy in the menu). Or pick from the lists, or type the orders below."));
+
+    // One list of legal orders per unit (or free centre): the keyboard way to give orders.
+    const chosen = new Map();
+    for (const line of lines) if (line.ok && line.order && line.order.unit) chosen.set(unitProv(line.order.unit), line.order.text);
+    const list = h("ul", { class: "units", "aria-label": "Units and their orders" });
+    for (const [loc, orders] of Object.entries(legal)) {
+      if (loc === "waive") continue;
+      const prov = provOf(loc);
+      const isBuild = orders.every((o) => o.kind === "build");
+      const label = isBuild ? `Build in ${prov.toUpperCase()}` : orders[0].unit;
+      const id = `sel-${power}-${loc.replace("/", "-")}`;
+      const select = h("select", { id, onchange: (ev) => { if (ev.target.value) this.giveOrder(power, loc, ev.target.value); } },
+        h("option", { value: "" }, isBuild ? "— no build —" : "— no order —"),
+        groupBy(orders, (o) => o.kind).map(([kind, group]) => h("optgroup", { label: KIND_LABEL[kind] || kind },
+          group.map((o) => h("option", { value: o.text, selected: chosen.get(prov) === o.text }, o.text)))));
+      list.append(h("li", { class: chosen.has(prov) ? "done" : "" }, h("label", { for: id }, label), select));
+    }
+    box.append(list);
+    if (legal.waive) {
+      box.append(h("button", { type: "button", onclick: () => this.giveOrder(power, "waive", "WAIVE") }, "Waive a build"));
+    }
+
+    // The text box: goes through the server's parser; its messages are shown next to the lines.
+    const text = this.textOf(power);
+    const saved = (this.orders[power] && this.orders[power].text) || "";
+    const area = h("textarea", { id: "order-text", rows: Math.max(5, text.split("\n").length + 1), wrap: "off", spellcheck: "false",
+      autocapitalize: "characters", "aria-describedby": "order-help order-status",
+      placeholder: "A PAR - BUR\nA MAR S A PAR - BUR\nF BRE - MAO" });
+    area.value = text;
+    const gutter = h("div", { class: "gutter", "aria-hidden": "true" });
+    const status = h("p", { id: "order-status", class: "small", "aria-live": "polite" });
+    const fillGutter = () => {
+      const stale = area.value !== saved;
+      gutter.replaceChildren(...area.value.split("\n").map((_, i) => {
+        const line = lines.find((l) => l.line === i + 1);
+        const mark = !line || stale ? "" : line.ok ? "✓" : "✗";
+        return h("div", { class: line && !stale ? (line.ok ? "ok" : "bad") : "" }, mark || " ");
+      }));
+      status.textContent = stale ? "Not sent yet (kept on this device): press Send orders." : "";
+      gutter.scrollTop = area.scrollTop;
+    };
+    area.addEventListener("input", () => {
+      local.set(this.draftKey(power), area.value === saved ? null : area.value);
+      fillGutter();
+    });
+    area.addEventListener("scroll", () => { gutter.scrollTop = area.scrollTop; });
+    area.addEventListener("keydown", (ev) => { if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) { ev.preventDefault(); this.submit(power, area.value); } });
+    fillGutter();
+    box.append(h("label", { for: "order-text", class: "block" }, "Orders as text"),
+      h("p", { id: "order-help", class: "muted small" }, "One order per line. Ctrl+Enter sends."),
+      h("div", { class: "editor" }, gutter, area), status,
+      h("div", { class: "row" },
+        h("button", { type: "button", id: "send-orders", onclick: () => this.submit(power, area.value) }, "Send orders"),
+        h("button", { type: "button", class: "secondary", onclick: () => this.submit(power, "") }, "Clear all")));
+
+    // What the server read: each line with its order or its error.
+    const results = h("ol", { class: "lines", id: "order-lines", "aria-label": "Orders as the server read them" });
+    for (const line of lines) {
+      if (line.ok) {
+        results.append(h("li", { class: "ok" }, h("span", { class: "mark" }, "✓"), " ", h("span", { class: "order" }, line.order.text),
+          line.text.trim() !== line.order.text ? h("span", { class: "muted small" }, ` (line ${line.line}: ${line.text.trim()})`) : null));
+      } else {
+        const e = line.error || {};
+        const fixes = [];
+        for (const c of e.candidates || []) fixes.push(h("button", { type: "button", class: "chip", onclick: () => this.replaceLine(power, line.line, c) }, c));
+        if (e.span && e.suggestions) {
+          for (const s of e.suggestions) {
+            const name = s.split(" ")[0];
+            const fixed = line.text.slice(0, e.span[0]) + name + line.text.slice(e.span[1]);
+            fixes.push(h("button", { type: "button", class: "chip", onclick: () => this.replaceLine(power, line.line, fixed) }, s));
+          }
+        }
+        results.append(h("li", { class: "bad" }, h("span", { class: "mark" }, "✗"), " ",
+          h("span", { class: "order" }, `line ${line.line}: ${line.text}`),
+          h("div", { class: "why" }, e.message, e.hint ? ` — ${e.hint}` : ""),
+          fixes.length ? h("div", { class: "fixes" }, fixes) : null));
+      }
+    }
+    box.append(h("h3", {}, `Orders given (${lines.filter((l) => l.ok).length})`), lines.length ? results :
+      h("p", { class: "muted" }, "None yet: units without orders hold."));
+  }
+
+  /** Replace the unit's order (or add it) in the power's text and send the whole text. */
+  giveOrder(power, loc, orderText) {
+    const prov = provOf(loc);
+    const lines = (this.orders[power] && this.orders[power].lines) || [];
+    const byText = new Map(lines.map((l) => [l.text.trim(), l]));
+    const kept = this.textOf(power).split("\n").filter((t) => {
+      if (!t.trim()) return false;
+      if (loc === "waive") return true;
+      const l = byText.get(t.trim());
+      return !(l && l.order && l.order.unit && unitProv(l.order.unit) === prov);
+    });
+    kept.push(orderText);
+    return this.submit(power, kept.join("\n"));
+  }
+
+  replaceLine(power, number, text) {
+    const all = this.textOf(power).split("\n");
+    all[number - 1] = text;
+    this.submit(power, all.join("\n"));
+  }
+
+  async submit(power, text) {
+    try {
+      const answer = await api("PUT", `/games/${this.id}/orders`, { power, text });
+      this.orders[power] = { ...(this.orders[power] || {}), text, lines: answer.lines, ready: answer.ready, submitted: true };
+      local.set(this.draftKey(power), null);
+      this.renderOrders();
+      const status = this.root.querySelector("#order-status");
+      if (status) status.textContent = answer.errors ? `${answer.accepted} read, ${answer.errors} not: see below.` : `Sent: ${answer.accepted} order${answer.accepted === 1 ? "" : "s"}.`;
+      if (this.tab !== "history") this.showMap();
+    } catch (err) {
+      local.set(this.draftKey(power), text || null);
+      toast(`Orders not sent: ${err.message}`);
+    }
+  }
+
+  // -- clicking on the map ------------------------------------------------------------------------
+
+  cancelSelection() {
+    this.sel = null;
+    this.closeMenu();
+    this.hint.textContent = "";
+    if (this.map) this.map.clearHighlight();
+  }
+
+  rehighlight() {
+    if (!this.sel) return;
+    this.map.highlight(this.sel.highlight || []);
+  }
+
+  setSel(sel, hint) {
+    this.sel = sel;
+    this.hint.textContent = hint || "";
+    this.rehighlight();
+  }
+
+  mapClick(prov, at) {
+    if (this.tab === "history" || !prov) { this.cancelSelection(); return; }
+    const sel = this.sel;
+    if (sel && sel.mode === "unit") return this.clickFromUnit(prov, at);
+    if (sel && sel.mode === "support-target") return this.clickSupportTarget(prov, at);
+    if (sel && sel.mode === "support-dest") return this.clickSupportDest(prov, at);
+    if (sel && sel.mode === "convoy-army") return this.clickConvoyArmy(prov, at);
+    if (sel && sel.mode === "convoy-dest") return this.clickConvoyDest(prov, at);
+    return this.selectUnit(prov, at);
+  }
+
+  selectUnit(prov, at) {
+    const entry = this.byProv.get(prov);
+    if (!entry) {
+      this.cancelSelection();
+      if (this.orderingPowers.length) this.hint.textContent = `Nothing of yours to order in ${prov.toUpperCase()}.`;
+      return;
+    }
+    if (entry.power !== this.power) { this.power = entry.power; this.renderOrders(); }
+    const { orders } = entry;
+    const moves = orders.filter((o) => o.kind === "move" || o.kind === "retreat");
+    const items = [];
+    const label = orders[0].kind === "build" ? `Build in ${prov.toUpperCase()}` : orders[0].unit;
+    for (const o of orders) {
+      if (o.kind === "hold") items.push(["Hold", o.text]);
+      if (o.kind === "disband") items.push([orders[0].kind === "retreat" || moves.length ? "Disband" : "Remove", o.text]);
+      if (o.kind === "build") items.push([o.text, o.text]);
+    }
+    if (orders.some((o) => o.kind === "support")) {
+      items.push(["Support…", () => this.setSel({ ...entry, mode: "support-target",
+        highlight: [["hl-sel", [prov]], ["hl-target", uniq(orders.filter((o) => o.kind === "support").map((o) => unitProv(o.target)))]] },
+      `${label} supports: click the unit to support.`)]);
+    }
+    if (orders.some((o) => o.kind === "convoy")) {
+      items.push(["Convoy…", () => this.setSel({ ...entry, mode: "convoy-army",
+        highlight: [["hl-sel", [prov]], ["hl-target", uniq(orders.filter((o) => o.kind === "convoy").map((o) => unitProv(o.target)))]] },
+      `${label} convoys: click the army to convoy.`)]);
+    }
+    const dests = uniq(moves.map((o) => provOf(o.to)));
+    this.setSel({ ...entry, mode: "unit", highlight: [["hl-sel", [prov]], ["hl-dest", dests]] },
+      dests.length ? `${label}: click a highlighted province to move there, or choose in the menu.` : `${label}: choose in the menu.`);
+    this.openMenu(label, items, at);
+  }
+
+  clickFromUnit(prov, at) {
+    const sel = this.sel;
+    if (prov === provOf(sel.loc)) {
+      const hold = sel.orders.find((o) => o.kind === "hold");
+      if (hold) { this.pick(hold.text); return; }
+      this.cancelSelection();
+      return;
+    }
+    const options = sel.orders.filter((o) => (o.kind === "move" || o.kind === "retreat") && provOf(o.to) === prov);
+    if (options.length === 1) { this.pick(options[0].text); return; }
+    if (options.length > 1) {  // coasts, or by land and by convoy
+      this.openMenu(`${sel.orders[0].unit} to ${prov.toUpperCase()}`, options.map((o) => [describeMove(o), o.text]), at);
+      return;
+    }
+    this.selectUnit(prov, at);  // another of my units, or nothing
+  }
+
+  clickSupportTarget(prov, at) {
+    const sel = this.sel;
+    const options = sel.orders.filter((o) => o.kind === "support" && unitProv(o.target) === prov);
+    if (!options.length) { this.hint.textContent = `${prov.toUpperCase()}: no support possible there. Click a highlighted unit, or press Escape.`; return; }
+    const dests = uniq(options.map((o) => o.to ? provOf(o.to) : prov));
+    this.setSel({ ...sel, mode: "support-dest", target: prov, options,
+      highlight: [["hl-sel", [provOf(sel.loc)]], ["hl-target", [prov]], ["hl-dest", dests]] },
+    `Support ${options[0].target}: click where it goes (itself to hold), or choose in the menu.`);
+    this.openMenu(`Support ${options[0].target}`, options.map((o) => [o.to ? `to ${o.to}` : "to hold", o.text]), at);
+  }
+
+  clickSupportDest(prov, at) {
+    const sel = this.sel;
+    const options = sel.options.filter((o) => (o.to ? provOf(o.to) : sel.target) === prov);
+    if (options.length === 1) { this.pick(options[0].text); return; }
+    if (options.length > 1) { this.openMenu("Support", options.map((o) => [o.text, o.text]), at); return; }
+    this.hint.textContent = "Click a highlighted province, or press Escape.";
+  }
+
+  clickConvoyArmy(prov, at) {
+    const sel = this.sel;
+    const options = sel.orders.filter((o) => o.kind === "convoy" && unitProv(o.target) === prov);
+    if (!options.length) { this.hint.textContent = `${prov.toUpperCase()}: this fleet cannot convoy that. Click a highlighted army.`; return; }
+    this.setSel({ ...sel, mode: "convoy-dest", target: prov, options,
+      highlight: [["hl-sel", [provOf(sel.loc)]], ["hl-target", [prov]], ["hl-dest", uniq(options.map((o) => provOf(o.to)))]] },
+    `Convoy ${options[0].target}: click where to.`);
+    this.openMenu(`Convoy ${options[0].target}`, options.map((o) => [`to ${o.to}`, o.text]), at);
+  }
+
+  clickConvoyDest(prov) {
+    const o = this.sel.options.find((x) => provOf(x.to) === prov);
+    if (o) this.pick(o.text);
+    else this.hint.textContent = "Click a highlighted province, or press Escape.";
+  }
+
+  pick(text) {
+    const sel = this.sel;
+    this.cancelSelection();
+    if (sel) this.giveOrder(sel.power, sel.loc, text);
+  }
+
+  openMenu(label, items, at) {
+    const menu = this.menu;
+    menu.replaceChildren(h("p", { class: "menu-title" }, label),
+      ...items.map(([text, action]) => h("button", { type: "button", role: "menuitem",
+        onclick: (ev) => { ev.stopPropagation(); if (typeof action === "function") { this.closeMenu(); action(); } else this.pick(action); } }, text)),
+      h("button", { type: "button", role: "menuitem", class: "secondary", onclick: () => this.cancelSelection() }, "Cancel"));
+    menu.hidden = false;
+    const pane = menu.parentElement.getBoundingClientRect();
+    const x = Math.min(Math.max(0, at.x + 12), Math.max(0, pane.width - menu.offsetWidth - 4));
+    const y = Math.min(Math.max(0, at.y + 12), Math.max(0, pane.height - menu.offsetHeight - 4));
+    menu.style.left = `${x}px`;
+    menu.style.top = `${y}px`;
+    const first = menu.querySelector("button");
+    if (first) first.focus({ preventScroll: true });
+    menu.onkeydown = (ev) => {
+      const buttons = [...menu.querySelectorAll("button")];
+      const i = buttons.indexOf(document.activeElement);
+      if (ev.key === "ArrowDown") { ev.preventDefault(); buttons[(i + 1) % buttons.length].focus(); }
+      if (ev.key === "ArrowUp") { ev.preventDefault(); buttons[(i - 1 + buttons.length) % buttons.length].focus(); }
+    };
+  }
+
+  closeMenu() { if (this.menu) { this.menu.hidden = true; this.menu.replaceChildren(); } }
+
+  // -- the game tab: seats, joining, draws, the gamesmaster --------------------------------------
+
+  renderSeats() {
+    const g = this.game;
+    const box = this.gameBox;
+    const canJoin = auth.token && !this.mine.length && g.status !== "finished";
+    const seatRows = g.seats.map((s) => h("tr", { class: s.powers.some((p) => this.mine.includes(p)) ? "me" : "" },
+      h("td", {}, s.powers.map((p) => h("span", { class: `dot p-${p}` }, title(p))).reduce((a, b) => [a, " / ", b])),
+      h("td", {}, s.player || (canJoin ? h("button", { type: "button", class: "join", onclick: () => this.join(s.powers[0]) },
+        `Join as ${s.powers.map(title).join(" / ")}`) : h("span", { class: "muted" }, "free"))),
+      h("td", {}, s.powers.map((p) => `${g.centers[p] ?? 0}`).join(" / ")),
+      h("td", {}, s.powers.map((p) => (g.ready.includes(p) ? "ready" : g.to_order.includes(p) ? "ordering" : g.civil_disorder.includes(p) ? "civil disorder" : "—")).join(" / "))));
+    const facts = [
+      ["Setup", g.setup_name], ["Rules", g.rules], ["Variant", g.variant],
+      ["Deadlines", `first move ${duration(g.deadlines.first_movement)}, moves ${duration(g.deadlines.movement)}, retreats ${duration(g.deadlines.retreats)}, adjustments ${duration(g.deadlines.adjustments)}`],
+      ["Press", `${g.press.private ? "private" : "no private"}, ${g.press.public ? "public" : "no public"}${g.press.outside_diplomacy ? ", also outside diplomacy" : ""}`],
+      ["Gamesmaster", g.gamesmaster || "—"],
+    ];
+    if (g.end_year) facts.push(["Ends", `after ${g.end_year}`]);
+    if (g.invite_code) facts.push(["Invite code", g.invite_code]);
+    fill(box,
+      h("h2", {}, "Seats"),
+      h("table", { class: "seats" }, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Powers"), h("th", { scope: "col" }, "Player"),
+        h("th", { scope: "col" }, "Centres"), h("th", { scope: "col" }, "This phase"))), h("tbody", {}, seatRows)),
+      g.private && canJoin ? h("label", {}, "Invite code", h("input", { id: "invite", maxlength: 40 })) : null,
+      h("h2", {}, "Settings"),
+      h("dl", { class: "facts" }, facts.map(([k, v]) => [h("dt", {}, k), h("dd", {}, v)])),
+      this.mine.length && g.status !== "finished" ? h("div", { class: "row" },
+        h("span", {}, `Draw: ${g.draw_votes.in_favour} of ${g.draw_votes.needed} in favour.`),
+        h("button", { type: "button", class: "secondary", onclick: () => this.vote(true) }, "Vote for a draw"),
+        h("button", { type: "button", class: "secondary", onclick: () => this.vote(false) }, "Vote against")) : null,
+      g.am_gamesmaster ? this.gmControls() : null,
+      g.status === "finished" ? h("p", {}, h("a", { href: `/games/${this.id}/record`, download: `game-${this.id}.json` }, "Download the game record")) : null,
+      h("p", {}, h("a", { href: "#/" }, "← Lobby")));
+  }
+
+  gmControls() {
+    const g = this.game;
+    const act = (label, path, body, confirmText) => h("button", { type: "button", class: "secondary",
+      onclick: async () => {
+        if (confirmText && !confirm(confirmText)) return;
+        try { await api("POST", `/games/${this.id}/gm/${path}`, body || {}); await this.refresh(); } catch (err) { toast(err.message); }
+      } }, label);
+    return h("section", { class: "gm", "aria-labelledby": "gm-h" }, h("h2", { id: "gm-h" }, "Gamesmaster"),
+      h("div", { class: "row" },
+        g.status === "forming" ? act("Start now", "start", null, "Start with the free seats in civil disorder?") : null,
+        g.status === "active" ? act("Pause", "pause") : null,
+        g.status === "paused" ? act("Resume", "resume") : null,
+        g.status === "active" ? act("Process now", "process", null, "Adjudicate this phase now? Powers without orders are in civil disorder.") : null,
+        g.status === "active" ? act("+10 minutes", "extend", { seconds: "10m" }) : null));
+  }
+
+  async join(power) {
+    const invite = this.root.querySelector("#invite");
+    try {
+      await api("POST", `/games/${this.id}/join`, { power, invite_code: invite && invite.value ? invite.value : undefined });
+      toast(`You play ${title(power)}.`);
+      await this.refresh();
+      this.setTab("orders");
+    } catch (err) { toast(err.message); }
+  }
+
+  async vote(inFavour) {
+    try {
+      const r = await api("POST", `/games/${this.id}/draw`, { in_favour: inFavour });
+      if (r.end) toast(r.end);
+      await this.refresh();
+    } catch (err) { toast(err.message); }
+  }
+}
+
+function uniq(xs) { return [...new Set(xs)]; }
+
+function groupBy(xs, key) {
+  const out = new Map();
+  for (const x of xs) { const k = key(x); if (!out.has(k)) out.set(k, []); out.get(k).push(x); }
+  return [...out.entries()];
+}
+
+function describeMove(o) {
+  const coast = o.to.includes("/") ? ` (${o.to.split("/")[1].toLowerCase()} coast)` : "";
+  return `${o.to}${coast}${o.via_convoy ? " via convoy" : ""}`;
+}
