@@ -228,3 +228,70 @@ def test_two_players_play_a_phase(browser: Any, server: Any, tmp_path: Path) -> 
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     phone.screenshot(path=str(shots / "web-phone-history.png"), full_page=True)
     assert not phone.errors, phone.errors
+
+
+def test_builds_and_removals_by_clicking(browser: Any, server: Any, tmp_path: Path) -> None:
+    """Winter: a build offered on a free home centre, a removal on a unit, through the menu."""
+    shots = shots_dir(tmp_path)
+    carol = server.api("POST", "/auth/signup", {"username": "carol", "password": "correct horse"})
+    dave = server.api("POST", "/auth/signup", {"username": "dave", "password": "correct horse"})
+    game = server.api("POST", "/games", {"name": "Winter test", "players": "2",
+                                         "join_as": "england"}, carol["token"])["id"]
+    server.api("POST", f"/games/{game}/join", {"power": "austria"}, dave["token"])
+
+    def orders(who: Any, power: str, text: str) -> None:
+        answer = server.api("PUT", f"/games/{game}/orders", {"power": power, "text": text},
+                            who["token"])
+        assert answer["errors"] == 0, answer
+
+    def all_ready() -> None:
+        for who in (carol, dave):
+            server.api("POST", f"/games/{game}/ready", {}, who["token"])
+
+    # England takes Norway, France Belgium; Austria takes Warsaw from Russia.
+    orders(carol, "england", "F Lon-Nth")
+    orders(carol, "france", "A Par-Bur")
+    orders(carol, "russia", "A War-Ukr")
+    orders(dave, "austria", "A Bud-Gal")
+    all_ready()
+    orders(carol, "england", "F Nth-Nwy")
+    orders(carol, "france", "A Bur-Bel")
+    orders(dave, "austria", "A Gal-War")
+    all_ready()
+    assert server.api("GET", f"/games/{game}")["phase"] == "W1914A"
+
+    page = new_page(browser, server)
+    page.evaluate("([t, u]) => { localStorage.setItem('rp:token', t); "
+                  "localStorage.setItem('rp:user', u); }", [carol["token"], "carol"])
+    page.goto(f"{server.url}/#/game/{game}")
+    page.wait_for_selector("#phase:has-text('Winter 1914 adjustments')")
+    page.wait_for_selector("#map svg #spaces")
+
+    # A build: click London (free home centre), choose the fleet.
+    click_province(page, "lon")
+    page.wait_for_selector(".menu:not([hidden]) >> text=Build a fleet")
+    assert "Orders for England" in page.inner_text("#orders-h")
+    page.screenshot(path=str(shots / "web-build-menu.png"))
+    page.click(".menu button:has-text('Build a fleet')")
+    page.wait_for_selector("#order-lines >> text=F LON B")
+    assert page.locator("button:has-text('Waive a build')").count() == 1
+
+    # A removal: Russia is over strength; click its army in Ukraine and remove it.
+    click_province(page, "ukr")
+    page.wait_for_selector(".menu:not([hidden]) >> text=Remove")
+    assert "Orders for Russia" in page.inner_text("#orders-h")
+    page.click(".menu button:has-text('Remove')")
+    page.wait_for_selector("#order-lines >> text=A UKR D")
+    # The build and the removal are drawn on the map (the server's picture of one's own orders).
+    page.wait_for_function("() => document.querySelectorAll('#map svg #marks > *').length >= 3")
+    page.screenshot(path=str(shots / "web-adjustments.png"))
+
+    # Carol is ready, then Dave (Austria waives its build): the year turns, live.
+    page.click("#ready")
+    page.wait_for_selector("#ready[aria-pressed=true]")
+    orders(dave, "austria", "WAIVE")
+    server.api("POST", f"/games/{game}/ready", {}, dave["token"])
+    page.wait_for_selector("#phase:has-text('Spring 1915 movement')")
+    final = server.api("GET", f"/games/{game}")["position"]["units"]
+    assert "F LON" in final["ENGLAND"] and "A UKR" not in final["RUSSIA"]
+    assert not page.errors, page.errors

@@ -198,7 +198,10 @@ export class GamePage {
     this.root.replaceChildren(h("div", { class: "game" },
       this.head, tabList,
       h("div", { class: "game-body" },
-        h("div", { class: "map-pane" }, this.mapBox, this.menu, this.hint),
+        h("div", { class: "map-pane" }, this.mapBox, this.menu,
+          h("div", { class: "map-bar" }, this.hint,
+            h("button", { type: "button", class: "secondary small", id: "zoom", "aria-pressed": "false",
+              onclick: (ev) => { const on = this.mapBox.classList.toggle("zoomed"); ev.target.setAttribute("aria-pressed", String(on)); } }, "Zoom"))),
         h("div", { class: "side" }, this.ordersBox, this.historyBox, this.pressBox, this.gameBox))));
     this.map = new MapView(this.mapBox, (prov, at) => this.mapClick(prov, at));
   }
@@ -503,7 +506,7 @@ export class GamePage {
     for (const o of orders) {
       if (o.kind === "hold") items.push(["Hold", o.text]);
       if (o.kind === "disband") items.push([orders[0].kind === "retreat" || moves.length ? "Disband" : "Remove", o.text]);
-      if (o.kind === "build") items.push([o.text, o.text]);
+      if (o.kind === "build") items.push([describeBuild(o), o.text]);
     }
     if (orders.some((o) => o.kind === "support")) {
       items.push(["Support…", () => this.setSel({ ...entry, mode: "support-target",
@@ -685,4 +688,10 @@ function groupBy(xs, key) {
 function describeMove(o) {
   const coast = o.to.includes("/") ? ` (${o.to.split("/")[1].toLowerCase()} coast)` : "";
   return `${o.to}${coast}${o.via_convoy ? " via convoy" : ""}`;
+}
+
+function describeBuild(o) {
+  const [type, loc] = o.unit.split(" ");
+  const coast = loc.includes("/") ? ` (${loc.split("/")[1].toLowerCase()} coast)` : "";
+  return `Build ${type === "A" ? "an army" : "a fleet"}${coast}`;
 }

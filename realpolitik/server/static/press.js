@@ -143,6 +143,8 @@ export class PressPanel {
         const m = await api("POST", `/games/${this.page.id}/press`, payload);
         local.set(draftKey, null);
         text.value = "";
+        const shown = document.getElementById("press-text");  // a live event may have re-drawn it
+        if (shown) shown.value = "";
         this.add(m);
       } catch (err) { msg.textContent = err.message; }
     };
