@@ -295,3 +295,39 @@ def test_builds_and_removals_by_clicking(browser: Any, server: Any, tmp_path: Pa
     final = server.api("GET", f"/games/{game}")["position"]["units"]
     assert "F LON" in final["ENGLAND"] and "A UKR" not in final["RUSSIA"]
     assert not page.errors, page.errors
+
+
+def test_a_new_user_plays_alone_against_civil_disorder(browser: Any, server: Any,
+                                                       tmp_path: Path) -> None:
+    """docs/web.md's two-minute path: sign up, create a seven-player game as France, start it
+    with the other seats empty (civil disorder), order, process, and see the result."""
+    shots = shots_dir(tmp_path)
+    page = new_page(browser, server)
+    sign_up(page, "erin")
+    page.fill("#create-form input[name=name]", "Solo")
+    page.select_option("#create-form select[name=join_as]", "france")
+    page.click("#create-form button[type=submit]")
+    page.wait_for_selector("#orders-h:has-text('France')")
+    page.click("#tab-game")
+    page.click("button:has-text('Start now')")
+    page.wait_for_selector("#countdown:has-text('left')")
+    page.click("#tab-orders")
+    page.wait_for_selector("#map svg #spaces")
+    click_province(page, "bre")
+    page.wait_for_selector(".menu:not([hidden])")
+    click_province(page, "mao")
+    page.wait_for_selector("#order-lines >> text=F BRE - MAO")
+    # Empty seats never say they are ready: the gamesmaster plays the phase now.
+    page.click("#tab-game")
+    page.click("button:has-text('Process now')")
+    page.wait_for_selector("#phase:has-text('Fall 1901 movement')")
+    page.click(".toast button:has-text('See the results')")
+    page.wait_for_selector("#hist-results >> text=F BRE - MAO")
+    assert "civil disorder" in page.inner_text("#hist-results")
+    page.click("#tab-game")
+    page.wait_for_selector("table.seats")
+    page.screenshot(path=str(shots / "web-game-tab.png"))
+    page.goto(server.url + "/")
+    page.wait_for_selector("#mine a:has-text('Solo')")
+    page.screenshot(path=str(shots / "web-my-games.png"))
+    assert not page.errors, page.errors

@@ -87,7 +87,7 @@ class Lobby {
 
   table(games) {
     return h("table", { class: "games" },
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Game"), h("th", { scope: "col" }, "Players"),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Game"), h("th", { scope: "col" }, "Setup · rules"),
         h("th", { scope: "col" }, "Phase"), h("th", { scope: "col" }, "Status"), h("th", { scope: "col" }, "Free seats"))),
       h("tbody", {}, games.map((g) => h("tr", {},
         h("td", {}, h("a", { href: `#/game/${g.id}` }, g.name)),

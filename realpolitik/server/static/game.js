@@ -369,7 +369,7 @@ export class GamePage {
     const saved = (this.orders[power] && this.orders[power].text) || "";
     const area = h("textarea", { id: "order-text", rows: Math.max(5, text.split("\n").length + 1), wrap: "off", spellcheck: "false",
       autocapitalize: "characters", "aria-describedby": "order-help order-status",
-      placeholder: "A PAR - BUR\nA MAR S A PAR - BUR\nF BRE - MAO" });
+      placeholder: examples(legal) });
     area.value = text;
     const gutter = h("div", { class: "gutter", "aria-hidden": "true" });
     const status = h("p", { id: "order-status", class: "small", "aria-live": "polite" });
@@ -661,8 +661,8 @@ export class GamePage {
   async join(power) {
     const invite = this.root.querySelector("#invite");
     try {
-      await api("POST", `/games/${this.id}/join`, { power, invite_code: invite && invite.value ? invite.value : undefined });
-      toast(`You play ${title(power)}.`);
+      const seat = await api("POST", `/games/${this.id}/join`, { power, invite_code: invite && invite.value ? invite.value : undefined });
+      toast(`You play ${(seat.powers || [power]).map(title).join(" / ")}.`);
       await this.refresh();
       this.setTab("orders");
     } catch (err) { toast(err.message); }
@@ -694,4 +694,14 @@ function describeBuild(o) {
   const [type, loc] = o.unit.split(" ");
   const coast = loc.includes("/") ? ` (${loc.split("/")[1].toLowerCase()} coast)` : "";
   return `Build ${type === "A" ? "an army" : "a fleet"}${coast}`;
+}
+
+/** A few of the power's own legal orders, as an example of what to type. */
+function examples(legal) {
+  const out = [];
+  for (const orders of Object.values(legal)) {
+    const o = orders.find((x) => x.kind !== "hold") || orders[0];
+    if (o && out.length < 3) out.push(o.text);
+  }
+  return out.join("\n");
 }
