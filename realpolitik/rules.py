@@ -26,8 +26,9 @@ dptg      the Diplomacy Player's Technical Guide: as 2023, but an army goes by c
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
+from typing import Any
 
 __all__ = ["EDITIONS", "OPTIONS", "Option", "Rules", "rules_for"]
 
@@ -185,6 +186,15 @@ class Rules:
     """4.D.7."""
     civil_disorder: str = "owned_centers"
     """4.D.8."""
+    _hash: int = field(init=False, repr=False, compare=False, default=0)
+
+    def __post_init__(self) -> None:
+        # Rules values key caches (the legal orders of a position): hash once.
+        values = tuple(getattr(self, o.field) for o in OPTIONS)
+        object.__setattr__(self, "_hash", hash((self.edition, values)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     def option(self, datc_id: str) -> str:
         """The value of the option with this DATC id (``"4.A.1"``).
@@ -255,7 +265,7 @@ def rules_for(edition: str = "2023", options: Mapping[str, str] | None = None) -
         raise ValueError(f"unknown rule edition {edition!r}; the editions are: {known}")
     if not options:
         return base
-    changes: dict[str, str] = {}
+    changes: dict[str, Any] = {}
     for key, value in options.items():
         option = _option(key)
         if value not in option.values:
@@ -268,4 +278,4 @@ def rules_for(edition: str = "2023", options: Mapping[str, str] | None = None) -
 
 
 # Every Rules field but ``edition`` must be an option (checked once on import).
-assert {f.name for f in fields(Rules)} - {"edition"} == set(_BY_FIELD)
+assert {f.name for f in fields(Rules)} - {"edition", "_hash"} == set(_BY_FIELD)

@@ -39,6 +39,7 @@ __all__ = [
     "Equations",
 ]
 
+_ARMY, _FLEET = UnitType.ARMY, UnitType.FLEET
 # Order kinds.
 HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, CONVOY = range(5)
 # How an army move travels.
@@ -126,7 +127,7 @@ class Board:
                       and (dest_loc[i] == dest[i] or dest_loc[i] == dest_loc[t]))
             elif k == CONVOY:
                 ok = (t >= 0 and kind[t] == MOVE and dest[t] == dest[i]
-                      and units[t].type is UnitType.ARMY)
+                      and units[t].type is _ARMY)
             else:
                 continue
             matched[i] = ok
@@ -156,7 +157,7 @@ class Board:
         self.route_graph: list[dict[int, tuple[int, ...]]] = [{} for _ in range(n)]
         self.route_union: list[frozenset[int]] = [frozenset()] * n
         for i in range(n):
-            if kind[i] == MOVE and units[i].type is UnitType.ARMY:
+            if kind[i] == MOVE and units[i].type is _ARMY:
                 self._set_route(i, tables, rules)
 
         # Supports a convoyed army cannot cut under the rulebooks' paradox rules (4.A.2).
@@ -235,15 +236,15 @@ class Board:
                 if rule == "1971":
                     # A fleet supporting a fleet attacking one of the convoying fleets.
                     t = self.target[s]
-                    if (kind[s] == SUPPORT_MOVE and units[s].type is UnitType.FLEET
-                            and units[t].type is UnitType.FLEET
+                    if (kind[s] == SUPPORT_MOVE and units[s].type is _FLEET
+                            and units[t].type is _FLEET
                             and any(prov[c] == self.dest[s] for c in fleets)):
                         shield.add(j)
                 elif rule == "1982":
                     # A fleet supporting an action in a body of water holding a convoying fleet
                     # (one with a convoy order matching some army's move, DATC 6.F.21).
                     c = self.at.get(self.dest[s], -1)
-                    if (units[s].type is UnitType.FLEET and self.dest[s] in tables.sea
+                    if (units[s].type is _FLEET and self.dest[s] in tables.sea
                             and c >= 0 and kind[c] == CONVOY and self.matched[c]):
                         shield.add(j)
                 elif kind[s] == SUPPORT_MOVE:

@@ -35,6 +35,23 @@ from realpolitik.rules import Rules
 
 __all__ = ["adjudicate_movement"]
 
+# Enum members looked up once (a class attribute look-up on an enum is slow).
+_BOUNCED = Outcome.BOUNCED
+_CONVOYED = Outcome.CONVOYED
+_CONVOY_DISRUPTED = Outcome.CONVOY_DISRUPTED
+_CUT = Outcome.CUT
+_DISLODGED = Outcome.DISLODGED
+_HELD = Outcome.HELD
+_MOVED = Outcome.MOVED
+_NO_CONVOY = Outcome.NO_CONVOY
+_NO_EFFECT = Outcome.NO_EFFECT
+_PARADOX = Outcome.PARADOX
+_SELF_DISLODGE = Outcome.SELF_DISLODGE
+_SUPPORTED = Outcome.SUPPORTED
+_UNMATCHED = Outcome.UNMATCHED
+_FAILS = Result.FAILS
+_SUCCEEDS = Result.SUCCEEDS
+
 
 def adjudicate_movement(position: Position, orders: Iterable[Order], rules: Rules) -> Resolution:
     """Resolve a movement phase."""
@@ -193,7 +210,7 @@ class _Outcome:
         if self.dislodged_by[i] >= 0:
             by, j = self.dislodged_clause(i)
             return OrderResult(
-                given, power, Result.FAILS, Outcome.DISLODGED,
+                given, power, _FAILS, _DISLODGED,
                 f"{text} failed: it was dislodged by {by}.",
                 by=(self.order_text(j),), strength=self.eq.hold(self.board.prov[i]),
                 opposed_by=self.eq.attack(j),
@@ -201,10 +218,10 @@ class _Outcome:
         attackers = [self.order_text(j) for j in self.board.moves_into.get(self.board.prov[i], ())
                      if self.eq.path(j)]
         if attackers:
-            return OrderResult(given, power, Result.SUCCEEDS, Outcome.HELD,
+            return OrderResult(given, power, _SUCCEEDS, _HELD,
                                f"{text} held against {and_list(attackers)}.",
                                by=tuple(attackers), strength=self.eq.hold(self.board.prov[i]))
-        return OrderResult(given, power, Result.SUCCEEDS, Outcome.HELD, f"{text} held.",
+        return OrderResult(given, power, _SUCCEEDS, _HELD, f"{text} held.",
                            strength=self.eq.hold(self.board.prov[i]))
 
     def move_result(self, i: int, given: Order, power: str) -> OrderResult:
@@ -217,19 +234,19 @@ class _Outcome:
             if d >= 0 and self.dislodged_by[d] == i:
                 resisted = eq.defend(d) if eq.head_to_head(i) >= 0 else eq.hold(b.dest[i])
                 return OrderResult(
-                    given, power, Result.SUCCEEDS, Outcome.MOVED,
+                    given, power, _SUCCEEDS, _MOVED,
                     f"{text} moved{how}, dislodging {self.unit_text(d)} "
                     f"{versus(attack, resisted)}.",
                     by=(self.unit_text(d),), strength=attack, opposed_by=resisted,
                 )
-            return OrderResult(given, power, Result.SUCCEEDS, Outcome.MOVED, f"{text} moved{how}.",
+            return OrderResult(given, power, _SUCCEEDS, _MOVED, f"{text} moved{how}.",
                                strength=attack)
         outcome, reason, by, attack, opposed = self.move_failure(i)
         if self.dislodged_by[i] >= 0:
             clause, j = self.dislodged_clause(i)
             reason = f"{reason}, and the unit was dislodged by {clause}"
-            outcome = Outcome.DISLODGED
-        return OrderResult(given, power, Result.FAILS, outcome, f"{text} failed: {reason}.",
+            outcome = _DISLODGED
+        return OrderResult(given, power, _FAILS, outcome, f"{text} failed: {reason}.",
                            by=by, strength=attack, opposed_by=opposed)
 
     def move_failure(self, i: int) -> tuple[Outcome, str, tuple[str, ...], int, int | None]:
@@ -237,16 +254,16 @@ class _Outcome:
         if not eq.path(i):
             fleets = sorted(b.route_union[i])
             if not fleets:
-                return (Outcome.NO_CONVOY, "no fleets convoyed it", (), 0, None)
+                return (_NO_CONVOY, "no fleets convoyed it", (), 0, None)
             stopped = [c for c in fleets if c in self.paradoxes]
             if stopped:
                 names = [self.unit_text(c) for c in stopped]
-                return (Outcome.PARADOX,
+                return (_PARADOX,
                         f"the convoy by {and_list(names)} was cancelled by the paradox rule",
                         tuple(names), 0, None)
             lost = [c for c in fleets if not self.value[c]]
             names = [self.unit_text(c) for c in lost]
-            return (Outcome.CONVOY_DISRUPTED,
+            return (_CONVOY_DISRUPTED,
                     f"the convoy was disrupted when {and_list(names)} "
                     f"{'was' if len(names) == 1 else 'were'} dislodged",
                     tuple(names), 0, None)
@@ -254,7 +271,7 @@ class _Outcome:
         d = b.at.get(b.dest[i], -1)
         if attack == 0 and d >= 0 and b.power[d] == b.power[i]:
             unit = self.unit_text(d)
-            return (Outcome.SELF_DISLODGE,
+            return (_SELF_DISLODGE,
                     f"it may not dislodge {unit}, a unit of its own country", (unit,), 0, None)
         opponents: list[tuple[str, int]] = []
         h2h = eq.head_to_head(i)
@@ -287,8 +304,8 @@ class _Outcome:
                          f"{versus(attack, strongest)}"
             first = f"{first}, and {rival_text[3:]}" if first else rival_text
         if not opponents:  # pragma: no cover - a failed move always has an opponent
-            return (Outcome.BOUNCED, "it bounced", (), attack, None)
-        return (Outcome.BOUNCED, first, tuple(t for t, _ in opponents), attack,
+            return (_BOUNCED, "it bounced", (), attack, None)
+        return (_BOUNCED, first, tuple(t for t, _ in opponents), attack,
                 max(s for _, s in opponents))
 
     def support_result(self, s: int, given: Order, power: str) -> OrderResult:
@@ -304,19 +321,19 @@ class _Outcome:
                       f"{b.dest_loc[s].upper()}"
             else:
                 why = f"{self.unit_text(t)} did not move to {b.dest_loc[s].upper()}"
-            return OrderResult(given, power, Result.FAILS, Outcome.UNMATCHED,
+            return OrderResult(given, power, _FAILS, _UNMATCHED,
                                f"{text} had no effect: {why}.", by=(self.unit_text(t),))
         if self.value[s]:
-            return OrderResult(given, power, Result.SUCCEEDS, Outcome.SUPPORTED,
+            return OrderResult(given, power, _SUCCEEDS, _SUPPORTED,
                                f"{text} was given.")
         if self.dislodged_by[s] >= 0:
             clause, j = self.dislodged_clause(s)
-            return OrderResult(given, power, Result.FAILS, Outcome.DISLODGED,
+            return OrderResult(given, power, _FAILS, _DISLODGED,
                                f"{text} was cut: the supporting unit was dislodged by {clause}.",
                                by=(self.order_text(j),))
         cutters = [self.order_text(j) for j in b.moves_into.get(b.prov[s], ())
                    if b.power[j] != b.power[s] and eq.path(j)]
-        return OrderResult(given, power, Result.FAILS, Outcome.CUT,
+        return OrderResult(given, power, _FAILS, _CUT,
                            f"{text} was cut by the attack of {and_list(cutters)}.",
                            by=tuple(cutters))
 
@@ -330,7 +347,7 @@ class _Outcome:
             else:
                 why = f"{self.unit_text(t)} was not ordered to {b.dest[c].upper()}" if t >= 0 \
                     else "there is no army to convoy"
-            return OrderResult(given, power, Result.FAILS, Outcome.UNMATCHED,
+            return OrderResult(given, power, _FAILS, _UNMATCHED,
                                f"{text} had no effect: {why}.",
                                by=(self.unit_text(t),) if t >= 0 else ())
         if c in self.paradoxes:
@@ -341,25 +358,25 @@ class _Outcome:
                 clause, j = self.dislodged_clause(c)
                 reason = f"{reason}, and the fleet was dislodged by {clause}"
                 by = (self.order_text(j),)
-            return OrderResult(given, power, Result.FAILS, Outcome.PARADOX, f"{reason}.", by=by)
+            return OrderResult(given, power, _FAILS, _PARADOX, f"{reason}.", by=by)
         if self.dislodged_by[c] >= 0:
             clause, j = self.dislodged_clause(c)
-            return OrderResult(given, power, Result.FAILS, Outcome.DISLODGED,
+            return OrderResult(given, power, _FAILS, _DISLODGED,
                                f"{text} failed: the fleet was dislodged by {clause}.",
                                by=(self.order_text(j),))
         army = self.order_text(t)
         if b.route[t] == LAND or not eq.by_convoy(t):
-            return OrderResult(given, power, Result.FAILS, Outcome.NO_EFFECT,
+            return OrderResult(given, power, _FAILS, _NO_EFFECT,
                                f"{text} had no effect: {army} did not go by convoy.",
                                by=(army,))
         if not self.moved[t]:
-            return OrderResult(given, power, Result.FAILS, Outcome.NO_EFFECT,
+            return OrderResult(given, power, _FAILS, _NO_EFFECT,
                                f"{text} had no effect: {army} failed.", by=(army,))
         if c not in self.working_fleets(t):
-            return OrderResult(given, power, Result.FAILS, Outcome.NO_EFFECT,
+            return OrderResult(given, power, _FAILS, _NO_EFFECT,
                                f"{text} had no effect: {army} went by another route.",
                                by=(army,))
-        return OrderResult(given, power, Result.SUCCEEDS, Outcome.CONVOYED,
+        return OrderResult(given, power, _SUCCEEDS, _CONVOYED,
                            f"{text} convoyed the army.", by=(army,))
 
     def working_fleets(self, t: int) -> frozenset[int]:
