@@ -12,7 +12,7 @@ order of a power, for the user interface and the bots.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Container, Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 
@@ -668,6 +668,13 @@ def normalize_order(position: Position, order: Order, *, rules: Rules | None = N
     if _is_listed(position, order, rules):
         return order  # listed by legal_orders: legal, and already as the rules read it
     return _Checker(position, rules).check(order)
+
+
+def listed_ids(position: Position, rules: Rules) -> Container[int]:
+    """The ``id`` of every order value :func:`legal_orders` listed for this position and rules
+    (empty if it listed none): such an order is legal and already as the rules read it."""
+    listed = position.memo.get(("legal_orders:ids", rules))
+    return listed if listed is not None else ()  # type: ignore[return-value]
 
 
 def _is_listed(position: Position, order: Order, rules: Rules) -> bool:

@@ -18,7 +18,8 @@ form a convoy route, which supports the paradox rules protect) is worked out onc
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 
 from realpolitik.geography import UnitType, province_of
 from realpolitik.maptables import MapTables
@@ -40,6 +41,10 @@ __all__ = [
 ]
 
 _ARMY, _FLEET = UnitType.ARMY, UnitType.FLEET
+_NONE: list[int] = []
+"""Shared empty list: no supports or convoys (never appended to)."""
+_NO_FLEETS: frozenset[int] = frozenset()
+_NO_GRAPH: Mapping[int, tuple[int, ...]] = MappingProxyType({})
 # Order kinds.
 HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, CONVOY = range(5)
 # How an army move travels.
@@ -79,45 +84,58 @@ class Board:
         orders: Sequence[Order | None],
         tables: MapTables,
         rules: Rules,
+        provinces: Sequence[str] | None = None,
     ) -> None:
         n = self.n = len(units)
         self.units = tuple(units)
         self.orders = tuple(orders)
-        self.prov = [u.province for u in units]
+        prov = self.prov = list(provinces) if provinces is not None else [u.province
+                                                                           for u in units]
         self.power = [u.power for u in units]
-        at = self.at = {p: i for i, p in enumerate(self.prov)}
+        at = self.at = {p: i for i, p in enumerate(prov)}
         kind = self.kind = [HOLD] * n
         dest: list[str] = [""] * n
         dest_loc: list[str] = [""] * n
         target = self.target = [-1] * n
         self.dest = dest
         self.dest_loc = dest_loc
+        moves: list[int] = []
+        helpers: list[int] = []
         for i, order in enumerate(orders):
-            if isinstance(order, Move):
+            cls = type(order)
+            if cls is Move:
+                assert isinstance(order, Move)
                 kind[i] = MOVE
                 dest_loc[i] = order.destination
                 dest[i] = province_of(order.destination)
-            elif isinstance(order, SupportHold):
+                moves.append(i)
+            elif cls is SupportHold:
+                assert isinstance(order, SupportHold)
                 kind[i] = SUPPORT_HOLD
-                target[i] = at.get(province_of(order.supported_location), -1)
                 dest[i] = province_of(order.supported_location)
-            elif isinstance(order, SupportMove):
+                target[i] = at.get(dest[i], -1)
+                helpers.append(i)
+            elif cls is SupportMove:
+                assert isinstance(order, SupportMove)
                 kind[i] = SUPPORT_MOVE
                 target[i] = at.get(province_of(order.supported_location), -1)
                 dest_loc[i] = order.destination
                 dest[i] = province_of(order.destination)
-            elif isinstance(order, Convoy):
+                helpers.append(i)
+            elif cls is Convoy:
+                assert isinstance(order, Convoy)
                 kind[i] = CONVOY
                 target[i] = at.get(province_of(order.army_location), -1)
                 dest[i] = province_of(order.destination)
+                helpers.append(i)
             else:
                 assert order is None or isinstance(order, Hold)
 
         # Which supports and convoys match the order of the unit they name.
         matched = self.matched = [True] * n
-        supports: list[list[int]] = [[] for _ in range(n)]
-        convoyers: list[list[int]] = [[] for _ in range(n)]
-        for i in range(n):
+        supports: list[list[int]] = [_NONE] * n
+        convoyers: list[list[int]] = [_NONE] * n
+        for i in helpers:
             k = kind[i]
             t = target[i]
             if k == SUPPORT_HOLD:
@@ -125,39 +143,43 @@ class Board:
             elif k == SUPPORT_MOVE:
                 ok = (t >= 0 and kind[t] == MOVE and dest[t] == dest[i]
                       and (dest_loc[i] == dest[i] or dest_loc[i] == dest_loc[t]))
-            elif k == CONVOY:
+            else:
                 ok = (t >= 0 and kind[t] == MOVE and dest[t] == dest[i]
                       and units[t].type is _ARMY)
-            else:
-                continue
             matched[i] = ok
             if ok:
-                (convoyers if k == CONVOY else supports)[t].append(i)
+                table = convoyers if k == CONVOY else supports
+                if table[t] is _NONE:
+                    table[t] = [i]
+                else:
+                    table[t].append(i)
         self.supports = supports
         """Move -> its matching supports; unit not moving -> its matching hold supports."""
         self.convoyers = convoyers
         """Army move -> the fleets ordered to convoy it."""
 
         moves_into: dict[str, list[int]] = {}
-        for i in range(n):
-            if kind[i] == MOVE:
-                moves_into.setdefault(dest[i], []).append(i)
-        self.moves_into = moves_into
         opposite = self.opposite = [-1] * n
-        for i in range(n):
-            if kind[i] == MOVE:
-                j = at.get(dest[i], -1)
-                if j >= 0 and kind[j] == MOVE and dest[j] == self.prov[i]:
-                    opposite[i] = j
+        for i in moves:
+            d = dest[i]
+            movers = moves_into.get(d)
+            if movers is None:
+                moves_into[d] = [i]
+            else:
+                movers.append(i)
+            j = at.get(d, -1)
+            if j >= 0 and kind[j] == MOVE and dest[j] == prov[i]:
+                opposite[i] = j
+        self.moves_into = moves_into
 
         # Convoy routes: per army move, the convoying fleets on some route and how they join.
         self.route = [LAND] * n
-        self.route_start: list[frozenset[int]] = [frozenset()] * n
-        self.route_end: list[frozenset[int]] = [frozenset()] * n
-        self.route_graph: list[dict[int, tuple[int, ...]]] = [{} for _ in range(n)]
-        self.route_union: list[frozenset[int]] = [frozenset()] * n
-        for i in range(n):
-            if kind[i] == MOVE and units[i].type is _ARMY:
+        self.route_start: list[frozenset[int]] = [_NO_FLEETS] * n
+        self.route_end: list[frozenset[int]] = [_NO_FLEETS] * n
+        self.route_graph: list[Mapping[int, tuple[int, ...]]] = [_NO_GRAPH] * n
+        self.route_union: list[frozenset[int]] = [_NO_FLEETS] * n
+        for i in moves:
+            if units[i].type is _ARMY:
                 self._set_route(i, tables, rules)
 
         # Supports a convoyed army cannot cut under the rulebooks' paradox rules (4.A.2).
@@ -170,8 +192,10 @@ class Board:
         order = self.orders[i]
         assert isinstance(order, Move)
         origin, dest = self.prov[i], self.dest[i]
-        fleets = [c for c in self.convoyers[i] if self.prov[c] in tables.sea]
         by_land = dest in tables.army_adj.get(origin, ())
+        if by_land and not order.via_convoy and not self.convoyers[i]:
+            return  # over land, no convoy in sight
+        fleets = [c for c in self.convoyers[i] if self.prov[c] in tables.sea]
         own_fleet = any(self.power[c] == self.power[i] for c in fleets)
         choice = rules.adjacent_convoy
         if not by_land:

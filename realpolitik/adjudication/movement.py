@@ -10,6 +10,7 @@ write one sentence per order.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 from types import MappingProxyType
 
 from realpolitik.adjudication.backup import backup_rule
@@ -24,7 +25,7 @@ from realpolitik.adjudication.equations import (
     Equations,
 )
 from realpolitik.adjudication.explain import and_list, versus
-from realpolitik.adjudication.outcomes import OrderResult, Outcome, Resolution, Result
+from realpolitik.adjudication.outcomes import Detail, OrderResult, Outcome, Resolution, Result
 from realpolitik.adjudication.resolver import Resolver
 from realpolitik.adjudication.setup import Accepted, accept_orders
 from realpolitik.legality import retreat_options
@@ -56,13 +57,14 @@ _SUCCEEDS = Result.SUCCEEDS
 def adjudicate_movement(position: Position, orders: Iterable[Order], rules: Rules) -> Resolution:
     """Resolve a movement phase."""
     tables = tables_for(position.variant)
-    units = sorted(position.units.values(), key=lambda u: u.province)
-    index = {u.province: i for i, u in enumerate(units)}
+    provinces = sorted(position.units)
+    units = [position.units[p] for p in provinces]
+    index = {p: i for i, p in enumerate(provinces)}
     accepted = accept_orders(position, orders, rules, index)
     unit_orders: list[Order | None] = [None] * len(units)
     for i, entry in accepted.by_unit.items():
         unit_orders[i] = entry.order
-    board = Board(units, unit_orders, tables, rules)
+    board = Board(units, unit_orders, tables, rules, provinces)
     paradoxes: set[int] = set()
     resolver_box: list[Resolver] = []
 
@@ -181,14 +183,71 @@ class _Outcome:
     # -- results ------------------------------------------------------------------------------
 
     def results(self) -> tuple[OrderResult, ...]:
+        """One result per order given. The outcome is decided here; the sentence, the units that
+        caused it and the strengths are written when first read (:class:`_Explainer`)."""
         out: list[OrderResult] = []
-        accepted = self.accepted
-        for entry in accepted.entries:
+        explainer = _Explainer(self)
+        for k, entry in enumerate(self.accepted.entries):
             if entry.illegal is not None:
                 out.append(entry.void_result())
                 continue
-            out.append(self.result_of(entry.unit_index, entry.given, entry.power))
+            result, outcome = self.classify(entry.unit_index)
+            out.append(OrderResult(entry.given, entry.power, result, outcome,
+                                   explain=partial(explainer.detail, k)))
         return tuple(out)
+
+    def classify(self, i: int) -> tuple[Result, Outcome]:
+        """Whether the order of unit ``i`` succeeded, and its outcome code."""
+        b = self.board
+        kind = b.kind[i]
+        dislodged = self.dislodged_by[i] >= 0
+        if kind == MOVE:
+            if self.moved[i]:
+                return _SUCCEEDS, _MOVED
+            return _FAILS, (_DISLODGED if dislodged else self.failure_kind(i))
+        if kind in (SUPPORT_HOLD, SUPPORT_MOVE):
+            if not b.matched[i]:
+                return _FAILS, _UNMATCHED
+            if self.value[i]:
+                return _SUCCEEDS, _SUPPORTED
+            return _FAILS, (_DISLODGED if dislodged else _CUT)
+        if kind == CONVOY:
+            if not b.matched[i]:
+                return _FAILS, _UNMATCHED
+            if i in self.paradoxes:
+                return _FAILS, _PARADOX
+            if dislodged:
+                return _FAILS, _DISLODGED
+            if self.carried(i):
+                return _SUCCEEDS, _CONVOYED
+            return _FAILS, _NO_EFFECT
+        return (_FAILS, _DISLODGED) if dislodged else (_SUCCEEDS, _HELD)
+
+    def failure_kind(self, i: int) -> Outcome:
+        """Why move ``i`` failed (its unit not dislodged): no path, own unit, or a bounce."""
+        b = self.board
+        if not self.eq.path(i):
+            fleets = b.route_union[i]
+            if not fleets:
+                return _NO_CONVOY
+            if any(c in self.paradoxes for c in fleets):
+                return _PARADOX
+            return _CONVOY_DISRUPTED
+        d = b.at.get(b.dest[i], -1)
+        if d >= 0 and b.power[d] == b.power[i] and self.eq.attack(i) == 0:
+            return _SELF_DISLODGE
+        return _BOUNCED
+
+    def carried(self, c: int) -> bool:
+        """True if the convoying fleet ``c`` carried its army (on a route of fleets that held)."""
+        t = self.board.target[c]
+        return (self.moved[t] and self.board.route[t] != LAND and self.eq.by_convoy(t)
+                and c in self.working_fleets(t))
+
+    def detail_of(self, i: int, given: Order, power: str) -> Detail:
+        full = self.result_of(i, given, power)
+        assert (full.result, full.outcome) == self.classify(i), (str(given), full.outcome)
+        return full.detail()
 
     def result_of(self, i: int, given: Order, power: str) -> OrderResult:
         kind = self.board.kind[i]
@@ -251,7 +310,8 @@ class _Outcome:
 
     def move_failure(self, i: int) -> tuple[Outcome, str, tuple[str, ...], int, int | None]:
         b, eq = self.board, self.eq
-        if not eq.path(i):
+        kind = self.failure_kind(i)
+        if kind is not _BOUNCED and kind is not _SELF_DISLODGE:
             fleets = sorted(b.route_union[i])
             if not fleets:
                 return (_NO_CONVOY, "no fleets convoyed it", (), 0, None)
@@ -269,7 +329,7 @@ class _Outcome:
                     tuple(names), 0, None)
         attack = eq.attack(i)
         d = b.at.get(b.dest[i], -1)
-        if attack == 0 and d >= 0 and b.power[d] == b.power[i]:
+        if kind is _SELF_DISLODGE:
             unit = self.unit_text(d)
             return (_SELF_DISLODGE,
                     f"it may not dislodge {unit}, a unit of its own country", (unit,), 0, None)
@@ -365,6 +425,9 @@ class _Outcome:
                                f"{text} failed: the fleet was dislodged by {clause}.",
                                by=(self.order_text(j),))
         army = self.order_text(t)
+        if self.carried(c):
+            return OrderResult(given, power, _SUCCEEDS, _CONVOYED,
+                               f"{text} convoyed the army.", by=(army,))
         if b.route[t] == LAND or not eq.by_convoy(t):
             return OrderResult(given, power, _FAILS, _NO_EFFECT,
                                f"{text} had no effect: {army} did not go by convoy.",
@@ -372,12 +435,8 @@ class _Outcome:
         if not self.moved[t]:
             return OrderResult(given, power, _FAILS, _NO_EFFECT,
                                f"{text} had no effect: {army} failed.", by=(army,))
-        if c not in self.working_fleets(t):
-            return OrderResult(given, power, _FAILS, _NO_EFFECT,
-                               f"{text} had no effect: {army} went by another route.",
-                               by=(army,))
-        return OrderResult(given, power, _SUCCEEDS, _CONVOYED,
-                           f"{text} convoyed the army.", by=(army,))
+        return OrderResult(given, power, _FAILS, _NO_EFFECT,
+                           f"{text} had no effect: {army} went by another route.", by=(army,))
 
     def working_fleets(self, t: int) -> frozenset[int]:
         """The fleets of move ``t`` on some route whose fleets all held their place."""
@@ -400,3 +459,29 @@ class _Outcome:
         for c in sorted(b.route_start[t] & alive):
             walk(c)
         return frozenset(on_route)
+
+
+class _Explainer:
+    """Writes the sentences of a movement phase's results the first time one is read, all at
+    once, then lets the phase's adjudication state go."""
+
+    __slots__ = ("_outcome", "_details")
+
+    def __init__(self, outcome: _Outcome) -> None:
+        self._outcome: _Outcome | None = outcome
+        self._details: list[Detail | None] = []
+
+    def detail(self, k: int) -> Detail:
+        outcome = self._outcome
+        if outcome is not None:
+            details: list[Detail | None] = []
+            for entry in outcome.accepted.entries:
+                if entry.illegal is not None:
+                    details.append(None)
+                else:
+                    details.append(outcome.detail_of(entry.unit_index, entry.given, entry.power))
+            self._details = details
+            self._outcome = None
+        made = self._details[k]
+        assert made is not None
+        return made

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import FrozenInstanceError, dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
 
@@ -59,30 +59,122 @@ class Outcome(StrEnum):
     UNREADABLE = "unreadable"
 
 
-@dataclass(frozen=True, slots=True)
+Detail = tuple[str, tuple[str, ...], int | None, int | None]
+"""``(reason, by, strength, opposed_by)`` of an :class:`OrderResult`."""
+
+
 class OrderResult:
     """The result of one order, with its cause.
 
     ``by`` names the units (canonical text, e.g. ``"A MUN - BUR"`` or ``"F NTH"``) that caused the
     result; ``strength`` and ``opposed_by`` give the numbers for a battle; ``reason`` is one plain
     sentence a player understands.
+
+    Immutable and hashable, like a frozen dataclass with these fields. The adjudicator may pass
+    ``explain`` instead of ``reason``, ``by``, ``strength`` and ``opposed_by``: a function giving
+    the four, called the first time one of them is read (most results are never read, and the
+    sentences are most of the cost of adjudicating a phase).
     """
+
+    __slots__ = ("order", "power", "result", "outcome", "illegal_reason", "_detail")
+    __match_args__ = ("order", "power", "result", "outcome", "reason")
 
     order: Order
     power: str
     result: Result
     outcome: Outcome
-    reason: str
-    by: tuple[str, ...] = ()
-    strength: int | None = None
-    opposed_by: int | None = None
-    illegal_reason: str | None = None
+    illegal_reason: str | None
     """For a void order, the short code of why (``not_adjacent``, ``no_unit``...)."""
+    _detail: Detail | Callable[[], Detail]
+
+    def __init__(
+        self,
+        order: Order,
+        power: str,
+        result: Result,
+        outcome: Outcome,
+        reason: str = "",
+        by: tuple[str, ...] = (),
+        strength: int | None = None,
+        opposed_by: int | None = None,
+        illegal_reason: str | None = None,
+        *,
+        explain: Callable[[], Detail] | None = None,
+    ) -> None:
+        init = object.__setattr__
+        init(self, "order", order)
+        init(self, "power", power)
+        init(self, "result", result)
+        init(self, "outcome", outcome)
+        init(self, "illegal_reason", illegal_reason)
+        init(self, "_detail", explain if explain is not None
+             else (reason, tuple(by), strength, opposed_by))
+
+    def detail(self) -> Detail:
+        """``(reason, by, strength, opposed_by)``."""
+        detail = self._detail
+        if type(detail) is tuple:
+            return detail
+        assert callable(detail)
+        made = detail()
+        object.__setattr__(self, "_detail", made)
+        return made
+
+    @property
+    def reason(self) -> str:
+        """One plain sentence saying what happened and why."""
+        return self.detail()[0]
+
+    @property
+    def by(self) -> tuple[str, ...]:
+        """The units that caused the result (canonical text)."""
+        return self.detail()[1]
+
+    @property
+    def strength(self) -> int | None:
+        """The order's own strength in a battle (attack, hold...), if it had one."""
+        return self.detail()[2]
+
+    @property
+    def opposed_by(self) -> int | None:
+        """The strongest opposing strength, if there was a battle."""
+        return self.detail()[3]
 
     @property
     def succeeded(self) -> bool:
         """True if the order was carried out."""
         return self.result is Result.SUCCEEDS
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.order, self.power, self.result, self.outcome, *self.detail(),
+                self.illegal_reason)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, OrderResult)
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        reason, by, strength, opposed_by = self.detail()
+        return (OrderResult, (self.order, self.power, self.result, self.outcome, reason, by,
+                              strength, opposed_by, self.illegal_reason))
+
+    def __repr__(self) -> str:
+        reason, by, strength, opposed_by = self.detail()
+        return (f"OrderResult(order={self.order!r}, power={self.power!r}, "
+                f"result={self.result!r}, outcome={self.outcome!r}, reason={reason!r}, "
+                f"by={by!r}, strength={strength!r}, opposed_by={opposed_by!r}, "
+                f"illegal_reason={self.illegal_reason!r})")
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from realpolitik.adjudication.explain import void_sentence
 from realpolitik.adjudication.outcomes import OrderResult, Outcome, Result
 from realpolitik.geography import province_of
-from realpolitik.legality import Illegal, normalize_order
+from realpolitik.legality import Illegal, listed_ids, normalize_order
 from realpolitik.orders import Order, Waive
 from realpolitik.position import Position
 from realpolitik.rules import Rules
@@ -54,33 +54,50 @@ def accept_orders(position: Position, orders: Iterable[Order], rules: Rules,
                   index: Mapping[str, int]) -> Accepted:
     """Check every order of a movement phase; ``index`` maps provinces to unit indices."""
     accepted = Accepted()
-    legal_for: dict[int, list[Entry]] = {}
+    entries = accepted.entries
+    by_unit = accepted.by_unit
+    doubled: dict[int, list[Entry]] = {}
+    listed = listed_ids(position, rules)
+    units = position.units
     for given in orders:
         unit_index = -1
         power = given.power or ""
-        if not isinstance(given, Waive):
-            unit = position.units.get(province_of(given.location))
+        if type(given) is not Waive:
+            assert not isinstance(given, Waive)
+            province = province_of(given.location)
+            unit = units.get(province)
             if unit is not None:
-                unit_index = index[unit.province]
+                unit_index = index[province]
                 power = power or unit.power
-        checked = normalize_order(position, given, rules=rules)
-        if isinstance(checked, Illegal):
-            entry = Entry(given, power, unit_index, None, checked)
+        if id(given) in listed:
+            checked: Order | Illegal = given  # listed by legal_orders: legal as it stands
         else:
-            entry = Entry(given, power, unit_index, checked, None)
-            legal_for.setdefault(unit_index, []).append(entry)
-        accepted.entries.append(entry)
-    for unit_index, entries in legal_for.items():
-        if len(entries) == 1 or rules.duplicate_orders == "first":
-            keep: Entry | None = entries[0]
-        elif rules.duplicate_orders == "last":
-            keep = entries[-1]
+            checked = normalize_order(position, given, rules=rules)
+        if type(checked) is Illegal:
+            assert isinstance(checked, Illegal)
+            entries.append(Entry(given, power, unit_index, None, checked))
+            continue
+        assert not isinstance(checked, Illegal)
+        entry = Entry(given, power, unit_index, checked, None)
+        entries.append(entry)
+        first = by_unit.get(unit_index)
+        if first is None:
+            by_unit[unit_index] = entry
         else:
+            doubled.setdefault(unit_index, [first]).append(entry)
+    # Several legal orders for one unit (DATC 4.D.3).
+    for unit_index, given_orders in doubled.items():
+        keep: Entry | None = given_orders[0]
+        if rules.duplicate_orders == "last":
+            keep = given_orders[-1]
+        elif rules.duplicate_orders == "hold":
             keep = None
-        for entry in entries:
-            if entry is keep:
-                accepted.by_unit[unit_index] = entry
-            else:
+        for entry in given_orders:
+            if entry is not keep:
                 entry.illegal = _DUPLICATE if keep is not None else _CONFLICT
                 entry.order = None
+        if keep is None:
+            del by_unit[unit_index]
+        else:
+            by_unit[unit_index] = keep
     return accepted
