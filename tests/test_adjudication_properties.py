@@ -95,7 +95,7 @@ def movement_orders(rnd: random.Random, position: Position) -> list[Order]:
                 return not isinstance(chosen.get(o.supported_location), Move)
             return False
         good = [o for o in options[loc] if matches(o)]
-        convoys = [o for o in good if isinstance(o, Convoy)]
+        convoys: list[Order] = [o for o in good if isinstance(o, Convoy)]
         pool = good if good and rnd.random() < 0.8 else list(options[loc])
         if convoys and rnd.random() < 0.8:
             pool = convoys
