@@ -54,6 +54,10 @@ _FAILS = Result.FAILS
 _SUCCEEDS = Result.SUCCEEDS
 
 
+def _unset(decision: int) -> bool:  # pragma: no cover - replaced before use
+    raise AssertionError("the equations have no resolver yet")
+
+
 def adjudicate_movement(position: Position, orders: Iterable[Order], rules: Rules) -> Resolution:
     """Resolve a movement phase."""
     tables = tables_for(position.variant)
@@ -66,15 +70,10 @@ def adjudicate_movement(position: Position, orders: Iterable[Order], rules: Rule
         unit_orders[i] = entry.order
     board = Board(units, unit_orders, tables, rules, provinces)
     paradoxes: set[int] = set()
-    resolver_box: list[Resolver] = []
-
-    def resolve(i: int) -> bool:
-        return resolver_box[0].resolve(i)
-
-    equations = Equations(board, rules, resolve)
+    equations = Equations(board, rules, _unset)
     resolver = Resolver(board.n, equations.adjudicate,
                         backup_rule(board.kind, rules.convoy_paradox, paradoxes))
-    resolver_box.append(resolver)
+    equations.resolve = resolver.resolve  # the equations read decisions through the solver
     kind = board.kind
     for i in range(board.n):
         if kind[i] == HOLD:
