@@ -6,13 +6,16 @@ cd "$(dirname "$0")/.."
 # System libraries some tests need, installed only when missing (Debian; needs root).
 need=()
 ldconfig -p | grep -q 'libcairo\.so\.2' || need+=(libcairo2)
+command -v chromium >/dev/null || need+=(chromium)   # the browser tests of the web page
 if [ ${#need[@]} -gt 0 ] && command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
   apt-get update -qq && apt-get install -y -qq "${need[@]}"
 fi
 
 python3 -m venv .venv
 .venv/bin/pip install --quiet --upgrade pip
-.venv/bin/pip install --quiet -e '.[dev,server,png]'
+.venv/bin/pip install --quiet -e '.[dev,server,png,bench]'
+# Playwright drives Debian's chromium; never 'playwright install' (it downloads a browser).
+.venv/bin/pip install --quiet playwright
 .venv/bin/ruff check .
 .venv/bin/mypy --strict realpolitik
 .venv/bin/pytest "$@"
