@@ -111,8 +111,8 @@ def _tokenize(text: str) -> list[_Token]:
 class _Lexicon:
     exact: dict[tuple[str, ...], str]
     """Name as a tuple of words -> location id."""
-    names: tuple[tuple[tuple[str, ...], str], ...]
-    """Every (words, location) for prefix matching."""
+    names: dict[str, tuple[tuple[tuple[str, ...], str], ...]]
+    """Every (words, location) for prefix matching, by the first letter of the name."""
     display: dict[str, str]
     longest: int
 
@@ -137,7 +137,11 @@ def _lexicon(variant: Variant) -> _Lexicon:
         if len(words) > 1:
             exact.setdefault(joined, location)
     display = {loc: variant.map.name(loc) for loc in variant.map.locations}
-    lexicon = _Lexicon(exact, tuple(names), display, max(len(w) for w, _ in names))
+    by_initial: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+    for words, location in names:
+        by_initial.setdefault(words[0][0], []).append((words, location))
+    lexicon = _Lexicon(exact, {k: tuple(v) for k, v in by_initial.items()}, display,
+                       max(len(w) for w, _ in names))
     variant.derived["notation.lexicon"] = lexicon
     return lexicon
 
@@ -292,7 +296,8 @@ class _Parser:
                 candidates.append(self.lexicon.exact[key])
                 used = n
                 break
-        prefix_matches = self._prefix_candidates(words, used)
+        # other readings matter only without an exact name, or beside a one-word one ("Tyr")
+        prefix_matches = self._prefix_candidates(words, used) if used <= 1 else None
         if not candidates and prefix_matches:
             used, found = prefix_matches
             candidates.extend(found)
@@ -320,14 +325,15 @@ class _Parser:
                 continue  # "Bla S": the S is a support, not "Black Sea"
             if n == 1 and (len(phrase[0]) < 3 or phrase[0] in _KEYWORDS):
                 continue
+            same_initial = self.lexicon.names.get(phrase[0][0], ())
             found = {
-                loc for name, loc in self.lexicon.names
+                loc for name, loc in same_initial
                 if len(name) == n and all(nw.startswith(pw) for nw, pw in zip(name, phrase,
                                                                               strict=True))
             }
             if n == 1:
                 # single words may also abbreviate a run-together name ("NAtl", "StP")
-                found |= {loc for name, loc in self.lexicon.names
+                found |= {loc for name, loc in same_initial
                           if len(name) > 1 and "".join(name).startswith(phrase[0])}
             if found:
                 if exact_used and n < exact_used:
