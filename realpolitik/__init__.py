@@ -7,6 +7,8 @@
 'A PAR - BUR'
 """
 
+from realpolitik.adjudication import adjudicate
+from realpolitik.adjudication.outcomes import OrderResult, Outcome, Resolution, Result
 from realpolitik.errors import (
     AmbiguousOrderError,
     GameError,
@@ -17,7 +19,9 @@ from realpolitik.errors import (
     UnknownNameError,
     VariantError,
 )
+from realpolitik.game import Game, GameEnd, PhaseRecord
 from realpolitik.geography import Map, Province, Terrain, UnitType
+from realpolitik.legality import check_order, legal_orders
 from realpolitik.notation import OrderSheet, ParsedOrder, format_order, parse_order, parse_orders
 from realpolitik.orders import (
     Build,
@@ -32,6 +36,7 @@ from realpolitik.orders import (
     Waive,
 )
 from realpolitik.position import DislodgedUnit, Phase, PhaseType, Position, Season, Unit
+from realpolitik.rules import Rules, rules_for
 from realpolitik.variant import Power, Variant, available_variants, load_variant
 
 __version__ = "0.1.0"
@@ -42,6 +47,8 @@ __all__ = [
     "Convoy",
     "Disband",
     "DislodgedUnit",
+    "Game",
+    "GameEnd",
     "GameError",
     "Hold",
     "IllegalOrderError",
@@ -49,16 +56,22 @@ __all__ = [
     "Map",
     "Move",
     "Order",
+    "OrderResult",
     "OrderSheet",
     "OrderTextError",
+    "Outcome",
     "ParsedOrder",
     "Phase",
+    "PhaseRecord",
     "PhaseType",
     "Position",
     "Power",
     "Province",
     "RealpolitikError",
+    "Resolution",
+    "Result",
     "Retreat",
+    "Rules",
     "Season",
     "SupportHold",
     "SupportMove",
@@ -69,9 +82,13 @@ __all__ = [
     "Variant",
     "VariantError",
     "Waive",
+    "adjudicate",
     "available_variants",
+    "check_order",
     "format_order",
+    "legal_orders",
     "load_variant",
     "parse_order",
     "parse_orders",
+    "rules_for",
 ]
