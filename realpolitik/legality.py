@@ -741,10 +741,12 @@ def _legal_orders(position: Position, power: str, rules: Rules,
             if unit.power != power:
                 continue
             options = retreat_options(position, dislodged, rules=rules)
-            out[unit.location] = (
-                *(Retreat(unit.type, unit.location, loc, power=power) for loc in options),
-                Disband(unit.type, unit.location, power=power),
-            )
+            made = _made_for(position, unit.type, unit.location, power)
+            retreats = made.retreats
+            for loc in options:
+                if loc not in retreats:
+                    retreats[loc] = Retreat(unit.type, unit.location, loc, power=power)
+            out[unit.location] = (*(retreats[loc] for loc in options), made.disband)
         return MappingProxyType(out)
     return _adjustment_orders(position, power, rules)
 
@@ -763,23 +765,31 @@ def _adjustment_orders(position: Position, power: str, rules: Rules,
                 continue
             builds: list[Order] = []
             if tables.can_stand(UnitType.ARMY, province):
-                builds.append(Build(UnitType.ARMY, province, power=power))
+                builds.append(_made_for(position, UnitType.ARMY, province, power).builds)
             for loc in tables.coasts[province] or (province,):
                 if tables.can_stand(UnitType.FLEET, loc):
-                    builds.append(Build(UnitType.FLEET, loc, power=power))
+                    builds.append(_made_for(position, UnitType.FLEET, loc, power).builds)
             if builds:
                 out[province] = tuple(builds)
         if rules.waive == "allowed":
-            out["waive"] = (Waive(power),)
+            waives: dict[str, Waive] = position.variant.derived.setdefault(  # type: ignore[assignment]
+                _WAIVES_KEY, {})
+            waive = waives.get(power)
+            if waive is None:
+                waive = waives[power] = Waive(power)
+            out["waive"] = (waive,)
     elif count < 0:
         for unit in position.units.values():
             if unit.power == power:
-                out[unit.location] = (Disband(unit.type, unit.location, power=power),)
+                out[unit.location] = (
+                    _made_for(position, unit.type, unit.location, power).disband,)
     return MappingProxyType(out)
 
 
+_Mover = tuple[str, str, UnitType, str]
+"""(unit province, destination, unit type, unit location): a move some unit could make."""
 _Shared = tuple[set[str], dict[str, frozenset[str]], dict[str, list[tuple[str, str]]],
-                dict[str, list[tuple[str, str]]]]
+                dict[str, list[_Mover]]]
 
 
 def _movement_shared(position: Position, tables: MapTables) -> _Shared:
@@ -803,18 +813,19 @@ def _movement_shared(position: Position, tables: MapTables) -> _Shared:
                     for fleet in chain:
                         convoys_of[fleet].extend((prov, d) for d in ends)
     # Moves each unit could make (for supports): province -> [(unit province, destination)].
-    movers_into: dict[str, list[tuple[str, str]]] = {}
+    movers_into: dict[str, list[_Mover]] = {}
     for prov, unit in units.items():
-        if unit.type is UnitType.ARMY:
+        utype, uloc = unit.type, unit.location
+        if utype is UnitType.ARMY:
             for dest in tables.army_adj.get(prov, ()):
-                movers_into.setdefault(dest, []).append((prov, dest))
+                movers_into.setdefault(dest, []).append((prov, dest, utype, uloc))
             for dest in convoy_dests.get(prov, ()):
                 if dest not in tables.army_adj.get(prov, ()):
-                    movers_into.setdefault(dest, []).append((prov, dest))
+                    movers_into.setdefault(dest, []).append((prov, dest, utype, uloc))
         else:
-            near = tables.fleet_adj.get(unit.location, frozenset())
+            near = tables.fleet_adj.get(uloc, frozenset())
             for loc in near:
-                movers_into.setdefault(province_of(loc), []).append((prov, loc))
+                movers_into.setdefault(province_of(loc), []).append((prov, loc, utype, uloc))
     shared = (fleets, convoy_dests, convoys_of, movers_into)
     position.memo["legal_orders:movement"] = shared
     return shared
@@ -887,41 +898,113 @@ def _support_move(utype: UnitType, loc: str, mover: Unit, dest: str, power: str,
     return order
 
 
+class _Made:
+    """The order values listed so far for one unit (type, location, power) in one variant.
+
+    A movement phase lists some 600 orders and most of them were listed, unchanged, the phase
+    before: looking each one up here by a small key is several times cheaper than making it
+    again, and the facade can keep its strings by the identity of these values. The values are
+    frozen, so sharing them between positions is safe; the table lives in ``variant.derived``,
+    exactly as long as the variant, and is bounded by the map.
+    """
+
+    __slots__ = ("fixed", "convoy_moves", "support_holds", "support_moves", "convoys",
+                 "retreats", "disband", "builds")
+
+    def __init__(self, utype: UnitType, loc: str, power: str,
+                 moves: tuple[str, ...]) -> None:
+        self.fixed: tuple[Order, ...] = (
+            _hold(utype, loc, power), *(_move(utype, loc, d, False, power) for d in moves))
+        """The hold and the moves without a convoy, in map order."""
+        self.convoy_moves: dict[tuple[str, bool], Move] = {}
+        self.support_holds: dict[tuple[str, UnitType], SupportHold] = {}
+        self.support_moves: dict[tuple[str, str, UnitType, str], SupportMove] = {}
+        self.convoys: dict[tuple[str, str], Convoy] = {}
+        self.retreats: dict[str, Retreat] = {}
+        self.disband = Disband(utype, loc, power=power)
+        self.builds = Build(utype, loc, power=power)
+
+
+_MADE_KEY = "realpolitik.legality:orders"
+_WAIVES_KEY = "realpolitik.legality:waives"
+
+
+def _made_table(position: Position) -> dict[tuple[UnitType, str, str], _Made]:
+    """(unit type, location, power) -> :class:`_Made`, kept in ``variant.derived``."""
+    derived = position.variant.derived
+    table = derived.get(_MADE_KEY)
+    if table is None:
+        table = derived[_MADE_KEY] = {}
+    return table  # type: ignore[return-value]
+
+
+def _made_for(position: Position, utype: UnitType, loc: str, power: str) -> _Made:
+    table = _made_table(position)
+    made = table.get((utype, loc, power))
+    if made is None:
+        moves = tables_for(position.variant).sorted_near.get((utype, loc), ((), ()))[0]
+        made = table[utype, loc, power] = _Made(utype, loc, power, moves)
+    return made
+
+
 def _movement_orders(position: Position, power: str) -> Mapping[str, tuple[Order, ...]]:
     tables = tables_for(position.variant)
     units = position.units
     fleets, convoy_dests, convoys_of, movers_into = _movement_shared(position, tables)
     army_adj = tables.army_adj
     sorted_near = tables.sorted_near
+    made_table = _made_table(position)
     out: dict[str, tuple[Order, ...]] = {}
     for prov, unit in units.items():
         if unit.power != power:
             continue
         loc, utype = unit.location, unit.type
         is_army = utype is UnitType.ARMY
-        orders: list[Order] = [_hold(utype, loc, power)]
         moves, reach = sorted_near[utype, loc]
-        orders.extend([_move(utype, loc, d, False, power) for d in moves])
+        made = made_table.get((utype, loc, power))
+        if made is None:
+            made = made_table[utype, loc, power] = _Made(utype, loc, power, moves)
+        orders: list[Order] = list(made.fixed)
         if is_army and prov in convoy_dests:
             land = army_adj[prov]
+            convoy_moves = made.convoy_moves
             for d in sorted(convoy_dests[prov]):
-                orders.append(_move(utype, loc, d, d in land, power))
+                key = (d, d in land)
+                move = convoy_moves.get(key)
+                if move is None:
+                    move = convoy_moves[key] = _move(utype, loc, d, key[1], power)
+                orders.append(move)
         fleet_at_sea = not is_army and prov in fleets
+        support_holds, support_moves = made.support_holds, made.support_moves
         for target in reach:
             other = units.get(target)
             if other is not None:
-                orders.append(_support_hold(utype, loc, other, power))
-            for mover_prov, dest in movers_into.get(target, ()):
+                hold_key = (other.location, other.type)
+                support_hold = support_holds.get(hold_key)
+                if support_hold is None:
+                    support_hold = support_holds[hold_key] = _support_hold(
+                        utype, loc, other, power)
+                orders.append(support_hold)
+            for move_key in movers_into.get(target, ()):
+                mover_prov, dest, mover_type, _ = move_key
                 if mover_prov == prov:
                     continue
-                mover = units[mover_prov]
-                if (fleet_at_sea and mover.type is UnitType.ARMY
+                if (fleet_at_sea and mover_type is UnitType.ARMY
                         and dest not in army_adj.get(mover_prov, ())
                         and not tables.has_convoy_route(mover_prov, dest, fleets - {prov})):
                     continue  # the route needs this fleet, which cannot support and convoy
-                orders.append(_support_move(utype, loc, mover, dest, power))
+                support_move = support_moves.get(move_key)
+                if support_move is None:
+                    support_move = support_moves[move_key] = _support_move(
+                        utype, loc, units[mover_prov], dest, power)
+                orders.append(support_move)
         if prov in convoys_of:
-            for army_prov, dest in sorted(set(convoys_of[prov])):
-                orders.append(Convoy(utype, loc, army_prov, dest, power=power))
+            convoys = made.convoys
+            for convoy_key in sorted(set(convoys_of[prov])):
+                convoy = convoys.get(convoy_key)
+                if convoy is None:
+                    convoy = convoys[convoy_key] = Convoy(
+                        utype, loc, convoy_key[0], convoy_key[1], power=power)
+                orders.append(convoy)
         out[loc] = tuple(orders)
     return MappingProxyType(out)

@@ -234,51 +234,71 @@ _UPPER = _Upper()
 _LETTER: Mapping[UnitType | None, str] = {UnitType.ARMY: "A", UnitType.FLEET: "F", None: "A"}
 
 
+_TEXTS_KEY = "realpolitik.compat.diplomacy:texts"
+
+
+def _texts_cache(variant: Variant) -> dict[int, tuple[Order, str, str | None]]:
+    """id(order) -> (order, its string, another string it is listed under or None), kept in
+    ``variant.derived``. Legal orders are made once per variant (:mod:`realpolitik.legality`),
+    so their strings can be made once too; the entry holds the order, so its id stays its own."""
+    texts = variant.derived.get(_TEXTS_KEY)
+    if texts is None:
+        texts = variant.derived[_TEXTS_KEY] = {}
+    return texts  # type: ignore[return-value]
+
+
 def _texts_of(legal: Mapping[str, tuple[Order, ...]], tables: MapTables,
-              table: dict[str, Order]) -> None:
+              table: dict[str, Order], texts: dict[int, tuple[Order, str, str | None]]) -> None:
     """Fill ``table`` (order string -> order) from legal orders (location -> orders).
 
-    The same strings as :func:`order_text`, made without its generality: this is the hot path
-    of :meth:`Game.get_all_possible_orders`. A support of a move to a coast is also listed
-    without the coast, as the package does.
+    This is the hot path of :meth:`Game.get_all_possible_orders`: each order's strings are
+    looked up in ``texts`` (:func:`_texts_cache`) by the order's identity, and made by
+    :func:`_order_texts` the first time.
     """
-    up, letter, army_adj = _UPPER, _LETTER, tables.army_adj
     for orders in legal.values():
-        if not orders or isinstance(orders[0], Waive):
-            for order in orders:
-                table[order_text(order, tables)] = order
-            continue
-        first = orders[0]
-        unit = f"{letter[first.unit_type]} {up[first.location]}"
-        is_army = first.unit_type is UnitType.ARMY
         for order in orders:
-            kind = order.__class__
-            if kind is SupportMove:
-                assert isinstance(order, SupportMove)
-                dest = order.destination
-                head = f"{unit} S {letter[order.supported_type]} {up[order.supported_location]}"
-                table[f"{head} - {up[dest]}"] = order
-                if "/" in dest:
-                    table.setdefault(f"{head} - {up[province_of(dest)]}", order)
-            elif kind is Move:
-                assert isinstance(order, Move)
-                dest = order.destination
-                if is_army and (order.via_convoy
-                                or dest not in army_adj.get(province_of(order.location), ())):
-                    table[f"{unit} - {up[dest]} VIA"] = order
-                else:
-                    table[f"{unit} - {up[dest]}"] = order
-            elif kind is SupportHold:
-                assert isinstance(order, SupportHold)
-                table[f"{unit} S {letter[order.supported_type]} "
-                      f"{up[order.supported_location]}"] = order
-            elif kind is Hold:
-                table[f"{unit} H"] = order
-            elif kind is Convoy:
-                assert isinstance(order, Convoy)
-                table[f"{unit} C A {up[order.army_location]} - {up[order.destination]}"] = order
-            else:
-                table[order_text(order, tables)] = order
+            known = texts.get(id(order))
+            if known is None:
+                text, other = _order_texts(order, tables)
+                known = texts[id(order)] = (order, text, other)
+            table[known[1]] = order
+            if known[2] is not None:
+                table.setdefault(known[2], order)
+
+
+def _order_texts(order: Order, tables: MapTables) -> tuple[str, str | None]:
+    """The package's string of a legal order, and the other string it is also listed under:
+    a support of a move to a coast is also listed without the coast, as the package does.
+    The same strings as :func:`order_text` for these orders."""
+    up, letter = _UPPER, _LETTER
+    kind = order.__class__
+    if kind is Waive:
+        return order_text(order, tables), None
+    assert not isinstance(order, Waive)
+    unit = f"{letter[order.unit_type]} {up[order.location]}"
+    if kind is SupportMove:
+        assert isinstance(order, SupportMove)
+        dest = order.destination
+        head = f"{unit} S {letter[order.supported_type]} {up[order.supported_location]}"
+        other = f"{head} - {up[province_of(dest)]}" if "/" in dest else None
+        return f"{head} - {up[dest]}", other
+    if kind is Move:
+        assert isinstance(order, Move)
+        dest = order.destination
+        if order.unit_type is UnitType.ARMY and (
+                order.via_convoy
+                or dest not in tables.army_adj.get(province_of(order.location), ())):
+            return f"{unit} - {up[dest]} VIA", None
+        return f"{unit} - {up[dest]}", None
+    if kind is SupportHold:
+        assert isinstance(order, SupportHold)
+        return f"{unit} S {letter[order.supported_type]} {up[order.supported_location]}", None
+    if kind is Hold:
+        return f"{unit} H", None
+    if kind is Convoy:
+        assert isinstance(order, Convoy)
+        return f"{unit} C A {up[order.army_location]} - {up[order.destination]}", None
+    return order_text(order, tables), None
 
 
 def record_orders(game: _Game, record: PhaseRecord) -> dict[str, list[str]]:
@@ -344,6 +364,7 @@ class Game:
         """Orders that could not be read or are illegal, as the package keeps them."""
         self.note = ""
         self._tables = tables_for(variant)
+        self._texts = _texts_cache(variant)
         self._names: dict[str, str] = {p.upper(): p for p in variant.power_ids}
         self._powers = {name: PowerView(self, name) for name in self._names}
         self._phase: _PhaseTables = _PhaseTables(self.realpolitik_game.position)
@@ -498,7 +519,7 @@ class Game:
                     retreating = self._retreats()[power.upper()]
                     legal = {loc: orders for loc, orders in legal.items()
                              if any(unit.endswith(f" {loc.upper()}") for unit in retreating)}
-                _texts_of(legal, self._tables, table)
+                _texts_of(legal, self._tables, table, self._texts)
             cache.lookup[power] = table
         return table
 
