@@ -227,11 +227,27 @@ class Position:
 
     def units_of(self, power: str) -> tuple[Unit, ...]:
         """The units of ``power`` on the board, in map order."""
-        return tuple(u for u in self.units.values() if u.power == power)
+        # Asked for every power several times a phase (who orders, eliminations, scores):
+        # grouped once per position, in the memo.
+        by_power = self.memo.get("position:units_of")
+        if by_power is None:
+            grouped: dict[str, list[Unit]] = {}
+            for unit in self.units.values():
+                grouped.setdefault(unit.power, []).append(unit)
+            by_power = {p: tuple(us) for p, us in grouped.items()}
+            self.memo["position:units_of"] = by_power
+        return by_power.get(power, ())  # type: ignore[attr-defined, no-any-return]
 
     def centers_of(self, power: str) -> tuple[str, ...]:
         """The supply centres ``power`` owns, sorted."""
-        return tuple(sorted(c for c, p in self.centers.items() if p == power))
+        by_power = self.memo.get("position:centers_of")
+        if by_power is None:
+            grouped: dict[str, list[str]] = {}
+            for center, owner in self.centers.items():
+                grouped.setdefault(owner, []).append(center)
+            by_power = {p: tuple(sorted(cs)) for p, cs in grouped.items()}
+            self.memo["position:centers_of"] = by_power
+        return by_power.get(power, ())  # type: ignore[attr-defined, no-any-return]
 
     def dislodged_of(self, power: str) -> tuple[DislodgedUnit, ...]:
         """The dislodged units of ``power``."""
