@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 from realpolitik.geography import UnitType, province_of
-from realpolitik.maptables import MapTables, tables_for
+from realpolitik.maptables import MapTables, Mover, tables_for
 from realpolitik.orders import (
     Build,
     Convoy,
@@ -786,10 +786,8 @@ def _adjustment_orders(position: Position, power: str, rules: Rules,
     return MappingProxyType(out)
 
 
-_Mover = tuple[str, str, UnitType, str]
-"""(unit province, destination, unit type, unit location): a move some unit could make."""
 _Shared = tuple[set[str], dict[str, frozenset[str]], dict[str, list[tuple[str, str]]],
-                dict[str, list[_Mover]]]
+                dict[str, list[Mover]]]
 
 
 def _movement_shared(position: Position, tables: MapTables) -> _Shared:
@@ -813,19 +811,16 @@ def _movement_shared(position: Position, tables: MapTables) -> _Shared:
                     for fleet in chain:
                         convoys_of[fleet].extend((prov, d) for d in ends)
     # Moves each unit could make (for supports): province -> [(unit province, destination)].
-    movers_into: dict[str, list[_Mover]] = {}
+    movers_into: dict[str, list[Mover]] = {}
+    moves_from = tables.moves_from
     for prov, unit in units.items():
         utype, uloc = unit.type, unit.location
+        for dest_prov, mover in moves_from[utype, uloc]:
+            movers_into.setdefault(dest_prov, []).append(mover)
         if utype is UnitType.ARMY:
-            for dest in tables.army_adj.get(prov, ()):
-                movers_into.setdefault(dest, []).append((prov, dest, utype, uloc))
             for dest in convoy_dests.get(prov, ()):
                 if dest not in tables.army_adj.get(prov, ()):
                     movers_into.setdefault(dest, []).append((prov, dest, utype, uloc))
-        else:
-            near = tables.fleet_adj.get(uloc, frozenset())
-            for loc in near:
-                movers_into.setdefault(province_of(loc), []).append((prov, loc, utype, uloc))
     shared = (fleets, convoy_dests, convoys_of, movers_into)
     position.memo["legal_orders:movement"] = shared
     return shared

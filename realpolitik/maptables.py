@@ -13,7 +13,10 @@ from types import MappingProxyType
 from realpolitik.geography import Map, Terrain, UnitType, province_of
 from realpolitik.variant import Variant
 
-__all__ = ["MapTables", "tables_for"]
+__all__ = ["MapTables", "Mover", "tables_for"]
+
+Mover = tuple[str, str, UnitType, str]
+"""(unit province, destination, unit type, unit location): a move some unit could make."""
 
 _KEY = "realpolitik.maptables"
 
@@ -40,6 +43,7 @@ class MapTables:
         "supply_centers",
         "location_index",
         "sorted_near",
+        "moves_from",
     )
 
     def __init__(self, the_map: Map) -> None:
@@ -113,6 +117,15 @@ class MapTables:
         self.sorted_near = MappingProxyType(nearby)
         """(unit type, location) -> (where it can move, sorted; which provinces it can support
         into, sorted)."""
+        moves: dict[tuple[UnitType, str], tuple[tuple[str, Mover], ...]] = {}
+        for (utype, loc), (dests, _) in nearby.items():
+            prov = province_of(loc)
+            moves[utype, loc] = tuple(
+                (province_of(d), (prov, d, utype, loc)) for d in dests)
+        self.moves_from: Mapping[tuple[UnitType, str], tuple[tuple[str, Mover], ...]]
+        self.moves_from = MappingProxyType(moves)
+        """(unit type, location) -> (province moved into, the move) for each move it can make
+        without a convoy: made once, as the legal-order listing reads them every phase."""
 
     # -- unit moves ---------------------------------------------------------------------------
 
