@@ -193,6 +193,9 @@ def main(argv: list[str] | None = None) -> int:
     # The engines take turns game by game, so that a change in the machine's load falls on all.
     for game_index in range(args.games):
         for (_, run), timing in zip(engines, timings, strict=True):
+            # Collect the previous engine's garbage outside the timing, so that one engine's
+            # reference cycles are not charged to the next engine's timed calls.
+            gc.collect()
             run(args.seed + game_index, timing)
     if not args.no_memory:
         for (name, run), timing in zip(engines, timings, strict=True):
