@@ -63,6 +63,15 @@ class Timing:
     def all_in(self) -> float:
         return self.legal + self.setting + self.adjudication
 
+    def add_phase(self, t0: float, t1: float, t2: float, t3: float, t4: float) -> None:
+        """Record one phase from its clock readings: before listing the legal orders, after
+        listing, after choosing, after setting the orders, after processing."""
+        self.legal += t1 - t0
+        self.choosing += t2 - t1
+        self.setting += t3 - t2
+        self.adjudication += t4 - t3
+        self.phases += 1
+
     def per_phase_ms(self, total: float) -> float:
         return 1000 * total / self.phases if self.phases else float("nan")
 
@@ -95,11 +104,7 @@ def play_api(make_game: Callable[[], Any], seed: int, end_year: int, timing: Tim
         t3 = clock()
         game.process()
         t4 = clock()
-        timing.legal += t1 - t0
-        timing.choosing += t2 - t1
-        timing.setting += t3 - t2
-        timing.adjudication += t4 - t3
-        timing.phases += 1
+        timing.add_phase(t0, t1, t2, t3, t4)
         trail.update(phase.encode())
     units = game.get_units()
     trail.update(repr(sorted((p, sorted(u)) for p, u in units.items())).encode())
@@ -133,11 +138,7 @@ def play_native(seed: int, end_year: int, timing: Timing) -> None:
         t3 = clock()
         game.process()
         t4 = clock()
-        timing.legal += t1 - t0
-        timing.choosing += t2 - t1
-        timing.setting += t3 - t2
-        timing.adjudication += t4 - t3
-        timing.phases += 1
+        timing.add_phase(t0, t1, t2, t3, t4)
     timing.games.append(str(game.phase))
 
 

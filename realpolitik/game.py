@@ -283,6 +283,19 @@ class Game:
                 out[power] = ()
         return out
 
+    def restore_orders(self, power: str, entries: Iterable[SubmittedOrder]) -> None:
+        """Put back orders recorded earlier (a saved game), as given, without checking them."""
+        self._pending[power] = _Pending(list(entries))
+
+    @property
+    def draw_votes(self) -> Mapping[str, bool]:
+        """Every vote cast on a draw so far: for the game record only (votes are secret)."""
+        return dict(self._draw_votes)
+
+    def restore_draw_votes(self, votes: Mapping[str, bool]) -> None:
+        """Put back the draw votes of a saved game."""
+        self._draw_votes = dict(votes)
+
     def clear_orders(self, power: str) -> None:
         """Withdraw ``power``'s orders for the current phase."""
         self._pending.pop(power, None)

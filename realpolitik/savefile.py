@@ -15,7 +15,7 @@ from typing import Any
 
 from realpolitik.adjudication.outcomes import OrderResult, Resolution
 from realpolitik.errors import GameError
-from realpolitik.game import EndKind, Game, GameEnd, PhaseRecord, SubmittedOrder, _Pending
+from realpolitik.game import EndKind, Game, GameEnd, PhaseRecord, SubmittedOrder
 from realpolitik.geography import UnitType
 from realpolitik.notation import parse_order
 from realpolitik.position import DislodgedUnit, Phase, Position, Unit
@@ -177,7 +177,7 @@ def game_to_json(game: Game) -> JSON:
             "orders": _orders_to_json({p: game.orders_of(p) for p in game.powers
                                        if game.has_submitted(p)}),
         },
-        "draw_votes": {p.upper(): v for p, v in sorted(game._draw_votes.items())},
+        "draw_votes": {p.upper(): v for p, v in sorted(game.draw_votes.items())},
         "end": None if game.end is None else {
             "kind": game.end.kind.value,
             "winners": [p.upper() for p in game.end.winners],
@@ -231,15 +231,15 @@ def game_from_json(data: Mapping[str, Any]) -> Game:
             )
         for power, entries in phase.get("orders", {}).items():
             power_id = power.lower()
-            game._pending[power_id] = _Pending(_restore_entries(game, power_id, entries))
+            game.restore_orders(power_id, _restore_entries(game, power_id, entries))
         game.process()
     current = data.get("current", {})
     for power, entries in current.get("orders", {}).items():
         power_id = power.lower()
-        game._pending[power_id] = _Pending(_restore_entries(game, power_id, entries))
+        game.restore_orders(power_id, _restore_entries(game, power_id, entries))
     if "position" in current and position_from_json(game, current["position"]) != game.position:
         raise GameError("the record's current position differs from the replayed one")
-    game._draw_votes = {p.lower(): bool(v) for p, v in data.get("draw_votes", {}).items()}
+    game.restore_draw_votes({p.lower(): bool(v) for p, v in data.get("draw_votes", {}).items()})
     end = data.get("end")
     if end is not None and game.end is None:
         game.end = GameEnd(EndKind(end["kind"]), tuple(p.lower() for p in end["winners"]),
