@@ -123,6 +123,8 @@ class Game:
         }
         self._pending: dict[str, _Pending] = {}
         self._draw_votes: dict[str, bool] = {}
+        self._powers_cache: tuple[Position, int, tuple[tuple[str, ...], tuple[str, ...]]] | None \
+            = None
         self._position = self._initial_position()
 
     # -- the start --------------------------------------------------------------------------
@@ -181,23 +183,35 @@ class Game:
 
     def active_powers(self) -> tuple[str, ...]:
         """Powers still in the game: with units or centres, and not neutral."""
+        return self._powers_now()[0]
+
+    def powers_to_order(self) -> tuple[str, ...]:
+        """Powers that have something to order in the current phase."""
+        return self._powers_now()[1]
+
+    def _powers_now(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """(active powers, powers to order), worked out once per position and eliminations:
+        both are asked for several times a phase."""
         position = self._position
-        return tuple(
+        cached = self._powers_cache
+        if cached is not None and cached[0] is position and cached[1] == len(self.eliminated):
+            return cached[2]
+        active = tuple(
             p for p in self.powers
             if p not in self.eliminated
             and (position.units_of(p) or position.centers_of(p) or position.dislodged_of(p))
         )
-
-    def powers_to_order(self) -> tuple[str, ...]:
-        """Powers that have something to order in the current phase."""
-        position = self._position
         kind = position.phase.type
         if kind is PhaseType.MOVEMENT:
-            return tuple(p for p in self.active_powers() if position.units_of(p))
-        if kind is PhaseType.RETREATS:
-            return tuple(sorted({d.unit.power for d in position.dislodged}))
-        counts = adjustment_counts(position)
-        return tuple(p for p, n in counts.items() if n != 0 and p in self.active_powers())
+            to_order = tuple(p for p in active if position.units_of(p))
+        elif kind is PhaseType.RETREATS:
+            to_order = tuple(sorted({d.unit.power for d in position.dislodged}))
+        else:
+            counts = adjustment_counts(position)
+            to_order = tuple(p for p, n in counts.items() if n != 0 and p in active)
+        answer = (active, to_order)
+        self._powers_cache = (position, len(self.eliminated), answer)
+        return answer
 
     def orders_of(self, power: str) -> tuple[SubmittedOrder, ...]:
         """The orders ``power`` has given for the current phase so far."""

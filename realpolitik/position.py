@@ -7,6 +7,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
+from typing import TypeVar
 
 from realpolitik.errors import RealpolitikError
 from realpolitik.geography import UnitType, province_of
@@ -112,6 +113,17 @@ class DislodgedUnit:
     via_convoy: bool = False
     """True if the attacker came by convoy (DATC 4.A.5: the 2023 rules then allow retreating
     to the attacker's province)."""
+
+
+_new_object = object.__new__
+_V = TypeVar("_V")
+
+
+def _read_only(mapping: Mapping[str, _V]) -> Mapping[str, _V]:
+    """``mapping`` itself if it is read-only already, else a read-only copy."""
+    if type(mapping) is MappingProxyType:
+        return mapping
+    return MappingProxyType(dict(mapping))
 
 
 class PositionError(RealpolitikError, ValueError):
@@ -265,15 +277,24 @@ class Position:
         dislodged: tuple[DislodgedUnit, ...] | None = None,
         standoffs: frozenset[str] | None = None,
     ) -> Position:
-        """A copy with some fields changed (no checks: the engine's own use)."""
-        return Position(
-            self.variant,
-            self.phase if phase is None else phase,
-            self.units if units is None else units,
-            self.centers if centers is None else centers,
-            self.dislodged if dislodged is None else dislodged,
-            self.standoffs if standoffs is None else standoffs,
+        """A copy with some fields changed (no checks: the engine's own use).
+
+        Read-only mappings (a position's own, a resolution's) are shared rather than copied:
+        the engine never changes the dictionaries behind them. Several positions are made
+        every phase, so this skips the dataclass constructor.
+        """
+        made: Position = _new_object(Position)
+        made.__dict__.update(
+            variant=self.variant,
+            phase=self.phase if phase is None else phase,
+            units=self.units if units is None else _read_only(units),
+            centers=self.centers if centers is None else _read_only(centers),
+            dislodged=self.dislodged if dislodged is None else dislodged,
+            standoffs=self.standoffs if standoffs is None else standoffs,
+            _key=None,
+            memo={},
         )
+        return made
 
     def __repr__(self) -> str:
         units = ", ".join(f"{u.power}: {u}" for u in self.units.values())

@@ -108,7 +108,11 @@ class Variant:
     @property
     def power_ids(self) -> tuple[str, ...]:
         """The power ids in display order."""
-        return tuple(p.id for p in self.powers)
+        # asked for many times a phase (who orders, who is left): made once per variant
+        ids = self.derived.get("variant:power_ids")
+        if ids is None:
+            ids = self.derived["variant:power_ids"] = tuple(p.id for p in self.powers)
+        return ids  # type: ignore[return-value]
 
     def power(self, power_id: str) -> Power:
         """The power with this id; raises KeyError."""

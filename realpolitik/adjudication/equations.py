@@ -18,7 +18,7 @@ form a convoy route, which supports the paradox rules protect) is worked out onc
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Container, Mapping, Sequence
 from types import MappingProxyType
 
 from realpolitik.geography import UnitType, province_of
@@ -220,28 +220,7 @@ class Board:
             c: tuple(sea_of[s] for s in tables.sea_adj[self.prov[c]] if s in sea_of)
             for c in fleets
         }
-        # The fleets on some simple route from a start fleet to an end fleet.
-        on_route: set[int] = set()
-        path: list[int] = []
-        in_path: set[int] = set()
-        budget = [20_000]
-
-        def walk(c: int) -> None:
-            if budget[0] <= 0:
-                return
-            budget[0] -= 1
-            path.append(c)
-            in_path.add(c)
-            if c in end:
-                on_route.update(path)
-            for nxt in graph[c]:
-                if nxt not in in_path:
-                    walk(nxt)
-            path.pop()
-            in_path.discard(c)
-
-        for c in sorted(start):
-            walk(c)
+        on_route = fleets_on_routes(sorted(start), end, graph)
         self.route_start[i] = start & on_route
         self.route_end[i] = end & on_route
         self.route_graph[i] = {c: tuple(x for x in graph[c] if x in on_route) for c in on_route}
@@ -293,6 +272,39 @@ class Board:
                     seen.add(nxt)
                     todo.append(nxt)
         return True
+
+
+def fleets_on_routes(start: Sequence[int], end: Container[int],
+                     graph: Mapping[int, Sequence[int]], budget: int = 20_000) -> set[int]:
+    """The fleets on some simple path from a fleet in ``start`` to one in ``end`` through
+    ``graph`` (fleet -> the fleets next to it). At most ``budget`` steps are taken, which bounds
+    the work on a map whose seas allow very many routes."""
+    on_route: set[int] = set()
+    for first in start:
+        if budget <= 0:
+            break
+        budget -= 1
+        path = [first]
+        in_path = {first}
+        if first in end:
+            on_route.add(first)
+        # Depth first, with an explicit stack (a recursive closure would be a reference cycle).
+        stack = [iter(graph[first])]
+        while stack:
+            for nxt in stack[-1]:
+                if nxt in in_path or budget <= 0:
+                    continue
+                budget -= 1
+                path.append(nxt)
+                in_path.add(nxt)
+                if nxt in end:
+                    on_route.update(path)
+                stack.append(iter(graph[nxt]))
+                break
+            else:
+                stack.pop()
+                in_path.discard(path.pop())
+    return on_route
 
 
 class Equations:

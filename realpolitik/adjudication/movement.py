@@ -23,6 +23,7 @@ from realpolitik.adjudication.equations import (
     SUPPORT_MOVE,
     Board,
     Equations,
+    fleets_on_routes,
 )
 from realpolitik.adjudication.explain import and_list, versus
 from realpolitik.adjudication.outcomes import Detail, OrderResult, Outcome, Resolution, Result
@@ -60,6 +61,12 @@ def _unset(decision: int) -> bool:  # pragma: no cover - replaced before use
 
 def adjudicate_movement(position: Position, orders: Iterable[Order], rules: Rules) -> Resolution:
     """Resolve a movement phase."""
+    given = tuple(orders)
+    return _resolve(position, given, rules).resolution(_Explainer(position, given, rules))
+
+
+def _resolve(position: Position, orders: tuple[Order, ...], rules: Rules) -> _Outcome:
+    """Accept the orders, build the board and settle every decision."""
     tables = tables_for(position.variant)
     provinces = sorted(position.units)
     units = [position.units[p] for p in provinces]
@@ -83,7 +90,10 @@ def adjudicate_movement(position: Position, orders: Iterable[Order], rules: Rule
     for i in range(board.n):
         if not resolver.is_resolved(i):
             resolver.resolve(i)
-    return _Outcome(position, board, equations, resolver, paradoxes, accepted, rules).resolution()
+    # Every decision is final: the solver no longer needs the equations, and dropping them
+    # breaks the solver <-> equations cycle so that the phase's state is freed at once.
+    resolver.finish()
+    return _Outcome(position, board, equations, resolver, paradoxes, accepted, rules)
 
 
 class _Outcome:
@@ -130,7 +140,8 @@ class _Outcome:
 
     # -- the next position -------------------------------------------------------------------
 
-    def resolution(self) -> Resolution:
+    def resolution(self, explainer: _Explainer) -> Resolution:
+        """The next board and the results, whose sentences ``explainer`` writes on demand."""
         b = self.board
         position = self.position
         new_units: dict[str, Unit] = {}
@@ -152,7 +163,7 @@ class _Outcome:
                                              standoffs=standoffs)
             for d in dislodged
         }
-        results = self.results()
+        results = self.results(explainer)
         ordered_units = {p: new_units[p] for p in sorted(new_units)}
         return Resolution(
             phase=position.phase,
@@ -181,11 +192,10 @@ class _Outcome:
 
     # -- results ------------------------------------------------------------------------------
 
-    def results(self) -> tuple[OrderResult, ...]:
+    def results(self, explainer: _Explainer) -> tuple[OrderResult, ...]:
         """One result per order given. The outcome is decided here; the sentence, the units that
         caused it and the strengths are written when first read (:class:`_Explainer`)."""
         out: list[OrderResult] = []
-        explainer = _Explainer(self)
         for k, entry in enumerate(self.accepted.entries):
             if entry.illegal is not None:
                 out.append(entry.void_result())
@@ -440,47 +450,41 @@ class _Outcome:
     def working_fleets(self, t: int) -> frozenset[int]:
         """The fleets of move ``t`` on some route whose fleets all held their place."""
         b = self.board
-        graph = b.route_graph[t]
         alive = {c for c in b.route_union[t] if self.value[c]}
-        end = b.route_end[t]
-        on_route: set[int] = set()
-        path: list[int] = []
-
-        def walk(c: int) -> None:
-            path.append(c)
-            if c in end:
-                on_route.update(path)
-            for nxt in graph[c]:
-                if nxt in alive and nxt not in path:
-                    walk(nxt)
-            path.pop()
-
-        for c in sorted(b.route_start[t] & alive):
-            walk(c)
-        return frozenset(on_route)
+        graph = {c: tuple(x for x in b.route_graph[t][c] if x in alive) for c in alive}
+        return frozenset(fleets_on_routes(sorted(b.route_start[t] & alive), b.route_end[t],
+                                          graph))
 
 
 class _Explainer:
-    """Writes the sentences of a movement phase's results the first time one is read, all at
-    once, then lets the phase's adjudication state go."""
+    """Writes the sentences of a movement phase's results the first time one is read.
 
-    __slots__ = ("_outcome", "_details")
+    It keeps only the phase's position, orders and rules, and adjudicates them again to write
+    the sentences (the adjudication is a pure function): most results are never read, and
+    keeping the whole adjudication state alive with each result would cost memory and
+    garbage-collection time for every phase a game has played.
+    """
 
-    def __init__(self, outcome: _Outcome) -> None:
-        self._outcome: _Outcome | None = outcome
-        self._details: list[Detail | None] = []
+    __slots__ = ("_position", "_orders", "_rules", "_details")
+
+    def __init__(self, position: Position, orders: tuple[Order, ...], rules: Rules) -> None:
+        self._position = position
+        self._orders = orders
+        self._rules = rules
+        self._details: list[Detail | None] | None = None
 
     def detail(self, k: int) -> Detail:
-        outcome = self._outcome
-        if outcome is not None:
-            details: list[Detail | None] = []
+        """The detail of the ``k``-th order given."""
+        details = self._details
+        if details is None:
+            outcome = _resolve(self._position, self._orders, self._rules)
+            details = []
             for entry in outcome.accepted.entries:
                 if entry.illegal is not None:
                     details.append(None)
                 else:
                     details.append(outcome.detail_of(entry.unit_index, entry.given, entry.power))
             self._details = details
-            self._outcome = None
-        made = self._details[k]
+        made = details[k]
         assert made is not None
         return made

@@ -32,6 +32,14 @@ _UNRESOLVED, _VISITING, _RESOLVED = 0, 1, 2
 _NO_GUESS = 1 << 30
 
 
+def _no_equations(decision: int) -> bool:
+    raise AssertionError(f"decision {decision} read after every decision was final")
+
+
+def _no_backup(resolver: Resolver, cycle: Sequence[int]) -> None:
+    raise AssertionError("a cycle found after every decision was final")
+
+
 class Resolver:
     """The solver's state: a value per decision, which ones are resolved, and the cycle list.
 
@@ -74,6 +82,13 @@ class Resolver:
         """The shallowest depth of a guess read since the current decision started."""
         self.cycles: list[tuple[int, ...]] = []
         """Every cycle handed to the backup rule, for explanations and tracing."""
+
+    def finish(self) -> None:
+        """Let go of the equations and the backup rule once every decision is final (the
+        equations usually read decisions through this resolver: a reference cycle)."""
+        assert all(state == _RESOLVED for state in self.state)
+        self._adjudicate = _no_equations
+        self._backup = _no_backup
 
     def is_resolved(self, decision: int) -> bool:
         """True once the decision has its final value."""
