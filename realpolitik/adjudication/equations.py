@@ -103,24 +103,27 @@ class Board:
         helpers: list[int] = []
         for i, order in enumerate(orders):
             cls = type(order)
+            # (a location is its own province unless it names a coast: skip province_of then)
             if cls is Move:
                 assert isinstance(order, Move)
                 kind[i] = MOVE
-                dest_loc[i] = order.destination
-                dest[i] = province_of(order.destination)
+                loc = dest_loc[i] = order.destination
+                dest[i] = loc if "/" not in loc else province_of(loc)
                 moves.append(i)
             elif cls is SupportHold:
                 assert isinstance(order, SupportHold)
                 kind[i] = SUPPORT_HOLD
-                dest[i] = province_of(order.supported_location)
-                target[i] = at.get(dest[i], -1)
+                loc = order.supported_location
+                dest[i] = loc = loc if "/" not in loc else province_of(loc)
+                target[i] = at.get(loc, -1)
                 helpers.append(i)
             elif cls is SupportMove:
                 assert isinstance(order, SupportMove)
                 kind[i] = SUPPORT_MOVE
-                target[i] = at.get(province_of(order.supported_location), -1)
-                dest_loc[i] = order.destination
-                dest[i] = province_of(order.destination)
+                loc = order.supported_location
+                target[i] = at.get(loc if "/" not in loc else province_of(loc), -1)
+                loc = dest_loc[i] = order.destination
+                dest[i] = loc if "/" not in loc else province_of(loc)
                 helpers.append(i)
             elif cls is Convoy:
                 assert isinstance(order, Convoy)

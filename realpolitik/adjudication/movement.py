@@ -196,13 +196,16 @@ class _Outcome:
         """One result per order given. The outcome is decided here; the sentence, the units that
         caused it and the strengths are written when first read (:class:`_Explainer`)."""
         out: list[OrderResult] = []
+        append = out.append
+        classify = self.classify
+        lazy = OrderResult.explained_later
+        detail = explainer.detail
         for k, entry in enumerate(self.accepted.entries):
             if entry.illegal is not None:
-                out.append(entry.void_result())
+                append(entry.void_result())
                 continue
-            result, outcome = self.classify(entry.unit_index)
-            out.append(OrderResult(entry.given, entry.power, result, outcome,
-                                   explain=partial(explainer.detail, k)))
+            result, outcome = classify(entry.unit_index)
+            append(lazy(entry.given, entry.power, result, outcome, partial(detail, k)))
         return tuple(out)
 
     def classify(self, i: int) -> tuple[Result, Outcome]:

@@ -110,6 +110,20 @@ class OrderResult:
         init(self, "_detail", explain if explain is not None
              else (reason, tuple(by), strength, opposed_by))
 
+    @classmethod
+    def explained_later(cls, order: Order, power: str, result: Result, outcome: Outcome,
+                        explain: Callable[[], Detail]) -> OrderResult:
+        """``OrderResult(order, power, result, outcome, explain=explain)``, made without the
+        keyword handling of ``__init__`` (the adjudicator makes one per order, every phase)."""
+        made: OrderResult = _new_object(cls)
+        _set_order(made, order)
+        _set_power(made, power)
+        _set_result(made, result)
+        _set_outcome(made, outcome)
+        _set_illegal_reason(made, None)
+        _set_detail(made, explain)
+        return made
+
     def detail(self) -> Detail:
         """``(reason, by, strength, opposed_by)``."""
         detail = self._detail
@@ -175,6 +189,22 @@ class OrderResult:
                 f"result={self.result!r}, outcome={self.outcome!r}, reason={reason!r}, "
                 f"by={by!r}, strength={strength!r}, opposed_by={opposed_by!r}, "
                 f"illegal_reason={self.illegal_reason!r})")
+
+
+_new_object = object.__new__
+
+
+def _slot_setter(name: str) -> Callable[[OrderResult, object], None]:
+    setter: Callable[[OrderResult, object], None] = getattr(OrderResult, name).__set__
+    return setter
+
+
+_set_order = _slot_setter("order")
+_set_power = _slot_setter("power")
+_set_result = _slot_setter("result")
+_set_outcome = _slot_setter("outcome")
+_set_illegal_reason = _slot_setter("illegal_reason")
+_set_detail = _slot_setter("_detail")
 
 
 @dataclass(frozen=True, slots=True)

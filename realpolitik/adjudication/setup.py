@@ -64,11 +64,18 @@ def accept_orders(position: Position, orders: Iterable[Order], rules: Rules,
         power = given.power or ""
         if type(given) is not Waive:
             assert not isinstance(given, Waive)
-            province = province_of(given.location)
-            unit = units.get(province)
+            location = given.location
+            # most units stand on a province, not a coast: try the location as it is first
+            unit = units.get(location)
             if unit is not None:
-                unit_index = index[province]
+                unit_index = index[location]
                 power = power or unit.power
+            elif "/" in location:
+                province = province_of(location)
+                unit = units.get(province)
+                if unit is not None:
+                    unit_index = index[province]
+                    power = power or unit.power
         if id(given) in listed:
             checked: Order | Illegal = given  # listed by legal_orders: legal as it stands
         else:
