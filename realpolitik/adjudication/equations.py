@@ -214,8 +214,8 @@ class Board:
         else:  # "intent"
             route = CONVOY_ONLY if (order.via_convoy or own_fleet) else LAND
         self.route[i] = route
-        if route == LAND:
-            return
+        if route == LAND or not fleets:
+            return  # (no fleets: no route, and the route tables stay empty)
         sea_of = {self.prov[c]: c for c in fleets}
         start = frozenset(sea_of[s] for s in tables.shore_seas.get(origin, ()) if s in sea_of)
         end = frozenset(sea_of[s] for s in tables.shore_seas.get(dest, ()) if s in sea_of)

@@ -10,7 +10,6 @@ write one sentence per order.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import partial
 from types import MappingProxyType
 
 from realpolitik.adjudication.backup import backup_rule
@@ -199,13 +198,12 @@ class _Outcome:
         append = out.append
         classify = self.classify
         lazy = OrderResult.explained_later
-        detail = explainer.detail
         for k, entry in enumerate(self.accepted.entries):
             if entry.illegal is not None:
                 append(entry.void_result())
                 continue
             result, outcome = classify(entry.unit_index)
-            append(lazy(entry.given, entry.power, result, outcome, partial(detail, k)))
+            append(lazy(entry.given, entry.power, result, outcome, explainer, k))
         return tuple(out)
 
     def classify(self, i: int) -> tuple[Result, Outcome]:

@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import FrozenInstanceError, dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
+from typing import Protocol, runtime_checkable
 
 from realpolitik.orders import Order
 from realpolitik.position import DislodgedUnit, Phase, Unit
@@ -63,6 +64,15 @@ Detail = tuple[str, tuple[str, ...], int | None, int | None]
 """``(reason, by, strength, opposed_by)`` of an :class:`OrderResult`."""
 
 
+@runtime_checkable
+class Explains(Protocol):
+    """Writes the details of a phase's results on demand, by the result's index."""
+
+    def detail(self, index: int) -> Detail:
+        """``(reason, by, strength, opposed_by)`` of result ``index``."""
+        ...
+
+
 class OrderResult:
     """The result of one order, with its cause.
 
@@ -76,7 +86,7 @@ class OrderResult:
     sentences are most of the cost of adjudicating a phase).
     """
 
-    __slots__ = ("order", "power", "result", "outcome", "illegal_reason", "_detail")
+    __slots__ = ("order", "power", "result", "outcome", "illegal_reason", "_detail", "_index")
     __match_args__ = ("order", "power", "result", "outcome", "reason")
 
     order: Order
@@ -85,7 +95,9 @@ class OrderResult:
     outcome: Outcome
     illegal_reason: str | None
     """For a void order, the short code of why (``not_adjacent``, ``no_unit``...)."""
-    _detail: Detail | Callable[[], Detail]
+    _detail: Detail | Callable[[], Detail] | Explains
+    _index: int
+    """With an :class:`Explains` as ``_detail``: this result's index in it."""
 
     def __init__(
         self,
@@ -109,19 +121,22 @@ class OrderResult:
         init(self, "illegal_reason", illegal_reason)
         init(self, "_detail", explain if explain is not None
              else (reason, tuple(by), strength, opposed_by))
+        init(self, "_index", -1)
 
     @classmethod
     def explained_later(cls, order: Order, power: str, result: Result, outcome: Outcome,
-                        explain: Callable[[], Detail]) -> OrderResult:
-        """``OrderResult(order, power, result, outcome, explain=explain)``, made without the
-        keyword handling of ``__init__`` (the adjudicator makes one per order, every phase)."""
+                        explains: Explains, index: int) -> OrderResult:
+        """A result whose sentence ``explains.detail(index)`` writes when it is first read,
+        made without the keyword handling of ``__init__`` (the adjudicator makes one per
+        order, every phase)."""
         made: OrderResult = _new_object(cls)
         _set_order(made, order)
         _set_power(made, power)
         _set_result(made, result)
         _set_outcome(made, outcome)
         _set_illegal_reason(made, None)
-        _set_detail(made, explain)
+        _set_detail(made, explains)
+        _set_index(made, index)
         return made
 
     def detail(self) -> Detail:
@@ -129,8 +144,12 @@ class OrderResult:
         detail = self._detail
         if type(detail) is tuple:
             return detail
-        assert callable(detail)
-        made = detail()
+        if self._index >= 0:
+            assert isinstance(detail, Explains)
+            made = detail.detail(self._index)
+        else:
+            assert callable(detail)
+            made = detail()
         object.__setattr__(self, "_detail", made)
         return made
 
@@ -205,6 +224,7 @@ _set_result = _slot_setter("result")
 _set_outcome = _slot_setter("outcome")
 _set_illegal_reason = _slot_setter("illegal_reason")
 _set_detail = _slot_setter("_detail")
+_set_index = _slot_setter("_index")
 
 
 @dataclass(frozen=True, slots=True)
