@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
@@ -101,6 +101,26 @@ class Unit:
 
     def __str__(self) -> str:
         return f"{self.type.value} {self.location.upper()}"
+
+
+def _unit_slot_setter(name: str) -> Callable[[Unit, object], None]:
+    setter: Callable[[Unit, object], None] = getattr(Unit, name).__set__
+    return setter
+
+
+_set_unit_power = _unit_slot_setter("power")
+_set_unit_type = _unit_slot_setter("type")
+_set_unit_location = _unit_slot_setter("location")
+
+
+def moved_unit(unit: Unit, location: str) -> Unit:
+    """``Unit(unit.power, unit.type, location)``: the unit after a move or retreat, made
+    without the frozen dataclass's ``__init__`` (a phase moves many units)."""
+    made: Unit = object.__new__(Unit)
+    _set_unit_power(made, unit.power)
+    _set_unit_type(made, unit.type)
+    _set_unit_location(made, location)
+    return made
 
 
 @dataclass(frozen=True, slots=True)

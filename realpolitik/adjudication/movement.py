@@ -31,7 +31,7 @@ from realpolitik.adjudication.setup import Accepted, accept_orders
 from realpolitik.legality import retreat_options
 from realpolitik.maptables import tables_for
 from realpolitik.orders import Order
-from realpolitik.position import DislodgedUnit, Position, Unit
+from realpolitik.position import DislodgedUnit, Position, Unit, moved_unit
 from realpolitik.rules import Rules
 
 __all__ = ["adjudicate_movement"]
@@ -148,7 +148,7 @@ class _Outcome:
         for i in range(b.n):
             unit = b.units[i]
             if self.moved[i]:
-                moved = Unit(unit.power, unit.type, b.dest_loc[i])
+                moved = moved_unit(unit, b.dest_loc[i])
                 new_units[moved.province] = moved
             elif self.dislodged_by[i] >= 0:
                 j = self.dislodged_by[i]

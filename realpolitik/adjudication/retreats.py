@@ -17,7 +17,7 @@ from realpolitik.adjudication.setup import Entry
 from realpolitik.geography import province_of
 from realpolitik.legality import Illegal, normalize_order
 from realpolitik.orders import Order, Retreat, Waive
-from realpolitik.position import Position, Unit
+from realpolitik.position import Position, moved_unit
 from realpolitik.rules import Rules
 
 __all__ = ["adjudicate_retreats"]
@@ -102,7 +102,7 @@ def adjudicate_retreats(position: Position, orders: Iterable[Order], rules: Rule
                 ))
                 continue
             unit = position.dislodged[entry.unit_index].unit
-            units[dest] = Unit(unit.power, unit.type, order.destination)
+            units[dest] = moved_unit(unit, order.destination)
             results.append(OrderResult(entry.given, entry.power, Result.SUCCEEDS,
                                        Outcome.RETREATED, f"{text}: the unit retreated."))
         else:

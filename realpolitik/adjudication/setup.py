@@ -59,38 +59,34 @@ def accept_orders(position: Position, orders: Iterable[Order], rules: Rules,
     doubled: dict[int, list[Entry]] = {}
     listed = listed_ids(position, rules)
     units = position.units
+    find = index.get
     for given in orders:
-        unit_index = -1
         power = given.power or ""
-        if type(given) is not Waive:
+        if type(given) is Waive:
+            unit_index = -1
+        else:
             assert not isinstance(given, Waive)
             location = given.location
             # most units stand on a province, not a coast: try the location as it is first
-            unit = units.get(location)
-            if unit is not None:
-                unit_index = index[location]
-                power = power or unit.power
-            elif "/" in location:
-                province = province_of(location)
-                unit = units.get(province)
-                if unit is not None:
-                    unit_index = index[province]
-                    power = power or unit.power
-        if id(given) in listed:
-            checked: Order | Illegal = given  # listed by legal_orders: legal as it stands
+            unit_index = find(location, -1)
+            if unit_index < 0 and "/" in location:
+                location = province_of(location)
+                unit_index = find(location, -1)
+            if not power and unit_index >= 0:
+                power = units[location].power
+        if id(given) in listed:  # listed by legal_orders: legal as it stands
+            entry = Entry(given, power, unit_index, given, None)
         else:
             checked = normalize_order(position, given, rules=rules)
-        if type(checked) is Illegal:
-            assert isinstance(checked, Illegal)
-            entries.append(Entry(given, power, unit_index, None, checked))
-            continue
-        assert not isinstance(checked, Illegal)
-        entry = Entry(given, power, unit_index, checked, None)
+            if type(checked) is Illegal:
+                assert isinstance(checked, Illegal)
+                entries.append(Entry(given, power, unit_index, None, checked))
+                continue
+            assert not isinstance(checked, Illegal)
+            entry = Entry(given, power, unit_index, checked, None)
         entries.append(entry)
-        first = by_unit.get(unit_index)
-        if first is None:
-            by_unit[unit_index] = entry
-        else:
+        first = by_unit.setdefault(unit_index, entry)
+        if first is not entry:
             doubled.setdefault(unit_index, [first]).append(entry)
     # Several legal orders for one unit (DATC 4.D.3).
     for unit_index, given_orders in doubled.items():
