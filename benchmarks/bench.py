@@ -34,7 +34,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+try:
+    import realpolitik
+except ImportError:  # run from a checkout without installing: use its sources
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    import realpolitik
 
 from realpolitik.compat.diplomacy import Game as FacadeGame  # noqa: E402
 from realpolitik.game import Game as NativeGame  # noqa: E402
@@ -153,6 +157,14 @@ def peak_memory(run: Callable[[], None]) -> float:
         tracemalloc.stop()
 
 
+def build() -> str:
+    """Which realpolitik runs: the pure-Python modules or the mypyc-compiled ones."""
+    import realpolitik.adjudication.movement as movement
+
+    compiled = (movement.__file__ or "").endswith((".so", ".pyd"))
+    return "compiled with mypyc" if compiled else "pure Python"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=5, help="games per engine (default 5)")
@@ -187,7 +199,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"random play, standard map, {args.games} game(s) from seed {args.seed}, "
           f"to {args.end_year} or a win; Python {platform.python_version()} "
           f"({platform.python_implementation()}) on {platform.machine()}; "
-          f"{'CPU' if args.clock == 'cpu' else 'wall-clock'} time")
+          f"{'CPU' if args.clock == 'cpu' else 'wall-clock'} time; realpolitik {build()} "
+          f"({Path(realpolitik.__file__ or '').parent})")
     timings = [Timing(name) for name, _ in engines]
     for name, run in engines:
         run(args.seed, Timing(name + " warm-up"))  # imports, caches, map tables

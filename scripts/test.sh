@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Install realpolitik with its test tools into .venv, then run the linters and the tests.
+# Install realpolitik with its test tools into .venv, then run the linters and the tests; then
+# build the mypyc-compiled engine into .venv-mypyc and run the tests against it too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,3 +20,8 @@ python3 -m venv .venv
 .venv/bin/ruff check .
 .venv/bin/mypy --strict realpolitik
 .venv/bin/pytest "$@"
+
+# The compiled path (mypyc, setup.py) must pass the same tests as the pure-Python one: build it
+# into .venv-mypyc and run the suite against it (the browser tests only once, above).
+bash scripts/build_compiled.sh
+REALPOLITIK_EXPECT_COMPILED=1 .venv-mypyc/bin/pytest -p no:cacheprovider --ignore=tests/browser "$@"
