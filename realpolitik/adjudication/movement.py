@@ -80,12 +80,22 @@ def _resolve(position: Position, orders: tuple[Order, ...], rules: Rules) -> _Ou
     resolver = Resolver(board.n, equations.adjudicate,
                         backup_rule(board.kind, rules.convoy_paradox, paradoxes))
     equations.resolve = resolver.resolve  # the equations read decisions through the solver
-    kind = board.kind
+    kind, matched, prov, at = board.kind, board.matched, board.prov, board.at
+    moves_into, route, dest = board.moves_into, board.route, board.dest
+    settle = resolver.settle
+    # Decisions whose equation reads no other decision are settled here, outside the solver.
     for i in range(board.n):
-        if kind[i] == HOLD:
-            resolver.settle(i, True)
-        elif not board.matched[i]:
-            resolver.settle(i, False)
+        k = kind[i]
+        if k == HOLD:
+            settle(i, True)
+        elif not matched[i]:
+            settle(i, False)
+        elif k == MOVE:
+            # over land into an empty province no one else moves to: nothing can stop it
+            if route[i] == LAND and dest[i] not in at and len(moves_into[dest[i]]) == 1:
+                settle(i, True)
+        elif prov[i] not in moves_into:
+            settle(i, True)  # a support or convoy that nobody attacks
     for i in range(board.n):
         if not resolver.is_resolved(i):
             resolver.resolve(i)
