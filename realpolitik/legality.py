@@ -12,12 +12,16 @@ order of a power, for the user interface and the bots.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Mapping
+from collections import defaultdict
+from collections.abc import Callable, Container, Iterator, Mapping
 from dataclasses import dataclass, replace
+from itertools import chain, compress, repeat
+from operator import attrgetter, is_, not_
 from types import MappingProxyType
+from typing import TypeVar, cast
 
 from realpolitik.geography import UnitType, province_of
-from realpolitik.maptables import MapTables, Mover, tables_for
+from realpolitik.maptables import MapTables, Mover, Occupant, tables_for
 from realpolitik.orders import (
     Build,
     Convoy,
@@ -37,6 +41,7 @@ __all__ = [
     "Illegal",
     "adjustment_counts",
     "check_order",
+    "is_listed",
     "legal_orders",
     "normalize_order",
     "retreat_options",
@@ -672,16 +677,64 @@ def normalize_order(position: Position, order: Order, *, rules: Rules | None = N
 
 def listed_ids(position: Position, rules: Rules) -> Container[int]:
     """The ``id`` of every order value :func:`legal_orders` listed for this position and rules
-    (empty if it listed none): such an order is legal and already as the rules read it."""
-    listed = position.memo.get(("legal_orders:ids", rules))
-    return listed if listed is not None else ()  # type: ignore[return-value]
+    (none if it listed none): such an order is legal and already as the rules read it.
+
+    A view, not a set: each ``in`` finds the order by its id among the values the listing ever
+    made, then checks it with :func:`is_listed` (no set of some 600 ids built per position).
+    """
+    return _ListedIds(position, rules)
 
 
-def _is_listed(position: Position, order: Order, rules: Rules) -> bool:
+class _ListedIds:
+    """:func:`listed_ids`: a container of ids that looks each order up among its unit's
+    listed orders (as :func:`is_listed` does)."""
+
+    __slots__ = ("known", "listed", "position", "rules")
+
+    def __init__(self, position: Position, rules: Rules) -> None:
+        self.position = position
+        self.rules = rules
+        self.known = _known_orders(position)
+        memo = position.memo
+        self.listed: dict[str | None, Mapping[str, tuple[Order, ...]]] = {}
+        """power -> its listed orders, for the powers listed so far."""
+        for power in position.variant.power_ids:
+            listed = memo.get(("legal_orders", power, rules))
+            if listed is not None:
+                self.listed[power] = listed  # type: ignore[assignment]
+
+    def __contains__(self, item: object) -> bool:
+        order = self.known.get(item)  # type: ignore[call-overload]
+        if order is None:
+            return False
+        listed = self.listed.get(order.power)
+        if listed is None:
+            return is_listed(self.position, order, self.rules)  # listed since
+        where = "waive" if order.__class__ is Waive else order.location
+        orders = listed.get(where) or listed.get(province_of(where), ())
+        return any(map(is_, orders, repeat(order)))
+
+
+def is_listed(position: Position, order: Order, rules: Rules) -> bool:
     """True if ``order`` is one of the order values :func:`legal_orders` listed for this
-    position and rules (the very object: the position's memo keeps them alive)."""
-    listed = position.memo.get(("legal_orders:ids", rules))
-    return listed is not None and id(order) in listed  # type: ignore[operator]
+    position and rules (the very object, found among its unit's orders)."""
+    power = order.power
+    if power is None:
+        return False
+    listed: Mapping[str, tuple[Order, ...]] | None = position.memo.get(  # type: ignore[assignment]
+        ("legal_orders", power, rules))
+    if listed is None:
+        return False
+    where = "waive" if isinstance(order, Waive) else order.location
+    orders = listed.get(where)
+    if orders is None:  # a build on a coast is listed under its province
+        orders = listed.get(province_of(where))
+        if orders is None:
+            return False
+    return any(map(is_, orders, repeat(order)))
+
+
+_is_listed = is_listed
 
 
 def check_order(position: Position, order: Order, *, rules: Rules | None = None,
@@ -722,9 +775,6 @@ def legal_orders(position: Position, power: str, *, rules: Rules | None = None,
     if cached is None:
         listed = _legal_orders(position, power, rules)
         memo[key] = listed
-        ids = memo.setdefault(("legal_orders:ids", rules), set())
-        for orders in listed.values():
-            ids.update(map(id, orders))  # type: ignore[attr-defined]
         return listed
     return cached  # type: ignore[return-value]
 
@@ -745,8 +795,9 @@ def _legal_orders(position: Position, power: str, rules: Rules,
             retreats = made.retreats
             for loc in options:
                 if loc not in retreats:
-                    retreats[loc] = Retreat(unit.type, unit.location, loc, power=power)
-            out[unit.location] = (*(retreats[loc] for loc in options), made.disband)
+                    retreats[loc] = made.known_as(
+                        Retreat(unit.type, unit.location, loc, power=power))
+            out[unit.location] = (*(retreats[loc] for loc in options), made.disband())
         return MappingProxyType(out)
     return _adjustment_orders(position, power, rules)
 
@@ -754,21 +805,24 @@ def _legal_orders(position: Position, power: str, rules: Rules,
 def _adjustment_orders(position: Position, power: str, rules: Rules,
                        ) -> Mapping[str, tuple[Order, ...]]:
     tables = tables_for(position.variant)
-    count = adjustment_counts(position).get(power, 0)
+    counts = position.memo.get("legal_orders:adjustment_counts")
+    if counts is None:
+        counts = position.memo["legal_orders:adjustment_counts"] = adjustment_counts(position)
+    count: int = counts.get(power, 0)  # type: ignore[attr-defined]
     out: dict[str, tuple[Order, ...]] = {}
     if count > 0:
         rule = str(position.variant.rules.get("builds", "home_centers"))
-        for province in tables.provinces:
-            if position.centers.get(province) != power or province in position.units:
-                continue
-            if rule != "any_owned_center" and tables.home_of.get(province) != power:
+        sites = tables.provinces if rule == "any_owned_center" else tables.homes_of(power)
+        centers, units = position.centers, position.units
+        for province in sites:
+            if centers.get(province) != power or province in units:
                 continue
             builds: list[Order] = []
             if tables.can_stand(UnitType.ARMY, province):
-                builds.append(_made_for(position, UnitType.ARMY, province, power).builds)
+                builds.append(_made_for(position, UnitType.ARMY, province, power).build())
             for loc in tables.coasts[province] or (province,):
                 if tables.can_stand(UnitType.FLEET, loc):
-                    builds.append(_made_for(position, UnitType.FLEET, loc, power).builds)
+                    builds.append(_made_for(position, UnitType.FLEET, loc, power).build())
             if builds:
                 out[province] = tuple(builds)
         if rules.waive == "allowed":
@@ -777,51 +831,88 @@ def _adjustment_orders(position: Position, power: str, rules: Rules,
             waive = waives.get(power)
             if waive is None:
                 waive = waives[power] = Waive(power)
+                _known_orders(position)[id(waive)] = waive
             out["waive"] = (waive,)
     elif count < 0:
-        for unit in position.units.values():
-            if unit.power == power:
-                out[unit.location] = (
-                    _made_for(position, unit.type, unit.location, power).disband,)
+        for unit in position.units_of(power):
+            out[unit.location] = (
+                _made_for(position, unit.type, unit.location, power).disband(),)
     return MappingProxyType(out)
 
 
-_Shared = tuple[set[str], dict[str, frozenset[str]], dict[str, list[tuple[str, str]]],
-                dict[str, list[Mover]]]
+_Shared = tuple[dict[str, list[int]], frozenset[str], dict[str, list[tuple[Mover, int]]],
+                dict[str, frozenset[str]], dict[str, frozenset[str]],
+                dict[str, list[tuple[str, str]]]]
+
+_unit_key: Callable[[Unit], tuple[UnitType, str]] = attrgetter("type", "location")
 
 
 def _movement_shared(position: Position, tables: MapTables) -> _Shared:
-    """What every power's list of movement orders needs: the fleets at sea, where each army
-    could go by convoy, each fleet's convoys, and the moves into each province. Computed once
-    per position."""
+    """What every power's list of movement orders needs, computed once per position.
+
+    ``into``: province -> the unit in it (first) and every move some unit could make into it,
+    in the order of the units, as support keys (:meth:`MapTables.support_key`): the supports
+    into that province, in order, for any supporter. Then the fleets that could be needed to
+    convoy some army to a province it could not reach otherwise; province -> those moves by
+    convoy into it (with their support keys); each such army -> the group of fleets it could use
+    (:meth:`MapTables.fleet_groups`); where each army next to a fleet at sea could go by convoy;
+    and each fleet's convoys (unsorted, repeated).
+    """
     shared = position.memo.get("legal_orders:movement")
     if shared is not None:
         return shared  # type: ignore[return-value]
     units = position.units
-    fleets = _fleets_at_sea(position, tables)
-    # Where each army could go by convoy, and each fleet's convoys.
-    convoy_dests: dict[str, frozenset[str]] = {}
-    convoys_of: dict[str, list[tuple[str, str]]] = {f: [] for f in fleets}
-    for prov, unit in units.items():
-        if unit.type is UnitType.ARMY and prov in tables.coastal and fleets:
-            reach = tables.convoy_reachable(prov, fleets)
-            convoy_dests[prov] = reach
-            if reach:
-                for chain, ends in tables.minimal_routes(prov, fleets):
-                    for fleet in chain:
-                        convoys_of[fleet].extend((prov, d) for d in ends)
-    # Moves each unit could make (for supports): province -> [(unit province, destination)].
-    movers_into: dict[str, list[Mover]] = {}
-    moves_from = tables.moves_from
-    for prov, unit in units.items():
-        utype, uloc = unit.type, unit.location
-        for dest_prov, mover in moves_from[utype, uloc]:
-            movers_into.setdefault(dest_prov, []).append(mover)
-        if utype is UnitType.ARMY:
-            for dest in convoy_dests.get(prov, ()):
-                if dest not in tables.army_adj.get(prov, ()):
-                    movers_into.setdefault(dest, []).append((prov, dest, utype, uloc))
-    shared = (fleets, convoy_dests, convoys_of, movers_into)
+    sea = tables.sea
+    fleet = UnitType.FLEET
+    fleets = frozenset([p for p, u in units.items() if u.type is fleet and p in sea])
+    may_convoy: set[str] = set()
+    group_of_army: dict[str, frozenset[str]] = {}
+    convoyed_into: dict[str, list[tuple[Mover, int]]] = {}
+    convoy_reach: dict[str, frozenset[str]] = {}
+    convoys_of: dict[str, list[tuple[str, str]]] = {}
+    by_convoy_at: list[tuple[int, tuple[tuple[str, Mover, int], ...]]] = []  # (unit index, moves)
+    if fleets:
+        coastal, shore_seas = tables.coastal, tables.shore_seas
+        army = UnitType.ARMY
+        group_of: dict[str, frozenset[str]] | None = None
+        for index, (prov, unit) in enumerate(units.items()):
+            if unit.type is not army or prov not in coastal:
+                continue
+            seas = shore_seas[prov] & fleets
+            if not seas:
+                continue
+            if group_of is None:
+                group_of = tables.fleet_groups(fleets)
+            group = frozenset().union(*(group_of[s] for s in seas)) if len(seas) > 1 \
+                else group_of[next(iter(seas))]
+            reach, by_convoy, needed = tables.convoy_reach(prov, group)
+            convoy_reach[prov] = reach
+            if by_convoy:
+                by_convoy_at.append((index, by_convoy))
+                may_convoy |= group
+                group_of_army[prov] = group
+                for dest_prov, mover, key in by_convoy:
+                    convoyed_into.setdefault(dest_prov, []).append((mover, key))
+            for fleet_prov, pairs in needed:
+                convoys_of.setdefault(fleet_prov, []).extend(pairs)
+    into: dict[str, list[int]] = defaultdict(list)
+    into_of = into.__getitem__
+    # Without a Python-level step per move: the units, then their moves (an army's moves by
+    # convoy right after its own moves, so each province's moves come in the order of units).
+    append = list.append
+    unit_keys = list(map(_unit_key, units.values()))
+    any(map(append, map(into_of, units), map(tables.occupant_keys.__getitem__, unit_keys)))
+    moves_into, mover_keys = tables.moves_into.__getitem__, tables.mover_keys.__getitem__
+    start = 0
+    for index, by_convoy in (*by_convoy_at, (len(unit_keys) - 1, ())):
+        run = unit_keys[start:index + 1]
+        any(map(append, map(into_of, chain.from_iterable(map(moves_into, run))),
+                chain.from_iterable(map(mover_keys, run))))
+        for dest_prov, _, key in by_convoy:
+            into[dest_prov].append(key)
+        start = index + 1
+    shared = (into, frozenset(may_convoy), convoyed_into, group_of_army, convoy_reach,
+              convoys_of)
     position.memo["legal_orders:movement"] = shared
     return shared
 
@@ -849,6 +940,9 @@ _set_spower = _slot_setter(SupportMove, "supported_power")
 _set_shloc = _slot_setter(SupportHold, "supported_location")
 _set_shtype = _slot_setter(SupportHold, "supported_type")
 _set_shpower = _slot_setter(SupportHold, "supported_power")
+_set_army_loc = _slot_setter(Convoy, "army_location")
+_set_convoy_dest = _slot_setter(Convoy, "destination")
+_set_army_power = _slot_setter(Convoy, "army_power")
 
 
 def _hold(utype: UnitType, loc: str, power: str) -> Hold:
@@ -869,28 +963,71 @@ def _move(utype: UnitType, loc: str, dest: str, via: bool, power: str) -> Move:
     return order
 
 
-def _support_hold(utype: UnitType, loc: str, other: Unit, power: str) -> SupportHold:
+def _support_hold(utype: UnitType, loc: str, other_loc: str, other_type: UnitType, power: str,
+                  ) -> SupportHold:
     order: SupportHold = _new(SupportHold)
     _set_type(order, utype)
     _set_loc(order, loc)
     _set_power(order, power)
-    _set_shloc(order, other.location)
-    _set_shtype(order, other.type)
+    _set_shloc(order, other_loc)
+    _set_shtype(order, other_type)
     _set_shpower(order, None)
     return order
 
 
-def _support_move(utype: UnitType, loc: str, mover: Unit, dest: str, power: str,
-                  ) -> SupportMove:
+def _support_move(utype: UnitType, loc: str, mover_loc: str, mover_type: UnitType, dest: str,
+                  power: str) -> SupportMove:
     order: SupportMove = _new(SupportMove)
     _set_type(order, utype)
     _set_loc(order, loc)
     _set_power(order, power)
-    _set_sloc(order, mover.location)
+    _set_sloc(order, mover_loc)
     _set_smdest(order, dest)
-    _set_stype(order, mover.type)
+    _set_stype(order, mover_type)
     _set_spower(order, None)
     return order
+
+
+def _convoy(utype: UnitType, loc: str, army_loc: str, dest: str, power: str) -> Convoy:
+    order: Convoy = _new(Convoy)
+    _set_type(order, utype)
+    _set_loc(order, loc)
+    _set_power(order, power)
+    _set_army_loc(order, army_loc)
+    _set_convoy_dest(order, dest)
+    _set_army_power(order, None)
+    return order
+
+
+class _Supports(dict[int, SupportHold | SupportMove | None]):
+    """One unit's supports by support key (:meth:`MapTables.support_key`): of the unit there
+    to hold, or of the move; None for the unit's own moves. Each is made the first time it is
+    looked up (``__missing__``: no exception, no second pass)."""
+
+    __slots__ = ("made", "named")
+
+    def __init__(self, made: _Made, named: list[Occupant | Mover], own: tuple[int, ...]) -> None:
+        super().__init__(dict.fromkeys(own))
+        self.made = made
+        self.named = named
+
+    def __missing__(self, key: int) -> SupportHold | SupportMove:
+        made = self.made
+        named = self.named[key]
+        support: SupportHold | SupportMove
+        if len(named) == 2:
+            support = _support_hold(made.utype, made.loc, named[0], named[1], made.power)
+        else:
+            support = _support_move(made.utype, made.loc, named[3], named[2], named[1],
+                                    made.power)
+        self[key] = made.known_as(support)
+        return support
+
+
+_O = TypeVar("_O", bound=Order)
+
+_MAX_HEADS = 64
+"""How many sets of convoy destinations one :class:`_Made` keeps its head of orders for."""
 
 
 class _Made:
@@ -900,28 +1037,103 @@ class _Made:
     before: looking each one up here by a small key is several times cheaper than making it
     again, and the facade can keep its strings by the identity of these values. The values are
     frozen, so sharing them between positions is safe; the table lives in ``variant.derived``,
-    exactly as long as the variant, and is bounded by the map.
+    exactly as long as the variant, and is bounded by the map (``heads`` by :data:`_MAX_HEADS`).
     """
 
-    __slots__ = ("fixed", "convoy_moves", "support_holds", "support_moves", "convoys",
-                 "retreats", "disband", "builds")
+    __slots__ = ("utype", "loc", "power", "province", "reach", "fixed", "heads", "supports",
+                 "convoy_moves", "convoys", "retreats", "_disband", "_build", "known")
 
-    def __init__(self, utype: UnitType, loc: str, power: str,
-                 moves: tuple[str, ...]) -> None:
+    def __init__(self, utype: UnitType, loc: str, power: str, tables: MapTables,
+                 known: dict[int, Order]) -> None:
+        self.known = known
+        """Every order value made for the listing, by id (:func:`_known_orders`)."""
+        self.utype = utype
+        self.loc = loc
+        self.power = power
+        self.province = province_of(loc)
+        moves, self.reach = tables.sorted_near.get((utype, loc), ((), ()))
+        """``reach``: the provinces it can support into, sorted."""
         self.fixed: tuple[Order, ...] = (
-            _hold(utype, loc, power), *(_move(utype, loc, d, False, power) for d in moves))
+            _hold(utype, loc, power), *[_move(utype, loc, d, False, power) for d in moves])
         """The hold and the moves without a convoy, in map order."""
+        known.update({id(order): order for order in self.fixed})
+        self.heads: dict[frozenset[str], tuple[Order, ...]] = {}
+        """Where an army could go by convoy -> ``fixed`` and those moves, sorted."""
+        self.supports = _Supports(self, tables.support_keys,
+                                  tables.mover_keys.get((utype, loc), ()))
+        """Support key -> its support (its own moves -> None: no support)."""
         self.convoy_moves: dict[tuple[str, bool], Move] = {}
-        self.support_holds: dict[tuple[str, UnitType], SupportHold] = {}
-        self.support_moves: dict[tuple[str, str, UnitType, str], SupportMove] = {}
         self.convoys: dict[tuple[str, str], Convoy] = {}
         self.retreats: dict[str, Retreat] = {}
-        self.disband = Disband(utype, loc, power=power)
-        self.builds = Build(utype, loc, power=power)
+        self._disband: Disband | None = None
+        self._build: Build | None = None
+
+    def known_as(self, order: _O) -> _O:
+        """``order``, entered in :attr:`known`."""
+        self.known[id(order)] = order
+        return order
+
+    def disband(self) -> Disband:
+        """Its disband (a retreat phase) or removal (an adjustment phase)."""
+        disband = self._disband
+        if disband is None:
+            disband = self._disband = self.known_as(
+                Disband(self.utype, self.loc, power=self.power))
+        return disband
+
+    def build(self) -> Build:
+        """Its build."""
+        build = self._build
+        if build is None:
+            build = self._build = self.known_as(Build(self.utype, self.loc, power=self.power))
+        return build
+
+    def head(self, convoy_reach: frozenset[str], land: frozenset[str]) -> tuple[Order, ...]:
+        """The hold, the moves, then the moves by convoy to ``convoy_reach`` (sorted; marked
+        ``via_convoy`` where the province is next door by ``land``)."""
+        head = self.heads.get(convoy_reach)
+        if head is not None:
+            return head
+        orders = list(self.fixed)
+        convoy_moves = self.convoy_moves
+        for dest in sorted(convoy_reach):
+            key = (dest, dest in land)
+            move = convoy_moves.get(key)
+            if move is None:
+                move = convoy_moves[key] = self.known_as(
+                    _move(self.utype, self.loc, dest, key[1], self.power))
+            orders.append(move)
+        if len(self.heads) >= _MAX_HEADS:
+            self.heads.clear()
+        head = self.heads[convoy_reach] = tuple(orders)
+        return head
+
+    def listed_convoys(self, pairs: list[tuple[str, str]]) -> tuple[Convoy, ...]:
+        """Its convoys of these (army province, destination) pairs, sorted, once each."""
+        convoys = self.convoys
+        listed: list[Convoy] = []
+        for pair in sorted(set(pairs)):
+            convoy = convoys.get(pair)
+            if convoy is None:
+                convoy = convoys[pair] = self.known_as(
+                    _convoy(self.utype, self.loc, pair[0], pair[1], self.power))
+            listed.append(convoy)
+        return tuple(listed)
 
 
 _MADE_KEY = "realpolitik.legality:orders"
 _WAIVES_KEY = "realpolitik.legality:waives"
+_KNOWN_KEY = "realpolitik.legality:known"
+
+
+def _known_orders(position: Position) -> dict[int, Order]:
+    """id -> every order value the listing made for this variant (kept alive here, so each id
+    stays its own), for :func:`listed_ids`."""
+    derived = position.variant.derived
+    known = derived.get(_KNOWN_KEY)
+    if known is None:
+        known = derived[_KNOWN_KEY] = {}
+    return known  # type: ignore[return-value]
 
 
 def _made_table(position: Position) -> dict[tuple[UnitType, str, str], _Made]:
@@ -937,69 +1149,54 @@ def _made_for(position: Position, utype: UnitType, loc: str, power: str) -> _Mad
     table = _made_table(position)
     made = table.get((utype, loc, power))
     if made is None:
-        moves = tables_for(position.variant).sorted_near.get((utype, loc), ((), ()))[0]
-        made = table[utype, loc, power] = _Made(utype, loc, power, moves)
+        made = table[utype, loc, power] = _Made(utype, loc, power,
+                                                tables_for(position.variant),
+                                                _known_orders(position))
     return made
 
 
 def _movement_orders(position: Position, power: str) -> Mapping[str, tuple[Order, ...]]:
     tables = tables_for(position.variant)
-    units = position.units
-    fleets, convoy_dests, convoys_of, movers_into = _movement_shared(position, tables)
+    into, may_convoy, convoyed_into, group_of_army, convoy_reach, convoys_of = _movement_shared(
+        position, tables)
+    into_of = into.__getitem__
     army_adj = tables.army_adj
-    sorted_near = tables.sorted_near
     made_table = _made_table(position)
     out: dict[str, tuple[Order, ...]] = {}
-    for prov, unit in units.items():
-        if unit.power != power:
-            continue
+    for unit in position.units_of(power):
         loc, utype = unit.location, unit.type
-        is_army = utype is UnitType.ARMY
-        moves, reach = sorted_near[utype, loc]
         made = made_table.get((utype, loc, power))
         if made is None:
-            made = made_table[utype, loc, power] = _Made(utype, loc, power, moves)
-        orders: list[Order] = list(made.fixed)
-        if is_army and prov in convoy_dests:
-            land = army_adj[prov]
-            convoy_moves = made.convoy_moves
-            for d in sorted(convoy_dests[prov]):
-                key = (d, d in land)
-                move = convoy_moves.get(key)
-                if move is None:
-                    move = convoy_moves[key] = _move(utype, loc, d, key[1], power)
-                orders.append(move)
-        fleet_at_sea = not is_army and prov in fleets
-        support_holds, support_moves = made.support_holds, made.support_moves
-        for target in reach:
-            other = units.get(target)
-            if other is not None:
-                hold_key = (other.location, other.type)
-                support_hold = support_holds.get(hold_key)
-                if support_hold is None:
-                    support_hold = support_holds[hold_key] = _support_hold(
-                        utype, loc, other, power)
-                orders.append(support_hold)
-            for move_key in movers_into.get(target, ()):
-                mover_prov, dest, mover_type, _ = move_key
-                if mover_prov == prov:
-                    continue
-                if (fleet_at_sea and mover_type is UnitType.ARMY
-                        and dest not in army_adj.get(mover_prov, ())
-                        and not tables.has_convoy_route(mover_prov, dest, fleets - {prov})):
-                    continue  # the route needs this fleet, which cannot support and convoy
-                support_move = support_moves.get(move_key)
-                if support_move is None:
-                    support_move = support_moves[move_key] = _support_move(
-                        utype, loc, units[mover_prov], dest, power)
-                orders.append(support_move)
-        if prov in convoys_of:
-            convoys = made.convoys
-            for convoy_key in sorted(set(convoys_of[prov])):
-                convoy = convoys.get(convoy_key)
-                if convoy is None:
-                    convoy = convoys[convoy_key] = Convoy(
-                        utype, loc, convoy_key[0], convoy_key[1], power=power)
-                orders.append(convoy)
-        out[loc] = tuple(orders)
+            made = _made_for(position, utype, loc, power)
+        prov = made.province
+        reach = convoy_reach.get(prov)
+        # The supports into each province it reaches, in order, looked up all at once: its
+        # own moves map to None, which the filter drops.
+        orders: tuple[Order, ...] = (
+            *(made.head(reach, army_adj[prov]) if reach else made.fixed),
+            *cast("Iterator[Order]", filter(None, map(
+                made.supports.__getitem__, chain.from_iterable(map(into_of, made.reach))))))
+        if prov in may_convoy and not convoyed_into.keys().isdisjoint(made.reach):
+            orders = _at_sea(orders, made, convoyed_into, group_of_army, tables)
+        convoy_pairs = convoys_of.get(prov)
+        if convoy_pairs:
+            orders = (*orders, *made.listed_convoys(convoy_pairs))
+        out[loc] = orders
     return MappingProxyType(out)
+
+
+def _at_sea(orders: tuple[Order, ...], made: _Made,
+            convoyed_into: dict[str, list[tuple[Mover, int]]],
+            group_of_army: dict[str, frozenset[str]], tables: MapTables) -> tuple[Order, ...]:
+    """``orders`` of a fleet at sea without its supports of moves by convoy that need it on
+    every route: it cannot support and convoy at once (6.D.31)."""
+    prov = made.province
+    dropped: set[int] = set()
+    for target in made.reach:
+        for mover, key in convoyed_into.get(target, ()):
+            group = group_of_army[mover[0]]
+            if prov in group and mover[1] not in tables.reach_without(mover[0], group, prov):
+                dropped.add(id(made.supports[key]))
+    if not dropped:
+        return orders
+    return tuple(compress(orders, map(not_, map(dropped.__contains__, map(id, orders)))))

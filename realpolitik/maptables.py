@@ -13,12 +13,25 @@ from types import MappingProxyType
 from realpolitik.geography import Map, Terrain, UnitType, province_of
 from realpolitik.variant import Variant
 
-__all__ = ["MapTables", "Mover", "tables_for"]
+__all__ = ["ConvoyReach", "MapTables", "Mover", "Occupant", "tables_for"]
 
 Mover = tuple[str, str, UnitType, str]
 """(unit province, destination, unit type, unit location): a move some unit could make."""
 
+Occupant = tuple[str, UnitType]
+"""(location, unit type) of a unit: what a support to hold it names."""
+
+ConvoyReach = tuple[frozenset[str], tuple[tuple[str, Mover, int], ...],
+                    tuple[tuple[str, tuple[tuple[str, str], ...]], ...]]
+"""What an army on a coast can do by convoy: the coastal provinces it could reach; (province,
+move, the move's :meth:`MapTables.support_key`) for each such move to a province not next to it
+by land; and (fleet, the (army province, destination) pairs the fleet is needed for on some
+route with no fleet to spare)."""
+
 _KEY = "realpolitik.maptables"
+
+_MAX_CONVOY_REACH = 8192
+"""How many answers :meth:`MapTables.convoy_reach` keeps before starting over."""
 
 
 class MapTables:
@@ -44,6 +57,14 @@ class MapTables:
         "location_index",
         "sorted_near",
         "moves_from",
+        "moves_into",
+        "mover_keys",
+        "occupant_keys",
+        "support_keys",
+        "_support_key_of",
+        "_convoy_reach",
+        "_reach_without",
+        "_homes",
     )
 
     def __init__(self, the_map: Map) -> None:
@@ -126,6 +147,42 @@ class MapTables:
         self.moves_from = MappingProxyType(moves)
         """(unit type, location) -> (province moved into, the move) for each move it can make
         without a convoy: made once, as the legal-order listing reads them every phase."""
+        self.moves_into: Mapping[tuple[UnitType, str], tuple[str, ...]] = MappingProxyType(
+            {key: tuple(dest for dest, _ in made) for key, made in moves.items()})
+        """(unit type, location) -> the provinces it can move into without a convoy."""
+        # Supports are looked up by small ints rather than by tuples (hashing a tuple costs
+        # more than the look-up): every move and every unit a support could name gets one.
+        self.support_keys: list[Occupant | Mover] = []
+        """Support key -> the unit (to hold) or the move it stands for."""
+        self._support_key_of: dict[Occupant | Mover, int] = {}
+        self.mover_keys: Mapping[tuple[UnitType, str], tuple[int, ...]] = MappingProxyType(
+            {key: tuple(self.support_key(mover) for _, mover in made)
+             for key, made in moves.items()})
+        """(unit type, location) -> the support keys of its moves, in step with ``moves_into``."""
+        self.occupant_keys: Mapping[tuple[UnitType, str], int] = MappingProxyType(
+            {(utype, loc): self.support_key((loc, utype)) for utype, loc in nearby})
+        """(unit type, location) -> the support key of that unit."""
+        self._convoy_reach: dict[tuple[str, frozenset[str]], ConvoyReach] = {}
+        self._reach_without: dict[tuple[str, frozenset[str], str], frozenset[str]] = {}
+        homes: dict[str, list[str]] = {}
+        for province in self.provinces:
+            owner = self.home_of[province]
+            if owner is not None:
+                homes.setdefault(owner, []).append(province)
+        self._homes: dict[str, tuple[str, ...]] = {p: tuple(hs) for p, hs in homes.items()}
+
+    def support_key(self, named: Occupant | Mover) -> int:
+        """The small int that stands for a unit or a move a support names (made on first use;
+        :attr:`support_keys` maps it back)."""
+        key = self._support_key_of.get(named)
+        if key is None:
+            key = self._support_key_of[named] = len(self.support_keys)
+            self.support_keys.append(named)
+        return key
+
+    def homes_of(self, power: str) -> tuple[str, ...]:
+        """The home centres of ``power``, in map order."""
+        return self._homes.get(power, ())
 
     # -- unit moves ---------------------------------------------------------------------------
 
@@ -140,6 +197,64 @@ class MapTables:
         return self.fleet_reach.get(location, frozenset())
 
     # -- convoys ------------------------------------------------------------------------------
+
+    def fleet_groups(self, fleets: frozenset[str]) -> dict[str, frozenset[str]]:
+        """Sea holding a fleet -> every sea holding a fleet joined to it by a chain of them.
+
+        Only the group next to an army matters to its convoys, so answers kept per group
+        (:meth:`convoy_reach`) stay good while fleets elsewhere move.
+        """
+        sea_adj = self.sea_adj
+        group_of: dict[str, frozenset[str]] = {}
+        for sea in fleets:
+            if sea in group_of:
+                continue
+            seen = {sea}
+            todo = [sea]
+            while todo:
+                for nxt in sea_adj[todo.pop()]:
+                    if nxt in fleets and nxt not in seen:
+                        seen.add(nxt)
+                        todo.append(nxt)
+            group = frozenset(seen)
+            for member in seen:
+                group_of[member] = group
+        return group_of
+
+    def convoy_reach(self, origin: str, group: frozenset[str]) -> ConvoyReach:
+        """What an army in the coastal province ``origin`` can do by convoy through the fleets
+        ``group`` (the fleets joined to it, :meth:`fleet_groups`): see :data:`ConvoyReach`.
+        Kept per (origin, group), up to a bound."""
+        key = (origin, group)
+        known = self._convoy_reach.get(key)
+        if known is not None:
+            return known
+        reach = self.convoy_reachable(origin, group)
+        land = self.army_adj.get(origin, frozenset())
+        movers = tuple((dest, mover, self.support_key(mover))
+                       for dest, mover in ((dest, (origin, dest, UnitType.ARMY, origin))
+                                           for dest in sorted(reach) if dest not in land))
+        needed: dict[str, list[tuple[str, str]]] = {}
+        if reach:
+            for chain, ends in self.minimal_routes(origin, group):
+                for fleet in chain:
+                    needed.setdefault(fleet, []).extend((origin, dest) for dest in ends)
+        if len(self._convoy_reach) >= _MAX_CONVOY_REACH:
+            self._convoy_reach.clear()
+        known = self._convoy_reach[key] = (
+            reach, movers, tuple((fleet, tuple(pairs)) for fleet, pairs in needed.items()))
+        return known
+
+    def reach_without(self, origin: str, group: frozenset[str], fleet: str) -> frozenset[str]:
+        """:meth:`convoy_reachable` from ``origin`` through the fleets ``group`` but ``fleet``
+        (may a fleet that supports a move by convoy be spared from it?), kept up to a bound."""
+        key = (origin, group, fleet)
+        reach = self._reach_without.get(key)
+        if reach is None:
+            if len(self._reach_without) >= _MAX_CONVOY_REACH:
+                self._reach_without.clear()
+            reach = self._reach_without[key] = self.convoy_reachable(origin, group - {fleet})
+        return reach
 
     def convoy_reachable(self, origin: str, fleets: Iterable[str]) -> frozenset[str]:
         """Coastal provinces an army in ``origin`` could reach through the seas in ``fleets``.
