@@ -36,12 +36,14 @@ from realpolitik.orders import (
 )
 from realpolitik.position import DislodgedUnit, PhaseType, Position, Unit
 from realpolitik.rules import Rules, rules_for
+from realpolitik.variant import Variant
 
 __all__ = [
     "Illegal",
     "adjustment_counts",
     "check_order",
     "is_listed",
+    "known_orders",
     "legal_orders",
     "normalize_order",
     "retreat_options",
@@ -1127,9 +1129,13 @@ _KNOWN_KEY = "realpolitik.legality:known"
 
 
 def _known_orders(position: Position) -> dict[int, Order]:
+    return known_orders(position.variant)
+
+
+def known_orders(variant: Variant) -> dict[int, Order]:
     """id -> every order value the listing made for this variant (kept alive here, so each id
-    stays its own), for :func:`listed_ids`."""
-    derived = position.variant.derived
+    stays its own), for :func:`listed_ids` and the facade's strings. Read-only for callers."""
+    derived = variant.derived
     known = derived.get(_KNOWN_KEY)
     if known is None:
         known = derived[_KNOWN_KEY] = {}

@@ -34,7 +34,7 @@ from realpolitik.errors import RealpolitikError
 from realpolitik.game import Game as _Game
 from realpolitik.game import PhaseRecord
 from realpolitik.geography import UnitType, province_of
-from realpolitik.legality import retreat_options
+from realpolitik.legality import is_listed, known_orders, retreat_options
 from realpolitik.maptables import MapTables, tables_for
 from realpolitik.notation import parse_order
 from realpolitik.orders import (
@@ -266,6 +266,80 @@ def _texts_of(legal: Mapping[str, tuple[Order, ...]], tables: MapTables,
                 table.setdefault(known[2], order)
 
 
+class _Texts(dict[int, str]):
+    """id(order) -> its string, made the first time it is looked up (``__missing__``: no
+    exception, no second pass) from the order the listing made with that id."""
+
+    __slots__ = ("owner",)
+
+    def __init__(self, owner: _MovementTexts) -> None:
+        super().__init__()
+        self.owner = owner
+
+    def __missing__(self, key: int) -> str:
+        owner = self.owner
+        order = owner.known[key]
+        main, other = _order_texts(order, owner.tables)
+        named = owner.orders.setdefault(order.power or "", {})
+        named.setdefault(main, order)
+        if other is not None:
+            owner.alias[key] = other
+            named.setdefault(other, order)
+        self[key] = main
+        return main
+
+
+class _MovementTexts:
+    """The strings of movement orders the listing made, for one variant (``variant.derived``).
+
+    Order values are made once per variant (:mod:`realpolitik.legality`, which keeps them by
+    id), so their strings are made once too and looked up by the value's identity; and a string
+    names, for its power, one order value, so :meth:`Game.set_orders` can find it without a
+    table per phase (checking that the value is listed in the current position).
+    """
+
+    __slots__ = ("text", "alias", "orders", "tables", "known")
+
+    def __init__(self, tables: MapTables, known: Mapping[int, Order]) -> None:
+        self.tables = tables
+        self.known = known
+        self.text = _Texts(self)
+        """id(order) -> its string."""
+        self.alias: dict[int, str] = {}
+        """id(order) -> the other string it is listed under (a support of a move to a coast is
+        also listed without the coast, as the package does)."""
+        self.orders: dict[str, dict[str, Order]] = {}
+        """power -> string -> the order it names (an alias names the first order listed
+        under it)."""
+
+    def texts(self, orders: tuple[Order, ...]) -> list[str]:
+        """The strings of one unit's orders, in order, each alias right after its order's
+        string unless already there (as the package's listing has them)."""
+        ids = list(map(id, orders))
+        texts = list(map(self.text.__getitem__, ids))
+        alias = self.alias
+        if alias.keys().isdisjoint(ids):
+            return texts
+        out: list[str] = []
+        for key, text in zip(ids, texts, strict=True):
+            out.append(text)
+            other = alias.get(key)
+            if other is not None and other not in out:
+                out.append(other)
+        return out
+
+
+_MOVEMENT_TEXTS_KEY = "realpolitik.compat.diplomacy:movement-texts"
+
+
+def _movement_texts(variant: Variant, tables: MapTables) -> _MovementTexts:
+    texts = variant.derived.get(_MOVEMENT_TEXTS_KEY)
+    if texts is None:
+        texts = variant.derived[_MOVEMENT_TEXTS_KEY] = _MovementTexts(
+            tables, known_orders(variant))
+    return texts  # type: ignore[return-value]
+
+
 def _order_texts(order: Order, tables: MapTables) -> tuple[str, str | None]:
     """The package's string of a legal order, and the other string it is also listed under:
     a support of a move to a coast is also listed without the coast, as the package does.
@@ -365,6 +439,8 @@ class Game:
         self.note = ""
         self._tables = tables_for(variant)
         self._texts = _texts_cache(variant)
+        self._movement_texts = _movement_texts(variant, self._tables)
+        self._upper_locations = [loc.upper() for loc in variant.map.locations]
         self._names: dict[str, str] = {p.upper(): p for p in variant.power_ids}
         self._powers = {name: PowerView(self, name) for name in self._names}
         self._phase: _PhaseTables = _PhaseTables(self.realpolitik_game.position)
@@ -536,10 +612,22 @@ class Game:
 
     def _possible(self, cache: _PhaseTables) -> dict[str, list[str]]:
         the_map = self.realpolitik_game.variant.map
-        possible: dict[str, list[str]] = {loc.upper(): [] for loc in the_map.locations}
+        possible: dict[str, list[str]] = {loc: [] for loc in self._upper_locations}
         if self.realpolitik_game.is_over:
             return possible
         up = _UPPER
+        game = self.realpolitik_game
+        if cache.position.phase.type is PhaseType.MOVEMENT:
+            # One unit's strings at a time; no string -> order table (set_orders finds the
+            # order by its string among those the variant's listing made).
+            texts = self._movement_texts.texts
+            for power in game.powers_to_order():
+                for location, orders in game.legal_orders(power).items():
+                    unit_texts = possible[up[location]] = texts(orders)
+                    province = province_of(location)
+                    if province != location:
+                        possible[up[province]] = unit_texts[:]
+            return possible
         adjustments = cache.position.phase.type is PhaseType.ADJUSTMENTS
         for power in self.realpolitik_game.powers_to_order():
             table = self._lookup(power)
@@ -593,7 +681,17 @@ class Game:
         if game.is_over:
             return
         texts = [orders] if isinstance(orders, str) else list(orders)
-        table = self._lookup(power)
+        if game.phase.type is PhaseType.MOVEMENT:
+            # The order a string names, if the listing made it and lists it now (else the
+            # slow path reads the string).
+            game.legal_orders(power)
+            named = self._movement_texts.orders.get(power, {})
+            position, rules = game.position, game.rules
+            table: dict[str, Order] = {
+                text: order for text in texts
+                if (order := named.get(text)) is not None and is_listed(position, order, rules)}
+        else:
+            table = self._lookup(power)
         values: list[Order] = []
         for text in texts:
             if not text:
