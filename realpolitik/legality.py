@@ -709,12 +709,22 @@ class _ListedIds:
         order = self.known.get(item)  # type: ignore[call-overload]
         if order is None:
             return False
+        return self.holds(order)
+
+    def holds(self, order: Order) -> bool:
+        """True if ``order`` is one of the listed values (the very object)."""
         listed = self.listed.get(order.power)
         if listed is None:
             return is_listed(self.position, order, self.rules)  # listed since
-        where = "waive" if order.__class__ is Waive else order.location
+        where = "waive" if isinstance(order, Waive) else order.location
         orders = listed.get(where) or listed.get(province_of(where), ())
         return any(map(is_, orders, repeat(order)))
+
+
+def listed_checker(position: Position, rules: Rules) -> Callable[[Order], bool]:
+    """:func:`is_listed` for many orders of one position: each power's listing is looked up
+    once (the adjudicator asks this of every order it is given)."""
+    return _ListedIds(position, rules).holds
 
 
 def is_listed(position: Position, order: Order, rules: Rules) -> bool:

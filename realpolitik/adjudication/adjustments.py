@@ -20,7 +20,7 @@ from types import MappingProxyType
 from realpolitik.adjudication.outcomes import OrderResult, Outcome, Resolution, Result
 from realpolitik.adjudication.setup import Entry
 from realpolitik.geography import UnitType, province_of
-from realpolitik.legality import Illegal, adjustment_counts, listed_ids, normalize_order
+from realpolitik.legality import Illegal, adjustment_counts, listed_checker, normalize_order
 from realpolitik.maptables import MapTables, tables_for
 from realpolitik.orders import Build, Disband, Order, Waive
 from realpolitik.position import Position, Unit
@@ -52,11 +52,12 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
     tables = tables_for(position.variant)
     counts = adjustment_counts(position)
     entries: list[Entry] = []
-    listed = listed_ids(position, rules)
+    listed = listed_checker(position, rules)
     for given in orders:
         power = _power_of(given, position, tables)
         # an order that legal_orders listed is legal and normal as it stands
-        checked = given if id(given) in listed else normalize_order(position, given, rules=rules)
+        checked = (given if listed(given)
+                   else normalize_order(position, given, rules=rules))
         if isinstance(checked, Illegal):
             entries.append(Entry(given, power, -1, None, checked))
         else:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from realpolitik.adjudication.explain import void_sentence
 from realpolitik.adjudication.outcomes import OrderResult, Outcome, Result
 from realpolitik.geography import province_of
-from realpolitik.legality import Illegal, listed_ids, normalize_order
+from realpolitik.legality import Illegal, listed_checker, normalize_order
 from realpolitik.orders import Order, Waive
 from realpolitik.position import Position
 from realpolitik.rules import Rules
@@ -57,9 +57,9 @@ def accept_orders(position: Position, orders: Iterable[Order], rules: Rules,
     entries = accepted.entries
     by_unit = accepted.by_unit
     doubled: dict[int, list[Entry]] = {}
-    listed = listed_ids(position, rules)
     units = position.units
     find = index.get
+    listed = listed_checker(position, rules)
     for given in orders:
         power = given.power or ""
         if type(given) is Waive:
@@ -74,7 +74,7 @@ def accept_orders(position: Position, orders: Iterable[Order], rules: Rules,
                 unit_index = find(location, -1)
             if not power and unit_index >= 0:
                 power = units[location].power
-        if id(given) in listed:  # listed by legal_orders: legal as it stands
+        if listed(given):  # listed by legal_orders: legal as it stands
             entry = Entry(given, power, unit_index, given, None)
         else:
             checked = normalize_order(position, given, rules=rules)
