@@ -36,6 +36,7 @@ from realpolitik.orders import (
 )
 from realpolitik.position import DislodgedUnit, PhaseType, Position, Unit
 from realpolitik.rules import Rules, rules_for
+from realpolitik.slots import slot_setter
 from realpolitik.variant import Variant
 
 __all__ = [
@@ -935,26 +936,23 @@ def _movement_shared(position: Position, tables: MapTables) -> _Shared:
 _new = object.__new__
 
 
-def _slot_setter(cls: type, name: str) -> Callable[[object, object], None]:
-    setter: Callable[[object, object], None] = getattr(cls, name).__set__
-    return setter
-
-
-_set_type = _slot_setter(Hold, "unit_type")
-_set_loc = _slot_setter(Hold, "location")
-_set_power = _slot_setter(Hold, "power")
-_set_dest = _slot_setter(Move, "destination")
-_set_via = _slot_setter(Move, "via_convoy")
-_set_sloc = _slot_setter(SupportMove, "supported_location")
-_set_smdest = _slot_setter(SupportMove, "destination")
-_set_stype = _slot_setter(SupportMove, "supported_type")
-_set_spower = _slot_setter(SupportMove, "supported_power")
-_set_shloc = _slot_setter(SupportHold, "supported_location")
-_set_shtype = _slot_setter(SupportHold, "supported_type")
-_set_shpower = _slot_setter(SupportHold, "supported_power")
-_set_army_loc = _slot_setter(Convoy, "army_location")
-_set_convoy_dest = _slot_setter(Convoy, "destination")
-_set_army_power = _slot_setter(Convoy, "army_power")
+# the fields every unit order shares (slots of their common base class): one setter for all
+_ANY_UNIT_ORDER: type[object] = Hold
+_set_type = slot_setter(_ANY_UNIT_ORDER, "unit_type")
+_set_loc = slot_setter(_ANY_UNIT_ORDER, "location")
+_set_power = slot_setter(_ANY_UNIT_ORDER, "power")
+_set_dest = slot_setter(Move, "destination")
+_set_via = slot_setter(Move, "via_convoy")
+_set_sloc = slot_setter(SupportMove, "supported_location")
+_set_smdest = slot_setter(SupportMove, "destination")
+_set_stype = slot_setter(SupportMove, "supported_type")
+_set_spower = slot_setter(SupportMove, "supported_power")
+_set_shloc = slot_setter(SupportHold, "supported_location")
+_set_shtype = slot_setter(SupportHold, "supported_type")
+_set_shpower = slot_setter(SupportHold, "supported_power")
+_set_army_loc = slot_setter(Convoy, "army_location")
+_set_convoy_dest = slot_setter(Convoy, "destination")
+_set_army_power = slot_setter(Convoy, "army_power")
 
 
 def _hold(utype: UnitType, loc: str, power: str) -> Hold:

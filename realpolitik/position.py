@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
@@ -11,6 +11,7 @@ from typing import TypeVar
 
 from realpolitik.errors import RealpolitikError
 from realpolitik.geography import UnitType, province_of
+from realpolitik.slots import slot_setter
 from realpolitik.variant import Variant
 
 
@@ -103,14 +104,9 @@ class Unit:
         return f"{self.type.value} {self.location.upper()}"
 
 
-def _unit_slot_setter(name: str) -> Callable[[Unit, object], None]:
-    setter: Callable[[Unit, object], None] = getattr(Unit, name).__set__
-    return setter
-
-
-_set_unit_power = _unit_slot_setter("power")
-_set_unit_type = _unit_slot_setter("type")
-_set_unit_location = _unit_slot_setter("location")
+_set_unit_power = slot_setter(Unit, "power")
+_set_unit_type = slot_setter(Unit, "type")
+_set_unit_location = slot_setter(Unit, "location")
 
 
 def moved_unit(unit: Unit, location: str) -> Unit:

@@ -10,6 +10,7 @@ from typing import Protocol, runtime_checkable
 
 from realpolitik.orders import Order
 from realpolitik.position import DislodgedUnit, Phase, Unit
+from realpolitik.slots import slot_setter
 
 
 class Result(StrEnum):
@@ -213,18 +214,13 @@ class OrderResult:
 _new_object = object.__new__
 
 
-def _slot_setter(name: str) -> Callable[[OrderResult, object], None]:
-    setter: Callable[[OrderResult, object], None] = getattr(OrderResult, name).__set__
-    return setter
-
-
-_set_order = _slot_setter("order")
-_set_power = _slot_setter("power")
-_set_result = _slot_setter("result")
-_set_outcome = _slot_setter("outcome")
-_set_illegal_reason = _slot_setter("illegal_reason")
-_set_detail = _slot_setter("_detail")
-_set_index = _slot_setter("_index")
+_set_order = slot_setter(OrderResult, "order")
+_set_power = slot_setter(OrderResult, "power")
+_set_result = slot_setter(OrderResult, "result")
+_set_outcome = slot_setter(OrderResult, "outcome")
+_set_illegal_reason = slot_setter(OrderResult, "illegal_reason")
+_set_detail = slot_setter(OrderResult, "_detail")
+_set_index = slot_setter(OrderResult, "_index")
 
 
 @dataclass(frozen=True, slots=True)
