@@ -13,7 +13,7 @@ order of a power, for the user interface and the bots.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Container, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from itertools import chain, compress, repeat
 from operator import attrgetter, is_, not_
@@ -46,6 +46,7 @@ __all__ = [
     "is_listed",
     "known_orders",
     "legal_orders",
+    "listed_checker",
     "normalize_order",
     "retreat_options",
 ]
@@ -673,31 +674,19 @@ def normalize_order(position: Position, order: Order, *, rules: Rules | None = N
     """The order as the rules read it (coasts settled, unit type and location taken from the
     unit), or :class:`Illegal` with the reason it is not legal."""
     rules = rules or _DEFAULT_RULES
-    if _is_listed(position, order, rules):
+    if is_listed(position, order, rules):
         return order  # listed by legal_orders: legal, and already as the rules read it
     return _Checker(position, rules).check(order)
 
 
-def listed_ids(position: Position, rules: Rules) -> Container[int]:
-    """The ``id`` of every order value :func:`legal_orders` listed for this position and rules
-    (none if it listed none): such an order is legal and already as the rules read it.
+class _Listed:
+    """Every power's listed orders in one position, looked up once (:func:`listed_checker`)."""
 
-    A view, not a set: each ``in`` finds the order by its id among the values the listing ever
-    made, then checks it with :func:`is_listed` (no set of some 600 ids built per position).
-    """
-    return _ListedIds(position, rules)
-
-
-class _ListedIds:
-    """:func:`listed_ids`: a container of ids that looks each order up among its unit's
-    listed orders (as :func:`is_listed` does)."""
-
-    __slots__ = ("known", "listed", "position", "rules")
+    __slots__ = ("listed", "position", "rules")
 
     def __init__(self, position: Position, rules: Rules) -> None:
         self.position = position
         self.rules = rules
-        self.known = _known_orders(position)
         memo = position.memo
         self.listed: dict[str | None, Mapping[str, tuple[Order, ...]]] = {}
         """power -> its listed orders, for the powers listed so far."""
@@ -706,26 +695,18 @@ class _ListedIds:
             if listed is not None:
                 self.listed[power] = listed  # type: ignore[assignment]
 
-    def __contains__(self, item: object) -> bool:
-        order = self.known.get(item)  # type: ignore[call-overload]
-        if order is None:
-            return False
-        return self.holds(order)
-
     def holds(self, order: Order) -> bool:
         """True if ``order`` is one of the listed values (the very object)."""
         listed = self.listed.get(order.power)
         if listed is None:
             return is_listed(self.position, order, self.rules)  # listed since
-        where = "waive" if isinstance(order, Waive) else order.location
-        orders = listed.get(where) or listed.get(province_of(where), ())
-        return any(map(is_, orders, repeat(order)))
+        return _in_listing(listed, order)
 
 
 def listed_checker(position: Position, rules: Rules) -> Callable[[Order], bool]:
     """:func:`is_listed` for many orders of one position: each power's listing is looked up
     once (the adjudicator asks this of every order it is given)."""
-    return _ListedIds(position, rules).holds
+    return _Listed(position, rules).holds
 
 
 def is_listed(position: Position, order: Order, rules: Rules) -> bool:
@@ -736,18 +717,19 @@ def is_listed(position: Position, order: Order, rules: Rules) -> bool:
         return False
     listed: Mapping[str, tuple[Order, ...]] | None = position.memo.get(  # type: ignore[assignment]
         ("legal_orders", power, rules))
-    if listed is None:
-        return False
+    return listed is not None and _in_listing(listed, order)
+
+
+def _in_listing(listed: Mapping[str, tuple[Order, ...]], order: Order) -> bool:
+    """True if ``order`` is the very object listed under its location in ``listed`` (a build
+    on a coast is listed under its province)."""
     where = "waive" if isinstance(order, Waive) else order.location
     orders = listed.get(where)
-    if orders is None:  # a build on a coast is listed under its province
-        orders = listed.get(province_of(where))
-        if orders is None:
-            return False
+    if orders is None:
+        orders = listed.get(province_of(where), ())
     return any(map(is_, orders, repeat(order)))
 
 
-_is_listed = is_listed
 
 
 def check_order(position: Position, order: Order, *, rules: Rules | None = None,
@@ -762,7 +744,7 @@ def check_order(position: Position, order: Order, *, rules: Rules | None = None,
     'fleet_inland'
     """
     rules = rules or _DEFAULT_RULES
-    if _is_listed(position, order, rules):
+    if is_listed(position, order, rules):
         return None
     checked = _Checker(position, rules).check(order)
     return checked.as_tuple() if isinstance(checked, Illegal) else None
@@ -1142,7 +1124,7 @@ def _known_orders(position: Position) -> dict[int, Order]:
 
 def known_orders(variant: Variant) -> dict[int, Order]:
     """id -> every order value the listing made for this variant (kept alive here, so each id
-    stays its own), for :func:`listed_ids` and the facade's strings. Read-only for callers."""
+    stays its own), for the facade's strings. Read-only for callers."""
     derived = variant.derived
     known = derived.get(_KNOWN_KEY)
     if known is None:

@@ -55,6 +55,7 @@ class MapTables:
         "home_of",
         "supply_centers",
         "location_index",
+        "province_at",
         "sorted_near",
         "moves_from",
         "moves_into",
@@ -126,6 +127,10 @@ class MapTables:
             {loc: i for i, loc in enumerate(the_map.locations)}
         )
         """Location -> its place in map order (for sorting)."""
+        self.province_at: Mapping[str, str] = MappingProxyType(
+            {loc: province_of(loc) for loc in the_map.locations}
+        )
+        """Location -> its province (``province_of`` as one look-up, for the adjudicator)."""
         nearby: dict[tuple[UnitType, str], tuple[tuple[str, ...], tuple[str, ...]]] = {}
         for loc in the_map.locations:
             prov = province_of(loc)

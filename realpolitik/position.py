@@ -104,6 +104,7 @@ class Unit:
         return f"{self.type.value} {self.location.upper()}"
 
 
+_new_object = object.__new__
 _set_unit_power = slot_setter(Unit, "power")
 _set_unit_type = slot_setter(Unit, "type")
 _set_unit_location = slot_setter(Unit, "location")
@@ -112,7 +113,7 @@ _set_unit_location = slot_setter(Unit, "location")
 def moved_unit(unit: Unit, location: str) -> Unit:
     """``Unit(unit.power, unit.type, location)``: the unit after a move or retreat, made
     without the frozen dataclass's ``__init__`` (a phase moves many units)."""
-    made: Unit = object.__new__(Unit)
+    made: Unit = _new_object(Unit)
     _set_unit_power(made, unit.power)
     _set_unit_type(made, unit.type)
     _set_unit_location(made, location)
@@ -131,7 +132,6 @@ class DislodgedUnit:
     to the attacker's province)."""
 
 
-_new_object = object.__new__
 _V = TypeVar("_V")
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Container, Mapping, Sequence
 from types import MappingProxyType
 
-from realpolitik.geography import UnitType, province_of
+from realpolitik.geography import UnitType
 from realpolitik.maptables import MapTables
 from realpolitik.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
 from realpolitik.position import Unit
@@ -101,35 +101,33 @@ class Board:
         self.dest_loc = dest_loc
         moves: list[int] = []
         helpers: list[int] = []
+        province_at = tables.province_at  # the orders are legal: their locations are on the map
         for i, order in enumerate(orders):
             cls = type(order)
-            # (a location is its own province unless it names a coast: skip province_of then)
             if cls is Move:
                 assert isinstance(order, Move)
                 kind[i] = MOVE
-                loc = dest_loc[i] = order.destination
-                dest[i] = loc if "/" not in loc else province_of(loc)
+                dest_loc[i] = order.destination
+                dest[i] = province_at[order.destination]
                 moves.append(i)
             elif cls is SupportHold:
                 assert isinstance(order, SupportHold)
                 kind[i] = SUPPORT_HOLD
-                loc = order.supported_location
-                dest[i] = loc = loc if "/" not in loc else province_of(loc)
-                target[i] = at.get(loc, -1)
+                dest[i] = province_at[order.supported_location]
+                target[i] = at.get(dest[i], -1)
                 helpers.append(i)
             elif cls is SupportMove:
                 assert isinstance(order, SupportMove)
                 kind[i] = SUPPORT_MOVE
-                loc = order.supported_location
-                target[i] = at.get(loc if "/" not in loc else province_of(loc), -1)
-                loc = dest_loc[i] = order.destination
-                dest[i] = loc if "/" not in loc else province_of(loc)
+                target[i] = at.get(province_at[order.supported_location], -1)
+                dest_loc[i] = order.destination
+                dest[i] = province_at[order.destination]
                 helpers.append(i)
             elif cls is Convoy:
                 assert isinstance(order, Convoy)
                 kind[i] = CONVOY
-                target[i] = at.get(province_of(order.army_location), -1)
-                dest[i] = province_of(order.destination)
+                target[i] = at.get(province_at[order.army_location], -1)
+                dest[i] = province_at[order.destination]
                 helpers.append(i)
             else:
                 assert order is None or isinstance(order, Hold)
