@@ -10,7 +10,9 @@ loop and the same calls (the ``diplomacy`` package's API; realpolitik through
 of order values, ``process``) is measured as well. The random choices are drawn from the sorted
 list of each location's orders, so with the same seed both engines play the same games
 whenever they list the same orders and adjudicate alike (the facade plays the 2000 rules, as the
-package does); the report says whether they did.
+package does); the report says whether they did. The games of one engine share its map: the
+package keeps its maps in a cache across games, the facade keeps loaded variants by map name,
+and the native loop loads the variant once and gives it to every ``Game``.
 
 Per phase it reports the mean time to list the legal orders, to set the orders, to adjudicate
 (``process``), all in (the three together; drawing the random orders is the benchmark's own
@@ -43,6 +45,7 @@ except ImportError:  # run from a checkout without installing: use its sources
 from realpolitik.compat.diplomacy import Game as FacadeGame  # noqa: E402
 from realpolitik.game import Game as NativeGame  # noqa: E402
 from realpolitik.orders import Order  # noqa: E402
+from realpolitik.variant import Variant, load_variant  # noqa: E402
 
 RULES = "2000"
 CLOCK: list[Callable[[], float]] = [time.process_time]
@@ -115,10 +118,14 @@ def play_api(make_game: Callable[[], Any], seed: int, end_year: int, timing: Tim
     timing.games.append(f"{game.get_current_phase()}:{trail.hexdigest()[:12]}")
 
 
-def play_native(seed: int, end_year: int, timing: Timing) -> None:
-    """One game through realpolitik's own API: legal orders and submit of order values."""
+def play_native(variant: Variant, seed: int, end_year: int, timing: Timing) -> None:
+    """One game through realpolitik's own API: legal orders and submit of order values.
+
+    Every game is given the same loaded ``variant``, as a program playing many games should do:
+    the variant keeps what it works out about its map (order values, convoy routes), which the
+    next game then finds ready. (The ``diplomacy`` package does the same with its map cache.)"""
     rng = random.Random(seed)
-    game = NativeGame("classical", rules=RULES)
+    game = NativeGame(variant, rules=RULES)
     clock = CLOCK[0]
     while not game.is_over:
         if game.phase.year > end_year:
@@ -193,8 +200,9 @@ def main(argv: list[str] | None = None) -> int:
         diplomacy = None
     engines.append(("realpolitik (facade)", lambda seed, t: play_api(
         lambda: FacadeGame(edition=RULES), seed, args.end_year, t)))
+    classical = load_variant("classical")
     engines.append(("realpolitik (native)", lambda seed, t: play_native(
-        seed, args.end_year, t)))
+        classical, seed, args.end_year, t)))
 
     print(f"random play, standard map, {args.games} game(s) from seed {args.seed}, "
           f"to {args.end_year} or a win; Python {platform.python_version()} "

@@ -159,3 +159,22 @@ def test_random_game_in_lockstep_with_the_package(seed: int) -> None:
             ours.set_orders(power, orders)
         theirs.process()
         ours.process()
+
+
+def test_games_on_one_map_share_the_variant_and_nothing_else() -> None:
+    """Like the package's map cache: the second game finds the map loaded, and a game played
+    before leaves no trace in the next one."""
+    first = Game()
+    rng = random.Random(3)
+    for _ in range(6):
+        possible = first.get_all_possible_orders()
+        for power, locations in first.get_orderable_locations().items():
+            first.set_orders(power, [rng.choice(sorted(possible[loc]))
+                                     for loc in locations if possible[loc]])
+        first.process()
+    second = Game(map_name="standard")
+    assert second.realpolitik_game.variant is first.realpolitik_game.variant
+    assert second.get_current_phase() == "S1901M"
+    assert second.get_orderable_locations() == OPENING_ORDERABLE
+    assert second.get_state()["units"] == Game().get_state()["units"]
+    assert first.get_current_phase() != "S1901M"

@@ -58,6 +58,10 @@ __all__ = ["Game", "PhaseData", "PowerView", "diplomacy_state", "order_statuses"
            "unit_text"]
 
 _MAPS = {"standard": "classical"}
+_LOADED: dict[str, Variant] = {}
+"""Variants loaded so far, by map name: every game on a map shares one, as the package shares
+its maps. A variant keeps what it has worked out about its map (order values, convoy routes),
+so the games after the first start with it ready."""
 _PHASE_TYPE_NAMES = {"M": "MOVEMENT", "R": "RETREATS", "A": "ADJUSTMENTS"}
 _SEASON_NAMES = {"S": "SPRING", "F": "FALL", "W": "WINTER"}
 
@@ -428,7 +432,9 @@ class Game:
         seed: int = 0,
         **kwargs: Any,
     ) -> None:
-        variant: Variant = load_variant(_MAPS.get(map_name, map_name))
+        variant = _LOADED.get(map_name)
+        if variant is None:
+            variant = _LOADED[map_name] = load_variant(_MAPS.get(map_name, map_name))
         self.realpolitik_game = _Game(variant, rules=edition, seed=seed)
         self.game_id: str = game_id or f"realpolitik-{int(time.time() * 1e6):x}"
         self.map_name = map_name
