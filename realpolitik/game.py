@@ -16,7 +16,7 @@ from enum import StrEnum
 from realpolitik.adjudication import adjudicate
 from realpolitik.adjudication.outcomes import Resolution
 from realpolitik.errors import GameError
-from realpolitik.legality import adjustment_counts, check_order, legal_orders
+from realpolitik.legality import adjustment_counts, check_order, is_listed, legal_orders
 from realpolitik.notation import ParsedOrder, parse_orders
 from realpolitik.orders import Build, Order, Waive, with_power
 from realpolitik.phases import next_position as _next_position
@@ -79,6 +79,9 @@ class PhaseRecord:
 @dataclass
 class _Pending:
     entries: list[SubmittedOrder] = field(default_factory=list)
+    listed: bool = False
+    """True if every entry's order is a value :func:`legal_orders` listed for the current
+    position: legal as it stands, so the adjudicator need not check it again."""
 
 
 class Game:
@@ -251,20 +254,30 @@ class Game:
         """
         self._check_can_order(power)
         entries: list[SubmittedOrder]
+        listed = False
         if isinstance(orders, str):
             sheet = parse_orders(orders, self._position, power=power)
             entries = [self._entry(e) for e in sheet.entries]
         else:
-            entries = [self._checked("", with_power(o, power)) for o in orders]
-        pending = self._pending.setdefault(power, _Pending())
-        if replace_all:
-            pending.entries = entries
+            entries = []
+            listed = True
+            for given in orders:
+                order = with_power(given, power)
+                if is_listed(self._position, order, self.rules):
+                    entries.append(SubmittedOrder(str(order), order))
+                else:
+                    listed = False
+                    entries.append(self._checked("", order))
+        pending = self._pending.get(power)
+        if pending is None or replace_all:
+            self._pending[power] = _Pending(entries, listed)
         else:
             new_units = {_unit_key(e.order) for e in entries if e.order is not None}
             pending.entries = [
                 e for e in pending.entries
                 if e.order is None or _unit_key(e.order) not in new_units
             ] + entries
+            pending.listed = pending.listed and listed
         self.civil_disorder.discard(power)
         return tuple(entries)
 
@@ -391,7 +404,10 @@ class Game:
         if position.phase.type is PhaseType.MOVEMENT:
             self.civil_disorder.update(disorder)
         orders: list[Order] = []
+        # Orders that legal_orders listed need no second check: tell the adjudicator so.
+        all_listed = True
         for power, pending in self._pending.items():
+            all_listed = all_listed and pending.listed
             for entry in pending.entries:
                 if entry.order is None:
                     continue
@@ -399,7 +415,7 @@ class Game:
                         and power in self.civil_disorder:
                     continue
                 orders.append(entry.order)
-        resolution = adjudicate(position, orders, rules=self.rules)
+        resolution = adjudicate(position, orders, rules=self.rules, checked=all_listed)
         notes: list[str] = []
         following = _next_position(position, resolution)
         following = self._apply_hooks(position, following, notes)

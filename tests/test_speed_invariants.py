@@ -82,3 +82,46 @@ def test_listed_checker_knows_the_very_values_listed() -> None:
                     twin = copy.copy(order)  # equal, but not the value listed
                     assert not listed(twin)
                     assert not is_listed(position, twin, game.rules)
+
+
+def test_adjudicating_listed_orders_unchecked_changes_nothing() -> None:
+    """``adjudicate(..., checked=True)``, which Game uses for listed orders, gives the same
+    resolution as checking every order again."""
+    from realpolitik.adjudication import adjudicate
+
+    game = Game("classical", rules="2000", seed=5)
+    rng = random.Random(5)
+    compared = 0
+    while not game.is_over and game.phase.year <= 1908:
+        position = game.position
+        orders = []
+        for power in game.powers_to_order():
+            for options in game.legal_orders(power).values():
+                orders.append(rng.choice(options))
+        if rng.random() < 0.3 and orders:
+            orders.append(orders[0])  # a duplicate order: still handled when unchecked
+        fast = adjudicate(position, orders, rules=game.rules, checked=True)
+        full = adjudicate(position, orders, rules=game.rules)
+        assert [(r.order, r.power, r.result, r.outcome, r.reason, r.by)
+                for r in fast.results] == [(r.order, r.power, r.result, r.outcome, r.reason,
+                                            r.by) for r in full.results]
+        assert fast.units == full.units and fast.dislodged == full.dislodged
+        assert fast.standoffs == full.standoffs
+        compared += 1
+        game.play({p: [o for o in orders if o.power == p] for p in game.powers_to_order()})
+    assert compared > 15
+
+
+def test_orders_put_back_from_a_record_are_checked_again() -> None:
+    """Restored orders skip submit's check, so the adjudicator must check them: an illegal
+    order recorded as fine is still void."""
+    from realpolitik.game import SubmittedOrder
+    from realpolitik.geography import UnitType
+    from realpolitik.orders import Move
+
+    game = Game("classical", rules="2000")
+    bad = Move(UnitType.ARMY, "par", "lon", power="france")  # not adjacent, not convoyed
+    game.restore_orders("france", [SubmittedOrder("A PAR - LON", bad)])
+    result = game.process().results[0]
+    assert result.outcome.value == "illegal"
+    assert game.position.units["par"].location == "par"

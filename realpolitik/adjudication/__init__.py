@@ -28,7 +28,7 @@ _DEFAULT = rules_for("2023")
 
 
 def adjudicate(position: Position, orders: Iterable[Order], *, rules: Rules | None = None,
-               ) -> Resolution:
+               checked: bool = False) -> Resolution:
     """Adjudicate one phase: a pure function of the position and the orders.
 
     ``orders`` may hold orders for any power; an order's ``power`` may be None (the unit's owner
@@ -36,11 +36,17 @@ def adjudicate(position: Position, orders: Iterable[Order], *, rules: Rules | No
     reason; unordered units hold (movement), disband (retreats) or are removed by the
     civil-disorder rule when removals are missing (adjustments). Of several orders to one unit
     the first legal one counts (DATC 4.D.3, as ``rules`` say).
+
+    ``checked=True`` says that the caller has already found every order legal in this position
+    under these rules (with :func:`realpolitik.legality.check_order`, or because
+    :func:`~realpolitik.legality.legal_orders` listed it), so a movement phase does not check
+    them again; :class:`realpolitik.game.Game` does this for orders it accepted at ``submit``.
+    An illegal order passed this way is adjudicated as if it were legal.
     """
     rules = rules or _DEFAULT
     kind = position.phase.type
     if kind is PhaseType.MOVEMENT:
-        return adjudicate_movement(position, orders, rules)
+        return adjudicate_movement(position, orders, rules, checked=checked)
     if kind is PhaseType.RETREATS:
         return adjudicate_retreats(position, orders, rules)
     return adjudicate_adjustments(position, orders, rules)

@@ -27,7 +27,7 @@ from realpolitik.adjudication.equations import (
 from realpolitik.adjudication.explain import and_list, versus
 from realpolitik.adjudication.outcomes import Detail, OrderResult, Outcome, Resolution, Result
 from realpolitik.adjudication.resolver import Resolver
-from realpolitik.adjudication.setup import Accepted, accept_orders
+from realpolitik.adjudication.setup import Accepted, accept_orders, void_result
 from realpolitik.legality import retreat_options
 from realpolitik.maptables import tables_for
 from realpolitik.orders import Order
@@ -58,22 +58,26 @@ def _unset(decision: int) -> bool:  # pragma: no cover - replaced before use
     raise AssertionError("the equations have no resolver yet")
 
 
-def adjudicate_movement(position: Position, orders: Iterable[Order], rules: Rules) -> Resolution:
-    """Resolve a movement phase."""
+def adjudicate_movement(position: Position, orders: Iterable[Order], rules: Rules, *,
+                        checked: bool = False) -> Resolution:
+    """Resolve a movement phase (``checked``: the caller vouches that every order is legal)."""
     given = tuple(orders)
-    return _resolve(position, given, rules).resolution(_Explainer(position, given, rules))
+    return _resolve(position, given, rules, checked).resolution(
+        _Explainer(position, given, rules, checked))
 
 
-def _resolve(position: Position, orders: tuple[Order, ...], rules: Rules) -> _Outcome:
+def _resolve(position: Position, orders: tuple[Order, ...], rules: Rules,
+             checked: bool = False) -> _Outcome:
     """Accept the orders, build the board and settle every decision."""
     tables = tables_for(position.variant)
     provinces = sorted(position.units)
     units = [position.units[p] for p in provinces]
     index = {p: i for i, p in enumerate(provinces)}
-    accepted = accept_orders(position, orders, rules, index)
+    accepted = accept_orders(position, orders, rules, index, checked=checked)
     unit_orders: list[Order | None] = [None] * len(units)
-    for i, entry in accepted.by_unit.items():
-        unit_orders[i] = entry.order
+    readings = accepted.checked
+    for i, k in accepted.counted.items():
+        unit_orders[i] = readings[k]
     board = Board(units, unit_orders, tables, rules, provinces)
     paradoxes: set[int] = set()
     equations = Equations(board, rules, _unset)
@@ -208,12 +212,16 @@ class _Outcome:
         append = out.append
         classify = self.classify
         lazy = OrderResult.explained_later
-        for k, entry in enumerate(self.accepted.entries):
-            if entry.illegal is not None:
-                append(entry.void_result())
+        accepted = self.accepted
+        illegal = accepted.illegal
+        for k, (given, power, unit_index) in enumerate(zip(accepted.given, accepted.powers,
+                                                            accepted.unit_of, strict=True)):
+            why = illegal.get(k) if illegal else None
+            if why is not None:
+                append(void_result(given, power, why))
                 continue
-            result, outcome = classify(entry.unit_index)
-            append(lazy(entry.given, entry.power, result, outcome, explainer, k))
+            result, outcome = classify(unit_index)
+            append(lazy(given, power, result, outcome, explainer, k))
         return tuple(out)
 
     def classify(self, i: int) -> tuple[Result, Outcome]:
@@ -476,25 +484,27 @@ class _Explainer:
     garbage-collection time for every phase a game has played.
     """
 
-    __slots__ = ("_position", "_orders", "_rules", "_details")
+    __slots__ = ("_position", "_orders", "_rules", "_checked", "_details")
 
-    def __init__(self, position: Position, orders: tuple[Order, ...], rules: Rules) -> None:
+    def __init__(self, position: Position, orders: tuple[Order, ...], rules: Rules,
+                 checked: bool) -> None:
         self._position = position
         self._orders = orders
         self._rules = rules
+        self._checked = checked
         self._details: list[Detail | None] | None = None
 
     def detail(self, k: int) -> Detail:
         """The detail of the ``k``-th order given."""
         details = self._details
         if details is None:
-            outcome = _resolve(self._position, self._orders, self._rules)
-            details = []
-            for entry in outcome.accepted.entries:
-                if entry.illegal is not None:
-                    details.append(None)
-                else:
-                    details.append(outcome.detail_of(entry.unit_index, entry.given, entry.power))
+            outcome = _resolve(self._position, self._orders, self._rules, self._checked)
+            accepted = outcome.accepted
+            details = [
+                None if k in accepted.illegal else outcome.detail_of(unit_index, given, power)
+                for k, (given, power, unit_index) in enumerate(zip(
+                    accepted.given, accepted.powers, accepted.unit_of, strict=True))
+            ]
             self._details = details
         made = details[k]
         assert made is not None

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 
 from realpolitik.adjudication.explain import void_sentence
 from realpolitik.adjudication.outcomes import OrderResult, Outcome, Result
@@ -13,7 +13,7 @@ from realpolitik.orders import Order, Waive
 from realpolitik.position import Position
 from realpolitik.rules import Rules
 
-__all__ = ["Accepted", "Entry", "accept_orders"]
+__all__ = ["Accepted", "Entry", "accept_orders", "void_result"]
 
 _DUPLICATE = Illegal(
     "duplicate_order", "The unit was given another order, which is the one followed."
@@ -23,9 +23,18 @@ _CONFLICT = Illegal(
 )
 
 
+def void_result(given: Order, power: str, illegal: Illegal) -> OrderResult:
+    """The result of an order that is not followed, with the reason."""
+    return OrderResult(
+        given, power, Result.VOID, Outcome.ILLEGAL, void_sentence(str(given), illegal.message),
+        illegal_reason=illegal.code,
+    )
+
+
 @dataclass(slots=True)
 class Entry:
-    """One given order: who gave it, which unit it is for, and how the rules read it."""
+    """One given order of a retreat or adjustment phase: who gave it, which unit it is for,
+    and how the rules read it."""
 
     given: Order
     power: str
@@ -35,32 +44,43 @@ class Entry:
 
     def void_result(self) -> OrderResult:
         assert self.illegal is not None
-        return OrderResult(
-            self.given, self.power, Result.VOID, Outcome.ILLEGAL,
-            void_sentence(str(self.given), self.illegal.message),
-            illegal_reason=self.illegal.code,
-        )
+        return void_result(self.given, self.power, self.illegal)
 
 
-@dataclass(slots=True)
 class Accepted:
-    """The given orders in their order, and the one order that counts for each unit."""
+    """The orders of a movement phase as given, and the one order that counts for each unit.
 
-    entries: list[Entry] = field(default_factory=list)
-    by_unit: dict[int, Entry] = field(default_factory=dict)
+    Kept as parallel lists indexed by the order's place among those given (a phase accepts some
+    thirty orders, and this runs every phase)."""
+
+    __slots__ = ("given", "powers", "unit_of", "checked", "illegal", "counted")
+
+    def __init__(self, given: tuple[Order, ...]) -> None:
+        self.given = given
+        self.powers: list[str] = []
+        """Who gave each order (its unit's owner when the order names no power)."""
+        self.unit_of: list[int] = []
+        """The unit index each order is for, -1 if there is no such unit."""
+        self.checked: list[Order | None] = []
+        """Each order as the rules read it (None if it is void)."""
+        self.illegal: dict[int, Illegal] = {}
+        """Order index -> why it is void."""
+        self.counted: dict[int, int] = {}
+        """Unit index -> the index of the order that counts for it."""
 
 
-def accept_orders(position: Position, orders: Iterable[Order], rules: Rules,
-                  index: Mapping[str, int]) -> Accepted:
-    """Check every order of a movement phase; ``index`` maps provinces to unit indices."""
-    accepted = Accepted()
-    entries = accepted.entries
-    by_unit = accepted.by_unit
-    doubled: dict[int, list[Entry]] = {}
+def accept_orders(position: Position, orders: tuple[Order, ...], rules: Rules,
+                  index: Mapping[str, int], *, checked: bool = False) -> Accepted:
+    """Check every order of a movement phase; ``index`` maps provinces to unit indices. With
+    ``checked`` the caller vouches that every order is legal as it stands."""
+    accepted = Accepted(orders)
+    powers, unit_of, readings = accepted.powers, accepted.unit_of, accepted.checked
+    counted = accepted.counted
+    doubled: dict[int, list[int]] = {}
     units = position.units
     find = index.get
-    listed = listed_checker(position, rules)
-    for given in orders:
+    listed = None if checked else listed_checker(position, rules)
+    for k, given in enumerate(orders):
         power = given.power or ""
         if type(given) is Waive:
             unit_index = -1
@@ -74,33 +94,35 @@ def accept_orders(position: Position, orders: Iterable[Order], rules: Rules,
                 unit_index = find(location, -1)
             if not power and unit_index >= 0:
                 power = units[location].power
-        if listed(given):  # listed by legal_orders: legal as it stands
-            entry = Entry(given, power, unit_index, given, None)
+        powers.append(power)
+        unit_of.append(unit_index)
+        if listed is None or listed(given):  # listed by legal_orders: legal as it stands
+            readings.append(given)
         else:
-            checked = normalize_order(position, given, rules=rules)
-            if type(checked) is Illegal:
-                assert isinstance(checked, Illegal)
-                entries.append(Entry(given, power, unit_index, None, checked))
+            reading = normalize_order(position, given, rules=rules)
+            if type(reading) is Illegal:
+                assert isinstance(reading, Illegal)
+                readings.append(None)
+                accepted.illegal[k] = reading
                 continue
-            assert not isinstance(checked, Illegal)
-            entry = Entry(given, power, unit_index, checked, None)
-        entries.append(entry)
-        first = by_unit.setdefault(unit_index, entry)
-        if first is not entry:
-            doubled.setdefault(unit_index, [first]).append(entry)
+            assert not isinstance(reading, Illegal)
+            readings.append(reading)
+        first = counted.setdefault(unit_index, k)
+        if first != k:
+            doubled.setdefault(unit_index, [first]).append(k)
     # Several legal orders for one unit (DATC 4.D.3).
     for unit_index, given_orders in doubled.items():
-        keep: Entry | None = given_orders[0]
+        keep = given_orders[0]
         if rules.duplicate_orders == "last":
             keep = given_orders[-1]
         elif rules.duplicate_orders == "hold":
-            keep = None
-        for entry in given_orders:
-            if entry is not keep:
-                entry.illegal = _DUPLICATE if keep is not None else _CONFLICT
-                entry.order = None
-        if keep is None:
-            del by_unit[unit_index]
+            keep = -1
+        for k in given_orders:
+            if k != keep:
+                accepted.illegal[k] = _DUPLICATE if keep >= 0 else _CONFLICT
+                readings[k] = None
+        if keep < 0:
+            del counted[unit_index]
         else:
-            by_unit[unit_index] = keep
+            counted[unit_index] = keep
     return accepted
