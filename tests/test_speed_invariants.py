@@ -125,3 +125,34 @@ def test_orders_put_back_from_a_record_are_checked_again() -> None:
     result = game.process().results[0]
     assert result.outcome.value == "illegal"
     assert game.position.units["par"].location == "par"
+
+
+def test_resolution_made_lazily_is_a_plain_immutable_value() -> None:
+    """A movement phase's results are made when first read; the resolution still compares,
+    hashes, pickles and refuses changes like the frozen value it stands for."""
+    import pickle
+    from dataclasses import FrozenInstanceError
+
+    import pytest
+
+    from realpolitik.adjudication import adjudicate
+    from realpolitik.adjudication.outcomes import Resolution
+
+    game = Game("classical", rules="2000")
+    position = game.position
+    orders = [o for p in game.powers_to_order() for o in
+              (options[-1] for options in game.legal_orders(p).values())]
+    first = adjudicate(position, orders, rules=game.rules)
+    second = adjudicate(position, orders, rules=game.rules)
+    assert first == second and hash(first) == hash(second)
+    assert len(first.results) == len(orders)
+    assert [r.order for r in first.results] == orders
+    eager = Resolution(first.phase, tuple(first.results), first.units, first.dislodged,
+                       first.retreat_options, first.standoffs)
+    assert eager == first and repr(eager) == repr(first)
+    copied = pickle.loads(pickle.dumps(first))
+    assert copied == first and copied.results[0].reason == first.results[0].reason
+    with pytest.raises(FrozenInstanceError):
+        first.phase = position.phase  # type: ignore[misc]
+    different = adjudicate(position, orders[1:], rules=game.rules)
+    assert different != first

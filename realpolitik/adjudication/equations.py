@@ -179,23 +179,28 @@ class Board:
         self.route_end: list[frozenset[int]] = [_NO_FLEETS] * n
         self.route_graph: list[Mapping[int, tuple[int, ...]]] = [_NO_GRAPH] * n
         self.route_union: list[frozenset[int]] = [_NO_FLEETS] * n
+        army_adj = tables.army_adj
+        convoyed = False
         for i in moves:
-            if units[i].type is _ARMY:
-                self._set_route(i, tables, rules)
+            order = orders[i]
+            assert isinstance(order, Move)
+            if units[i].type is _ARMY and (order.via_convoy or convoyers[i]
+                                           or dest[i] not in army_adj.get(prov[i], ())):
+                convoyed = self._set_route(i, tables, rules) or convoyed
 
         # Supports a convoyed army cannot cut under the rulebooks' paradox rules (4.A.2).
-        self.shielded: list[frozenset[int]] = [frozenset()] * n
+        self.shielded: list[frozenset[int]] = [_NO_FLEETS] * n
         """Support -> the army moves that, when convoyed, do not cut it."""
-        if rules.convoy_paradox in ("1971", "1982", "2000"):
-            self._set_shields(tables, rules.convoy_paradox)
+        if convoyed and rules.convoy_paradox in ("1971", "1982", "2000"):
+            self._set_shields(tables, rules.convoy_paradox, helpers)
 
-    def _set_route(self, i: int, tables: MapTables, rules: Rules) -> None:
+    def _set_route(self, i: int, tables: MapTables, rules: Rules) -> bool:
+        """How army move ``i`` travels, and its convoy routes; True if it may go by convoy.
+        (Called for the moves with a convoy in sight: by convoy, convoyed, or not next door.)"""
         order = self.orders[i]
         assert isinstance(order, Move)
         origin, dest = self.prov[i], self.dest[i]
         by_land = dest in tables.army_adj.get(origin, ())
-        if by_land and not order.via_convoy and not self.convoyers[i]:
-            return  # over land, no convoy in sight
         fleets = [c for c in self.convoyers[i] if self.prov[c] in tables.sea]
         own_fleet = any(self.power[c] == self.power[i] for c in fleets)
         choice = rules.adjacent_convoy
@@ -212,8 +217,10 @@ class Board:
         else:  # "intent"
             route = CONVOY_ONLY if (order.via_convoy or own_fleet) else LAND
         self.route[i] = route
-        if route == LAND or not fleets:
-            return  # (no fleets: no route, and the route tables stay empty)
+        if route == LAND:
+            return False
+        if not fleets:
+            return True  # no fleets: no route, and the route tables stay empty
         sea_of = {self.prov[c]: c for c in fleets}
         start = frozenset(sea_of[s] for s in tables.shore_seas.get(origin, ()) if s in sea_of)
         end = frozenset(sea_of[s] for s in tables.shore_seas.get(dest, ()) if s in sea_of)
@@ -226,11 +233,12 @@ class Board:
         self.route_end[i] = end & on_route
         self.route_graph[i] = {c: tuple(x for x in graph[c] if x in on_route) for c in on_route}
         self.route_union[i] = frozenset(on_route)
+        return True
 
-    def _set_shields(self, tables: MapTables, rule: str) -> None:
+    def _set_shields(self, tables: MapTables, rule: str, helpers: list[int]) -> None:
         kind, prov, units = self.kind, self.prov, self.units
-        for s in range(self.n):
-            if kind[s] not in (SUPPORT_HOLD, SUPPORT_MOVE) or not self.matched[s]:
+        for s in helpers:
+            if kind[s] == CONVOY or not self.matched[s]:
                 continue
             shield: set[int] = set()
             for j in self.moves_into.get(prov[s], ()):

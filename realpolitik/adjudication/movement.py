@@ -10,6 +10,7 @@ write one sentence per order.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import compress
 from types import MappingProxyType
 
 from realpolitik.adjudication.backup import backup_rule
@@ -124,13 +125,13 @@ class _Outcome:
         self.rules = rules
         b = board
         n = b.n
-        self.moved = [b.kind[i] == MOVE and self.value[i] for i in range(n)]
+        moved = self.moved = [k == MOVE and v for k, v in zip(b.kind, self.value, strict=True)]
         dislodged_by = [-1] * n
-        for i in range(n):
-            if self.moved[i]:
-                d = b.at.get(b.dest[i], -1)
-                if d >= 0 and not self.moved[d]:
-                    dislodged_by[d] = i
+        at, dest = b.at, b.dest
+        for i in compress(range(n), moved):
+            d = at.get(dest[i], -1)
+            if d >= 0 and not moved[d]:
+                dislodged_by[d] = i
         self.dislodged_by = dislodged_by
         self._unit_texts: list[str | None] = [None] * n
         self._order_texts: list[str | None] = [None] * n
@@ -205,51 +206,44 @@ class _Outcome:
 
     # -- results ------------------------------------------------------------------------------
 
-    def results(self, explainer: _Explainer) -> tuple[OrderResult, ...]:
-        """One result per order given. The outcome is decided here; the sentence, the units that
-        caused it and the strengths are written when first read (:class:`_Explainer`)."""
-        out: list[OrderResult] = []
-        append = out.append
+    def results(self, explainer: _Explainer) -> _Results:
+        """One result per order given. The outcome is decided here; the result objects are
+        made when first read (:class:`_Results`), and their sentences, the units that caused
+        them and the strengths when those are first read (:class:`_Explainer`)."""
         classify = self.classify
-        lazy = OrderResult.explained_later
-        accepted = self.accepted
-        illegal = accepted.illegal
-        for k, (given, power, unit_index) in enumerate(zip(accepted.given, accepted.powers,
-                                                            accepted.unit_of, strict=True)):
-            why = illegal.get(k) if illegal else None
-            if why is not None:
-                append(void_result(given, power, why))
-                continue
-            result, outcome = classify(unit_index)
-            append(lazy(given, power, result, outcome, explainer, k))
-        return tuple(out)
+        illegal = self.accepted.illegal
+        outcomes: list[Outcome | None] = [None] * len(self.accepted.given)
+        for k, unit_index in enumerate(self.accepted.unit_of):
+            if k not in illegal:
+                outcomes[k] = classify(unit_index)
+        return _Results(self.accepted, outcomes, explainer)
 
-    def classify(self, i: int) -> tuple[Result, Outcome]:
-        """Whether the order of unit ``i`` succeeded, and its outcome code."""
+    def classify(self, i: int) -> Outcome:
+        """The outcome of the order of unit ``i`` (whether it succeeded follows from it)."""
         b = self.board
         kind = b.kind[i]
         dislodged = self.dislodged_by[i] >= 0
         if kind == MOVE:
             if self.moved[i]:
-                return _SUCCEEDS, _MOVED
-            return _FAILS, (_DISLODGED if dislodged else self.failure_kind(i))
+                return _MOVED
+            return _DISLODGED if dislodged else self.failure_kind(i)
         if kind in (SUPPORT_HOLD, SUPPORT_MOVE):
             if not b.matched[i]:
-                return _FAILS, _UNMATCHED
+                return _UNMATCHED
             if self.value[i]:
-                return _SUCCEEDS, _SUPPORTED
-            return _FAILS, (_DISLODGED if dislodged else _CUT)
+                return _SUPPORTED
+            return _DISLODGED if dislodged else _CUT
         if kind == CONVOY:
             if not b.matched[i]:
-                return _FAILS, _UNMATCHED
+                return _UNMATCHED
             if i in self.paradoxes:
-                return _FAILS, _PARADOX
+                return _PARADOX
             if dislodged:
-                return _FAILS, _DISLODGED
+                return _DISLODGED
             if self.carried(i):
-                return _SUCCEEDS, _CONVOYED
-            return _FAILS, _NO_EFFECT
-        return (_FAILS, _DISLODGED) if dislodged else (_SUCCEEDS, _HELD)
+                return _CONVOYED
+            return _NO_EFFECT
+        return _DISLODGED if dislodged else _HELD
 
     def failure_kind(self, i: int) -> Outcome:
         """Why move ``i`` failed (its unit not dislodged): no path, own unit, or a bounce."""
@@ -274,7 +268,8 @@ class _Outcome:
 
     def detail_of(self, i: int, given: Order, power: str) -> Detail:
         full = self.result_of(i, given, power)
-        assert (full.result, full.outcome) == self.classify(i), (str(given), full.outcome)
+        outcome = self.classify(i)
+        assert (full.result, full.outcome) == (_RESULT_OF[outcome], outcome), str(given)
         return full.detail()
 
     def result_of(self, i: int, given: Order, power: str) -> OrderResult:
@@ -473,6 +468,41 @@ class _Outcome:
         graph = {c: tuple(x for x in b.route_graph[t][c] if x in alive) for c in alive}
         return frozenset(fleets_on_routes(sorted(b.route_start[t] & alive), b.route_end[t],
                                           graph))
+
+
+_RESULT_OF: dict[Outcome, Result] = {
+    outcome: _SUCCEEDS if outcome in (_MOVED, _HELD, _SUPPORTED, _CONVOYED) else _FAILS
+    for outcome in Outcome
+}
+"""A movement order succeeded exactly when its outcome is one of these four."""
+
+
+class _Results:
+    """Makes a movement phase's results the first time they are read: only their outcome
+    codes are kept until then."""
+
+    __slots__ = ("_given", "_powers", "_illegal", "_outcomes", "_explainer")
+
+    def __init__(self, accepted: Accepted, outcomes: list[Outcome | None],
+                 explainer: _Explainer) -> None:
+        self._given = accepted.given
+        self._powers = accepted.powers
+        self._illegal = accepted.illegal
+        self._outcomes = outcomes
+        self._explainer = explainer
+
+    def __call__(self) -> tuple[OrderResult, ...]:
+        illegal = self._illegal
+        lazy = OrderResult.explained_later
+        explainer = self._explainer
+        out: list[OrderResult] = []
+        for k, (given, power, outcome) in enumerate(zip(self._given, self._powers,
+                                                         self._outcomes, strict=True)):
+            if outcome is None:
+                out.append(void_result(given, power, illegal[k]))
+            else:
+                out.append(lazy(given, power, _RESULT_OF[outcome], outcome, explainer, k))
+        return tuple(out)
 
 
 class _Explainer:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import FrozenInstanceError, dataclass, field
+from dataclasses import FrozenInstanceError
 from enum import StrEnum
 from types import MappingProxyType
 from typing import Protocol, runtime_checkable
@@ -223,7 +223,9 @@ _set_detail = slot_setter(OrderResult, "_detail")
 _set_index = slot_setter(OrderResult, "_index")
 
 
-@dataclass(frozen=True, slots=True)
+_NO_OPTIONS: Mapping[str, tuple[str, ...]] = MappingProxyType({})
+
+
 class Resolution:
     """Everything that one phase's adjudication decides.
 
@@ -232,17 +234,55 @@ class Resolution:
     destinations (keyed by the dislodged unit's location); ``standoffs`` the provinces left empty
     by a stand-off. After an adjustment phase ``civil_disorder`` lists the units removed because
     orders were missing.
+
+    Immutable and hashable, like a frozen dataclass with these fields. ``results`` may be given
+    as a function that makes them, called the first time they are read: a program playing
+    thousands of games seldom reads them, and one result per order every phase is a good part
+    of the cost of a phase and of the garbage collector's work on the game's history.
     """
 
+    __slots__ = ("phase", "_results", "units", "dislodged", "retreat_options", "standoffs",
+                 "civil_disorder")
+    __match_args__ = ("phase", "results", "units", "dislodged", "retreat_options", "standoffs",
+                      "civil_disorder")
+
     phase: Phase
-    results: tuple[OrderResult, ...]
+    _results: tuple[OrderResult, ...] | Callable[[], tuple[OrderResult, ...]]
     units: Mapping[str, Unit]
-    dislodged: tuple[DislodgedUnit, ...] = ()
-    retreat_options: Mapping[str, tuple[str, ...]] = field(
-        default_factory=lambda: MappingProxyType({})
-    )
-    standoffs: frozenset[str] = frozenset()
-    civil_disorder: tuple[Unit, ...] = ()
+    dislodged: tuple[DislodgedUnit, ...]
+    retreat_options: Mapping[str, tuple[str, ...]]
+    standoffs: frozenset[str]
+    civil_disorder: tuple[Unit, ...]
+
+    def __init__(
+        self,
+        phase: Phase,
+        results: tuple[OrderResult, ...] | Callable[[], tuple[OrderResult, ...]],
+        units: Mapping[str, Unit],
+        dislodged: tuple[DislodgedUnit, ...] = (),
+        retreat_options: Mapping[str, tuple[str, ...]] = _NO_OPTIONS,
+        standoffs: frozenset[str] = frozenset(),
+        civil_disorder: tuple[Unit, ...] = (),
+    ) -> None:
+        init = object.__setattr__
+        init(self, "phase", phase)
+        init(self, "_results", results)
+        init(self, "units", units)
+        init(self, "dislodged", dislodged)
+        init(self, "retreat_options", retreat_options)
+        init(self, "standoffs", standoffs)
+        init(self, "civil_disorder", civil_disorder)
+
+    @property
+    def results(self) -> tuple[OrderResult, ...]:
+        """One result per order given, in the order given."""
+        results = self._results
+        if type(results) is tuple:
+            return results
+        assert callable(results)
+        made = results()
+        object.__setattr__(self, "_results", made)
+        return made
 
     def result_of(self, order: Order) -> OrderResult:
         """The result of an order given in this phase; raises KeyError."""
@@ -250,3 +290,44 @@ class Resolution:
             if result.order == order:
                 return result
         raise KeyError(str(order))
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.phase, self.results, self.units, self.dislodged, self.retreat_options,
+                self.standoffs, self.civil_disorder)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, Resolution)
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash((self.phase, self.results, tuple(self.units.items()), self.dislodged,
+                     tuple(self.retreat_options.items()), self.standoffs, self.civil_disorder))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_unpickled_resolution, (self.phase, self.results, dict(self.units),
+                                        self.dislodged, dict(self.retreat_options),
+                                        self.standoffs, self.civil_disorder))
+
+    def __repr__(self) -> str:
+        return (f"Resolution(phase={self.phase!r}, results={self.results!r}, "
+                f"units={self.units!r}, dislodged={self.dislodged!r}, "
+                f"retreat_options={self.retreat_options!r}, standoffs={self.standoffs!r}, "
+                f"civil_disorder={self.civil_disorder!r})")
+
+
+def _unpickled_resolution(phase: Phase, results: tuple[OrderResult, ...],
+                          units: dict[str, Unit], dislodged: tuple[DislodgedUnit, ...],
+                          retreat_options: dict[str, tuple[str, ...]],
+                          standoffs: frozenset[str], civil_disorder: tuple[Unit, ...],
+                          ) -> Resolution:
+    # (read-only mappings cannot be pickled: they travel as dictionaries)
+    return Resolution(phase, results, MappingProxyType(units), dislodged,
+                      MappingProxyType(retreat_options), standoffs, civil_disorder)
