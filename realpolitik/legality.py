@@ -106,13 +106,24 @@ def _fleets_at_sea(position: Position, tables: MapTables) -> set[str]:
 
 def adjustment_counts(position: Position) -> dict[str, int]:
     """Power -> supply centres owned minus units on the board (builds if > 0, removals if < 0)."""
-    counts = {p: 0 for p in position.variant.power_ids}
-    for owner in position.centers.values():
-        if owner in counts:
-            counts[owner] += 1
-    for unit in position.units.values():
-        if unit.power in counts:
-            counts[unit.power] -= 1
+    return dict(_adjustment_counts(position))
+
+
+_COUNTS_KEY = "legal_orders:adjustment_counts"
+
+
+def _adjustment_counts(position: Position) -> Mapping[str, int]:
+    """:func:`adjustment_counts`, worked out once per position (in its memo): read only."""
+    counts: dict[str, int] | None = position.memo.get(_COUNTS_KEY)  # type: ignore[assignment]
+    if counts is None:
+        counts = {p: 0 for p in position.variant.power_ids}
+        for owner in position.centers.values():
+            if owner in counts:
+                counts[owner] += 1
+        for unit in position.units.values():
+            if unit.power in counts:
+                counts[unit.power] -= 1
+        position.memo[_COUNTS_KEY] = counts
     return counts
 
 
@@ -585,7 +596,7 @@ class _Checker:
                 "fleet_inland" if order.unit_type is UnitType.FLEET else "army_to_sea",
                 f"A {_kind(order.unit_type)} cannot be built in {name}.",
             )
-        if adjustment_counts(position).get(power, 0) <= 0:
+        if _adjustment_counts(position).get(power, 0) <= 0:
             return self.illegal(
                 "no_builds", f"{_power_name(position, power)} has no builds this winter."
             )
@@ -597,7 +608,7 @@ class _Checker:
         unit = self.find_unit(order)
         if isinstance(unit, Illegal):
             return unit
-        if adjustment_counts(self.position).get(unit.power, 0) >= 0:
+        if _adjustment_counts(self.position).get(unit.power, 0) >= 0:
             return self.illegal(
                 "no_removals",
                 f"{_power_name(self.position, unit.power)} has no units to remove this winter.",
@@ -612,7 +623,7 @@ class _Checker:
             return self.illegal("waive_forbidden", "These rules do not allow waiving a build.")
         if order.power is None:
             return self.illegal("no_power", "A waive must say which power waives its build.")
-        if adjustment_counts(self.position).get(order.power, 0) <= 0:
+        if _adjustment_counts(self.position).get(order.power, 0) <= 0:
             return self.illegal(
                 "no_builds",
                 f"{_power_name(self.position, order.power)} has no builds to waive this winter.",
@@ -800,10 +811,7 @@ def _legal_orders(position: Position, power: str, rules: Rules,
 def _adjustment_orders(position: Position, power: str, rules: Rules,
                        ) -> Mapping[str, tuple[Order, ...]]:
     tables = tables_for(position.variant)
-    counts = position.memo.get("legal_orders:adjustment_counts")
-    if counts is None:
-        counts = position.memo["legal_orders:adjustment_counts"] = adjustment_counts(position)
-    count: int = counts.get(power, 0)  # type: ignore[attr-defined]
+    count = _adjustment_counts(position).get(power, 0)
     out: dict[str, tuple[Order, ...]] = {}
     if count > 0:
         rule = str(position.variant.rules.get("builds", "home_centers"))

@@ -15,6 +15,7 @@ the civil-disorder rule of the edition chooses (DATC 4.D.8):
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import partial
 from types import MappingProxyType
 
 from realpolitik.adjudication.outcomes import OrderResult, Outcome, Resolution, Result
@@ -98,25 +99,14 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
             _limit(wanted, -count, policy, _TOO_MANY_REMOVALS, removed)
 
     units = dict(position.units)
-    results: list[OrderResult] = []
     for e in entries:
-        if e.illegal is not None or e.order is None:
-            results.append(e.void_result())
-            continue
         order = e.order
-        text = str(order)
+        if e.illegal is not None or order is None:
+            continue
         if isinstance(order, Build):
-            unit = Unit(e.power, order.unit_type, order.location)
-            units[unit.province] = unit
-            results.append(OrderResult(e.given, e.power, Result.SUCCEEDS, Outcome.BUILT,
-                                       f"{text}: the unit was built."))
-        elif isinstance(order, Waive):
-            results.append(OrderResult(e.given, e.power, Result.SUCCEEDS, Outcome.WAIVED,
-                                       "The build was waived."))
-        else:
+            units[province_of(order.location)] = Unit(e.power, order.unit_type, order.location)
+        elif isinstance(order, Disband):
             units.pop(province_of(order.location), None)
-            results.append(OrderResult(e.given, e.power, Result.SUCCEEDS, Outcome.REMOVED,
-                                       f"{text}: the unit was removed."))
 
     # Civil disorder: the removals a power did not order.
     disorder: list[Unit] = []
@@ -133,10 +123,29 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
             disorder.extend(chosen)
     return Resolution(
         phase=position.phase,
-        results=tuple(results),
+        results=partial(_results, tuple(entries)),
         units=MappingProxyType({p: units[p] for p in sorted(units)}),
         civil_disorder=tuple(disorder),
     )
+
+
+def _results(entries: tuple[Entry, ...]) -> tuple[OrderResult, ...]:
+    """The result of each order given (made when first read: a game seldom reads them)."""
+    results: list[OrderResult] = []
+    for e in entries:
+        order = e.order
+        if e.illegal is not None or order is None:
+            results.append(e.void_result())
+        elif isinstance(order, Build):
+            results.append(OrderResult(e.given, e.power, Result.SUCCEEDS, Outcome.BUILT,
+                                       f"{order}: the unit was built."))
+        elif isinstance(order, Waive):
+            results.append(OrderResult(e.given, e.power, Result.SUCCEEDS, Outcome.WAIVED,
+                                       "The build was waived."))
+        else:
+            results.append(OrderResult(e.given, e.power, Result.SUCCEEDS, Outcome.REMOVED,
+                                       f"{order}: the unit was removed."))
+    return tuple(results)
 
 
 def _limit(wanted: list[Entry], allowed: int, policy: str, illegal: Illegal,
