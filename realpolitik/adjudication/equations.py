@@ -85,14 +85,17 @@ class Board:
         tables: MapTables,
         rules: Rules,
         provinces: Sequence[str] | None = None,
+        index: dict[str, int] | None = None,
     ) -> None:
+        """``provinces`` (each unit's province) and ``index`` (province -> unit index) may be
+        passed by a caller that has them already."""
         n = self.n = len(units)
         self.units = tuple(units)
         self.orders = tuple(orders)
         prov = self.prov = list(provinces) if provinces is not None else [u.province
                                                                            for u in units]
         self.power = [u.power for u in units]
-        at = self.at = {p: i for i, p in enumerate(prov)}
+        at = self.at = index if index is not None else {p: i for i, p in enumerate(prov)}
         kind = self.kind = [HOLD] * n
         dest: list[str] = [""] * n
         dest_loc: list[str] = [""] * n

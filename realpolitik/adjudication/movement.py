@@ -75,11 +75,7 @@ def _resolve(position: Position, orders: tuple[Order, ...], rules: Rules,
     units = [position.units[p] for p in provinces]
     index = {p: i for i, p in enumerate(provinces)}
     accepted = accept_orders(position, orders, rules, index, checked=checked)
-    unit_orders: list[Order | None] = [None] * len(units)
-    readings = accepted.checked
-    for i, k in accepted.counted.items():
-        unit_orders[i] = readings[k]
-    board = Board(units, unit_orders, tables, rules, provinces)
+    board = Board(units, accepted.unit_orders, tables, rules, provinces, index)
     paradoxes: set[int] = set()
     equations = Equations(board, rules, _unset)
     resolver = Resolver(board.n, equations.adjudicate,
@@ -89,6 +85,7 @@ def _resolve(position: Position, orders: tuple[Order, ...], rules: Rules,
     moves_into, route, dest = board.moves_into, board.route, board.dest
     settle = resolver.settle
     # Decisions whose equation reads no other decision are settled here, outside the solver.
+    left: list[int] = []
     for i in range(board.n):
         k = kind[i]
         if k == HOLD:
@@ -99,11 +96,16 @@ def _resolve(position: Position, orders: tuple[Order, ...], rules: Rules,
             # over land into an empty province no one else moves to: nothing can stop it
             if route[i] == LAND and dest[i] not in at and len(moves_into[dest[i]]) == 1:
                 settle(i, True)
+            else:
+                left.append(i)
         elif prov[i] not in moves_into:
             settle(i, True)  # a support or convoy that nobody attacks
-    for i in range(board.n):
-        if not resolver.is_resolved(i):
-            resolver.resolve(i)
+        else:
+            left.append(i)
+    is_resolved, resolve = resolver.is_resolved, resolver.resolve
+    for i in left:
+        if not is_resolved(i):
+            resolve(i)
     # Every decision is final: the solver no longer needs the equations, and dropping them
     # breaks the solver <-> equations cycle so that the phase's state is freed at once.
     resolver.finish()
@@ -160,17 +162,16 @@ class _Outcome:
         position = self.position
         new_units: dict[str, Unit] = {}
         dislodged: list[DislodgedUnit] = []
+        moved, dislodged_by = self.moved, self.dislodged_by
+        units, prov, dest, dest_loc = b.units, b.prov, b.dest, b.dest_loc
         for i in range(b.n):
-            unit = b.units[i]
-            if self.moved[i]:
-                moved = moved_unit(unit, b.dest_loc[i])
-                new_units[moved.province] = moved
-            elif self.dislodged_by[i] >= 0:
-                j = self.dislodged_by[i]
-                dislodged.append(DislodgedUnit(unit, b.prov[j], self.eq.by_convoy(j)))
-        for i in range(b.n):
-            if not self.moved[i] and self.dislodged_by[i] < 0:
-                new_units[b.prov[i]] = b.units[i]
+            if moved[i]:
+                new_units[dest[i]] = moved_unit(units[i], dest_loc[i])
+            elif dislodged_by[i] < 0:
+                new_units[prov[i]] = units[i]
+            else:
+                j = dislodged_by[i]
+                dislodged.append(DislodgedUnit(units[i], prov[j], self.eq.by_convoy(j)))
         standoffs = self.standoffs(new_units)
         options = {
             d.unit.location: retreat_options(position, d, rules=self.rules, occupied=new_units,

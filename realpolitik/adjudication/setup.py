@@ -53,9 +53,9 @@ class Accepted:
     Kept as parallel lists indexed by the order's place among those given (a phase accepts some
     thirty orders, and this runs every phase)."""
 
-    __slots__ = ("given", "powers", "unit_of", "checked", "illegal", "counted")
+    __slots__ = ("given", "powers", "unit_of", "checked", "illegal", "counted", "unit_orders")
 
-    def __init__(self, given: tuple[Order, ...]) -> None:
+    def __init__(self, given: tuple[Order, ...], units: int) -> None:
         self.given = given
         self.powers: list[str] = []
         """Who gave each order (its unit's owner when the order names no power)."""
@@ -67,15 +67,17 @@ class Accepted:
         """Order index -> why it is void."""
         self.counted: dict[int, int] = {}
         """Unit index -> the index of the order that counts for it."""
+        self.unit_orders: list[Order | None] = [None] * units
+        """Unit index -> the order that counts for it, as the rules read it (None: none)."""
 
 
 def accept_orders(position: Position, orders: tuple[Order, ...], rules: Rules,
                   index: Mapping[str, int], *, checked: bool = False) -> Accepted:
     """Check every order of a movement phase; ``index`` maps provinces to unit indices. With
     ``checked`` the caller vouches that every order is legal as it stands."""
-    accepted = Accepted(orders)
+    accepted = Accepted(orders, len(index))
     powers, unit_of, readings = accepted.powers, accepted.unit_of, accepted.checked
-    counted = accepted.counted
+    counted, unit_orders = accepted.counted, accepted.unit_orders
     doubled: dict[int, list[int]] = {}
     units = position.units
     find = index.get
@@ -97,7 +99,7 @@ def accept_orders(position: Position, orders: tuple[Order, ...], rules: Rules,
         powers.append(power)
         unit_of.append(unit_index)
         if listed is None or listed(given):  # listed by legal_orders: legal as it stands
-            readings.append(given)
+            reading: Order | Illegal = given
         else:
             reading = normalize_order(position, given, rules=rules)
             if type(reading) is Illegal:
@@ -105,10 +107,12 @@ def accept_orders(position: Position, orders: tuple[Order, ...], rules: Rules,
                 readings.append(None)
                 accepted.illegal[k] = reading
                 continue
-            assert not isinstance(reading, Illegal)
-            readings.append(reading)
+        assert not isinstance(reading, Illegal)
+        readings.append(reading)
         first = counted.setdefault(unit_index, k)
-        if first != k:
+        if first == k:
+            unit_orders[unit_index] = reading
+        else:
             doubled.setdefault(unit_index, [first]).append(k)
     # Several legal orders for one unit (DATC 4.D.3).
     for unit_index, given_orders in doubled.items():
@@ -125,4 +129,5 @@ def accept_orders(position: Position, orders: tuple[Order, ...], rules: Rules,
             del counted[unit_index]
         else:
             counted[unit_index] = keep
+        unit_orders[unit_index] = readings[keep] if keep >= 0 else None
     return accepted
