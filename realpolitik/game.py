@@ -16,12 +16,19 @@ from enum import StrEnum
 from realpolitik.adjudication import adjudicate
 from realpolitik.adjudication.outcomes import Resolution
 from realpolitik.errors import GameError
-from realpolitik.legality import adjustment_counts, check_order, is_listed, legal_orders
+from realpolitik.legality import (
+    adjustment_counts,
+    check_order,
+    legal_orders,
+    listed_checker,
+    listed_text,
+)
 from realpolitik.notation import ParsedOrder, parse_orders
 from realpolitik.orders import Build, Order, Waive, with_power
 from realpolitik.phases import next_position as _next_position
 from realpolitik.position import Phase, PhaseType, Position, Season
 from realpolitik.rules import Rules, rules_for
+from realpolitik.slots import slot_setter
 from realpolitik.variant import Setup, Variant, load_variant
 
 
@@ -61,6 +68,24 @@ class SubmittedOrder:
     def ok(self) -> bool:
         """True if the order was read and is legal."""
         return self.order is not None and self.error is None
+
+
+_new_object = object.__new__
+_set_text = slot_setter(SubmittedOrder, "text")
+_set_order = slot_setter(SubmittedOrder, "order")
+_set_error = slot_setter(SubmittedOrder, "error")
+_set_error_kind = slot_setter(SubmittedOrder, "error_kind")
+
+
+def _submitted(text: str, order: Order) -> SubmittedOrder:
+    """``SubmittedOrder(text, order)`` made without the frozen dataclass's ``__init__`` (a
+    submit of values makes one per order, every phase)."""
+    made: SubmittedOrder = _new_object(SubmittedOrder)
+    _set_text(made, text)
+    _set_order(made, order)
+    _set_error(made, None)
+    _set_error_kind(made, None)
+    return made
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,10 +286,12 @@ class Game:
         else:
             entries = []
             listed = True
+            position = self._position
+            is_listed = listed_checker(position, self.rules)
             for given in orders:
                 order = with_power(given, power)
-                if is_listed(self._position, order, self.rules):
-                    entries.append(SubmittedOrder(str(order), order))
+                if is_listed(order):  # legal as it stands: no check, and a text kept ready
+                    entries.append(_submitted(listed_text(position, order), order))
                 else:
                     listed = False
                     entries.append(self._checked("", order))

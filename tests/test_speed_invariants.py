@@ -156,3 +156,23 @@ def test_resolution_made_lazily_is_a_plain_immutable_value() -> None:
         first.phase = position.phase  # type: ignore[misc]
     different = adjudicate(position, orders[1:], rules=game.rules)
     assert different != first
+
+
+def test_orders_submitted_as_listed_values_are_recorded_as_the_constructor_would() -> None:
+    """submit() makes the entries of listed orders without the dataclass constructor and with
+    texts kept per variant: they must equal the plain ones, and an equal copy that was not
+    listed gets its own text."""
+    from realpolitik.game import SubmittedOrder
+    from realpolitik.legality import listed_text
+
+    game = Game("classical", rules="2000")
+    position = game.position
+    for power in game.powers_to_order():
+        orders = [options[-1] for options in game.legal_orders(power).values()]
+        for entry, order in zip(game.submit(power, orders), orders, strict=True):
+            plain = SubmittedOrder(str(order), order)
+            assert entry == plain and hash(entry) == hash(plain)
+            assert repr(entry) == repr(plain) and entry.ok
+            assert listed_text(position, order) == str(order)
+            copied = copy.copy(order)
+            assert listed_text(position, copied) == str(order)
