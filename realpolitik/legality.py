@@ -42,6 +42,7 @@ from realpolitik.variant import Variant
 __all__ = [
     "Illegal",
     "adjustment_counts",
+    "can_build",
     "listed_text",
     "check_order",
     "is_listed",
@@ -815,20 +816,9 @@ def _adjustment_orders(position: Position, power: str, rules: Rules,
     count = _adjustment_counts(position).get(power, 0)
     out: dict[str, tuple[Order, ...]] = {}
     if count > 0:
-        rule = str(position.variant.rules.get("builds", "home_centers"))
-        sites = tables.provinces if rule == "any_owned_center" else tables.homes_of(power)
-        centers, units = position.centers, position.units
-        for province in sites:
-            if centers.get(province) != power or province in units:
-                continue
-            builds: list[Order] = []
-            if tables.can_stand(UnitType.ARMY, province):
-                builds.append(_made_for(position, UnitType.ARMY, province, power).build())
-            for loc in tables.coasts[province] or (province,):
-                if tables.can_stand(UnitType.FLEET, loc):
-                    builds.append(_made_for(position, UnitType.FLEET, loc, power).build())
-            if builds:
-                out[province] = tuple(builds)
+        for province, units in _build_sites(position, power, tables):
+            out[province] = tuple(_made_for(position, utype, loc, power).build()
+                                  for utype, loc in units)
         if rules.waive == "allowed":
             waives: dict[str, Waive] = position.variant.derived.setdefault(  # type: ignore[assignment]
                 _WAIVES_KEY, {})
@@ -842,6 +832,31 @@ def _adjustment_orders(position: Position, power: str, rules: Rules,
             out[unit.location] = (
                 _made_for(position, unit.type, unit.location, power).disband(),)
     return MappingProxyType(out)
+
+
+def _build_sites(position: Position, power: str, tables: MapTables,
+                 ) -> Iterator[tuple[str, list[tuple[UnitType, str]]]]:
+    """Where ``power`` could build (a free centre it owns: a home centre, or any centre under
+    the variant's ``builds`` rule) and what: each site with its (unit type, location) pairs."""
+    rule = str(position.variant.rules.get("builds", "home_centers"))
+    sites = tables.provinces if rule == "any_owned_center" else tables.homes_of(power)
+    centers, units = position.centers, position.units
+    for province in sites:
+        if centers.get(province) != power or province in units:
+            continue
+        builds: list[tuple[UnitType, str]] = []
+        if tables.can_stand(UnitType.ARMY, province):
+            builds.append((UnitType.ARMY, province))
+        for loc in tables.coasts[province] or (province,):
+            if tables.can_stand(UnitType.FLEET, loc):
+                builds.append((UnitType.FLEET, loc))
+        if builds:
+            yield province, builds
+
+
+def can_build(position: Position, power: str) -> bool:
+    """True if ``power`` has somewhere to build a unit (whether or not it is due a build)."""
+    return next(_build_sites(position, power, tables_for(position.variant)), None) is not None
 
 
 _Shared = tuple[dict[str, list[int]], frozenset[str], dict[str, list[tuple[Mover, int]]],

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from realpolitik.adjudication.outcomes import Resolution
-from realpolitik.legality import adjustment_counts, legal_orders
+from realpolitik.legality import adjustment_counts, can_build
 from realpolitik.position import Phase, PhaseType, Position, Season, Unit
 
 
@@ -31,7 +31,7 @@ def needs_adjustments(position: Position) -> bool:
     for power, difference in adjustment_counts(position).items():
         if difference < 0:
             return True
-        if difference > 0 and any(key != "waive" for key in legal_orders(position, power)):
+        if difference > 0 and can_build(position, power):
             return True
     return False
 
