@@ -37,11 +37,11 @@ def adjudicate(position: Position, orders: Iterable[Order], *, rules: Rules | No
     civil-disorder rule when removals are missing (adjustments). Of several orders to one unit
     the first legal one counts (DATC 4.D.3, as ``rules`` say).
 
-    ``checked=True`` says that the caller has already found every order legal in this position
-    under these rules (with :func:`realpolitik.legality.check_order`, or because
-    :func:`~realpolitik.legality.legal_orders` listed it), so a movement phase does not check
-    them again; :class:`realpolitik.game.Game` does this for orders it accepted at ``submit``.
-    An illegal order passed this way is adjudicated as if it were legal.
+    ``checked=True`` says that every order is legal here under these rules and already as
+    the rules read it (as every value :func:`~realpolitik.legality.legal_orders` lists is), so
+    movement and adjustment phases do not check them again; :class:`realpolitik.game.Game`
+    passes it when ``submit`` found every order listed. An illegal order passed this way is
+    adjudicated as if it were legal.
     """
     rules = rules or _DEFAULT
     kind = position.phase.type
@@ -49,4 +49,4 @@ def adjudicate(position: Position, orders: Iterable[Order], *, rules: Rules | No
         return adjudicate_movement(position, orders, rules, checked=checked)
     if kind is PhaseType.RETREATS:
         return adjudicate_retreats(position, orders, rules)
-    return adjudicate_adjustments(position, orders, rules)
+    return adjudicate_adjustments(position, orders, rules, checked=checked)

@@ -47,29 +47,34 @@ def _power_of(order: Order, position: Position, tables: MapTables) -> str:
     return unit.power if unit is not None else ""
 
 
-def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: Rules,
-                           ) -> Resolution:
-    """Resolve an adjustment phase."""
+def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: Rules, *,
+                           checked: bool = False) -> Resolution:
+    """Resolve an adjustment phase (``checked``: the caller vouches that every order is legal
+    as it stands)."""
     tables = tables_for(position.variant)
     counts = adjustment_counts(position)
     entries: list[Entry] = []
-    listed = listed_checker(position, rules)
+    legal_of: dict[str, list[Entry]] = {}
+    """Power -> its legal orders, in the order given."""
+    # an order that legal_orders listed is legal and normal as it stands
+    listed = None if checked else listed_checker(position, rules)
     for given in orders:
         power = _power_of(given, position, tables)
-        # an order that legal_orders listed is legal and normal as it stands
-        checked = (given if listed(given)
+        reading = (given if listed is None or listed(given)
                    else normalize_order(position, given, rules=rules))
-        if isinstance(checked, Illegal):
-            entries.append(Entry(given, power, -1, None, checked))
+        if isinstance(reading, Illegal):
+            entries.append(Entry(given, power, -1, None, reading))
         else:
-            entries.append(Entry(given, checked.power or power, -1, checked, None))
+            entry = Entry(given, reading.power or power, -1, reading, None)
+            entries.append(entry)
+            legal_of.setdefault(entry.power, []).append(entry)
 
     # Builds and waives, then removals, each power in turn and in the order given.
     built: set[str] = set()
     removed: set[str] = set()
     for power in position.variant.power_ids:
         count = counts.get(power, 0)
-        mine = [e for e in entries if e.illegal is None and e.power == power]
+        mine = legal_of.get(power, [])
         if count > 0:
             wanted = []
             for e in mine:
@@ -111,10 +116,11 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
     # Civil disorder: the removals a power did not order.
     disorder: list[Unit] = []
     for power in position.variant.power_ids:
-        missing = -counts.get(power, 0) - sum(
-            1 for e in entries if e.power == power and isinstance(e.order, Disband)
-            and e.illegal is None
-        )
+        count = counts.get(power, 0)
+        if count >= 0:
+            continue
+        missing = -count - sum(1 for e in legal_of.get(power, ())
+                               if e.illegal is None and isinstance(e.order, Disband))
         if missing > 0:
             remaining = [u for u in units.values() if u.power == power]
             chosen = civil_disorder_removals(position, power, remaining, missing, rules)
