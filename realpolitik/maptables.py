@@ -54,6 +54,7 @@ class MapTables:
         "names",
         "home_of",
         "supply_centers",
+        "centers_in_order",
         "location_index",
         "province_at",
         "sorted_near",
@@ -120,9 +121,9 @@ class MapTables:
         self.home_of: Mapping[str, str | None] = MappingProxyType(
             {p: v.home_of for p, v in provinces.items()}
         )
-        self.supply_centers: frozenset[str] = frozenset(
-            p for p, v in provinces.items() if v.is_supply_center
-        )
+        self.centers_in_order: tuple[str, ...] = the_map.supply_centers()
+        """Every supply centre, in map order."""
+        self.supply_centers: frozenset[str] = frozenset(self.centers_in_order)
         self.location_index: Mapping[str, int] = MappingProxyType(
             {loc: i for i, loc in enumerate(the_map.locations)}
         )

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 
 from realpolitik.adjudication.outcomes import Resolution
 from realpolitik.legality import adjustment_counts, can_build
+from realpolitik.maptables import tables_for
 from realpolitik.position import Phase, PhaseType, Position, Season, Unit
 
 
@@ -61,13 +62,17 @@ def next_position(position: Position, resolution: Resolution) -> Position:
             standoffs=resolution.standoffs,
         )
     centers = position.centers
-    if phase.season is Season.FALL and phase.type is not PhaseType.ADJUSTMENTS:
-        centers = updated_centers(units, centers, position.variant.map.supply_centers())
-    after = position.replace(units=units, centers=centers, dislodged=(), standoffs=frozenset())
     if phase.season is Season.FALL:
-        winter = after.replace(phase=_next_phase(phase, PhaseType.ADJUSTMENTS))
+        # the end of a Fall turn: centres change hands, then adjustments if anyone has any
+        centers = updated_centers(units, centers, tables_for(position.variant).centers_in_order)
+        winter = position.replace(phase=_next_phase(phase, PhaseType.ADJUSTMENTS), units=units,
+                                  centers=centers, dislodged=(), standoffs=frozenset())
         if needs_adjustments(winter):
             return winter
+        return winter.replace(phase=Phase(Season.SPRING, phase.year + 1, PhaseType.MOVEMENT))
     if phase.type is PhaseType.ADJUSTMENTS:
-        return after.replace(phase=Phase(Season.SPRING, phase.year + 1, PhaseType.MOVEMENT))
-    return after.replace(phase=_next_phase(phase, PhaseType.MOVEMENT))
+        following = Phase(Season.SPRING, phase.year + 1, PhaseType.MOVEMENT)
+    else:
+        following = _next_phase(phase, PhaseType.MOVEMENT)
+    return position.replace(phase=following, units=units, centers=centers, dislodged=(),
+                            standoffs=frozenset())
