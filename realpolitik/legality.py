@@ -100,10 +100,15 @@ def _The_unit(position: Position, unit: Unit) -> str:  # noqa: N802
     return text[0].upper() + text[1:]
 
 
-def _fleets_at_sea(position: Position, tables: MapTables) -> set[str]:
-    return {
-        p for p, u in position.units.items() if u.type is UnitType.FLEET and p in tables.sea
-    }
+def _fleets_at_sea(position: Position, tables: MapTables) -> frozenset[str]:
+    """The seas holding a fleet, worked out once per position (in its memo): a check of a
+    convoy or of a support of a move by convoy needs them, and scanning every unit for each
+    such order made checking grow faster than the number of units."""
+    fleets: frozenset[str] | None = position.memo.get("legality:fleets_at_sea")  # type: ignore[assignment]
+    if fleets is None:
+        fleets = position.memo["legality:fleets_at_sea"] = frozenset(
+            p for p, u in position.units.items() if u.type is UnitType.FLEET and p in tables.sea)
+    return fleets
 
 
 def adjustment_counts(position: Position) -> dict[str, int]:
@@ -351,8 +356,8 @@ class _Checker:
         if dest_prov in tables.army_adj.get(supported.province, ()):
             return dest_prov
         fleets = _fleets_at_sea(position, tables)
-        fleets.discard(supporter.province)  # it cannot support and convoy at once (6.D.31)
-        if tables.has_convoy_route(supported.province, dest_prov, fleets):
+        # not through the supporter: it cannot support and convoy at once (6.D.31)
+        if tables.has_convoy_route(supported.province, dest_prov, fleets, supporter.province):
             return dest_prov
         return self._impossible(supported, dest_prov)
 

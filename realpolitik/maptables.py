@@ -262,14 +262,21 @@ class MapTables:
             reach = self._reach_without[key] = self.convoy_reachable(origin, group - {fleet})
         return reach
 
-    def convoy_reachable(self, origin: str, fleets: Iterable[str]) -> frozenset[str]:
-        """Coastal provinces an army in ``origin`` could reach through the seas in ``fleets``.
+    def convoy_reachable(self, origin: str, fleets: Iterable[str], without: str = "",
+                         ) -> frozenset[str]:
+        """Coastal provinces an army in ``origin`` could reach through the seas in ``fleets``
+        (but not through the sea ``without``).
 
         ``fleets`` are the sea provinces holding a fleet. ``origin`` itself is not included.
         """
-        at_sea = set(fleets) & self.sea
+        # (the search only ever steps from sea to sea, so other provinces in ``fleets`` are
+        # never visited: no need to filter them out, which would cost a pass per call)
+        at_sea = fleets if isinstance(fleets, (set, frozenset)) else set(fleets)
         start = self.shore_seas.get(origin, frozenset()) & at_sea
+        if without in start:
+            start = start - {without}
         seen = set(start)
+        seen.add(without)
         todo = list(start)
         shores: set[str] = set()
         while todo:
@@ -282,9 +289,12 @@ class MapTables:
         shores.discard(origin)
         return frozenset(shores)
 
-    def has_convoy_route(self, origin: str, destination: str, fleets: Iterable[str]) -> bool:
-        """True if seas holding fleets (``fleets``) join ``origin`` to ``destination``."""
-        return destination != origin and destination in self.convoy_reachable(origin, fleets)
+    def has_convoy_route(self, origin: str, destination: str, fleets: Iterable[str],
+                         without: str = "") -> bool:
+        """True if seas holding fleets (``fleets``, but not ``without``) join ``origin`` to
+        ``destination``."""
+        return destination != origin and destination in self.convoy_reachable(
+            origin, fleets, without)
 
     def minimal_routes(
         self, origin: str, fleets: Iterable[str], destination: str | None = None,
@@ -299,7 +309,8 @@ class MapTables:
         *necessary* for it, DATC 4.E.1 and 6.G.19). Returns ``(chain, destinations)`` pairs: the
         destinations for which the chain is such a route (only ``destination`` if given).
         """
-        at_sea = frozenset(fleets) & self.sea
+        # (only seas are ever stepped on: other provinces in ``fleets`` do no harm)
+        at_sea = fleets if isinstance(fleets, (set, frozenset)) else frozenset(fleets)
         if origin not in self.coastal:
             return []
         out: list[tuple[tuple[str, ...], frozenset[str]]] = []

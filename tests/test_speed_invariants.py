@@ -176,3 +176,29 @@ def test_orders_submitted_as_listed_values_are_recorded_as_the_constructor_would
             assert listed_text(position, order) == str(order)
             copied = copy.copy(order)
             assert listed_text(position, copied) == str(order)
+
+
+def test_convoy_searches_skip_the_filtering_they_no_longer_do() -> None:
+    """convoy_reachable and minimal_routes take every fleet's province as it comes (land ones
+    included) and may leave one sea out: the answers equal those of the filtered sets."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from realpolitik.maptables import tables_for
+    from realpolitik.variant import load_variant
+
+    tables = tables_for(load_variant("classical"))
+    seas = sorted(tables.sea)
+    coastal = sorted(tables.coastal)
+
+    @settings(max_examples=150, deadline=None)
+    @given(st.sets(st.sampled_from(seas)), st.sets(st.sampled_from(coastal), max_size=4),
+           st.sampled_from(coastal), st.sampled_from(["", *seas]))
+    def check(fleets: set[str], land: set[str], origin: str, without: str) -> None:
+        mixed = frozenset(fleets | land)
+        spared = frozenset(fleets - {without})
+        assert tables.convoy_reachable(origin, mixed, without) == \
+            tables.convoy_reachable(origin, sorted(spared))
+        assert tables.minimal_routes(origin, mixed) == tables.minimal_routes(origin, fleets)
+
+    check()
