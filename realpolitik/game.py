@@ -21,14 +21,12 @@ from realpolitik.legality import (
     check_order,
     legal_orders,
     listed_checker,
-    listed_text,
 )
 from realpolitik.notation import ParsedOrder, parse_orders
 from realpolitik.orders import Build, Order, Waive, with_power
 from realpolitik.phases import next_position as _next_position
 from realpolitik.position import Phase, PhaseType, Position, Season
 from realpolitik.rules import Rules, rules_for
-from realpolitik.slots import slot_setter
 from realpolitik.variant import Setup, Variant, load_variant
 
 
@@ -70,22 +68,26 @@ class SubmittedOrder:
         return self.order is not None and self.error is None
 
 
-_new_object = object.__new__
-_set_text = slot_setter(SubmittedOrder, "text")
-_set_order = slot_setter(SubmittedOrder, "order")
-_set_error = slot_setter(SubmittedOrder, "error")
-_set_error_kind = slot_setter(SubmittedOrder, "error_kind")
+_ENTRIES_KEY = "realpolitik.game:listed_entries"
+_MAX_ENTRIES = 1 << 16
 
 
-def _submitted(text: str, order: Order) -> SubmittedOrder:
-    """``SubmittedOrder(text, order)`` made without the frozen dataclass's ``__init__`` (a
-    submit of values makes one per order, every phase)."""
-    made: SubmittedOrder = _new_object(SubmittedOrder)
-    _set_text(made, text)
-    _set_order(made, order)
-    _set_error(made, None)
-    _set_error_kind(made, None)
-    return made
+def _listed_entry(variant: Variant, order: Order) -> SubmittedOrder:
+    """``SubmittedOrder(str(order), order)`` for an order value that legal_orders listed: one
+    value per listed order, kept in the variant (the listing makes each order value once per
+    variant, and the entry is as immutable as the order), so that a submit of values neither
+    writes the order out nor makes an entry, and the history shares them."""
+    derived = variant.derived
+    entries: dict[int, SubmittedOrder] | None = derived.get(_ENTRIES_KEY)  # type: ignore[assignment]
+    if entries is None:
+        entries = derived[_ENTRIES_KEY] = {}
+    # The entry keeps its order alive, so an entry found under an order's id is that order's.
+    entry = entries.get(id(order))
+    if entry is None:
+        if len(entries) >= _MAX_ENTRIES:
+            entries.clear()
+        entry = entries[id(order)] = SubmittedOrder(str(order), order)
+    return entry
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,12 +288,11 @@ class Game:
         else:
             entries = []
             listed = True
-            position = self._position
-            is_listed = listed_checker(position, self.rules)
+            is_listed = listed_checker(self._position, self.rules)
             for given in orders:
                 order = with_power(given, power)
-                if is_listed(order):  # legal as it stands: no check, and a text kept ready
-                    entries.append(_submitted(listed_text(position, order), order))
+                if is_listed(order):  # legal as it stands: no check, and its entry kept ready
+                    entries.append(_listed_entry(self.variant, order))
                 else:
                     listed = False
                     entries.append(self._checked("", order))

@@ -43,7 +43,6 @@ __all__ = [
     "Illegal",
     "adjustment_counts",
     "can_build",
-    "listed_text",
     "check_order",
     "is_listed",
     "known_orders",
@@ -1159,25 +1158,6 @@ def known_orders(variant: Variant) -> dict[int, Order]:
     if known is None:
         known = derived[_KNOWN_KEY] = {}
     return known  # type: ignore[return-value]
-
-
-_TEXTS_KEY = "realpolitik.legality:texts"
-
-
-def listed_text(position: Position, order: Order) -> str:
-    """``str(order)``, kept per variant for the order values the listing made (they live as
-    long as the variant, so each id stays its own); other orders are written afresh."""
-    derived = position.variant.derived
-    key = id(order)
-    if _known_orders(position).get(key) is not order:
-        return str(order)
-    texts: dict[int, str] | None = derived.get(_TEXTS_KEY)  # type: ignore[assignment]
-    if texts is None:
-        texts = derived[_TEXTS_KEY] = {}
-    text = texts.get(key)
-    if text is None:
-        text = texts[key] = str(order)
-    return text
 
 
 def _made_table(position: Position) -> dict[tuple[UnitType, str, str], _Made]:

@@ -159,23 +159,26 @@ def test_resolution_made_lazily_is_a_plain_immutable_value() -> None:
 
 
 def test_orders_submitted_as_listed_values_are_recorded_as_the_constructor_would() -> None:
-    """submit() makes the entries of listed orders without the dataclass constructor and with
-    texts kept per variant: they must equal the plain ones, and an equal copy that was not
-    listed gets its own text."""
+    """submit() keeps one entry per listed order value in the variant: it must equal the plain
+    entry, be shared by the next game, and an equal copy that was not listed gets its own."""
     from realpolitik.game import SubmittedOrder
-    from realpolitik.legality import listed_text
 
     game = Game("classical", rules="2000")
-    position = game.position
+    again = Game(game.variant, rules="2000")
     for power in game.powers_to_order():
         orders = [options[-1] for options in game.legal_orders(power).values()]
         for entry, order in zip(game.submit(power, orders), orders, strict=True):
             plain = SubmittedOrder(str(order), order)
             assert entry == plain and hash(entry) == hash(plain)
-            assert repr(entry) == repr(plain) and entry.ok
-            assert listed_text(position, order) == str(order)
-            copied = copy.copy(order)
-            assert listed_text(position, copied) == str(order)
+            assert repr(entry) == repr(plain) and entry.ok and entry.order is order
+        listed_again = [options[-1] for options in again.legal_orders(power).values()]
+        assert listed_again == orders
+        assert [e.order for e in again.submit(power, listed_again)] == listed_again
+        copies = [copy.copy(order) for order in orders]
+        fresh = again.submit(power, copies)
+        assert [e.order for e in fresh] == copies and all(e.ok for e in fresh)
+        assert all(e.order is c for e, c in zip(fresh, copies, strict=True))
+        assert [e.text for e in fresh] == [str(order) for order in orders]
 
 
 def test_convoy_searches_skip_the_filtering_they_no_longer_do() -> None:
