@@ -72,22 +72,17 @@ _ENTRIES_KEY = "realpolitik.game:listed_entries"
 _MAX_ENTRIES = 1 << 16
 
 
-def _listed_entry(variant: Variant, order: Order) -> SubmittedOrder:
-    """``SubmittedOrder(str(order), order)`` for an order value that legal_orders listed: one
-    value per listed order, kept in the variant (the listing makes each order value once per
-    variant, and the entry is as immutable as the order), so that a submit of values neither
-    writes the order out nor makes an entry, and the history shares them."""
+def _listed_entries(variant: Variant) -> dict[int, SubmittedOrder]:
+    """id of an order value that legal_orders listed -> ``SubmittedOrder(str(order), order)``:
+    one entry per listed order, kept in the variant (the listing makes each order value once
+    per variant, and the entry is as immutable as the order), so that a submit of values
+    neither writes the orders out nor makes entries, and the history shares them. An entry
+    keeps its order alive, so the entry found under an order's id is that order's."""
     derived = variant.derived
     entries: dict[int, SubmittedOrder] | None = derived.get(_ENTRIES_KEY)  # type: ignore[assignment]
-    if entries is None:
+    if entries is None or len(entries) >= _MAX_ENTRIES:
         entries = derived[_ENTRIES_KEY] = {}
-    # The entry keeps its order alive, so an entry found under an order's id is that order's.
-    entry = entries.get(id(order))
-    if entry is None:
-        if len(entries) >= _MAX_ENTRIES:
-            entries.clear()
-        entry = entries[id(order)] = SubmittedOrder(str(order), order)
-    return entry
+    return entries
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,10 +284,14 @@ class Game:
             entries = []
             listed = True
             is_listed = listed_checker(self._position, self.rules)
+            known = _listed_entries(self.variant)
             for given in orders:
                 order = with_power(given, power)
                 if is_listed(order):  # legal as it stands: no check, and its entry kept ready
-                    entries.append(_listed_entry(self.variant, order))
+                    entry = known.get(id(order))
+                    if entry is None:
+                        entry = known[id(order)] = SubmittedOrder(str(order), order)
+                    entries.append(entry)
                 else:
                     listed = False
                     entries.append(self._checked("", order))

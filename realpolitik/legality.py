@@ -697,26 +697,26 @@ def normalize_order(position: Position, order: Order, *, rules: Rules | None = N
 
 
 class _Listed:
-    """Every power's listed orders in one position, looked up once (:func:`listed_checker`)."""
+    """Each power's listed orders in one position, looked up once, when first needed
+    (:func:`listed_checker`)."""
 
     __slots__ = ("listed", "position", "rules")
 
     def __init__(self, position: Position, rules: Rules) -> None:
         self.position = position
         self.rules = rules
-        memo = position.memo
         self.listed: dict[str | None, Mapping[str, tuple[Order, ...]]] = {}
         """power -> its listed orders, for the powers listed so far."""
-        for power in position.variant.power_ids:
-            listed = memo.get(("legal_orders", power, rules))
-            if listed is not None:
-                self.listed[power] = listed  # type: ignore[assignment]
 
     def holds(self, order: Order) -> bool:
         """True if ``order`` is one of the listed values (the very object)."""
         listed = self.listed.get(order.power)
         if listed is None:
-            return is_listed(self.position, order, self.rules)  # listed since
+            if not is_listed(self.position, order, self.rules):
+                return False
+            self.listed[order.power] = self.position.memo[  # type: ignore[assignment]
+                ("legal_orders", order.power, self.rules)]
+            return True
         return _in_listing(listed, order)
 
 
