@@ -9,6 +9,7 @@ from the first phase to the end of the game exactly as the rulebooks describe: s
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
@@ -496,11 +497,11 @@ class Game:
 
     def _check_eliminations(self, notes: list[str]) -> None:
         position = self._position
+        with_units = {unit.power for unit in position.units.values()}
         for power in self.powers:
-            if power in self.eliminated or power in self.setup.neutral:
+            if power in with_units or power in self.eliminated or power in self.setup.neutral:
                 continue
-            if not position.units_of(power) and not position.centers_of(power) \
-                    and not position.dislodged_of(power):
+            if not position.centers_of(power) and not position.dislodged_of(power):
                 self.eliminated.append(power)
                 notes.append(f"{power.title()} is eliminated")
 
@@ -537,13 +538,14 @@ class Game:
 
     def _scores(self, *, by_units: bool) -> dict[int, int]:
         position = self._position
+        held = Counter(unit.power for unit in position.units.values()) if by_units \
+            else Counter(position.centers.values())
         scores: dict[int, int] = {}
         for power in self.powers:
             team = self._team_of.get(power)
             if team is None:
                 continue
-            count = len(position.units_of(power)) if by_units else len(position.centers_of(power))
-            scores[team] = scores.get(team, 0) + count
+            scores[team] = scores.get(team, 0) + held[power]
         return scores
 
     def _end_short_game(self) -> None:
