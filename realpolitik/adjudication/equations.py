@@ -162,8 +162,17 @@ class Board:
         self.convoyers = convoyers
         """Army move -> the fleets ordered to convoy it."""
 
+        # The moves into each province, head-to-head battles, and how army moves travel.
         moves_into: dict[str, list[int]] = {}
+        self.moves_into = moves_into
         opposite = self.opposite = [-1] * n
+        self.route = [LAND] * n
+        self.route_start: list[frozenset[int]] = [_NO_FLEETS] * n
+        self.route_end: list[frozenset[int]] = [_NO_FLEETS] * n
+        self.route_graph: list[Mapping[int, tuple[int, ...]]] = [_NO_GRAPH] * n
+        self.route_union: list[frozenset[int]] = [_NO_FLEETS] * n
+        army_adj = tables.army_adj
+        convoyed = False
         for i in moves:
             d = dest[i]
             movers = moves_into.get(d)
@@ -174,21 +183,12 @@ class Board:
             j = at.get(d, -1)
             if j >= 0 and kind[j] == MOVE and dest[j] == prov[i]:
                 opposite[i] = j
-        self.moves_into = moves_into
-
-        # Convoy routes: per army move, the convoying fleets on some route and how they join.
-        self.route = [LAND] * n
-        self.route_start: list[frozenset[int]] = [_NO_FLEETS] * n
-        self.route_end: list[frozenset[int]] = [_NO_FLEETS] * n
-        self.route_graph: list[Mapping[int, tuple[int, ...]]] = [_NO_GRAPH] * n
-        self.route_union: list[frozenset[int]] = [_NO_FLEETS] * n
-        army_adj = tables.army_adj
-        convoyed = False
-        for i in moves:
             order = orders[i]
             assert isinstance(order, Move)
+            # Convoy routes: only for an army move with a convoy in sight (by convoy, a fleet
+            # ordered to convoy it, or a destination not next door).
             if units[i].type is _ARMY and (order.via_convoy or convoyers[i]
-                                           or dest[i] not in army_adj.get(prov[i], ())):
+                                           or d not in army_adj.get(prov[i], ())):
                 convoyed = self._set_route(i, tables, rules) or convoyed
 
         # Supports a convoyed army cannot cut under the rulebooks' paradox rules (4.A.2).

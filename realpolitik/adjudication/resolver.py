@@ -86,7 +86,7 @@ class Resolver:
     def finish(self) -> None:
         """Let go of the equations and the backup rule once every decision is final (the
         equations usually read decisions through this resolver: a reference cycle)."""
-        assert all(state == _RESOLVED for state in self.state)
+        assert _UNRESOLVED not in self.state and _VISITING not in self.state
         self._adjudicate = _no_equations
         self._backup = _no_backup
 
