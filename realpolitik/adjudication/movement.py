@@ -211,12 +211,13 @@ class _Outcome:
         """One result per order given. The outcome is decided here; the result objects are
         made when first read (:class:`_Results`), and their sentences, the units that caused
         them and the strengths when those are first read (:class:`_Explainer`)."""
-        classify = self.classify
-        illegal = self.accepted.illegal
-        outcomes: list[Outcome | None] = [None] * len(self.accepted.given)
-        for k, unit_index in enumerate(self.accepted.unit_of):
-            if k not in illegal:
-                outcomes[k] = classify(unit_index)
+        classify, moved = self.classify, self.moved
+        # (a unit that moved is the commonest case, answered without a call)
+        outcomes: list[Outcome | None] = [
+            None if i < 0 else _MOVED if moved[i] else classify(i)
+            for i in self.accepted.unit_of]
+        for k in self.accepted.illegal:
+            outcomes[k] = None
         return _Results(self.accepted, outcomes, explainer)
 
     def classify(self, i: int) -> Outcome:
