@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from operator import attrgetter
 
 from realpolitik.adjudication import adjudicate
 from realpolitik.adjudication.outcomes import Resolution
@@ -69,6 +70,7 @@ class SubmittedOrder:
         return self.order is not None and self.error is None
 
 
+_order_of = attrgetter("order")
 _ENTRIES_KEY = "realpolitik.game:listed_entries"
 _MAX_ENTRIES = 1 << 16
 
@@ -435,7 +437,10 @@ class Game:
         # Orders that legal_orders listed need no second check: tell the adjudicator so.
         all_listed = True
         for power, pending in self._pending.items():
-            all_listed = all_listed and pending.listed
+            if pending.listed:  # every entry is a listed order: nothing to leave out
+                orders.extend(map(_order_of, pending.entries))
+                continue
+            all_listed = False
             for entry in pending.entries:
                 if entry.order is None:
                     continue
@@ -447,12 +452,14 @@ class Game:
         notes: list[str] = []
         following = _next_position(position, resolution)
         following = self._apply_hooks(position, following, notes)
+        inactive = self.setup.inactive
         record = PhaseRecord(
             position=position,
             orders={p: tuple(v.entries) for p, v in self._pending.items()},
             resolution=resolution,
-            civil_disorder=tuple(sorted(set(disorder) | (self.setup.inactive
-                                                         & set(self.active_powers())))),
+            civil_disorder=tuple(sorted(
+                set(disorder) | (inactive & set(self.active_powers())) if inactive
+                else disorder)),
             notes=tuple(notes),
         )
         self.history.append(record)
