@@ -820,9 +820,9 @@ def _adjustment_orders(position: Position, power: str, rules: Rules,
     count = _adjustment_counts(position).get(power, 0)
     out: dict[str, tuple[Order, ...]] = {}
     if count > 0:
-        for province, units in _build_sites(position, power, tables):
+        for province, builds in _build_sites(position, power, tables):
             out[province] = tuple(_made_for(position, utype, loc, power).build()
-                                  for utype, loc in units)
+                                  for utype, loc in builds)
         if rules.waive == "allowed":
             waives: dict[str, Waive] = position.variant.derived.setdefault(  # type: ignore[assignment]
                 _WAIVES_KEY, {})

@@ -259,7 +259,7 @@ class MapTables:
         if reach is None:
             if len(self._reach_without) >= _MAX_CONVOY_REACH:
                 self._reach_without.clear()
-            reach = self._reach_without[key] = self.convoy_reachable(origin, group - {fleet})
+            reach = self._reach_without[key] = self.convoy_reachable(origin, group, fleet)
         return reach
 
     def convoy_reachable(self, origin: str, fleets: Iterable[str], without: str = "",

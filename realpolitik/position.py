@@ -296,8 +296,8 @@ class Position:
         """A copy with some fields changed (no checks: the engine's own use).
 
         Read-only mappings (a position's own, a resolution's) are shared rather than copied:
-        the engine never changes the dictionaries behind them. Several positions are made
-        every phase, so this skips the dataclass constructor.
+        the engine never changes the dictionaries behind them. A position is made every
+        phase, so this skips the dataclass constructor.
         """
         made: Position = _new_object(Position)
         made.__dict__.update(

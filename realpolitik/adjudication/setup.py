@@ -53,7 +53,7 @@ class Accepted:
     Kept as parallel lists indexed by the order's place among those given (a phase accepts some
     thirty orders, and this runs every phase)."""
 
-    __slots__ = ("given", "powers", "unit_of", "checked", "illegal", "counted", "unit_orders")
+    __slots__ = ("given", "powers", "unit_of", "illegal", "unit_orders")
 
     def __init__(self, given: tuple[Order, ...], units: int) -> None:
         self.given = given
@@ -61,12 +61,8 @@ class Accepted:
         """Who gave each order (its unit's owner when the order names no power)."""
         self.unit_of: list[int] = []
         """The unit index each order is for, -1 if there is no such unit."""
-        self.checked: list[Order | None] = []
-        """Each order as the rules read it (None if it is void)."""
         self.illegal: dict[int, Illegal] = {}
         """Order index -> why it is void."""
-        self.counted: dict[int, int] = {}
-        """Unit index -> the index of the order that counts for it."""
         self.unit_orders: list[Order | None] = [None] * units
         """Unit index -> the order that counts for it, as the rules read it (None: none)."""
 
@@ -76,8 +72,9 @@ def accept_orders(position: Position, orders: tuple[Order, ...], rules: Rules,
     """Check every order of a movement phase; ``index`` maps provinces to unit indices. With
     ``checked`` the caller vouches that every order is legal as it stands."""
     accepted = Accepted(orders, len(index))
-    powers, unit_of, readings = accepted.powers, accepted.unit_of, accepted.checked
-    counted, unit_orders = accepted.counted, accepted.unit_orders
+    powers, unit_of, unit_orders = accepted.powers, accepted.unit_of, accepted.unit_orders
+    readings: list[Order | None] = []  # each order as the rules read it (None: void)
+    counted: dict[int, int] = {}  # unit index -> the index of the order that counts for it
     doubled: dict[int, list[int]] = {}
     units = position.units
     find = index.get
