@@ -28,7 +28,7 @@ from realpolitik.notation import ParsedOrder, parse_orders
 from realpolitik.orders import Build, Order, Waive, with_power
 from realpolitik.phases import next_position as _next_position
 from realpolitik.position import Phase, PhaseType, Position, Season
-from realpolitik.rules import Rules, rules_for
+from realpolitik.rules import Edition, Rules, rules_for
 from realpolitik.variant import Setup, Variant, load_variant
 
 
@@ -528,7 +528,7 @@ class Game:
         if fall_ended:
             target = self._solo_target()
             # the 1914 game: 24 units on the board by the 1971 rules, 24 centres by later ones
-            by_units = self.setup.players == 2 and self.rules.edition == "1971"
+            by_units = self.setup.players == 2 and self.rules.edition is Edition.R1971
             scores = self._scores(by_units=by_units)
             leaders = [t for t, score in scores.items() if score >= target]
             if leaders:

@@ -35,7 +35,18 @@ from realpolitik.orders import (
     Waive,
 )
 from realpolitik.position import DislodgedUnit, PhaseType, Position, Unit
-from realpolitik.rules import Rules, rules_for
+from realpolitik.rules import (
+    ImpossibleCoast,
+    IrrelevantCoast,
+    OrderedUnitCoast,
+    RetreatToConvoyOrigin,
+    Rules,
+    SingleCoastMove,
+    SupportCoast,
+    UnitTypeMismatch,
+    WaiveBuilds,
+    rules_for,
+)
 from realpolitik.slots import slot_setter
 from realpolitik.variant import Variant
 
@@ -149,7 +160,7 @@ def retreat_options(
     standoffs = position.standoffs if standoffs is None else standoffs
     unit = dislodged.unit
     attacker = dislodged.attacker_from
-    if dislodged.via_convoy and rules.retreat_to_convoy_origin == "allowed":
+    if dislodged.via_convoy and rules.retreat_to_convoy_origin is RetreatToConvoyOrigin.ALLOWED:
         attacker = None
     if unit.type is UnitType.ARMY:
         near: frozenset[str] = tables.army_adj.get(unit.province, frozenset())
@@ -200,7 +211,8 @@ class _Checker:
                 f"{_The_unit(position, unit)} belongs to "
                 f"{_power_name(position, unit.power)}, not {_power_name(position, order.power)}.",
             )
-        if order.unit_type is not unit.type and self.rules.unit_type_mismatch == "illegal":
+        if (order.unit_type is not unit.type
+                and self.rules.unit_type_mismatch is UnitTypeMismatch.ILLEGAL):
             return self.illegal(
                 "wrong_unit_type",
                 f"The unit in {_name(position, unit.location)} is "
@@ -208,7 +220,7 @@ class _Checker:
                 f"not {'an army' if order.unit_type is UnitType.ARMY else 'a fleet'}.",
             )
         if (order.location != unit.location and order.location != unit.province
-                and self.rules.ordered_unit_coast == "illegal"):
+                and self.rules.ordered_unit_coast is OrderedUnitCoast.ILLEGAL):
             return self.illegal(
                 "wrong_coast",
                 f"The fleet in {_name(position, unit.province)} is on the "
@@ -226,7 +238,7 @@ class _Checker:
         if dest_prov not in tables.names:
             return self.illegal("no_such_place", f"{destination.upper()} is not on the map.")
         if not the_map.is_location(destination):
-            if self.rules.irrelevant_coast == "illegal":
+            if self.rules.irrelevant_coast is IrrelevantCoast.ILLEGAL:
                 return self.illegal(
                     "unknown_coast",
                     f"{destination.upper()} is not a coast of {_name(position, dest_prov)}.",
@@ -240,7 +252,7 @@ class _Checker:
         if unit.type is UnitType.FLEET:
             return self.fleet_destination(unit, destination)
         if destination != dest_prov:
-            if self.rules.irrelevant_coast == "illegal":
+            if self.rules.irrelevant_coast is IrrelevantCoast.ILLEGAL:
                 return self.illegal(
                     "irrelevant_coast", "An army moves to a province, not to a coast."
                 )
@@ -271,14 +283,14 @@ class _Checker:
                 f"{_name(position, dest_prov)}.",
             )
         if destination != dest_prov:  # a coast it cannot reach (4.B.3)
-            if self.rules.impossible_coast == "ignore_coast" and len(reachable) == 1:
+            if self.rules.impossible_coast is ImpossibleCoast.IGNORE_COAST and len(reachable) == 1:
                 return reachable[0]
             return self.illegal(
                 "unreachable_coast",
                 f"A fleet in {_name(position, unit.location)} cannot reach the "
                 f"{_name(position, destination)}.",
             )
-        if len(reachable) == 1 and self.rules.single_coast_move == "attempt":
+        if len(reachable) == 1 and self.rules.single_coast_move is SingleCoastMove.ATTEMPT:
             return reachable[0]
         return self.illegal(
             "coast_needed",
@@ -337,7 +349,7 @@ class _Checker:
             if destination == dest_prov and tables.coasts.get(dest_prov):
                 if not any(c in near for c in tables.coasts[dest_prov]):
                     return self._impossible(supported, dest_prov)
-                if self.rules.support_coast == "required":
+                if self.rules.support_coast is SupportCoast.REQUIRED:
                     return self.illegal(
                         "coast_needed",
                         f"A support of a fleet moving to {_name(position, dest_prov)} must say "
@@ -625,7 +637,7 @@ class _Checker:
         return order
 
     def waive(self, order: Waive) -> Waive | Illegal:
-        if self.rules.waive != "allowed":
+        if self.rules.waive is not WaiveBuilds.ALLOWED:
             return self.illegal("waive_forbidden", "These rules do not allow waiving a build.")
         if order.power is None:
             return self.illegal("no_power", "A waive must say which power waives its build.")
@@ -823,7 +835,7 @@ def _adjustment_orders(position: Position, power: str, rules: Rules,
         for province, builds in _build_sites(position, power, tables):
             out[province] = tuple(_made_for(position, utype, loc, power).build()
                                   for utype, loc in builds)
-        if rules.waive == "allowed":
+        if rules.waive is WaiveBuilds.ALLOWED:
             waives: dict[str, Waive] = position.variant.derived.setdefault(  # type: ignore[assignment]
                 _WAIVES_KEY, {})
             waive = waives.get(power)

@@ -25,7 +25,7 @@ from realpolitik.legality import Illegal, adjustment_counts, listed_checker, nor
 from realpolitik.maptables import MapTables, tables_for
 from realpolitik.orders import Build, Disband, Order, Waive
 from realpolitik.position import Position, Unit
-from realpolitik.rules import Rules
+from realpolitik.rules import CivilDisorder, Rules, TooManyBuilds, TooManyDisbands
 
 __all__ = ["adjudicate_adjustments", "civil_disorder_removals"]
 
@@ -98,10 +98,11 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
                         continue
                     removed.add(province)
                     wanted.append(e)
-            policy = rules.too_many_disbands
-            if policy == "civil_disorder":
-                policy = "none"
-            _limit(wanted, -count, policy, _TOO_MANY_REMOVALS, removed)
+            # "civil disorder": every removal is void and the civil-disorder rule chooses.
+            disbands = rules.too_many_disbands
+            keep = TooManyBuilds.NONE if disbands is TooManyDisbands.CIVIL_DISORDER \
+                else TooManyBuilds(disbands.value)
+            _limit(wanted, -count, keep, _TOO_MANY_REMOVALS, removed)
 
     units = dict(position.units)
     for e in entries:
@@ -154,14 +155,14 @@ def _results(entries: tuple[Entry, ...]) -> tuple[OrderResult, ...]:
     return tuple(results)
 
 
-def _limit(wanted: list[Entry], allowed: int, policy: str, illegal: Illegal,
+def _limit(wanted: list[Entry], allowed: int, policy: TooManyBuilds, illegal: Illegal,
            taken: set[str]) -> None:
     """Keep ``allowed`` of the ``wanted`` entries as ``policy`` says; void the others."""
     if len(wanted) <= allowed:
         return
-    if policy == "first":
+    if policy is TooManyBuilds.FIRST:
         dropped = wanted[allowed:]
-    elif policy == "last":
+    elif policy is TooManyBuilds.LAST:
         dropped = wanted[:len(wanted) - allowed]
     else:
         dropped = wanted
@@ -206,7 +207,7 @@ def civil_disorder_removals(position: Position, power: str, units: Iterable[Unit
     """The ``count`` units the civil-disorder rule removes from ``units`` of ``power``."""
     tables = tables_for(position.variant)
     units = list(units)
-    if rules.civil_disorder == "owned_centers":
+    if rules.civil_disorder is CivilDisorder.OWNED_CENTERS:
         targets = [c for c, owner in position.centers.items() if owner == power]
         any_way = _distances(tables, targets, None)
         distance = {u.province: any_way.get(u.province, _UNREACHABLE) for u in units}

@@ -16,13 +16,15 @@ from collections.abc import Callable, Sequence
 
 from realpolitik.adjudication.equations import CONVOY, MOVE
 from realpolitik.adjudication.resolver import Resolver
+from realpolitik.rules import ConvoyParadox
 
 __all__ = ["BackupRule", "backup_rule"]
 
 BackupRule = Callable[[Resolver, Sequence[int]], None]
 
 
-def backup_rule(kinds: Sequence[int], paradox: str, paradoxes: set[int]) -> BackupRule:
+def backup_rule(kinds: Sequence[int], paradox: ConvoyParadox, paradoxes: set[int]
+                ) -> BackupRule:
     """The backup rule for a phase whose decisions have the order kinds ``kinds``.
 
     ``paradox`` is the 4.A.2 option; every decision settled as a convoy paradox is added to
@@ -35,7 +37,7 @@ def backup_rule(kinds: Sequence[int], paradox: str, paradoxes: set[int]) -> Back
             for d in convoys:
                 resolver.settle(d, False)
                 paradoxes.add(d)
-            if paradox == "all_hold":
+            if paradox is ConvoyParadox.ALL_HOLD:
                 for d in cycle:
                     if kinds[d] == MOVE:
                         resolver.settle(d, False)

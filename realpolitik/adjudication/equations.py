@@ -25,7 +25,14 @@ from realpolitik.geography import UnitType
 from realpolitik.maptables import MapTables
 from realpolitik.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
 from realpolitik.position import Unit
-from realpolitik.rules import Rules
+from realpolitik.rules import (
+    AdjacentConvoy,
+    ConvoyedAttackOnSupporter,
+    ConvoyParadox,
+    DislodgedUnitBounce,
+    MultiRouteConvoy,
+    Rules,
+)
 
 __all__ = [
     "CONVOY",
@@ -45,6 +52,9 @@ _NONE: list[int] = []
 """Shared empty list: no supports or convoys (never appended to)."""
 _NO_FLEETS: frozenset[int] = frozenset()
 _NO_GRAPH: Mapping[int, tuple[int, ...]] = MappingProxyType({})
+_SHIELDING_PARADOX_RULES = frozenset(
+    (ConvoyParadox.R1971, ConvoyParadox.R1982, ConvoyParadox.R2000))
+"""The 4.A.2 rules under which a convoyed army does not cut some supports."""
 # Order kinds.
 HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, CONVOY = range(5)
 # How an army move travels.
@@ -194,7 +204,7 @@ class Board:
         # Supports a convoyed army cannot cut under the rulebooks' paradox rules (4.A.2).
         self.shielded: list[frozenset[int]] = [_NO_FLEETS] * n
         """Support -> the army moves that, when convoyed, do not cut it."""
-        if convoyed and rules.convoy_paradox in ("1971", "1982", "2000"):
+        if convoyed and rules.convoy_paradox in _SHIELDING_PARADOX_RULES:
             self._set_shields(tables, rules.convoy_paradox, helpers)
 
     def _set_route(self, i: int, tables: MapTables, rules: Rules) -> bool:
@@ -209,15 +219,15 @@ class Board:
         choice = rules.adjacent_convoy
         if not by_land:
             route = CONVOY_ONLY
-        elif choice == "opposite_move":
+        elif choice is AdjacentConvoy.OPPOSITE_MOVE:
             route = CONVOY_ELSE_LAND if fleets and self.opposite[i] >= 0 else LAND
             if order.via_convoy:
                 route = CONVOY_ONLY
-        elif choice == "intent_with_fallback":
+        elif choice is AdjacentConvoy.INTENT_WITH_FALLBACK:
             route = CONVOY_ELSE_LAND if (order.via_convoy or own_fleet) else LAND
-        elif choice == "explicit":
+        elif choice is AdjacentConvoy.EXPLICIT:
             route = CONVOY_ONLY if order.via_convoy else LAND
-        else:  # "intent"
+        else:  # AdjacentConvoy.INTENT
             route = CONVOY_ONLY if (order.via_convoy or own_fleet) else LAND
         self.route[i] = route
         if route == LAND:
@@ -238,7 +248,7 @@ class Board:
         self.route_union[i] = frozenset(on_route)
         return True
 
-    def _set_shields(self, tables: MapTables, rule: str, helpers: list[int]) -> None:
+    def _set_shields(self, tables: MapTables, rule: ConvoyParadox, helpers: list[int]) -> None:
         kind, prov, units = self.kind, self.prov, self.units
         for s in helpers:
             if kind[s] == CONVOY or not self.matched[s]:
@@ -248,14 +258,14 @@ class Board:
                 if self.route[j] == LAND:
                     continue
                 fleets = self.route_union[j]
-                if rule == "1971":
+                if rule is ConvoyParadox.R1971:
                     # A fleet supporting a fleet attacking one of the convoying fleets.
                     t = self.target[s]
                     if (kind[s] == SUPPORT_MOVE and units[s].type is _FLEET
                             and units[t].type is _FLEET
                             and any(prov[c] == self.dest[s] for c in fleets)):
                         shield.add(j)
-                elif rule == "1982":
+                elif rule is ConvoyParadox.R1982:
                     # A fleet supporting an action in a body of water holding a convoying fleet
                     # (one with a convoy order matching some army's move, DATC 6.F.21).
                     c = self.at.get(self.dest[s], -1)
@@ -327,9 +337,10 @@ class Equations:
     def __init__(self, board: Board, rules: Rules, resolve: Callable[[int], bool]) -> None:
         self.board = board
         self.resolve = resolve
-        self.any_route = rules.multi_route_convoy == "any_route_disrupted"
-        self.convoy_cuts_own_attack = rules.convoyed_attack_on_supporter == "cut"
-        self.literal_bounce = rules.dislodged_unit_bounce == "never"
+        self.any_route = rules.multi_route_convoy is MultiRouteConvoy.ANY_ROUTE_DISRUPTED
+        self.convoy_cuts_own_attack = (rules.convoyed_attack_on_supporter
+                                       is ConvoyedAttackOnSupporter.CUT)
+        self.literal_bounce = rules.dislodged_unit_bounce is DislodgedUnitBounce.NEVER
 
     # -- paths --------------------------------------------------------------------------------
 

@@ -18,7 +18,7 @@ from realpolitik.geography import province_of
 from realpolitik.legality import Illegal, normalize_order
 from realpolitik.orders import Order, Retreat, Waive
 from realpolitik.position import Position, moved_unit
-from realpolitik.rules import Rules
+from realpolitik.rules import DuplicateOrders, Rules
 
 __all__ = ["adjudicate_retreats"]
 
@@ -59,9 +59,9 @@ def adjudicate_retreats(position: Position, orders: Iterable[Order], rules: Rule
     chosen: dict[int, Entry] = {}
     for index, candidates in legal_for.items():
         keep: Entry | None
-        if len(candidates) == 1 or rules.duplicate_orders == "first":
+        if len(candidates) == 1 or rules.duplicate_orders is DuplicateOrders.FIRST:
             keep = candidates[0]
-        elif rules.duplicate_orders == "last":
+        elif rules.duplicate_orders is DuplicateOrders.LAST:
             keep = candidates[-1]
         else:
             keep = None

@@ -11,7 +11,7 @@ from realpolitik.geography import province_of
 from realpolitik.legality import Illegal, listed_checker, normalize_order
 from realpolitik.orders import Order, Waive
 from realpolitik.position import Position
-from realpolitik.rules import Rules
+from realpolitik.rules import DuplicateOrders, Rules
 
 __all__ = ["Accepted", "Entry", "accept_orders", "void_result"]
 
@@ -114,9 +114,9 @@ def accept_orders(position: Position, orders: tuple[Order, ...], rules: Rules,
     # Several legal orders for one unit (DATC 4.D.3).
     for unit_index, given_orders in doubled.items():
         keep = given_orders[0]
-        if rules.duplicate_orders == "last":
+        if rules.duplicate_orders is DuplicateOrders.LAST:
             keep = given_orders[-1]
-        elif rules.duplicate_orders == "hold":
+        elif rules.duplicate_orders is DuplicateOrders.HOLD:
             keep = -1
         for k in given_orders:
             if k != keep:
