@@ -23,9 +23,10 @@ from realpolitik.legality import (
     check_order,
     legal_orders,
     listed_checker,
+    retreat_options,
 )
 from realpolitik.notation import ParsedOrder, parse_orders
-from realpolitik.orders import Build, Order, Waive, with_power
+from realpolitik.orders import Build, Disband, Order, Retreat, Waive, with_power
 from realpolitik.phases import next_position as _next_position
 from realpolitik.position import Phase, PhaseType, Position, Season
 from realpolitik.rules import Edition, Rules, rules_for
@@ -448,8 +449,13 @@ class Game:
                         and power in self.civil_disorder:
                     continue
                 orders.append(entry.order)
-        resolution = adjudicate(position, orders, rules=self.rules, checked=all_listed)
         notes: list[str] = []
+        if position.phase.type is PhaseType.RETREATS:
+            drawn = self._unordered_retreats(position, orders, notes)
+            if drawn:
+                orders.extend(drawn)
+                all_listed = False
+        resolution = adjudicate(position, orders, rules=self.rules, checked=all_listed)
         following = _next_position(position, resolution)
         following = self._apply_hooks(position, following, notes)
         inactive = self.setup.inactive
@@ -471,6 +477,29 @@ class Game:
         if notes and self.history[-1].notes != tuple(notes):
             self.history[-1] = replace(self.history[-1], notes=tuple(notes))
         return resolution
+
+    def _unordered_retreats(self, position: Position, orders: list[Order],
+                            notes: list[str]) -> list[Order]:
+        """Retreats the variant's hooks choose for dislodged units given no order (the
+        rulebooks disband them). The generator is seeded from the game's seed and the phase,
+        so a replayed record draws the same; each draw is noted in the record."""
+        ordered = {order.province for order in orders if isinstance(order, Retreat | Disband)}
+        unordered = [d for d in position.dislodged if d.unit.province not in ordered]
+        if not unordered:
+            return []
+        rng = random.Random(f"{self.seed}/retreats/{position.phase}")
+        hooks = position.variant.hooks
+        drawn: list[Order] = []
+        for dislodged in unordered:
+            options = retreat_options(position, dislodged, rules=self.rules)
+            where = hooks.unordered_retreat(position, dislodged, options, rng)
+            if where is not None:
+                unit = dislodged.unit
+                order = Retreat(unit.type, unit.location, where, power=unit.power)
+                drawn.append(order)
+                notes.append(f"{unit.power.title()} gave no order for {unit}: it retreats to "
+                             f"{where.upper()}, drawn at random")
+        return drawn
 
     def _apply_hooks(self, before: Position, after: Position, notes: list[str]) -> Position:
         """The named rules of the setup: the 1914 game's coin toss and Italy joining."""
@@ -526,22 +555,26 @@ class Game:
         last = self.history[-1].position.phase if self.history else position.phase
         fall_ended = last.season is Season.FALL
         if fall_ended:
-            target = self._solo_target()
             # the 1914 game: 24 units on the board by the 1971 rules, 24 centres by later ones
             by_units = self.setup.players == 2 and self.rules.edition is Edition.R1971
-            scores = self._scores(by_units=by_units)
-            leaders = [t for t, score in scores.items() if score >= target]
-            if leaders:
-                best = max(leaders, key=lambda t: scores[t])
-                winners = self.setup.teams[best]
-                what = "units on the board" if by_units else "supply centres"
-                self._finish(EndKind.VICTORY, winners,
-                             f"{'/'.join(p.title() for p in winners)} won with "
-                             f"{scores[best]} {what}")
+            victory = self.variant.hooks.victory(position, self._teams(), self._solo_target(),
+                                                 count_units=by_units)
+            if victory is not None:
+                self._finish(EndKind.VICTORY, self.setup.teams[victory.team], victory.summary)
                 return
         if self.end_year is not None and position.phase.year > self.end_year \
                 and position.phase.season is Season.SPRING:
             self._end_short_game()
+
+    def _teams(self) -> list[tuple[str, ...]]:
+        """The powers each player commands now (a neutral power joins a player in the 1914
+        game), in the order of ``setup.teams``."""
+        teams = [list(team) for team in self.setup.teams]
+        for power in self.setup.neutral:
+            team = self._team_of.get(power)
+            if team is not None:
+                teams[team].append(power)
+        return [tuple(team) for team in teams]
 
     def _scores(self, *, by_units: bool) -> dict[int, int]:
         position = self._position

@@ -71,6 +71,7 @@ class Map:
         "_fleet_reach",
         "_coast_names",
         "borders",
+        "support_borders",
     )
 
     def __init__(
@@ -79,7 +80,10 @@ class Map:
         borders: Iterable[tuple[str, str, bool, bool]],
         *,
         coast_names: Mapping[str, str] | None = None,
+        support_borders: Iterable[tuple[str, str]] = (),
     ) -> None:
+        """``support_borders``: pairs of locations across which a fleet may support but no
+        unit may move (a fleet at sea next to a polar ice cap supports an army there)."""
         self.provinces: Mapping[str, Province] = MappingProxyType({p.id: p for p in provinces})
         borders = tuple(borders)
         self.borders: tuple[tuple[str, str, bool, bool], ...] = borders
@@ -100,8 +104,15 @@ class Map:
                 fleet[b].add(a)
         self._army: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in army.items()}
         self._fleet: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in fleet.items()}
+        self.support_borders: tuple[tuple[str, str], ...] = tuple(support_borders)
+        """Borders for fleet support only, as given."""
+        support_only: dict[str, set[str]] = {}
+        for a, b in self.support_borders:
+            support_only.setdefault(a, set()).add(province_of(b))
+            support_only.setdefault(b, set()).add(province_of(a))
         self._fleet_reach: dict[str, frozenset[str]] = {
-            loc: frozenset(province_of(n) for n in near) for loc, near in self._fleet.items()
+            loc: frozenset(province_of(n) for n in near) | support_only.get(loc, set())
+            for loc, near in self._fleet.items()
         }
         self._coast_names: dict[str, str] = dict(coast_names or {})
 
@@ -115,7 +126,9 @@ class Map:
         ]
         borders = [b for b in self.borders
                    if province_of(b[0]) not in closed and province_of(b[1]) not in closed]
-        return Map(provinces, borders, coast_names=self._coast_names)
+        support = [b for b in self.support_borders
+                   if province_of(b[0]) not in closed and province_of(b[1]) not in closed]
+        return Map(provinces, borders, coast_names=self._coast_names, support_borders=support)
 
     # -- questions about spaces -------------------------------------------------------------
 
@@ -179,7 +192,8 @@ class Map:
         return self._fleet.get(location, frozenset())
 
     def can_reach(self, unit_type: UnitType, location: str, province_id: str) -> bool:
-        """True if a unit at ``location`` could move into some part of ``province_id``.
+        """True if a unit at ``location`` could move into some part of ``province_id``, or
+        support into it across a support-only border.
 
         This is the test for support (X.1): a fleet may support into any coast of a province it
         can reach along one coast.
@@ -187,6 +201,10 @@ class Map:
         if unit_type is UnitType.ARMY:
             return province_id in self._army.get(province_of(location), ())
         return province_id in self._fleet_reach.get(location, ())
+
+    def fleet_support_reach(self, location: str) -> frozenset[str]:
+        """The provinces a fleet at ``location`` may support into."""
+        return self._fleet_reach.get(location, frozenset())
 
     def can_move(self, unit_type: UnitType, location: str, destination: str) -> bool:
         """True if the unit can move from ``location`` to ``destination`` without a convoy.

@@ -117,7 +117,8 @@ def _fleets_at_sea(position: Position, tables: MapTables) -> frozenset[str]:
     fleets: frozenset[str] | None = position.memo.get("legality:fleets_at_sea")  # type: ignore[assignment]
     if fleets is None:
         fleets = position.memo["legality:fleets_at_sea"] = frozenset(
-            p for p, u in position.units.items() if u.type is UnitType.FLEET and p in tables.sea)
+            p for p, u in position.units.items()
+            if u.type is UnitType.FLEET and p in tables.convoy_spaces)
     return fleets
 
 
@@ -445,11 +446,12 @@ class _Checker:
         position, tables = self.position, self.tables
         if unit.type is not UnitType.FLEET:
             return self.illegal("army_cannot_convoy", "Only fleets can convoy.")
-        if unit.province not in tables.sea:
+        if unit.province not in tables.convoy_spaces:
             return self.illegal(
                 "convoy_not_at_sea",
                 f"The fleet in {_name(position, unit.location)} is not at sea, so it cannot "
-                f"convoy.",
+                f"convoy." if unit.province not in tables.coastal or tables.convoy_spaces
+                == tables.sea else f"Fleets in {_name(position, unit.location)} cannot convoy.",
             )
         army_prov = province_of(order.army_location)
         army = position.units.get(army_prov)
@@ -579,17 +581,21 @@ class _Checker:
         province = province_of(order.location)
         if province not in tables.names:
             return self.illegal("no_such_place", f"{order.location.upper()} is not on the map.")
-        rule = str(position.variant.rules.get("builds", "home_centers"))
-        power = order.power or tables.home_of.get(province)
+        # the power building: as written, else the centre's home power, else its owner (a
+        # colony's builder)
+        power = order.power or tables.home_of.get(province) or position.centers.get(province)
         name = _name(position, province)
         if province not in tables.supply_centers:
             return self.illegal("not_a_center", f"{name} is not a supply centre.")
         if power is None:
             return self.illegal("not_home_center", f"{name} is nobody's home centre.")
-        if rule != "any_owned_center" and tables.home_of.get(province) != power:
+        hooks = position.variant.hooks
+        if province not in hooks.build_sites(position, power):
             return self.illegal(
                 "not_home_center",
-                f"{name} is not a home centre of {_power_name(position, power)}.",
+                f"{name} is not a home centre of {_power_name(position, power)}"
+                + (" or a place where it may build." if position.variant.rules.limits_of(power)
+                   .build_sites else "."),
             )
         if position.centers.get(province) != power:
             return self.illegal(
@@ -617,6 +623,13 @@ class _Checker:
         if _adjustment_counts(position).get(power, 0) <= 0:
             return self.illegal(
                 "no_builds", f"{_power_name(position, power)} has no builds this winter."
+            )
+        limit = hooks.unit_limit(position, power, order.unit_type)
+        if limit is not None and _units_of_type(position, power, order.unit_type) >= limit:
+            return self.illegal(
+                "unit_limit",
+                f"{_power_name(position, power)} may have at most {limit} "
+                f"{_kind(order.unit_type)}{'' if limit == 1 else 's'}.",
             )
         if location != order.location or order.power != power:
             return Build(order.unit_type, location, power=power)
@@ -675,6 +688,14 @@ class _Checker:
                 if isinstance(dislodged, Illegal):
                     return dislodged
                 unit = dislodged.unit
+                position = self.position
+                options = retreat_options(position, dislodged, rules=self.rules)
+                if not position.variant.hooks.may_disband(position, dislodged, options):
+                    return self.illegal(
+                        "must_retreat",
+                        f"{_The_unit(position, unit)} must retreat while it can "
+                        f"({', '.join(_name(position, o) for o in options)}); it may not "
+                        f"disband.")
                 if order.location != unit.location or order.unit_type is not unit.type:
                     return replace(order, unit_type=unit.type, location=unit.location)
                 return order
@@ -821,7 +842,10 @@ def _legal_orders(position: Position, power: str, rules: Rules,
                 if loc not in retreats:
                     retreats[loc] = made.known_as(
                         Retreat(unit.type, unit.location, loc, power=power))
-            out[unit.location] = (*(retreats[loc] for loc in options), made.disband())
+            listed: tuple[Order, ...] = tuple(retreats[loc] for loc in options)
+            if position.variant.hooks.may_disband(position, dislodged, options):
+                listed = (*listed, made.disband())
+            out[unit.location] = listed
         return MappingProxyType(out)
     return _adjustment_orders(position, power, rules)
 
@@ -852,22 +876,32 @@ def _adjustment_orders(position: Position, power: str, rules: Rules,
 
 def _build_sites(position: Position, power: str, tables: MapTables,
                  ) -> Iterator[tuple[str, list[tuple[UnitType, str]]]]:
-    """Where ``power`` could build (a free centre it owns: a home centre, or any centre under
-    the variant's ``builds`` rule) and what: each site with its (unit type, location) pairs."""
-    rule = str(position.variant.rules.get("builds", "home_centers"))
-    sites = tables.provinces if rule == "any_owned_center" else tables.homes_of(power)
-    centers, units = position.centers, position.units
-    for province in sites:
+    """Where ``power`` could build (a free centre among the hooks' build sites, by default an
+    owned home centre) and what: each site with its (unit type, location) pairs, leaving out
+    a unit type the power may have no more of."""
+    hooks = position.variant.hooks
+    units = position.units
+    allowed = [utype for utype in (UnitType.ARMY, UnitType.FLEET)
+               if (limit := hooks.unit_limit(position, power, utype)) is None
+               or _units_of_type(position, power, utype) < limit]
+    centers = position.centers
+    for province in hooks.build_sites(position, power):
         if centers.get(province) != power or province in units:
             continue
         builds: list[tuple[UnitType, str]] = []
-        if tables.can_stand(UnitType.ARMY, province):
+        if UnitType.ARMY in allowed and tables.can_stand(UnitType.ARMY, province):
             builds.append((UnitType.ARMY, province))
-        for loc in tables.coasts[province] or (province,):
-            if tables.can_stand(UnitType.FLEET, loc):
-                builds.append((UnitType.FLEET, loc))
+        if UnitType.FLEET in allowed:
+            for loc in tables.coasts[province] or (province,):
+                if tables.can_stand(UnitType.FLEET, loc):
+                    builds.append((UnitType.FLEET, loc))
         if builds:
             yield province, builds
+
+
+def _units_of_type(position: Position, power: str, unit_type: UnitType) -> int:
+    """How many units of ``unit_type`` ``power`` has on the board."""
+    return sum(1 for unit in position.units_of(power) if unit.type is unit_type)
 
 
 def can_build(position: Position, power: str) -> bool:
@@ -897,9 +931,9 @@ def _movement_shared(position: Position, tables: MapTables) -> _Shared:
     if shared is not None:
         return shared  # type: ignore[return-value]
     units = position.units
-    sea = tables.sea
+    convoying = tables.convoy_spaces
     fleet = UnitType.FLEET
-    fleets = frozenset([p for p, u in units.items() if u.type is fleet and p in sea])
+    fleets = frozenset([p for p, u in units.items() if u.type is fleet and p in convoying])
     may_convoy: set[str] = set()
     group_of_army: dict[str, frozenset[str]] = {}
     convoyed_into: dict[str, list[tuple[Mover, int]]] = {}
@@ -907,7 +941,7 @@ def _movement_shared(position: Position, tables: MapTables) -> _Shared:
     convoys_of: dict[str, list[tuple[str, str]]] = {}
     by_convoy_at: list[tuple[int, tuple[tuple[str, Mover, int], ...]]] = []  # (unit index, moves)
     if fleets:
-        coastal, shore_seas = tables.coastal, tables.shore_seas
+        coastal, shore_seas = tables.coastal, tables.shore_convoy_spaces
         army = UnitType.ARMY
         group_of: dict[str, frozenset[str]] | None = None
         for index, (prov, unit) in enumerate(units.items()):

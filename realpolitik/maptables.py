@@ -46,9 +46,10 @@ class MapTables:
         "army_adj",
         "fleet_adj",
         "fleet_reach",
-        "sea_adj",
-        "sea_shores",
-        "shore_seas",
+        "convoy_spaces",
+        "convoy_adj",
+        "convoy_shores",
+        "shore_convoy_spaces",
         "any_adj",
         "coasts",
         "names",
@@ -69,13 +70,19 @@ class MapTables:
         "_homes",
     )
 
-    def __init__(self, the_map: Map) -> None:
+    def __init__(self, the_map: Map, convoy_spaces: Iterable[str] | None = None) -> None:
+        """``convoy_spaces``: the spaces whose fleets may convoy (by default the seas; a
+        variant's hooks may add coastal spaces, :meth:`VariantHooks.convoy_spaces`)."""
         self.map = the_map
         provinces = the_map.provinces
         self.provinces: tuple[str, ...] = tuple(provinces)
         self.sea: frozenset[str] = frozenset(
             p for p, v in provinces.items() if v.terrain is Terrain.SEA
         )
+        self.convoy_spaces: frozenset[str] = (
+            self.sea if convoy_spaces is None else frozenset(convoy_spaces))
+        """The spaces whose fleets may convoy: the seas, and any coastal spaces the variant
+        declares (the convoy searches step only through these)."""
         self.coastal: frozenset[str] = frozenset(
             p for p, v in provinces.items() if v.terrain is Terrain.COAST
         )
@@ -89,25 +96,29 @@ class MapTables:
             {loc: the_map.fleet_neighbours(loc) for loc in the_map.locations}
         )
         self.fleet_reach: Mapping[str, frozenset[str]] = MappingProxyType(
-            {loc: frozenset(province_of(n) for n in near) for loc, near in self.fleet_adj.items()}
+            {loc: the_map.fleet_support_reach(loc) for loc in self.fleet_adj}
         )
+        """Location -> the provinces a fleet there may support into (those it can move into,
+        and those across support-only borders)."""
         # Province-level fleet adjacency, for convoy routes.
         fleet_prov: dict[str, set[str]] = {p: set() for p in provinces}
         for loc, near in self.fleet_adj.items():
             for other in near:
                 fleet_prov[province_of(loc)].add(province_of(other))
-        self.sea_adj: Mapping[str, frozenset[str]] = MappingProxyType(
-            {s: frozenset(n for n in fleet_prov[s] if n in self.sea) for s in self.sea}
+        convoying = self.convoy_spaces
+        self.convoy_adj: Mapping[str, frozenset[str]] = MappingProxyType(
+            {s: frozenset(n for n in fleet_prov[s] if n in convoying) for s in convoying}
         )
-        """Sea -> the seas next to it."""
-        self.sea_shores: Mapping[str, frozenset[str]] = MappingProxyType(
-            {s: frozenset(n for n in fleet_prov[s] if n in self.coastal) for s in self.sea}
+        """Convoy space -> the convoy spaces next to it (by fleet)."""
+        self.convoy_shores: Mapping[str, frozenset[str]] = MappingProxyType(
+            {s: frozenset(n for n in fleet_prov[s] if n in self.coastal) for s in convoying}
         )
-        """Sea -> the coastal provinces an army could be convoyed from or to through it."""
-        self.shore_seas: Mapping[str, frozenset[str]] = MappingProxyType(
-            {p: frozenset(n for n in fleet_prov[p] if n in self.sea) for p in self.coastal}
+        """Convoy space -> the coastal provinces an army could be convoyed from or to through
+        it."""
+        self.shore_convoy_spaces: Mapping[str, frozenset[str]] = MappingProxyType(
+            {p: frozenset(n for n in fleet_prov[p] if n in convoying) for p in self.coastal}
         )
-        """Coastal province -> the seas next to it."""
+        """Coastal province -> the convoy spaces next to it."""
         self.any_adj: Mapping[str, frozenset[str]] = MappingProxyType(
             {p: frozenset(fleet_prov[p] | set(self.army_adj[p])) for p in provinces}
         )
@@ -205,12 +216,13 @@ class MapTables:
     # -- convoys ------------------------------------------------------------------------------
 
     def fleet_groups(self, fleets: frozenset[str]) -> dict[str, frozenset[str]]:
-        """Sea holding a fleet -> every sea holding a fleet joined to it by a chain of them.
+        """Convoy space holding a fleet -> every convoy space holding a fleet joined to it by a
+        chain of them (a convoy space is a sea, or a coastal space the variant lets convoy).
 
         Only the group next to an army matters to its convoys, so answers kept per group
         (:meth:`convoy_reach`) stay good while fleets elsewhere move.
         """
-        sea_adj = self.sea_adj
+        convoy_adj = self.convoy_adj
         group_of: dict[str, frozenset[str]] = {}
         for sea in fleets:
             if sea in group_of:
@@ -218,7 +230,7 @@ class MapTables:
             seen = {sea}
             todo = [sea]
             while todo:
-                for nxt in sea_adj[todo.pop()]:
+                for nxt in convoy_adj[todo.pop()]:
                     if nxt in fleets and nxt not in seen:
                         seen.add(nxt)
                         todo.append(nxt)
@@ -264,15 +276,15 @@ class MapTables:
 
     def convoy_reachable(self, origin: str, fleets: Iterable[str], without: str = "",
                          ) -> frozenset[str]:
-        """Coastal provinces an army in ``origin`` could reach through the seas in ``fleets``
-        (but not through the sea ``without``).
+        """Coastal provinces an army in ``origin`` could reach through the convoy spaces in
+        ``fleets`` (but not through ``without``).
 
-        ``fleets`` are the sea provinces holding a fleet. ``origin`` itself is not included.
+        ``fleets`` are the provinces holding a fleet. ``origin`` itself is not included.
         """
-        # (the search only ever steps from sea to sea, so other provinces in ``fleets`` are
+        # (the search only ever steps between convoy spaces, so other provinces in ``fleets`` are
         # never visited: no need to filter them out, which would cost a pass per call)
         at_sea = fleets if isinstance(fleets, (set, frozenset)) else set(fleets)
-        start = self.shore_seas.get(origin, frozenset()) & at_sea
+        start = self.shore_convoy_spaces.get(origin, frozenset()) & at_sea
         if without in start:
             start = start - {without}
         seen = set(start)
@@ -281,8 +293,8 @@ class MapTables:
         shores: set[str] = set()
         while todo:
             here = todo.pop()
-            shores |= self.sea_shores[here]
-            for nxt in self.sea_adj[here]:
+            shores |= self.convoy_shores[here]
+            for nxt in self.convoy_adj[here]:
                 if nxt in at_sea and nxt not in seen:
                     seen.add(nxt)
                     todo.append(nxt)
@@ -291,7 +303,7 @@ class MapTables:
 
     def has_convoy_route(self, origin: str, destination: str, fleets: Iterable[str],
                          without: str = "") -> bool:
-        """True if seas holding fleets (``fleets``, but not ``without``) join ``origin`` to
+        """True if convoy spaces holding fleets (``fleets``, but not ``without``) join ``origin`` to
         ``destination``."""
         return destination != origin and destination in self.convoy_reachable(
             origin, fleets, without)
@@ -302,21 +314,21 @@ class MapTables:
     ) -> list[tuple[tuple[str, ...], frozenset[str]]]:
         """Every route of fleets with no fleet to spare, from ``origin``.
 
-        A route is a chain of seas holding fleets ``s1 .. sk``: ``s1`` next to the origin, each
-        next to the one before, ``sk`` next to the destination. A route has no fleet to spare when
-        no other sea of the chain is next to the origin, no sea but the last is next to the
-        destination, and no two seas but neighbours in the chain touch (every fleet is
+        A route is a chain of convoy spaces holding fleets ``s1 .. sk``: ``s1`` next to the
+        origin, each next to the one before, ``sk`` next to the destination. A route has no fleet
+        to spare when no other space of the chain is next to the origin, none but the last is
+        next to the destination, and no two spaces but neighbours in the chain touch (every fleet is
         *necessary* for it, DATC 4.E.1 and 6.G.19). Returns ``(chain, destinations)`` pairs: the
         destinations for which the chain is such a route (only ``destination`` if given).
         """
-        # (only seas are ever stepped on: other provinces in ``fleets`` do no harm)
+        # (only convoy spaces are stepped on: other provinces in ``fleets`` do no harm)
         at_sea = fleets if isinstance(fleets, (set, frozenset)) else frozenset(fleets)
         if origin not in self.coastal:
             return []
         out: list[tuple[tuple[str, ...], frozenset[str]]] = []
-        sea_adj = self.sea_adj
-        shores = self.sea_shores
-        origin_seas = self.shore_seas[origin] & at_sea
+        convoy_adj = self.convoy_adj
+        shores = self.convoy_shores
+        origin_seas = self.shore_convoy_spaces[origin] & at_sea
 
         def walk(chain: list[str], in_chain: set[str], earlier_shores: frozenset[str]) -> None:
             if len(out) >= limit:
@@ -330,11 +342,11 @@ class MapTables:
             if destination is not None and destination in earlier_shores | shores[last]:
                 return  # a longer chain through here would spare the last fleet
             covered = earlier_shores | shores[last]
-            for nxt in sea_adj[last]:
+            for nxt in convoy_adj[last]:
                 if nxt not in at_sea or nxt in in_chain or nxt in origin_seas:
                     continue
                 # Induced path: nxt may touch only ``last`` among the chain.
-                if any(c in sea_adj[nxt] for c in chain[:-1]):
+                if any(c in convoy_adj[nxt] for c in chain[:-1]):
                     continue
                 chain.append(nxt)
                 in_chain.add(nxt)
@@ -351,6 +363,6 @@ def tables_for(variant: Variant) -> MapTables:
     """The :class:`MapTables` of a variant, built on first use and kept in ``variant.derived``."""
     tables = variant.derived.get(_KEY)
     if not isinstance(tables, MapTables):
-        tables = MapTables(variant.map)
+        tables = MapTables(variant.map, variant.hooks.convoy_spaces(variant))
         variant.derived[_KEY] = tables
     return tables

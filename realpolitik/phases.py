@@ -15,14 +15,16 @@ from realpolitik.maptables import tables_for
 from realpolitik.position import Phase, PhaseType, Position, Season, Unit
 
 
-def updated_centers(units: Mapping[str, Unit], centers: Mapping[str, str],
+def updated_centers(position: Position, units: Mapping[str, Unit],
                     supply_centers: tuple[str, ...]) -> dict[str, str]:
-    """Ownership after a Fall turn: a centre belongs to the power whose unit stands on it;
-    a vacant centre keeps its owner."""
-    owners = dict(centers)
+    """Ownership after a Fall turn: a centre belongs to the power whose unit stands on it
+    (when the variant's hooks say the unit takes it: neutral units do not); a vacant centre
+    keeps its owner."""
+    owners = dict(position.centers)
+    takes_center = position.variant.hooks.takes_center
     for center in supply_centers:
         unit = units.get(center)
-        if unit is not None:
+        if unit is not None and takes_center(position, center, unit):
             owners[center] = unit.power
     return owners
 
@@ -49,8 +51,16 @@ def next_position(position: Position, resolution: Resolution) -> Position:
     """The position of the phase that follows ``position`` once ``resolution`` is applied.
 
     Retreat and adjustment phases with nothing to do are skipped; after a Fall turn the
-    supply centres change owner.
+    supply centres change owner. The variant's state is carried by its hooks.
     """
+    following = _following(position, resolution)
+    state = position.variant.hooks.next_state(position, resolution, following)
+    if state is not following.state:
+        following = following.replace(state=state)
+    return following
+
+
+def _following(position: Position, resolution: Resolution) -> Position:
     phase = position.phase
     units = resolution.units
     if phase.type is PhaseType.MOVEMENT and resolution.dislodged:
@@ -64,7 +74,8 @@ def next_position(position: Position, resolution: Resolution) -> Position:
     centers = position.centers
     if phase.season is Season.FALL:
         # the end of a Fall turn: centres change hands, then adjustments if anyone has any
-        centers = updated_centers(units, centers, tables_for(position.variant).centers_in_order)
+        centers = updated_centers(position, units,
+                                  tables_for(position.variant).centers_in_order)
         winter = position.replace(phase=_next_phase(phase, PhaseType.ADJUSTMENTS), units=units,
                                   centers=centers, dislodged=(), standoffs=frozenset())
         if needs_adjustments(winter):

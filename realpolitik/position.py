@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -11,8 +12,10 @@ from typing import TypeVar
 
 from realpolitik.errors import RealpolitikError
 from realpolitik.geography import UnitType, province_of
+from realpolitik.hooks import NO_STATE, VariantState
 from realpolitik.slots import slot_setter
 from realpolitik.variant import Variant
+from realpolitik.variant_rules import NEUTRAL
 
 
 class Season(StrEnum):
@@ -152,7 +155,9 @@ class Position:
 
     ``units`` maps each occupied province to its unit; ``centers`` maps each owned supply centre
     to its owner; ``dislodged`` lists the units that must retreat (retreat phases only) and
-    ``standoffs`` the provinces left empty by a stand-off in the movement phase before.
+    ``standoffs`` the provinces left empty by a stand-off in the movement phase before;
+    ``state`` is what the variant's hooks carry from phase to phase (empty in the rulebooks'
+    game, :meth:`~realpolitik.hooks.VariantHooks.next_state`).
     """
 
     variant: Variant
@@ -161,6 +166,7 @@ class Position:
     centers: Mapping[str, str]
     dislodged: tuple[DislodgedUnit, ...] = ()
     standoffs: frozenset[str] = frozenset()
+    state: VariantState = field(default_factory=lambda: NO_STATE)
     _key: tuple[object, ...] | None = field(init=False, repr=False, default=None)
     memo: dict[object, object] = field(init=False, repr=False, compare=False)
     """What the rules derive from this position (its legal orders...), kept with it.
@@ -171,6 +177,8 @@ class Position:
     def __post_init__(self) -> None:
         object.__setattr__(self, "units", MappingProxyType(dict(self.units)))
         object.__setattr__(self, "centers", MappingProxyType(dict(self.centers)))
+        if self.state is not NO_STATE:
+            object.__setattr__(self, "state", MappingProxyType(dict(self.state)))
         object.__setattr__(self, "memo", {})
 
     def _compare_key(self) -> tuple[object, ...]:
@@ -185,6 +193,8 @@ class Position:
                 tuple(sorted((d.unit.location, d.unit.power, d.unit.type, d.attacker_from or "",
                               d.via_convoy) for d in self.dislodged)),
                 tuple(sorted(self.standoffs)),
+                # the state holds JSON values (lists and dicts): compared by their JSON text
+                json.dumps(dict(self.state), sort_keys=True) if self.state else "",
             )
             object.__setattr__(self, "_key", key)
         return key
@@ -199,6 +209,7 @@ class Position:
         *,
         dislodged: Iterable[DislodgedUnit] = (),
         standoffs: Iterable[str] = (),
+        state: VariantState = NO_STATE,
     ) -> Position:
         """Make a position from a list of units, checking it.
 
@@ -207,7 +218,7 @@ class Position:
         the_map = variant.map
         by_province: dict[str, Unit] = {}
         for unit in units:
-            if unit.power not in variant.power_ids:
+            if not variant.is_owner(unit.power):
                 raise PositionError(f"{unit}: {unit.power!r} is not a power of {variant.name}")
             if not the_map.can_hold(unit.type, unit.location):
                 where = unit.location
@@ -229,17 +240,15 @@ class Position:
             dict(centers or {}),
             tuple(dislodged),
             frozenset(standoffs),
+            state,
         )
 
     @classmethod
     def initial(cls, variant: Variant) -> Position:
-        """The starting position of the variant."""
-        return cls.build(
-            variant,
-            variant.start_phase,
-            (Unit(s.power, s.type, s.location) for s in variant.start_units),
-            variant.start_centers,
-        )
+        """The starting position of the variant (its neutral units included)."""
+        units = [Unit(s.power, s.type, s.location) for s in variant.start_units]
+        units.extend(Unit(NEUTRAL, n.type, n.location) for n in variant.rules.neutral_units)
+        return cls.build(variant, variant.start_phase, units, variant.start_centers)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Position) and self._compare_key() == other._compare_key()
@@ -292,6 +301,7 @@ class Position:
         centers: Mapping[str, str] | None = None,
         dislodged: tuple[DislodgedUnit, ...] | None = None,
         standoffs: frozenset[str] | None = None,
+        state: VariantState | None = None,
     ) -> Position:
         """A copy with some fields changed (no checks: the engine's own use).
 
@@ -307,6 +317,7 @@ class Position:
             centers=self.centers if centers is None else _read_only(centers),
             dislodged=self.dislodged if dislodged is None else dislodged,
             standoffs=self.standoffs if standoffs is None else standoffs,
+            state=self.state if state is None else state,
             _key=None,
             memo={},
         )

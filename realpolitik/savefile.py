@@ -17,6 +17,7 @@ from realpolitik.adjudication.outcomes import OrderResult, Resolution
 from realpolitik.errors import GameError
 from realpolitik.game import EndKind, Game, GameEnd, PhaseRecord, SubmittedOrder
 from realpolitik.geography import UnitType
+from realpolitik.hooks import NO_STATE
 from realpolitik.notation import parse_order
 from realpolitik.position import DislodgedUnit, Phase, Position, Unit
 from realpolitik.rules import rules_for
@@ -74,6 +75,8 @@ def position_to_json(position: Position) -> JSON:
             data["dislodged_via_convoy"] = via
     if position.standoffs:
         data["standoffs"] = sorted(s.upper() for s in position.standoffs)
+    if position.state:
+        data["state"] = dict(position.state)  # the variant's own, JSON already
     return data
 
 
@@ -89,7 +92,8 @@ def position_from_json(game: Game, data: Mapping[str, Any]) -> Position:
     ]
     return Position.build(game.position.variant, Phase.parse(data["phase"]), units, centers,
                           dislodged=dislodged, standoffs=[s.lower() for s in
-                                                          data.get("standoffs", [])])
+                                                          data.get("standoffs", [])],
+                          state=data.get("state") or NO_STATE)
 
 
 def result_to_json(result: OrderResult) -> JSON:
@@ -165,7 +169,7 @@ def game_to_json(game: Game) -> JSON:
     data: JSON = {
         "format": FORMAT,
         "version": VERSION,
-        "variant": game.variant.id,
+        "variant": game.variant.source or game.variant.id,
         "rules": game.rules.edition,
         "options": _options_changed(game),
         "players": game.setup.id,

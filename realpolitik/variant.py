@@ -17,6 +17,8 @@ from typing import Any
 
 from realpolitik.errors import VariantError
 from realpolitik.geography import Map, Province, Terrain, UnitType, province_of
+from realpolitik.hooks import VariantHooks, load_hooks
+from realpolitik.variant_rules import NEUTRAL, TomlLines, VariantRules, read_variant_rules
 
 VARIANTS_DIR = Path(__file__).parent / "variants"
 
@@ -47,9 +49,6 @@ class StartUnit:
     power: str
     type: UnitType
     location: str
-
-
-RuleValue = str | int | bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,8 +88,12 @@ class Variant:
     solo_centers: int
     aliases: tuple[str, ...] = ()
     description: str = ""
-    rules: Mapping[str, RuleValue] = field(default_factory=lambda: MappingProxyType({}))
-    """Variant-level policy and named hooks, from ``[rules]`` of ``variant.toml``."""
+    rules: VariantRules = field(default_factory=VariantRules)
+    """What the variant declares about its rules (``[rules]`` and the tables of special
+    rules in ``variant.toml``), typed and checked."""
+    hooks: VariantHooks = field(default_factory=VariantHooks, compare=False)
+    """The named hooks the engine calls where data cannot say a rule: the default ones, or the
+    variant's own (``[variant] hooks``)."""
     names: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     """Normalised name or alias -> location id, for the parser."""
     power_names: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
@@ -101,6 +104,9 @@ class Variant:
     """(province, normalised coast code, name or alias) -> coast location id."""
     setups: tuple[Setup, ...] = ()
     """The ways to play with fewer players; the first is the standard game."""
+    source: str = ""
+    """What finds the variant again: its id for a variant shipped with realpolitik, else the
+    path of its folder (a game record names it so that the game can be read back)."""
     derived: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
     """Tables other modules derive from this variant once (the parser's lexicon...), kept here
     so that they live exactly as long as the variant and no global cache is needed."""
@@ -119,7 +125,15 @@ class Variant:
         for power in self.powers:
             if power.id == power_id:
                 return power
+        if power_id == NEUTRAL and self.rules.neutral_units:
+            return _NEUTRAL_POWER
         raise KeyError(power_id)
+
+    def is_owner(self, power_id: str) -> bool:
+        """True if units may belong to ``power_id``: a power, or :data:`NEUTRAL` when the
+        variant has neutral units."""
+        return power_id in self.power_ids or (power_id == NEUTRAL
+                                              and bool(self.rules.neutral_units))
 
     def setup(self, players: int | str | None = None) -> Setup:
         """The setup for a player count or setup id (``None``: every power has a player).
@@ -142,6 +156,10 @@ class Variant:
 
     def __repr__(self) -> str:
         return f"<Variant {self.id!r}>"
+
+
+_NEUTRAL_POWER = Power(NEUTRAL, "Neutral", "neutral", "#bbbbbb")
+"""What the owner of the units that belong to no power is called."""
 
 
 def _standard_setup(variant: Variant) -> Setup:
@@ -256,19 +274,35 @@ def _read_csv(path: Path, columns: tuple[str, ...]) -> list[tuple[int, dict[str,
 
 def _load_folder(folder: Path) -> Variant:
     toml_path = folder / "variant.toml"
+    text = toml_path.read_text(encoding="utf-8")
     try:
-        with toml_path.open("rb") as fh:
-            data: dict[str, Any] = tomllib.load(fh)
+        data: dict[str, Any] = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise VariantError(f"not valid TOML: {exc}", file="variant.toml") from exc
+    lines = TomlLines(text)
+    for table in data:
+        if table not in _TABLES:
+            raise VariantError(f"unknown table [{table}]; the tables are: {', '.join(_TABLES)}",
+                               file="variant.toml", line=lines.of(table))
     head = data.get("variant", {})
     for key in ("id", "name", "start", "solo_centers"):
         if key not in head:
-            raise VariantError(f"[variant] needs a {key!r} key", file="variant.toml")
+            raise VariantError(f"[variant] needs a {key!r} key", file="variant.toml",
+                               line=lines.of("variant"))
+    for key in head:
+        if key not in _VARIANT_KEYS:
+            raise VariantError(f"[variant] has no key {key!r}; the keys are: "
+                               f"{', '.join(_VARIANT_KEYS)}", file="variant.toml",
+                               line=lines.of("variant", key))
 
     powers = []
     power_names: dict[str, str] = {}
-    for entry in data.get("powers", []):
+    for index, entry in enumerate(data.get("powers", [])):
+        for key in entry:
+            if key not in _POWER_KEYS:
+                raise VariantError(f"[[powers]] has no key {key!r}; the keys are: "
+                                   f"{', '.join(_POWER_KEYS)}", file="variant.toml",
+                                   line=lines.of("powers", key, index))
         try:
             power = Power(
                 id=str(entry["id"]),
@@ -293,8 +327,9 @@ def _load_folder(folder: Path) -> Variant:
         raise VariantError("no [[powers]] are listed", file="variant.toml")
 
     provinces, names, coast_names, coast_aliases = _load_provinces(folder, power_ids)
-    borders = _load_borders(folder, provinces)
-    the_map = Map(provinces.values(), borders, coast_names=coast_names)
+    borders, support_borders = _load_borders(folder, provinces)
+    the_map = Map(provinces.values(), borders, coast_names=coast_names,
+                  support_borders=support_borders)
     _check_connected(the_map)
 
     start_units = _load_start_units(data.get("start", {}), the_map, power_ids)
@@ -317,11 +352,16 @@ def _load_folder(folder: Path) -> Variant:
                     )
                 start_centers[center] = power_id
 
-    rules = data.get("rules", {})
-    for key, value in rules.items():
-        if not isinstance(value, str | int | bool):
-            raise VariantError(f"[rules] {key} must be a string, number or boolean",
-                               file="variant.toml")
+    rules = read_variant_rules(data, text, the_map, frozenset(power_ids))
+    taken = {province_of(u.location) for u in start_units}
+    for unit in rules.neutral_units:
+        if province_of(unit.location) in taken:
+            raise VariantError(f"[[neutral_units]] {unit.location!r} already holds a unit",
+                               file="variant.toml", line=lines.of("neutral_units", "unit"))
+        taken.add(province_of(unit.location))
+    hooks_name = head.get("hooks")
+    hooks = VariantHooks() if hooks_name is None else load_hooks(
+        folder, str(hooks_name), line=lines.of("variant", "hooks"))
     return Variant(
         id=str(head["id"]),
         name=str(head["name"]),
@@ -333,12 +373,22 @@ def _load_folder(folder: Path) -> Variant:
         solo_centers=int(head["solo_centers"]),
         aliases=tuple(str(a) for a in head.get("aliases", ())),
         description=str(head.get("description", "")),
-        rules=MappingProxyType(dict(rules)),
+        rules=rules,
+        hooks=hooks,
         names=MappingProxyType(names),
         power_names=MappingProxyType(power_names),
         coast_names=MappingProxyType(coast_aliases),
         setups=_load_setups(data.get("setups", []), [p.id for p in powers], provinces),
+        source=str(head["id"]) if folder.resolve().parent == VARIANTS_DIR.resolve()
+        else str(folder.resolve()),
     )
+
+
+_TABLES = ("variant", "powers", "start", "start_centers", "rules", "setups",
+           "conditional_borders", "corners", "neutral_units")
+_VARIANT_KEYS = ("id", "name", "aliases", "start", "solo_centers", "description", "hooks")
+_POWER_KEYS = ("id", "name", "adjective", "colour", "aliases", "build_sites", "max_fleets",
+               "max_armies")
 
 
 def _load_provinces(
@@ -446,9 +496,12 @@ _UNITS_COLUMN = {"army": (True, False), "fleet": (False, True), "both": (True, T
 
 def _load_borders(
     folder: Path, provinces: Mapping[str, Province]
-) -> list[tuple[str, str, bool, bool]]:
+) -> tuple[list[tuple[str, str, bool, bool]], list[tuple[str, str]]]:
+    """The borders of ``adjacencies.csv`` (a, b, armies cross, fleets cross), and the
+    support-only ones (``units`` = ``support``)."""
     rows = _read_csv(folder / "adjacencies.csv", ("a", "b", "units"))
     borders: list[tuple[str, str, bool, bool]] = []
+    support_borders: list[tuple[str, str]] = []
     seen: dict[tuple[frozenset[str], bool], int] = {}
 
     def check_location(loc: str, line: int) -> Province:
@@ -467,11 +520,18 @@ def _load_borders(
     for line, row in rows:
         a, b, units = row["a"], row["b"], row["units"]
         pa, pb = check_location(a, line), check_location(b, line)
-        if units not in _UNITS_COLUMN:
-            raise VariantError(f"units {units!r} must be army, fleet or both",
-                               file="adjacencies.csv", line=line)
         if pa.id == pb.id:
             raise VariantError(f"{a!r} cannot border itself", file="adjacencies.csv", line=line)
+        if units == "support":
+            # fleets may support across, no unit moves across: one side must hold fleets
+            if pa.terrain is Terrain.LAND and pb.terrain is Terrain.LAND:
+                raise VariantError(f"a support border needs a side where fleets stand ({a}, "
+                                   f"{b} are inland)", file="adjacencies.csv", line=line)
+            support_borders.append((a, b))
+            continue
+        if units not in _UNITS_COLUMN:
+            raise VariantError(f"units {units!r} must be army, fleet, both or support",
+                               file="adjacencies.csv", line=line)
         by_army, by_fleet = _UNITS_COLUMN[units]
         if by_army:
             for loc, prov in ((a, pa), (b, pb)):
@@ -505,7 +565,7 @@ def _load_borders(
                 )
             seen[key] = line
         borders.append((a, b, by_army, by_fleet))
-    return borders
+    return borders, support_borders
 
 
 def _check_connected(the_map: Map) -> None:

@@ -23,3 +23,17 @@ def test_doc_examples_run(name: str) -> None:
 def test_docstring_examples_run(module: str) -> None:
     failures, _ = doctest.testmod(importlib.import_module(module))
     assert failures == 0
+
+
+def test_the_worked_variant_example_plays_as_written(capsys: pytest.CaptureFixture[str],
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/variant-format.md's King of the Hill: the "Play it" code runs and prints what the
+    page says it prints."""
+    text = (ROOT / "docs" / "variant-format.md").read_text()
+    step = text[text.index("4. Play it"):]
+    block = step[step.index("```python") + len("```python"):]
+    code = "\n".join(line[3:] for line in block[:block.index("```")].splitlines())
+    expected = code.split("# ")[-1].strip()
+    monkeypatch.chdir(ROOT)
+    exec(compile(code, "variant-format.md", "exec"), {})  # noqa: S102
+    assert capsys.readouterr().out.strip() == expected == "Red held the Hill for two years"

@@ -33,6 +33,7 @@ from realpolitik.rules import (
     MultiRouteConvoy,
     Rules,
 )
+from realpolitik.variant_rules import ConditionalBorder, Corner, VariantRules
 
 __all__ = [
     "CONVOY",
@@ -52,6 +53,7 @@ _NONE: list[int] = []
 """Shared empty list: no supports or convoys (never appended to)."""
 _NO_FLEETS: frozenset[int] = frozenset()
 _NO_GRAPH: Mapping[int, tuple[int, ...]] = MappingProxyType({})
+_NO_BONUS: Mapping[str, int] = MappingProxyType({})
 _SHIELDING_PARADOX_RULES = frozenset(
     (ConvoyParadox.R1971, ConvoyParadox.R1982, ConvoyParadox.R2000))
 """The 4.A.2 rules under which a convoyed army does not cut some supports."""
@@ -86,6 +88,12 @@ class Board:
         "opposite",
         "shielded",
         "matched",
+        "bonus",
+        "gates",
+        "corner_clash",
+        "corner_blockers",
+        "conditional",
+        "corners",
     )
 
     def __init__(
@@ -96,9 +104,14 @@ class Board:
         rules: Rules,
         provinces: Sequence[str] | None = None,
         index: dict[str, int] | None = None,
+        *,
+        variant_rules: VariantRules | None = None,
+        defence_bonus: Mapping[str, int] = _NO_BONUS,
     ) -> None:
         """``provinces`` (each unit's province) and ``index`` (province -> unit index) may be
-        passed by a caller that has them already."""
+        passed by a caller that has them already. ``variant_rules`` brings the variant's
+        conditional borders and corners; ``defence_bonus`` (province -> extra strength needed
+        to dislodge the unit there) comes from the variant's hooks."""
         n = self.n = len(units)
         self.units = tuple(units)
         self.orders = tuple(orders)
@@ -207,6 +220,48 @@ class Board:
         if convoyed and rules.convoy_paradox in _SHIELDING_PARADOX_RULES:
             self._set_shields(tables, rules.convoy_paradox, helpers)
 
+        self.bonus = defence_bonus
+        # Moves whose path depends on a variant's crossing rules (H4 of the design notes).
+        self.gates: list[tuple[ConditionalBorder, ...]] = [()] * n
+        """Move -> the conditional borders it crosses."""
+        self.corner_clash: list[bool] = [False] * n
+        """Move -> True if it crosses a corner that is crossed in another direction too."""
+        self.corner_blockers: list[tuple[int, ...]] = [()] * n
+        """Move -> the units (of other powers) that may block the corner it crosses."""
+        self.conditional: list[bool] = [False] * n
+        """Move -> True if any of the above may stop it."""
+        self.corners: tuple[Corner, ...] = variant_rules.corners if variant_rules else ()
+        if variant_rules is not None and (variant_rules.conditional_borders
+                                          or variant_rules.corners):
+            self._set_crossings(moves, variant_rules)
+
+    def _set_crossings(self, moves: list[int], variant_rules: VariantRules) -> None:
+        """Which moves cross a conditional border or a corner, and the corner clashes (moves
+        across one corner in more than one direction: all of them fail)."""
+        prov, dest, units = self.prov, self.dest, self.units
+        crossing: dict[str, list[int]] = {}
+        for i in moves:
+            origin, to = prov[i], dest[i]
+            gates = tuple(g for g in variant_rules.conditional_borders
+                          if {origin, to} == {g.a, g.b}
+                          and (g.unit_type is None or g.unit_type is units[i].type))
+            if gates:
+                self.gates[i] = gates
+                self.conditional[i] = True
+            for corner in variant_rules.corners:
+                if corner.diagonal(origin, to):
+                    crossing.setdefault(corner.id, []).append(i)
+                    # (a unit at either end of the crossing is its origin or its target,
+                    # not a blocker of it)
+                    self.corner_blockers[i] = tuple(
+                        self.at[p] for p in sorted(corner.blockers - {origin, to})
+                        if p in self.at and self.power[self.at[p]] != self.power[i])
+                    self.conditional[i] = True
+        for movers in crossing.values():
+            if len({(prov[i], dest[i]) for i in movers}) > 1:
+                for i in movers:
+                    self.corner_clash[i] = True
+
     def _set_route(self, i: int, tables: MapTables, rules: Rules) -> bool:
         """How army move ``i`` travels, and its convoy routes; True if it may go by convoy.
         (Called for the moves with a convoy in sight: by convoy, convoyed, or not next door.)"""
@@ -214,7 +269,7 @@ class Board:
         assert isinstance(order, Move)
         origin, dest = self.prov[i], self.dest[i]
         by_land = dest in tables.army_adj.get(origin, ())
-        fleets = [c for c in self.convoyers[i] if self.prov[c] in tables.sea]
+        fleets = [c for c in self.convoyers[i] if self.prov[c] in tables.convoy_spaces]
         own_fleet = any(self.power[c] == self.power[i] for c in fleets)
         choice = rules.adjacent_convoy
         if not by_land:
@@ -235,10 +290,12 @@ class Board:
         if not fleets:
             return True  # no fleets: no route, and the route tables stay empty
         sea_of = {self.prov[c]: c for c in fleets}
-        start = frozenset(sea_of[s] for s in tables.shore_seas.get(origin, ()) if s in sea_of)
-        end = frozenset(sea_of[s] for s in tables.shore_seas.get(dest, ()) if s in sea_of)
+        start = frozenset(sea_of[s] for s in tables.shore_convoy_spaces.get(origin, ())
+                          if s in sea_of)
+        end = frozenset(sea_of[s] for s in tables.shore_convoy_spaces.get(dest, ())
+                        if s in sea_of)
         graph = {
-            c: tuple(sea_of[s] for s in tables.sea_adj[self.prov[c]] if s in sea_of)
+            c: tuple(sea_of[s] for s in tables.convoy_adj[self.prov[c]] if s in sea_of)
             for c in fleets
         }
         on_route = fleets_on_routes(sorted(start), end, graph)
@@ -269,7 +326,7 @@ class Board:
                     # A fleet supporting an action in a body of water holding a convoying fleet
                     # (one with a convoy order matching some army's move, DATC 6.F.21).
                     c = self.at.get(self.dest[s], -1)
-                    if (units[s].type is _FLEET and self.dest[s] in tables.sea
+                    if (units[s].type is _FLEET and self.dest[s] in tables.convoy_spaces
                             and c >= 0 and kind[c] == CONVOY and self.matched[c]):
                         shield.add(j)
                 elif kind[s] == SUPPORT_MOVE:
@@ -294,6 +351,11 @@ class Board:
                     seen.add(nxt)
                     todo.append(nxt)
         return True
+
+
+def _corners_of(board: Board, i: int) -> list[Corner]:
+    """The corners move ``i`` crosses (its variant's, as the board was set up with)."""
+    return [c for c in board.corners if c.diagonal(board.prov[i], board.dest[i])]
 
 
 def fleets_on_routes(start: Sequence[int], end: Container[int],
@@ -372,10 +434,69 @@ class Equations:
         return False
 
     def path(self, i: int) -> bool:
-        """The PATH of a move: it can reach its destination."""
-        if self.board.route[i] == CONVOY_ONLY:
+        """The PATH of a move: it can reach its destination (by convoy if it must, and
+        across its variant's conditional borders and corners if it crosses any)."""
+        b = self.board
+        if b.conditional[i] and not self.crossing_open(i):
+            return False
+        if b.route[i] == CONVOY_ONLY:
             return self.convoy_path(i)
         return True
+
+    def crossing_open(self, i: int) -> bool:
+        """True if move ``i`` may cross its conditional borders and corners this turn."""
+        b = self.board
+        if b.corner_clash[i]:
+            return False  # the corner is crossed in more than one direction
+        for blocker in b.corner_blockers[i]:
+            if b.kind[blocker] != MOVE or not self.resolve(blocker):
+                return False  # a unit stays at the corner and blocks it
+        return all(not self.gate_closed(i, gate) for gate in b.gates[i])
+
+    def closed_crossing(self, i: int) -> tuple[str, str, tuple[int, ...]]:
+        """Why move ``i`` could not cross, once decided: (``"clash"``, corner id, the moves
+        across it), (``"blocked"``, corner id, the blocker), (``"fleet"``, watched space, the
+        foreign fleets there) or (``"standoff"``, watched space, the moves that bounced)."""
+        b = self.board
+        if b.corner_clash[i]:
+            corner = next(c for c in _corners_of(b, i))
+            movers = tuple(j for j in range(b.n) if b.kind[j] == MOVE
+                           and corner.diagonal(b.prov[j], b.dest[j]) and j != i)
+            return ("clash", corner.id, movers)
+        for blocker in b.corner_blockers[i]:
+            if b.kind[blocker] != MOVE or not self.resolve(blocker):
+                return ("blocked", next(c for c in _corners_of(b, i)).id, (blocker,))
+        for gate in b.gates[i]:
+            if self.gate_closed(i, gate):
+                there = b.at.get(gate.watch, -1)
+                fleets = tuple(
+                    j for j in (there, *b.moves_into.get(gate.watch, ()))
+                    if j >= 0 and j != i and b.units[j].type is _FLEET
+                    and b.power[j] != b.power[i]
+                    and (self.resolve(j) if j != there else
+                         b.kind[j] != MOVE or not self.resolve(j)))
+                if gate.closed_by_foreign_fleet and fleets:
+                    return ("fleet", gate.watch, fleets)
+                return ("standoff", gate.watch, tuple(b.moves_into.get(gate.watch, ())))
+        raise ValueError(f"move {i} was not stopped at a crossing")
+
+    def gate_closed(self, i: int, gate: ConditionalBorder) -> bool:
+        """True if the border ``gate`` is closed to move ``i`` after this turn's moves."""
+        b = self.board
+        watch = gate.watch
+        there = b.at.get(watch, -1)
+        stays = there >= 0 and (b.kind[there] != MOVE or not self.resolve(there))
+        movers = b.moves_into.get(watch, ())
+        if gate.closed_by_foreign_fleet:
+            if stays and b.units[there].type is _FLEET and b.power[there] != b.power[i]:
+                return True
+            for j in movers:
+                if (j != i and b.units[j].type is _FLEET and b.power[j] != b.power[i]
+                        and self.resolve(j)):
+                    return True
+        # A stand-off: two or more moves into the space, none succeeds, and it is left empty.
+        return (gate.closed_by_standoff and len(movers) >= 2 and not stays
+                and not any(self.resolve(j) for j in movers))
 
     def by_convoy(self, i: int) -> bool:
         """True if move ``i`` travels by convoy."""
@@ -421,18 +542,21 @@ class Equations:
         return 1 + self.support_count(i, b.power[d])
 
     def hold(self, province: str) -> int:
-        """HOLD STRENGTH of a province."""
+        """HOLD STRENGTH of a province (with the variant's defence bonus of its unit)."""
         b = self.board
         d = b.at.get(province, -1)
         if d < 0:
             return 0
+        bonus = b.bonus.get(province, 0) if b.bonus else 0
         if b.kind[d] == MOVE:
-            return 0 if self.resolve(d) else 1
-        return 1 + self.support_count(d)
+            return 0 if self.resolve(d) else 1 + bonus
+        return 1 + bonus + self.support_count(d)
 
     def defend(self, i: int) -> int:
         """DEFEND STRENGTH of move ``i`` in a head-to-head battle."""
-        return 1 + self.support_count(i)
+        b = self.board
+        bonus = b.bonus.get(b.prov[i], 0) if b.bonus else 0
+        return 1 + bonus + self.support_count(i)
 
     def prevent(self, i: int) -> int:
         """PREVENT STRENGTH of move ``i`` against other moves to the same province."""

@@ -41,6 +41,7 @@ __all__ = ["adjudicate_movement"]
 _BOUNCED = Outcome.BOUNCED
 _CONVOYED = Outcome.CONVOYED
 _CONVOY_DISRUPTED = Outcome.CONVOY_DISRUPTED
+_CROSSING_CLOSED = Outcome.CROSSING_CLOSED
 _CUT = Outcome.CUT
 _DISLODGED = Outcome.DISLODGED
 _HELD = Outcome.HELD
@@ -75,7 +76,10 @@ def _resolve(position: Position, orders: tuple[Order, ...], rules: Rules,
     units = [position.units[p] for p in provinces]
     index = {p: i for i, p in enumerate(provinces)}
     accepted = accept_orders(position, orders, rules, index, checked=checked)
-    board = Board(units, accepted.unit_orders, tables, rules, provinces, index)
+    variant = position.variant
+    board = Board(units, accepted.unit_orders, tables, rules, provinces, index,
+                  variant_rules=variant.rules,
+                  defence_bonus=variant.hooks.defence_bonuses(position))
     paradoxes: set[int] = set()
     equations = Equations(board, rules, _unset)
     resolver = Resolver(board.n, equations.adjudicate,
@@ -83,6 +87,7 @@ def _resolve(position: Position, orders: tuple[Order, ...], rules: Rules,
     equations.resolve = resolver.resolve  # the equations read decisions through the solver
     kind, matched, prov, at = board.kind, board.matched, board.prov, board.at
     moves_into, route, dest = board.moves_into, board.route, board.dest
+    conditional = board.conditional
     settle = resolver.settle
     # Decisions whose equation reads no other decision are settled here, outside the solver.
     left: list[int] = []
@@ -94,7 +99,8 @@ def _resolve(position: Position, orders: tuple[Order, ...], rules: Rules,
             settle(i, False)
         elif k == MOVE:
             # over land into an empty province no one else moves to: nothing can stop it
-            if route[i] == LAND and dest[i] not in at and len(moves_into[dest[i]]) == 1:
+            if route[i] == LAND and dest[i] not in at and len(moves_into[dest[i]]) == 1 \
+                    and not conditional[i]:
                 settle(i, True)
             else:
                 left.append(i)
@@ -164,12 +170,13 @@ class _Outcome:
         dislodged: list[DislodgedUnit] = []
         moved, dislodged_by = self.moved, self.dislodged_by
         units, prov, dest, dest_loc = b.units, b.prov, b.dest, b.dest_loc
+        annihilated = position.variant.hooks.annihilated_when_dislodged
         for i in range(b.n):
             if moved[i]:
                 new_units[dest[i]] = moved_unit(units[i], dest_loc[i])
             elif dislodged_by[i] < 0:
                 new_units[prov[i]] = units[i]
-            else:
+            elif not annihilated(position, units[i]):
                 j = dislodged_by[i]
                 dislodged.append(DislodgedUnit(units[i], prov[j], self.eq.by_convoy(j)))
         standoffs = self.standoffs(new_units)
@@ -250,6 +257,8 @@ class _Outcome:
     def failure_kind(self, i: int) -> Outcome:
         """Why move ``i`` failed (its unit not dislodged): no path, own unit, or a bounce."""
         b = self.board
+        if b.conditional[i] and not self.eq.crossing_open(i):
+            return _CROSSING_CLOSED
         if not self.eq.path(i):
             fleets = b.route_union[i]
             if not fleets:
@@ -333,9 +342,27 @@ class _Outcome:
         return OrderResult(given, power, _FAILS, outcome, f"{text} failed: {reason}.",
                            by=by, strength=attack, opposed_by=opposed)
 
+    def crossing_failure(self, i: int) -> tuple[Outcome, str, tuple[str, ...], int, int | None]:
+        """The sentence of a move stopped at a conditional border or a corner."""
+        why, where, units = self.eq.closed_crossing(i)
+        names = tuple(self.unit_text(j) for j in units)
+        place = self.position.variant.map.name(where) if why in ("fleet", "standoff") else where
+        if why == "clash":
+            text = f"the corner {place} was crossed in more than one direction (by " \
+                   f"{and_list(names)})"
+        elif why == "blocked":
+            text = f"the corner {place} was blocked by {and_list(names)}"
+        elif why == "fleet":
+            text = f"the passage was closed by {and_list(names)} in {place}"
+        else:
+            text = f"the passage was closed by a stand-off in {place}"
+        return (_CROSSING_CLOSED, text, names, 0, None)
+
     def move_failure(self, i: int) -> tuple[Outcome, str, tuple[str, ...], int, int | None]:
         b, eq = self.board, self.eq
         kind = self.failure_kind(i)
+        if kind is _CROSSING_CLOSED:
+            return self.crossing_failure(i)
         if kind is not _BOUNCED and kind is not _SELF_DISLODGE:
             fleets = sorted(b.route_union[i])
             if not fleets:

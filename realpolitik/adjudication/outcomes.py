@@ -51,6 +51,10 @@ class Outcome(StrEnum):
     """An order settled by the paradox (backup) rule."""
     SELF_DISLODGE = "self_dislodge"
     """A move that would dislodge a unit of the same power."""
+    CROSSING_CLOSED = "crossing_closed"
+    """A move across a variant's conditional border or corner that was closed this turn (a
+    foreign fleet or a stand-off at the watched space, a unit blocking the corner, crossings
+    in more than one direction)."""
     RETREATED = "retreated"
     DISBANDED = "disbanded"
     BUILT = "built"

@@ -1,0 +1,211 @@
+"""Named hooks: the rules a variant's data cannot say, as methods the engine calls.
+
+Every variant goes through one :class:`VariantHooks` object (``variant.hooks``), the classical
+game included. The default methods play the rulebooks' game, reading what the variant declares in
+its data (:class:`~realpolitik.variant_rules.VariantRules`: convoy spaces, neutral units, build
+sites and limits, the retreat policy). A variant whose rule needs code names a subclass in its
+folder (``[variant] hooks = "Name"``, the class ``Name`` in the folder's ``hooks.py``) and
+overrides only what differs, as python-chess's variant boards override a board's methods.
+
+Where each hook is called:
+
+=========================  ==========================================================  =========
+hook                       question                                                    called
+=========================  ==========================================================  =========
+convoy_spaces              which spaces' fleets may convoy                             map load
+defence_bonuses            extra strength needed to dislodge given units               movement
+annihilated_when_dislodged is a dislodged unit removed at once (no retreat)            movement
+may_disband                may this dislodged unit be disbanded rather than retreat    retreats
+unordered_retreat          where a dislodged unit given no order goes                  retreats
+takes_center               does this unit take the centre it stands on                 Fall end
+build_sites                where may a power build now                                 winter
+unit_limit                 how many units of a type a power may have                   winter
+next_state                 the variant's own state after a phase                       each phase
+victory                    has a player won                                            Fall end
+=========================  ==========================================================  =========
+
+Conditional borders and corners are data read by the adjudicator itself
+(:mod:`realpolitik.adjudication.equations`), because their outcome depends on the other
+decisions of the turn; support-only borders are part of the map (``adjacencies.csv``).
+
+Hooks must be pure functions of their arguments (the adjudicator is a pure function): a
+random choice uses the generator it is given, which the game seeds and records.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from realpolitik.errors import VariantError
+from realpolitik.geography import Terrain, UnitType
+from realpolitik.variant_rules import (
+    NEUTRAL,
+    BuildSites,
+    RetreatObligation,
+    UnorderedRetreats,
+)
+
+if TYPE_CHECKING:  # pragma: no cover - the hooks take the engine's values, made elsewhere
+    from realpolitik.adjudication.outcomes import Resolution
+    from realpolitik.position import DislodgedUnit, Position, Unit
+    from realpolitik.variant import Variant
+
+__all__ = ["JsonValue", "VariantHooks", "VariantState", "Victory", "load_hooks"]
+
+JsonValue = str | int | float | bool | None | list["JsonValue"] | dict[str, "JsonValue"]
+"""A value that goes into a game record as JSON."""
+
+VariantState = Mapping[str, JsonValue]
+"""What a variant carries from phase to phase (who holds "sea superiority", a counter...):
+kept in the position, compared with it and saved in game records."""
+
+NO_STATE: VariantState = MappingProxyType({})
+_NO_BONUSES: Mapping[str, int] = MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True)
+class Victory:
+    """A won game: the index of the winning player (team) and a sentence saying why."""
+
+    team: int
+    summary: str
+
+
+class VariantHooks:
+    """The default hooks: the rulebooks' game, with what the variant's data declares."""
+
+    # -- the map -----------------------------------------------------------------------------
+
+    def convoy_spaces(self, variant: Variant) -> frozenset[str]:
+        """The spaces whose fleets may convoy armies: every sea, and the coastal spaces the
+        variant lists in ``[rules] convoy_spaces`` (rivers, canals, lakes)."""
+        seas = {p.id for p in variant.map.provinces.values() if p.terrain is Terrain.SEA}
+        return frozenset(seas | variant.rules.convoy_spaces)
+
+    # -- movement ----------------------------------------------------------------------------
+
+    def defence_bonuses(self, position: Position) -> Mapping[str, int]:
+        """Province -> the extra strength an attack needs to dislodge the unit there.
+
+        By default, the ``defence_bonus`` of neutral units still on the board. Asked once per
+        movement phase; an empty mapping costs nothing.
+        """
+        neutral = position.variant.rules.neutral_units
+        if not neutral:
+            return _NO_BONUSES
+        bonuses: dict[str, int] = {}
+        for declared in neutral:
+            province = declared.location.split("/")[0]
+            unit = position.units.get(province)
+            if declared.defence_bonus and unit is not None and unit.power == NEUTRAL:
+                bonuses[province] = declared.defence_bonus
+        return bonuses
+
+    def annihilated_when_dislodged(self, position: Position, unit: Unit) -> bool:
+        """True if ``unit``, dislodged, is removed at once instead of retreating: neutral
+        units by default."""
+        return unit.power == NEUTRAL
+
+    # -- retreats ----------------------------------------------------------------------------
+
+    def may_disband(self, position: Position, dislodged: DislodgedUnit,
+                    options: Sequence[str]) -> bool:
+        """True if the dislodged unit may be ordered to disband (``options``: where it can
+        retreat). With ``retreats = "must_retreat"`` only a unit with nowhere to go may."""
+        if position.variant.rules.retreats is RetreatObligation.MUST_RETREAT:
+            return not options
+        return True
+
+    def unordered_retreat(self, position: Position, dislodged: DislodgedUnit,
+                          options: Sequence[str], rng: random.Random) -> str | None:
+        """Where a dislodged unit given no order retreats (None: it is disbanded).
+
+        ``rng`` is seeded by the game, and the game records the draw with the phase.
+        """
+        if position.variant.rules.unordered_retreats is UnorderedRetreats.RANDOM and options:
+            return rng.choice(sorted(options))
+        return None
+
+    # -- centres and adjustments -------------------------------------------------------------
+
+    def takes_center(self, position: Position, center: str, unit: Unit) -> bool:
+        """True if ``unit``, standing on ``center`` at the end of a Fall turn, makes its owner
+        the centre's owner. Neutral units take nothing."""
+        return unit.power != NEUTRAL
+
+    def build_sites(self, position: Position, power: str) -> tuple[str, ...]:
+        """The supply centres where ``power`` may build when it owns them and they are empty
+        (the engine checks both): its home centres and the ``build_sites`` of its
+        ``[[powers]]`` entry, or every centre with ``builds = "any_owned_center"``."""
+        variant = position.variant
+        if variant.rules.builds is BuildSites.ANY_OWNED_CENTER:
+            return variant.map.supply_centers()
+        homes = variant.map.home_centers(power)
+        extra = variant.rules.limits_of(power).build_sites
+        return homes + tuple(s for s in extra if s not in homes) if extra else homes
+
+    def unit_limit(self, position: Position, power: str, unit_type: UnitType) -> int | None:
+        """How many units of ``unit_type`` ``power`` may have on the board (None: no limit),
+        from ``max_fleets`` / ``max_armies`` in its ``[[powers]]`` entry."""
+        limits = position.variant.rules.limits_of(power)
+        return limits.max_fleets if unit_type is UnitType.FLEET else limits.max_armies
+
+    # -- state and the end -------------------------------------------------------------------
+
+    def next_state(self, before: Position, resolution: Resolution,
+                   after: Position) -> VariantState:
+        """The variant's state in ``after``, the position that follows ``before`` once
+        ``resolution`` is applied. The rulebooks' game has none: it is carried unchanged."""
+        return before.state
+
+    def victory(self, position: Position, teams: Sequence[Sequence[str]], target: int, *,
+                count_units: bool = False) -> Victory | None:
+        """The player who has won at the end of a Fall turn, or None.
+
+        By default the player whose powers hold ``target`` supply centres (or, with
+        ``count_units``, units on the board: the 1971 two-player game); the one with most if
+        several do.
+        """
+        held: dict[str, int] = {}
+        if count_units:
+            for unit in position.units.values():
+                held[unit.power] = held.get(unit.power, 0) + 1
+        else:
+            for owner in position.centers.values():
+                held[owner] = held.get(owner, 0) + 1
+        scores = [sum(held.get(p, 0) for p in team) for team in teams]
+        leaders = [t for t, score in enumerate(scores) if score >= target]
+        if not leaders:
+            return None
+        best = max(leaders, key=lambda t: scores[t])
+        what = "units on the board" if count_units else "supply centres"
+        names = "/".join(p.title() for p in teams[best])
+        return Victory(best, f"{names} won with {scores[best]} {what}")
+
+
+def load_hooks(folder: Path, class_name: str, *, line: int | None = None) -> VariantHooks:
+    """The hooks object of a variant: an instance of ``class_name`` from ``folder/hooks.py``.
+
+    :raises VariantError: no such file or class, or the class is not a :class:`VariantHooks`.
+    """
+    path = folder / "hooks.py"
+    if not path.is_file():
+        raise VariantError(f"[variant] hooks = {class_name!r} needs a hooks.py beside it",
+                           file="variant.toml", line=line)
+    # One module per variant folder, not registered in sys.modules: nothing global is kept.
+    spec = importlib.util.spec_from_file_location(f"realpolitik_variant_hooks_{folder.name}",
+                                                  path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    made = getattr(module, class_name, None)
+    if not (isinstance(made, type) and issubclass(made, VariantHooks)):
+        raise VariantError(f"hooks.py has no VariantHooks subclass called {class_name!r}",
+                           file="variant.toml", line=line)
+    return made()
