@@ -19,6 +19,7 @@ may_disband                may this dislodged unit be disbanded rather than retr
 unordered_retreat          where a dislodged unit given no order goes                  retreats
 takes_center               does this unit take the centre it stands on                 Fall end
 build_sites                where may a power build now                                 winter
+adjustment                 how many units a power builds or removes                    winter
 unit_limit                 how many units of a type a power may have                   winter
 next_state                 the variant's own state after a phase                       each phase
 victory                    has a player won                                            Fall end
@@ -146,15 +147,22 @@ class VariantHooks:
         variant = position.variant
         if variant.rules.builds is BuildSites.ANY_OWNED_CENTER:
             return variant.map.supply_centers()
-        homes = variant.map.home_centers(power)
-        extra = variant.rules.limits_of(power).build_sites
+        homes = variant.home_centers(power)
+        extra = variant.rules.of_power(power).build_sites
         return homes + tuple(s for s in extra if s not in homes) if extra else homes
 
     def unit_limit(self, position: Position, power: str, unit_type: UnitType) -> int | None:
         """How many units of ``unit_type`` ``power`` may have on the board (None: no limit),
         from ``max_fleets`` / ``max_armies`` in its ``[[powers]]`` entry."""
-        limits = position.variant.rules.limits_of(power)
+        limits = position.variant.rules.of_power(power)
         return limits.max_fleets if unit_type is UnitType.FLEET else limits.max_armies
+
+    def adjustment(self, position: Position, power: str, difference: int) -> int:
+        """How many units ``power`` builds (> 0) or removes (< 0) this winter, given the
+        ``difference`` of its centres and units: the difference (rule XI), with no more builds
+        than ``[rules] max_builds``."""
+        cap = position.variant.rules.max_builds
+        return min(difference, cap) if cap is not None and difference > 0 else difference
 
     # -- state and the end -------------------------------------------------------------------
 

@@ -123,7 +123,9 @@ def _fleets_at_sea(position: Position, tables: MapTables) -> frozenset[str]:
 
 
 def adjustment_counts(position: Position) -> dict[str, int]:
-    """Power -> supply centres owned minus units on the board (builds if > 0, removals if < 0)."""
+    """Power -> builds (> 0) or removals (< 0) due this winter: supply centres owned minus
+    units on the board, as the variant's :meth:`~realpolitik.hooks.VariantHooks.adjustment`
+    hook settles it."""
     return dict(_adjustment_counts(position))
 
 
@@ -141,6 +143,10 @@ def _adjustment_counts(position: Position) -> Mapping[str, int]:
         for unit in position.units.values():
             if unit.power in counts:
                 counts[unit.power] -= 1
+        adjustment = position.variant.hooks.adjustment
+        for power, difference in counts.items():
+            if difference:
+                counts[power] = adjustment(position, power, difference)
         position.memo[_COUNTS_KEY] = counts
     return counts
 
@@ -594,7 +600,7 @@ class _Checker:
             return self.illegal(
                 "not_home_center",
                 f"{name} is not a home centre of {_power_name(position, power)}"
-                + (" or a place where it may build." if position.variant.rules.limits_of(power)
+                + (" or a place where it may build." if position.variant.rules.of_power(power)
                    .build_sites else "."),
             )
         if position.centers.get(province) != power:

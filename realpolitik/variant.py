@@ -129,6 +129,13 @@ class Variant:
             return _NEUTRAL_POWER
         raise KeyError(power_id)
 
+    def home_centers(self, power_id: str) -> tuple[str, ...]:
+        """The home centres of a power: those ``provinces.csv`` gives it, then the ``homes`` of
+        its ``[[powers]]`` entry."""
+        homes = self.map.home_centers(power_id)
+        extra = self.rules.of_power(power_id).homes
+        return homes + tuple(h for h in extra if h not in homes) if extra else homes
+
     def is_owner(self, power_id: str) -> bool:
         """True if units may belong to ``power_id``: a power, or :data:`NEUTRAL` when the
         variant has neutral units."""
@@ -387,8 +394,8 @@ def _load_folder(folder: Path) -> Variant:
 _TABLES = ("variant", "powers", "start", "start_centers", "rules", "setups",
            "conditional_borders", "corners", "neutral_units")
 _VARIANT_KEYS = ("id", "name", "aliases", "start", "solo_centers", "description", "hooks")
-_POWER_KEYS = ("id", "name", "adjective", "colour", "aliases", "build_sites", "max_fleets",
-               "max_armies")
+_POWER_KEYS = ("id", "name", "adjective", "colour", "aliases", "homes", "build_sites",
+               "max_fleets", "max_armies")
 
 
 def _load_provinces(

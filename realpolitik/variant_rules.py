@@ -26,7 +26,7 @@ __all__ = [
     "ConditionalBorder",
     "Corner",
     "NeutralUnit",
-    "PowerLimits",
+    "PowerRules",
     "RetreatObligation",
     "TomlLines",
     "UnorderedRetreats",
@@ -121,16 +121,19 @@ class NeutralUnit:
 
 
 @dataclass(frozen=True, slots=True)
-class PowerLimits:
-    """What a ``[[powers]]`` entry says about one power's builds."""
+class PowerRules:
+    """What a ``[[powers]]`` entry says about one power's centres and builds."""
 
+    homes: tuple[str, ...] = ()
+    """Home centres besides those ``provinces.csv`` gives it (a centre may be a home centre of
+    several powers)."""
     build_sites: tuple[str, ...] = ()
     """Supply centres it may build in besides its home centres (colonies), when it owns them."""
     max_fleets: int | None = None
     max_armies: int | None = None
 
 
-_NO_LIMITS = PowerLimits()
+_NO_LIMITS = PowerRules()
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,13 +148,15 @@ class VariantRules:
     conditional_borders: tuple[ConditionalBorder, ...] = ()
     corners: tuple[Corner, ...] = ()
     neutral_units: tuple[NeutralUnit, ...] = ()
-    limits: Mapping[str, PowerLimits] = field(
+    max_builds: int | None = None
+    """At most this many builds per power in one winter (None: as many as it is due)."""
+    powers: Mapping[str, PowerRules] = field(
         default_factory=lambda: MappingProxyType({}))
-    """Power id -> its build limits (only powers whose entry says something)."""
+    """Power id -> what its ``[[powers]]`` entry declares (only powers whose entry does)."""
 
-    def limits_of(self, power: str) -> PowerLimits:
-        """The build limits of ``power`` (none by default)."""
-        return self.limits.get(power, _NO_LIMITS)
+    def of_power(self, power: str) -> PowerRules:
+        """What ``power``'s entry declares (nothing by default)."""
+        return self.powers.get(power, _NO_LIMITS)
 
 
 class TomlLines:
@@ -252,8 +257,7 @@ class _Reader:
         return value
 
 
-_RULE_KEYS = ("builds", "convoy_spaces", "retreats", "unordered_retreats")
-_POWER_LIMIT_KEYS = ("build_sites", "max_fleets", "max_armies")
+_RULE_KEYS = ("builds", "convoy_spaces", "retreats", "unordered_retreats", "max_builds")
 
 
 def read_variant_rules(data: Mapping[str, Any], text: str, the_map: Map,
@@ -283,7 +287,8 @@ def read_variant_rules(data: Mapping[str, Any], text: str, the_map: Map,
         conditional_borders=_conditional_borders(read, data),
         corners=_corners(read, data),
         neutral_units=_neutral_units(read, data),
-        limits=MappingProxyType(_power_limits(read, data)),
+        max_builds=read.count(rules, "max_builds", "rules", 0),
+        powers=MappingProxyType(_power_rules(read, data)),
     )
 
 
@@ -351,16 +356,19 @@ def _neutral_units(read: _Reader, data: Mapping[str, Any]) -> tuple[NeutralUnit,
     return tuple(out)
 
 
-def _power_limits(read: _Reader, data: Mapping[str, Any]) -> dict[str, PowerLimits]:
-    out: dict[str, PowerLimits] = {}
+def _power_rules(read: _Reader, data: Mapping[str, Any]) -> dict[str, PowerRules]:
+    out: dict[str, PowerRules] = {}
     for index, entry in enumerate(read.entries(data, "powers")):
-        sites = read.provinces(entry, "build_sites", "powers", index)
-        for site in sites:
-            if not read.map.provinces[site].is_supply_center:
-                raise read.fail(f"[[powers]] build_sites: {site!r} is not a supply centre",
-                                "powers", "build_sites", index)
-        limits = PowerLimits(sites, read.count(entry, "max_fleets", "powers", index),
-                             read.count(entry, "max_armies", "powers", index))
+        centres = {}
+        for key in ("homes", "build_sites"):
+            centres[key] = read.provinces(entry, key, "powers", index)
+            for site in centres[key]:
+                if not read.map.provinces[site].is_supply_center:
+                    raise read.fail(f"[[powers]] {key}: {site!r} is not a supply centre",
+                                    "powers", key, index)
+        limits = PowerRules(centres["homes"], centres["build_sites"],
+                            read.count(entry, "max_fleets", "powers", index),
+                            read.count(entry, "max_armies", "powers", index))
         if limits != _NO_LIMITS:
             out[str(entry.get("id"))] = limits
     return out

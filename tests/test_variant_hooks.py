@@ -18,7 +18,7 @@ from realpolitik.errors import GameError
 from realpolitik.game import Game
 from realpolitik.geography import UnitType
 from realpolitik.hooks import VariantHooks
-from realpolitik.legality import check_order, legal_orders
+from realpolitik.legality import adjustment_counts, check_order, legal_orders
 from realpolitik.notation import parse_order
 from realpolitik.position import Position, Unit
 from realpolitik.variant import Variant, load_variant
@@ -137,8 +137,10 @@ def test_a_neutral_unit_takes_no_centre() -> None:
 def test_a_power_builds_in_its_colony_and_no_more_fleets_than_allowed() -> None:
     game = Game(variant("colonies"))
     game.submit("red", "F hom H")
-    game.process()  # Fall 1901 -> Winter: red owns 3 centres and has 1 unit: 2 builds
+    game.process()  # Fall 1901 -> Winter: red owns 3 centres and has 1 unit
     assert str(game.phase) == "W1901A"
+    assert adjustment_counts(game.position)["red"] == 1  # 2 due, max_builds = 1
+    assert game.variant.home_centers("blue") == ("blu", "col")
     listed = legal_orders(game.position, "red")
     assert "col" in listed and "isl" not in listed  # a colony, and a centre red merely owns
     assert {str(o) for o in listed["col"]} == {"A COL B"}  # no fleet: red has its one

@@ -212,7 +212,7 @@ def civil_disorder_removals(position: Position, power: str, units: Iterable[Unit
         any_way = _distances(tables, targets, None)
         distance = {u.province: any_way.get(u.province, _UNREACHABLE) for u in units}
     else:
-        targets = [p for p, home in tables.home_of.items() if home == power]
+        targets = list(position.variant.home_centers(power))
         by_land_and_sea = _distances(tables, targets, UnitType.ARMY)
         by_fleet = _distances(tables, targets, UnitType.FLEET)
         distance = {
