@@ -72,6 +72,8 @@ class Map:
         "_coast_names",
         "borders",
         "support_borders",
+        "_homes",
+        "_centers",
     )
 
     def __init__(
@@ -115,6 +117,13 @@ class Map:
             for loc, near in self._fleet.items()
         }
         self._coast_names: dict[str, str] = dict(coast_names or {})
+        # asked for every winter (build sites, civil disorder): listed once
+        homes: dict[str, list[str]] = {}
+        for province in self.provinces.values():
+            if province.home_of is not None:
+                homes.setdefault(province.home_of, []).append(province.id)
+        self._homes: dict[str, tuple[str, ...]] = {p: tuple(hs) for p, hs in homes.items()}
+        self._centers = tuple(p.id for p in self.provinces.values() if p.is_supply_center)
 
     def with_impassable(self, province_ids: Iterable[str]) -> Map:
         """A copy of the map on which these provinces may not be entered (a neutral country)."""
@@ -161,11 +170,11 @@ class Map:
 
     def supply_centers(self) -> tuple[str, ...]:
         """Every supply-centre province id, in map order."""
-        return tuple(p.id for p in self.provinces.values() if p.is_supply_center)
+        return self._centers
 
     def home_centers(self, power: str) -> tuple[str, ...]:
         """The home centres of ``power``, in map order."""
-        return tuple(p.id for p in self.provinces.values() if p.home_of == power)
+        return self._homes.get(power, ())
 
     def can_hold(self, unit_type: UnitType, location: str) -> bool:
         """True if a unit of this type may stand at ``location``."""
