@@ -262,20 +262,28 @@ def test_custom_hooks_carry_state_and_decide_victory() -> None:
     assert replayed.position.state == game.position.state
 
 
-def test_the_case_format_reads_a_variant_from_a_folder(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("case", "reason"), [
+    ({"variant": str(VARIANTS / "polar"), "phase": "S1901M",
+      "units": {"RED": ["A TUN", "F ICE"], "BLUE": ["A POL"]},
+      "orders": {"RED": ["A TUN - POL", "F ICE S A TUN - POL"]}},
+     "A TUN - POL moved, dislodging A POL (2 vs 1)."),
+    ({"variant": str(VARIANTS / "neutrals"), "phase": "S1901M",
+      "units": {"RED": ["A WES", "A SOU"], "NEUTRAL": ["A FOR"]},
+      "orders": {"RED": ["A WES - FOR", "A SOU S A WES - FOR"]}},
+     "A WES - FOR failed: it bounced off A FOR (2 vs 2)."),
+])
+def test_the_case_format_reads_a_variant_from_a_folder(tmp_path: Path, case: dict[str, object],
+                                                        reason: str) -> None:
     import json
     import subprocess
     import sys
 
-    case = {"variant": str(VARIANTS / "polar"), "phase": "S1901M",
-            "units": {"RED": ["A TUN", "F ICE"], "BLUE": ["A POL"]},
-            "orders": {"RED": ["A TUN - POL", "F ICE S A TUN - POL"]}}
     path = tmp_path / "case.json"
     path.write_text(json.dumps(case))
-    done = subprocess.run([sys.executable, "-m", "realpolitik", "adjudicate", str(path),
-                           "--json"], capture_output=True, text=True, check=False)
+    done = subprocess.run([sys.executable, "-m", "realpolitik", "adjudicate", str(path)],
+                          capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
-    assert "A TUN - POL" in done.stdout
+    assert json.loads(done.stdout)["order_results"][0]["reason"] == reason
 
 
 # -- the variant's rules are checked at load, with file and line ---------------------------

@@ -16,6 +16,7 @@ from realpolitik.phases import next_position
 from realpolitik.position import DislodgedUnit, Phase, PhaseType, Position, Unit
 from realpolitik.rules import rules_for
 from realpolitik.variant import Variant, load_variant
+from realpolitik.variant_rules import NEUTRAL
 
 from ._common import EXIT_FILE, EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, JSON, CliError, read_text
 from ._report import Given, resolution_json
@@ -41,9 +42,10 @@ def _variant(name: object) -> Variant:
 
 def _power(variant: Variant, key: object, where: str) -> str:
     power = str(key).lower()
-    if power not in variant.power_ids:
+    if not variant.is_owner(power):
+        owners = [*variant.power_ids, *([NEUTRAL] if variant.rules.neutral_units else [])]
         raise CaseError(f"{where}: {key!r} is not a power of {variant.name}; the powers are "
-                        + ", ".join(p.upper() for p in variant.power_ids))
+                        + ", ".join(p.upper() for p in owners))
     return power
 
 
