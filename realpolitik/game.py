@@ -457,7 +457,7 @@ class Game:
                 all_listed = False
         resolution = adjudicate(position, orders, rules=self.rules, checked=all_listed)
         following = _next_position(position, resolution)
-        following = self._apply_hooks(position, following, notes)
+        following = self._setup_events(position, following, notes)
         inactive = self.setup.inactive
         record = PhaseRecord(
             position=position,
@@ -501,35 +501,19 @@ class Game:
                              f"{where.upper()}, drawn at random")
         return drawn
 
-    def _apply_hooks(self, before: Position, after: Position, notes: list[str]) -> Position:
-        """The named rules of the setup: the 1914 game's coin toss and Italy joining."""
-        setup = self.setup
-        if not setup.neutral or setup.neutral_joins is None:
+    def _setup_events(self, before: Position, after: Position, notes: list[str]) -> Position:
+        """The setup's events between two phases, as the variant's hooks decide them (the 1914
+        game's coin toss and neutral Italy joining the winner): applied to the game."""
+        events = self.variant.hooks.setup_events(self.variant, self.setup, before, after,
+                                                 self._random, self.coin_toss_winner)
+        if events is None:
             return after
-        joins = Phase.parse(setup.neutral_joins)
-        toss_before = Phase(Season.WINTER, joins.year - 1, PhaseType.ADJUSTMENTS)
-        if self.coin_toss_winner is None and before.phase < toss_before \
-                and toss_before <= after.phase:
-            self.coin_toss_winner = self._random.randrange(len(setup.teams))
-            team = ", ".join(p.title() for p in setup.teams[self.coin_toss_winner])
-            notes.append(f"coin toss: {', '.join(setup.neutral)} will join {team}")
-        if self.coin_toss_winner is not None and before.phase < joins <= after.phase:
-            start = Position.initial(self.variant)
-            neutral = set(setup.neutral)
-            units = dict(after.units)
-            for unit in start.units.values():
-                if unit.power in neutral and unit.province not in units:
-                    units[unit.province] = unit
-            centers = dict(after.centers)
-            for center, owner in start.centers.items():
-                if owner in neutral:
-                    centers[center] = owner
-            for power in setup.neutral:
-                self._team_of[power] = self.coin_toss_winner
-            notes.append(f"{', '.join(p.title() for p in setup.neutral)} joined the game")
-            return Position(self.variant, after.phase, units, centers, after.dislodged,
-                            after.standoffs)
-        return after
+        notes.extend(events.notes)
+        self.coin_toss_winner = events.coin_toss_winner
+        for power in events.joined:
+            assert self.coin_toss_winner is not None
+            self._team_of[power] = self.coin_toss_winner
+        return events.position
 
     def _check_eliminations(self, notes: list[str]) -> None:
         position = self._position

@@ -22,6 +22,7 @@ build_sites                where may a power build now                          
 adjustment                 how many units a power builds or removes                    winter
 unit_limit                 how many units of a type a power may have                   winter
 next_state                 the variant's own state after a phase                       each phase
+setup_events               a setup's events (the 1914 game's coin toss, Italy joining) each phase
 victory                    has a player won                                            Fall end
 =========================  ==========================================================  =========
 
@@ -55,9 +56,9 @@ from realpolitik.variant_rules import (
 if TYPE_CHECKING:  # pragma: no cover - the hooks take the engine's values, made elsewhere
     from realpolitik.adjudication.outcomes import Resolution
     from realpolitik.position import DislodgedUnit, Position, Unit
-    from realpolitik.variant import Variant
+    from realpolitik.variant import Setup, Variant
 
-__all__ = ["JsonValue", "VariantHooks", "VariantState", "Victory", "load_hooks"]
+__all__ = ["JsonValue", "SetupEvents", "VariantHooks", "VariantState", "Victory", "load_hooks"]
 
 JsonValue = str | int | float | bool | None | list["JsonValue"] | dict[str, "JsonValue"]
 """A value that goes into a game record as JSON."""
@@ -68,6 +69,20 @@ kept in the position, compared with it and saved in game records."""
 
 NO_STATE: VariantState = MappingProxyType({})
 _NO_BONUSES: Mapping[str, int] = MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True)
+class SetupEvents:
+    """What happened between two phases under a setup's own rules (:meth:`setup_events`)."""
+
+    position: Position
+    """The position to play next (with the powers that joined on the board)."""
+    coin_toss_winner: int | None
+    """The player (team index) who won the coin toss, once tossed."""
+    joined: tuple[str, ...] = ()
+    """Neutral powers that joined the coin toss winner in this step."""
+    notes: tuple[str, ...] = ()
+    """Sentences for the game's record ("coin toss: italy will join England, France, ...")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +178,48 @@ class VariantHooks:
         than ``[rules] max_builds``."""
         cap = position.variant.rules.max_builds
         return min(difference, cap) if cap is not None and difference > 0 else difference
+
+    # -- the setup's events ---------------------------------------------------------------
+
+    def setup_events(self, variant: Variant, setup: Setup, before: Position, after: Position,
+                     rng: random.Random, coin_toss_winner: int | None) -> SetupEvents | None:
+        """The setup's events as the game goes from ``before`` to ``after`` (None: none);
+        ``variant`` is the game's, with its whole map (the board may have had a neutral
+        power's territory closed).
+
+        The rulebooks' two-player game (1971 XV.2, 1992 XIV.2): before the adjustments of the
+        year before ``neutral_joins`` a coin is tossed (``rng``, the game's seeded generator);
+        at ``neutral_joins`` the neutral powers' starting units and centres come on the board
+        and the winner of the toss commands them.
+        """
+        # (imported here: position.py imports this module for the state's types)
+        from realpolitik.position import Phase, PhaseType, Position, Season
+
+        if not setup.neutral or setup.neutral_joins is None:
+            return None
+        joins = Phase.parse(setup.neutral_joins)
+        toss_before = Phase(Season.WINTER, joins.year - 1, PhaseType.ADJUSTMENTS)
+        notes: list[str] = []
+        if coin_toss_winner is None and before.phase < toss_before <= after.phase:
+            coin_toss_winner = rng.randrange(len(setup.teams))
+            team = ", ".join(p.title() for p in setup.teams[coin_toss_winner])
+            notes.append(f"coin toss: {', '.join(setup.neutral)} will join {team}")
+        if coin_toss_winner is None or not before.phase < joins <= after.phase:
+            return SetupEvents(after, coin_toss_winner, notes=tuple(notes)) if notes else None
+        start = Position.initial(variant)
+        neutral = set(setup.neutral)
+        units = dict(after.units)
+        for unit in start.units.values():
+            if unit.power in neutral and unit.province not in units:
+                units[unit.province] = unit
+        centers = dict(after.centers)
+        for center, owner in start.centers.items():
+            if owner in neutral:
+                centers[center] = owner
+        notes.append(f"{', '.join(p.title() for p in setup.neutral)} joined the game")
+        joined = Position(variant, after.phase, units, centers, after.dislodged, after.standoffs,
+                          after.state)
+        return SetupEvents(joined, coin_toss_winner, tuple(setup.neutral), tuple(notes))
 
     # -- state and the end -------------------------------------------------------------------
 
