@@ -26,7 +26,7 @@ from realpolitik.legality import (
     retreat_options,
 )
 from realpolitik.notation import ParsedOrder, parse_orders
-from realpolitik.orders import Build, Disband, Order, Retreat, Waive, with_power
+from realpolitik.orders import Build, Disband, Order, Retreat, Waive, unit_key, with_power
 from realpolitik.phases import next_position as _next_position
 from realpolitik.position import Phase, PhaseType, Position, Season
 from realpolitik.rules import Edition, Rules, rules_for
@@ -303,10 +303,10 @@ class Game:
         if pending is None or replace_all:
             self._pending[power] = _Pending(entries, listed)
         else:
-            new_units = {_unit_key(e.order) for e in entries if e.order is not None}
+            new_units = {unit_key(e.order) for e in entries if e.order is not None}
             pending.entries = [
                 e for e in pending.entries
-                if e.order is None or _unit_key(e.order) not in new_units
+                if e.order is None or unit_key(e.order) not in new_units
             ] + entries
             pending.listed = pending.listed and listed
         self.civil_disorder.discard(power)
@@ -597,8 +597,3 @@ class Game:
     def __repr__(self) -> str:
         state = self.end.summary if self.end else str(self.phase)
         return f"<Game {self.variant.id} {state}>"
-
-
-def _unit_key(order: Order) -> str:
-    """What an order is about: its unit's province (each waive is its own)."""
-    return f"waive:{id(order)}" if isinstance(order, Waive) else order.province

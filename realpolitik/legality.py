@@ -53,6 +53,7 @@ from realpolitik.variant import Variant
 __all__ = [
     "Illegal",
     "adjustment_counts",
+    "build_sites",
     "can_build",
     "check_order",
     "is_listed",
@@ -908,6 +909,17 @@ def _build_sites(position: Position, power: str, tables: MapTables,
 def _units_of_type(position: Position, power: str, unit_type: UnitType) -> int:
     """How many units of ``unit_type`` ``power`` has on the board."""
     return sum(1 for unit in position.units_of(power) if unit.type is unit_type)
+
+
+def build_sites(position: Position, power: str) -> tuple[str, ...]:
+    """The provinces where ``power`` could build a unit now, in the order of the variant's
+    build sites (:meth:`VariantHooks.build_sites <realpolitik.hooks.VariantHooks.build_sites>`:
+    its home centres and any its variant adds, or every centre with ``builds =
+    "any_owned_center"``): those it owns that are empty and where its unit limits leave it
+    some unit to build. Whether or not it is due a build: :func:`adjustment_counts` says how
+    many it is due."""
+    return tuple(province for province, _ in
+                 _build_sites(position, power, tables_for(position.variant)))
 
 
 def can_build(position: Position, power: str) -> bool:

@@ -156,3 +156,10 @@ def with_power(order: Order, power: str) -> Order:
     if isinstance(order, Waive):
         return Waive(power)
     return replace(order, power=power)
+
+
+def unit_key(order: Order) -> str:
+    """The unit an order is for, as a key: its province, so that orders naming the same unit
+    (on whatever coast) share it, and a later one can replace an earlier one. A waive is for
+    no unit: each waive is a key of its own (a power may waive several builds)."""
+    return f"waive:{id(order)}" if isinstance(order, Waive) else order.province

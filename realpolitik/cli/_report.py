@@ -12,9 +12,9 @@ from typing import Any
 from realpolitik.adjudication.outcomes import OrderResult, Resolution
 from realpolitik.errors import OrderTextError
 from realpolitik.game import Game, SubmittedOrder
-from realpolitik.legality import adjustment_counts
+from realpolitik.legality import adjustment_counts, build_sites
 from realpolitik.notation import parse_orders
-from realpolitik.orders import Order, Retreat
+from realpolitik.orders import Order, Retreat, unit_key
 from realpolitik.position import Phase, PhaseType, Position, Season
 from realpolitik.savefile import (
     centers_to_json,
@@ -119,18 +119,13 @@ def adjustments_json(game_or_position: Game | Position) -> JSON:
         return out
     for power, count in adjustment_counts(position).items():
         if count > 0:
-            sites = free_home_centers(position, power)
+            sites = build_sites(position, power)
+            # builds beyond the free build sites are lost
             out[power.upper()] = {"builds": min(count, len(sites)), "due": count,
-                                  "build_sites": [s.upper() for s in sites]}
+                                  "build_sites": [site.upper() for site in sites]}
         elif count < 0:
             out[power.upper()] = {"removals": -count}
     return out
-
-
-def free_home_centers(position: Position, power: str) -> tuple[str, ...]:
-    """Home centres of ``power`` that it owns and that are empty: where it may build."""
-    return tuple(c for c in position.variant.map.home_centers(power)
-                 if position.centers.get(c) == power and c not in position.units)
 
 
 def center_changes(before: Position, after: Position) -> list[JSON]:
@@ -273,7 +268,7 @@ def format_adjustments(adjustments: Mapping[str, Any]) -> list[str]:
         else:
             n, due = info["builds"], info["due"]
             sites = _names(info["build_sites"]) or "none free"
-            extra = f" ({due} due, but only {n} free home centre{'s' if n != 1 else ''})" \
+            extra = f" ({due} due, but only {n} free centre{'s' if n != 1 else ''} to build in)" \
                 if n < due else ""
             out.append(f"{_title(power)} may build {n}{extra}: {sites}")
     return out
@@ -342,7 +337,7 @@ def missing_orders(game: Game, powers: Iterable[str]) -> list[str]:
     notes = []
     for power in powers:
         entries = [e for e in game.orders_of(power) if e.ok and e.order is not None]
-        ordered = {getattr(e.order, "province", "") for e in entries}
+        ordered = {unit_key(e.order) for e in entries if e.order is not None}
         name = power_name(game, power)
         if kind is PhaseType.MOVEMENT:
             idle = [str(u) for u in position.units_of(power) if u.province not in ordered]

@@ -34,7 +34,13 @@ from realpolitik.errors import RealpolitikError
 from realpolitik.game import Game as _Game
 from realpolitik.game import PhaseRecord
 from realpolitik.geography import UnitType, province_of
-from realpolitik.legality import is_listed, known_orders, retreat_options
+from realpolitik.legality import (
+    adjustment_counts,
+    build_sites,
+    is_listed,
+    known_orders,
+    retreat_options,
+)
 from realpolitik.maptables import MapTables, tables_for
 from realpolitik.notation import parse_order
 from realpolitik.orders import (
@@ -48,6 +54,7 @@ from realpolitik.orders import (
     SupportHold,
     SupportMove,
     Waive,
+    unit_key,
 )
 from realpolitik.position import PhaseType, Position, Unit
 from realpolitik.rules import Rules
@@ -166,8 +173,7 @@ class PowerView:
     @property
     def homes(self) -> list[str]:
         """Its home centres."""
-        game = self._facade.realpolitik_game
-        return sorted(c.upper() for c in game.variant.map.home_centers(self.name.lower()))
+        return _home_names(self._facade.realpolitik_game.variant, self.name.lower())
 
     @property
     def retreats(self) -> dict[str, list[str]]:
@@ -513,10 +519,7 @@ class Game:
     def _units_by_power(self) -> dict[str, list[str]]:
         cache = self._current()
         if cache.units is None:
-            units: dict[str, list[str]] = {name: [] for name in self._names}
-            for unit in cache.position.units.values():
-                units[unit.power.upper()].append(unit_text(unit))
-            cache.units = units
+            cache.units = _units_by_name(cache.position, self._names)
         return cache.units
 
     def _retreats(self) -> dict[str, dict[str, list[str]]]:
@@ -524,14 +527,8 @@ class Game:
         others at once, without a retreat phase)."""
         cache = self._current()
         if cache.retreats is None:
-            position = cache.position
-            out: dict[str, dict[str, list[str]]] = {name: {} for name in self._names}
-            for dislodged in position.dislodged:
-                options = retreat_options(position, dislodged, rules=self.realpolitik_game.rules)
-                if options:
-                    out[dislodged.unit.power.upper()][unit_text(dislodged.unit)] = [
-                        o.upper() for o in options]
-            cache.retreats = out
+            cache.retreats = _retreats_by_name(cache.position, self.realpolitik_game.rules,
+                                               self._names)
         return cache.retreats
 
     def get_units(self, power_name: str | None = None) -> Any:
@@ -547,10 +544,7 @@ class Game:
 
     def get_centers(self, power_name: str | None = None) -> Any:
         """A power's supply centres (``["BRE", "MAR", "PAR"]``), or every power's."""
-        position = self.realpolitik_game.position
-        centers: dict[str, list[str]] = {name: [] for name in self._names}
-        for center, owner in sorted(position.centers.items()):
-            centers[owner.upper()].append(center.upper())
+        centers = _centers_by_name(self.realpolitik_game.position, self._names)
         if power_name is not None:
             return centers[self._power_id(power_name).upper()]
         return centers
@@ -576,13 +570,12 @@ class Game:
             for name, retreating in self._retreats().items():
                 out[name] = [unit[2:5] for unit in retreating]
         else:
-            counts = _adjustment_counts(position)
-            for power, count in counts.items():
+            for power, count in adjustment_counts(position).items():
                 if count > 0:
-                    out[power.upper()] = [c.upper() for c in free_home_centers(position, power)]
+                    out[power.upper()] = [site.upper() for site in build_sites(position, power)]
                 elif count < 0:
-                    out[power.upper()] = [u.province.upper() for u in position.units.values()
-                                          if u.power == power]
+                    out[power.upper()] = [unit.province.upper()
+                                          for unit in position.units_of(power)]
         for locs in out.values():
             locs.sort()
         return out
@@ -712,8 +705,8 @@ class Game:
             # as in the package, a WAIVE only takes up a build no build order claims
             values.sort(key=lambda o: isinstance(o, Waive))
         if not replace:
-            taken = {_unit_key(e.order) for e in game.orders_of(power) if e.order is not None}
-            values = [o for o in values if _unit_key(o) not in taken]
+            taken = {unit_key(e.order) for e in game.orders_of(power) if e.order is not None}
+            values = [o for o in values if unit_key(o) not in taken]
         report = game.submit(power, values, replace_all=False)
         for entry in report:
             if not entry.ok:
@@ -823,31 +816,24 @@ def diplomacy_state(game: _Game, position: Position, influence: Mapping[str, str
     ``influence`` maps provinces to the last power that stood there (the package's idea);
     ``zobrist_hash`` is realpolitik's hash of the position, not the package's Zobrist hash.
     """
-    names = [p.upper() for p in game.powers]
-    units: dict[str, list[str]] = {name: [] for name in names}
-    for unit in position.units.values():
-        units[unit.power.upper()].append(unit_text(unit))
-    retreats: dict[str, dict[str, list[str]]] = {name: {} for name in names}
-    for d in position.dislodged:
-        options = retreat_options(position, d, rules=game.rules)
-        if options:  # the package disbands a unit with nowhere to go at once
-            units[d.unit.power.upper()].append("*" + unit_text(d.unit))
-            retreats[d.unit.power.upper()][unit_text(d.unit)] = [o.upper() for o in options]
-    centers: dict[str, list[str]] = {name: [] for name in names}
-    for center, owner in sorted(position.centers.items()):
-        centers[owner.upper()].append(center.upper())
+    names = {p.upper(): p for p in game.powers}
+    units = _units_by_name(position, names)
+    retreats = _retreats_by_name(position, game.rules, names)
+    for name, retreating in retreats.items():
+        units[name].extend("*" + unit for unit in retreating)
     influenced: dict[str, list[str]] = {name: [] for name in names}
     for province, owner in (influence or {}).items():
         influenced[owner.upper()].append(province.upper())
     builds: dict[str, dict[str, Any]] = {}
-    counts = _adjustment_counts(position)
+    counts = adjustment_counts(position)
     for power in game.powers:
         count = counts[power] if position.phase.type is PhaseType.ADJUSTMENTS else 0
-        homes: list[str] = []
+        # The package calls the build sites "homes", whatever the variant lets a power build on.
+        sites: list[str] = []
         if count > 0:
-            homes = [c.upper() for c in free_home_centers(position, power)]
-            count = min(count, len(homes))
-        builds[power.upper()] = {"count": count, "homes": homes}
+            sites = [site.upper() for site in build_sites(position, power)]
+            count = min(count, len(sites))  # builds beyond the free sites are lost
+        builds[power.upper()] = {"count": count, "homes": sites}
     return {
         "timestamp": int(time.time() * 1_000_000),
         "zobrist_hash": str(hash(position) & 0xFFFFFFFFFFFFFFFF),
@@ -855,9 +841,8 @@ def diplomacy_state(game: _Game, position: Position, influence: Mapping[str, str
         "name": str(position.phase),
         "units": units,
         "retreats": retreats,
-        "centers": centers,
-        "homes": {p.upper(): sorted(c.upper() for c in game.variant.map.home_centers(p))
-                  for p in game.powers},
+        "centers": _centers_by_name(position, names),
+        "homes": {name: _home_names(game.variant, power) for name, power in names.items()},
         "influence": influenced,
         "civil_disorder": {p.upper(): int(p in game.civil_disorder) for p in game.powers},
         "builds": builds,
@@ -872,20 +857,35 @@ def update_influence(influence: dict[str, str], position: Position) -> None:
         influence.setdefault(center, owner)
 
 
-def free_home_centers(position: Position, power: str) -> list[str]:
-    """The package's build sites: home centres the power owns that no unit stands on."""
-    return [center for center in position.variant.map.home_centers(power)
-            if position.centers.get(center) == power and center not in position.units]
 
-
-def _adjustment_counts(position: Position) -> dict[str, int]:
-    counts = {p: 0 for p in position.variant.power_ids}
-    for owner in position.centers.values():
-        counts[owner] = counts.get(owner, 0) + 1
+def _units_by_name(position: Position, names: Mapping[str, str]) -> dict[str, list[str]]:
+    """The package's power name -> its units on the board (``["A PAR", "F BRE"]``), for the
+    powers of ``names`` (package name -> power id)."""
+    units: dict[str, list[str]] = {name: [] for name in names}
     for unit in position.units.values():
-        counts[unit.power] = counts.get(unit.power, 0) - 1
-    return counts
+        units[unit.power.upper()].append(unit_text(unit))
+    return units
 
 
-def _unit_key(order: Order) -> str:
-    return f"waive:{id(order)}" if isinstance(order, Waive) else province_of(order.location)
+def _retreats_by_name(position: Position, rules: Rules, names: Mapping[str, str],
+                      ) -> dict[str, dict[str, list[str]]]:
+    """The package's power name -> its dislodged units that have somewhere to go, and where
+    (the package disbands the others at once, without a retreat phase)."""
+    out: dict[str, dict[str, list[str]]] = {name: {} for name in names}
+    for dislodged in position.dislodged:
+        options = retreat_options(position, dislodged, rules=rules)
+        if options:
+            out[dislodged.unit.power.upper()][unit_text(dislodged.unit)] = [
+                option.upper() for option in options]
+    return out
+
+
+def _centers_by_name(position: Position, names: Mapping[str, str]) -> dict[str, list[str]]:
+    """The package's power name -> the supply centres it owns, sorted."""
+    return {name: [center.upper() for center in position.centers_of(power)]
+            for name, power in names.items()}
+
+
+def _home_names(variant: Variant, power: str) -> list[str]:
+    """The home centres of ``power`` as the package names them, sorted."""
+    return sorted(center.upper() for center in variant.map.home_centers(power))

@@ -27,7 +27,7 @@ from realpolitik.geography import UnitType
 from realpolitik.legality import legal_orders, retreat_options
 from realpolitik.maptables import MapTables, tables_for
 from realpolitik.notation import parse_order
-from realpolitik.orders import Order, SupportMove, Waive
+from realpolitik.orders import Order, Waive
 from realpolitik.phases import next_position
 from realpolitik.position import Phase, PhaseType, Position, Unit
 from realpolitik.rules import Rules, rules_for
@@ -35,10 +35,13 @@ from realpolitik.variant import Variant, load_variant
 
 from .diplomacy import (
     Game,
+    _texts_cache,
+    _texts_of,
     diplomacy_state,
     order_statuses,
     order_text,
     record_orders,
+    unit_text,
     update_influence,
 )
 
@@ -119,15 +122,11 @@ def position_from_diplomacy_state(state: Mapping[str, Any], variant: Variant | s
 
 def _orders_from_strings(position: Position, power: str, texts: Iterable[str], rules: Rules,
                          tables: MapTables) -> list[Order]:
-    """Orders of ``power`` from the package's strings: legal ones by look-up, others parsed."""
+    """Orders of ``power`` from the package's strings: legal ones by look-up (under the strings
+    the facade lists them by), others parsed."""
     table: dict[str, Order] = {}
-    for orders in legal_orders(position, power, rules=rules).values():
-        for order in orders:
-            table[order_text(order, tables)] = order
-            if isinstance(order, SupportMove) and "/" in order.destination:
-                table.setdefault(order_text(SupportMove(
-                    order.unit_type, order.location, order.supported_location,
-                    order.destination.split("/")[0], order.supported_type), tables), order)
+    _texts_of(legal_orders(position, power, rules=rules), tables, table,
+              _texts_cache(position.variant))
     out: list[Order] = []
     for text in texts:
         if not text or text.startswith("VOID"):
@@ -215,11 +214,9 @@ def _differences(name: str, following: Position, recorded: Mapping[str, Any],
 def _units_of(position: Position) -> dict[str, list[str]]:
     units: dict[str, list[str]] = {}
     for unit in position.units.values():
-        units.setdefault(unit.power.upper(), []).append(f"{unit.type.value} "
-                                                        f"{unit.location.upper()}")
+        units.setdefault(unit.power.upper(), []).append(unit_text(unit))
     for d in position.dislodged:
-        units.setdefault(d.unit.power.upper(), []).append(
-            f"*{d.unit.type.value} {d.unit.location.upper()}")
+        units.setdefault(d.unit.power.upper(), []).append("*" + unit_text(d.unit))
     return {p: sorted(v) for p, v in units.items()}
 
 
