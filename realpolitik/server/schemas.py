@@ -55,6 +55,10 @@ Duration = Annotated[int, BeforeValidator(parse_duration), Field(ge=10, le=60 * 
 
 Power = Annotated[str, Field(min_length=2, max_length=40, examples=["france"])]
 
+# The defaults of a new game are the service's (values.py); the wire models only declare them.
+_DEADLINES = Deadlines()
+_PRESS = PressRules()
+
 
 class Strict(BaseModel):
     """Unknown fields are an error, not silently ignored."""
@@ -87,19 +91,19 @@ class DeadlinesIn(Strict):
     """Time per phase: the rulebook's 30 minutes before the first move, 15 before the others
     (IV.1), and 5 minutes for retreats and adjustments, unless set."""
 
-    first_movement: Duration = 30 * 60
-    movement: Duration = 15 * 60
-    retreats: Duration = 5 * 60
-    adjustments: Duration = 5 * 60
+    first_movement: Duration = _DEADLINES.first_movement
+    movement: Duration = _DEADLINES.movement
+    retreats: Duration = _DEADLINES.retreats
+    adjustments: Duration = _DEADLINES.adjustments
 
 
 class PressIn(Strict):
     """Private messages, public announcements, and whether press stays open during retreats
     and adjustments (closed by default, XV.2)."""
 
-    private: bool = True
-    public: bool = True
-    outside_diplomacy: bool = False
+    private: bool = _PRESS.private
+    public: bool = _PRESS.public
+    outside_diplomacy: bool = _PRESS.outside_diplomacy
 
 
 class GameCreate(Strict):
