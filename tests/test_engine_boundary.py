@@ -7,6 +7,7 @@ worked out build sites on their own, from the home centres only.
 
 from __future__ import annotations
 
+import random
 import shutil
 import subprocess
 import sys
@@ -104,6 +105,27 @@ def test_facade_set_orders_without_replace_keeps_the_first_order_for_a_unit() ->
     facade.set_orders("RUSSIA", ["F STP/SC H"])
     facade.set_orders("RUSSIA", ["F STP/SC - BOT", "A MOS - UKR"], replace=False)
     assert sorted(facade.get_orders("RUSSIA")) == ["A MOS - UKR", "F STP/SC H"]
+
+
+def test_facade_plays_a_variant_with_neutral_units() -> None:
+    """Neutral units belong to no power: the facade lists, for each power the engine says has
+    something to order, that power's units, and shows no one the neutral ones."""
+    facade = Facade(map_name=str(Path(__file__).parent / "variants" / "neutrals"))
+    game = facade.realpolitik_game
+    assert any(unit.power == "neutral" for unit in game.position.units.values())
+    rng = random.Random(3)
+    for _ in range(12):
+        to_order = {power.upper() for power in game.powers_to_order()}
+        orderable = facade.get_orderable_locations()
+        assert {name for name, places in orderable.items() if places} <= to_order
+        possible = facade.get_all_possible_orders()
+        for name, places in orderable.items():
+            facade.set_orders(name, [rng.choice(possible[p]) for p in places if possible[p]])
+        facade.process()
+        state = facade.get_state()
+        assert set(state["units"]) == set(state["influence"]) == {"RED", "BLUE"}
+        assert set(facade.get_order_status()) == {"RED", "BLUE"}
+    assert len(game.history) >= 12
 
 
 # -- the command line's reports ----------------------------------------------------------------

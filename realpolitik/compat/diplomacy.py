@@ -559,23 +559,26 @@ class Game:
         return {name: locs[:] for name, locs in cache.orderable.items()}
 
     def _orderable(self, position: Position) -> dict[str, list[str]]:
+        """The package's power name -> where it has something to order, for the powers the
+        engine says have something to order (not neutral units, nor eliminated powers)."""
         out: dict[str, list[str]] = {name: [] for name in self._names}
-        if self.realpolitik_game.is_over:
+        game = self.realpolitik_game
+        if game.is_over:
             return out
         kind = position.phase.type
-        if kind is PhaseType.MOVEMENT:
-            for province, unit in position.units.items():
-                out[unit.power.upper()].append(province.upper())
-        elif kind is PhaseType.RETREATS:
-            for name, retreating in self._retreats().items():
-                out[name] = [unit[2:5] for unit in retreating]
-        else:
-            for power, count in adjustment_counts(position).items():
-                if count > 0:
-                    out[power.upper()] = [site.upper() for site in build_sites(position, power)]
-                elif count < 0:
-                    out[power.upper()] = [unit.province.upper()
-                                          for unit in position.units_of(power)]
+        counts = adjustment_counts(position) if kind is PhaseType.ADJUSTMENTS else {}
+        for power in game.powers_to_order():
+            name = power.upper()
+            if kind is PhaseType.MOVEMENT:
+                out[name] = [unit.province.upper() for unit in position.units_of(power)]
+            elif kind is PhaseType.RETREATS:
+                retreating = self._retreats()[name]
+                out[name] = [d.unit.province.upper() for d in position.dislodged_of(power)
+                             if unit_text(d.unit) in retreating]
+            elif counts[power] > 0:
+                out[name] = [site.upper() for site in build_sites(position, power)]
+            else:
+                out[name] = [unit.province.upper() for unit in position.units_of(power)]
         for locs in out.values():
             locs.sort()
         return out
@@ -783,8 +786,9 @@ class Game:
                                  f"{result.order.location.upper()}", result.power.upper())
         by_power: dict[str, dict[str, list[str]]] = {name: {} for name in self._names}
         for text, status in statuses.items():
-            if text in owner:
-                by_power[owner[text]][text] = status
+            mine = by_power.get(owner.get(text, ""))
+            if mine is not None:  # a neutral unit is no power's
+                mine[text] = status
         if power_name is not None:
             return by_power[self._power_id(power_name).upper()]
         return by_power
@@ -850,9 +854,11 @@ def diplomacy_state(game: _Game, position: Position, influence: Mapping[str, str
 
 
 def update_influence(influence: dict[str, str], position: Position) -> None:
-    """Record in ``influence`` the power standing in each province (centres keep their owner)."""
-    for province, unit in position.units.items():
-        influence[province] = unit.power
+    """Record in ``influence`` the power standing in each province (centres keep their owner;
+    a neutral unit, being no power's, changes nothing)."""
+    for power in position.variant.power_ids:
+        for unit in position.units_of(power):
+            influence[unit.province] = power
     for center, owner in position.centers.items():
         influence.setdefault(center, owner)
 
@@ -860,11 +866,9 @@ def update_influence(influence: dict[str, str], position: Position) -> None:
 
 def _units_by_name(position: Position, names: Mapping[str, str]) -> dict[str, list[str]]:
     """The package's power name -> its units on the board (``["A PAR", "F BRE"]``), for the
-    powers of ``names`` (package name -> power id)."""
-    units: dict[str, list[str]] = {name: [] for name in names}
-    for unit in position.units.values():
-        units[unit.power.upper()].append(unit_text(unit))
-    return units
+    powers of ``names`` (package name -> power id): neutral units are no power's."""
+    return {name: [unit_text(unit) for unit in position.units_of(power)]
+            for name, power in names.items()}
 
 
 def _retreats_by_name(position: Position, rules: Rules, names: Mapping[str, str],
@@ -872,11 +876,11 @@ def _retreats_by_name(position: Position, rules: Rules, names: Mapping[str, str]
     """The package's power name -> its dislodged units that have somewhere to go, and where
     (the package disbands the others at once, without a retreat phase)."""
     out: dict[str, dict[str, list[str]]] = {name: {} for name in names}
-    for dislodged in position.dislodged:
-        options = retreat_options(position, dislodged, rules=rules)
-        if options:
-            out[dislodged.unit.power.upper()][unit_text(dislodged.unit)] = [
-                option.upper() for option in options]
+    for name, power in names.items():
+        for dislodged in position.dislodged_of(power):
+            options = retreat_options(position, dislodged, rules=rules)
+            if options:
+                out[name][unit_text(dislodged.unit)] = [option.upper() for option in options]
     return out
 
 
