@@ -31,7 +31,7 @@ import random
 import sys
 import time
 import tracemalloc
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -118,6 +118,20 @@ def play_api(make_game: Callable[[], Any], seed: int, end_year: int, timing: Tim
     timing.games.append(f"{game.get_current_phase()}:{trail.hexdigest()[:12]}")
 
 
+def random_orders(by_location: Mapping[str, tuple[Order, ...]], rng: random.Random,
+                  ) -> list[Order]:
+    """One uniformly random legal order per location; a power that may build can waive a
+    build instead, so the waive is offered alongside every build location's orders."""
+    waive = by_location.get("waive", ())
+    orders: list[Order] = []
+    for location, options in by_location.items():
+        if location == "waive":
+            continue
+        choices = options + waive if waive else options
+        orders.append(choices[rng.randrange(len(choices))])
+    return orders
+
+
 def play_native(variant: Variant, seed: int, end_year: int, timing: Timing) -> None:
     """One game through realpolitik's own API: legal orders and submit of order values.
 
@@ -133,16 +147,7 @@ def play_native(variant: Variant, seed: int, end_year: int, timing: Timing) -> N
         t0 = clock()
         legal = {power: game.legal_orders(power) for power in game.powers_to_order()}
         t1 = clock()
-        chosen: dict[str, list[Order]] = {}
-        for power, by_location in legal.items():
-            waive = by_location.get("waive", ())
-            orders: list[Order] = []
-            for location, options in by_location.items():
-                if location == "waive":
-                    continue
-                choices = options + waive if waive else options
-                orders.append(choices[rng.randrange(len(choices))])
-            chosen[power] = orders
+        chosen = {power: random_orders(by_location, rng) for power, by_location in legal.items()}
         t2 = clock()
         for power, orders in chosen.items():
             game.submit(power, orders)

@@ -38,8 +38,9 @@ try:
 except ImportError:  # run from a checkout without installing: use its sources
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench import random_orders  # noqa: E402  (the same random play as the bench)
+
 from realpolitik.game import Game  # noqa: E402
-from realpolitik.orders import Order  # noqa: E402
 from realpolitik.variant import Variant, load_variant  # noqa: E402
 
 RULES = "2023"
@@ -68,17 +69,7 @@ def play(variant: Variant, seed: int, end_year: int) -> int:
     phases = 0
     while not game.is_over and game.phase.year <= end_year:
         for power in game.powers_to_order():
-            by_location = game.legal_orders(power)
-            # A power that may build can waive a build instead: the bench offers the waive
-            # alongside every build location's orders, and so does this.
-            waive = by_location.get("waive", ())
-            orders: list[Order] = []
-            for location, options in by_location.items():
-                if location == "waive":
-                    continue
-                choices = options + waive if waive else options
-                orders.append(choices[rng.randrange(len(choices))])
-            game.submit(power, orders)
+            game.submit(power, random_orders(game.legal_orders(power), rng))
         game.process()
         phases += 1
     return phases
