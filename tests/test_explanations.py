@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+import gc
+import random
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
 import pytest
 
-from realpolitik.adjudication import Outcome, Resolution, Result, adjudicate
+from realpolitik.adjudication import Outcome, Resolution, Result, adjudicate, movement, setup
+from realpolitik.adjudication.equations import Board, Equations
+from realpolitik.adjudication.resolver import Resolver
+from realpolitik.game import Game
 from realpolitik.geography import UnitType
 from realpolitik.legality import check_order
 from realpolitik.notation import parse_order
@@ -246,3 +256,111 @@ def test_check_order_reasons() -> None:
         order = parse_order(text, pos)
         checked = check_order(pos, order)
         assert checked is not None and checked[0] == code, text
+
+
+# -- one adjudication per phase --------------------------------------------------------------
+
+# Phases with every kind of movement sentence: bounces, a head-to-head battle, cut and unmatched
+# supports, dislodgements, a unit that may not dislodge its own, convoys carried, disrupted and
+# cancelled by the paradox rule, an illegal order and a duplicate one.
+SENTENCE_PHASES: list[tuple[dict[str, list[str]], dict[str, list[str]], str]] = [
+    ({"france": ["A PAR"], "germany": ["A MUN"]},
+     {"france": ["A PAR - BUR"], "germany": ["A MUN - BUR"]}, "2023"),
+    ({"england": ["F NTH", "A HOL"], "germany": ["F SKA"], "france": ["A BEL"]},
+     {"england": ["F NTH S A HOL - BEL", "A HOL - BEL"], "germany": ["F SKA - NTH"]}, "2023"),
+    ({"germany": ["A BER", "A SIL"], "russia": ["A PRU"]},
+     {"germany": ["A BER - PRU", "A SIL S A BER - PRU"], "russia": ["A PRU - BER"]}, "2023"),
+    ({"germany": ["A BER", "F KIE", "A MUN"]},
+     {"germany": ["A BER H", "F KIE - BER", "A MUN S F KIE - BER"]}, "2023"),
+    ({"england": ["F LON", "F WAL"], "france": ["A BRE", "F ENG"]},
+     {"england": ["F LON S F WAL - ENG", "F WAL - ENG"],
+      "france": ["A BRE - LON", "F ENG C A BRE - LON"]}, "2023"),
+    ({"england": ["A LON", "F ENG", "F NTH"], "france": ["F BRE", "F MAO"]},
+     {"england": ["A LON - BEL", "F ENG C A LON - BEL", "F NTH C A LON - BEL"],
+      "france": ["F MAO - ENG", "F BRE S F MAO - ENG"]}, "1971"),
+    ({"england": ["A LON", "F ENG", "F NTH"], "france": ["F BRE", "F MAO"]},
+     {"england": ["A LON - BEL", "F ENG C A LON - BEL", "F NTH C A LON - BEL"],
+      "france": ["F MAO - ENG", "F BRE S F MAO - ENG"]}, "2023"),
+    ({"austria": ["A TRI", "A ALB", "F ADR"], "italy": ["A VEN"]},
+     {"austria": ["A ALB S A TRI - SER", "A TRI H", "F ADR - ION", "F ADR - APU"],
+      "italy": ["A VEN - TRI", "F VEN - PIE"]}, "2023"),
+]
+
+
+def _sentence_phases() -> list[Resolution]:
+    return [play(board("S1901M", units), orders, edition)
+            for units, orders, edition in SENTENCE_PHASES]
+
+
+def _read_every_result(resolutions: list[Resolution]) -> list[tuple[object, ...]]:
+    return [(r.outcome, r.reason, r.by, r.strength, r.opposed_by)
+            for res in resolutions for r in res.results]
+
+
+@pytest.mark.skipif(
+    (movement.__file__ or "").endswith((".so", ".pyd")),
+    reason="compiled classes cannot be patched to count calls (the pure-Python run checks "
+           "the same source)")
+def test_sentences_are_written_without_adjudicating_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A result's sentence is written from what the phase's one adjudication recorded: reading
+    every sentence runs neither the solver, nor the equations of a decision, nor the legality
+    check or the acceptance of the orders."""
+    calls: Counter[str] = Counter()
+
+    def counted(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
+        def counting(*args: Any, **kwargs: Any) -> Any:
+            calls[name] += 1
+            return function(*args, **kwargs)
+        return counting
+
+    monkeypatch.setattr(Resolver, "__init__", counted("solver", Resolver.__init__))
+    monkeypatch.setattr(Resolver, "resolve", counted("solver", Resolver.resolve))
+    monkeypatch.setattr(Equations, "adjudicate", counted("equations", Equations.adjudicate))
+    monkeypatch.setattr(movement, "accept_orders", counted("acceptance", movement.accept_orders))
+    monkeypatch.setattr(setup, "normalize_order", counted("legality", setup.normalize_order))
+    resolutions = _sentence_phases()
+    # and a game's phases, whose listed orders are adjudicated as given (checked=True)
+    game = Game("classical", rules="2000", seed=3)
+    rng = random.Random(3)
+    while game.phase.year <= 1903:
+        for power in game.powers_to_order():
+            game.submit(power, [rng.choice(options)
+                                for options in game.legal_orders(power).values()])
+        resolutions.append(game.process())
+    # the probes see the adjudication itself
+    assert {"solver", "equations", "acceptance", "legality"} <= set(calls)
+    calls.clear()
+    read = _read_every_result(resolutions)
+    assert not calls
+    assert len(read) > 150
+    assert ("A PRU - BER failed: it lost the head-to-head battle with A BER - PRU (1 vs 2), "
+            "and the unit was dislodged by A BER - PRU (2 vs 1).") in [r[1] for r in read]
+
+
+def test_a_resolution_keeps_no_board_nor_solver() -> None:
+    """A movement phase's resolution keeps a small record, not the adjudication's state: once
+    it is made, and once its sentences are written, no board, equations or solver is alive."""
+    def alive() -> int:
+        gc.collect()
+        return sum(isinstance(o, Board | Equations | Resolver) for o in gc.get_objects())
+
+    before = alive()
+    resolutions = _sentence_phases()
+    assert alive() == before
+    read = _read_every_result(resolutions)
+    assert alive() == before
+    assert "A LON - BEL failed: the convoy was disrupted when F ENG was dislodged." in [
+        r[1] for r in read]
+
+
+def test_a_sentence_counts_the_defence_bonus_its_phase_was_adjudicated_with() -> None:
+    """The record keeps what the variant's hook gave the phase (a fortress's bonus) for the
+    sentences: the attack bounced at 2 against 1 + 1, and its sentence says so."""
+    neutrals = load_variant(Path(__file__).parent / "variants" / "neutrals")
+    position = Position.initial(neutrals)
+    res = adjudicate(position, [parse_order(text, position)
+                                for text in ("A wes - for", "A sou S A wes - for")])
+    attack = res.results[0]
+    assert (attack.outcome, attack.reason, attack.strength, attack.opposed_by) == (
+        Outcome.BOUNCED, "A WES - FOR failed: it bounced off A FOR (2 vs 2).", 2, 2)

@@ -4,12 +4,20 @@ The pipeline (as godip's ``State.Next``): check each order (an illegal one is vo
 holds, with the reason); give unordered units a hold; build the :class:`Board`; resolve every
 decision with the guess-and-check :class:`Resolver` and the backup rule; then, once everything is
 decided, move the units, list the dislodged units with their retreats and the stand-offs, and
-write one sentence per order.
+give each order its outcome.
+
+The solver runs once per phase. Each order's sentence (the units that caused its result, the
+strengths of its battle) is written the first time a result's reason is read, from what the
+adjudication recorded (:class:`_Record`): the final value of every decision, read through the
+same equations and the same code that gave the outcome, on the board set up again from the
+orders as accepted. A sentence cannot tell another story than its outcome, and no phase is
+checked or decided twice.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from itertools import compress
 from types import MappingProxyType
 
@@ -29,6 +37,7 @@ from realpolitik.adjudication.explain import and_list, versus
 from realpolitik.adjudication.outcomes import Detail, OrderResult, Outcome, Resolution, Result
 from realpolitik.adjudication.resolver import Resolver
 from realpolitik.adjudication.setup import Accepted, accept_orders, void_result
+from realpolitik.geography import Map
 from realpolitik.legality import retreat_options
 from realpolitik.maptables import tables_for
 from realpolitik.orders import Order
@@ -55,32 +64,74 @@ _UNMATCHED = Outcome.UNMATCHED
 _FAILS = Result.FAILS
 _SUCCEEDS = Result.SUCCEEDS
 
+_OUTCOMES = (_MOVED, _HELD, _DISLODGED, _BOUNCED, _SELF_DISLODGE, _NO_CONVOY, _CONVOY_DISRUPTED,
+             _CROSSING_CLOSED, _PARADOX, _SUPPORTED, _CUT, _UNMATCHED, _CONVOYED, _NO_EFFECT)
+"""The outcomes of a movement order; a phase records each unit's as its index here (a byte)."""
+_CODE_OF = {outcome: code for code, outcome in enumerate(_OUTCOMES)}
+(_MOVED_CODE, _HELD_CODE, _DISLODGED_CODE, _SUPPORTED_CODE, _CUT_CODE, _UNMATCHED_CODE,
+ _PARADOX_CODE, _CONVOYED_CODE, _NO_EFFECT_CODE) = (
+    _CODE_OF[_MOVED], _CODE_OF[_HELD], _CODE_OF[_DISLODGED], _CODE_OF[_SUPPORTED],
+    _CODE_OF[_CUT], _CODE_OF[_UNMATCHED], _CODE_OF[_PARADOX], _CODE_OF[_CONVOYED],
+    _CODE_OF[_NO_EFFECT])
+
 
 def _unset(decision: int) -> bool:  # pragma: no cover - replaced before use
     raise AssertionError("the equations have no resolver yet")
+
+
+_NO_PARADOXES: frozenset[int] = frozenset()
+
+_Said = tuple[Outcome, Detail]
+"""The outcome an order's sentence tells, and its ``(reason, by, strength, opposed_by)``."""
+
+
+def _said(outcome: Outcome, reason: str, by: tuple[str, ...] = (), strength: int | None = None,
+          opposed_by: int | None = None) -> _Said:
+    """What an order's sentence says, with the fields of :class:`OrderResult`."""
+    return outcome, (reason, by, strength, opposed_by)
 
 
 def adjudicate_movement(position: Position, orders: Iterable[Order], rules: Rules, *,
                         checked: bool = False) -> Resolution:
     """Resolve a movement phase (``checked``: the caller vouches that every order is legal)."""
     given = tuple(orders)
-    return _resolve(position, given, rules, checked).resolution(
-        _Explainer(position, given, rules, checked))
+    provinces, units, index = _units_of(position)
+    accepted = accept_orders(position, given, rules, index, checked=checked)
+    board = _set_up(position, rules, units, accepted.unit_orders, provinces, index,
+                    position.variant.hooks.defence_bonuses(position))
+    paradoxes: set[int] = set()
+    equations, value = _decide(board, rules, paradoxes)
+    decided = _Decided(board, equations, value, paradoxes)
+    # (orders taken as given need not be kept twice: the record rebuilds them from the given)
+    record = _Record(position, rules, accepted, None if checked else board.orders, board.bonus,
+                     value, paradoxes, decided.outcomes())
+    return decided.resolution(position, rules, record)
 
 
-def _resolve(position: Position, orders: tuple[Order, ...], rules: Rules,
-             checked: bool = False) -> _Outcome:
-    """Accept the orders, build the board and settle every decision."""
-    tables = tables_for(position.variant)
+def _units_of(position: Position) -> tuple[list[str], list[Unit], dict[str, int]]:
+    """The occupied provinces in sorted order, their units, and each province's index (a
+    unit's index is the number of its order's decision)."""
     provinces = sorted(position.units)
     units = [position.units[p] for p in provinces]
-    index = {p: i for i, p in enumerate(provinces)}
-    accepted = accept_orders(position, orders, rules, index, checked=checked)
+    return provinces, units, {p: i for i, p in enumerate(provinces)}
+
+
+def _set_up(position: Position, rules: Rules, units: list[Unit],
+            unit_orders: Sequence[Order | None], provinces: list[str], index: dict[str, int],
+            defence_bonus: Mapping[str, int]) -> Board:
+    """The board of the phase: its units (:func:`_units_of`) and the order each follows."""
     variant = position.variant
-    board = Board(units, accepted.unit_orders, tables, rules, provinces, index,
-                  variant_rules=variant.rules,
-                  defence_bonus=variant.hooks.defence_bonuses(position))
-    paradoxes: set[int] = set()
+    return Board(units, unit_orders, tables_for(variant), rules, provinces, index,
+                 variant_rules=variant.rules, defence_bonus=defence_bonus)
+
+
+def _decide(board: Board, rules: Rules, paradoxes: set[int]) -> tuple[Equations, list[bool]]:
+    """Settle every decision of the board: the only place where a movement phase's solver runs.
+
+    Returns the equations, which from then on read the final values, and the final value of
+    every decision (a unit that holds: True); ``paradoxes`` receives the decisions that the
+    paradox rule settled.
+    """
     equations = Equations(board, rules, _unset)
     resolver = Resolver(board.n, equations.adjudicate,
                         backup_rule(board.kind, rules.convoy_paradox, paradoxes))
@@ -112,28 +163,33 @@ def _resolve(position: Position, orders: tuple[Order, ...], rules: Rules,
     for i in left:
         if not is_resolved(i):
             resolve(i)
-    # Every decision is final: the solver no longer needs the equations, and dropping them
-    # breaks the solver <-> equations cycle so that the phase's state is freed at once.
+    # Every decision is final: the solver no longer needs the equations, and the equations read
+    # the final values directly. That breaks the solver <-> equations cycle, so that the
+    # solver's state is freed at once.
     resolver.finish()
-    return _Outcome(position, board, equations, resolver, paradoxes, accepted, rules)
+    value = resolver.value
+    equations.resolve = value.__getitem__
+    return equations, value
 
 
-class _Outcome:
-    """Applies and explains a resolved movement phase."""
+class _Decided:
+    """A movement phase whose every decision is final, and what follows from the decisions:
+    who moved, who was dislodged, the next board, the outcome of each order.
 
-    def __init__(self, position: Position, board: Board, equations: Equations,
-                 resolver: Resolver, paradoxes: set[int], accepted: Accepted,
-                 rules: Rules) -> None:
-        self.position = position
+    Made once from the solver's values when the phase is adjudicated, and again from a
+    :class:`_Record`'s copy of them when a sentence is first read: both read the same values
+    through the same code, so an outcome and its sentence cannot disagree.
+    """
+
+    def __init__(self, board: Board, equations: Equations, value: list[bool],
+                 paradoxes: AbstractSet[int]) -> None:
         self.board = board
         self.eq = equations
-        self.value = resolver.value
+        self.value = value
         self.paradoxes = paradoxes
-        self.accepted = accepted
-        self.rules = rules
         b = board
         n = b.n
-        moved = self.moved = [k == MOVE and v for k, v in zip(b.kind, self.value, strict=True)]
+        moved = self.moved = [k == MOVE and v for k, v in zip(b.kind, value, strict=True)]
         dislodged_by = [-1] * n
         at, dest = b.at, b.dest
         for i in compress(range(n), moved):
@@ -141,31 +197,12 @@ class _Outcome:
             if d >= 0 and not moved[d]:
                 dislodged_by[d] = i
         self.dislodged_by = dislodged_by
-        self._unit_texts: list[str | None] = [None] * n
-        self._order_texts: list[str | None] = [None] * n
-
-    # -- texts ---------------------------------------------------------------------------------
-
-    def unit_text(self, i: int) -> str:
-        text = self._unit_texts[i]
-        if text is None:
-            text = self._unit_texts[i] = str(self.board.units[i])
-        return text
-
-    def order_text(self, i: int) -> str:
-        text = self._order_texts[i]
-        if text is None:
-            order = self.board.orders[i]
-            text = str(order) if order is not None else f"{self.unit_text(i)} H"
-            self._order_texts[i] = text
-        return text
 
     # -- the next position -------------------------------------------------------------------
 
-    def resolution(self, explainer: _Explainer) -> Resolution:
-        """The next board and the results, whose sentences ``explainer`` writes on demand."""
+    def resolution(self, position: Position, rules: Rules, record: _Record) -> Resolution:
+        """The next board, and the results, which ``record`` makes when they are first read."""
         b = self.board
-        position = self.position
         new_units: dict[str, Unit] = {}
         dislodged: list[DislodgedUnit] = []
         moved, dislodged_by = self.moved, self.dislodged_by
@@ -181,15 +218,14 @@ class _Outcome:
                 dislodged.append(DislodgedUnit(units[i], prov[j], self.eq.by_convoy(j)))
         standoffs = self.standoffs(new_units)
         options = {
-            d.unit.location: retreat_options(position, d, rules=self.rules, occupied=new_units,
+            d.unit.location: retreat_options(position, d, rules=rules, occupied=new_units,
                                              standoffs=standoffs)
             for d in dislodged
         }
-        results = self.results(explainer)
         ordered_units = {p: new_units[p] for p in sorted(new_units)}
         return Resolution(
             phase=position.phase,
-            results=results,
+            results=record,
             units=MappingProxyType(ordered_units),
             dislodged=tuple(dislodged),
             retreat_options=MappingProxyType(options),
@@ -212,47 +248,40 @@ class _Outcome:
                     break
         return frozenset(out)
 
-    # -- results ------------------------------------------------------------------------------
+    # -- outcomes -----------------------------------------------------------------------------
 
-    def results(self, explainer: _Explainer) -> _Results:
-        """One result per order given. The outcome is decided here; the result objects are
-        made when first read (:class:`_Results`), and their sentences, the units that caused
-        them and the strengths when those are first read (:class:`_Explainer`)."""
-        classify, moved = self.classify, self.moved
-        # (a unit that moved is the commonest case, answered without a call)
-        outcomes: list[Outcome | None] = [
-            None if i < 0 else _MOVED if moved[i] else classify(i)
-            for i in self.accepted.unit_of]
-        for k in self.accepted.illegal:
-            outcomes[k] = None
-        return _Results(self.accepted, outcomes, explainer)
-
-    def classify(self, i: int) -> Outcome:
-        """The outcome of the order of unit ``i`` (whether it succeeded follows from it)."""
+    def outcomes(self) -> bytes:
+        """The outcome of every unit's order, by unit index, as its index in ``_OUTCOMES``
+        (whether the order succeeded follows from it; a unit without an order held)."""
         b = self.board
-        kind = b.kind[i]
-        dislodged = self.dislodged_by[i] >= 0
-        if kind == MOVE:
-            if self.moved[i]:
-                return _MOVED
-            return _DISLODGED if dislodged else self.failure_kind(i)
-        if kind in (SUPPORT_HOLD, SUPPORT_MOVE):
-            if not b.matched[i]:
-                return _UNMATCHED
-            if self.value[i]:
-                return _SUPPORTED
-            return _DISLODGED if dislodged else _CUT
-        if kind == CONVOY:
-            if not b.matched[i]:
-                return _UNMATCHED
-            if i in self.paradoxes:
-                return _PARADOX
-            if dislodged:
-                return _DISLODGED
-            if self.carried(i):
-                return _CONVOYED
-            return _NO_EFFECT
-        return _DISLODGED if dislodged else _HELD
+        kind, matched, value = b.kind, b.matched, self.value
+        moved, dislodged_by, paradoxes = self.moved, self.dislodged_by, self.paradoxes
+        out: list[int] = []
+        append = out.append
+        # One pass with the common cases answered in place (this runs for every phase).
+        for i in range(b.n):
+            k = kind[i]
+            if moved[i]:
+                append(_MOVED_CODE)
+            elif k == HOLD:
+                append(_HELD_CODE if dislodged_by[i] < 0 else _DISLODGED_CODE)
+            elif k == MOVE:
+                append(_DISLODGED_CODE if dislodged_by[i] >= 0
+                       else _CODE_OF[self.failure_kind(i)])
+            elif not matched[i]:
+                append(_UNMATCHED_CODE)  # a support or convoy of an order not given
+            elif k == CONVOY:
+                if i in paradoxes:
+                    append(_PARADOX_CODE)
+                elif dislodged_by[i] >= 0:
+                    append(_DISLODGED_CODE)
+                else:
+                    append(_CONVOYED_CODE if self.carried(i) else _NO_EFFECT_CODE)
+            elif value[i]:
+                append(_SUPPORTED_CODE)
+            else:
+                append(_CUT_CODE if dislodged_by[i] < 0 else _DISLODGED_CODE)
+        return bytes(out)
 
     def failure_kind(self, i: int) -> Outcome:
         """Why move ``i`` failed (its unit not dislodged): no path, own unit, or a bounce."""
@@ -277,33 +306,63 @@ class _Outcome:
         return (self.moved[t] and self.board.route[t] != LAND and self.eq.by_convoy(t)
                 and c in self.working_fleets(t))
 
-    def detail_of(self, i: int, given: Order, power: str) -> Detail:
-        full = self.result_of(i, given, power)
-        outcome = self.classify(i)
-        assert (full.result, full.outcome) == (_RESULT_OF[outcome], outcome), str(given)
-        return full.detail()
+    def working_fleets(self, t: int) -> frozenset[int]:
+        """The fleets of move ``t`` on some route whose fleets all held their place."""
+        b = self.board
+        alive = {c for c in b.route_union[t] if self.value[c]}
+        graph = {c: tuple(x for x in b.route_graph[t][c] if x in alive) for c in alive}
+        return frozenset(fleets_on_routes(sorted(b.route_start[t] & alive), b.route_end[t],
+                                          graph))
 
-    def result_of(self, i: int, given: Order, power: str) -> OrderResult:
+
+class _Explainer(_Decided):
+    """Writes the sentences of a decided movement phase: what happened to each order, the units
+    that caused it and the strengths of its battle, read from the final decisions."""
+
+    def __init__(self, board: Board, equations: Equations, value: list[bool],
+                 paradoxes: AbstractSet[int], places: Map) -> None:
+        """``places``: the map, which names the places of the sentences."""
+        super().__init__(board, equations, value, paradoxes)
+        self.places = places
+        self._unit_texts: list[str | None] = [None] * board.n
+        self._order_texts: list[str | None] = [None] * board.n
+
+    def unit_text(self, i: int) -> str:
+        text = self._unit_texts[i]
+        if text is None:
+            text = self._unit_texts[i] = str(self.board.units[i])
+        return text
+
+    def order_text(self, i: int) -> str:
+        text = self._order_texts[i]
+        if text is None:
+            order = self.board.orders[i]
+            text = str(order) if order is not None else f"{self.unit_text(i)} H"
+            self._order_texts[i] = text
+        return text
+
+    def said(self, i: int) -> _Said:
+        """The outcome of the order of unit ``i`` as its sentence tells it, and the detail."""
         kind = self.board.kind[i]
         if kind == MOVE:
-            return self.move_result(i, given, power)
+            return self.move_said(i)
         if kind in (SUPPORT_HOLD, SUPPORT_MOVE):
-            return self.support_result(i, given, power)
+            return self.support_said(i)
         if kind == CONVOY:
-            return self.convoy_result(i, given, power)
-        return self.hold_result(i, given, power)
+            return self.convoy_said(i)
+        return self.hold_said(i)
 
     def dislodged_clause(self, i: int) -> tuple[str, int]:
         j = self.dislodged_by[i]
         attack = self.eq.attack(j)
         return f"{self.order_text(j)} {versus(attack, self.eq.hold(self.board.prov[i]))}", j
 
-    def hold_result(self, i: int, given: Order, power: str) -> OrderResult:
+    def hold_said(self, i: int) -> _Said:
         text = self.order_text(i)
         if self.dislodged_by[i] >= 0:
             by, j = self.dislodged_clause(i)
-            return OrderResult(
-                given, power, _FAILS, _DISLODGED,
+            return _said(
+                _DISLODGED,
                 f"{text} failed: it was dislodged by {by}.",
                 by=(self.order_text(j),), strength=self.eq.hold(self.board.prov[i]),
                 opposed_by=self.eq.attack(j),
@@ -311,13 +370,12 @@ class _Outcome:
         attackers = [self.order_text(j) for j in self.board.moves_into.get(self.board.prov[i], ())
                      if self.eq.path(j)]
         if attackers:
-            return OrderResult(given, power, _SUCCEEDS, _HELD,
-                               f"{text} held against {and_list(attackers)}.",
-                               by=tuple(attackers), strength=self.eq.hold(self.board.prov[i]))
-        return OrderResult(given, power, _SUCCEEDS, _HELD, f"{text} held.",
-                           strength=self.eq.hold(self.board.prov[i]))
+            return _said(_HELD,
+                         f"{text} held against {and_list(attackers)}.",
+                         by=tuple(attackers), strength=self.eq.hold(self.board.prov[i]))
+        return _said(_HELD, f"{text} held.", strength=self.eq.hold(self.board.prov[i]))
 
-    def move_result(self, i: int, given: Order, power: str) -> OrderResult:
+    def move_said(self, i: int) -> _Said:
         b, eq = self.board, self.eq
         text = self.order_text(i)
         if self.moved[i]:
@@ -326,27 +384,26 @@ class _Outcome:
             how = " by convoy" if eq.by_convoy(i) else ""
             if d >= 0 and self.dislodged_by[d] == i:
                 resisted = eq.defend(d) if eq.head_to_head(i) >= 0 else eq.hold(b.dest[i])
-                return OrderResult(
-                    given, power, _SUCCEEDS, _MOVED,
+                return _said(
+                    _MOVED,
                     f"{text} moved{how}, dislodging {self.unit_text(d)} "
                     f"{versus(attack, resisted)}.",
                     by=(self.unit_text(d),), strength=attack, opposed_by=resisted,
                 )
-            return OrderResult(given, power, _SUCCEEDS, _MOVED, f"{text} moved{how}.",
-                               strength=attack)
+            return _said(_MOVED, f"{text} moved{how}.", strength=attack)
         outcome, reason, by, attack, opposed = self.move_failure(i)
         if self.dislodged_by[i] >= 0:
             clause, j = self.dislodged_clause(i)
             reason = f"{reason}, and the unit was dislodged by {clause}"
             outcome = _DISLODGED
-        return OrderResult(given, power, _FAILS, outcome, f"{text} failed: {reason}.",
-                           by=by, strength=attack, opposed_by=opposed)
+        return _said(outcome, f"{text} failed: {reason}.",
+                     by=by, strength=attack, opposed_by=opposed)
 
     def crossing_failure(self, i: int) -> tuple[Outcome, str, tuple[str, ...], int, int | None]:
         """The sentence of a move stopped at a conditional border or a corner."""
         why, where, units = self.eq.closed_crossing(i)
         names = tuple(self.unit_text(j) for j in units)
-        place = self.position.variant.map.name(where) if why in ("fleet", "standoff") else where
+        place = self.places.name(where) if why in ("fleet", "standoff") else where
         if why == "clash":
             text = f"the corner {place} was crossed in more than one direction (by " \
                    f"{and_list(names)})"
@@ -420,7 +477,7 @@ class _Outcome:
         return (_BOUNCED, first, tuple(t for t, _ in opponents), attack,
                 max(s for _, s in opponents))
 
-    def support_result(self, s: int, given: Order, power: str) -> OrderResult:
+    def support_said(self, s: int) -> _Said:
         b, eq = self.board, self.eq
         text = self.order_text(s)
         if not b.matched[s]:
@@ -433,23 +490,21 @@ class _Outcome:
                       f"{b.dest_loc[s].upper()}"
             else:
                 why = f"{self.unit_text(t)} did not move to {b.dest_loc[s].upper()}"
-            return OrderResult(given, power, _FAILS, _UNMATCHED,
-                               f"{text} had no effect: {why}.", by=(self.unit_text(t),))
+            return _said(_UNMATCHED, f"{text} had no effect: {why}.", by=(self.unit_text(t),))
         if self.value[s]:
-            return OrderResult(given, power, _SUCCEEDS, _SUPPORTED,
-                               f"{text} was given.")
+            return _said(_SUPPORTED, f"{text} was given.")
         if self.dislodged_by[s] >= 0:
             clause, j = self.dislodged_clause(s)
-            return OrderResult(given, power, _FAILS, _DISLODGED,
-                               f"{text} was cut: the supporting unit was dislodged by {clause}.",
-                               by=(self.order_text(j),))
+            return _said(_DISLODGED,
+                         f"{text} was cut: the supporting unit was dislodged by {clause}.",
+                         by=(self.order_text(j),))
         cutters = [self.order_text(j) for j in b.moves_into.get(b.prov[s], ())
                    if b.power[j] != b.power[s] and eq.path(j)]
-        return OrderResult(given, power, _FAILS, _CUT,
-                           f"{text} was cut by the attack of {and_list(cutters)}.",
-                           by=tuple(cutters))
+        return _said(_CUT,
+                     f"{text} was cut by the attack of {and_list(cutters)}.",
+                     by=tuple(cutters))
 
-    def convoy_result(self, c: int, given: Order, power: str) -> OrderResult:
+    def convoy_said(self, c: int) -> _Said:
         b, eq = self.board, self.eq
         text = self.order_text(c)
         t = b.target[c]
@@ -459,9 +514,9 @@ class _Outcome:
             else:
                 why = f"{self.unit_text(t)} was not ordered to {b.dest[c].upper()}" if t >= 0 \
                     else "there is no army to convoy"
-            return OrderResult(given, power, _FAILS, _UNMATCHED,
-                               f"{text} had no effect: {why}.",
-                               by=(self.unit_text(t),) if t >= 0 else ())
+            return _said(_UNMATCHED,
+                         f"{text} had no effect: {why}.",
+                         by=(self.unit_text(t),) if t >= 0 else ())
         if c in self.paradoxes:
             reason = f"{text} failed: the convoy is part of a paradox, which the paradox rule " \
                      f"settles by cancelling it"
@@ -470,33 +525,22 @@ class _Outcome:
                 clause, j = self.dislodged_clause(c)
                 reason = f"{reason}, and the fleet was dislodged by {clause}"
                 by = (self.order_text(j),)
-            return OrderResult(given, power, _FAILS, _PARADOX, f"{reason}.", by=by)
+            return _said(_PARADOX, f"{reason}.", by=by)
         if self.dislodged_by[c] >= 0:
             clause, j = self.dislodged_clause(c)
-            return OrderResult(given, power, _FAILS, _DISLODGED,
-                               f"{text} failed: the fleet was dislodged by {clause}.",
-                               by=(self.order_text(j),))
+            return _said(_DISLODGED,
+                         f"{text} failed: the fleet was dislodged by {clause}.",
+                         by=(self.order_text(j),))
         army = self.order_text(t)
         if self.carried(c):
-            return OrderResult(given, power, _SUCCEEDS, _CONVOYED,
-                               f"{text} convoyed the army.", by=(army,))
+            return _said(_CONVOYED, f"{text} convoyed the army.", by=(army,))
         if b.route[t] == LAND or not eq.by_convoy(t):
-            return OrderResult(given, power, _FAILS, _NO_EFFECT,
-                               f"{text} had no effect: {army} did not go by convoy.",
-                               by=(army,))
+            return _said(_NO_EFFECT,
+                         f"{text} had no effect: {army} did not go by convoy.",
+                         by=(army,))
         if not self.moved[t]:
-            return OrderResult(given, power, _FAILS, _NO_EFFECT,
-                               f"{text} had no effect: {army} failed.", by=(army,))
-        return OrderResult(given, power, _FAILS, _NO_EFFECT,
-                           f"{text} had no effect: {army} went by another route.", by=(army,))
-
-    def working_fleets(self, t: int) -> frozenset[int]:
-        """The fleets of move ``t`` on some route whose fleets all held their place."""
-        b = self.board
-        alive = {c for c in b.route_union[t] if self.value[c]}
-        graph = {c: tuple(x for x in b.route_graph[t][c] if x in alive) for c in alive}
-        return frozenset(fleets_on_routes(sorted(b.route_start[t] & alive), b.route_end[t],
-                                          graph))
+            return _said(_NO_EFFECT, f"{text} had no effect: {army} failed.", by=(army,))
+        return _said(_NO_EFFECT, f"{text} had no effect: {army} went by another route.", by=(army,))
 
 
 _RESULT_OF: dict[Outcome, Result] = {
@@ -506,65 +550,92 @@ _RESULT_OF: dict[Outcome, Result] = {
 """A movement order succeeded exactly when its outcome is one of these four."""
 
 
-class _Results:
-    """Makes a movement phase's results the first time they are read: only their outcome
-    codes are kept until then."""
+class _Record:
+    """What a movement phase's adjudication decided, kept to make the results and write their
+    sentences the first time they are read (most never are).
 
-    __slots__ = ("_given", "_powers", "_illegal", "_outcomes", "_explainer")
+    It holds each unit's outcome, the orders as the adjudication accepted them (unless they were
+    taken as given), the defence bonuses the variant's hook gave, one byte per decision (its
+    final value) and the decisions the paradox rule settled; the position and the rules are the
+    phase's own. The sentences are written from these: the board is set up again
+    from the accepted orders (its set-up is a pure function of them and the map; nothing is
+    checked or decided again) and the strengths are read from the recorded decisions, by the
+    code that gave the outcomes. Keeping the board itself instead would make each phase's
+    resolution about four times as large, for every phase of a game's history, and add to the
+    garbage collector's work.
+    """
 
-    def __init__(self, accepted: Accepted, outcomes: list[Outcome | None],
-                 explainer: _Explainer) -> None:
+    __slots__ = ("_position", "_rules", "_given", "_powers", "_illegal", "_unit_of",
+                 "_unit_orders", "_defence_bonus", "_decisions", "_paradoxes", "_outcomes",
+                 "_details")
+
+    def __init__(self, position: Position, rules: Rules, accepted: Accepted,
+                 unit_orders: tuple[Order | None, ...] | None, defence_bonus: Mapping[str, int],
+                 decided: list[bool], paradoxes: set[int], outcomes: bytes) -> None:
+        """``unit_orders``: the order each unit followed, as the rules read it; None when every
+        order was taken as given (``adjudicate(..., checked=True)``). ``outcomes``: the outcome
+        of each unit's order (:meth:`_Decided.outcomes`)."""
+        self._position = position
+        self._rules = rules
         self._given = accepted.given
         self._powers = accepted.powers
         self._illegal = accepted.illegal
+        self._unit_of = accepted.unit_of
+        self._unit_orders = unit_orders
+        self._defence_bonus = defence_bonus  # (the variant's hook is asked once per phase)
+        self._decisions = bytes(decided)
+        self._paradoxes = frozenset(paradoxes) if paradoxes else _NO_PARADOXES
         self._outcomes = outcomes
-        self._explainer = explainer
+        self._details: list[Detail] | None = None
 
     def __call__(self) -> tuple[OrderResult, ...]:
-        illegal = self._illegal
+        """One result per order given, in the order given."""
+        illegal, outcomes = self._illegal, self._outcomes
         lazy = OrderResult.explained_later
-        explainer = self._explainer
         out: list[OrderResult] = []
-        for k, (given, power, outcome) in enumerate(zip(self._given, self._powers,
-                                                         self._outcomes, strict=True)):
-            if outcome is None:
+        for k, (given, power, unit_index) in enumerate(zip(self._given, self._powers,
+                                                            self._unit_of, strict=True)):
+            if k in illegal:
                 out.append(void_result(given, power, illegal[k]))
             else:
-                out.append(lazy(given, power, _RESULT_OF[outcome], outcome, explainer, k))
+                outcome = _OUTCOMES[outcomes[unit_index]]
+                out.append(lazy(given, power, _RESULT_OF[outcome], outcome, self, k))
         return tuple(out)
 
-
-class _Explainer:
-    """Writes the sentences of a movement phase's results the first time one is read.
-
-    It keeps only the phase's position, orders and rules, and adjudicates them again to write
-    the sentences (the adjudication is a pure function): most results are never read, and
-    keeping the whole adjudication state alive with each result would cost memory and
-    garbage-collection time for every phase a game has played.
-    """
-
-    __slots__ = ("_position", "_orders", "_rules", "_checked", "_details")
-
-    def __init__(self, position: Position, orders: tuple[Order, ...], rules: Rules,
-                 checked: bool) -> None:
-        self._position = position
-        self._orders = orders
-        self._rules = rules
-        self._checked = checked
-        self._details: list[Detail | None] | None = None
-
     def detail(self, k: int) -> Detail:
-        """The detail of the ``k``-th order given."""
+        """The detail of the ``k``-th order given (every unit's is written at the first call)."""
         details = self._details
         if details is None:
-            outcome = _resolve(self._position, self._orders, self._rules, self._checked)
-            accepted = outcome.accepted
-            details = [
-                None if k in accepted.illegal else outcome.detail_of(unit_index, given, power)
-                for k, (given, power, unit_index) in enumerate(zip(
-                    accepted.given, accepted.powers, accepted.unit_of, strict=True))
-            ]
-            self._details = details
-        made = details[k]
-        assert made is not None
-        return made
+            details = self._details = self._explain()
+        return details[self._unit_of[k]]
+
+    def _explain(self) -> list[Detail]:
+        """The detail of every unit's order, from the record alone."""
+        position, rules = self._position, self._rules
+        provinces, units, index = _units_of(position)
+        unit_orders = self._unit_orders
+        if unit_orders is None:
+            # Every order was taken as given: each one that is not void is the order its unit
+            # followed (a void one is not followed).
+            unit_orders = tuple(self._taken_as_given(len(units)))
+        board = _set_up(position, rules, units, unit_orders, provinces, index,
+                        self._defence_bonus)
+        value = [decision != 0 for decision in self._decisions]
+        explainer = _Explainer(board, Equations(board, rules, value.__getitem__), value,
+                               self._paradoxes, position.variant.map)
+        details: list[Detail] = []
+        for i, code in enumerate(self._outcomes):
+            said, detail = explainer.said(i)
+            # the sentence tells the outcome the adjudication recorded
+            assert said is _OUTCOMES[code], (str(board.units[i]), said, _OUTCOMES[code])
+            details.append(detail)
+        return details
+
+    def _taken_as_given(self, units: int) -> list[Order | None]:
+        """The order each of ``units`` units followed when every order was taken as given."""
+        orders: list[Order | None] = [None] * units
+        illegal = self._illegal
+        for k, unit_index in enumerate(self._unit_of):
+            if k not in illegal:
+                orders[unit_index] = self._given[k]
+        return orders
