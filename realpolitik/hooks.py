@@ -17,7 +17,7 @@ defence_bonuses            extra strength needed to dislodge given units        
 annihilated_when_dislodged is a dislodged unit removed at once (no retreat)            movement
 may_disband                may this dislodged unit be disbanded rather than retreat    retreats
 unordered_retreat          where a dislodged unit given no order goes                  retreats
-takes_center               does this unit take the centre it stands on                 Fall end
+center_owners              who owns each supply centre after a Fall turn               Fall end
 build_sites                where may a power build now                                 winter
 adjustment                 how many units a power builds or removes                    winter
 unit_limit                 how many units of a type a power may have                   winter
@@ -150,10 +150,17 @@ class VariantHooks:
 
     # -- centres and adjustments -------------------------------------------------------------
 
-    def takes_center(self, position: Position, center: str, unit: Unit) -> bool:
-        """True if ``unit``, standing on ``center`` at the end of a Fall turn, makes its owner
-        the centre's owner. Neutral units take nothing."""
-        return unit.power != NEUTRAL
+    def center_owners(self, position: Position, units: Mapping[str, Unit],
+                      supply_centers: Sequence[str]) -> dict[str, str]:
+        """Who owns each supply centre when the Fall turn that began in ``position`` is over
+        and ``units`` stand on the board: the power whose unit stands on it (rule XI; neutral
+        units take nothing); a vacant centre keeps its owner."""
+        owners = dict(position.centers)
+        for center in supply_centers:
+            unit = units.get(center)
+            if unit is not None and unit.power != NEUTRAL:
+                owners[center] = unit.power
+        return owners
 
     def build_sites(self, position: Position, power: str) -> tuple[str, ...]:
         """The supply centres where ``power`` may build when it owns them and they are empty

@@ -7,26 +7,10 @@ of a Fall turn (after its retreats) and persists while a centre is vacant.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from realpolitik.adjudication.outcomes import Resolution
 from realpolitik.legality import adjustment_counts, can_build
 from realpolitik.maptables import tables_for
-from realpolitik.position import Phase, PhaseType, Position, Season, Unit
-
-
-def updated_centers(position: Position, units: Mapping[str, Unit],
-                    supply_centers: tuple[str, ...]) -> dict[str, str]:
-    """Ownership after a Fall turn: a centre belongs to the power whose unit stands on it
-    (when the variant's hooks say the unit takes it: neutral units do not); a vacant centre
-    keeps its owner."""
-    owners = dict(position.centers)
-    takes_center = position.variant.hooks.takes_center
-    for center in supply_centers:
-        unit = units.get(center)
-        if unit is not None and takes_center(position, center, unit):
-            owners[center] = unit.power
-    return owners
+from realpolitik.position import Phase, PhaseType, Position, Season
 
 
 def needs_adjustments(position: Position) -> bool:
@@ -74,8 +58,8 @@ def _following(position: Position, resolution: Resolution) -> Position:
     centers = position.centers
     if phase.season is Season.FALL:
         # the end of a Fall turn: centres change hands, then adjustments if anyone has any
-        centers = updated_centers(position, units,
-                                  tables_for(position.variant).centers_in_order)
+        centers = position.variant.hooks.center_owners(
+            position, units, tables_for(position.variant).centers_in_order)
         winter = position.replace(phase=_next_phase(phase, PhaseType.ADJUSTMENTS), units=units,
                                   centers=centers, dislodged=(), standoffs=frozenset())
         if needs_adjustments(winter):

@@ -54,6 +54,7 @@ _NONE: list[int] = []
 _NO_FLEETS: frozenset[int] = frozenset()
 _NO_GRAPH: Mapping[int, tuple[int, ...]] = MappingProxyType({})
 _NO_BONUS: Mapping[str, int] = MappingProxyType({})
+_NO_GATES: Mapping[int, tuple[ConditionalBorder, ...]] = MappingProxyType({})
 _SHIELDING_PARADOX_RULES = frozenset(
     (ConvoyParadox.R1971, ConvoyParadox.R1982, ConvoyParadox.R2000))
 """The 4.A.2 rules under which a convoyed army does not cut some supports."""
@@ -222,14 +223,15 @@ class Board:
 
         self.bonus = defence_bonus
         # Moves whose path depends on a variant's crossing rules (H4 of the design notes).
-        self.gates: list[tuple[ConditionalBorder, ...]] = [()] * n
+        # (shared empty values on a map without them: nothing to allocate per phase)
+        self.gates: Mapping[int, tuple[ConditionalBorder, ...]] = _NO_GATES
         """Move -> the conditional borders it crosses."""
-        self.corner_clash: list[bool] = [False] * n
-        """Move -> True if it crosses a corner that is crossed in another direction too."""
-        self.corner_blockers: list[tuple[int, ...]] = [()] * n
+        self.corner_clash: frozenset[int] = _NO_FLEETS
+        """The moves across a corner that is crossed in more than one direction."""
+        self.corner_blockers: Mapping[int, tuple[int, ...]] = _NO_GRAPH
         """Move -> the units (of other powers) that may block the corner it crosses."""
-        self.conditional: list[bool] = [False] * n
-        """Move -> True if any of the above may stop it."""
+        self.conditional: frozenset[int] = _NO_FLEETS
+        """The moves that any of the above may stop."""
         self.corners: tuple[Corner, ...] = variant_rules.corners if variant_rules else ()
         if variant_rules is not None and (variant_rules.conditional_borders
                                           or variant_rules.corners):
@@ -240,27 +242,28 @@ class Board:
         across one corner in more than one direction: all of them fail)."""
         prov, dest, units = self.prov, self.dest, self.units
         crossing: dict[str, list[int]] = {}
+        gates_of: dict[int, tuple[ConditionalBorder, ...]] = {}
+        blockers_of: dict[int, tuple[int, ...]] = {}
         for i in moves:
             origin, to = prov[i], dest[i]
             gates = tuple(g for g in variant_rules.conditional_borders
                           if {origin, to} == {g.a, g.b}
                           and (g.unit_type is None or g.unit_type is units[i].type))
             if gates:
-                self.gates[i] = gates
-                self.conditional[i] = True
+                gates_of[i] = gates
             for corner in variant_rules.corners:
                 if corner.diagonal(origin, to):
                     crossing.setdefault(corner.id, []).append(i)
                     # (a unit at either end of the crossing is its origin or its target,
                     # not a blocker of it)
-                    self.corner_blockers[i] = tuple(
+                    blockers_of[i] = tuple(
                         self.at[p] for p in sorted(corner.blockers - {origin, to})
                         if p in self.at and self.power[self.at[p]] != self.power[i])
-                    self.conditional[i] = True
-        for movers in crossing.values():
-            if len({(prov[i], dest[i]) for i in movers}) > 1:
-                for i in movers:
-                    self.corner_clash[i] = True
+        self.gates, self.corner_blockers = gates_of, blockers_of
+        self.corner_clash = frozenset(
+            i for movers in crossing.values()
+            if len({(prov[i], dest[i]) for i in movers}) > 1 for i in movers)
+        self.conditional = frozenset(gates_of) | frozenset(blockers_of)
 
     def _set_route(self, i: int, tables: MapTables, rules: Rules) -> bool:
         """How army move ``i`` travels, and its convoy routes; True if it may go by convoy.
@@ -437,7 +440,7 @@ class Equations:
         """The PATH of a move: it can reach its destination (by convoy if it must, and
         across its variant's conditional borders and corners if it crosses any)."""
         b = self.board
-        if b.conditional[i] and not self.crossing_open(i):
+        if i in b.conditional and not self.crossing_open(i):
             return False
         if b.route[i] == CONVOY_ONLY:
             return self.convoy_path(i)
@@ -446,27 +449,27 @@ class Equations:
     def crossing_open(self, i: int) -> bool:
         """True if move ``i`` may cross its conditional borders and corners this turn."""
         b = self.board
-        if b.corner_clash[i]:
+        if i in b.corner_clash:
             return False  # the corner is crossed in more than one direction
-        for blocker in b.corner_blockers[i]:
+        for blocker in b.corner_blockers.get(i, ()):
             if b.kind[blocker] != MOVE or not self.resolve(blocker):
                 return False  # a unit stays at the corner and blocks it
-        return all(not self.gate_closed(i, gate) for gate in b.gates[i])
+        return all(not self.gate_closed(i, gate) for gate in b.gates.get(i, ()))
 
     def closed_crossing(self, i: int) -> tuple[str, str, tuple[int, ...]]:
         """Why move ``i`` could not cross, once decided: (``"clash"``, corner id, the moves
         across it), (``"blocked"``, corner id, the blocker), (``"fleet"``, watched space, the
         foreign fleets there) or (``"standoff"``, watched space, the moves that bounced)."""
         b = self.board
-        if b.corner_clash[i]:
+        if i in b.corner_clash:
             corner = next(c for c in _corners_of(b, i))
             movers = tuple(j for j in range(b.n) if b.kind[j] == MOVE
                            and corner.diagonal(b.prov[j], b.dest[j]) and j != i)
             return ("clash", corner.id, movers)
-        for blocker in b.corner_blockers[i]:
+        for blocker in b.corner_blockers.get(i, ()):
             if b.kind[blocker] != MOVE or not self.resolve(blocker):
                 return ("blocked", next(c for c in _corners_of(b, i)).id, (blocker,))
-        for gate in b.gates[i]:
+        for gate in b.gates.get(i, ()):
             if self.gate_closed(i, gate):
                 there = b.at.get(gate.watch, -1)
                 fleets = tuple(

@@ -151,7 +151,7 @@ def _decide(board: Board, rules: Rules, paradoxes: set[int]) -> tuple[Equations,
         elif k == MOVE:
             # over land into an empty province no one else moves to: nothing can stop it
             if route[i] == LAND and dest[i] not in at and len(moves_into[dest[i]]) == 1 \
-                    and not conditional[i]:
+                    and i not in conditional:
                 settle(i, True)
             else:
                 left.append(i)
@@ -286,7 +286,7 @@ class _Decided:
     def failure_kind(self, i: int) -> Outcome:
         """Why move ``i`` failed (its unit not dislodged): no path, own unit, or a bounce."""
         b = self.board
-        if b.conditional[i] and not self.eq.crossing_open(i):
+        if i in b.conditional and not self.eq.crossing_open(i):
             return _CROSSING_CLOSED
         if not self.eq.path(i):
             fleets = b.route_union[i]
