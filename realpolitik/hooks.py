@@ -19,7 +19,7 @@ may_disband                may this dislodged unit be disbanded rather than retr
 unordered_retreat          where a dislodged unit given no order goes                  retreats
 center_owners              who owns each supply centre after a Fall turn               Fall end
 build_sites                where may a power build now                                 winter
-adjustment                 how many units a power builds or removes                    winter
+adjustments                how many units each power builds or removes                 winter
 unit_limit                 how many units of a type a power may have                   winter
 next_state                 the variant's own state after a phase                       each phase
 setup_events               a setup's events (the 1914 game's coin toss, Italy joining) each phase
@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import importlib.util
 import random
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -179,12 +180,16 @@ class VariantHooks:
         limits = position.variant.rules.of_power(power)
         return limits.max_fleets if unit_type is UnitType.FLEET else limits.max_armies
 
-    def adjustment(self, position: Position, power: str, difference: int) -> int:
-        """How many units ``power`` builds (> 0) or removes (< 0) this winter, given the
-        ``difference`` of its centres and units: the difference (rule XI), with no more builds
-        than ``[rules] max_builds``."""
+    def adjustments(self, position: Position, differences: dict[str, int]) -> dict[str, int]:
+        """How many units each power builds (> 0) or removes (< 0) this winter, given each
+        power's ``differences`` of centres and units (changed in place and returned): the
+        difference (rule XI), with no more builds than ``[rules] max_builds``."""
         cap = position.variant.rules.max_builds
-        return min(difference, cap) if cap is not None and difference > 0 else difference
+        if cap is not None:
+            for power, difference in differences.items():
+                if difference > cap:
+                    differences[power] = cap
+        return differences
 
     # -- the setup's events ---------------------------------------------------------------
 
@@ -199,11 +204,11 @@ class VariantHooks:
         at ``neutral_joins`` the neutral powers' starting units and centres come on the board
         and the winner of the toss commands them.
         """
+        if not setup.neutral or setup.neutral_joins is None:
+            return None
         # (imported here: position.py imports this module for the state's types)
         from realpolitik.position import Phase, PhaseType, Position, Season
 
-        if not setup.neutral or setup.neutral_joins is None:
-            return None
         joins = Phase.parse(setup.neutral_joins)
         toss_before = Phase(Season.WINTER, joins.year - 1, PhaseType.ADJUSTMENTS)
         notes: list[str] = []
@@ -244,14 +249,9 @@ class VariantHooks:
         ``count_units``, units on the board: the 1971 two-player game); the one with most if
         several do.
         """
-        held: dict[str, int] = {}
-        if count_units:
-            for unit in position.units.values():
-                held[unit.power] = held.get(unit.power, 0) + 1
-        else:
-            for owner in position.centers.values():
-                held[owner] = held.get(owner, 0) + 1
-        scores = [sum(held.get(p, 0) for p in team) for team in teams]
+        held = Counter(u.power for u in position.units.values()) if count_units \
+            else Counter(position.centers.values())
+        scores = [sum(held[p] for p in team) for team in teams]
         leaders = [t for t, score in enumerate(scores) if score >= target]
         if not leaders:
             return None

@@ -125,7 +125,7 @@ def _fleets_at_sea(position: Position, tables: MapTables) -> frozenset[str]:
 
 def adjustment_counts(position: Position) -> dict[str, int]:
     """Power -> builds (> 0) or removals (< 0) due this winter: supply centres owned minus
-    units on the board, as the variant's :meth:`~realpolitik.hooks.VariantHooks.adjustment`
+    units on the board, as the variant's :meth:`~realpolitik.hooks.VariantHooks.adjustments`
     hook settles it."""
     return dict(_adjustment_counts(position))
 
@@ -144,10 +144,7 @@ def _adjustment_counts(position: Position) -> Mapping[str, int]:
         for unit in position.units.values():
             if unit.power in counts:
                 counts[unit.power] -= 1
-        adjustment = position.variant.hooks.adjustment
-        for power, difference in counts.items():
-            if difference:
-                counts[power] = adjustment(position, power, difference)
+        counts = position.variant.hooks.adjustments(position, counts)
         position.memo[_COUNTS_KEY] = counts
     return counts
 
@@ -888,13 +885,15 @@ def _build_sites(position: Position, power: str, tables: MapTables,
     a unit type the power may have no more of."""
     hooks = position.variant.hooks
     units = position.units
-    allowed = [utype for utype in (UnitType.ARMY, UnitType.FLEET)
-               if (limit := hooks.unit_limit(position, power, utype)) is None
-               or _units_of_type(position, power, utype) < limit]
+    allowed: list[UnitType] | None = None  # asked of the hooks once a free site is found
     centers = position.centers
     for province in hooks.build_sites(position, power):
         if centers.get(province) != power or province in units:
             continue
+        if allowed is None:
+            allowed = [utype for utype in (UnitType.ARMY, UnitType.FLEET)
+                       if (limit := hooks.unit_limit(position, power, utype)) is None
+                       or _units_of_type(position, power, utype) < limit]
         builds: list[tuple[UnitType, str]] = []
         if UnitType.ARMY in allowed and tables.can_stand(UnitType.ARMY, province):
             builds.append((UnitType.ARMY, province))
