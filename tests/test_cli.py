@@ -372,3 +372,47 @@ def test_serve_is_a_command_with_help(capsys: pytest.CaptureFixture[str]) -> Non
         cli_main(["serve", "--help"])
     assert info.value.code == 0
     assert "--port" in capsys.readouterr().out
+
+
+# -- arena ---------------------------------------------------------------------------------------
+
+def test_arena_prints_a_league_table_and_writes_records(capsys: pytest.CaptureFixture[str],
+                                                        tmp_path: Path) -> None:
+    records = tmp_path / "records"
+    code, out, err = run(capsys, "arena", "--bots", "heuristic,random*6", "--games", "2",
+                         "--seed", "3", "--records", str(records))
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[1].split() == ["bot", "seats", "wins", "draws", "survivals", "eliminated",
+                                "top", "mean", "centres"]
+    assert lines[2].split()[:2] == ["heuristic", "2"] and lines[3].split()[:2] == ["random",
+                                                                                   "12"]
+    assert err.count("game ") == 2
+    files = sorted(p.name for p in records.iterdir())
+    assert files == ["game-0001.json", "game-0002.json"]
+    code, out, err = run(capsys, "show", str(records / "game-0001.json"))
+    assert code == 0, err
+
+
+def test_arena_json_matches_its_games(capsys: pytest.CaptureFixture[str]) -> None:
+    code, data = run_json(capsys, "arena", "--bots", "heuristic,hold*6", "--games", "2")
+    assert code == 0
+    assert [line["bot"] for line in data["table"]] == ["heuristic", "hold"]
+    assert len(data["games"]) == 2
+    heuristic = data["table"][0]
+    seats = [g for g in data["games"] for p, b in g["seats"].items() if b == "heuristic"]
+    assert heuristic["seats"] == len(seats) == 2
+    won = sum(1 for g in data["games"] if g["end"] == "victory"
+              and g["seats"][g["winners"][0]] == "heuristic")
+    assert heuristic["wins"] == won
+
+
+@pytest.mark.parametrize(("bots", "message"), [
+    ("heuristic,clever", "'clever' is not a bot"),
+    ("heuristic,random", "has 7 powers"),
+    ("random*0", "NAME*N"),
+])
+def test_arena_explains_a_bad_line_up(capsys: pytest.CaptureFixture[str], bots: str,
+                                      message: str) -> None:
+    code, out, err = run(capsys, "arena", "--bots", bots)
+    assert code == 2 and message in err

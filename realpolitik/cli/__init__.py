@@ -60,7 +60,7 @@ def _formatter(prog: str) -> argparse.HelpFormatter:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every command."""
-    from . import _cases, _commands, _demo
+    from . import _arena, _cases, _commands, _demo
 
     parser = _Parser(prog="realpolitik", description=DESCRIPTION, epilog=EPILOG,
                      formatter_class=_formatter)
@@ -172,6 +172,33 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--database", metavar="URL",
                      help="SQLAlchemy database URL (default: sqlite:///realpolitik.db, or "
                      "REALPOLITIK_DATABASE_URL)")
+
+    sub = command("arena", "bots play games against each other: a league table",
+                  _arena.cmd_arena,
+                  "Play GAMES games with the bots named (one per power, rotated over the\n"
+                  "powers from game to game, so each bot plays every power), each to a solo\n"
+                  "victory or the end of --end-year, and print a league table: wins (solo\n"
+                  "victories), draws (in the game at its end, no solo), survivals (in the\n"
+                  "game when another power won), eliminations, games ended with the most\n"
+                  "centres, and mean centres at the end. Bots: random, hold, heuristic.")
+    sub.add_argument("--bots", required=True, metavar="NAMES",
+                     help="one bot per power, separated by commas; NAME*N repeats, e.g. "
+                     "heuristic,random*6")
+    sub.add_argument("--games", type=int, default=7, metavar="N",
+                     help="how many games (default 7)")
+    sub.add_argument("--seed", type=int, default=0,
+                     help="seed of the first game; game i uses SEED+i (default 0)")
+    sub.add_argument("--variant", default="classical",
+                     help="the map: a variant's name or folder (default: classical)")
+    sub.add_argument("--rules", default="2023", metavar="EDITION",
+                     help="rule edition (default 2023)")
+    sub.add_argument("--end-year", type=int, default=1920, metavar="YEAR",
+                     help="stop each game after this year's adjustments (default 1920)")
+    sub.add_argument("--records", metavar="FOLDER",
+                     help="write each game's record (a game file) into FOLDER")
+    sub.add_argument("-q", "--quiet", action="store_true",
+                     help="no line per game on standard error")
+    json_arg(sub)
 
     sub = command("demo", "a short demonstration: the rulebook's 1901 sample game",
                   _demo.run_demo,

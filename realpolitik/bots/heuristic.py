@@ -1,0 +1,452 @@
+"""A heuristic bot in the tradition of DumbBot (David Norman's, 2003), written afresh for this
+engine and for any variant it loads.
+
+How it thinks, in four steps each phase:
+
+1. **Worth.** Each supply centre it does not own is worth something (more if a large power owns
+   it: taking from the leader slows the leader down); each centre it owns is worth as much as
+   the strongest enemy force that could walk into it. Other spaces are worth nothing by
+   themselves.
+2. **Spread.** That worth spreads to neighbouring spaces over several rounds, along the army
+   graph for armies and the fleet graph for fleets, so a space next to two centres is worth more
+   than a space next to none, and a unit far from the action is drawn towards it.
+3. **Choice.** Units are taken in a random order; each scores the spaces it can move to (and
+   its own, to hold) by their worth, plus its side's strength there, minus the strongest enemy's,
+   and takes the best, or now and then one of the next best (weighted by how close they score):
+   the randomness keeps it from being predictable and from stalling. Two of its units never head
+   for the same space: the second supports the first where the space is contested, and looks
+   elsewhere otherwise. An army may go by convoy when its own fleets make a route.
+4. **Help.** Units left holding support the moves that need it (into a unit or a contested
+   space) or hold a threatened neighbour in place.
+
+Retreats go to the best-worth space no other retreat of its own takes; builds go to the sites
+(and unit types) worth most; removals take the units worth least where they stand.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from realpolitik.bots.base import Bot, Listing, build_sites, hold_of, removals_listed, waives
+from realpolitik.geography import UnitType, province_of
+from realpolitik.maptables import MapTables, tables_for
+from realpolitik.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Retreat,
+    SupportHold,
+    SupportMove,
+)
+from realpolitik.position import Position, Season, Unit
+from realpolitik.variant import Variant
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """The numbers the heuristic bot plays by (tuned with ``benchmarks/bots.py``)."""
+
+    neutral_center: float = 20.0
+    """Worth of a supply centre nobody owns."""
+    enemy_center: float = 16.0
+    """Worth of a centre another power owns, before its owner's size is counted."""
+    per_owner_center: float = 1.5
+    """Added to an enemy centre's worth per centre its owner holds."""
+    defence: float = 14.0
+    """Worth of an own centre per enemy unit that could enter it."""
+    own_center: float = 2.0
+    """Worth of an own centre that nothing threatens."""
+    spread_rounds: int = 6
+    """How many rounds worth spreads to neighbouring spaces."""
+    spread_divisor: float = 5.0
+    """Each round a space keeps (its worth + its neighbours' worth) / this."""
+    spring_rounds: tuple[float, ...] = (1.0, 3.0, 1.2, 0.5, 0.25, 0.12, 0.06)
+    """How much each round counts in spring (round 0 is the space itself)."""
+    fall_rounds: tuple[float, ...] = (3.0, 1.5, 0.6, 0.3, 0.15, 0.08, 0.04)
+    """Likewise in fall, when centres change hands: the space itself counts most."""
+    strength: float = 1.5
+    """Added to a space's score per own unit that could enter it."""
+    competition: float = 2.5
+    """Taken from a space's score per unit of the strongest enemy there."""
+    alternative: float = 0.25
+    """Chance scale of taking the next-best choice instead (times the ratio of their scores)."""
+    fleet_bias: float = 1.0
+    """Multiplies the worth of building a fleet (some variants want more of them)."""
+    extra: Mapping[str, float] = field(default_factory=dict)
+    """Room for a variant's own weights; unused by the classical game."""
+
+
+@dataclass(slots=True)
+class _Graph:
+    """The map as the bot values it: province adjacency for armies and for fleets."""
+
+    provinces: tuple[str, ...]
+    army: dict[str, tuple[str, ...]]
+    fleet: dict[str, tuple[str, ...]]
+    centers: frozenset[str]
+
+
+_GRAPH_KEY = "realpolitik.bots.heuristic:graph"
+
+
+def _graph(variant: Variant, tables: MapTables) -> _Graph:
+    """The bot's view of the map, made once per variant and kept in ``variant.derived``."""
+    known = variant.derived.get(_GRAPH_KEY)
+    if isinstance(known, _Graph):
+        return known
+    provinces = tables.provinces
+    fleet: dict[str, set[str]] = {p: set() for p in provinces}
+    for loc, near in tables.fleet_adj.items():
+        fleet[province_of(loc)].update(province_of(n) for n in near)
+    graph = _Graph(
+        provinces=provinces,
+        army={p: tuple(sorted(tables.army_adj.get(p, ()))) for p in provinces},
+        fleet={p: tuple(sorted(near)) for p, near in fleet.items()},
+        centers=frozenset(tables.map.supply_centers()),
+    )
+    variant.derived[_GRAPH_KEY] = graph
+    return graph
+
+
+@dataclass(slots=True)
+class _View:
+    """What the bot works out about one position for one power."""
+
+    power: str
+    graph: _Graph
+    tables: MapTables
+    strength: dict[str, dict[str, int]]
+    """Power -> province -> how many of its units could enter (or stand in) the province."""
+    worth: dict[UnitType, dict[str, float]]
+    """Unit type -> province -> its spread worth for such a unit."""
+    bonus: Mapping[str, int]
+    """Extra defence strength of provinces (a variant's neutral units)."""
+
+    def mine(self, province: str) -> int:
+        return self.strength.get(self.power, {}).get(province, 0)
+
+    def enemy(self, province: str) -> int:
+        """The strongest other power's force that could enter (or holds) ``province``."""
+        best = 0
+        for power, reach in self.strength.items():
+            if power != self.power:
+                best = max(best, reach.get(province, 0))
+        return best + self.bonus.get(province, 0)
+
+    def score(self, unit_type: UnitType, province: str, weights: Weights) -> float:
+        return (self.worth[unit_type].get(province, 0.0)
+                + weights.strength * self.mine(province)
+                - weights.competition * self.enemy(province))
+
+
+def _view(position: Position, power: str, weights: Weights) -> _View:
+    tables = tables_for(position.variant)
+    graph = _graph(position.variant, tables)
+    strength: dict[str, dict[str, int]] = {}
+    for unit in position.units.values():
+        reach = strength.setdefault(unit.power, {})
+        reach[unit.province] = reach.get(unit.province, 0) + 1
+        for province in tables.reach(unit.type, unit.location):
+            reach[province] = reach.get(province, 0) + 1
+    sizes: dict[str, int] = {}
+    for holder in position.centers.values():
+        sizes[holder] = sizes.get(holder, 0) + 1
+    bonus = position.variant.hooks.defence_bonuses(position)
+    view = _View(power, graph, tables, strength, {}, bonus)
+    base: dict[str, float] = {}
+    for center in graph.centers:
+        owner = position.centers.get(center)
+        if owner == power:
+            threat = view.enemy(center)
+            base[center] = weights.defence * threat if threat else weights.own_center
+        elif owner is None:
+            base[center] = weights.neutral_center
+        else:
+            base[center] = weights.enemy_center + weights.per_owner_center * sizes.get(owner, 0)
+    rounds = weights.fall_rounds if position.phase.season is Season.FALL \
+        else weights.spring_rounds
+    view.worth[UnitType.ARMY] = _spread(base, graph.army, rounds, weights)
+    view.worth[UnitType.FLEET] = _spread(base, graph.fleet, rounds, weights)
+    return view
+
+
+def _spread(base: Mapping[str, float], adjacent: Mapping[str, tuple[str, ...]],
+            rounds: tuple[float, ...], weights: Weights) -> dict[str, float]:
+    """Each province's worth: its own, plus what spreads to it from its neighbours round by
+    round, each round counted with its weight in ``rounds``."""
+    level = {p: base.get(p, 0.0) for p in adjacent}
+    total = {p: rounds[0] * v for p, v in level.items()}
+    divisor = weights.spread_divisor
+    for index in range(1, min(weights.spread_rounds, len(rounds) - 1) + 1):
+        get = level.get
+        level = {p: (level[p] + sum(get(q, 0.0) for q in near)) / divisor
+                 for p, near in adjacent.items()}
+        factor = rounds[index]
+        for p, v in level.items():
+            total[p] += factor * v
+    return total
+
+
+def _pick(scored: list[tuple[float, int]], rng: random.Random, alternative: float) -> int:
+    """The index of the choice taken among ``scored`` (score, index) sorted best first: the
+    best, or with a chance growing with how close it scores, the next one, and so on."""
+    at = 0
+    while at + 1 < len(scored):
+        here, after = scored[at][0], scored[at + 1][0]
+        ratio = 0.0 if here <= 0 or after <= 0 else after / here
+        if rng.random() < alternative * ratio:
+            at += 1
+        else:
+            break
+    return scored[at][1]
+
+
+@dataclass(slots=True)
+class _Plan:
+    """The orders chosen so far in a movement phase."""
+
+    orders: dict[str, Order] = field(default_factory=dict)
+    """Unit location -> its order."""
+    bound_for: dict[str, str] = field(default_factory=dict)
+    """Province -> location of the own unit that will be there (moving in or staying)."""
+    leaving: set[str] = field(default_factory=set)
+    """Provinces whose own unit is ordered to move away."""
+
+
+class HeuristicBot(Bot):
+    """The heuristic bot (see the module's description)."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int = 0, weights: Weights | None = None) -> None:
+        super().__init__(seed)
+        self.weights = weights or Weights()
+
+    # -- movement ---------------------------------------------------------------------------
+
+    def movement(self, position: Position, power: str, listing: Listing,
+                 rng: random.Random) -> list[Order]:
+        weights = self.weights
+        view = _view(position, power, weights)
+        units = [position.units[province_of(loc)] for loc in listing]
+        rng.shuffle(units)
+        plan = _Plan()
+        for unit in units:
+            if unit.location in plan.orders:
+                continue  # already given a convoy
+            self._choose(unit, position, listing, view, plan, rng)
+        self._help(position, listing, view, plan)
+        return [plan.orders.get(loc) or hold_of(options) for loc, options in listing.items()]
+
+    def _choose(self, unit: Unit, position: Position, listing: Listing, view: _View,
+                plan: _Plan, rng: random.Random) -> None:
+        """Choose ``unit``'s order: hold, a move, a convoyed move, or support for an own move
+        into the space it wanted."""
+        weights = self.weights
+        options = listing[unit.location]
+        candidates: list[tuple[Order, str, tuple[str, ...]]] = [(hold_of(options), unit.province,
+                                                                 ())]
+        land = view.tables.army_adj.get(unit.province, frozenset())
+        fleets = self._free_fleets(position, view.power, listing, plan) \
+            if unit.type is UnitType.ARMY else frozenset()
+        for order in options:
+            if not isinstance(order, Move):
+                continue
+            target = province_of(order.destination)
+            by_land = unit.type is UnitType.FLEET or (target in land and not order.via_convoy)
+            if by_land:
+                candidates.append((order, target, ()))
+            elif fleets:
+                route = self._route(unit.province, target, fleets, view.tables)
+                if route:
+                    candidates.append((order, target, route))
+        scores = [view.score(unit.type, target, weights) for _, target, _ in candidates]
+        remaining = sorted(((score, index) for index, score in enumerate(scores)), reverse=True)
+        while remaining:
+            index = _pick(remaining, rng, weights.alternative)
+            order, target, route = candidates[index]
+            if isinstance(order, Hold):
+                plan.orders[unit.location] = order
+                plan.bound_for[unit.province] = unit.location
+                return
+            taken = plan.bound_for.get(target)
+            occupant = position.units.get(target)
+            blocked = occupant is not None and occupant.power == view.power \
+                and target not in plan.leaving
+            if taken is None and not blocked:
+                plan.orders[unit.location] = order
+                plan.bound_for[target] = unit.location
+                plan.leaving.add(unit.province)
+                for fleet_province in route:
+                    self._convoy(position, listing, plan, fleet_province, unit, target)
+                return
+            if taken:
+                mover = plan.orders.get(taken)
+                contested = (occupant is not None and occupant.power != view.power) \
+                    or view.enemy(target) > 0
+                if isinstance(mover, Move) and contested:
+                    support = _support_for(options, taken, target)
+                    if support is not None:
+                        plan.orders[unit.location] = support
+                        plan.bound_for[unit.province] = unit.location
+                        return
+            remaining = [entry for entry in remaining if entry[1] != index]
+        plan.orders[unit.location] = hold_of(options)
+        plan.bound_for[unit.province] = unit.location
+
+    @staticmethod
+    def _free_fleets(position: Position, power: str, listing: Listing,
+                     plan: _Plan) -> frozenset[str]:
+        """Provinces of own fleets in convoy spaces that are free to convoy: not yet ordered,
+        or ordered to hold."""
+        spaces = tables_for(position.variant).convoy_spaces
+        free: set[str] = set()
+        for loc in listing:
+            unit = position.units.get(province_of(loc))
+            if unit is None or unit.type is not UnitType.FLEET or unit.province not in spaces:
+                continue
+            order = plan.orders.get(loc)
+            if order is None or isinstance(order, Hold):
+                free.add(unit.province)
+        return frozenset(free)
+
+    @staticmethod
+    def _route(origin: str, target: str, fleets: frozenset[str],
+               tables: MapTables) -> tuple[str, ...]:
+        """The shortest chain of own free fleets that convoys an army from ``origin`` to
+        ``target`` (empty if there is none)."""
+        if not tables.has_convoy_route(origin, target, fleets):
+            return ()
+        routes = tables.minimal_routes(origin, fleets, target, limit=50)
+        if not routes:
+            return ()
+        return min((chain for chain, _ in routes), key=lambda c: (len(c), c))
+
+    @staticmethod
+    def _convoy(position: Position, listing: Listing, plan: _Plan, fleet_province: str,
+                army: Unit, target: str) -> None:
+        fleet = position.units[fleet_province]
+        for order in listing.get(fleet.location, ()):
+            if isinstance(order, Convoy) and order.army_location == army.location \
+                    and province_of(order.destination) == target:
+                plan.orders[fleet.location] = order
+                plan.bound_for[fleet_province] = fleet.location
+                return
+
+    def _help(self, position: Position, listing: Listing, view: _View, plan: _Plan) -> None:
+        """Units left holding support own moves that need it, then threatened own units."""
+        movers = [(loc, order) for loc, order in plan.orders.items() if isinstance(order, Move)]
+        need: dict[str, int] = {}
+        for loc, order in movers:
+            target = province_of(order.destination)
+            occupant = position.units.get(target)
+            against = view.enemy(target)
+            if occupant is not None and occupant.power == view.power:
+                against = 0
+            need[loc] = against  # supports wanted: the move then has strength against + 1
+        movers.sort(key=lambda m: -view.score(position.units[province_of(m[0])].type,
+                                               province_of(m[1].destination), self.weights))
+        holders = [loc for loc, order in plan.orders.items() if isinstance(order, Hold)]
+        for loc in holders:
+            options = listing[loc]
+            best: tuple[int, Order, str] | None = None
+            for mover_loc, move in movers:
+                support = _support_for(options, mover_loc, province_of(move.destination))
+                if support is None:
+                    continue
+                wanted = need[mover_loc]
+                if best is None or wanted > best[0]:
+                    best = (wanted, support, mover_loc)
+            if best is not None and best[0] > 0:
+                plan.orders[loc] = best[1]
+                need[best[2]] -= 1
+                continue
+            guard = self._guard(position, options, view, plan)
+            if guard is not None:
+                plan.orders[loc] = guard
+            elif best is not None:
+                plan.orders[loc] = best[1]
+
+    @staticmethod
+    def _guard(position: Position, options: tuple[Order, ...], view: _View,
+               plan: _Plan) -> Order | None:
+        """Support holding the most threatened own unit that stays where it is."""
+        best: tuple[int, Order] | None = None
+        for order in options:
+            if not isinstance(order, SupportHold):
+                continue
+            target = province_of(order.supported_location)
+            unit = position.units.get(target)
+            if unit is None or unit.power != view.power or target in plan.leaving:
+                continue
+            threat = view.enemy(target)
+            if threat > 0 and (best is None or threat > best[0]):
+                best = (threat, order)
+        return best[1] if best else None
+
+    # -- retreats ---------------------------------------------------------------------------
+
+    def retreats(self, position: Position, power: str, listing: Listing,
+                 rng: random.Random) -> list[Order]:
+        view = _view(position, power, self.weights)
+        taken: set[str] = set()
+        orders: list[Order] = []
+        for options in listing.values():
+            retreats = [o for o in options if isinstance(o, Retreat)
+                        and province_of(o.destination) not in taken]
+            disband: list[Order] = [o for o in options if isinstance(o, Disband)]
+            if not retreats:
+                orders.append((disband or list(options))[0])
+                continue
+            scored = sorted(((view.score(o.unit_type, province_of(o.destination), self.weights),
+                              i) for i, o in enumerate(retreats)), reverse=True)
+            chosen = retreats[_pick(scored, rng, self.weights.alternative)]
+            taken.add(province_of(chosen.destination))
+            orders.append(chosen)
+        return orders
+
+    # -- adjustments ------------------------------------------------------------------------
+
+    def builds(self, position: Position, power: str, listing: Listing, count: int,
+               rng: random.Random) -> list[Order]:
+        view = _view(position, power, self.weights)
+        choices: list[tuple[float, Build]] = []
+        for builds in build_sites(listing).values():
+            for build in builds:
+                worth = view.worth[build.unit_type].get(build.province, 0.0)
+                if build.unit_type is UnitType.FLEET:
+                    worth *= self.weights.fleet_bias
+                choices.append((worth, build))
+        orders: list[Order] = []
+        while choices and len(orders) < count:
+            scored = sorted(((worth, i) for i, (worth, _) in enumerate(choices)),
+                            key=lambda entry: (-entry[0], entry[1]))
+            chosen = choices[_pick(scored, rng, self.weights.alternative)][1]
+            orders.append(chosen)
+            choices = [c for c in choices if c[1].province != chosen.province]
+        return orders + waives(listing, count - len(orders))
+
+    def removals(self, position: Position, power: str, listing: Listing, count: int,
+                 rng: random.Random) -> list[Order]:
+        view = _view(position, power, self.weights)
+        removable = removals_listed(listing)
+        ranked = sorted(removable.items(), key=lambda item: (
+            view.score(item[1].unit_type, province_of(item[0]), self.weights), item[0]))
+        return [order for _, order in ranked[:count]]
+
+
+def _support_for(options: tuple[Order, ...], mover_location: str,
+                 target: str) -> SupportMove | None:
+    """The listed support, among ``options``, of the move from ``mover_location`` into
+    ``target``."""
+    mover = province_of(mover_location)
+    for order in options:
+        if isinstance(order, SupportMove) and province_of(order.supported_location) == mover \
+                and province_of(order.destination) == target:
+            return order
+    return None

@@ -1,0 +1,184 @@
+"""The bots (realpolitik.bots): only legal orders in any position of any variant, the same orders
+for the same seed, and a heuristic bot that plays better than chance and than holding."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from realpolitik.bots import BOT_NAMES, Bot, make_bot
+from realpolitik.bots.arena import league_text, parse_lineup, play_game, run_arena
+from realpolitik.game import EndKind, Game
+from realpolitik.legality import adjustment_counts, check_order, legal_orders
+from realpolitik.orders import Build, Convoy, Disband, Move, Order, Waive, unit_key
+from realpolitik.position import PhaseType, Position
+from realpolitik.rules import rules_for
+from realpolitik.variant import Variant, load_variant
+
+VARIANTS = Path(__file__).parent / "variants"
+SYNTHETIC = sorted(p.name for p in VARIANTS.iterdir() if (p / "variant.toml").exists())
+RULES = rules_for("2023")
+_LOADED: dict[str, Variant] = {}
+
+
+def loaded(name: str) -> Variant:
+    """A variant by name (classical) or synthetic folder name, loaded once for the module."""
+    if name not in _LOADED:
+        _LOADED[name] = load_variant(name if name == "classical" else VARIANTS / name)
+    return _LOADED[name]
+
+
+def assert_legal_set(position: Position, power: str, orders: list[Order]) -> None:
+    """``orders`` are a legal set for ``power``: each listed (and passing the full check), at
+    most one per unit, and in an adjustment phase no more builds than due, on distinct sites,
+    and exactly the removals due."""
+    listing = legal_orders(position, power, rules=RULES)
+    listed = {id(o) for options in listing.values() for o in options}
+    for order in orders:
+        assert order.power == power, order
+        assert id(order) in listed or check_order(position, order, rules=RULES) is None, \
+            f"{power} {order} is not legal in {position.phase}"
+        assert check_order(position, order, rules=RULES) is None, order
+    units = [unit_key(o) for o in orders if not isinstance(o, Waive)]
+    assert len(units) == len(set(units)), f"two orders for one unit: {orders}"
+    if position.phase.type is PhaseType.ADJUSTMENTS:
+        due = adjustment_counts(position).get(power, 0)
+        builds = [o for o in orders if isinstance(o, Build | Waive)]
+        removals = [o for o in orders if isinstance(o, Disband)]
+        if due > 0:
+            assert len(builds) <= due and not removals
+        elif due < 0:
+            assert len(removals) == min(-due, len(position.units_of(power))) and not builds
+        else:
+            assert not orders
+    elif position.phase.type is PhaseType.MOVEMENT:
+        assert len(orders) == len(listing), "every unit gets an order"
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(variant=st.sampled_from(["classical", *SYNTHETIC]),
+       seed=st.integers(0, 100_000),
+       phases=st.integers(0, 45))
+def test_every_bot_gives_only_legal_orders_in_random_positions(variant: str, seed: int,
+                                                              phases: int) -> None:
+    """Random games (random bots, some powers silent) reach random positions; there every bot
+    gives each power to order a legal set of orders, which the game accepts without a
+    complaint."""
+    game = Game(loaded(variant), rules=RULES, seed=seed)
+    rng = random.Random(seed)
+    walker = make_bot("random", seed)
+    bots = [make_bot(name, seed) for name in BOT_NAMES]
+    for _ in range(phases + 1):
+        if game.is_over:
+            break
+        position = game.position
+        for power in game.powers_to_order():
+            for bot in bots:
+                assert_legal_set(position, power, bot.orders(position, power, RULES))
+            chooser = rng.choice([walker, *bots])
+            if rng.random() < 0.9:
+                report = game.submit(power, chooser.orders(position, power, RULES))
+                assert all(entry.ok for entry in report), report
+        game.process()
+
+
+def test_the_same_seed_gives_the_same_game_and_another_seed_another() -> None:
+    variant = loaded("classical")
+
+    def record(seed: int) -> list[str]:
+        bots: dict[str, Bot] = {power: make_bot("heuristic", seed + i)
+                                for i, power in enumerate(variant.power_ids)}
+        game = play_game(variant, bots, seed=seed, end_year=1905, rules=RULES)
+        return [f"{r.position.phase} {p}: {e.order}" for r in game.history
+                for p, entries in sorted(r.orders.items()) for e in entries]
+
+    assert record(3) == record(3)
+    assert record(3) != record(4)
+
+
+def test_a_bot_answers_the_same_whatever_it_was_asked_before() -> None:
+    game = Game(loaded("classical"), rules=RULES)
+    bot = make_bot("heuristic", 7)
+    first = bot.orders(game.position, "france", RULES)
+    for power in game.powers:
+        bot.orders(game.position, power, RULES)
+    assert bot.orders(game.position, "france", RULES) == first
+    assert make_bot("heuristic", 7).orders(game.position, "france", RULES) == first
+
+
+@pytest.mark.parametrize("opponent", ["random", "hold"])
+def test_the_heuristic_bot_beats_six_weaker_bots(opponent: str) -> None:
+    """Seven seeded games, the heuristic bot on each power once: it ends every game with the
+    most centres, and most of them with a solo victory by 1920."""
+    table, games = run_arena(["heuristic", *[opponent] * 6], games=7, seed=11)
+    lines = {line.bot: line for line in table}
+    assert lines["heuristic"].top == 7, league_text(table)
+    assert lines["heuristic"].wins >= 5, league_text(table)
+    assert lines["heuristic"].mean_centers > 4 * lines[opponent].mean_centers
+    # the heuristic bot played every power once
+    assert sorted(p for g in games for p, b in g.seats.items() if b == "heuristic") \
+        == sorted(loaded("classical").power_ids)
+
+
+def test_seven_heuristic_bots_finish_their_games() -> None:
+    table, games = run_arena(["heuristic"] * 7, games=3, seed=5, end_year=1912)
+    for game in games:
+        assert game.end_kind in (EndKind.VICTORY.value, EndKind.SHORT_GAME.value)
+        assert game.game.is_over
+    assert table[0].seats == 21
+
+
+def test_the_heuristic_bot_convoys_supports_and_builds() -> None:
+    """Over a few games of heuristic bots: convoys that carry an army of their own power to
+    where it was ordered, supports, builds and retreats all occur."""
+    _, games = run_arena(["heuristic"] * 7, games=3, seed=1, end_year=1910)
+    kinds: Counter[str] = Counter()
+    carried = 0
+    for summary in games:
+        for record in summary.game.history:
+            for power, entries in record.orders.items():
+                moves = {(o.province, o.destination) for e in entries
+                         if isinstance(o := e.order, Move)}
+                for entry in entries:
+                    order = entry.order
+                    kinds[type(order).__name__] += 1
+                    if isinstance(order, Convoy):
+                        assert (order.army_location, order.destination) in moves, \
+                            f"{power} convoys an army it did not order: {order}"
+            for result in record.resolution.results:
+                order = result.order
+                if isinstance(order, Move) and result.result.value == "succeeds" \
+                        and order.via_convoy is False \
+                        and order.destination not in summary.game.variant.map.army_neighbours(
+                            order.province) and order.unit_type.value == "A":
+                    carried += 1
+    assert kinds["Convoy"] > 0 and carried > 0, kinds
+    assert kinds["SupportMove"] > 0 and kinds["SupportHold"] > 0, kinds
+    assert kinds["Build"] > 0 and kinds["Retreat"] > 0, kinds
+
+
+@pytest.mark.parametrize("name", ["river", "neutrals", "colonies"])
+def test_the_heuristic_bot_plays_synthetic_variants_better_than_chance(name: str) -> None:
+    variant = loaded(name)
+    count = len(variant.power_ids)
+    table, _ = run_arena(["heuristic", *["random"] * (count - 1)], games=2 * count, seed=2,
+                         variant=variant, end_year=1910)
+    lines = {line.bot: line for line in table}
+    assert lines["heuristic"].mean_centers > lines["random"].mean_centers, league_text(table)
+
+
+def test_line_ups_are_read_with_repeats_and_bad_names_are_named() -> None:
+    assert parse_lineup("heuristic, random*6", BOT_NAMES) == ["heuristic"] + ["random"] * 6
+    with pytest.raises(ValueError, match="'clever' is not a bot"):
+        parse_lineup("clever,random", BOT_NAMES)
+    with pytest.raises(ValueError, match="NAME\\*N"):
+        parse_lineup("random*x", BOT_NAMES)
+    with pytest.raises(ValueError, match="one bot per power"):
+        run_arena(["random"] * 3, games=1)
+    with pytest.raises(ValueError, match="no bot is called"):
+        make_bot("clever")
