@@ -7,9 +7,9 @@
 A program that plays many games (a server, a bot trainer, a tournament runner) loads a variant
 once and gives it to every :class:`realpolitik.game.Game`. The variant keeps what the engine
 works out about its map for the games that use it (order values, convoy routes, entries of
-listed orders, in ``Variant.derived``), so that the next game finds them ready. That is only
-safe if what it keeps is bounded: a long-running process must not grow without limit with the
-number of games played. The target is a growth of the process's resident memory under 20 MB
+listed orders, in ``Variant.caches``: typed slots of :mod:`realpolitik.caches`, each with a
+stated bound), so that the next game finds them ready. That is only safe if what it keeps is
+bounded: a long-running process must not grow without limit with the number of games played. The target is a growth of the process's resident memory under 20 MB
 between 10 and 1,000 games.
 
 This loads the classical variant once, then plays seeded random games with the native API: each
@@ -114,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
         "growth_mb": round(growth, 1),
         "target_mb": TARGET_MB,
         "within_target": growth < TARGET_MB,
-        "derived_keys": len(variant.derived),
+        "variant_caches": list(variant.caches.names()),
         "seconds": round(seconds, 1),
     }
     if args.json:

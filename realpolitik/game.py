@@ -17,6 +17,7 @@ from operator import attrgetter
 
 from realpolitik.adjudication import adjudicate
 from realpolitik.adjudication.outcomes import Resolution
+from realpolitik.caches import Bounded, CacheSlot
 from realpolitik.errors import GameError
 from realpolitik.legality import (
     adjustment_counts,
@@ -72,21 +73,31 @@ class SubmittedOrder:
 
 
 _order_of = attrgetter("order")
-_ENTRIES_KEY = "realpolitik.game:listed_entries"
-_MAX_ENTRIES = 1 << 16
+_MAX_ENTRIES = 4096
+"""How many entries :data:`_listed_entries` keeps: the orders of the games being played (a
+movement phase submits some thirty); a few hundred KB."""
 
 
-def _listed_entries(variant: Variant) -> dict[int, SubmittedOrder]:
-    """id of an order value that legal_orders listed -> ``SubmittedOrder(str(order), order)``:
-    one entry per listed order, kept in the variant (the listing makes each order value once
-    per variant, and the entry is as immutable as the order), so that a submit of values
-    neither writes the orders out nor makes entries, and the history shares them. An entry
-    keeps its order alive, so the entry found under an order's id is that order's."""
-    derived = variant.derived
-    entries: dict[int, SubmittedOrder] | None = derived.get(_ENTRIES_KEY)  # type: ignore[assignment]
-    if entries is None or len(entries) >= _MAX_ENTRIES:
-        entries = derived[_ENTRIES_KEY] = {}
-    return entries
+def _no_entries(_variant: Variant) -> Bounded[int, SubmittedOrder]:
+    return Bounded(_MAX_ENTRIES)
+
+
+_listed_entries: CacheSlot[Variant, Bounded[int, SubmittedOrder]] = CacheSlot(
+    "submitted listed orders", _no_entries)
+"""id of an order value that legal_orders listed -> ``SubmittedOrder(str(order), order)``, kept
+in the variant (the entry is as immutable as the order), so that a submit of values neither
+writes the orders out nor makes entries, and the history shares them. An entry keeps its order
+alive, so the entry found under an order's id is that order's. Bounded by
+:data:`_MAX_ENTRIES`."""
+
+
+def _no_boards(_variant: Variant) -> dict[str, Variant]:
+    return {}
+
+
+_closed_boards: CacheSlot[Variant, dict[str, Variant]] = CacheSlot(
+    "boards with neutral territory closed", _no_boards)
+"""Setup id -> the variant with that setup's neutral territory impassable (one per setup)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,17 +173,13 @@ class Game:
         """The variant as the board stands: with neutral territory closed while it is neutral."""
         if not self.setup.neutral_territory or not neutral_active:
             return self.variant
-        key = f"game.neutral:{self.setup.id}"
-        cached = self.variant.derived.get(key)
-        if isinstance(cached, Variant):
-            return cached
-        closed = replace(
-            self.variant,
-            map=self.variant.map.with_impassable(self.setup.neutral_territory),
-            derived={},
-        )
-        self.variant.derived[key] = closed
-        return closed
+        closed = _closed_boards(self.variant)
+        board = closed.get(self.setup.id)
+        if board is None:
+            # (a copy of a variant starts with empty caches: its map differs)
+            board = closed[self.setup.id] = replace(
+                self.variant, map=self.variant.map.with_impassable(self.setup.neutral_territory))
+        return board
 
     def _initial_position(self) -> Position:
         start = Position.initial(self.variant)
@@ -469,7 +476,7 @@ class Game:
             notes=tuple(notes),
         )
         self.history.append(record)
-        position.memo.clear()  # its legal orders are not needed again; don't keep them in history
+        position.caches.clear()  # its legal orders are not needed again: not kept in history
         self._pending = {}
         self._position = following
         self._check_eliminations(notes)

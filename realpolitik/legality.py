@@ -20,6 +20,7 @@ from operator import attrgetter, is_, not_
 from types import MappingProxyType
 from typing import TypeVar, cast
 
+from realpolitik.caches import CacheSlot
 from realpolitik.geography import UnitType, province_of
 from realpolitik.maptables import MapTables, Mover, Occupant, tables_for
 from realpolitik.orders import (
@@ -111,16 +112,17 @@ def _The_unit(position: Position, unit: Unit) -> str:  # noqa: N802
     return text[0].upper() + text[1:]
 
 
-def _fleets_at_sea(position: Position, tables: MapTables) -> frozenset[str]:
-    """The seas holding a fleet, worked out once per position (in its memo): a check of a
-    convoy or of a support of a move by convoy needs them, and scanning every unit for each
-    such order made checking grow faster than the number of units."""
-    fleets: frozenset[str] | None = position.memo.get("legality:fleets_at_sea")  # type: ignore[assignment]
-    if fleets is None:
-        fleets = position.memo["legality:fleets_at_sea"] = frozenset(
-            p for p, u in position.units.items()
-            if u.type is UnitType.FLEET and p in tables.convoy_spaces)
-    return fleets
+def _find_fleets_at_sea(position: Position) -> frozenset[str]:
+    convoy_spaces = tables_for(position.variant).convoy_spaces
+    return frozenset(p for p, u in position.units.items()
+                     if u.type is UnitType.FLEET and p in convoy_spaces)
+
+
+_fleets_at_sea: CacheSlot[Position, frozenset[str]] = CacheSlot(
+    "fleets at sea", _find_fleets_at_sea)
+"""The convoy spaces holding a fleet, worked out once per position: a check of a convoy or of
+a support of a move by convoy needs them, and scanning every unit for each such order made
+checking grow faster than the number of units."""
 
 
 def adjustment_counts(position: Position) -> dict[str, int]:
@@ -130,23 +132,20 @@ def adjustment_counts(position: Position) -> dict[str, int]:
     return dict(_adjustment_counts(position))
 
 
-_COUNTS_KEY = "legal_orders:adjustment_counts"
+def _count_adjustments(position: Position) -> Mapping[str, int]:
+    counts = {p: 0 for p in position.variant.power_ids}
+    for owner in position.centers.values():
+        if owner in counts:
+            counts[owner] += 1
+    for unit in position.units.values():
+        if unit.power in counts:
+            counts[unit.power] -= 1
+    return position.variant.hooks.adjustments(position, counts)
 
 
-def _adjustment_counts(position: Position) -> Mapping[str, int]:
-    """:func:`adjustment_counts`, worked out once per position (in its memo): read only."""
-    counts: dict[str, int] | None = position.memo.get(_COUNTS_KEY)  # type: ignore[assignment]
-    if counts is None:
-        counts = {p: 0 for p in position.variant.power_ids}
-        for owner in position.centers.values():
-            if owner in counts:
-                counts[owner] += 1
-        for unit in position.units.values():
-            if unit.power in counts:
-                counts[unit.power] -= 1
-        counts = position.variant.hooks.adjustments(position, counts)
-        position.memo[_COUNTS_KEY] = counts
-    return counts
+_adjustment_counts: CacheSlot[Position, Mapping[str, int]] = CacheSlot(
+    "adjustment counts", _count_adjustments)
+""":func:`adjustment_counts`, worked out once per position: read only (one entry per power)."""
 
 
 def retreat_options(
@@ -318,7 +317,7 @@ class _Checker:
         else:
             by_land = destination in tables.army_adj.get(unit.province, ())
             if via or not by_land:
-                fleets = _fleets_at_sea(position, tables)
+                fleets = _fleets_at_sea(position)
                 if not tables.has_convoy_route(unit.province, destination, fleets):
                     if via:
                         return self.illegal(
@@ -371,7 +370,7 @@ class _Checker:
                                 f"An army cannot move into the sea ({_name(position, dest_prov)}).")
         if dest_prov in tables.army_adj.get(supported.province, ()):
             return dest_prov
-        fleets = _fleets_at_sea(position, tables)
+        fleets = _fleets_at_sea(position)
         # not through the supporter: it cannot support and convoy at once (6.D.31)
         if tables.has_convoy_route(supported.province, dest_prov, fleets, supporter.province):
             return dest_prov
@@ -478,7 +477,7 @@ class _Checker:
                 f"An army cannot be convoyed from {_name(position, army_prov)} to "
                 f"{_name(position, dest)}.",
             )
-        fleets = _fleets_at_sea(position, tables)
+        fleets = _fleets_at_sea(position)
         routes = tables.minimal_routes(army_prov, fleets, dest)
         if not any(unit.province in chain for chain, _ in routes):
             return self.illegal(
@@ -747,12 +746,12 @@ class _Listed:
 
     def holds(self, order: Order) -> bool:
         """True if ``order`` is one of the listed values (the very object)."""
-        listed = self.listed.get(order.power)
+        power = order.power
+        listed = self.listed.get(power)
         if listed is None:
-            if not is_listed(self.position, order, self.rules):
+            if power is None or not is_listed(self.position, order, self.rules):
                 return False
-            self.listed[order.power] = self.position.memo[  # type: ignore[assignment]
-                ("legal_orders", order.power, self.rules)]
+            self.listed[power] = _listings(self.position)[power, self.rules]
             return True
         return _in_listing(listed, order)
 
@@ -769,8 +768,7 @@ def is_listed(position: Position, order: Order, rules: Rules) -> bool:
     power = order.power
     if power is None:
         return False
-    listed: Mapping[str, tuple[Order, ...]] | None = position.memo.get(  # type: ignore[assignment]
-        ("legal_orders", power, rules))
+    listed = _listings(position).get((power, rules))
     return listed is not None and _in_listing(listed, order)
 
 
@@ -818,14 +816,21 @@ def legal_orders(position: Position, power: str, *, rules: Rules | None = None,
     ``"waive"`` to a :class:`Waive` when the power may build.
     """
     rules = rules or _DEFAULT_RULES
-    memo = position.memo
-    key = ("legal_orders", power, rules)
-    cached = memo.get(key)
-    if cached is None:
-        listed = _legal_orders(position, power, rules)
-        memo[key] = listed
-        return listed
-    return cached  # type: ignore[return-value]
+    listings = _listings(position)
+    listed = listings.get((power, rules))
+    if listed is None:
+        listed = listings[power, rules] = _legal_orders(position, power, rules)
+    return listed
+
+
+def _no_listings(_position: Position) -> dict[tuple[str, Rules], Mapping[str, tuple[Order, ...]]]:
+    return {}
+
+
+_listings: CacheSlot[Position, dict[tuple[str, Rules], Mapping[str, tuple[Order, ...]]]] = \
+    CacheSlot("legal orders", _no_listings)
+"""(power, rules) -> :func:`legal_orders` of the power in the position (one per power and
+rules asked: a game asks under one set of rules)."""
 
 
 def _legal_orders(position: Position, power: str, rules: Rules,
@@ -864,8 +869,7 @@ def _adjustment_orders(position: Position, power: str, rules: Rules,
             out[province] = tuple(_made_for(position, utype, loc, power).build()
                                   for utype, loc in builds)
         if rules.waive is WaiveBuilds.ALLOWED:
-            waives: dict[str, Waive] = position.variant.derived.setdefault(  # type: ignore[assignment]
-                _WAIVES_KEY, {})
+            waives = _waives(position.variant)
             waive = waives.get(power)
             if waive is None:
                 waive = waives[power] = Waive(power)
@@ -933,7 +937,7 @@ _Shared = tuple[dict[str, list[int]], frozenset[str], dict[str, list[tuple[Mover
 _unit_key: Callable[[Unit], tuple[UnitType, str]] = attrgetter("type", "location")
 
 
-def _movement_shared(position: Position, tables: MapTables) -> _Shared:
+def _find_movement_shared(position: Position) -> _Shared:
     """What every power's list of movement orders needs, computed once per position.
 
     ``into``: province -> the unit in it (first) and every move some unit could make into it,
@@ -944,9 +948,7 @@ def _movement_shared(position: Position, tables: MapTables) -> _Shared:
     (:meth:`MapTables.fleet_groups`); where each army next to a fleet at sea could go by convoy;
     and each fleet's convoys (unsorted, repeated).
     """
-    shared = position.memo.get("legal_orders:movement")
-    if shared is not None:
-        return shared  # type: ignore[return-value]
+    tables = tables_for(position.variant)
     units = position.units
     convoying = tables.convoy_spaces
     fleet = UnitType.FLEET
@@ -997,10 +999,14 @@ def _movement_shared(position: Position, tables: MapTables) -> _Shared:
         for dest_prov, _, key in by_convoy:
             into[dest_prov].append(key)
         start = index + 1
-    shared = (into, frozenset(may_convoy), convoyed_into, group_of_army, convoy_reach,
-              convoys_of)
-    position.memo["legal_orders:movement"] = shared
-    return shared
+    return (into, frozenset(may_convoy), convoyed_into, group_of_army, convoy_reach,
+            convoys_of)
+
+
+_movement_shared: CacheSlot[Position, _Shared] = CacheSlot(
+    "movement listing tables", _find_movement_shared)
+"""What every power's list of movement orders needs (:func:`_find_movement_shared`), once per
+position."""
 
 
 # Order values are frozen dataclasses; their __init__ costs twice what setting the slots costs,
@@ -1119,7 +1125,7 @@ class _Made:
     A movement phase lists some 600 orders and most of them were listed, unchanged, the phase
     before: looking each one up here by a small key is several times cheaper than making it
     again, and the facade can keep its strings by the identity of these values. The values are
-    frozen, so sharing them between positions is safe; the table lives in ``variant.derived``,
+    frozen, so sharing them between positions is safe; the table lives in ``variant.caches``,
     exactly as long as the variant, and is bounded by the map (``heads`` by :data:`_MAX_HEADS`).
     """
 
@@ -1204,32 +1210,39 @@ class _Made:
         return tuple(listed)
 
 
-_MADE_KEY = "realpolitik.legality:orders"
-_WAIVES_KEY = "realpolitik.legality:waives"
-_KNOWN_KEY = "realpolitik.legality:known"
+def _no_known_orders(_variant: Variant) -> dict[int, Order]:
+    return {}
+
+
+known_orders: CacheSlot[Variant, dict[int, Order]] = CacheSlot("known orders", _no_known_orders)
+"""``known_orders(variant)``: id -> every order value the listing made for this variant (kept
+alive here, so each id stays its own), for the facade's strings. Read-only for callers; bounded
+by the map, as the values are."""
 
 
 def _known_orders(position: Position) -> dict[int, Order]:
     return known_orders(position.variant)
 
 
-def known_orders(variant: Variant) -> dict[int, Order]:
-    """id -> every order value the listing made for this variant (kept alive here, so each id
-    stays its own), for the facade's strings. Read-only for callers."""
-    derived = variant.derived
-    known = derived.get(_KNOWN_KEY)
-    if known is None:
-        known = derived[_KNOWN_KEY] = {}
-    return known  # type: ignore[return-value]
+def _no_made(_variant: Variant) -> dict[tuple[UnitType, str, str], _Made]:
+    return {}
+
+
+_made_of: CacheSlot[Variant, dict[tuple[UnitType, str, str], _Made]] = CacheSlot(
+    "listed order values", _no_made)
+"""(unit type, location, power) -> :class:`_Made` (bounded by the map)."""
 
 
 def _made_table(position: Position) -> dict[tuple[UnitType, str, str], _Made]:
-    """(unit type, location, power) -> :class:`_Made`, kept in ``variant.derived``."""
-    derived = position.variant.derived
-    table = derived.get(_MADE_KEY)
-    if table is None:
-        table = derived[_MADE_KEY] = {}
-    return table  # type: ignore[return-value]
+    return _made_of(position.variant)
+
+
+def _no_waives(_variant: Variant) -> dict[str, Waive]:
+    return {}
+
+
+_waives: CacheSlot[Variant, dict[str, Waive]] = CacheSlot("waives", _no_waives)
+"""Power -> its waive as the listing gives it (one per power)."""
 
 
 def _made_for(position: Position, utype: UnitType, loc: str, power: str) -> _Made:
@@ -1245,7 +1258,7 @@ def _made_for(position: Position, utype: UnitType, loc: str, power: str) -> _Mad
 def _movement_orders(position: Position, power: str) -> Mapping[str, tuple[Order, ...]]:
     tables = tables_for(position.variant)
     into, may_convoy, convoyed_into, group_of_army, convoy_reach, convoys_of = _movement_shared(
-        position, tables)
+        position)
     into_of = into.__getitem__
     army_adj = tables.army_adj
     made_table = _made_table(position)

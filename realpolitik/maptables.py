@@ -1,7 +1,7 @@
 """Tables the rules derive from a map once, and convoy route searches over them.
 
 :func:`tables_for` builds a :class:`MapTables` the first time a variant is used and keeps it in
-``variant.derived``, so that it lives exactly as long as the variant (no global cache). Everything
+``variant.caches``, so that it lives exactly as long as the variant (no global cache). Everything
 the legality checks and the adjudicator ask about the board is then a dictionary or set look-up.
 """
 
@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
+from realpolitik.caches import Bounded, CacheSlot
 from realpolitik.geography import Map, Terrain, UnitType, province_of
 from realpolitik.variant import Variant
 
@@ -28,10 +29,11 @@ move, the move's :meth:`MapTables.support_key`) for each such move to a province
 by land; and (fleet, the (army province, destination) pairs the fleet is needed for on some
 route with no fleet to spare)."""
 
-_KEY = "realpolitik.maptables"
-
-_MAX_CONVOY_REACH = 8192
-"""How many answers :meth:`MapTables.convoy_reach` keeps before starting over."""
+_MAX_CONVOY_ANSWERS = 1024
+"""How many answers :meth:`MapTables.convoy_reach` and :meth:`MapTables.reach_without` each
+keep (a few KB each: a few MB at most). Answers depend on the army and the group of fleets
+joined to it, so a game asks the same ones from phase to phase while its fleets stand still;
+those of games long over are dropped first."""
 
 
 class MapTables:
@@ -179,8 +181,10 @@ class MapTables:
         self.occupant_keys: Mapping[tuple[UnitType, str], int] = MappingProxyType(
             {(utype, loc): self.support_key((loc, utype)) for utype, loc in nearby})
         """(unit type, location) -> the support key of that unit."""
-        self._convoy_reach: dict[tuple[str, frozenset[str]], ConvoyReach] = {}
-        self._reach_without: dict[tuple[str, frozenset[str], str], frozenset[str]] = {}
+        self._convoy_reach: Bounded[tuple[str, frozenset[str]], ConvoyReach] = Bounded(
+            _MAX_CONVOY_ANSWERS)
+        self._reach_without: Bounded[tuple[str, frozenset[str], str], frozenset[str]] = Bounded(
+            _MAX_CONVOY_ANSWERS)
         homes: dict[str, list[str]] = {}
         for province in self.provinces:
             owner = self.home_of[province]
@@ -257,8 +261,6 @@ class MapTables:
             for chain, ends in self.minimal_routes(origin, group):
                 for fleet in chain:
                     needed.setdefault(fleet, []).extend((origin, dest) for dest in ends)
-        if len(self._convoy_reach) >= _MAX_CONVOY_REACH:
-            self._convoy_reach.clear()
         known = self._convoy_reach[key] = (
             reach, movers, tuple((fleet, tuple(pairs)) for fleet, pairs in needed.items()))
         return known
@@ -269,8 +271,6 @@ class MapTables:
         key = (origin, group, fleet)
         reach = self._reach_without.get(key)
         if reach is None:
-            if len(self._reach_without) >= _MAX_CONVOY_REACH:
-                self._reach_without.clear()
             reach = self._reach_without[key] = self.convoy_reachable(origin, group, fleet)
         return reach
 
@@ -359,10 +359,10 @@ class MapTables:
         return out
 
 
-def tables_for(variant: Variant) -> MapTables:
-    """The :class:`MapTables` of a variant, built on first use and kept in ``variant.derived``."""
-    tables = variant.derived.get(_KEY)
-    if not isinstance(tables, MapTables):
-        tables = MapTables(variant.map, variant.hooks.convoy_spaces(variant))
-        variant.derived[_KEY] = tables
-    return tables
+def _build_tables(variant: Variant) -> MapTables:
+    return MapTables(variant.map, variant.hooks.convoy_spaces(variant))
+
+
+tables_for: CacheSlot[Variant, MapTables] = CacheSlot("map tables", _build_tables)
+"""``tables_for(variant)``: the :class:`MapTables` of a variant, built on first use and kept in
+``variant.caches`` (one per variant; its convoy answers are :class:`Bounded` tables)."""

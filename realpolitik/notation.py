@@ -19,6 +19,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
+from realpolitik.caches import CacheSlot
 from realpolitik.errors import (
     AmbiguousOrderError,
     InvalidOrderError,
@@ -121,10 +122,7 @@ def _words(name: str) -> tuple[str, ...]:
     return tuple(w for w in re.split(r"[\s\-/]+", normalize_name(name)) if w)
 
 
-def _lexicon(variant: Variant) -> _Lexicon:
-    cached = variant.derived.get("notation.lexicon")
-    if isinstance(cached, _Lexicon):
-        return cached
+def _make_lexicon(variant: Variant) -> _Lexicon:
     exact: dict[tuple[str, ...], str] = {}
     names: list[tuple[tuple[str, ...], str]] = []
     for name, location in variant.names.items():
@@ -140,10 +138,12 @@ def _lexicon(variant: Variant) -> _Lexicon:
     by_initial: dict[str, list[tuple[tuple[str, ...], str]]] = {}
     for words, location in names:
         by_initial.setdefault(words[0][0], []).append((words, location))
-    lexicon = _Lexicon(exact, {k: tuple(v) for k, v in by_initial.items()}, display,
-                       max(len(w) for w, _ in names))
-    variant.derived["notation.lexicon"] = lexicon
-    return lexicon
+    return _Lexicon(exact, {k: tuple(v) for k, v in by_initial.items()}, display,
+                    max(len(w) for w, _ in names))
+
+
+_lexicon: CacheSlot[Variant, _Lexicon] = CacheSlot("notation lexicon", _make_lexicon)
+"""The names the parser knows for a variant's places (one per variant, fixed by its map)."""
 
 
 # -- parsed pieces -----------------------------------------------------------------------------

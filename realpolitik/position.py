@@ -10,6 +10,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import TypeVar
 
+from realpolitik.caches import Caches, CacheSlot
 from realpolitik.errors import RealpolitikError
 from realpolitik.geography import UnitType, province_of
 from realpolitik.hooks import NO_STATE, VariantState
@@ -168,18 +169,19 @@ class Position:
     standoffs: frozenset[str] = frozenset()
     state: VariantState = field(default_factory=lambda: NO_STATE)
     _key: tuple[object, ...] | None = field(init=False, repr=False, default=None)
-    memo: dict[object, object] = field(init=False, repr=False, compare=False)
+    caches: Caches = field(init=False, repr=False, compare=False)
     """What the rules derive from this position (its legal orders...), kept with it.
 
     The position is immutable, so anything computed from it alone stays true; the engine's
-    modules cache such values here under their own keys. Not part of the value."""
+    modules keep such values here, each under its own :class:`~realpolitik.caches.CacheSlot`
+    (bounded by the board: one value per slot, or one per power). Not part of the value."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "units", MappingProxyType(dict(self.units)))
         object.__setattr__(self, "centers", MappingProxyType(dict(self.centers)))
         if self.state is not NO_STATE:
             object.__setattr__(self, "state", MappingProxyType(dict(self.state)))
-        object.__setattr__(self, "memo", {})
+        object.__setattr__(self, "caches", Caches())
 
     def _compare_key(self) -> tuple[object, ...]:
         key = self._key
@@ -264,27 +266,11 @@ class Position:
 
     def units_of(self, power: str) -> tuple[Unit, ...]:
         """The units of ``power`` on the board, in map order."""
-        # Asked for every power several times a phase (who orders, eliminations, scores):
-        # grouped once per position, in the memo.
-        by_power = self.memo.get("position:units_of")
-        if by_power is None:
-            grouped: dict[str, list[Unit]] = {}
-            for unit in self.units.values():
-                grouped.setdefault(unit.power, []).append(unit)
-            by_power = {p: tuple(us) for p, us in grouped.items()}
-            self.memo["position:units_of"] = by_power
-        return by_power.get(power, ())  # type: ignore[attr-defined, no-any-return]
+        return _units_by_power(self).get(power, ())
 
     def centers_of(self, power: str) -> tuple[str, ...]:
         """The supply centres ``power`` owns, sorted."""
-        by_power = self.memo.get("position:centers_of")
-        if by_power is None:
-            grouped: dict[str, list[str]] = {}
-            for center, owner in self.centers.items():
-                grouped.setdefault(owner, []).append(center)
-            by_power = {p: tuple(sorted(cs)) for p, cs in grouped.items()}
-            self.memo["position:centers_of"] = by_power
-        return by_power.get(power, ())  # type: ignore[attr-defined, no-any-return]
+        return _centers_by_power(self).get(power, ())
 
     def dislodged_of(self, power: str) -> tuple[DislodgedUnit, ...]:
         """The dislodged units of ``power``."""
@@ -319,10 +305,34 @@ class Position:
             standoffs=self.standoffs if standoffs is None else standoffs,
             state=self.state if state is None else state,
             _key=None,
-            memo={},
+            caches=Caches(),
         )
         return made
 
     def __repr__(self) -> str:
         units = ", ".join(f"{u.power}: {u}" for u in self.units.values())
         return f"<Position {self.phase} [{units}]>"
+
+
+# Asked for every power several times a phase (who orders, eliminations, scores): grouped once
+# per position.
+def _group_units(position: Position) -> dict[str, tuple[Unit, ...]]:
+    grouped: dict[str, list[Unit]] = {}
+    for unit in position.units.values():
+        grouped.setdefault(unit.power, []).append(unit)
+    return {p: tuple(us) for p, us in grouped.items()}
+
+
+def _group_centers(position: Position) -> dict[str, tuple[str, ...]]:
+    grouped: dict[str, list[str]] = {}
+    for center, owner in position.centers.items():
+        grouped.setdefault(owner, []).append(center)
+    return {p: tuple(sorted(cs)) for p, cs in grouped.items()}
+
+
+_units_by_power: CacheSlot[Position, dict[str, tuple[Unit, ...]]] = CacheSlot(
+    "units by power", _group_units)
+"""Power -> its units, in map order (one entry per power with units)."""
+_centers_by_power: CacheSlot[Position, dict[str, tuple[str, ...]]] = CacheSlot(
+    "centres by power", _group_centers)
+"""Owner -> its supply centres, sorted (one entry per owner)."""

@@ -15,6 +15,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from realpolitik.caches import Caches
 from realpolitik.errors import VariantError
 from realpolitik.geography import Map, Province, Terrain, UnitType, province_of
 from realpolitik.hooks import VariantHooks, load_hooks
@@ -107,18 +108,16 @@ class Variant:
     source: str = ""
     """What finds the variant again: its id for a variant shipped with realpolitik, else the
     path of its folder (a game record names it so that the game can be read back)."""
-    derived: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
-    """Tables other modules derive from this variant once (the parser's lexicon...), kept here
-    so that they live exactly as long as the variant and no global cache is needed."""
+    power_ids: tuple[str, ...] = field(init=False, compare=False, repr=False)
+    """The power ids in display order (from ``powers``: asked for many times a phase)."""
+    caches: Caches = field(default_factory=Caches, init=False, compare=False, repr=False)
+    """What other modules derive from this variant once (map tables, the parser's lexicon,
+    order values...), each under its own :class:`~realpolitik.caches.CacheSlot` whose docstring
+    states its bound: it lives exactly as long as the variant, and no global cache is needed.
+    Not part of the value; a copy (``dataclasses.replace``) starts with empty caches."""
 
-    @property
-    def power_ids(self) -> tuple[str, ...]:
-        """The power ids in display order."""
-        # asked for many times a phase (who orders, who is left): made once per variant
-        ids = self.derived.get("variant:power_ids")
-        if ids is None:
-            ids = self.derived["variant:power_ids"] = tuple(p.id for p in self.powers)
-        return ids  # type: ignore[return-value]
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "power_ids", tuple(p.id for p in self.powers))
 
     def power(self, power_id: str) -> Power:
         """The power with this id; raises KeyError."""

@@ -1,6 +1,6 @@
 """The caches that make the engine fast must not change what it computes.
 
-Legal orders are computed once per position and kept in ``position.memo``; an order value that
+Legal orders are computed once per position and kept in ``position.caches``; an order value that
 ``legal_orders`` listed skips the legality check in ``submit`` and in the adjudicator. These
 tests check the cached answers against fresh computations over seeded random games.
 """
@@ -60,12 +60,12 @@ def test_listed_orders_pass_the_full_check_unchanged() -> None:
                     assert repr(built) == repr(order) and str(built) == str(order)
 
 
-def test_memo_is_not_part_of_the_value() -> None:
+def test_caches_are_not_part_of_the_value() -> None:
     game = Game()
     position = game.position
     twin = Position(position.variant, position.phase, position.units, position.centers)
     legal_orders(position, "france")
-    assert position.memo and not twin.memo
+    assert len(position.caches) and not len(twin.caches)
     assert position == twin and hash(position) == hash(twin)
 
 

@@ -58,7 +58,8 @@ def test_a_fleet_in_a_declared_convoy_space_convoys() -> None:
 
 def test_without_the_declaration_the_river_cannot_convoy() -> None:
     river = variant("river")
-    plain = replace(river, rules=replace(river.rules, convoy_spaces=frozenset()), derived={})
+    plain = replace(river, rules=replace(river.rules, convoy_spaces=frozenset()))
+    assert len(plain.caches) == 0  # a copy of a variant starts with empty caches
     position = Position.initial(plain)
     problem = check_order(position, parse_order("F riv C A wes - eas", position))
     assert problem is not None and "cannot convoy" in problem[1]

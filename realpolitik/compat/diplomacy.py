@@ -30,6 +30,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from realpolitik.adjudication.outcomes import Outcome, Resolution
+from realpolitik.caches import Bounded, CacheSlot
 from realpolitik.errors import RealpolitikError
 from realpolitik.game import Game as _Game
 from realpolitik.game import PhaseRecord
@@ -244,21 +245,25 @@ _UPPER = _Upper()
 _LETTER: Mapping[UnitType | None, str] = {UnitType.ARMY: "A", UnitType.FLEET: "F", None: "A"}
 
 
-_TEXTS_KEY = "realpolitik.compat.diplomacy:texts"
+_MAX_TEXTS = 4096
+"""How many strings of retreat and adjustment orders :data:`_texts_cache` keeps."""
 
 
-def _texts_cache(variant: Variant) -> dict[int, tuple[Order, str, str | None]]:
-    """id(order) -> (order, its string, another string it is listed under or None), kept in
-    ``variant.derived``. Legal orders are made once per variant (:mod:`realpolitik.legality`),
-    so their strings can be made once too; the entry holds the order, so its id stays its own."""
-    texts = variant.derived.get(_TEXTS_KEY)
-    if texts is None:
-        texts = variant.derived[_TEXTS_KEY] = {}
-    return texts  # type: ignore[return-value]
+def _no_texts(_variant: Variant) -> Bounded[int, tuple[Order, str, str | None]]:
+    return Bounded(_MAX_TEXTS)
+
+
+_texts_cache: CacheSlot[Variant, Bounded[int, tuple[Order, str, str | None]]] = CacheSlot(
+    "facade order strings", _no_texts)
+"""id(order) -> (order, its string, another string it is listed under or None), kept in
+``variant.caches``. Legal orders are made once per variant (:mod:`realpolitik.legality`), so
+their strings can be made once too; the entry holds the order, so its id stays its own.
+Bounded by :data:`_MAX_TEXTS`."""
 
 
 def _texts_of(legal: Mapping[str, tuple[Order, ...]], tables: MapTables,
-              table: dict[str, Order], texts: dict[int, tuple[Order, str, str | None]]) -> None:
+              table: dict[str, Order], texts: Bounded[int, tuple[Order, str, str | None]],
+              ) -> None:
     """Fill ``table`` (order string -> order) from legal orders (location -> orders).
 
     This is the hot path of :meth:`Game.get_all_possible_orders`: each order's strings are
@@ -300,7 +305,7 @@ class _Texts(dict[int, str]):
 
 
 class _MovementTexts:
-    """The strings of movement orders the listing made, for one variant (``variant.derived``).
+    """The strings of movement orders the listing made, for one variant (``variant.caches``).
 
     Order values are made once per variant (:mod:`realpolitik.legality`, which keeps them by
     id), so their strings are made once too and looked up by the value's identity; and a string
@@ -339,15 +344,13 @@ class _MovementTexts:
         return out
 
 
-_MOVEMENT_TEXTS_KEY = "realpolitik.compat.diplomacy:movement-texts"
+def _new_movement_texts(variant: Variant) -> _MovementTexts:
+    return _MovementTexts(tables_for(variant), known_orders(variant))
 
 
-def _movement_texts(variant: Variant, tables: MapTables) -> _MovementTexts:
-    texts = variant.derived.get(_MOVEMENT_TEXTS_KEY)
-    if texts is None:
-        texts = variant.derived[_MOVEMENT_TEXTS_KEY] = _MovementTexts(
-            tables, known_orders(variant))
-    return texts  # type: ignore[return-value]
+_movement_texts: CacheSlot[Variant, _MovementTexts] = CacheSlot(
+    "facade movement order strings", _new_movement_texts)
+"""The strings of the movement orders the listing made (bounded as those values are)."""
 
 
 def _order_texts(order: Order, tables: MapTables) -> tuple[str, str | None]:
@@ -451,7 +454,7 @@ class Game:
         self.note = ""
         self._tables = tables_for(variant)
         self._texts = _texts_cache(variant)
-        self._movement_texts = _movement_texts(variant, self._tables)
+        self._movement_texts = _movement_texts(variant)
         self._upper_locations = [loc.upper() for loc in variant.map.locations]
         self._names: dict[str, str] = {p.upper(): p for p in variant.power_ids}
         self._powers = {name: PowerView(self, name) for name in self._names}

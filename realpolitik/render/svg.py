@@ -16,6 +16,7 @@ from types import MappingProxyType
 from xml.sax.saxutils import escape
 
 from realpolitik.adjudication.outcomes import OrderResult, Outcome, Resolution, Result
+from realpolitik.caches import CacheSlot
 from realpolitik.errors import RealpolitikError
 from realpolitik.geography import Terrain, UnitType, province_of
 from realpolitik.orders import (
@@ -79,9 +80,10 @@ def load_map_art(variant: Variant) -> MapArt:
 
     :raises MapArtError: there is no ``<variant id>.json`` artwork, or it is broken.
     """
-    cached = variant.derived.get("render.map_art")
-    if isinstance(cached, MapArt):
-        return cached
+    return _map_art(variant)
+
+
+def _read_map_art(variant: Variant) -> MapArt:
     path = ART_DIR / f"{variant.id}.json"
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -101,8 +103,11 @@ def load_map_art(variant: Variant) -> MapArt:
                           "make it with scripts/build_map.py)") from None
     except (KeyError, TypeError, ValueError) as exc:
         raise MapArtError(f"the map picture {path.name} is broken: {exc!r}") from exc
-    variant.derived["render.map_art"] = art
     return art
+
+
+_map_art: CacheSlot[Variant, MapArt] = CacheSlot("map art", _read_map_art)
+"""A variant's artwork, read once (one per variant)."""
 
 
 def _point(value: object) -> Point:
