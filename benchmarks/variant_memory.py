@@ -9,8 +9,9 @@ once and gives it to every :class:`realpolitik.game.Game`. The variant keeps wha
 works out about its map for the games that use it (order values, convoy routes, entries of
 listed orders, in ``Variant.caches``: typed slots of :mod:`realpolitik.caches`, each with a
 stated bound), so that the next game finds them ready. That is only safe if what it keeps is
-bounded: a long-running process must not grow without limit with the number of games played. The target is a growth of the process's resident memory under 20 MB
-between 10 and 1,000 games.
+bounded: a long-running process must not grow without limit with the number of games played.
+The target is a growth of the process's resident memory under 20 MB between 10 and 1,000
+games.
 
 This loads the classical variant once, then plays seeded random games with the native API: each
 phase every power in ``game.powers_to_order()`` gives one uniformly random order per unit (and

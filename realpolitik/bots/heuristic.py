@@ -30,6 +30,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from realpolitik.bots.base import Bot, Listing, build_sites, hold_of, removals_listed, waives
+from realpolitik.caches import CacheSlot
 from realpolitik.geography import UnitType, province_of
 from realpolitik.maptables import MapTables, tables_for
 from realpolitik.orders import (
@@ -91,26 +92,22 @@ class _Graph:
     centers: frozenset[str]
 
 
-_GRAPH_KEY = "realpolitik.bots.heuristic:graph"
-
-
-def _graph(variant: Variant, tables: MapTables) -> _Graph:
-    """The bot's view of the map, made once per variant and kept in ``variant.derived``."""
-    known = variant.derived.get(_GRAPH_KEY)
-    if isinstance(known, _Graph):
-        return known
+def _make_graph(variant: Variant) -> _Graph:
+    tables = tables_for(variant)
     provinces = tables.provinces
     fleet: dict[str, set[str]] = {p: set() for p in provinces}
     for loc, near in tables.fleet_adj.items():
         fleet[province_of(loc)].update(province_of(n) for n in near)
-    graph = _Graph(
+    return _Graph(
         provinces=provinces,
         army={p: tuple(sorted(tables.army_adj.get(p, ()))) for p in provinces},
         fleet={p: tuple(sorted(near)) for p, near in fleet.items()},
         centers=frozenset(tables.map.supply_centers()),
     )
-    variant.derived[_GRAPH_KEY] = graph
-    return graph
+
+
+_graph_of: CacheSlot[Variant, _Graph] = CacheSlot("heuristic bot's map", _make_graph)
+"""The bot's view of the map, made once per variant and kept in ``variant.caches``."""
 
 
 @dataclass(slots=True)
@@ -146,7 +143,7 @@ class _View:
 
 def _view(position: Position, power: str, weights: Weights) -> _View:
     tables = tables_for(position.variant)
-    graph = _graph(position.variant, tables)
+    graph = _graph_of(position.variant)
     strength: dict[str, dict[str, int]] = {}
     for unit in position.units.values():
         reach = strength.setdefault(unit.power, {})
