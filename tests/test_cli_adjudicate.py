@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from realpolitik.cli import main
 from realpolitik.cli._cases import compare
@@ -192,3 +194,73 @@ def test_compare_rules() -> None:
     assert compare(expect, got) == []  # same text in order; void meets fails
     expect["dislodged_after"]["ENGLAND"]["F NTH"]["retreats"] = ["BEL", "HOL"]
     assert compare(expect, got) == ["ENGLAND F NTH retreats ['BEL'], expected ['BEL', 'HOL']"]
+
+
+# -- issue 18, F10: no case ends the batch ----------------------------------------------------
+
+EXPECT_SHAPES: list[Any] = [
+    {"dislodged_after": {"FRANCE": ["A PAR"]}},          # units listed instead of mapped
+    {"dislodged_after": ["FRANCE"]},
+    {"dislodged_after": {"FRANCE": {"A PAR": ["BUR"]}}},
+    {"dislodged_after": {"FRANCE": {"A PAR": {"retreats": "BUR"}}}},
+    {"units_after": ["A PAR"]},
+    {"units_after": {"FRANCE": "A PAR"}},
+    {"order_results": {"power": "FRANCE"}},
+    {"order_results": ["A PAR - BUR"]},
+    {"civil_disorder": 3},
+    ["not", "an", "object"],
+]
+
+
+def test_f10_a_badly_shaped_expect_gets_an_error_naming_the_field(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    lines = [json.dumps({**CASE, "id": f"bad{i}", "expect": expect})
+             for i, expect in enumerate(EXPECT_SHAPES)]
+    lines.append(json.dumps({**CASE, "id": "last", "expect": {"units_after": {
+        "FRANCE": ["A PAR"], "GERMANY": ["A MUN"]}}}))
+    code, out, err = adjudicate(capsys, monkeypatch, "\n".join(lines) + "\n", "--jsonl")
+    results = [json.loads(line) for line in out.splitlines()]
+    assert code == 0  # documented: 0 unless the input or output failed (1 with --check)
+    assert [r["id"] for r in results] == [f"bad{i}" for i in range(len(EXPECT_SHAPES))] + [
+        "last"]
+    for result in results[:-1]:
+        assert "expect" in result["error"], result
+        assert "Traceback" not in result["error"]
+    assert "'expect.dislodged_after.FRANCE'" in results[0]["error"]
+    assert "'expect.units_after'" in results[4]["error"]
+    assert results[-1]["expect_agrees"] is True
+    assert "Traceback" not in err
+    code, _, _ = adjudicate(capsys, monkeypatch, "\n".join(lines) + "\n", "--jsonl", "--check")
+    assert code == 1
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner,
+                                                                max_size=3),
+    max_leaves=8)
+CASE_FIELDS = ["id", "variant", "phase", "units", "centers", "orders", "dislodged", "rules",
+               "expect", "expect.order_results", "expect.units_after", "expect.dislodged_after",
+               "expect.civil_disorder", "expect.centers_after", "units.FRANCE", "orders.FRANCE"]
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(changes=st.lists(st.tuples(st.sampled_from(CASE_FIELDS), JSON_VALUES), min_size=1,
+                        max_size=3))
+def test_f10_any_field_of_any_shape_gets_an_answer_and_the_batch_goes_on(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        changes: list[tuple[str, Any]]) -> None:
+    case: dict[str, Any] = json.loads(json.dumps({**CASE, "expect": {"units_after": {}}}))
+    for field, value in changes:
+        parent, _, key = field.rpartition(".")
+        target = case.get(parent) if parent else case
+        if isinstance(target, dict):
+            target[key] = value
+    lines = [json.dumps(case), json.dumps({**CASE, "id": "after"})]
+    code, out, err = adjudicate(capsys, monkeypatch, "\n".join(lines) + "\n", "--jsonl")
+    results = [json.loads(line) for line in out.splitlines()]
+    assert code == 0
+    assert len(results) == 2 and results[1]["id"] == "after" and "error" not in results[1]
+    assert "error" in results[0] or "order_results" in results[0]
+    assert "Traceback" not in err

@@ -197,6 +197,57 @@ def _unit_set(data: Mapping[str, Any] | None) -> set[tuple[str, str]]:
     return {(str(p).upper(), str(u).upper()) for p, us in (data or {}).items() for u in us}
 
 
+def _check_power_lists(value: object, field: str) -> None:
+    if not isinstance(value, Mapping):
+        raise CaseError(f"'expect.{field}' must map each power to a list of units, not "
+                        f"{type(value).__name__}")
+    for power, units in value.items():
+        if not isinstance(units, list) or not all(isinstance(u, str) for u in units):
+            raise CaseError(f"'expect.{field}.{power}' must be a list of units such as "
+                            f"[\"A PAR\"], not {json.dumps(units)[:60]}")
+
+
+def check_expect(expect: Mapping[str, Any]) -> None:
+    """Refuse an ``expect`` whose fields are not shaped as the case format says, naming the
+    field (before anything is compared, so that no half-read field is compared).
+
+    :raises CaseError: a field has the wrong shape.
+    """
+    results = expect.get("order_results", [])
+    if not isinstance(results, list):
+        raise CaseError("'expect.order_results' must be a list of {power, order, result}")
+    for i, want in enumerate(results):
+        if not isinstance(want, Mapping):
+            raise CaseError(f"'expect.order_results[{i}]' must be an object with power, order "
+                            "and result")
+    for field in ("units_after", "civil_disorder", "centers_after"):
+        if field in expect:
+            _check_power_lists(expect[field], field)
+    if "dislodged_after" in expect:
+        dislodged = expect["dislodged_after"]
+        if not isinstance(dislodged, Mapping):
+            raise CaseError("'expect.dislodged_after' must map each power to its dislodged "
+                            f"units, not {type(dislodged).__name__}")
+        for power, units in dislodged.items():
+            where = f"expect.dislodged_after.{power}"
+            if not isinstance(units, Mapping):
+                raise CaseError(f"'{where}' must map each dislodged unit to its attacker's "
+                                f"province (or {{attacker, retreats}}), not "
+                                f"{json.dumps(units)[:60]}")
+            for unit, info in units.items():
+                if info is None or isinstance(info, str):
+                    continue
+                if not isinstance(info, Mapping):
+                    raise CaseError(f"'{where}.{unit}' must be the attacker's province or "
+                                    f"{{attacker, retreats}}, not {json.dumps(info)[:60]}")
+                if not isinstance(info.get("attacker", ""), str | None):
+                    raise CaseError(f"'{where}.{unit}.attacker' must be a province")
+                retreats = info.get("retreats", [])
+                if not isinstance(retreats, list) or not all(isinstance(r, str)
+                                                             for r in retreats):
+                    raise CaseError(f"'{where}.{unit}.retreats' must be a list of places")
+
+
 def compare(expect: Mapping[str, Any], got: Mapping[str, Any]) -> list[str]:
     """How a result differs from a case's ``expect``, by the DATC file's rules: each expected
     order result matches the first unused result with the same power and order text (the input,
@@ -279,9 +330,19 @@ def _run_one(case: object, where: str, check: bool) -> tuple[JSON, bool | None]:
         return {"id": case.get("id"), "error": f"{where}: the case could not be adjudicated: "
                                                f"{type(exc).__name__}: {exc}"}, None
     expect = case.get("expect")
-    if not isinstance(expect, Mapping) or not check:
+    if expect is not None and not isinstance(expect, Mapping):
+        return {"id": case.get("id"), "error": f"{where}: 'expect' must be an object, not "
+                                               f"{type(expect).__name__}"}, None
+    if expect is None or not check:
         return result, None
-    differences = compare(expect, result)
+    try:
+        check_expect(expect)
+        differences = compare(expect, result)
+    except CaseError as exc:
+        return {"id": case.get("id"), "error": f"{where}: {exc}"}, None
+    except (AttributeError, KeyError, TypeError, ValueError) as exc:
+        return {"id": case.get("id"), "error": f"{where}: 'expect' could not be compared: "
+                                               f"{type(exc).__name__}: {exc}"}, None
     result["expect_agrees"] = not differences
     if differences:
         result["expect_differences"] = differences
@@ -321,7 +382,15 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
                                                  f"{exc.colno} ({exc.msg})"}
             agrees = None
         else:
-            result, agrees = _run_one(case, _case_label(case, number), True)
+            try:
+                result, agrees = _run_one(case, _case_label(case, number), True)
+            except (RecursionError, MemoryError, ArithmeticError, LookupError, TypeError,
+                    ValueError, AttributeError) as exc:
+                # a case no check above foresaw: it gets an answer, and the batch goes on
+                result = {"id": case.get("id") if isinstance(case, Mapping) else None,
+                          "error": f"{_case_label(case, number)}: the case could not be "
+                                   f"adjudicated: {type(exc).__name__}: {exc}"}
+                agrees = None
         if "error" in result:
             errors += 1
             if args.verbose:

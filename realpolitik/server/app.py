@@ -10,10 +10,12 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
 from realpolitik.errors import RealpolitikError
+from realpolitik.server.inputs import validation_error_answer
 from realpolitik.server.routes import api_router, web
 from realpolitik.server.service import Clock, GameService, ServiceError
 from realpolitik.server.settings import Settings
@@ -29,7 +31,12 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
 class BodyLimit:
-    """Refuse request bodies over ``limit`` bytes with 413, whether or not they say their size."""
+    """Refuse request bodies over ``limit`` bytes with 413, whether or not they say their size.
+
+    A body sent without a length (chunked) is read here, up to the limit, before the app sees
+    it: refusing half-way through the app's own reading would surface as the app's parse error
+    (400), not as 413.
+    """
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app = app
@@ -39,38 +46,96 @@ class BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        declared = None
         for name, value in scope.get("headers", []):
-            if name == b"content-length" and value.isdigit() and int(value) > self.limit:
+            if name == b"content-length":
+                declared = value
+        if declared is not None and declared.isdigit():
+            if int(declared) > self.limit:
                 await self._refuse(send)
                 return
+            await self.app(scope, receive, send)  # the server stops at the declared length
+            return
+        chunks: list[bytes] = []
         seen = 0
-
-        async def limited() -> Message:
-            nonlocal seen
+        while True:
             message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.limit:
-                    raise _TooLarge
-            return message
+            if message["type"] != "http.request":
+                break  # the client went away; the app will see the disconnect
+            chunk = message.get("body", b"")
+            seen += len(chunk)
+            if seen > self.limit:
+                await self._refuse(send)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        replayed = False
 
-        try:
-            await self.app(scope, limited, send)
-        except _TooLarge:
-            await self._refuse(send)
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
 
     async def _refuse(self, send: Send) -> None:
         response = JSONResponse({"detail": {"code": "too_large", "message": f"the request body "
-                                            f"is limited to {self.limit} bytes"}}, 413)
+                                            f"is limited to {self.limit} bytes"}}, 413,
+                                headers={"Connection": "close"})
         await response({"type": "http"}, _no_receive, send)
-
-
-class _TooLarge(Exception):
-    pass
 
 
 async def _no_receive() -> Message:
     return {"type": "http.disconnect"}
+
+
+SECURITY_HEADERS = [
+    (b"x-content-type-options", b"nosniff"),
+    (b"content-security-policy", b"frame-ancestors 'none'"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+]
+"""Sent with every answer: no type sniffing, no framing by other sites (clickjacking), no
+addresses (game ids, invite codes in ``?invite=``) leaked to other sites in ``Referer``."""
+
+
+class Guard:
+    """The outermost layer of our own: adds :data:`SECURITY_HEADERS` to every answer, and turns
+    an unexpected exception into a logged 500 JSON answer *without* re-raising it, so the
+    server keeps the connection open for the client's next request."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def with_headers(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                headers = [h for h in message.get("headers", [])
+                           if h[0].lower() not in {name for name, _ in SECURITY_HEADERS}]
+                message["headers"] = headers + SECURITY_HEADERS
+            await send(message)
+
+        try:
+            await self.app(scope, receive, with_headers)
+        except Exception:
+            log.exception("unexpected error answering %s %s", scope.get("method"),
+                          scope.get("path"))
+            if started:
+                raise  # half an answer is out: only closing the connection can end it
+            response = JSONResponse({"detail": {"code": "internal_error", "message":
+                                                "the server failed on this request; it is "
+                                                "logged"}}, 500)
+            await response(scope, receive, with_headers)
 
 
 async def _deadline_loop(service: GameService, every: float) -> None:
@@ -115,6 +180,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     app.state.service = service
     app.state.settings = settings
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(Guard)  # added last: outside the body limit, so its answers get headers
+    app.add_exception_handler(RequestValidationError, validation_error_answer)
 
     @app.exception_handler(ServiceError)
     async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:

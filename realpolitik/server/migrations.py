@@ -26,6 +26,7 @@ from sqlalchemy import (
     Text,
     inspect,
     select,
+    text,
 )
 
 _version_md = MetaData()
@@ -122,8 +123,46 @@ def _step_1(conn: Connection) -> None:
     metadata.create_all(conn)
 
 
+def _step_2(conn: Connection) -> None:
+    """Deadlines within bounds; an index to purge expired tokens; the log of seat changes.
+
+    Before this step ``gm/extend`` took any number, and a deadline of thousands of years (or an
+    infinite one) could be stored, which no answer could show: such deadlines are brought back
+    to 60 days from now, and a paused game's remaining time to at most 60 days.
+    """
+    now = time.time()
+    cap = 60 * 86400
+    conn.execute(text("UPDATE games SET deadline = :latest WHERE deadline > :latest"),
+                 {"latest": now + cap})
+    conn.execute(text("UPDATE games SET deadline = :now WHERE deadline < 0"), {"now": now})
+    conn.execute(text("UPDATE games SET paused_remaining = :cap WHERE paused_remaining > :cap"),
+                 {"cap": cap})
+    conn.execute(text("UPDATE games SET paused_remaining = 0 WHERE paused_remaining < 0"))
+    conn.execute(text("CREATE INDEX ix_tokens_expires_at ON tokens (expires_at)"))
+    metadata = MetaData()
+    Table(
+        "games", metadata, Column("id", Integer, primary_key=True))  # for the foreign key only
+    Table(
+        "users", metadata, Column("id", Integer, primary_key=True))
+    Table(
+        "seat_changes", metadata,
+        Column("id", Integer, primary_key=True, autoincrement=True),
+        Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), nullable=False,
+               index=True),
+        Column("phase", String(12), nullable=False),
+        Column("powers", Text, nullable=False),  # comma-separated power ids of the seat
+        Column("kind", String(12), nullable=False),  # joined, left, replaced, freed
+        Column("player_id", Integer, ForeignKey("users.id"), nullable=True),
+        Column("previous_id", Integer, ForeignKey("users.id"), nullable=True),
+        Column("by_id", Integer, ForeignKey("users.id"), nullable=True),
+        Column("by_gamesmaster", Boolean, nullable=False),
+        Column("created_at", Float, nullable=False),
+    ).create(conn)
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (1, "the first schema", _step_1),
+    (2, "bounded deadlines, token expiry index, seat changes", _step_2),
 ]
 LATEST = MIGRATIONS[-1][0]
 

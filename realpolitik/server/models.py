@@ -37,7 +37,7 @@ tokens = Table(
     Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False,
            index=True),
     Column("created_at", Float, nullable=False),
-    Column("expires_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False, index=True),
 )
 
 games = Table(
@@ -100,5 +100,20 @@ messages = Table(
     Column("recipients", Text, nullable=False),
     # comma-separated power ids; empty for a public announcement
     Column("body", Text, nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+seat_changes = Table(
+    "seat_changes", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), nullable=False,
+           index=True),
+    Column("phase", String(12), nullable=False),
+    Column("powers", Text, nullable=False),  # comma-separated power ids of the seat
+    Column("kind", String(12), nullable=False),  # joined, left, replaced, freed
+    Column("player_id", Integer, ForeignKey("users.id"), nullable=True),
+    Column("previous_id", Integer, ForeignKey("users.id"), nullable=True),
+    Column("by_id", Integer, ForeignKey("users.id"), nullable=True),
+    Column("by_gamesmaster", Boolean, nullable=False),
     Column("created_at", Float, nullable=False),
 )

@@ -8,10 +8,11 @@ ways give the same per-line messages.
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from realpolitik.orders import (
     Build,
@@ -25,33 +26,76 @@ from realpolitik.orders import (
     SupportMove,
     Waive,
 )
-from realpolitik.server.values import Deadlines, GameOptions, OrderLine, PressRules
+from realpolitik.server.values import (
+    MAX_DEADLINE_SECONDS,
+    Deadlines,
+    GameOptions,
+    OrderLine,
+    PressRules,
+)
 
 _DURATION = re.compile(r"(\d+)\s*([smhd])")
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+MAX_DURATION = MAX_DEADLINE_SECONDS
+"""The longest period, and the furthest a deadline may be moved: 60 days."""
 
 
 def parse_duration(value: object) -> int:
-    """Seconds from ``90``, ``"90"``, ``"30m"``, ``"2h"``, ``"3d"`` or ``"1h30m"``.
+    """Seconds from ``90``, ``"90"``, ``"30m"``, ``"2h"``, ``"3d"``, ``"1h30m"`` or ``"-10m"``.
 
-    :raises ValueError: not a duration.
+    :raises ValueError: not a duration, or one beyond any bound a duration may have (more than
+        a year either way), or a number that is not finite.
     """
     if isinstance(value, bool):
         raise ValueError("a duration is a number of seconds or text like '30m', '2h', '3d'")
-    if isinstance(value, int | float):
-        return int(value)
-    if isinstance(value, str):
+    seconds: int | None = None
+    if isinstance(value, int):
+        seconds = value
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError("a duration must be a finite number of seconds")
+        seconds = int(value) if abs(value) < 2**63 else None
+    elif isinstance(value, str):
         text = value.strip().lower()
+        sign = -1 if text.startswith("-") else 1
+        text = text.lstrip("+-").strip()
+        if len(text) > 40:
+            raise ValueError("a duration is at most 40 characters: write it like '30m', '2h'")
         if text.isdigit():
-            return int(text)
-        parts = _DURATION.findall(text)
-        if parts and _DURATION.sub("", text).strip() == "":
-            return sum(int(n) * _UNITS[u] for n, u in parts)
-    raise ValueError(f"{value!r} is not a duration: write seconds or text like '30m', '2h', '3d'")
+            seconds = sign * int(text)
+        else:
+            parts = _DURATION.findall(text)
+            if parts and _DURATION.sub("", text).strip() == "":
+                seconds = sign * sum(int(n) * _UNITS[u] for n, u in parts)
+    else:
+        raise ValueError(f"{value!r} is not a duration: write seconds or text like '30m', "
+                         "'2h', '3d'")
+    if seconds is None:
+        raise ValueError(f"{value!r} is not a duration: write seconds or text like '30m', "
+                         "'2h', '3d'")
+    if abs(seconds) > 366 * 86400:
+        raise ValueError(f"{value!r} is more than a year: a deadline is at most 60 days away")
+    return seconds
 
 
-Duration = Annotated[int, BeforeValidator(parse_duration), Field(ge=10, le=60 * 86400)]
+def _within(low: int, high: int, what: str) -> AfterValidator:
+    def check(seconds: int) -> int:
+        if not low <= seconds <= high:
+            raise ValueError(f"{what} is between {low} and {high} seconds ({high // 86400} "
+                             f"days); {seconds} is out of bounds")
+        return seconds
+    return AfterValidator(check)
+
+
+Duration = Annotated[int, BeforeValidator(parse_duration),
+                     _within(10, MAX_DURATION, "a period"),
+                     Field(json_schema_extra={"minimum": 10, "maximum": MAX_DURATION})]
 """Seconds; also written ``"30m"``, ``"2h"``, ``"3d"``. Between 10 seconds and 60 days."""
+
+Shift = Annotated[int, BeforeValidator(parse_duration),
+                  _within(-MAX_DURATION, MAX_DURATION, "a deadline's move"),
+                  Field(json_schema_extra={"minimum": -MAX_DURATION, "maximum": MAX_DURATION})]
+"""Seconds to move a deadline by, either way; at most 60 days."""
 
 Power = Annotated[str, Field(min_length=2, max_length=40, examples=["france"])]
 
@@ -403,8 +447,9 @@ class PressMessageOut(BaseModel):
 # -- the gamesmaster, draws and ends --------------------------------------------------------------
 
 class ExtendIn(Strict):
-    seconds: Annotated[int, BeforeValidator(parse_duration)] = Field(
-        examples=[600, "10m", "1d"])
+    seconds: Shift = Field(examples=[600, "10m", "1d", "-5m"])
+    """Seconds (or ``"10m"``, ``"1d"``) to add; negative shortens. The deadline can be moved
+    at most 60 days from now."""
 
 
 class DeadlineOut(BaseModel):

@@ -40,6 +40,7 @@ from realpolitik.server.events import Event, Hub
 from realpolitik.server.settings import Settings
 from realpolitik.server.values import (
     JSON,
+    MAX_DEADLINE_SECONDS,
     Account,
     Deadlines,
     GameOptions,
@@ -612,16 +613,26 @@ class GameService:
         with self._changing(game_id) as (conn, loaded):
             self._check_gm(loaded, user)
             row = loaded.row
+            now = self.clock()
             if row.status == "paused":
                 remaining = max(0.0, float(row.paused_remaining or 0.0) + seconds)
+                self._check_deadline_bound(remaining)
                 self._save(conn, loaded, paused_remaining=remaining)
                 return None
             if row.status != "active" or row.deadline is None:
                 raise conflict(f"the game is {row.status}: it has no deadline", "not_active")
-            deadline = max(self.clock(), float(row.deadline) + seconds)
+            deadline = max(now, float(row.deadline) + seconds)
+            self._check_deadline_bound(deadline - now)
             self._save(conn, loaded, deadline=deadline)
         self._publish_deadline(game_id, "active", deadline)
         return deadline
+
+    @staticmethod
+    def _check_deadline_bound(seconds_away: float) -> None:
+        if not seconds_away <= MAX_DEADLINE_SECONDS:
+            raise bad(f"a deadline can be at most {MAX_DEADLINE_SECONDS // 86400} days away; "
+                      f"this one would be {seconds_away / 86400:.1f} days away", "bad_duration",
+                      field="seconds")
 
     def start(self, user: Account, game_id: int) -> None:
         """Start a game that is still forming; powers without a player are in civil disorder

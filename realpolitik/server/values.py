@@ -10,6 +10,10 @@ from realpolitik.orders import Order
 
 JSON = dict[str, Any]
 
+MAX_DEADLINE_SECONDS = 60 * 86400
+"""A deadline is at most 60 days away (a phase's period, and how far the gamesmaster may move
+it)."""
+
 
 class ServiceError(Exception):
     """A request the service refuses: an HTTP status, a short code and a sentence, plus fields."""
@@ -102,6 +106,11 @@ class OrderLine:
 
 
 def iso_time(ts: float | None) -> str | None:
+    """``ts`` (seconds since the epoch) as ISO 8601 in UTC; None for None, or for a time no
+    calendar can show (not finite, or beyond the year 9999)."""
     if ts is None:
         return None
-    return datetime.fromtimestamp(ts, UTC).isoformat().replace("+00:00", "Z")
+    try:
+        return datetime.fromtimestamp(ts, UTC).isoformat().replace("+00:00", "Z")
+    except (OverflowError, ValueError, OSError):
+        return None

@@ -5,9 +5,10 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from realpolitik.server.deps import CurrentUser, ServiceDep, Token
+from realpolitik.server.inputs import StrictJSONRoute
 from realpolitik.server.schemas import Credentials, Ok, TokenOut, UserOut
 
-router = APIRouter(prefix="/auth", tags=["accounts"])
+router = APIRouter(prefix="/auth", tags=["accounts"], route_class=StrictJSONRoute)
 
 
 @router.post("/signup", response_model=TokenOut, status_code=201)

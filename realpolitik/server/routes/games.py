@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query, Response
 
 from realpolitik.server.deps import CurrentUser, MaybeUser, ServiceDep
+from realpolitik.server.inputs import GameId, StrictJSONRoute, counter
 from realpolitik.server.schemas import (
     ConcedeIn,
     ConcedeOut,
@@ -21,7 +22,7 @@ from realpolitik.server.schemas import (
     Ok,
 )
 
-router = APIRouter(prefix="/games", tags=["games"])
+router = APIRouter(prefix="/games", tags=["games"], route_class=StrictJSONRoute)
 
 
 @router.post("", response_model=GameCreated, status_code=201)
@@ -39,7 +40,7 @@ def list_games(service: ServiceDep, user: MaybeUser,
 
 
 @router.get("/{game_id}", response_model=GameOut)
-def get_game(game_id: int, service: ServiceDep, user: MaybeUser,
+def get_game(game_id: GameId, service: ServiceDep, user: MaybeUser,
              invite: Annotated[str | None, Query(max_length=40)] = None) -> dict[str, Any]:
     """The game's public state: phase, deadline, seats, position, centres, who is ready, draw
     vote count, end. Private games need membership or ``invite``."""
@@ -47,21 +48,22 @@ def get_game(game_id: int, service: ServiceDep, user: MaybeUser,
 
 
 @router.post("/{game_id}/join", response_model=JoinOut)
-def join(game_id: int, body: JoinIn, user: CurrentUser, service: ServiceDep) -> dict[str, Any]:
+def join(game_id: GameId, body: JoinIn, user: CurrentUser, service: ServiceDep) -> dict[str, Any]:
     """Take the seat commanding ``power`` (with the powers that share it in 2-4 player games)."""
     return service.join(user, game_id, body.power, body.invite_code)
 
 
 @router.post("/{game_id}/leave", response_model=Ok)
-def leave(game_id: int, user: CurrentUser, service: ServiceDep) -> Ok:
+def leave(game_id: GameId, user: CurrentUser, service: ServiceDep) -> Ok:
     """Give up your seat; your powers fall into civil disorder until someone takes it."""
     service.leave(user, game_id)
     return Ok()
 
 
 @router.get("/{game_id}/history", response_model=list[dict[str, Any]])
-def history(game_id: int, service: ServiceDep, user: MaybeUser,
-            since: Annotated[int, Query(ge=0)] = 0) -> list[dict[str, Any]]:
+def history(game_id: GameId, service: ServiceDep, user: MaybeUser,
+            since: Annotated[int, counter("the first phase (0-based seq) to return")] = 0,
+            ) -> list[dict[str, Any]]:
     """Every played phase from ``since`` (0-based ``seq``): position, all orders as written and
     read, the results with their reasons, civil disorder and events. Public once played."""
     return service.history(user, game_id, since)
@@ -69,7 +71,7 @@ def history(game_id: int, service: ServiceDep, user: MaybeUser,
 
 @router.get("/{game_id}/record", response_class=Response,
             responses={200: {"content": {"application/json": {}}}})
-def record(game_id: int, service: ServiceDep, user: MaybeUser) -> Response:
+def record(game_id: GameId, service: ServiceDep, user: MaybeUser) -> Response:
     """The full game record (the ``realpolitik-game`` JSON the CLI reads), once the game is
     over."""
     text = service.record(user, game_id)
@@ -79,15 +81,16 @@ def record(game_id: int, service: ServiceDep, user: MaybeUser) -> Response:
 
 @router.get("/{game_id}/map.svg", response_class=Response,
             responses={200: {"content": {"image/svg+xml": {}}}})
-def map_svg(game_id: int, service: ServiceDep, user: MaybeUser,
-            seq: Annotated[int | None, Query(ge=0)] = None, mine: bool = False) -> Response:
+def map_svg(game_id: GameId, service: ServiceDep, user: MaybeUser,
+            seq: Annotated[int | None, counter("a played phase (0-based)")] = None,
+            mine: bool = False) -> Response:
     """The map of the current phase (``mine=true``: with your own orders of this phase drawn),
     or of played phase ``seq`` with every order and its result."""
     return Response(service.map_svg(user, game_id, seq, mine), media_type="image/svg+xml")
 
 
 @router.post("/{game_id}/draw", response_model=DrawOut)
-def vote_draw(game_id: int, body: DrawIn, user: CurrentUser,
+def vote_draw(game_id: GameId, body: DrawIn, user: CurrentUser,
               service: ServiceDep) -> dict[str, Any]:
     """Vote for (or against) a draw among the powers still in the game. Votes are secret; the
     count is public; the game ends in a draw when every survivor votes for it."""
@@ -95,7 +98,7 @@ def vote_draw(game_id: int, body: DrawIn, user: CurrentUser,
 
 
 @router.post("/{game_id}/concede", response_model=ConcedeOut)
-def concede(game_id: int, body: ConcedeIn, user: CurrentUser,
+def concede(game_id: GameId, body: ConcedeIn, user: CurrentUser,
             service: ServiceDep) -> dict[str, Any]:
     """Concede the game to a power (null withdraws); it ends when all the other surviving
     players concede to the same power."""

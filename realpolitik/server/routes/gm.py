@@ -5,48 +5,49 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from realpolitik.server.deps import CurrentUser, ServiceDep
+from realpolitik.server.inputs import GameId, StrictJSONRoute
 from realpolitik.server.schemas import DeadlineOut, ExtendIn, Ok, ReplaceIn
 from realpolitik.server.values import iso_time
 
-router = APIRouter(prefix="/games/{game_id}/gm", tags=["gamesmaster"])
+router = APIRouter(prefix="/games/{game_id}/gm", tags=["gamesmaster"], route_class=StrictJSONRoute)
 
 
 @router.post("/start", response_model=Ok)
-def start(game_id: int, user: CurrentUser, service: ServiceDep) -> Ok:
+def start(game_id: GameId, user: CurrentUser, service: ServiceDep) -> Ok:
     """Start a game before every seat is taken (empty seats are in civil disorder)."""
     service.start(user, game_id)
     return Ok()
 
 
 @router.post("/pause", response_model=Ok)
-def pause(game_id: int, user: CurrentUser, service: ServiceDep) -> Ok:
+def pause(game_id: GameId, user: CurrentUser, service: ServiceDep) -> Ok:
     """Stop the clock."""
     service.pause(user, game_id)
     return Ok()
 
 
 @router.post("/resume", response_model=Ok)
-def resume(game_id: int, user: CurrentUser, service: ServiceDep) -> Ok:
+def resume(game_id: GameId, user: CurrentUser, service: ServiceDep) -> Ok:
     """Restart the clock with the time that was left."""
     service.resume(user, game_id)
     return Ok()
 
 
 @router.post("/extend", response_model=DeadlineOut)
-def extend(game_id: int, body: ExtendIn, user: CurrentUser, service: ServiceDep) -> DeadlineOut:
+def extend(game_id: GameId, body: ExtendIn, user: CurrentUser, service: ServiceDep) -> DeadlineOut:
     """Move the deadline by ``seconds`` (``"10m"``, ``"1d"``; negative shortens)."""
     return DeadlineOut(deadline=iso_time(service.extend(user, game_id, body.seconds)))
 
 
 @router.post("/process", response_model=Ok)
-def process_now(game_id: int, user: CurrentUser, service: ServiceDep) -> Ok:
+def process_now(game_id: GameId, user: CurrentUser, service: ServiceDep) -> Ok:
     """Adjudicate the current phase now; powers without orders are in civil disorder."""
     service.process_now(user, game_id)
     return Ok()
 
 
 @router.post("/replace", response_model=Ok)
-def replace(game_id: int, body: ReplaceIn, user: CurrentUser, service: ServiceDep) -> Ok:
+def replace(game_id: GameId, body: ReplaceIn, user: CurrentUser, service: ServiceDep) -> Ok:
     """Give a power's seat to another user, or free it (``username`` absent)."""
     service.replace(user, game_id, body.power, body.username)
     return Ok()

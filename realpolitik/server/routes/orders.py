@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from realpolitik.server.deps import CurrentUser, ServiceDep
+from realpolitik.server.inputs import GameId, StrictJSONRoute
 from realpolitik.server.schemas import (
     MyPowerOrders,
     OrderOut,
@@ -18,11 +19,11 @@ from realpolitik.server.schemas import (
     order_to_wire,
 )
 
-router = APIRouter(prefix="/games/{game_id}", tags=["orders"])
+router = APIRouter(prefix="/games/{game_id}", tags=["orders"], route_class=StrictJSONRoute)
 
 
 @router.put("/orders", response_model=OrdersOut)
-def submit_orders(game_id: int, body: OrdersIn, user: CurrentUser,
+def submit_orders(game_id: GameId, body: OrdersIn, user: CurrentUser,
                   service: ServiceDep) -> OrdersOut:
     """Give one of your powers' orders for this phase, replacing earlier ones. Every line comes
     back with the order it was read as, or the error with its fields; bad lines are kept but
@@ -36,7 +37,7 @@ def submit_orders(game_id: int, body: OrdersIn, user: CurrentUser,
 
 
 @router.get("/orders", response_model=dict[str, MyPowerOrders])
-def my_orders(game_id: int, user: CurrentUser, service: ServiceDep) -> dict[str, MyPowerOrders]:
+def my_orders(game_id: GameId, user: CurrentUser, service: ServiceDep) -> dict[str, MyPowerOrders]:
     """Your own orders for this phase, per power (no one else's)."""
     return {
         power: MyPowerOrders(text=data["text"], submitted=data["submitted"],
@@ -47,7 +48,7 @@ def my_orders(game_id: int, user: CurrentUser, service: ServiceDep) -> dict[str,
 
 
 @router.post("/ready", response_model=ReadyOut)
-def set_ready(game_id: int, body: ReadyIn, user: CurrentUser, service: ServiceDep) -> ReadyOut:
+def set_ready(game_id: GameId, body: ReadyIn, user: CurrentUser, service: ServiceDep) -> ReadyOut:
     """Mark your powers (or one) ready; when every power that must order is ready, the phase is
     adjudicated at once (IV.1). A ready power with no orders holds."""
     powers = service.set_ready(user, game_id, body.power, body.ready)
@@ -55,7 +56,7 @@ def set_ready(game_id: int, body: ReadyIn, user: CurrentUser, service: ServiceDe
 
 
 @router.get("/legal-orders", response_model=dict[str, list[OrderOut]])
-def legal_orders(game_id: int, user: CurrentUser, service: ServiceDep,
+def legal_orders(game_id: GameId, user: CurrentUser, service: ServiceDep,
                  power: Annotated[str, Query(max_length=40)]) -> dict[str, list[OrderOut]]:
     """Every legal order of one of your powers this phase, per unit location (or free home
     centre, or ``waive``)."""

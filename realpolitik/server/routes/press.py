@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter
 
 from realpolitik.server.deps import CurrentUser, MaybeUser, ServiceDep
+from realpolitik.server.inputs import GameId, StrictJSONRoute, counter
 from realpolitik.server.schemas import PressMessageIn, PressMessageOut
 
-router = APIRouter(prefix="/games/{game_id}/press", tags=["press"])
+router = APIRouter(prefix="/games/{game_id}/press", tags=["press"], route_class=StrictJSONRoute)
 
 
 @router.post("", response_model=PressMessageOut, status_code=201)
-def send(game_id: int, body: PressMessageIn, user: CurrentUser,
+def send(game_id: GameId, body: PressMessageIn, user: CurrentUser,
          service: ServiceDep) -> dict[str, Any]:
     """Send a message to ``to`` (powers), or a public announcement without ``to``. Open during
     diplomacy periods; closed in retreats and adjustments unless the game allows it."""
@@ -21,8 +22,9 @@ def send(game_id: int, body: PressMessageIn, user: CurrentUser,
 
 
 @router.get("", response_model=list[PressMessageOut])
-def read(game_id: int, service: ServiceDep, user: MaybeUser,
-         after: Annotated[int, Query(ge=0)] = 0) -> list[dict[str, Any]]:
+def read(game_id: GameId, service: ServiceDep, user: MaybeUser,
+         after: Annotated[int, counter("return the messages after this id")] = 0,
+         ) -> list[dict[str, Any]]:
     """The messages you may read (public ones, and those to or from your powers), after id
     ``after``."""
     return service.press(user, game_id, after)

@@ -1,0 +1,275 @@
+"""Issue 18: inputs that used to make the server answer 500 (or worse, break it for everyone),
+refused with a clear 4xx instead; the server's defences against floods and stale sessions.
+
+Each test names the finding of the issue it covers (F1 ... F10)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from realpolitik.server import Settings, create_app  # noqa: E402
+
+Headers = dict[str, str]
+
+
+class FakeClock:
+    """A clock the tests move by hand."""
+
+    def __init__(self, start: float = 1_700_000_000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def make_app(db: Path, clock: FakeClock | None = None, **settings: Any) -> Any:
+    return create_app(Settings(database_url=f"sqlite:///{db}", background=False, **settings),
+                      clock=clock)
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "hard.db"
+
+
+@pytest.fixture
+def client(db: Path) -> Iterator[TestClient]:
+    with TestClient(make_app(db)) as c:
+        yield c
+
+
+def sign_up(client: TestClient, name: str) -> Headers:
+    r = client.post("/auth/signup", json={"username": name, "password": "correct horse"})
+    assert r.status_code == 201, r.text
+    return {"Authorization": f"Bearer {r.json()['token']}"}
+
+
+def started_game(client: TestClient) -> tuple[int, Headers, Headers]:
+    """A running two-player game of alice (gamesmaster, England) and bob (Germany)."""
+    alice, bob = sign_up(client, "alice"), sign_up(client, "bob")
+    r = client.post("/games", json={"name": "g", "players": "2", "join_as": "england"},
+                    headers=alice)
+    game_id = int(r.json()["id"])
+    assert client.post(f"/games/{game_id}/join", json={"power": "germany"},
+                       headers=bob).status_code == 200
+    assert client.get(f"/games/{game_id}").json()["status"] == "active"
+    return game_id, alice, bob
+
+
+def raw_post(client: TestClient, url: str, body: str, headers: Headers | None = None) -> Any:
+    return client.post(url, content=body.encode("utf-8", "surrogatepass"),
+                       headers={**(headers or {}), "Content-Type": "application/json"})
+
+
+# -- F1, F5: deadlines and durations ----------------------------------------------------------
+
+@pytest.mark.parametrize("seconds", ["99999999999d", 10**20, "1e400", 1e300, 61 * 86400,
+                                     "-61d", "9" * 5000])
+def test_f1_an_absurd_extension_is_refused_and_the_game_list_keeps_working(
+        client: TestClient, seconds: Any) -> None:
+    game_id, alice, _ = started_game(client)
+    r = client.post(f"/games/{game_id}/gm/extend", json={"seconds": seconds}, headers=alice)
+    assert r.status_code == 422, r.text
+    assert "seconds" in r.text and ("60 days" in r.text or "duration" in r.text
+                                    or "less than or equal" in r.text), r.text
+    assert client.get("/games").status_code == 200
+    assert client.get(f"/games/{game_id}").status_code == 200
+
+
+def test_f1_repeated_extensions_stop_at_60_days(client: TestClient) -> None:
+    game_id, alice, _ = started_game(client)
+    r = client.post(f"/games/{game_id}/gm/extend", json={"seconds": "59d"}, headers=alice)
+    assert r.status_code == 200, r.text
+    r = client.post(f"/games/{game_id}/gm/extend", json={"seconds": "2d"}, headers=alice)
+    assert r.status_code == 422 and r.json()["detail"]["code"] == "bad_duration"
+    assert "60 days" in r.json()["detail"]["message"]
+    assert client.post(f"/games/{game_id}/gm/extend", json={"seconds": "-10m"},
+                       headers=alice).status_code == 200
+    assert client.post(f"/games/{game_id}/gm/pause", headers=alice).status_code == 200
+    r = client.post(f"/games/{game_id}/gm/extend", json={"seconds": "30d"}, headers=alice)
+    assert r.status_code == 422 and r.json()["detail"]["code"] == "bad_duration"
+
+
+def test_f1_a_stored_absurd_deadline_is_repaired_by_the_migration(db: Path) -> None:
+    with TestClient(make_app(db)) as client:
+        game_id, _, _ = started_game(client)
+    # a database written before the fix: an infinite deadline, at schema version 1
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE games SET deadline = 9e999 WHERE id = ?", (game_id,))
+        conn.execute("DELETE FROM schema_version WHERE version > 1")
+        conn.execute("DROP TABLE IF EXISTS seat_changes")
+        conn.execute("DROP INDEX IF EXISTS ix_tokens_expires_at")
+    with TestClient(make_app(db)) as client:
+        r = client.get("/games")
+        assert r.status_code == 200, r.text
+        game = client.get(f"/games/{game_id}").json()
+        assert 0 < game["seconds_left"] <= 60 * 86400
+        assert game["deadline"].startswith("20")
+
+
+@pytest.mark.parametrize("value", ["1e999", "-1e999", "NaN", "Infinity", "-Infinity"])
+def test_f5_non_finite_durations_are_refused(client: TestClient, value: str) -> None:
+    alice = sign_up(client, "alice")
+    r = raw_post(client, "/games", f'{{"name": "g", "deadlines": {{"movement": {value}}}}}',
+                 alice)
+    assert r.status_code == 422, r.text
+    assert r.json()["detail"][0]["loc"][:3] in (["body", "deadlines", "movement"], ["body"])
+    assert client.get("/games").status_code == 200
+
+
+# -- F2, F3: strict JSON ----------------------------------------------------------------------
+
+def _json_endpoints(client: TestClient) -> list[tuple[str, str]]:
+    spec = client.get("/openapi.json").json()
+    out = []
+    for path, ops in spec["paths"].items():
+        for method, op in ops.items():
+            if "requestBody" in op:
+                out.append((method, path.replace("{game_id}", "1")))
+    return out
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity", "1e999"])
+def test_f2_nan_and_infinity_are_refused_on_every_endpoint(client: TestClient,
+                                                          constant: str) -> None:
+    endpoints = _json_endpoints(client)
+    assert len(endpoints) >= 11
+    for method, url in endpoints:
+        body = f'{{"name": "g", "power": "france", "seconds": {constant}, "x": [{constant}]}}'
+        r = client.request(method, url, content=body,
+                           headers={"Content-Type": "application/json"})
+        assert r.status_code == 422, (method, url, r.status_code, r.text)
+        assert "finite" in r.text, r.text
+
+
+def test_f3_a_lone_surrogate_is_refused_in_any_string_field(client: TestClient) -> None:
+    alice = sign_up(client, "alice")
+    fields = {
+        "/auth/signup": ["username", "password"],
+        "/auth/login": ["username", "password"],
+        "/games": ["name", "variant", "rules", "players", "join_as"],
+    }
+    for url, names in fields.items():
+        for name in names:
+            body = {"username": "zed", "password": "correct horse", "name": "g"}
+            text = json.dumps({**body, name: "\ud800x"})  # json.dumps writes the escape
+            assert "\\ud800" in text
+            r = raw_post(client, url, text, alice)
+            assert r.status_code == 422, (url, name, r.text)
+            assert r.json()["detail"][0]["loc"] == ["body", name]
+            assert "surrogate" in r.json()["detail"][0]["msg"]
+    # deeper fields, keys, and raw (CESU-8) bytes rather than an escape
+    game_id = client.post("/games", json={"name": "g", "join_as": "france"},
+                          headers=alice).json()["id"]
+    r = raw_post(client, f"/games/{game_id}/press", '{"to": ["ok", "\\udc00"], "body": "x"}',
+                 alice)
+    assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["body", "to", 1]
+    r = client.put(f"/games/{game_id}/orders", content=b'{"power": "france", "text": "\xed\xa0'
+                   b'\x80"}', headers={**alice, "Content-Type": "application/json"})
+    assert r.status_code == 422, r.text
+    r = raw_post(client, "/auth/login", '{"\\ud800": 1}')
+    assert r.status_code == 422, r.text
+    assert client.get(f"/games/{game_id}").status_code == 200
+
+
+def test_f2_the_validation_answer_never_fails_on_what_it_quotes() -> None:
+    import asyncio
+
+    from fastapi.exceptions import RequestValidationError
+
+    from realpolitik.server.inputs import validation_error_answer
+
+    # what pydantic may quote back: a NaN, a lone surrogate, an exception object, big nesting
+    error = RequestValidationError([{
+        "type": "value_error", "loc": ("body", "x\ud800"), "msg": "bad \udc00",
+        "input": {"a": float("nan"), "b": ["\ud800", float("inf")]},
+        "ctx": {"error": ValueError("no \ud800")}}])
+    answer = asyncio.run(validation_error_answer(None, error))  # type: ignore[arg-type]
+    assert answer.status_code == 422
+    detail = json.loads(answer.body)["detail"][0]
+    assert detail["loc"][0] == "body" and detail["input"]["a"] == "nan"
+    assert "no" in json.dumps(detail["ctx"])
+
+
+# -- F4: integers the database cannot hold ------------------------------------------------------
+
+@pytest.mark.parametrize("url", [
+    "/games/9223372036854775808", "/games/99999999999999999999999999/history",
+    "/games/1/history?since=9223372036854775808", "/games/1/press?after=9223372036854775808",
+    "/games/1/map.svg?seq=9223372036854775808", "/games/-9223372036854775809",
+    "/games/0",
+])
+def test_f4_huge_integers_in_paths_and_queries_are_refused(client: TestClient,
+                                                          url: str) -> None:
+    alice = sign_up(client, "alice")
+    client.post("/games", json={"name": "g"}, headers=alice)
+    r = client.get(url, headers=alice)
+    assert r.status_code == 422, r.text
+    assert r.json()["detail"][0]["loc"][0] in ("path", "query")
+    assert client.get("/games/9223372036854775807").status_code == 404
+
+
+def test_f4_huge_integers_in_bodies_are_refused(client: TestClient) -> None:
+    alice = sign_up(client, "alice")
+    r = raw_post(client, "/games", '{"name": "g", "end_year": 9223372036854775808}', alice)
+    assert r.status_code == 422
+    r = raw_post(client, "/games", '{"name": "g", "deadlines": {"movement": '
+                 '99999999999999999999999999999}}', alice)
+    assert r.status_code == 422
+
+
+# -- F9 (part): body size, broken handlers, headers ---------------------------------------------
+
+def test_f9_an_oversize_chunked_body_gets_413(client: TestClient) -> None:
+    alice = sign_up(client, "alice")
+
+    def chunks() -> Iterator[bytes]:
+        yield b'{"name": "'
+        for _ in range(160):
+            yield b"x" * 65536
+        yield b'"}'
+
+    r = client.post("/games", content=chunks(),
+                    headers={**alice, "Content-Type": "application/json"})
+    assert r.status_code == 413, r.text
+    assert r.json()["detail"]["code"] == "too_large"
+    # a small chunked body still gets through whole
+    r = client.post("/games", content=iter([b'{"name": ', b'"chunked"}']),
+                    headers={**alice, "Content-Type": "application/json"})
+    assert r.status_code == 201, r.text
+
+
+def test_f9_an_unexpected_error_is_answered_without_dropping_the_connection(db: Path) -> None:
+    app = make_app(db)
+
+    @app.get("/boom")
+    def boom() -> None:
+        raise RuntimeError("a bug")
+
+    # the app must answer, not raise: an exception escaping the app makes uvicorn close the
+    # connection, and the client's next request on it fails
+    with TestClient(app, raise_server_exceptions=True) as client:
+        r = client.get("/boom")
+        assert r.status_code == 500
+        assert r.json()["detail"]["code"] == "internal_error"
+        assert r.headers["x-content-type-options"] == "nosniff"
+        assert client.get("/games").status_code == 200
+
+
+def test_f9_security_headers_on_every_answer(client: TestClient) -> None:
+    for r in (client.get("/"), client.get("/games"), client.get("/games/5"),
+              client.get("/static/app.js"), client.post("/auth/login", json={})):
+        assert r.headers["x-content-type-options"] == "nosniff"
+        assert "frame-ancestors 'none'" in r.headers["content-security-policy"]
+        assert r.headers["x-frame-options"] == "DENY"
+        assert r.headers["referrer-policy"] == "no-referrer"
