@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from operator import attrgetter
@@ -108,7 +108,7 @@ class PhaseRecord:
     orders: Mapping[str, tuple[SubmittedOrder, ...]]
     resolution: Resolution
     civil_disorder: tuple[str, ...] = ()
-    """Powers that gave no orders this phase (XV.4 / XIV.3)."""
+    """Powers that gave no orders this phase (civil disorder: 1971 XIV.3, 1992 XV.4)."""
     notes: tuple[str, ...] = ()
     """Events of the phase outside the orders (a coin toss, a power joining, an elimination)."""
 
@@ -391,25 +391,47 @@ class Game:
 
     # -- draws and concessions ---------------------------------------------------------------
 
-    def vote_draw(self, power: str, in_favour: bool = True) -> GameEnd | None:
-        """Record ``power``'s vote on a draw among the powers still in the game (II). Votes are
-        secret until the draw is agreed, which takes every such power; returns the end then."""
+    def draw_voters(self, unplayed: Collection[str] = ()) -> list[tuple[str, ...]]:
+        """The players who vote on a draw, each as the powers it commands that are still in the
+        game: a draw is "shared equally" by "all players who still have pieces on the board"
+        (1971 and 1992 II). Powers no one plays are left out: the setup's inactive powers and
+        ``unplayed`` (seats without a player, which the caller knows)."""
+        left_out = self.setup.inactive | frozenset(unplayed)
+        by_player: dict[int, list[str]] = {}
+        for power in self.active_powers():
+            team = self._team_of.get(power)
+            if team is None or power in left_out:
+                continue
+            by_player.setdefault(team, []).append(power)
+        return [tuple(powers) for _, powers in sorted(by_player.items())]
+
+    def vote_draw(self, power: str, in_favour: bool = True, *,
+                  unplayed: Collection[str] = ()) -> GameEnd | None:
+        """Record ``power``'s vote on a draw among the players still in the game (II). A player
+        is in favour when every power it commands that is still in the game has voted for the
+        draw; the draw is agreed when every voting player (:meth:`draw_voters`) is. Votes are
+        secret until then; returns the end once agreed."""
         if self.end is not None:
             raise GameError(f"the game is over ({self.end.summary})")
-        survivors = self.active_powers()
-        if power not in survivors:
+        if power not in self.active_powers():
             raise GameError(f"{power.title()} is not in the game and cannot vote")
         self._draw_votes[power] = in_favour
-        if all(self._draw_votes.get(p) for p in survivors if p not in self.setup.inactive):
-            drawn = tuple(p for p in survivors if self._position.units_of(p))
+        voters = self.draw_voters(unplayed)
+        if voters and all(self._in_favour(powers) for powers in voters):
+            drawn = tuple(p for powers in voters for p in powers
+                          if self._position.units_of(p))
             self._finish(EndKind.DRAW, drawn,
                          "a draw agreed by " + ", ".join(p.title() for p in drawn))
         return self.end
 
-    def draw_vote_count(self) -> tuple[int, int]:
-        """(votes in favour so far, powers whose vote is needed): the only public view."""
-        survivors = [p for p in self.active_powers() if p not in self.setup.inactive]
-        return sum(1 for p in survivors if self._draw_votes.get(p)), len(survivors)
+    def _in_favour(self, powers: Sequence[str]) -> bool:
+        return all(self._draw_votes.get(p) for p in powers)
+
+    def draw_vote_count(self, unplayed: Collection[str] = ()) -> tuple[int, int]:
+        """(players in favour so far, players whose vote is needed): the only public view.
+        Players are counted, not powers ("1 of 2" in a two-player game)."""
+        voters = self.draw_voters(unplayed)
+        return sum(1 for powers in voters if self._in_favour(powers)), len(voters)
 
     def concede(self, to: str) -> GameEnd:
         """Every other player concedes the game to ``to``."""
@@ -537,19 +559,26 @@ class Game:
 
     def _check_end(self) -> None:
         position = self._position
-        # victory is judged when the centres change hands: at the end of a Fall turn
         if position.phase.type is PhaseType.RETREATS:
             return
         if position.phase.season is not Season.WINTER and position.phase.type is not \
                 PhaseType.MOVEMENT:
             return
         last = self.history[-1].position.phase if self.history else position.phase
-        fall_ended = last.season is Season.FALL
-        if fall_ended:
-            # the 1914 game: 24 units on the board by the 1971 rules, 24 centres by later ones
-            by_units = self.setup.players == 2 and self.rules.edition is Edition.R1971
-            victory = self.variant.hooks.victory(position, self._teams(), self._solo_target(),
-                                                 count_units=by_units)
+        # the 1914 game: 24 units on the board by the 1971 rules, 24 centres by later ones
+        by_units = self.setup.players == 2 and self.rules.edition is Edition.R1971
+        if by_units:
+            # "24 units actually on the board" (1971 XIV.2): the units the player has once the
+            # year's builds and removals are made, so judged when the next Spring begins (after
+            # the Winter adjustments, or straight after the Fall when there are none)
+            due = position.phase.season is Season.SPRING and last.season is not Season.SPRING
+        else:
+            # centres change hands at the end of a Fall turn (1971 XIII.1, 1992 XIV.1)
+            due = last.season is Season.FALL
+        if due:
+            victory = self.variant.hooks.victory(
+                position, self._teams(), self._solo_target(), count_units=by_units,
+                per_power=self.setup.victory_by == "power")
             if victory is not None:
                 self._finish(EndKind.VICTORY, self.setup.teams[victory.team], victory.summary)
                 return

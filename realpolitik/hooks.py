@@ -199,7 +199,7 @@ class VariantHooks:
         ``variant`` is the game's, with its whole map (the board may have had a neutral
         power's territory closed).
 
-        The rulebooks' two-player game (1971 XV.2, 1992 XIV.2): before the adjustments of the
+        The rulebooks' two-player game (1971 XIV.2, 1992 XV.3): before the adjustments of the
         year before ``neutral_joins`` a coin is tossed (``rng``, the game's seeded generator);
         at ``neutral_joins`` the neutral powers' starting units and centres come on the board
         and the winner of the toss commands them.
@@ -242,21 +242,33 @@ class VariantHooks:
         return before.state
 
     def victory(self, position: Position, teams: Sequence[Sequence[str]], target: int, *,
-                count_units: bool = False) -> Victory | None:
-        """The player who has won at the end of a Fall turn, or None.
+                count_units: bool = False, per_power: bool = False) -> Victory | None:
+        """The player who has won, or None (asked at the end of a Fall turn; with
+        ``count_units`` once the Winter's adjustments are made).
 
         By default the player whose powers hold ``target`` supply centres (or, with
-        ``count_units``, units on the board: the 1971 two-player game); the one with most if
-        several do.
+        ``count_units``, units on the board: the 1971 two-player game); with ``per_power``
+        one of its powers must hold them alone, as in the rulebooks' 3- and 4-player games
+        where centres are "computed for each individual country" (1992 XV.3, 1971 XIV.2). The
+        one with most wins if several reach it.
         """
         held = Counter(u.power for u in position.units.values()) if count_units \
             else Counter(position.centers.values())
+        what = "units on the board" if count_units else "supply centres"
+        if per_power:
+            best_power, best_team, best_score = "", -1, -1
+            for index, team in enumerate(teams):
+                for power in team:
+                    if held[power] >= target and held[power] > best_score:
+                        best_power, best_team, best_score = power, index, held[power]
+            if best_team < 0:
+                return None
+            return Victory(best_team, f"{best_power.title()} won with {best_score} {what}")
         scores = [sum(held[p] for p in team) for team in teams]
         leaders = [t for t, score in enumerate(scores) if score >= target]
         if not leaders:
             return None
         best = max(leaders, key=lambda t: scores[t])
-        what = "units on the board" if count_units else "supply centres"
         names = "/".join(p.title() for p in teams[best])
         return Victory(best, f"{names} won with {scores[best]} {what}")
 

@@ -72,6 +72,11 @@ class Setup:
     neutral_territory: tuple[str, ...] = ()
     neutral_joins: str | None = None
     solo_centers: int | None = None
+    victory_by: str = "power"
+    """``power``: one Great Power must control the centres (a player commanding several wins
+    when one of them does, since ownership "is computed for each individual country", 1992
+    XV.3 and 1971 XIV.2); ``player``: the powers a player commands count together (the 1914
+    game's "24 units" / "24 centers", which one of three allied countries could hardly reach)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,6 +206,10 @@ def _load_setups(entries: list[dict[str, Any]], power_ids: list[str],
         if len(teams) != players:
             raise VariantError(f"{where} has {len(teams)} teams for {players} players",
                                file="variant.toml")
+        victory_by = str(entry.get("victory_by", "power"))
+        if victory_by not in ("power", "player"):
+            raise VariantError(f"{where}: victory_by must be \"power\" or \"player\", not "
+                               f"{victory_by!r}", file="variant.toml")
         territory = tuple(str(p) for p in entry.get("neutral_territory", []))
         for province in territory:
             if province not in provinces:
@@ -217,6 +226,7 @@ def _load_setups(entries: list[dict[str, Any]], power_ids: list[str],
             neutral_territory=territory,
             neutral_joins=str(entry["neutral_joins"]) if "neutral_joins" in entry else None,
             solo_centers=int(entry["solo_centers"]) if "solo_centers" in entry else None,
+            victory_by=victory_by,
         ))
     return tuple(setups)
 

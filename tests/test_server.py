@@ -497,9 +497,10 @@ def test_draw_vote_ends_the_game_and_record_downloads(
     assert early.status_code == 409
     r = client.post(f"/games/{game}/draw", json={"in_favour": True}, headers=alice)
     assert r.status_code == 200
-    assert r.json() == {"in_favour": 3, "needed": 6, "end": None}
+    # players are counted, not powers: one of the two players is in favour
+    assert r.json() == {"in_favour": 1, "needed": 2, "end": None}
     state = view(client, bob, game)
-    assert state["draw_votes"] == {"in_favour": 3, "needed": 6}
+    assert state["draw_votes"] == {"in_favour": 1, "needed": 2}
     assert "alice" not in json.dumps(state["draw_votes"])
     r = client.post(f"/games/{game}/draw", json={"in_favour": True}, headers=bob)
     assert r.json()["end"] is not None

@@ -143,7 +143,7 @@ class DeadlinesIn(Strict):
 
 class PressIn(Strict):
     """Private messages, public announcements, and whether press stays open during retreats
-    and adjustments (closed by default, XV.2)."""
+    and adjustments (closed by default: 1971 XIV.1, 1992 XV.2)."""
 
     private: bool = _PRESS.private
     public: bool = _PRESS.public

@@ -101,6 +101,11 @@ class _Loaded:
         return tuple(p for s in self.seats if s.user_id == user_id
                      for p in self.powers_of_seat(int(s.seat)))
 
+    def unplayed(self) -> frozenset[str]:
+        """Powers whose seat has no player (in civil disorder until someone takes it)."""
+        return frozenset(p for p in self.game.powers
+                         if self.seat_of(p) is not None and self.user_of(p) is None)
+
     def ready(self) -> list[str]:
         return sorted(p for p, row in self.pending.items()
                       if row.ready and row.phase == str(self.game.phase))
@@ -240,7 +245,7 @@ class GameService:
         row, game = loaded.row, loaded.game
         mine = loaded.powers_of_user(user.id) if user else ()
         is_gm = user is not None and user.id == row.creator_id
-        in_favour, needed = game.draw_vote_count()
+        in_favour, needed = game.draw_vote_count(loaded.unplayed())
         settings = loaded.settings
         seats = []
         for seat in loaded.seats:
@@ -653,8 +658,8 @@ class GameService:
             raise conflict(f"the game is {loaded.row.status}: nothing to process", "not_active")
 
     def replace(self, user: Account, game_id: int, power: str, username: str | None) -> None:
-        """Give the seat that commands ``power`` to another user, or free it (XV.4: a player
-        who left is replaced by someone without a country)."""
+        """Give the seat that commands ``power`` to another user, or free it (1971 XIV.3,
+        1992 XV.4: a player who left is replaced by someone without a country)."""
         power = power.strip().lower()
         with self._changing(game_id) as (conn, loaded):
             self._check_gm(loaded, user)
@@ -690,14 +695,14 @@ class GameService:
             if not powers:
                 raise conflict("none of your powers is still in the game", "eliminated")
             for p in powers:
-                game.vote_draw(p, in_favour)
+                game.vote_draw(p, in_favour, unplayed=loaded.unplayed())
                 if game.is_over:
                     break
             values: dict[str, Any] = {"record": _record_text(game)}
             if game.is_over:
                 values.update(status="finished", deadline=None)
             self._save(conn, loaded, **values)
-            count = game.draw_vote_count()
+            count = game.draw_vote_count(loaded.unplayed())
         self.hub.publish(game_id, {"type": "draw_votes", "in_favour": count[0],
                                    "needed": count[1]})
         if game.is_over:
@@ -728,7 +733,9 @@ class GameService:
             survivors = set(game.active_powers())
             if to is not None:
                 winner_seat = loaded.seat_of(to)
+                # a seat without a player has no one to concede: the players decide
                 others = [s for s in seats if int(s.seat) != winner_seat
+                          and s.user_id is not None
                           and survivors & set(loaded.powers_of_seat(int(s.seat)))]
                 if all(s.concede_to == to for s in others):
                     game.concede(to)

@@ -62,7 +62,7 @@ class Deadlines:
 @dataclass(frozen=True, slots=True)
 class PressRules:
     """Who may talk when: private messages and public announcements, and whether press stays
-    open during retreats and adjustments (closed by default, as XV.2 of the 1971 rules)."""
+    open during retreats and adjustments (closed by default: 1971 XIV.1, 1992 XV.2)."""
 
     private: bool = True
     public: bool = True

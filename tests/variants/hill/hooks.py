@@ -27,10 +27,11 @@ class KingOfTheHill(VariantHooks):
         return {"holder": holder, "falls": count if holder is not None else 0}
 
     def victory(self, position: Position, teams: Sequence[Sequence[str]], target: int, *,
-                count_units: bool = False) -> Victory | None:
+                count_units: bool = False, per_power: bool = False) -> Victory | None:
         holder = position.state.get("holder")
         if position.state.get("falls") == FALLS_TO_WIN:
             for index, team in enumerate(teams):
                 if holder in team:
                     return Victory(index, f"{str(holder).title()} held the Hill for two years")
-        return super().victory(position, teams, target, count_units=count_units)
+        return super().victory(position, teams, target, count_units=count_units,
+                               per_power=per_power)
