@@ -588,11 +588,18 @@ def _check_connected(the_map: Map) -> None:
     passable = [p.id for p in the_map.provinces.values() if p.terrain is not Terrain.IMPASSABLE]
     if not passable:
         raise VariantError("the map has no passable spaces", file="provinces.csv")
+    # A support border joins its two sides too: a space only fleets beside it can support into
+    # (Colonial Winters' South Pole, which armies reach only by a convoy the variant's rules
+    # give) is part of the map.
+    supported: dict[str, set[str]] = {}
+    for a, b in the_map.support_borders:
+        supported.setdefault(province_of(a), set()).add(province_of(b))
+        supported.setdefault(province_of(b), set()).add(province_of(a))
     seen = {passable[0]}
     todo = [passable[0]]
     while todo:
         here = the_map.provinces[todo.pop()]
-        near = set(the_map.army_neighbours(here.id))
+        near = set(the_map.army_neighbours(here.id)) | supported.get(here.id, set())
         for loc in (here.id, *here.coasts):
             near.update(province_of(n) for n in the_map.fleet_neighbours(loc))
         for other in near - seen:
