@@ -162,13 +162,16 @@ class GameCreate(Strict):
     press: PressIn = Field(default_factory=PressIn)
     end_year: int | None = Field(default=None, ge=1, le=9999)
     join_as: Power | None = None
+    fill_with_bots: str | None = Field(default=None, max_length=20,
+                                       examples=["heuristic", "random", "hold"])
+    """A bot for every seat but the creator's (``join_as``): the game starts at once."""
 
     def to_options(self) -> GameOptions:
         return GameOptions(
             name=self.name, variant=self.variant, rules=self.rules, players=self.players,
             private=self.private, deadlines=Deadlines(**self.deadlines.model_dump()),
             press=PressRules(**self.press.model_dump()), end_year=self.end_year,
-            join_as=self.join_as)
+            join_as=self.join_as, fill_with_bots=self.fill_with_bots)
 
 
 class GameCreated(BaseModel):
@@ -193,6 +196,8 @@ class SeatOut(BaseModel):
     seat: int
     powers: list[str]
     player: str | None
+    bot: str | None = None
+    """The bot that plays the seat (``heuristic``, ``random``, ``hold``), if a bot does."""
 
 
 class DrawCount(BaseModel):
@@ -244,6 +249,9 @@ class GameOut(BaseModel):
     end: EndOut | None
     my_powers: list[str]
     am_gamesmaster: bool
+    bots: dict[str, str] = Field(default_factory=dict)
+    """Power -> the bot that commands it. Bots order at the start of each phase and are ready
+    at once; they read no press and answer none."""
 
 
 class JoinIn(Strict):
@@ -460,6 +468,18 @@ class ReplaceIn(Strict):
     power: Power
     username: str | None = Field(default=None, max_length=32)
     """The new player; absent to free the seat for anyone to join."""
+
+
+class BotSeatIn(Strict):
+    power: Power
+    bot: str = Field(default="heuristic", max_length=20, examples=["heuristic", "random",
+                                                                  "hold"])
+
+
+class BotSeatOut(BaseModel):
+    seat: int
+    powers: list[str]
+    bot: str
 
 
 class DrawIn(Strict):

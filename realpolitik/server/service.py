@@ -25,6 +25,7 @@ from typing import Any
 from sqlalchemy import Connection, Row
 
 from realpolitik import savefile
+from realpolitik.bots import BOT_NAMES, make_bot
 from realpolitik.errors import GameError, RealpolitikError
 from realpolitik.game import Game
 from realpolitik.legality import check_order
@@ -80,6 +81,25 @@ class _Loaded:
     def settings(self) -> JSON:
         value: JSON = json.loads(self.row.settings)
         return value
+
+    @property
+    def bots(self) -> dict[int, str]:
+        """Seat -> the bot that plays it (kept in the game's settings)."""
+        return {int(seat): str(name) for seat, name in self.settings.get("bots", {}).items()}
+
+    def bot_of(self, power: str) -> str | None:
+        """The bot that commands ``power``, if a bot does."""
+        seat = self.seat_of(power)
+        return None if seat is None else self.bots.get(seat)
+
+    def seat_filled(self, seat: int) -> bool:
+        """True if a player or a bot sits in ``seat``."""
+        return self.seats[seat].user_id is not None or seat in self.bots
+
+    def commanded(self, power: str) -> bool:
+        """True if a player or a bot commands ``power``."""
+        seat = self.seat_of(power)
+        return seat is not None and seat < len(self.seats) and self.seat_filled(seat)
 
     def seat_of(self, power: str) -> int | None:
         try:
@@ -217,8 +237,12 @@ class GameService:
             raise forbidden("only the gamesmaster of this game may do that", "not_gamesmaster")
 
     def _deadline_for(self, loaded: _Loaded, now: float) -> float:
-        deadlines = loaded.settings["deadlines"]
-        game = loaded.game
+        return self._deadline_of(loaded.settings, loaded.game, now)
+
+    @staticmethod
+    def _deadline_of(settings: JSON, game: Game, now: float) -> float:
+        """When the current phase of ``game`` ends if it starts at ``now``."""
+        deadlines = settings["deadlines"]
         kind = game.phase.type
         if kind is PhaseType.MOVEMENT:
             seconds = deadlines["first_movement"] if not game.history else deadlines["movement"]
@@ -248,12 +272,14 @@ class GameService:
         in_favour, needed = game.draw_vote_count(loaded.unplayed())
         settings = loaded.settings
         seats = []
+        bots = loaded.bots
         for seat in loaded.seats:
             uid = seat.user_id
             seats.append({
                 "seat": int(seat.seat),
                 "powers": list(loaded.powers_of_seat(int(seat.seat))),
                 "player": names.get(int(uid)) if uid is not None else None,
+                "bot": bots.get(int(seat.seat)),
             })
         end = game.end
         now = self.clock()
@@ -291,6 +317,7 @@ class GameService:
                                              "phase": end.phase, "summary": end.summary},
             "my_powers": list(mine),
             "am_gamesmaster": is_gm,
+            "bots": {p: name for p in game.powers if (name := loaded.bot_of(p)) is not None},
         }
 
     def list_games(self, user: Account | None, *, mine: bool) -> list[JSON]:
@@ -303,12 +330,14 @@ class GameService:
             out = []
             for row in rows:
                 seats = db.seats_of(conn, int(row.id))
+                bots = json.loads(row.settings).get("bots", {})
                 out.append({
                     "id": int(row.id), "name": row.name, "variant": row.variant,
                     "rules": row.rules, "players": row.setup, "private": bool(row.private),
                     "status": row.status, "phase": row.phase, "deadline": iso_time(row.deadline),
                     "seats": len(seats),
-                    "seats_free": sum(1 for s in seats if s.user_id is None),
+                    "seats_free": sum(1 for s in seats
+                                      if s.user_id is None and str(s.seat) not in bots),
                 })
         return out
 
@@ -330,20 +359,45 @@ class GameService:
         if options.end_year is not None and options.end_year < game.phase.year:
             raise bad(f"the short game cannot end before {game.phase.year}", "bad_setting",
                        field="end_year")
+        join_seat: int | None = None
+        if options.join_as is not None:
+            wanted = options.join_as.strip().lower()
+            if wanted not in game.powers:
+                raise bad(f"{wanted!r} is not a power of this game", "bad_power",
+                          field="join_as")
+            join_seat = game.team_of(wanted)
         now = self.clock()
-        settings = {"deadlines": asdict(options.deadlines), "press": asdict(options.press)}
+        settings: JSON = {"deadlines": asdict(options.deadlines), "press": asdict(options.press)}
+        all_bots = False
+        if options.fill_with_bots is not None:
+            bot = self._bot_name(options.fill_with_bots, "fill_with_bots")
+            settings["bots"] = {str(seat): bot for seat in range(len(setup.teams))
+                                if seat != join_seat}
+            all_bots = join_seat is None
         with self.store.write() as conn:
             game_id = db.insert_game(
                 conn, name=options.name, creator_id=user.id, variant=variant.id,
                 rules=game.rules.edition, setup=setup.id, private=options.private,
                 invite_code=security.invite_code() if options.private else None,
-                settings=json.dumps(settings), status="forming", phase=str(game.phase),
-                deadline=None, paused_remaining=None, record=_record_text(game),
+                settings=json.dumps(settings), status="active" if all_bots else "forming",
+                phase=str(game.phase), paused_remaining=None, record=_record_text(game),
+                # a game of bots alone (to watch) starts at once
+                deadline=self._deadline_of(settings, game, now) if all_bots else None,
                 created_at=now, updated_at=now)
             db.add_seats(conn, game_id, len(setup.teams))
         if options.join_as:
             self.join(user, game_id, options.join_as, None)
+        if options.fill_with_bots is not None:
+            self._advance(game_id)
         return game_id
+
+    @staticmethod
+    def _bot_name(name: str, field: str) -> str:
+        bot = name.strip().lower()
+        if bot not in BOT_NAMES:
+            raise bad(f"{name!r} is not a bot; the bots are {', '.join(BOT_NAMES)}", "bad_bot",
+                      field=field)
+        return bot
 
     def join(self, user: Account, game_id: int, power: str, invite: str | None) -> JSON:
         """Take the seat that commands ``power`` (in 2-4 player games a seat holds several)."""
@@ -364,10 +418,14 @@ class GameService:
                 raise conflict(f"{power.title()} has no player in this setup", "no_seat")
             if loaded.seats[seat].user_id is not None:
                 raise conflict(f"{power.title()} is taken", "seat_taken")
+            if seat in loaded.bots:
+                raise conflict(f"{power.title()} is played by a bot; the gamesmaster can give "
+                               "the seat to you", "seat_taken")
             now = self.clock()
             db.set_seat(conn, game_id, seat, user.id, now)
             values: dict[str, Any] = {}
-            full = all(s.user_id is not None or int(s.seat) == seat for s in loaded.seats)
+            full = all(loaded.seat_filled(int(s.seat)) or int(s.seat) == seat
+                       for s in loaded.seats)
             if loaded.row.status == "forming" and full:
                 values = {"status": "active", "deadline": self._deadline_for(loaded, now)}
             self._save(conn, loaded, **values)
@@ -376,6 +434,7 @@ class GameService:
                                    "player": user.username})
         if values:
             self._publish_deadline(game_id, "active", values["deadline"])
+            self._advance(game_id)
         return {"seat": seat, "powers": list(powers)}
 
     def leave(self, user: Account, game_id: int) -> None:
@@ -502,15 +561,58 @@ class GameService:
 
     def _after_ready_change(self, game_id: int) -> None:
         loaded = self._read(game_id)
-        ready = loaded.ready()
         self.hub.publish(game_id, {"type": "ready", "phase": str(loaded.game.phase),
-                                   "ready": ready})
-        if loaded.row.status != "active":
-            return
-        to_order = self._to_order(loaded)
-        if to_order and all(loaded.user_of(p) is not None for p in to_order) \
-                and set(to_order) <= set(ready):
-            self.process(game_id, expected_phase=str(loaded.game.phase))
+                                   "ready": loaded.ready()})
+        self._advance(game_id)
+
+    MAX_BOT_PHASES = 40
+    """How many phases one call of :meth:`_advance` may play in a row when bots are ready at
+    once (a game of bots alone, or one whose players have nothing to order); after that the
+    deadline moves the game on."""
+
+    def _advance(self, game_id: int) -> None:
+        """Bots give their orders for the current phase and are ready at once; when every power
+        that must order is ready (and each has a player or a bot), the phase is adjudicated and
+        the same follows in the next phase."""
+        for _ in range(self.MAX_BOT_PHASES):
+            self._bots_order(game_id)
+            loaded = self._read(game_id)
+            if loaded.row.status != "active":
+                return
+            to_order = self._to_order(loaded)
+            if not (to_order and all(loaded.commanded(p) for p in to_order)
+                    and set(to_order) <= set(loaded.ready())):
+                return
+            if not self.process(game_id, expected_phase=str(loaded.game.phase)):
+                return
+
+    def _bots_order(self, game_id: int) -> None:
+        """Each bot whose power has something to order and is not ready yet gives its orders
+        (as their canonical text, kept like a player's) and is ready."""
+        with self._changing(game_id) as (conn, loaded):
+            game = loaded.game
+            if loaded.row.status not in ("forming", "active") or game.is_over:
+                return
+            phase = str(game.phase)
+            acted = []
+            for power in game.powers_to_order():
+                name = loaded.bot_of(power)
+                row = loaded.pending.get(power)
+                if name is None or (row is not None and row.phase == phase and row.ready):
+                    continue
+                seat = loaded.seat_of(power)
+                bot = make_bot(name, seed=game.seed * 101 + (seat or 0))
+                orders = bot.orders(game.position, power, game.rules)
+                game.submit(power, orders)
+                db.put_pending(conn, game_id=game_id, power=power, phase=phase,
+                               text="\n".join(str(order) for order in orders), ready=True,
+                               now=self.clock())
+                acted.append(power)
+            if acted:
+                self._save(conn, loaded)
+        if acted:
+            loaded = self._read(game_id)
+            self.hub.publish(game_id, {"type": "ready", "phase": phase, "ready": loaded.ready()})
 
     def legal_orders(self, user: Account, game_id: int, power: str) -> dict[str, list[Order]]:
         """Every legal order of one of the user's powers this phase, per location."""
@@ -575,6 +677,7 @@ class GameService:
             try:
                 if self.process(game_id):
                     done.append(game_id)
+                    self._advance(game_id)
             except ServiceError:
                 continue
             except Exception:  # one broken game must not stop the clock for the others
@@ -649,6 +752,7 @@ class GameService:
             deadline = self._deadline_for(loaded, self.clock())
             self._save(conn, loaded, status="active", deadline=deadline)
         self._publish_deadline(game_id, "active", deadline)
+        self._advance(game_id)
 
     def process_now(self, user: Account, game_id: int) -> None:
         """End the current phase at once."""
@@ -656,6 +760,7 @@ class GameService:
         self._check_gm(loaded, user)
         if not self.process(game_id):
             raise conflict(f"the game is {loaded.row.status}: nothing to process", "not_active")
+        self._advance(game_id)
 
     def replace(self, user: Account, game_id: int, power: str, username: str | None) -> None:
         """Give the seat that commands ``power`` to another user, or free it (1971 XIV.3,
@@ -676,9 +781,54 @@ class GameService:
                 if loaded.powers_of_user(new_user):
                     raise conflict(f"{username} already plays in this game", "already_playing")
             db.set_seat(conn, game_id, seat, new_user, self.clock() if new_user else None)
-            self._save(conn, loaded)
+            values: dict[str, Any] = {}
+            if seat in loaded.bots:
+                # The bot gives up its seat. Its orders stay for the phase, not ready: the new
+                # player may keep or change them before the phase is adjudicated.
+                settings = loaded.settings
+                settings["bots"] = {k: v for k, v in settings["bots"].items() if k != str(seat)}
+                values["settings"] = json.dumps(settings)
+                phase = str(loaded.game.phase)
+                for p in loaded.powers_of_seat(seat):
+                    row = loaded.pending.get(p)
+                    if row is not None and row.phase == phase:
+                        db.put_pending(conn, game_id=game_id, power=p, phase=phase,
+                                       text=row.text, ready=False, now=self.clock())
+            self._save(conn, loaded, **values)
         self.hub.publish(game_id, {"type": "replaced", "powers":
                                    list(loaded.powers_of_seat(seat)), "player": username})
+
+    def seat_bot(self, user: Account, game_id: int, power: str, bot: str) -> JSON:
+        """Seat a bot in the free seat that commands ``power`` (the gamesmaster only). The bot
+        gives its orders at once if its power has something to order, and every phase after."""
+        power = power.strip().lower()
+        name = self._bot_name(bot, "bot")
+        with self._changing(game_id) as (conn, loaded):
+            self._check_gm(loaded, user)
+            if loaded.row.status == "finished":
+                raise conflict("the game is over", "game_over")
+            seat = loaded.seat_of(power) if power in loaded.game.powers else None
+            if seat is None:
+                raise bad(f"{power!r} is not a power with a seat in this game", "bad_power",
+                          field="power")
+            if loaded.seat_filled(seat):
+                raise conflict(f"{power.title()} is taken; free the seat first (replace)",
+                               "seat_taken")
+            settings = loaded.settings
+            settings.setdefault("bots", {})[str(seat)] = name
+            values: dict[str, Any] = {"settings": json.dumps(settings)}
+            full = all(loaded.seat_filled(int(s.seat)) or int(s.seat) == seat
+                       for s in loaded.seats)
+            if loaded.row.status == "forming" and full:
+                values.update(status="active", deadline=self._deadline_for(loaded, self.clock()))
+            self._save(conn, loaded, **values)
+            powers = loaded.powers_of_seat(seat)
+        self.hub.publish(game_id, {"type": "joined", "powers": list(powers), "player": None,
+                                   "bot": name})
+        if "deadline" in values:
+            self._publish_deadline(game_id, "active", values["deadline"])
+        self._advance(game_id)
+        return {"seat": seat, "powers": list(powers), "bot": name}
 
     # -- draws and concessions ---------------------------------------------------------------
 

@@ -166,7 +166,7 @@ def update_game(conn: Connection, game_id: int, version: int, **values: Any) -> 
 def list_games(conn: Connection, *, user_id: int | None, open_only: bool) -> list[Row[Any]]:
     query = select(m.games.c.id, m.games.c.name, m.games.c.variant, m.games.c.rules,
                    m.games.c.setup, m.games.c.private, m.games.c.status, m.games.c.phase,
-                   m.games.c.deadline, m.games.c.creator_id)
+                   m.games.c.deadline, m.games.c.creator_id, m.games.c.settings)
     if open_only:
         query = query.where(m.games.c.private.is_(False), m.games.c.status != "finished")
     if user_id is not None:

@@ -85,6 +85,8 @@ class GameOptions:
     """A short game (III): it stops after this year's adjustments."""
     join_as: str | None = None
     """A power for the creator to take at once."""
+    fill_with_bots: str | None = None
+    """A bot (``heuristic``, ``random``, ``hold``) for every seat the creator does not take."""
 
 
 @dataclass(frozen=True, slots=True)

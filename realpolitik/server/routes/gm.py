@@ -1,12 +1,15 @@
-"""The gamesmaster's actions: start, pause, resume, extend, process now, replace a player."""
+"""The gamesmaster's actions: start, pause, resume, extend, process now, replace a player, seat
+a bot."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from fastapi import APIRouter
 
 from realpolitik.server.deps import CurrentUser, ServiceDep
 from realpolitik.server.inputs import GameId, StrictJSONRoute
-from realpolitik.server.schemas import DeadlineOut, ExtendIn, Ok, ReplaceIn
+from realpolitik.server.schemas import BotSeatIn, BotSeatOut, DeadlineOut, ExtendIn, Ok, ReplaceIn
 from realpolitik.server.values import iso_time
 
 router = APIRouter(prefix="/games/{game_id}/gm", tags=["gamesmaster"], route_class=StrictJSONRoute)
@@ -51,3 +54,12 @@ def replace(game_id: GameId, body: ReplaceIn, user: CurrentUser, service: Servic
     """Give a power's seat to another user, or free it (``username`` absent)."""
     service.replace(user, game_id, body.power, body.username)
     return Ok()
+
+
+@router.post("/bot", response_model=BotSeatOut)
+def seat_bot(game_id: GameId, body: BotSeatIn, user: CurrentUser,
+             service: ServiceDep) -> dict[str, Any]:
+    """Seat a bot (``heuristic`` by default, ``random`` or ``hold``) in the free seat that
+    commands ``power``. It orders at once and at the start of every phase, and is ready at
+    once; ``replace`` gives the seat back to a player or frees it."""
+    return service.seat_bot(user, game_id, body.power, body.bot)

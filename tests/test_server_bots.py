@@ -1,0 +1,175 @@
+"""Bots on the server (issue 17): seats filled at creation or by the gamesmaster, bots that
+order at the start of every phase and are ready at once, and shown as bots."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from fastapi.testclient import TestClient  # noqa: E402
+from test_server import (  # noqa: E402
+    FakeClock,
+    Headers,
+    create,
+    join,
+    make_client,
+    orders,
+    sign_up,
+    view,
+)
+
+from realpolitik.server.service import GameService  # noqa: E402
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def db_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'server.db'}"
+
+
+@pytest.fixture
+def client(db_url: str, clock: FakeClock) -> Iterator[TestClient]:
+    with make_client(db_url, clock) as c:
+        yield c
+
+
+def legal(client: TestClient, who: Headers, game: int, power: str) -> dict[str, list[Any]]:
+    r = client.get(f"/games/{game}/legal-orders", params={"power": power}, headers=who)
+    assert r.status_code == 200, r.text
+    listed: dict[str, list[Any]] = r.json()
+    return listed
+
+
+def test_one_player_and_six_bots_play_to_the_end_of_1902(client: TestClient) -> None:
+    """A new player creates a game against six heuristic bots and plays France with random
+    legal orders through the API; every phase moves on as soon as France is ready (or at once
+    when France has nothing to order), the bots' orders are all legal, and 1902 ends."""
+    alice = sign_up(client, "alice")
+    game = create(client, alice, join_as="france", fill_with_bots="heuristic")
+    state = view(client, alice, game)
+    assert state["status"] == "active" and state["phase"] == "S1901M"
+    assert state["my_powers"] == ["france"]
+    bots = {s["powers"][0]: s["bot"] for s in state["seats"] if s["bot"]}
+    assert bots == {p: "heuristic" for p in state["powers"] if p != "france"}
+    assert state["bots"] == bots
+    assert [s["player"] for s in state["seats"] if s["powers"] == ["france"]] == ["alice"]
+    # the bots have ordered and are ready; only France is awaited
+    assert sorted(state["ready"]) == sorted(bots)
+    rng = random.Random(5)
+    phases_played = []
+    while state["phase"] != "S1903M":
+        assert state["status"] == "active", state
+        assert "france" in state["to_order"], f"the game waits in {state['phase']} for nobody"
+        assert set(state["ready"]) == set(state["to_order"]) - {"france"}
+        phase = state["phase"]
+        listing = legal(client, alice, game, "france")
+        picks = [rng.choice(options)["text"] for loc, options in listing.items()
+                 if loc != "waive"]
+        report = orders(client, alice, game, "france", "\n".join(picks), ready=True)
+        assert report["errors"] == 0, report
+        state = view(client, alice, game)
+        assert state["phase"] != phase, "the phase did not move on once France was ready"
+        phases_played.append(phase)
+    history = client.get(f"/games/{game}/history").json()
+    assert [h["phase"] for h in history][:2] == ["S1901M", "F1901M"]
+    assert history[-1]["phase"].startswith(("W1902", "F1902"))
+    for entry in history:
+        for power, given in entry["orders"].items():
+            if power in bots:
+                assert all(o.get("error") is None for o in given), (entry["phase"], given)
+    assert phases_played[:2] == ["S1901M", "F1901M"]
+
+
+def test_the_gamesmaster_seats_bots_in_free_seats(client: TestClient) -> None:
+    gm, bob = sign_up(client, "gm"), sign_up(client, "bob")
+    game = create(client, gm, join_as="england")
+    join(client, bob, game, "germany")
+    r = client.post(f"/games/{game}/gm/bot", json={"power": "france"}, headers=bob)
+    assert r.status_code == 403 and r.json()["detail"]["code"] == "not_gamesmaster"
+    r = client.post(f"/games/{game}/gm/bot", json={"power": "germany"}, headers=gm)
+    assert r.status_code == 409 and r.json()["detail"]["code"] == "seat_taken"
+    r = client.post(f"/games/{game}/gm/bot", json={"power": "france", "bot": "clever"},
+                    headers=gm)
+    assert r.status_code in (400, 422) and r.json()["detail"]["code"] == "bad_bot"
+    assert "heuristic" in r.json()["detail"]["message"]
+    listed = {g["id"]: g for g in client.get("/games").json()}
+    assert listed[game]["seats_free"] == 5
+    for power, bot in [("france", "heuristic"), ("italy", "random"), ("austria", "hold"),
+                       ("russia", "heuristic")]:
+        r = client.post(f"/games/{game}/gm/bot", json={"power": power, "bot": bot}, headers=gm)
+        assert r.status_code == 200, r.text
+        assert r.json() == {"seat": r.json()["seat"], "powers": [power], "bot": bot}
+    assert {g["id"]: g for g in client.get("/games").json()}[game]["seats_free"] == 1
+    carol = sign_up(client, "carol")
+    taken = client.post(f"/games/{game}/join", json={"power": "france"}, headers=carol)
+    assert taken.status_code == 409 and taken.json()["detail"]["code"] == "seat_taken"
+    state = view(client, gm, game)
+    assert state["status"] == "forming"
+    # the last free seat gets a bot: the game starts, and every bot has ordered at once
+    r = client.post(f"/games/{game}/gm/bot", json={"power": "turkey"}, headers=gm)
+    assert r.status_code == 200
+    state = view(client, gm, game)
+    assert state["status"] == "active"
+    assert sorted(state["ready"]) == ["austria", "france", "italy", "russia", "turkey"]
+    assert state["bots"]["italy"] == "random"
+    # the players are ready: the phase is adjudicated at once
+    orders(client, gm, game, "england", "F Lon-Nth", ready=True)
+    orders(client, bob, game, "germany", "A Ber-Kie", ready=True)
+    state = view(client, gm, game)
+    assert state["phase"] == "F1901M"
+    # replace frees a bot's seat for a player
+    r = client.post(f"/games/{game}/gm/replace", json={"power": "italy", "username": "carol"},
+                    headers=gm)
+    assert r.status_code == 200
+    state = view(client, carol, game)
+    assert "italy" not in state["bots"] and state["my_powers"] == ["italy"]
+    assert "italy" not in state["ready"]
+
+
+def test_press_to_a_bot_is_delivered_and_not_answered(client: TestClient) -> None:
+    alice = sign_up(client, "alice")
+    game = create(client, alice, join_as="france", fill_with_bots="heuristic")
+    r = client.post(f"/games/{game}/press", json={"sender": "france", "to": ["germany"],
+                                                 "body": "Shall we share Belgium?"},
+                    headers=alice)
+    assert r.status_code in (200, 201), r.text
+    messages = client.get(f"/games/{game}/press", headers=alice).json()
+    assert [m["body"] for m in messages] == ["Shall we share Belgium?"]
+
+
+def test_a_game_of_bots_alone_plays_on_by_itself(db_url: str, clock: FakeClock) -> None:
+    """With every seat a bot's, each call plays up to MAX_BOT_PHASES phases; the deadline
+    moves it on from there."""
+    with make_client(db_url, clock) as watcher:
+        alice = sign_up(watcher, "alice")
+        game = create(watcher, alice, fill_with_bots="random", end_year=1901)
+        state = view(watcher, alice, game)
+        assert state["status"] == "finished", state["phase"]
+        assert state["end"]["kind"] == "short_game"
+        assert state["my_powers"] == [] and len(state["bots"]) == 7
+        game = create(watcher, alice, fill_with_bots="hold")  # hold bots never end a game
+        state = view(watcher, alice, game)
+        played = len(watcher.get(f"/games/{game}/history").json())
+        assert state["status"] == "active" and played >= GameService.MAX_BOT_PHASES
+        clock.advance(state["seconds_left"] + 1)
+        watcher.app.state.service.process_due()
+        assert len(watcher.get(f"/games/{game}/history").json()) > played
+
+
+def test_fill_with_bots_is_checked(client: TestClient) -> None:
+    alice = sign_up(client, "alice")
+    r = client.post("/games", json={"name": "x", "fill_with_bots": "clever"}, headers=alice)
+    assert r.status_code in (400, 422) and r.json()["detail"]["code"] == "bad_bot"
+    r = client.post("/games", json={"name": "x", "fill_with_bots": "random",
+                                    "join_as": "atlantis"}, headers=alice)
+    assert r.status_code in (400, 422) and r.json()["detail"]["field"] == "join_as"
