@@ -60,6 +60,7 @@ class Lobby {
     if (!auth.token) root.append(this.authForms());
     const lists = h("div", { class: "lobby-lists" });
     root.append(lists);
+    if (auth.token) root.insertBefore(await this.quickStart(), lists);
     if (auth.token) {
       lists.append(h("section", { class: "card", "aria-labelledby": "mine-h" },
         h("h2", { id: "mine-h" }, "My games"), h("div", { id: "mine" }, h("p", { class: "muted" }, "Loading…"))));
@@ -121,8 +122,49 @@ class Lobby {
       return f;
     };
     return h("div", { class: "auth-forms" },
-      h("p", { class: "intro" }, "Play Diplomacy: sign up, create a game or join an open one, give your orders on the map."),
+      h("p", { class: "intro" }, "Play Diplomacy: sign up, then play against the computer in one click, create a game or join an open one, and give your orders on the map."),
       form("login", "Log in"), form("signup", "Sign up"));
+  }
+
+  /** One click to a game against the computer: the player on a chosen (or drawn) power of the
+   *  classical game, bots on the six others; each phase moves on as soon as the player is ready. */
+  async quickStart() {
+    let cat;
+    try { cat = await variants(); } catch (err) { return h("p", { class: "error" }, err.message); }
+    const classical = cat.variants.find((v) => v.id === "classical") || cat.variants[0];
+    const setup = classical.setups.find((s) => s.teams.length === classical.setups[0].teams.length) || classical.setups[0];
+    const powers = setup.teams.map((team) => team[0]);
+    const msg = h("p", { class: "error", role: "alert" });
+    const powerSel = h("select", { name: "power", id: "vs-power" },
+      h("option", { value: "" }, "drawn at random"), ...powers.map((p) => h("option", { value: p }, title(p))));
+    const botSel = h("select", { name: "bot", id: "vs-bot" },
+      h("option", { value: "heuristic" }, "heuristic bots (they play for centres)"),
+      h("option", { value: "random" }, "random bots (easy)"),
+      h("option", { value: "hold" }, "hold bots (they never move)"));
+    const f = h("form", { class: "card vs-computer", id: "vs-computer", "aria-labelledby": "vs-h" },
+      h("h2", { id: "vs-h" }, "Play against the computer"),
+      h("p", { class: "muted small" }, "You play one power; the computer plays the other six. Each phase is adjudicated as soon as you mark it ready."),
+      h("div", { class: "grid" }, h("label", {}, "Your power", powerSel), h("label", {}, "Opponents", botSel)),
+      h("button", { type: "submit", id: "vs-start" }, "Play against the computer"), msg);
+    f.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      msg.textContent = "";
+      const power = powerSel.value || powers[Math.floor(Math.random() * powers.length)];
+      const body = {
+        name: `${auth.user} (${title(power)}) vs the computer`, variant: classical.id, players: setup.id,
+        private: true, join_as: power, fill_with_bots: botSel.value,
+        // the game waits for nobody but you: long deadlines, so you can stop and come back
+        deadlines: { first_movement: "7d", movement: "7d", retreats: "7d", adjustments: "7d" },
+      };
+      try {
+        const created = await api("POST", "/games", body);
+        toast(`You play ${title(power)}; the computer plays the others.`);
+        location.hash = `#/game/${created.id}`;
+      } catch (err) {
+        msg.textContent = err.message;
+      }
+    });
+    return f;
   }
 
   async createForm() {

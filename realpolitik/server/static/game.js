@@ -614,8 +614,11 @@ export class GamePage {
     const canJoin = auth.token && !this.mine.length && g.status !== "finished";
     const seatRows = g.seats.map((s) => h("tr", { class: s.powers.some((p) => this.mine.includes(p)) ? "me" : "" },
       h("td", {}, s.powers.map((p) => h("span", { class: `dot p-${p}` }, title(p))).reduce((a, b) => [a, " / ", b])),
-      h("td", {}, s.player || (canJoin ? h("button", { type: "button", class: "join", onclick: () => this.join(s.powers[0]) },
-        `Join as ${s.powers.map(title).join(" / ")}`) : h("span", { class: "muted" }, "free"))),
+      h("td", {}, s.player || (s.bot ? h("span", { class: "bot", title: `played by the ${s.bot} bot` }, `computer (${s.bot})`)
+        : canJoin ? h("button", { type: "button", class: "join", onclick: () => this.join(s.powers[0]) },
+          `Join as ${s.powers.map(title).join(" / ")}`)
+          : g.am_gamesmaster && g.status !== "finished" ? h("button", { type: "button", class: "secondary small seat-bot",
+            onclick: () => this.seatBot(s.powers[0]) }, "Seat a bot") : h("span", { class: "muted" }, "free"))),
       h("td", {}, s.powers.map((p) => `${g.centers[p] ?? 0}`).join(" / ")),
       h("td", {}, s.powers.map((p) => (g.ready.includes(p) ? "ready" : g.to_order.includes(p) ? "ordering" : g.civil_disorder.includes(p) ? "civil disorder" : "—")).join(" / "))));
     const facts = [
@@ -656,6 +659,14 @@ export class GamePage {
         g.status === "paused" ? act("Resume", "resume") : null,
         g.status === "active" ? act("Process now", "process", null, "Adjudicate this phase now? Powers without orders are in civil disorder.") : null,
         g.status === "active" ? act("+10 minutes", "extend", { seconds: "10m" }) : null));
+  }
+
+  async seatBot(power) {
+    try {
+      await api("POST", `/games/${this.id}/gm/bot`, { power, bot: "heuristic" });
+      toast(`The computer plays ${title(power)}.`);
+      await this.refresh();
+    } catch (err) { toast(err.message); }
   }
 
   async join(power) {

@@ -102,7 +102,9 @@ export class PressPanel {
     const g = this.game;
     if (this.closedReason() || !g.press.private) return null;
     const others = g.powers.filter((p) => !this.mine.includes(p) && !g.eliminated.includes(p));
-    const boxes = others.map((p) => h("label", { class: "check" }, h("input", { type: "checkbox", value: p }), title(p)));
+    const bots = g.bots || {};
+    const boxes = others.map((p) => h("label", { class: "check" }, h("input", { type: "checkbox", value: p }),
+      bots[p] ? `${title(p)} (computer)` : title(p)));
     const as = this.mine.length > 1 ? h("select", { id: "new-conv-as", "aria-label": "Speak as" },
       this.mine.map((p) => h("option", { value: p }, title(p)))) : null;
     const form = h("form", { class: "new-conv" }, h("fieldset", {}, h("legend", {}, "New conversation with"), boxes),
@@ -149,7 +151,10 @@ export class PressPanel {
       } catch (err) { msg.textContent = err.message; }
     };
     text.addEventListener("keydown", (ev) => { if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) { ev.preventDefault(); send(); } });
-    return h("div", { class: "composer" }, sender ? h("label", {}, "As ", sender) : null, text,
+    const silent = (members || []).filter((p) => (g.bots || {})[p] && !this.mine.includes(p));
+    const botNote = silent.length ? h("p", { class: "note", id: "press-bots" },
+      `${silent.map(title).join(", ")} ${silent.length > 1 ? "are" : "is"} played by the computer: messages are delivered, but the computer does not read or answer them.`) : null;
+    return h("div", { class: "composer" }, botNote, sender ? h("label", {}, "As ", sender) : null, text,
       h("div", { class: "row" }, h("button", { type: "button", id: "press-send", onclick: send }, key === "public" ? "Announce" : "Send"),
         h("span", { class: "muted small" }, "Ctrl+Enter sends; unsent text is kept on this device.")), msg);
   }
