@@ -27,6 +27,7 @@ from realpolitik.errors import (
     UnknownNameError,
 )
 from realpolitik.geography import Terrain, UnitType, province_of
+from realpolitik.legality import adjustment_counts
 from realpolitik.orders import (
     Build,
     Convoy,
@@ -70,6 +71,28 @@ _KEYWORDS = _HOLD | _SUPPORT | _CONVOY | _MOVE | _RETREAT | _DISBAND | _BUILD | 
     "a", "f", "via", "by"}
 
 _STARTS_AFTER_POWER = frozenset(_UNIT_TYPES) | _BUILD | _DISBAND | _WAIVE | _RETREAT
+_DIRECTIONS = {
+    "n": "north", "no": "north", "nth": "north", "north": "north", "northern": "north",
+    "s": "south", "so": "south", "sth": "south", "south": "south", "southern": "south",
+    "e": "east", "east": "east", "eastern": "east",
+    "w": "west", "west": "west", "western": "west",
+}
+_COAST_CODES = frozenset({"nc", "sc", "ec", "wc", "ncs", "scs", "ecs", "wcs"})
+
+
+def _coast_keys(spelled: Sequence[str]) -> list[str]:
+    """The names to look a written coast up by, most literal first: ``n c`` -> ``nc``,
+    ``nth coast`` -> ``north coast``, ``north`` -> ``north``/``nc``. The variant's
+    ``coasts.csv`` names and aliases decide which of them is a coast of the province."""
+    keys = [" ".join(spelled)]
+    if len(spelled) > 1 and all(len(w) == 1 for w in spelled):
+        keys.append("".join(spelled))  # "n.c." and "n/c" are read as the letters n and c
+    direction = _DIRECTIONS.get(spelled[0])
+    rest = spelled[1:]
+    if direction is not None and rest in ([], ["c"], ["coast"], ["cst"], ["cs"]):
+        keys += [f"{direction} coast", direction, f"{direction[0]}c"]
+    return list(dict.fromkeys(keys))
+
 _DASH_CHARS = "-\u2010\u2011\u2012\u2013\u2014\u2015\u2212"
 _TOKEN_RE = re.compile(
     r"(?P<arrow>->|=>|\u2192|>)|(?P<dash>[" + _DASH_CHARS + r"]+)|(?P<slash>/)"
@@ -176,17 +199,24 @@ class _Draft:
     via_convoy: bool = False
     span: tuple[int, int] = (0, 0)
     unit_span: tuple[int, int] = (0, 0)
+    action_written: bool = False
+    """False when the text names only the unit ("A Vie"): an adjustment phase reads that as
+    the build or removal the power is due."""
 
 
 class _Parser:
     """Recursive descent over the tokens of one order."""
 
-    def __init__(self, variant: Variant, text: str, tokens: Sequence[_Token]) -> None:
+    def __init__(self, variant: Variant, text: str, tokens: Sequence[_Token],
+                 implied: str | None = None) -> None:
         self.variant = variant
         self.lexicon = _lexicon(variant)
         self.text = text
         self.tokens = list(tokens)
         self.i = 0
+        self.implied = implied
+        """``build`` or ``disband`` carried from the same sentence ("builds F Kiel and A
+        Mun"), for a part that names only a unit."""
 
     # token helpers
     def peek(self, offset: int = 0) -> _Token | None:
@@ -342,36 +372,53 @@ class _Parser:
         return None
 
     def take_coast(self, candidates: Sequence[str]) -> tuple[str | None, int]:
-        """An optional coast after a place: ``/nc``, ``(sc)``, `` nc``, ``north coast``."""
+        """An optional coast after a place, in the usual spellings: ``/nc``, ``(sc)``,
+        `` nc``, ``n.c.``, ``(n/c)``, ``-nc`` (joined to the name), ``north coast``, ``(Nth
+        Coast)``, ``/north``. A bare direction word after a place (``s``, ``north``) is not
+        taken for a coast: ``S`` there is a support, ``Nth`` the North Sea."""
         provinces = {province_of(c) for c in candidates}
         token = self.peek()
         if token is None:
             return None, 0
+        start = self.i
         closing = False
+        explicit = False
         if token.kind in ("slash", "lparen"):
             closing = token.kind == "lparen"
             self.i += 1
             explicit = True
-        else:
-            explicit = False
+        elif token.kind == "dash" and (after := self.peek(1)) is not None \
+                and after.glued and after.kind == "word" and after.text in _COAST_CODES \
+                and (after.text,) not in self.lexicon.exact:
+            self.i += 1  # "Spa-nc": a coast code joined to the name, not a move
+            explicit = True
         words: list[_Token] = []
-        while (t := self.peek()) is not None and t.kind == "word" and len(words) < 2:
-            words.append(t)
-            self.i += 1
+        taken: list[int] = []  # token index after each word, to give back what is not used
+        while (t := self.peek()) is not None and len(words) < 3:
+            if t.kind == "word":
+                words.append(t)
+                self.i += 1
+                taken.append(self.i)
+            elif t.kind == "slash" and len(words) == 1 and len(words[0].text) == 1 \
+                    and (letter := self.peek(1)) is not None and letter.kind == "word" \
+                    and letter.text == "c":
+                self.i += 1  # "n/c"
+            else:
+                break
         for n in range(len(words), 0, -1):
-            key = " ".join(t.text for t in words[:n])
-            if not explicit and key in ("n", "s", "e", "w", "north", "south", "east", "west"):
-                continue  # a bare "s" after a place is a support, not the south coast
-            hits = [
-                self.variant.coast_names[(p, key)]
-                for p in sorted(provinces)
-                if (p, key) in self.variant.coast_names
-            ]
-            generic = key in ("nc", "sc", "ec", "wc", "north coast", "south coast",
-                              "east coast", "west coast")
-            if hits or (explicit and generic) or (explicit and len(key) <= 2):
-                self.i -= len(words) - n
-                end = words[n - 1].end
+            spelled = [t.text for t in words[:n]]
+            if not explicit and n == 1 and spelled[0] in _DIRECTIONS:
+                continue  # a bare "s" after a place is a support, "nth" the North Sea
+            hits: list[str] = []
+            for key in _coast_keys(spelled):
+                hits = [self.variant.coast_names[(p, key)] for p in sorted(provinces)
+                        if (p, key) in self.variant.coast_names]
+                if hits:
+                    break
+            generic = bool(_coast_keys(spelled)) and _coast_keys(spelled)[0] in _COAST_CODES
+            if hits or (explicit and generic) or (explicit and len(spelled[0]) <= 2 and n == 1):
+                self.i = taken[n - 1]
+                written_end = end = words[n - 1].end
                 if closing and (t := self.peek()) is not None and t.kind == "rparen":
                     self.i += 1
                     end = t.end
@@ -380,17 +427,15 @@ class _Parser:
                         c.upper() for p in sorted(provinces) for c in self.variant.map.coasts(p)
                     ) or "none"
                     raise InvalidOrderError(
-                        f"{self.text[words[0].start:end]!r} is not a coast of "
+                        f"{self.text[words[0].start:written_end]!r} is not a coast of "
                         f"{'/'.join(p.upper() for p in sorted(provinces))}",
                         text=self.text,
-                        span=(words[0].start, end),
+                        span=(words[0].start, written_end),
                         hint=f"the coasts there are: {names}",
                     )
                 return hits[0], end
         # not a coast: give the words back
-        self.i -= len(words)
-        if explicit:
-            self.i -= 1
+        self.i = start
         return None, 0
 
     def place(self, what: str) -> _Place:
@@ -477,6 +522,10 @@ class _Parser:
         elif self.word() in _RETREAT:
             leading = "retreat"
             self.i += 1
+        elif self.implied is not None:
+            leading = self.implied
+            self.skip_build_prose()
+        draft.action_written = leading is not None
         unit_start = self.peek()
         draft.unit_type = self.take_unit_type()
         if leading == "build" and self.word() in ("in", "at"):
@@ -494,6 +543,8 @@ class _Parser:
                 self.i += 1
             draft.action = "build"
         elif leading == "disband":
+            if self.word() in _DISBAND:
+                self.i += 1
             draft.action = "disband"
         elif leading == "retreat":
             self.take_move_separator()
@@ -506,6 +557,7 @@ class _Parser:
 
     def parse_action(self, draft: _Draft) -> None:
         word = self.word()
+        draft.action_written = not self.at_end()
         if self.at_end():
             draft.action = "hold"
         elif word in _HOLD:
@@ -637,6 +689,9 @@ class _Settler:
         power = draft.power or self.power
         if draft.action == "waive":
             return Waive(power)
+        if not draft.action_written and self.position is not None \
+                and self.position.phase.type is PhaseType.ADJUSTMENTS:
+            draft.action = self.adjustment_meant(draft, power)
         unit_type, location, unit = self.settle_unit(draft, power)
         if power is None and unit is not None:
             power = unit.power
@@ -676,6 +731,46 @@ class _Settler:
         return SupportMove(unit_type, location, target_at, destination, target_type,
                            supported_power=draft.target_power, **common)
 
+    def adjustment_meant(self, draft: _Draft, power: str | None) -> str:
+        """What a bare unit ("A Vie") means in an adjustment phase: a removal when the power
+        must remove units and has one there, a build when it is due builds and the place is
+        empty; anything else has no meaning the rules allow (1971 VII.4, 1992 VII.2)."""
+        assert self.position is not None
+        units = self.position.units
+        place = draft.place
+        unit = None
+        if place is not None:
+            on = [units[province_of(c)] for c in place.candidates if province_of(c) in units]
+            unit = on[0] if len(on) == 1 else None
+        elif draft.unit_type is not None and power is not None:
+            mine = [u for u in units.values()
+                    if u.power == power and u.type is draft.unit_type]
+            unit = mine[0] if len(mine) == 1 else None
+        who = power or (unit.power if unit is not None else None)
+        written = self.text[draft.span[0]:draft.span[1]]
+        hint = f"write 'Build {written}' or 'Remove {written}'"
+        if who is None:
+            raise InvalidOrderError(
+                "in an adjustment phase this order needs a power, to say whose build it is",
+                text=self.text, span=draft.span, hint=hint)
+        due = adjustment_counts(self.position).get(who, 0)
+        name = who.title()
+        if due < 0 and unit is not None and unit.power == who:
+            return "disband"
+        if due > 0 and unit is None and place is not None:
+            return "build"
+        if due == 0:
+            reason = f"{name} has no builds or removals this winter"
+        elif due > 0:
+            where = self.names.get(unit.province, unit.province) if unit is not None else ""
+            reason = (f"{name} builds this winter, and {where} is occupied" if where
+                      else f"{name} builds this winter: name the place of the new unit")
+        else:
+            reason = f"{name} removes units this winter, and has no such unit there"
+        raise InvalidOrderError(
+            f"in an adjustment phase a unit's name alone must mean a build or a removal: "
+            f"{reason}", text=self.text, span=draft.span, hint=hint)
+
     def settle_unit(self, draft: _Draft, power: str | None) -> tuple[UnitType, str, Unit | None]:
         units = self.units_here()
         place = draft.place
@@ -705,13 +800,7 @@ class _Settler:
             location = self.settle_build_location(place, draft.unit_type)
             unit_type = draft.unit_type
             if unit_type is None:
-                if location != province_of(location):
-                    unit_type = UnitType.FLEET
-                else:
-                    raise InvalidOrderError(
-                        "a build must say whether it is an army or a fleet",
-                        text=self.text, span=draft.span, hint="write e.g. 'Build A Mun'",
-                    )
+                unit_type = self.build_type(location, place, draft)
             if unit_type is UnitType.ARMY:
                 location = province_of(location)
             return unit_type, location, None
@@ -753,6 +842,23 @@ class _Settler:
         if place.exact or len(place.candidates) == 1:
             return place.candidates[0]
         raise _ambiguous(self.text, what, place.span, place.candidates, self.names)
+
+    def build_type(self, location: str, place: _Place, draft: _Draft) -> UnitType:
+        """The unit a build without a type must mean: the only one that can stand there (an
+        army inland, a fleet at sea or on a named coast); on a coast it could be either, so
+        the order has two meanings and is not followed (1971 VII.4, 1992 VII.2)."""
+        terrain = self.map.terrain(location)
+        if location != province_of(location) or terrain is Terrain.SEA:
+            return UnitType.FLEET
+        if terrain is Terrain.LAND:
+            return UnitType.ARMY
+        name = self.names.get(province_of(location), location)
+        code = province_of(location).title()
+        raise AmbiguousOrderError(
+            f"{self.text[draft.span[0]:draft.span[1]]!r} could build an army or a fleet: "
+            f"{name} is on the coast",
+            candidates=[f"A {code.upper()}", f"F {code.upper()}"], text=self.text,
+            span=place.span, hint=f"write 'Build A {code}' or 'Build F {code}'")
 
     def settle_build_location(self, place: _Place, unit_type: UnitType | None) -> str:
         if place.coast is not None:
@@ -925,7 +1031,13 @@ def parse_order(
     :raises UnknownNameError: a name is not a place of the variant (with suggestions).
     :raises AmbiguousOrderError: the text can be read several ways (every reading listed).
     """
-    the_variant = _variant_of(position, variant)
+    return _parse_one(text, position, power, _variant_of(position, variant), None)
+
+
+def _parse_one(text: str, position: Position | None, power: str | None, the_variant: Variant,
+               implied: str | None) -> Order:
+    """:func:`parse_order`, with the verb (``build``, ``disband``) a sheet carries from the
+    part of the sentence before ("builds F Kiel and A Mun")."""
     tokens = _tokenize(text)
     written_power, tokens = _strip_power_prefix(the_variant, tokens)
     if written_power is not None and power is not None and written_power != power:
@@ -934,7 +1046,7 @@ def parse_order(
             text=text, span=(0, tokens[0].start if tokens else len(text)),
             hint="give each power's orders under its own name",
         )
-    draft = _Parser(the_variant, text, tokens).parse()
+    draft = _Parser(the_variant, text, tokens, implied).parse()
     draft.power = written_power or power
     order = _Settler(the_variant, text, position, draft.power).settle(draft)
     if draft.power is not None and order.power != draft.power:
@@ -1021,6 +1133,10 @@ def _split_segments(tokens: list[_Token], variant: Variant) -> list[list[_Token]
             and index > 0
         ):
             before = tokens[index - 1]
+            if before.kind == "word" and before.text in ("a", "an") \
+                    and token.text in ("army", "fleet"):
+                segments[-1].append(token)  # "build a fleet in Kiel": an article, not a unit
+                continue
             follows_power = before.kind == "word" and _is_power_word(variant, before.text)
             follows_word = before.kind == "word" and (
                 before.text in _STARTS_ORDER_AFTER or before.text in _DISBAND
@@ -1069,13 +1185,23 @@ def parse_orders(
             if header not in named:
                 named.append(header)
             tokens = rest
+        carried: str | None = None  # "builds F Kiel and A Mun": the verb covers both
         for segment in _split_segments(tokens, the_variant):
             end = segment[-1].end
             while end < len(line) and line[end] == ".":
                 end += 1  # keep the abbreviation's dot: the text is reported as written
             piece = line[segment[0].start:end]
+            first = segment[0].text if segment[0].kind == "word" else ""
+            if first in _BUILD and not (len(segment) > 1 and segment[1].text in ("none",
+                                                                                  "nothing")):
+                carried = "build"
+            elif first in _DISBAND:
+                carried = "disband"
+            elif first in _KEYWORDS and first not in _UNIT_TYPES:
+                carried = None
             try:
-                order = parse_order(piece, position, power=current_power, variant=the_variant)
+                order = _parse_one(piece, position, current_power, the_variant,
+                                   carried if first not in _BUILD | _DISBAND else None)
             except OrderTextError as exc:
                 shift = segment[0].start
                 exc.text = line
