@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import islice
-from typing import Any, Generic, Protocol, TypeVar, cast
+from typing import Any, Generic, Protocol, TypeVar
 
 __all__ = ["Bounded", "CacheSlot", "Caches", "HasCaches"]
 
@@ -42,7 +42,7 @@ class Caches:
     __slots__ = ("_values",)
 
     def __init__(self) -> None:
-        self._values: dict[CacheSlot[Any, Any], object] = {}
+        self._values: dict[CacheSlot[Any, Any], Any] = {}
 
     def __len__(self) -> int:
         return len(self._values)
@@ -90,15 +90,16 @@ class CacheSlot(Generic[_O, _T]):
 
     def __call__(self, owner: _O) -> _T:
         values = owner.caches._values  # noqa: SLF001 (the slot is the container's accessor)
-        value = values.get(self, _MISSING)
+        # (values are stored under their slot, which made them: the slot's type is theirs)
+        value: _T = values.get(self, _MISSING)
         if value is _MISSING:
             value = values[self] = self.make(owner)
-        return cast("_T", value)
+        return value
 
     def peek(self, owner: _O) -> _T | None:
         """The kept value if it was made already, else None (nothing is made)."""
-        value = owner.caches._values.get(self)  # noqa: SLF001
-        return None if value is None else cast("_T", value)
+        value: _T | None = owner.caches._values.get(self)  # noqa: SLF001
+        return value
 
     def __repr__(self) -> str:
         return f"<CacheSlot {self.name!r}>"

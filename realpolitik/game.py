@@ -23,7 +23,7 @@ from realpolitik.legality import (
     adjustment_counts,
     check_order,
     legal_orders,
-    listed_checker,
+    listed_orders,
     retreat_options,
 )
 from realpolitik.notation import ParsedOrder, parse_orders
@@ -78,16 +78,15 @@ _MAX_ENTRIES = 4096
 movement phase submits some thirty); a few hundred KB."""
 
 
-def _no_entries(_variant: Variant) -> Bounded[int, SubmittedOrder]:
+def _no_entries(_variant: Variant) -> Bounded[Order, SubmittedOrder]:
     return Bounded(_MAX_ENTRIES)
 
 
-_listed_entries: CacheSlot[Variant, Bounded[int, SubmittedOrder]] = CacheSlot(
+_listed_entries: CacheSlot[Variant, Bounded[Order, SubmittedOrder]] = CacheSlot(
     "submitted listed orders", _no_entries)
-"""id of an order value that legal_orders listed -> ``SubmittedOrder(str(order), order)``, kept
-in the variant (the entry is as immutable as the order), so that a submit of values neither
-writes the orders out nor makes entries, and the history shares them. An entry keeps its order
-alive, so the entry found under an order's id is that order's. Bounded by
+"""An order that legal_orders listed -> ``SubmittedOrder(str(order), order)``, kept in the
+variant (the entry is as immutable as the order), so that a submit of listed orders neither
+writes the orders out nor makes entries, and the history shares them. Bounded by
 :data:`_MAX_ENTRIES`."""
 
 
@@ -294,14 +293,14 @@ class Game:
         else:
             entries = []
             listed = True
-            is_listed = listed_checker(self._position, self.rules)
+            is_listed = listed_orders(self._position, power, rules=self.rules).holds
             known = _listed_entries(self.variant)
             for given in orders:
                 order = with_power(given, power)
-                if is_listed(order):  # legal as it stands: no check, and its entry kept ready
-                    entry = known.get(id(order))
+                if is_listed(order):  # legal as it stands: no check, its entry kept ready
+                    entry = known.get(order)
                     if entry is None:
-                        entry = known[id(order)] = SubmittedOrder(str(order), order)
+                        entry = known[order] = SubmittedOrder(str(order), order)
                     entries.append(entry)
                 else:
                     listed = False
@@ -310,7 +309,8 @@ class Game:
         if pending is None or replace_all:
             self._pending[power] = _Pending(entries, listed)
         else:
-            new_units = {unit_key(e.order) for e in entries if e.order is not None}
+            # (a waive is for no unit: it neither replaces nor is replaced)
+            new_units = {unit_key(e.order) for e in entries if e.order is not None} - {None}
             pending.entries = [
                 e for e in pending.entries
                 if e.order is None or unit_key(e.order) not in new_units

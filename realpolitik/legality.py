@@ -13,14 +13,14 @@ order of a power, for the user interface and the bots.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
-from itertools import chain, compress, repeat
-from operator import attrgetter, is_, not_
+from itertools import chain, filterfalse, repeat
+from operator import attrgetter, is_
 from types import MappingProxyType
 from typing import TypeVar, cast
 
-from realpolitik.caches import CacheSlot
+from realpolitik.caches import Bounded, CacheSlot
 from realpolitik.geography import UnitType, province_of
 from realpolitik.maptables import MapTables, Mover, Occupant, tables_for
 from realpolitik.orders import (
@@ -58,7 +58,8 @@ __all__ = [
     "can_build",
     "check_order",
     "is_listed",
-    "known_orders",
+    "listed_orders",
+    "ListedOrders",
     "legal_orders",
     "listed_checker",
     "normalize_order",
@@ -732,28 +733,91 @@ def normalize_order(position: Position, order: Order, *, rules: Rules | None = N
     return _Checker(position, rules).check(order)
 
 
+_ORDER_CLASSES = (Hold, Move, SupportHold, SupportMove, Convoy, Retreat, Disband, Build, Waive)
+
+
+class ListedOrders:
+    """The legal orders of one power in one position under one set of rules (what
+    :func:`legal_orders` lists), and membership in them by value.
+
+    ``order in listed`` is True when an order *equal* to ``order`` is listed: orders are frozen
+    values, so an equal order is the same order, whatever object carries it, and an object
+    that is not equal to a listed order is never taken for one.
+    """
+
+    __slots__ = ("power", "by_location")
+
+    def __init__(self, power: str, by_location: Mapping[str, tuple[Order, ...]]) -> None:
+        self.power = power
+        self.by_location = by_location
+        """Location -> the orders listed there (a unit's location; a build site's province;
+        ``"waive"``)."""
+
+    def __contains__(self, order: object) -> bool:
+        return isinstance(order, _ORDER_CLASSES) and self.holds(order)
+
+    def holds(self, order: Order) -> bool:
+        """True if an order equal to ``order`` is listed (``order in listed``, typed)."""
+        if order.power != self.power:
+            return False
+        where = "waive" if isinstance(order, Waive) else order.location
+        by_location = self.by_location
+        orders = by_location.get(where)
+        if orders is None:  # a build on a coast is listed under its province
+            orders = by_location.get(province_of(where), ())
+        # Equality, as ``in`` tests it; the listed object itself (the common case: a caller
+        # giving back what was listed) is looked for first, as comparing values of different
+        # kinds costs a Python call each.
+        return any(map(is_, orders, repeat(order))) or order in orders
+
+    def __repr__(self) -> str:
+        return f"<ListedOrders of {self.power}: {sum(map(len, self.by_location.values()))}>"
+
+
+def listed_orders(position: Position, power: str, *, rules: Rules | None = None,
+                  ) -> ListedOrders:
+    """The :class:`ListedOrders` of ``power`` in ``position``: made once per position, power
+    and rules (:func:`legal_orders` returns its ``by_location``)."""
+    rules = rules or _DEFAULT_RULES
+    listings = _listings(position)
+    listed = listings.get((power, rules))
+    if listed is None:
+        listed = listings[power, rules] = ListedOrders(
+            power, _legal_orders(position, power, rules))
+    return listed
+
+
+def _no_listings(_position: Position) -> dict[tuple[str, Rules], ListedOrders]:
+    return {}
+
+
+_listings: CacheSlot[Position, dict[tuple[str, Rules], ListedOrders]] = CacheSlot(
+    "legal orders", _no_listings)
+"""(power, rules) -> the power's :class:`ListedOrders` in the position (one per power and rules
+asked: a game asks under one set of rules)."""
+
+
 class _Listed:
     """Each power's listed orders in one position, looked up once, when first needed
     (:func:`listed_checker`)."""
 
-    __slots__ = ("listed", "position", "rules")
+    __slots__ = ("listed", "listings", "rules")
 
     def __init__(self, position: Position, rules: Rules) -> None:
-        self.position = position
+        self.listings = _listings(position)
         self.rules = rules
-        self.listed: dict[str | None, Mapping[str, tuple[Order, ...]]] = {}
-        """power -> its listed orders, for the powers listed so far."""
+        self.listed: dict[str | None, ListedOrders | None] = {}
+        """power -> its listed orders (None: not listed), for the powers asked about so far."""
 
     def holds(self, order: Order) -> bool:
-        """True if ``order`` is one of the listed values (the very object)."""
+        """True if an order equal to ``order`` is listed for its power."""
         power = order.power
-        listed = self.listed.get(power)
-        if listed is None:
-            if power is None or not is_listed(self.position, order, self.rules):
-                return False
-            self.listed[power] = _listings(self.position)[power, self.rules]
-            return True
-        return _in_listing(listed, order)
+        try:
+            listed = self.listed[power]
+        except KeyError:
+            listed = self.listed[power] = (None if power is None
+                                           else self.listings.get((power, self.rules)))
+        return listed is not None and listed.holds(order)
 
 
 def listed_checker(position: Position, rules: Rules) -> Callable[[Order], bool]:
@@ -763,25 +827,14 @@ def listed_checker(position: Position, rules: Rules) -> Callable[[Order], bool]:
 
 
 def is_listed(position: Position, order: Order, rules: Rules) -> bool:
-    """True if ``order`` is one of the order values :func:`legal_orders` listed for this
-    position and rules (the very object, found among its unit's orders)."""
+    """True if :func:`legal_orders` listed an order equal to ``order`` (by value) for its power
+    in this position under these rules; False as well if that power's orders were not listed
+    yet (nothing is listed here)."""
     power = order.power
     if power is None:
         return False
     listed = _listings(position).get((power, rules))
-    return listed is not None and _in_listing(listed, order)
-
-
-def _in_listing(listed: Mapping[str, tuple[Order, ...]], order: Order) -> bool:
-    """True if ``order`` is the very object listed under its location in ``listed`` (a build
-    on a coast is listed under its province)."""
-    where = "waive" if isinstance(order, Waive) else order.location
-    orders = listed.get(where)
-    if orders is None:
-        orders = listed.get(province_of(where), ())
-    return any(map(is_, orders, repeat(order)))
-
-
+    return listed is not None and listed.holds(order)
 
 
 def check_order(position: Position, order: Order, *, rules: Rules | None = None,
@@ -815,22 +868,7 @@ def legal_orders(position: Position, power: str, *, rules: Rules | None = None,
     fleet per coast), each unit to its removal when the power must remove, and the key
     ``"waive"`` to a :class:`Waive` when the power may build.
     """
-    rules = rules or _DEFAULT_RULES
-    listings = _listings(position)
-    listed = listings.get((power, rules))
-    if listed is None:
-        listed = listings[power, rules] = _legal_orders(position, power, rules)
-    return listed
-
-
-def _no_listings(_position: Position) -> dict[tuple[str, Rules], Mapping[str, tuple[Order, ...]]]:
-    return {}
-
-
-_listings: CacheSlot[Position, dict[tuple[str, Rules], Mapping[str, tuple[Order, ...]]]] = \
-    CacheSlot("legal orders", _no_listings)
-"""(power, rules) -> :func:`legal_orders` of the power in the position (one per power and
-rules asked: a game asks under one set of rules)."""
+    return listed_orders(position, power, rules=rules).by_location
 
 
 def _legal_orders(position: Position, power: str, rules: Rules,
@@ -849,8 +887,7 @@ def _legal_orders(position: Position, power: str, rules: Rules,
             retreats = made.retreats
             for loc in options:
                 if loc not in retreats:
-                    retreats[loc] = made.known_as(
-                        Retreat(unit.type, unit.location, loc, power=power))
+                    retreats[loc] = Retreat(unit.type, unit.location, loc, power=power)
             listed: tuple[Order, ...] = tuple(retreats[loc] for loc in options)
             if position.variant.hooks.may_disband(position, dislodged, options):
                 listed = (*listed, made.disband())
@@ -873,7 +910,6 @@ def _adjustment_orders(position: Position, power: str, rules: Rules,
             waive = waives.get(power)
             if waive is None:
                 waive = waives[power] = Waive(power)
-                _known_orders(position)[id(waive)] = waive
             out["waive"] = (waive,)
     elif count < 0:
         for unit in position.units_of(power):
@@ -1109,7 +1145,7 @@ class _Supports(dict[int, SupportHold | SupportMove | None]):
         else:
             support = _support_move(made.utype, made.loc, named[3], named[2], named[1],
                                     made.power)
-        self[key] = made.known_as(support)
+        self[key] = support
         return support
 
 
@@ -1130,12 +1166,9 @@ class _Made:
     """
 
     __slots__ = ("utype", "loc", "power", "province", "reach", "fixed", "heads", "supports",
-                 "convoy_moves", "convoys", "retreats", "_disband", "_build", "known")
+                 "convoy_moves", "convoys", "retreats", "_disband", "_build")
 
-    def __init__(self, utype: UnitType, loc: str, power: str, tables: MapTables,
-                 known: dict[int, Order]) -> None:
-        self.known = known
-        """Every order value made for the listing, by id (:func:`_known_orders`)."""
+    def __init__(self, utype: UnitType, loc: str, power: str, tables: MapTables) -> None:
         self.utype = utype
         self.loc = loc
         self.power = power
@@ -1145,7 +1178,6 @@ class _Made:
         self.fixed: tuple[Order, ...] = (
             _hold(utype, loc, power), *[_move(utype, loc, d, False, power) for d in moves])
         """The hold and the moves without a convoy, in map order."""
-        known.update({id(order): order for order in self.fixed})
         self.heads: dict[frozenset[str], tuple[Order, ...]] = {}
         """Where an army could go by convoy -> ``fixed`` and those moves, sorted."""
         self.supports = _Supports(self, tables.support_keys,
@@ -1157,24 +1189,18 @@ class _Made:
         self._disband: Disband | None = None
         self._build: Build | None = None
 
-    def known_as(self, order: _O) -> _O:
-        """``order``, entered in :attr:`known`."""
-        self.known[id(order)] = order
-        return order
-
     def disband(self) -> Disband:
         """Its disband (a retreat phase) or removal (an adjustment phase)."""
         disband = self._disband
         if disband is None:
-            disband = self._disband = self.known_as(
-                Disband(self.utype, self.loc, power=self.power))
+            disband = self._disband = Disband(self.utype, self.loc, power=self.power)
         return disband
 
     def build(self) -> Build:
         """Its build."""
         build = self._build
         if build is None:
-            build = self._build = self.known_as(Build(self.utype, self.loc, power=self.power))
+            build = self._build = Build(self.utype, self.loc, power=self.power)
         return build
 
     def head(self, convoy_reach: frozenset[str], land: frozenset[str]) -> tuple[Order, ...]:
@@ -1189,8 +1215,7 @@ class _Made:
             key = (dest, dest in land)
             move = convoy_moves.get(key)
             if move is None:
-                move = convoy_moves[key] = self.known_as(
-                    _move(self.utype, self.loc, dest, key[1], self.power))
+                move = convoy_moves[key] = _move(self.utype, self.loc, dest, key[1], self.power)
             orders.append(move)
         if len(self.heads) >= _MAX_HEADS:
             self.heads.clear()
@@ -1204,37 +1229,26 @@ class _Made:
         for pair in sorted(set(pairs)):
             convoy = convoys.get(pair)
             if convoy is None:
-                convoy = convoys[pair] = self.known_as(
-                    _convoy(self.utype, self.loc, pair[0], pair[1], self.power))
+                convoy = convoys[pair] = _convoy(self.utype, self.loc, pair[0], pair[1],
+                                                 self.power)
             listed.append(convoy)
         return tuple(listed)
 
 
-def _no_known_orders(_variant: Variant) -> dict[int, Order]:
-    return {}
+def _no_made(_variant: Variant) -> Bounded[tuple[UnitType, str, str], _Made]:
+    return Bounded(_MAX_MADE)
 
 
-known_orders: CacheSlot[Variant, dict[int, Order]] = CacheSlot("known orders", _no_known_orders)
-"""``known_orders(variant)``: id -> every order value the listing made for this variant (kept
-alive here, so each id stays its own), for the facade's strings. Read-only for callers; bounded
-by the map, as the values are."""
+_MAX_MADE = 512
+"""How many units' order values :data:`_made_of` keeps: (unit type, location, power) of the
+units on the boards of the games being played (a classical board has 34 units at most; every
+place a unit could stand, times the powers, is some 1,100). Up to some 20 KB each."""
 
-
-def _known_orders(position: Position) -> dict[int, Order]:
-    return known_orders(position.variant)
-
-
-def _no_made(_variant: Variant) -> dict[tuple[UnitType, str, str], _Made]:
-    return {}
-
-
-_made_of: CacheSlot[Variant, dict[tuple[UnitType, str, str], _Made]] = CacheSlot(
+_made_of: CacheSlot[Variant, Bounded[tuple[UnitType, str, str], _Made]] = CacheSlot(
     "listed order values", _no_made)
-"""(unit type, location, power) -> :class:`_Made` (bounded by the map)."""
-
-
-def _made_table(position: Position) -> dict[tuple[UnitType, str, str], _Made]:
-    return _made_of(position.variant)
+"""(unit type, location, power) -> :class:`_Made`, bounded by :data:`_MAX_MADE`. A unit whose
+entry was dropped gets its order values made again: equal values, which is all that counts
+(listed orders are recognised by value)."""
 
 
 def _no_waives(_variant: Variant) -> dict[str, Waive]:
@@ -1245,13 +1259,16 @@ _waives: CacheSlot[Variant, dict[str, Waive]] = CacheSlot("waives", _no_waives)
 """Power -> its waive as the listing gives it (one per power)."""
 
 
+def _made_table(position: Position) -> Bounded[tuple[UnitType, str, str], _Made]:
+    return _made_of(position.variant)
+
+
 def _made_for(position: Position, utype: UnitType, loc: str, power: str) -> _Made:
     table = _made_table(position)
     made = table.get((utype, loc, power))
     if made is None:
         made = table[utype, loc, power] = _Made(utype, loc, power,
-                                                tables_for(position.variant),
-                                                _known_orders(position))
+                                                tables_for(position.variant))
     return made
 
 
@@ -1272,12 +1289,14 @@ def _movement_orders(position: Position, power: str) -> Mapping[str, tuple[Order
         reach = convoy_reach.get(prov)
         # The supports into each province it reaches, in order, looked up all at once: its
         # own moves map to None, which the filter drops.
+        keys: Iterable[int] = chain.from_iterable(map(into_of, made.reach))
+        if prov in may_convoy and not convoyed_into.keys().isdisjoint(made.reach):
+            spared = _needed_at_sea(made, convoyed_into, group_of_army, tables)
+            if spared:
+                keys = filterfalse(spared.__contains__, keys)
         orders: tuple[Order, ...] = (
             *(made.head(reach, army_adj[prov]) if reach else made.fixed),
-            *cast("Iterator[Order]", filter(None, map(
-                made.supports.__getitem__, chain.from_iterable(map(into_of, made.reach))))))
-        if prov in may_convoy and not convoyed_into.keys().isdisjoint(made.reach):
-            orders = _at_sea(orders, made, convoyed_into, group_of_army, tables)
+            *cast("Iterator[Order]", filter(None, map(made.supports.__getitem__, keys))))
         convoy_pairs = convoys_of.get(prov)
         if convoy_pairs:
             orders = (*orders, *made.listed_convoys(convoy_pairs))
@@ -1285,18 +1304,16 @@ def _movement_orders(position: Position, power: str) -> Mapping[str, tuple[Order
     return MappingProxyType(out)
 
 
-def _at_sea(orders: tuple[Order, ...], made: _Made,
-            convoyed_into: dict[str, list[tuple[Mover, int]]],
-            group_of_army: dict[str, frozenset[str]], tables: MapTables) -> tuple[Order, ...]:
-    """``orders`` of a fleet at sea without its supports of moves by convoy that need it on
-    every route: it cannot support and convoy at once (6.D.31)."""
+def _needed_at_sea(made: _Made, convoyed_into: dict[str, list[tuple[Mover, int]]],
+                   group_of_army: dict[str, frozenset[str]], tables: MapTables) -> set[int]:
+    """The support keys of the moves by convoy that need the fleet ``made`` lists orders for
+    on every route: it cannot support them, as it cannot support and convoy at once
+    (6.D.31)."""
     prov = made.province
-    dropped: set[int] = set()
+    needed: set[int] = set()
     for target in made.reach:
         for mover, key in convoyed_into.get(target, ()):
             group = group_of_army[mover[0]]
             if prov in group and mover[1] not in tables.reach_without(mover[0], group, prov):
-                dropped.add(id(made.supports[key]))
-    if not dropped:
-        return orders
-    return tuple(compress(orders, map(not_, map(dropped.__contains__, map(id, orders)))))
+                needed.add(key)
+    return needed

@@ -158,8 +158,9 @@ def with_power(order: Order, power: str) -> Order:
     return replace(order, power=power)
 
 
-def unit_key(order: Order) -> str:
+def unit_key(order: Order) -> str | None:
     """The unit an order is for, as a key: its province, so that orders naming the same unit
-    (on whatever coast) share it, and a later one can replace an earlier one. A waive is for
-    no unit: each waive is a key of its own (a power may waive several builds)."""
-    return f"waive:{id(order)}" if isinstance(order, Waive) else order.province
+    (on whatever coast) share it, and a later one can replace an earlier one. None for a
+    waive, which is for no unit: it neither replaces another order nor is replaced (a power
+    may waive several builds)."""
+    return None if isinstance(order, Waive) else order.province

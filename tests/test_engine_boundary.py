@@ -154,7 +154,23 @@ def test_cli_show_reports_the_build_sites(any_centre_folder: Path) -> None:
 def test_unit_key_names_the_unit_whatever_the_coast() -> None:
     assert unit_key(Hold(UnitType.FLEET, "stp/sc")) == unit_key(Move(UnitType.FLEET, "stp/nc",
                                                                      "bar")) == "stp"
-    assert unit_key(Waive("france")) != unit_key(Waive("france"))  # each waive stands alone
+    assert unit_key(Waive("france")) is None  # a waive is for no unit
+
+
+def test_waives_given_one_at_a_time_are_all_kept() -> None:
+    """A waive neither replaces nor is replaced, even when the same listed waive is given
+    twice (before, waives were told apart by object identity, so giving the listed waive
+    again replaced the first)."""
+    position = Position.build(load_variant("classical"), "W1901A", [], {"par": "france",
+                                                                        "bre": "france"})
+    game = Game(position.variant)
+    game._position = position  # a winter where France has two builds and no units
+    (waive,) = game.legal_orders("france")["waive"]
+    game.submit("france", [waive])
+    game.submit("france", [waive], replace_all=False)
+    assert [e.order for e in game.orders_of("france")] == [waive, waive]
+    game.submit("france", [Build(UnitType.ARMY, "par")], replace_all=False)
+    assert len(game.orders_of("france")) == 3
 
 
 def test_submit_without_replace_all_replaces_only_that_units_order() -> None:

@@ -1,7 +1,7 @@
 """The caches that make the engine fast must not change what it computes.
 
-Legal orders are computed once per position and kept in ``position.caches``; an order value that
-``legal_orders`` listed skips the legality check in ``submit`` and in the adjudicator. These
+Legal orders are computed once per position and kept in ``position.caches``; an order equal to
+one ``legal_orders`` listed skips the legality check in ``submit`` and in the adjudicator. These
 tests check the cached answers against fresh computations over seeded random games.
 """
 
@@ -20,6 +20,7 @@ from realpolitik.legality import (
     listed_checker,
     normalize_order,
 )
+from realpolitik.orders import Waive
 from realpolitik.position import Position
 
 
@@ -69,7 +70,7 @@ def test_caches_are_not_part_of_the_value() -> None:
     assert position == twin and hash(position) == hash(twin)
 
 
-def test_listed_checker_knows_the_very_values_listed() -> None:
+def test_listed_checker_knows_the_listed_orders_by_value() -> None:
     for game, position in _random_game_positions(3, 1903):
         for power in game.powers_to_order():
             legal_orders(position, power, rules=game.rules)
@@ -79,9 +80,13 @@ def test_listed_checker_knows_the_very_values_listed() -> None:
                 for order in orders:
                     assert listed(order)
                     assert is_listed(position, order, game.rules)
-                    twin = copy.copy(order)  # equal, but not the value listed
-                    assert not listed(twin)
-                    assert not is_listed(position, twin, game.rules)
+                    twin = copy.copy(order)  # equal, but not the object listed
+                    assert listed(twin)
+                    assert is_listed(position, twin, game.rules)
+                    if order.power is not None and not isinstance(order, Waive):
+                        # the same order given by another power is not that power's
+                        other = next(p for p in game.variant.power_ids if p != power)
+                        assert not listed(replace(order, power=other))
 
 
 def test_adjudicating_listed_orders_unchecked_changes_nothing() -> None:
@@ -159,8 +164,8 @@ def test_resolution_made_lazily_is_a_plain_immutable_value() -> None:
 
 
 def test_orders_submitted_as_listed_values_are_recorded_as_the_constructor_would() -> None:
-    """submit() keeps one entry per listed order value in the variant: it must equal the plain
-    entry, be shared by the next game, and an equal copy that was not listed gets its own."""
+    """submit() keeps one entry per listed order in the variant: it must equal the plain
+    entry and be shared by the next game, and by an equal copy (orders are values)."""
     from realpolitik.game import SubmittedOrder
 
     game = Game("classical", rules="2000")
@@ -173,11 +178,12 @@ def test_orders_submitted_as_listed_values_are_recorded_as_the_constructor_would
             assert repr(entry) == repr(plain) and entry.ok and entry.order is order
         listed_again = [options[-1] for options in again.legal_orders(power).values()]
         assert listed_again == orders
-        assert [e.order for e in again.submit(power, listed_again)] == listed_again
+        shared = again.submit(power, listed_again)
+        assert [e.order for e in shared] == listed_again
         copies = [copy.copy(order) for order in orders]
         fresh = again.submit(power, copies)
         assert [e.order for e in fresh] == copies and all(e.ok for e in fresh)
-        assert all(e.order is c for e, c in zip(fresh, copies, strict=True))
+        assert all(e is s for e, s in zip(fresh, shared, strict=True))
         assert [e.text for e in fresh] == [str(order) for order in orders]
 
 

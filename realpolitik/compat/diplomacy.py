@@ -38,8 +38,7 @@ from realpolitik.geography import UnitType, province_of
 from realpolitik.legality import (
     adjustment_counts,
     build_sites,
-    is_listed,
-    known_orders,
+    listed_orders,
     retreat_options,
 )
 from realpolitik.maptables import MapTables, tables_for
@@ -249,41 +248,41 @@ _MAX_TEXTS = 4096
 """How many strings of retreat and adjustment orders :data:`_texts_cache` keeps."""
 
 
-def _no_texts(_variant: Variant) -> Bounded[int, tuple[Order, str, str | None]]:
+def _no_texts(_variant: Variant) -> Bounded[Order, tuple[str, str | None]]:
     return Bounded(_MAX_TEXTS)
 
 
-_texts_cache: CacheSlot[Variant, Bounded[int, tuple[Order, str, str | None]]] = CacheSlot(
+_texts_cache: CacheSlot[Variant, Bounded[Order, tuple[str, str | None]]] = CacheSlot(
     "facade order strings", _no_texts)
-"""id(order) -> (order, its string, another string it is listed under or None), kept in
-``variant.caches``. Legal orders are made once per variant (:mod:`realpolitik.legality`), so
-their strings can be made once too; the entry holds the order, so its id stays its own.
-Bounded by :data:`_MAX_TEXTS`."""
+"""Order -> (its string, another string it is listed under or None), kept in
+``variant.caches``: the listing gives the same orders phase after phase, so their strings are
+made once. Bounded by :data:`_MAX_TEXTS`."""
 
 
 def _texts_of(legal: Mapping[str, tuple[Order, ...]], tables: MapTables,
-              table: dict[str, Order], texts: Bounded[int, tuple[Order, str, str | None]],
+              table: dict[str, Order], texts: Bounded[Order, tuple[str, str | None]],
               ) -> None:
-    """Fill ``table`` (order string -> order) from legal orders (location -> orders).
-
-    This is the hot path of :meth:`Game.get_all_possible_orders`: each order's strings are
-    looked up in ``texts`` (:func:`_texts_cache`) by the order's identity, and made by
-    :func:`_order_texts` the first time.
-    """
+    """Fill ``table`` (order string -> order) from legal orders (location -> orders), their
+    strings looked up in ``texts`` (:data:`_texts_cache`) and made by :func:`_order_texts`
+    the first time."""
     for orders in legal.values():
         for order in orders:
-            known = texts.get(id(order))
+            known = texts.get(order)
             if known is None:
-                text, other = _order_texts(order, tables)
-                known = texts[id(order)] = (order, text, other)
-            table[known[1]] = order
-            if known[2] is not None:
-                table.setdefault(known[2], order)
+                known = texts[order] = _order_texts(order, tables)
+            table[known[0]] = order
+            if known[1] is not None:
+                table.setdefault(known[1], order)
 
 
-class _Texts(dict[int, str]):
-    """id(order) -> its string, made the first time it is looked up (``__missing__``: no
-    exception, no second pass) from the order the listing made with that id."""
+_MAX_MOVEMENT_TEXTS = 1 << 15
+"""How many movement orders :class:`_MovementTexts` keeps strings for before starting over:
+those of the units of the games being played (a phase lists some 600); a few MB."""
+
+
+class _Texts(dict[Order, str]):
+    """Order -> its string, made the first time it is looked up (``__missing__``: no
+    exception, no second pass). Full at :data:`_MAX_MOVEMENT_TEXTS`: its owner starts over."""
 
     __slots__ = ("owner",)
 
@@ -291,66 +290,71 @@ class _Texts(dict[int, str]):
         super().__init__()
         self.owner = owner
 
-    def __missing__(self, key: int) -> str:
+    def __missing__(self, order: Order) -> str:
         owner = self.owner
-        order = owner.known[key]
+        if len(self) >= _MAX_MOVEMENT_TEXTS:
+            owner.clear()
         main, other = _order_texts(order, owner.tables)
         named = owner.orders.setdefault(order.power or "", {})
         named.setdefault(main, order)
         if other is not None:
-            owner.alias[key] = other
+            owner.alias[main] = other
             named.setdefault(other, order)
-        self[key] = main
+        self[order] = main
         return main
 
 
 class _MovementTexts:
-    """The strings of movement orders the listing made, for one variant (``variant.caches``).
+    """The strings of listed movement orders, for one variant (``variant.caches``).
 
-    Order values are made once per variant (:mod:`realpolitik.legality`, which keeps them by
-    id), so their strings are made once too and looked up by the value's identity; and a string
-    names, for its power, one order value, so :meth:`Game.set_orders` can find it without a
-    table per phase (checking that the value is listed in the current position).
+    The listing gives the same orders phase after phase, so their strings are made once and
+    looked up by the order; and a string names, for its power, one order, so
+    :meth:`Game.set_orders` can find it without a table per phase (checking that the order is
+    listed in the current position). Bounded by :data:`_MAX_MOVEMENT_TEXTS` orders.
     """
 
-    __slots__ = ("text", "alias", "orders", "tables", "known")
+    __slots__ = ("text", "alias", "orders", "tables")
 
-    def __init__(self, tables: MapTables, known: Mapping[int, Order]) -> None:
+    def __init__(self, tables: MapTables) -> None:
         self.tables = tables
-        self.known = known
         self.text = _Texts(self)
-        """id(order) -> its string."""
-        self.alias: dict[int, str] = {}
-        """id(order) -> the other string it is listed under (a support of a move to a coast is
-        also listed without the coast, as the package does)."""
+        """Order -> its string."""
+        self.alias: dict[str, str] = {}
+        """A string -> the other string its order is also listed under (a support of a move
+        to a coast is also listed without the coast, as the package does)."""
         self.orders: dict[str, dict[str, Order]] = {}
         """power -> string -> the order it names (an alias names the first order listed
         under it)."""
 
+    def clear(self) -> None:
+        """Start over (the tables are full)."""
+        self.text.clear()
+        self.alias.clear()
+        self.orders.clear()
+
     def texts(self, orders: tuple[Order, ...]) -> list[str]:
         """The strings of one unit's orders, in order, each alias right after its order's
         string unless already there (as the package's listing has them)."""
-        ids = list(map(id, orders))
-        texts = list(map(self.text.__getitem__, ids))
+        texts = list(map(self.text.__getitem__, orders))
         alias = self.alias
-        if alias.keys().isdisjoint(ids):
+        if alias.keys().isdisjoint(texts):
             return texts
         out: list[str] = []
-        for key, text in zip(ids, texts, strict=True):
+        for text in texts:
             out.append(text)
-            other = alias.get(key)
+            other = alias.get(text)
             if other is not None and other not in out:
                 out.append(other)
         return out
 
 
 def _new_movement_texts(variant: Variant) -> _MovementTexts:
-    return _MovementTexts(tables_for(variant), known_orders(variant))
+    return _MovementTexts(tables_for(variant))
 
 
 _movement_texts: CacheSlot[Variant, _MovementTexts] = CacheSlot(
     "facade movement order strings", _new_movement_texts)
-"""The strings of the movement orders the listing made (bounded as those values are)."""
+"""The strings of the listed movement orders (bounded by :data:`_MAX_MOVEMENT_TEXTS`)."""
 
 
 def _order_texts(order: Order, tables: MapTables) -> tuple[str, str | None]:
@@ -644,7 +648,8 @@ class Game:
                 here: list[str] = []
                 there: list[str] | None = None
                 for text, order in table.items():
-                    location = order.location  # type: ignore[union-attr]
+                    assert not isinstance(order, Waive)  # (retreats: no waive is listed)
+                    location = order.location
                     if location != last:
                         last = location
                         here = possible[up[location]]
@@ -689,12 +694,11 @@ class Game:
         if game.phase.type is PhaseType.MOVEMENT:
             # The order a string names, if the listing made it and lists it now (else the
             # slow path reads the string).
-            game.legal_orders(power)
+            listed = listed_orders(game.position, power, rules=game.rules).holds
             named = self._movement_texts.orders.get(power, {})
-            position, rules = game.position, game.rules
             table: dict[str, Order] = {
                 text: order for text in texts
-                if (order := named.get(text)) is not None and is_listed(position, order, rules)}
+                if (order := named.get(text)) is not None and listed(order)}
         else:
             table = self._lookup(power)
         values: list[Order] = []
@@ -711,7 +715,8 @@ class Game:
             # as in the package, a WAIVE only takes up a build no build order claims
             values.sort(key=lambda o: isinstance(o, Waive))
         if not replace:
-            taken = {unit_key(e.order) for e in game.orders_of(power) if e.order is not None}
+            taken = {unit_key(e.order) for e in game.orders_of(power)
+                     if e.order is not None} - {None}  # (a waive is for no unit)
             values = [o for o in values if unit_key(o) not in taken]
         report = game.submit(power, values, replace_all=False)
         for entry in report:
