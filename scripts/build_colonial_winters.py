@@ -229,10 +229,17 @@ class Board:
         self.water_cells = water_cells
         self.shore_cells = {s: c.difference(river_all).buffer(0)
                             for s, c in self.land_cells.items()}
-        missing = sorted(s for s in terrain if s not in self.land_cells
-                         and s not in self.water_cells)
+        missing = sorted(s for s in terrain if self.shape(s).is_empty)
         if missing:
             raise SystemExit(f"no shape for {', '.join(missing)}")
+
+    def shape(self, space: str) -> Any:
+        """The shape of ``space`` (land after the rivers are cut), empty if it has none."""
+        from shapely.geometry import Polygon
+
+        if space in self.water_cells:
+            return self.water_cells[space]
+        return self.shore_cells.get(space, Polygon())
 
     @staticmethod
     def _cells(area: Any, seeds: list[tuple[str, Point]]) -> tuple[dict[str, Any], Any]:
@@ -533,6 +540,8 @@ def art(board: Board, terrain: dict[str, str], coasts: dict[str, dict[str, list[
     labels: dict[str, list[float]] = {}
     centers: dict[str, list[float]] = {}
     sizes: dict[str, float] = {}
+    texts: dict[str, str] = {}
+    names = {r["id"]: r["name"] for r in rows}
     supply = {r["id"] for r in rows if r["supply_center"] == "yes"}
 
     def pt(xy: Point) -> list[float]:
@@ -546,7 +555,9 @@ def art(board: Board, terrain: dict[str, str], coasts: dict[str, dict[str, list[
         units[space] = pt((best.x, best.y))
         # how big a label fits: the radius of the largest circle inside the main piece
         radius = main.exterior.distance(best) if main.geom_type == "Polygon" else 4.0
-        sizes[space] = round(max(radius, 1.0), 1)
+        text, size = _label_for(names[space], space, radius)
+        texts[space] = text
+        sizes[space] = size
         label = (best.x, best.y + min(max(radius * 0.55, 5.0), 16.0))
         labels[space] = pt(label if main.contains(SPoint(label)) else (best.x, best.y))
         if space in supply:
@@ -577,9 +588,20 @@ def art(board: Board, terrain: dict[str, str], coasts: dict[str, dict[str, list[
         "units": units,
         "labels": labels,
         "centers": centers,
+        "label_text": texts,
         "label_sizes": sizes,
         "coasts": {p: [f"{p}/{c}" for c in t] for p, t in coasts.items()},
     }
+
+
+def _label_for(name: str, space: str, radius: float) -> tuple[str, float]:
+    """The text written on a space and its font size: the name where it fits in the space (a
+    letter is about 0.6 of the font size wide), else the key's code."""
+    for size in (min(12.0, max(radius * 0.5, 7.0)), 7.0, 6.0):
+        if len(name) * size * 0.6 <= radius * 2.1:
+            return name, round(size, 1)
+    code = space.upper()
+    return code, round(min(9.0, max(5.0, radius * 2.1 / (0.6 * len(code)))), 1)
 
 
 def preview(data: dict[str, Any], names: dict[str, str], path: Path) -> None:

@@ -364,3 +364,34 @@ def test_the_picture_covers_every_location_and_says_reconstructed(cw: Variant) -
     assert set(art["spaces"]) == set(cw.map.provinces)
     assert set(cw.map.locations) <= set(art["units"])
     assert set(cw.map.supply_centers()) <= set(art["centers"])
+
+
+def test_render_draws_the_world_and_says_it_is_reconstructed(cw: Variant) -> None:
+    from realpolitik.render import render
+
+    svg = render(Position.initial(cw))
+    assert "Reconstructed map" in svg
+    assert svg.count("<path id=") == 552
+    assert ">St Petersburg</text>" in svg  # a name where it fits
+    for power in cw.powers:
+        assert power.colour in svg
+
+
+def test_the_server_makes_a_game_of_it(tmp_path: Path) -> None:
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from realpolitik.server import Settings, create_app
+
+    app = create_app(Settings(database_url=f"sqlite:///{tmp_path / 'cw.db'}", background=False))
+    with TestClient(app) as client:
+        r = client.post("/auth/signup", json={"username": "fred", "password": "correct horse"})
+        headers = {"Authorization": f"Bearer {r.json()['token']}"}
+        r = client.post("/games", json={"name": "1870", "variant": "colonial_winters",
+                                        "join_as": "england"}, headers=headers)
+        assert r.status_code == 201, r.text
+        game = client.get(f"/games/{r.json()['id']}", headers=headers).json()
+        assert game["variant"] == "colonial_winters"
+        offered = client.get("/web/variants").json()["variants"]  # the lobby's list
+        assert {"id": "colonial_winters", "name": "Colonial Winters (reconstructed map)"}.items() \
+            <= next(v for v in offered if v["id"] == "colonial_winters").items()

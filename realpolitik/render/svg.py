@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from xml.sax.saxutils import escape
@@ -73,6 +73,12 @@ class MapArt:
     """Province id -> its coast locations, for provinces with several coasts."""
     decor: Mapping[str, str]
     """Decorative layers (``islands``, ``neutral``, ``lakes``) -> SVG path data."""
+    label_text: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    """Space id -> the text written on it (default: the id in capitals)."""
+    label_size: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}))
+    """Space id -> the font size of its label (default: the map's one size)."""
+    note: str = ""
+    """A remark written on every picture of the map (e.g. that it is a reconstruction)."""
 
 
 def load_map_art(variant: Variant) -> MapArt:
@@ -97,6 +103,11 @@ def _read_map_art(variant: Variant) -> MapArt:
             centers=MappingProxyType({k: _point(v) for k, v in data["centers"].items()}),
             coasts=MappingProxyType({k: tuple(v) for k, v in data.get("coasts", {}).items()}),
             decor=MappingProxyType({k: str(v) for k, v in data.get("decor", {}).items()}),
+            label_text=MappingProxyType(
+                {k: str(v) for k, v in data.get("label_text", {}).items()}),
+            label_size=MappingProxyType(
+                {k: float(v) for k, v in data.get("label_sizes", {}).items()}),
+            note=str(data.get("note", "")),
         )
     except FileNotFoundError:
         raise MapArtError(f"{variant.name} has no map picture ({path.name} is missing; "
@@ -395,9 +406,13 @@ def render(
             x, y = art.labels[space_id]
             sea = art.terrain[space_id] == Terrain.SEA
             style = ' font-style="italic" fill="#1d4f7a"' if sea else ""
-            where = f'x="{_n(x)}" y="{_n(y + 3.4)}"'
-            halo.append(f"<text {where}>{escape(space_id.upper())}</text>")
-            texts.append(f"<text {where}{style}>{escape(space_id.upper())}</text>")
+            text = escape(art.label_text.get(space_id, space_id.upper()))
+            size = art.label_size.get(space_id)
+            where = f'x="{_n(x)}" y="{_n(y + (3.4 if size is None else size * 0.36))}"'
+            if size is not None:
+                where += f' font-size="{_n(size)}"'
+            halo.append(f"<text {where}>{text}</text>")
+            texts.append(f"<text {where}{style}>{text}</text>")
         # the halo is drawn as a separate layer: cairosvg ignores paint-order
         out.append('<g id="labels" font-size="9.5" font-weight="bold" text-anchor="middle">'
                    '<g fill="none" stroke="#ffffff" stroke-width="2.6" stroke-opacity="0.8" '
@@ -479,6 +494,13 @@ def render(
                'fill="#ffffff" fill-opacity="0.85" stroke="#5b5346"/>'
                f'<text x="16" y="29" font-size="18" font-weight="bold" fill="#2b2620">'
                f"{escape(heading)}</text></g>")
+    if art.note:
+        # said on every picture of a map that is not the original (Colonial Winters)
+        out.append('<g id="note">'
+                   f'<rect x="8" y="42" width="{_n(14 + 8.2 * len(art.note))}" '
+                   'height="26" rx="4" fill="#ffffff" fill-opacity="0.85" stroke="#5b5346"/>'
+                   '<text x="16" y="60" font-size="15" font-style="italic" '
+                   f'fill="#2b2620">{escape(art.note)}</text></g>')
     out.append(_legend(position, palette, art))
     out.append("</svg>")
     return "\n".join(out) + "\n"
