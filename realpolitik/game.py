@@ -143,8 +143,18 @@ class Game:
         players: int | str | None = None,
         seed: int = 0,
         end_year: int | None = None,
+        policies: Mapping[str, str] | None = None,
     ) -> None:
+        """``policies``: the variant's policies this game chooses otherwise than the variant
+        (:meth:`~realpolitik.hooks.VariantHooks.policies`); kept in the game's record.
+
+        :raises VariantError: an unknown policy or value.
+        """
         self.variant: Variant = load_variant(variant) if isinstance(variant, str) else variant
+        self.policies: dict[str, str] = dict(policies or {})
+        """The policies this game chose (its record keeps them); the variant has them all."""
+        if policies:
+            self.variant = self.variant.with_policies(policies)
         self.rules: Rules = rules if isinstance(rules, Rules) else rules_for(rules, options)
         self.setup: Setup = self.variant.setup(players)
         self.seed = seed
@@ -188,7 +198,8 @@ class Game:
         neutral = set(self.setup.neutral)
         units = [u for u in start.units.values() if u.power not in neutral]
         centers = {c: p for c, p in start.centers.items() if p not in neutral}
-        return Position.build(self._board_variant(True), phase, units, centers)
+        return Position.build(self._board_variant(True), phase, units, centers,
+                              state=start.state)
 
     # -- the state --------------------------------------------------------------------------
 
@@ -633,3 +644,4 @@ class Game:
     def __repr__(self) -> str:
         state = self.end.summary if self.end else str(self.phase)
         return f"<Game {self.variant.id} {state}>"
+

@@ -12,15 +12,25 @@ Where each hook is called:
 =========================  ==========================================================  =========
 hook                       question                                                    called
 =========================  ==========================================================  =========
+policies                   the variant's named policies and their allowed values       load
+read_data                  the variant's own data (``[hooks_data]``)                   load
 convoy_spaces              which spaces' fleets may convoy                             map load
+initial_state              the variant's state at the start                            start
+public_state               what of that state players see (``show --json``, the API)   any time
+order_veto                 an order a unit may not be given (with the reason)          orders
+standing_orders            the orders of units nobody orders (neutrals' supports)      movement
 defence_bonuses            extra strength needed to dislodge given units               movement
+movement_modifiers         defence by attacker, dislodging conditions, fragile convoys movement
 annihilated_when_dislodged is a dislodged unit removed at once (no retreat)            movement
 may_disband                may this dislodged unit be disbanded rather than retreat    retreats
+retreat_allowed            may this dislodged unit retreat to this place               retreats
 unordered_retreat          where a dislodged unit given no order goes                  retreats
 center_owners              who owns each supply centre after a Fall turn               Fall end
 build_sites                where may a power build now                                 winter
 adjustments                how many units each power builds or removes                 winter
 unit_limit                 how many units of a type a power may have                   winter
+void_adjustments           builds of a winter that the variant's limits void           winter
+removal_first              a unit type a power must remove before any other            winter
 next_state                 the variant's own state after a phase                       each phase
 setup_events               a setup's events (the 1914 game's coin toss, Italy joining) each phase
 victory                    has a player won                                            Fall end
@@ -36,14 +46,16 @@ random choice uses the generator it is given, which the game seeds and records.
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from realpolitik.errors import VariantError
 from realpolitik.geography import Terrain, UnitType
@@ -56,10 +68,22 @@ from realpolitik.variant_rules import (
 
 if TYPE_CHECKING:  # pragma: no cover - the hooks take the engine's values, made elsewhere
     from realpolitik.adjudication.outcomes import Resolution
+    from realpolitik.geography import Map
+    from realpolitik.orders import Build, Order
     from realpolitik.position import DislodgedUnit, Position, Unit
     from realpolitik.variant import Setup, Variant
 
-__all__ = ["JsonValue", "SetupEvents", "VariantHooks", "VariantState", "Victory", "load_hooks"]
+__all__ = [
+    "DislodgeRequirement",
+    "Fragility",
+    "JsonValue",
+    "MovementModifiers",
+    "SetupEvents",
+    "VariantHooks",
+    "VariantState",
+    "Victory",
+    "load_hooks",
+]
 
 JsonValue = str | int | float | bool | None | list["JsonValue"] | dict[str, "JsonValue"]
 """A value that goes into a game record as JSON."""
@@ -87,6 +111,55 @@ class SetupEvents:
 
 
 @dataclass(frozen=True, slots=True)
+class DislodgeRequirement:
+    """What it takes to dislodge one unit beyond strength (a fortress that only a fleet with
+    four armies' support can take): the attacker's type, and how many of its supports must
+    come from units of a type. ``reason`` is the sentence a failed attack gives."""
+
+    attacker: UnitType | None
+    """The type the attacking unit must be (None: any)."""
+    supports: int
+    """How many of the attack's supports (given, not cut) must come from ``support_type``."""
+    support_type: UnitType | None
+    """The type those supporting units must be (None: any)."""
+    reason: str
+    """E.g. "Rome's army can be dislodged only by a fleet supported by four armies"."""
+
+
+class Fragility(StrEnum):
+    """When a power's convoys fail because a convoying fleet is attacked (as a support is
+    cut), whether or not the fleet is dislodged."""
+
+    ALWAYS = "always"
+    """Every convoy through one of its fleets."""
+    SHARED = "shared"
+    """A convoy through two fleets or more, or of an army of another power."""
+
+
+@dataclass(frozen=True, slots=True)
+class MovementModifiers:
+    """What a variant changes in the equations of one movement phase beyond the defence
+    bonuses (:meth:`VariantHooks.movement_modifiers`). Empty mappings change nothing."""
+
+    defence_against: Mapping[str, Mapping[str, int]] = field(
+        default_factory=lambda: MappingProxyType({}))
+    """Province -> attacking power -> what is added to the defence of the unit there against
+    that power's attacks (may be negative; a strength never goes below 0)."""
+    dislodge_requirements: Mapping[str, DislodgeRequirement] = field(
+        default_factory=lambda: MappingProxyType({}))
+    """Province -> what an attack must be to dislodge the unit there."""
+    fragile_convoys: Mapping[str, Fragility] = field(
+        default_factory=lambda: MappingProxyType({}))
+    """Power -> when convoys through its fleets fail on a mere attack."""
+
+    def __bool__(self) -> bool:
+        return bool(self.defence_against or self.dislodge_requirements or self.fragile_convoys)
+
+
+NO_MODIFIERS = MovementModifiers()
+
+
+@dataclass(frozen=True, slots=True)
 class Victory:
     """A won game: the index of the winning player (team) and a sentence saying why."""
 
@@ -97,6 +170,25 @@ class Victory:
 class VariantHooks:
     """The default hooks: the rulebooks' game, with what the variant's data declares."""
 
+    # -- the variant's own data and policies -------------------------------------------------
+
+    def policies(self) -> Mapping[str, tuple[str, ...]]:
+        """The variant's named policies (readings of an ambiguous rule), each with its allowed
+        values, the first being the default. A variant's ``[policies]`` table chooses among
+        them, a game may choose again (``Game(policies=...)``) and its record keeps the
+        choice; the hooks read ``position.variant.policies``. The rulebooks' game has none."""
+        return {}
+
+    def read_data(self, data: Mapping[str, Any], the_map: Map) -> None:
+        """Read the variant's ``[hooks_data]`` table (what its own rules need: colonies,
+        regions...), checking it against the map.
+
+        :raises VariantError: the data is wrong (the default hooks read none).
+        """
+        if data:
+            raise VariantError("[hooks_data] is read only by a variant's own hooks "
+                               "([variant] hooks)", file="variant.toml")
+
     # -- the map -----------------------------------------------------------------------------
 
     def convoy_spaces(self, variant: Variant) -> frozenset[str]:
@@ -104,6 +196,29 @@ class VariantHooks:
         variant lists in ``[rules] convoy_spaces`` (rivers, canals, lakes)."""
         seas = {p.id for p in variant.map.provinces.values() if p.terrain is Terrain.SEA}
         return frozenset(seas | variant.rules.convoy_spaces)
+
+    # -- state the players see ---------------------------------------------------------------
+
+    def initial_state(self, position: Position) -> VariantState:
+        """The variant's state in the starting ``position`` (made without one)."""
+        return position.state
+
+    def public_state(self, position: Position) -> dict[str, JsonValue]:
+        """Entries of the variant's state that ``show --json``, the API and the web page show
+        beside the board (e.g. ``{"sea_superiority": {...}}``); none by default."""
+        return {}
+
+    # -- orders ------------------------------------------------------------------------------
+
+    def order_veto(self, position: Position, unit: Unit, order: Order) -> str | None:
+        """Why ``unit`` may not be given ``order`` (a movement-phase order other than a hold,
+        already legal by the map), or None if it may. The reason is shown to the player."""
+        return None
+
+    def standing_orders(self, position: Position) -> tuple[Order, ...]:
+        """Orders of units nobody orders (neutral units that support each other), given with
+        the phase's orders; none by default (neutral units hold)."""
+        return ()
 
     # -- movement ----------------------------------------------------------------------------
 
@@ -124,6 +239,11 @@ class VariantHooks:
                 bonuses[province] = declared.defence_bonus
         return bonuses
 
+    def movement_modifiers(self, position: Position) -> MovementModifiers:
+        """Defence that depends on the attacker, conditions on dislodging a unit, and convoys
+        that fail on an attack, for the movement phase of ``position``. None by default."""
+        return NO_MODIFIERS
+
     def annihilated_when_dislodged(self, position: Position, unit: Unit) -> bool:
         """True if ``unit``, dislodged, is removed at once instead of retreating: neutral
         units by default."""
@@ -137,6 +257,12 @@ class VariantHooks:
         retreat). With ``retreats = "must_retreat"`` only a unit with nowhere to go may."""
         if position.variant.rules.retreats is RetreatObligation.MUST_RETREAT:
             return not options
+        return True
+
+    def retreat_allowed(self, position: Position, dislodged: DislodgedUnit,
+                        location: str) -> bool:
+        """True if the dislodged unit may retreat to ``location`` (open by the rulebooks'
+        rules already); every open place by default."""
         return True
 
     def unordered_retreat(self, position: Position, dislodged: DislodgedUnit,
@@ -179,6 +305,16 @@ class VariantHooks:
         from ``max_fleets`` / ``max_armies`` in its ``[[powers]]`` entry."""
         limits = position.variant.rules.of_power(power)
         return limits.max_fleets if unit_type is UnitType.FLEET else limits.max_armies
+
+    def void_adjustments(self, position: Position, power: str,
+                         builds: Sequence[Build]) -> dict[int, str]:
+        """The builds of ``power`` (legal one by one, in the order given) that its variant's
+        limits on the whole winter void: index -> the reason. None by default."""
+        return {}
+
+    def removal_first(self, position: Position, power: str) -> UnitType | None:
+        """A unit type ``power`` must remove before any unit of another type (None: any)."""
+        return None
 
     def adjustments(self, position: Position, differences: dict[str, int]) -> dict[str, int]:
         """How many units each power builds (> 0) or removes (< 0) this winter, given each
@@ -274,22 +410,34 @@ class VariantHooks:
 
 
 def load_hooks(folder: Path, class_name: str, *, line: int | None = None) -> VariantHooks:
-    """The hooks object of a variant: an instance of ``class_name`` from ``folder/hooks.py``.
+    """The hooks object of a variant: an instance of ``class_name`` from ``folder/hooks.py``,
+    or, written ``"package.module:Name"``, the class ``Name`` of an importable module (so that
+    several variant folders, a test's among them, share one rules module).
 
-    :raises VariantError: no such file or class, or the class is not a :class:`VariantHooks`.
+    :raises VariantError: no such file, module or class, or the class is not a
+        :class:`VariantHooks`.
     """
-    path = folder / "hooks.py"
-    if not path.is_file():
-        raise VariantError(f"[variant] hooks = {class_name!r} needs a hooks.py beside it",
-                           file="variant.toml", line=line)
-    # One module per variant folder, not registered in sys.modules: nothing global is kept.
-    spec = importlib.util.spec_from_file_location(f"realpolitik_variant_hooks_{folder.name}",
-                                                  path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    made = getattr(module, class_name, None)
+    if ":" in class_name:
+        module_name, _, attribute = class_name.partition(":")
+        try:
+            imported = importlib.import_module(module_name)
+        except ImportError as exc:
+            raise VariantError(f"[variant] hooks = {class_name!r}: no module {module_name!r} "
+                               f"({exc})", file="variant.toml", line=line) from exc
+        made = getattr(imported, attribute, None)
+    else:
+        path = folder / "hooks.py"
+        if not path.is_file():
+            raise VariantError(f"[variant] hooks = {class_name!r} needs a hooks.py beside it",
+                               file="variant.toml", line=line)
+        # One module per variant folder, not registered in sys.modules: nothing global is kept.
+        spec = importlib.util.spec_from_file_location(
+            f"realpolitik_variant_hooks_{folder.name}", path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        made = getattr(module, class_name, None)
     if not (isinstance(made, type) and issubclass(made, VariantHooks)):
-        raise VariantError(f"hooks.py has no VariantHooks subclass called {class_name!r}",
+        raise VariantError(f"there is no VariantHooks subclass called {class_name!r}",
                            file="variant.toml", line=line)
     return made()

@@ -22,6 +22,7 @@ from typing import TypeVar, cast
 
 from realpolitik.caches import Bounded, CacheSlot
 from realpolitik.geography import UnitType, province_of
+from realpolitik.hooks import VariantHooks
 from realpolitik.maptables import MapTables, Mover, Occupant, tables_for
 from realpolitik.orders import (
     Build,
@@ -178,7 +179,15 @@ def retreat_options(
             continue
         out.append(loc)
     out.sort(key=tables.location_index.__getitem__)
+    hooks = position.variant.hooks
+    if type(hooks).retreat_allowed is not VariantHooks.retreat_allowed:
+        out = [loc for loc in out if hooks.retreat_allowed(position, dislodged, loc)]
     return tuple(out)
+
+
+def _has_order_veto(position: Position) -> bool:
+    """True if the variant's hooks may veto movement orders (most variants' do not)."""
+    return type(position.variant.hooks).order_veto is not VariantHooks.order_veto
 
 
 # -- the checks ------------------------------------------------------------------------------
@@ -643,11 +652,19 @@ class _Checker:
         unit = self.find_unit(order)
         if isinstance(unit, Illegal):
             return unit
-        if _adjustment_counts(self.position).get(unit.power, 0) >= 0:
+        due = -_adjustment_counts(self.position).get(unit.power, 0)
+        if due <= 0:
             return self.illegal(
                 "no_removals",
                 f"{_power_name(self.position, unit.power)} has no units to remove this winter.",
             )
+        first = self.position.variant.hooks.removal_first(self.position, unit.power)
+        if first is not None and unit.type is not first \
+                and _units_of_type(self.position, unit.power, first) >= due:
+            return self.illegal(
+                "remove_first",
+                f"{_power_name(self.position, unit.power)} must remove its "
+                f"{_kind(first)}s before any other unit.")
         if order.location != unit.location or order.unit_type is not unit.type \
                 or order.power != unit.power:
             return Disband(unit.type, unit.location, power=unit.power)
@@ -677,13 +694,20 @@ class _Checker:
                 if order.location != unit.location or order.unit_type is not unit.type:
                     return replace(order, unit_type=unit.type, location=unit.location)
                 return order
+            checked: Order | Illegal
             if isinstance(order, Move):
-                return self.move(order)
-            if isinstance(order, SupportHold | SupportMove):
-                return self.support(order)
-            if isinstance(order, Convoy):
-                return self.convoy(order)
-            return self.wrong_phase(order)
+                checked = self.move(order)
+            elif isinstance(order, SupportHold | SupportMove):
+                checked = self.support(order)
+            elif isinstance(order, Convoy):
+                checked = self.convoy(order)
+            else:
+                return self.wrong_phase(order)
+            if isinstance(checked, Illegal) or not _has_order_veto(self.position):
+                return checked
+            unit = self.position.units[province_of(checked.location)]
+            veto = self.position.variant.hooks.order_veto(self.position, unit, checked)
+            return checked if veto is None else self.illegal("variant_rule", veto)
         if phase is PhaseType.RETREATS:
             if isinstance(order, Retreat):
                 return self.retreat(order)
@@ -912,9 +936,13 @@ def _adjustment_orders(position: Position, power: str, rules: Rules,
                 waive = waives[power] = Waive(power)
             out["waive"] = (waive,)
     elif count < 0:
+        first = position.variant.hooks.removal_first(position, power)
+        if first is not None and _units_of_type(position, power, first) < -count:
+            first = None  # it removes all of them, and others too
         for unit in position.units_of(power):
-            out[unit.location] = (
-                _made_for(position, unit.type, unit.location, power).disband(),)
+            if first is None or unit.type is first:
+                out[unit.location] = (
+                    _made_for(position, unit.type, unit.location, power).disband(),)
     return MappingProxyType(out)
 
 
@@ -1279,6 +1307,7 @@ def _movement_orders(position: Position, power: str) -> Mapping[str, tuple[Order
     into_of = into.__getitem__
     army_adj = tables.army_adj
     made_table = _made_table(position)
+    veto = position.variant.hooks.order_veto if _has_order_veto(position) else None
     out: dict[str, tuple[Order, ...]] = {}
     for unit in position.units_of(power):
         loc, utype = unit.location, unit.type
@@ -1300,6 +1329,9 @@ def _movement_orders(position: Position, power: str) -> Mapping[str, tuple[Order
         convoy_pairs = convoys_of.get(prov)
         if convoy_pairs:
             orders = (*orders, *made.listed_convoys(convoy_pairs))
+        if veto is not None:
+            orders = tuple(o for o in orders if isinstance(o, Hold)
+                           or veto(position, unit, o) is None)
         out[loc] = orders
     return MappingProxyType(out)
 

@@ -250,7 +250,9 @@ class Position:
         """The starting position of the variant (its neutral units included)."""
         units = [Unit(s.power, s.type, s.location) for s in variant.start_units]
         units.extend(Unit(NEUTRAL, n.type, n.location) for n in variant.rules.neutral_units)
-        return cls.build(variant, variant.start_phase, units, variant.start_centers)
+        start = cls.build(variant, variant.start_phase, units, variant.start_centers)
+        state = variant.hooks.initial_state(start)
+        return start if state is start.state else start.replace(state=state)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Position) and self._compare_key() == other._compare_key()

@@ -40,11 +40,13 @@ def _result(game: Game) -> str:
 def to_text(game: Game) -> str:
     """The game as a record: headers, then each phase's orders."""
     headers: Mapping[str, object] = {
-        "Variant": game.variant.id,
+        "Variant": game.variant.source or game.variant.id,
         "Rules": game.rules.edition,
         "Players": game.setup.id,
         "Seed": game.seed,
         **({"EndYear": game.end_year} if game.end_year is not None else {}),
+        **({"Policies": " ".join(f"{k}={v}" for k, v in sorted(game.policies.items()))}
+           if game.policies else {}),
         "Result": _result(game),
     }
     lines = [f'[{key} "{value}"]' for key, value in headers.items()]
@@ -90,6 +92,8 @@ def from_text(text: str) -> Game:
             players=headers.get("Players"),
             seed=int(headers.get("Seed", "0")),
             end_year=int(headers["EndYear"]) if "EndYear" in headers else None,
+            policies=dict(item.split("=", 1) for item in headers.get("Policies", "").split()
+                          if "=" in item) or None,
         )
     except ValueError as exc:
         raise GameError(f"the headers cannot start a game: {exc}") from exc

@@ -175,6 +175,7 @@ def game_to_json(game: Game) -> JSON:
         "players": game.setup.id,
         "seed": game.seed,
         "end_year": game.end_year,
+        **({"policies": dict(sorted(game.policies.items()))} if game.policies else {}),
         "phases": phases,
         "current": {
             "position": position_to_json(game.position),
@@ -225,6 +226,7 @@ def game_from_json(data: Mapping[str, Any]) -> Game:
         players=data.get("players"),
         seed=int(data.get("seed", 0)),
         end_year=data.get("end_year"),
+        policies=data.get("policies") or None,
     )
     for number, phase in enumerate(data.get("phases", []), start=1):
         recorded = position_from_json(game, phase["position"])

@@ -10,7 +10,7 @@ import csv
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -100,6 +100,9 @@ class Variant:
     hooks: VariantHooks = field(default_factory=VariantHooks, compare=False)
     """The named hooks the engine calls where data cannot say a rule: the default ones, or the
     variant's own (``[variant] hooks``)."""
+    policies: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    """Policy name -> the value chosen (every policy of the hooks, the default if the
+    ``[policies]`` table or the game chose none): see :meth:`VariantHooks.policies`."""
     names: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     """Normalised name or alias -> location id, for the parser."""
     power_names: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
@@ -123,6 +126,20 @@ class Variant:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "power_ids", tuple(p.id for p in self.powers))
+
+    def with_policies(self, chosen: Mapping[str, str]) -> Variant:
+        """This variant with some policies chosen otherwise (a game's choice); itself when
+        nothing changes.
+
+        :raises VariantError: an unknown policy or value.
+        """
+        policies = dict(self.policies)
+        for name, value in chosen.items():
+            policies[name] = value
+        checked = check_policies(self.hooks, policies, origin="the game's policies")
+        if checked == dict(self.policies):
+            return self
+        return replace(self, policies=MappingProxyType(checked), derived={})
 
     def power(self, power_id: str) -> Power:
         """The power with this id; raises KeyError."""
@@ -378,6 +395,24 @@ def _load_folder(folder: Path) -> Variant:
     hooks_name = head.get("hooks")
     hooks = VariantHooks() if hooks_name is None else load_hooks(
         folder, str(hooks_name), line=lines.of("variant", "hooks"))
+    hooks_data = data.get("hooks_data", {})
+    try:
+        hooks.read_data(hooks_data, the_map)
+    except VariantError as exc:
+        if exc.line is None and hooks_data:
+            raise VariantError(exc.detail, file="variant.toml",
+                               line=lines.of("hooks_data")) from exc
+        raise
+    given_policies = data.get("policies", {})
+    if not isinstance(given_policies, dict):
+        raise VariantError("[policies] must be a table", file="variant.toml",
+                           line=lines.of("policies"))
+    try:
+        policies = check_policies(hooks, given_policies, origin="[policies]")
+    except VariantError as exc:
+        bad = next((k for k in given_policies if repr(k) in exc.detail), None)
+        raise VariantError(exc.detail, file="variant.toml",
+                           line=lines.of("policies", bad)) from exc
     return Variant(
         id=str(head["id"]),
         name=str(head["name"]),
@@ -391,6 +426,7 @@ def _load_folder(folder: Path) -> Variant:
         description=str(head.get("description", "")),
         rules=rules,
         hooks=hooks,
+        policies=MappingProxyType(policies),
         names=MappingProxyType(names),
         power_names=MappingProxyType(power_names),
         coast_names=MappingProxyType(coast_aliases),
@@ -401,7 +437,27 @@ def _load_folder(folder: Path) -> Variant:
 
 
 _TABLES = ("variant", "powers", "start", "start_centers", "rules", "setups",
-           "conditional_borders", "corners", "neutral_units")
+           "conditional_borders", "corners", "neutral_units", "policies", "hooks_data")
+
+
+def check_policies(hooks: VariantHooks, chosen: Mapping[str, object], *, origin: str
+                   ) -> dict[str, str]:
+    """Every policy of ``hooks`` with its value: ``chosen``'s, else the default.
+
+    :raises VariantError: ``chosen`` names a policy the hooks do not have, or a value the
+        policy does not allow (``origin`` says where it was written).
+    """
+    known = hooks.policies()
+    for name, value in chosen.items():
+        allowed = known.get(name)
+        if allowed is None:
+            names = ", ".join(known) if known else "none"
+            raise VariantError(f"{origin}: there is no policy {name!r}; this variant's policies "
+                               f"are: {names}", file="variant.toml")
+        if value not in allowed:
+            raise VariantError(f"{origin}: the policy {name!r} cannot be {value!r}; write one of: "
+                               f"{', '.join(allowed)}", file="variant.toml")
+    return {name: str(chosen.get(name, allowed[0])) for name, allowed in known.items()}
 _VARIANT_KEYS = ("id", "name", "aliases", "start", "solo_centers", "description", "hooks")
 _POWER_KEYS = ("id", "name", "adjective", "colour", "aliases", "homes", "build_sites",
                "max_fleets", "max_armies")

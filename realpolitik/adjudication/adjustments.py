@@ -70,6 +70,7 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
             legal_of.setdefault(entry.power, []).append(entry)
 
     # Builds and waives, then removals, each power in turn and in the order given.
+    hooks = position.variant.hooks
     built: set[str] = set()
     removed: set[str] = set()
     for power in position.variant.power_ids:
@@ -88,6 +89,15 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
                 elif isinstance(e.order, Waive):
                     wanted.append(e)
             _limit(wanted, count, rules.too_many_builds, _TOO_MANY_BUILDS, built)
+            builds = [e for e in wanted if isinstance(e.order, Build)]
+            if builds:
+                voids = hooks.void_adjustments(
+                    position, power, [e.order for e in builds if isinstance(e.order, Build)])
+                for index, reason in voids.items():
+                    e = builds[index]
+                    assert isinstance(e.order, Build)
+                    built.discard(province_of(e.order.location))
+                    e.illegal, e.order = Illegal("variant_rule", reason), None
         elif count < 0:
             wanted = []
             for e in mine:
@@ -220,6 +230,8 @@ def civil_disorder_removals(position: Position, power: str, units: Iterable[Unit
                 u.location if u.type is UnitType.FLEET else u.province, _UNREACHABLE)
             for u in units
         }
-    units.sort(key=lambda u: (-distance[u.province], u.type is not UnitType.FLEET,
+    first = position.variant.hooks.removal_first(position, power)
+    units.sort(key=lambda u: (first is not None and u.type is not first,
+                              -distance[u.province], u.type is not UnitType.FLEET,
                               tables.names[u.province].lower()))
     return units[:count]

@@ -22,6 +22,7 @@ from collections.abc import Callable, Container, Mapping, Sequence
 from types import MappingProxyType
 
 from realpolitik.geography import UnitType
+from realpolitik.hooks import NO_MODIFIERS, DislodgeRequirement, Fragility, MovementModifiers
 from realpolitik.maptables import MapTables
 from realpolitik.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
 from realpolitik.position import Unit
@@ -95,6 +96,8 @@ class Board:
         "corner_blockers",
         "conditional",
         "corners",
+        "mods",
+        "fragile",
     )
 
     def __init__(
@@ -108,11 +111,12 @@ class Board:
         *,
         variant_rules: VariantRules | None = None,
         defence_bonus: Mapping[str, int] = _NO_BONUS,
+        modifiers: MovementModifiers = NO_MODIFIERS,
     ) -> None:
         """``provinces`` (each unit's province) and ``index`` (province -> unit index) may be
         passed by a caller that has them already. ``variant_rules`` brings the variant's
         conditional borders and corners; ``defence_bonus`` (province -> extra strength needed
-        to dislodge the unit there) comes from the variant's hooks."""
+        to dislodge the unit there) and ``modifiers`` come from the variant's hooks."""
         n = self.n = len(units)
         self.units = tuple(units)
         self.orders = tuple(orders)
@@ -222,6 +226,12 @@ class Board:
             self._set_shields(tables, rules.convoy_paradox, helpers)
 
         self.bonus = defence_bonus
+        self.mods = modifiers
+        self.fragile: frozenset[int] = _NO_FLEETS
+        """The convoying fleets whose convoy fails when they are attacked (4(b)-(e) of
+        Colonial Winters: a power without sea superiority)."""
+        if modifiers.fragile_convoys and convoyed:
+            self._set_fragile(moves, modifiers.fragile_convoys)
         # Moves whose path depends on a variant's crossing rules (H4 of the design notes).
         # (shared empty values on a map without them: nothing to allocate per phase)
         self.gates: Mapping[int, tuple[ConditionalBorder, ...]] = _NO_GATES
@@ -264,6 +274,22 @@ class Board:
             i for movers in crossing.values()
             if len({(prov[i], dest[i]) for i in movers}) > 1 for i in movers)
         self.conditional = frozenset(gates_of) | frozenset(blockers_of)
+
+    def _set_fragile(self, moves: list[int], fragile: Mapping[str, Fragility]) -> None:
+        """The convoying fleets of each army move whose convoy an attack breaks: every fleet of
+        a convoy that goes through a fleet of an ``ALWAYS`` power, or that goes through a fleet
+        of a ``SHARED`` power and uses two fleets or more or carries another power's army."""
+        out: set[int] = set()
+        power = self.power
+        for i in moves:
+            fleets = self.route_union[i]
+            if not fleets:
+                continue
+            kinds = {fragile.get(power[c]) for c in fleets}
+            if Fragility.ALWAYS in kinds or (Fragility.SHARED in kinds and (
+                    len(fleets) > 1 or any(power[c] != power[i] for c in fleets))):
+                out.update(fleets)
+        self.fragile = frozenset(out)
 
     def _set_route(self, i: int, tables: MapTables, rules: Rules) -> bool:
         """How army move ``i`` travels, and its convoy routes; True if it may go by convoy.
@@ -530,6 +556,35 @@ class Equations:
                 count += 1
         return count
 
+    def against(self, province: str, by: int) -> int:
+        """What the variant adds to the defence of the unit in ``province`` against move
+        ``by`` (0 without such a rule)."""
+        against = self.board.mods.defence_against
+        if not against or by < 0:
+            return 0
+        return against.get(province, _NO_BONUS).get(self.board.power[by], 0)
+
+    def requirement_fails(self, i: int) -> DislodgeRequirement | None:
+        """The dislodging condition move ``i`` does not meet on the unit at its destination,
+        if that unit stays there (a fortress taken only by a fleet with four armies' support)."""
+        b = self.board
+        requirements = b.mods.dislodge_requirements
+        if not requirements:
+            return None
+        need = requirements.get(b.dest[i])
+        d = b.at.get(b.dest[i], -1)
+        if need is None or d < 0 or (b.kind[d] == MOVE and self.resolve(d)):
+            return None
+        if need.attacker is not None and b.units[i].type is not need.attacker:
+            return need
+        if need.supports:
+            given = sum(1 for s in b.supports[i]
+                        if (need.support_type is None or b.units[s].type is need.support_type)
+                        and b.power[s] != b.power[d] and self.resolve(s))
+            if given < need.supports:
+                return need
+        return None
+
     def attack(self, i: int) -> int:
         """ATTACK STRENGTH of move ``i``."""
         b = self.board
@@ -544,22 +599,27 @@ class Equations:
             return 0
         return 1 + self.support_count(i, b.power[d])
 
-    def hold(self, province: str) -> int:
-        """HOLD STRENGTH of a province (with the variant's defence bonus of its unit)."""
+    def hold(self, province: str, by: int = -1) -> int:
+        """HOLD STRENGTH of a province (with the variant's defence bonus of its unit, and what
+        it adds against the attack of move ``by``, if given)."""
         b = self.board
         d = b.at.get(province, -1)
         if d < 0:
             return 0
         bonus = b.bonus.get(province, 0) if b.bonus else 0
+        if b.mods:
+            bonus += self.against(province, by)
         if b.kind[d] == MOVE:
-            return 0 if self.resolve(d) else 1 + bonus
-        return 1 + bonus + self.support_count(d)
+            return 0 if self.resolve(d) else max(0, 1 + bonus)
+        return max(0, 1 + bonus + self.support_count(d))
 
-    def defend(self, i: int) -> int:
-        """DEFEND STRENGTH of move ``i`` in a head-to-head battle."""
+    def defend(self, i: int, by: int = -1) -> int:
+        """DEFEND STRENGTH of move ``i`` in a head-to-head battle (against move ``by``)."""
         b = self.board
         bonus = b.bonus.get(b.prov[i], 0) if b.bonus else 0
-        return 1 + bonus + self.support_count(i)
+        if b.mods:
+            bonus += self.against(b.prov[i], by)
+        return max(0, 1 + bonus + self.support_count(i))
 
     def prevent(self, i: int) -> int:
         """PREVENT STRENGTH of move ``i`` against other moves to the same province."""
@@ -594,9 +654,11 @@ class Equations:
             return False
         opponent = self.head_to_head(i)
         if opponent >= 0:
-            if attack <= self.defend(opponent):
+            if attack <= self.defend(opponent, i):
                 return False
-        elif attack <= self.hold(b.dest[i]):
+        elif attack <= self.hold(b.dest[i], i):
+            return False
+        if b.mods.dislodge_requirements and self.requirement_fails(i) is not None:
             return False
         return all(not (k != i and attack <= self.prevent(k)) for k in b.moves_into[b.dest[i]])
 
@@ -621,4 +683,8 @@ class Equations:
 
     def convoy(self, c: int) -> bool:
         b = self.board
+        if c in b.fragile:
+            # a fragile convoy fails on any attack, as a support is cut
+            return not any(b.power[j] != b.power[c] and self.path(j)
+                           for j in b.moves_into.get(b.prov[c], ()))
         return all(not self.resolve(j) for j in b.moves_into.get(b.prov[c], ()))

@@ -37,10 +37,11 @@ from realpolitik.adjudication.explain import and_list, versus
 from realpolitik.adjudication.outcomes import Detail, OrderResult, Outcome, Resolution, Result
 from realpolitik.adjudication.resolver import Resolver
 from realpolitik.adjudication.setup import Accepted, accept_orders, void_result
-from realpolitik.geography import Map
+from realpolitik.geography import Map, province_of
+from realpolitik.hooks import NO_MODIFIERS, MovementModifiers
 from realpolitik.legality import retreat_options
 from realpolitik.maptables import tables_for
-from realpolitik.orders import Order
+from realpolitik.orders import Order, Waive
 from realpolitik.position import DislodgedUnit, Position, Unit, moved_unit
 from realpolitik.rules import Rules
 
@@ -94,17 +95,23 @@ def _said(outcome: Outcome, reason: str, by: tuple[str, ...] = (), strength: int
 def adjudicate_movement(position: Position, orders: Iterable[Order], rules: Rules, *,
                         checked: bool = False) -> Resolution:
     """Resolve a movement phase (``checked``: the caller vouches that every order is legal)."""
+    hooks = position.variant.hooks
     given = tuple(orders)
+    standing = hooks.standing_orders(position)
+    if standing:
+        ordered = {province_of(order.location) for order in given if not isinstance(order, Waive)}
+        given += tuple(o for o in standing
+                       if isinstance(o, Waive) or province_of(o.location) not in ordered)
     provinces, units, index = _units_of(position)
     accepted = accept_orders(position, given, rules, index, checked=checked)
     board = _set_up(position, rules, units, accepted.unit_orders, provinces, index,
-                    position.variant.hooks.defence_bonuses(position))
+                    hooks.defence_bonuses(position), hooks.movement_modifiers(position))
     paradoxes: set[int] = set()
     equations, value = _decide(board, rules, paradoxes)
     decided = _Decided(board, equations, value, paradoxes)
     # (orders taken as given need not be kept twice: the record rebuilds them from the given)
     record = _Record(position, rules, accepted, None if checked else board.orders, board.bonus,
-                     value, paradoxes, decided.outcomes())
+                     value, paradoxes, decided.outcomes(), board.mods)
     return decided.resolution(position, rules, record)
 
 
@@ -118,11 +125,13 @@ def _units_of(position: Position) -> tuple[list[str], list[Unit], dict[str, int]
 
 def _set_up(position: Position, rules: Rules, units: list[Unit],
             unit_orders: Sequence[Order | None], provinces: list[str], index: dict[str, int],
-            defence_bonus: Mapping[str, int]) -> Board:
+            defence_bonus: Mapping[str, int],
+            modifiers: MovementModifiers = NO_MODIFIERS) -> Board:
     """The board of the phase: its units (:func:`_units_of`) and the order each follows."""
     variant = position.variant
     return Board(units, unit_orders, tables_for(variant), rules, provinces, index,
-                 variant_rules=variant.rules, defence_bonus=defence_bonus)
+                 variant_rules=variant.rules, defence_bonus=defence_bonus,
+                 modifiers=modifiers)
 
 
 def _decide(board: Board, rules: Rules, paradoxes: set[int]) -> tuple[Equations, list[bool]]:
@@ -275,6 +284,8 @@ class _Decided:
                     append(_PARADOX_CODE)
                 elif dislodged_by[i] >= 0:
                     append(_DISLODGED_CODE)
+                elif not value[i]:
+                    append(_CUT_CODE)  # a fragile convoy, attacked
                 else:
                     append(_CONVOYED_CODE if self.carried(i) else _NO_EFFECT_CODE)
             elif value[i]:
@@ -355,7 +366,7 @@ class _Explainer(_Decided):
     def dislodged_clause(self, i: int) -> tuple[str, int]:
         j = self.dislodged_by[i]
         attack = self.eq.attack(j)
-        return f"{self.order_text(j)} {versus(attack, self.eq.hold(self.board.prov[i]))}", j
+        return f"{self.order_text(j)} {versus(attack, self.eq.hold(self.board.prov[i], j))}", j
 
     def hold_said(self, i: int) -> _Said:
         text = self.order_text(i)
@@ -364,7 +375,7 @@ class _Explainer(_Decided):
             return _said(
                 _DISLODGED,
                 f"{text} failed: it was dislodged by {by}.",
-                by=(self.order_text(j),), strength=self.eq.hold(self.board.prov[i]),
+                by=(self.order_text(j),), strength=self.eq.hold(self.board.prov[i], j),
                 opposed_by=self.eq.attack(j),
             )
         attackers = [self.order_text(j) for j in self.board.moves_into.get(self.board.prov[i], ())
@@ -383,7 +394,7 @@ class _Explainer(_Decided):
             d = b.at.get(b.dest[i], -1)
             how = " by convoy" if eq.by_convoy(i) else ""
             if d >= 0 and self.dislodged_by[d] == i:
-                resisted = eq.defend(d) if eq.head_to_head(i) >= 0 else eq.hold(b.dest[i])
+                resisted = eq.defend(d, i) if eq.head_to_head(i) >= 0 else eq.hold(b.dest[i], i)
                 return _said(
                     _MOVED,
                     f"{text} moved{how}, dislodging {self.unit_text(d)} "
@@ -432,6 +443,11 @@ class _Explainer(_Decided):
                         tuple(names), 0, None)
             lost = [c for c in fleets if not self.value[c]]
             names = [self.unit_text(c) for c in lost]
+            if all(self.dislodged_by[c] < 0 for c in lost):
+                return (_CONVOY_DISRUPTED,
+                        f"the convoy was broken when {and_list(names)} "
+                        f"{'was' if len(names) == 1 else 'were'} attacked (a fragile convoy)",
+                        tuple(names), 0, None)
             return (_CONVOY_DISRUPTED,
                     f"the convoy was disrupted when {and_list(names)} "
                     f"{'was' if len(names) == 1 else 'were'} dislodged",
@@ -443,9 +459,14 @@ class _Explainer(_Decided):
             return (_SELF_DISLODGE,
                     f"it may not dislodge {unit}, a unit of its own country", (unit,), 0, None)
         opponents: list[tuple[str, int]] = []
+        if b.mods.dislodge_requirements:
+            need = eq.requirement_fails(i)
+            if need is not None and d >= 0:
+                return (_BOUNCED, need.reason, (self.unit_text(d),), attack,
+                        eq.hold(b.dest[i], i))
         h2h = eq.head_to_head(i)
         if h2h >= 0:
-            defend = eq.defend(h2h)
+            defend = eq.defend(h2h, i)
             if defend >= attack:
                 opponents.append((self.order_text(h2h), defend))
                 what = "lost the head-to-head battle with" if defend > attack else \
@@ -454,7 +475,7 @@ class _Explainer(_Decided):
             else:
                 first = ""
         else:
-            hold = eq.hold(b.dest[i])
+            hold = eq.hold(b.dest[i], i)
             if d >= 0 and hold >= attack:
                 opponents.append((self.unit_text(d), hold))
                 first = f"it bounced off {self.unit_text(d)} {versus(attack, hold)}"
@@ -531,6 +552,12 @@ class _Explainer(_Decided):
             return _said(_DISLODGED,
                          f"{text} failed: the fleet was dislodged by {clause}.",
                          by=(self.order_text(j),))
+        if not self.value[c]:
+            attackers = [self.order_text(j) for j in b.moves_into.get(b.prov[c], ())
+                         if b.power[j] != b.power[c] and eq.path(j)]
+            return _said(_CUT, f"{text} was cut by the attack of {and_list(attackers)} (a "
+                               f"fragile convoy fails when a convoying fleet is attacked).",
+                         by=tuple(attackers))
         army = self.order_text(t)
         if self.carried(c):
             return _said(_CONVOYED, f"{text} convoyed the army.", by=(army,))
@@ -567,11 +594,12 @@ class _Record:
 
     __slots__ = ("_position", "_rules", "_given", "_powers", "_illegal", "_unit_of",
                  "_unit_orders", "_defence_bonus", "_decisions", "_paradoxes", "_outcomes",
-                 "_details")
+                 "_details", "_modifiers")
 
     def __init__(self, position: Position, rules: Rules, accepted: Accepted,
                  unit_orders: tuple[Order | None, ...] | None, defence_bonus: Mapping[str, int],
-                 decided: list[bool], paradoxes: set[int], outcomes: bytes) -> None:
+                 decided: list[bool], paradoxes: set[int], outcomes: bytes,
+                 modifiers: MovementModifiers = NO_MODIFIERS) -> None:
         """``unit_orders``: the order each unit followed, as the rules read it; None when every
         order was taken as given (``adjudicate(..., checked=True)``). ``outcomes``: the outcome
         of each unit's order (:meth:`_Decided.outcomes`)."""
@@ -587,6 +615,7 @@ class _Record:
         self._paradoxes = frozenset(paradoxes) if paradoxes else _NO_PARADOXES
         self._outcomes = outcomes
         self._details: list[Detail] | None = None
+        self._modifiers = modifiers
 
     def __call__(self) -> tuple[OrderResult, ...]:
         """One result per order given, in the order given."""
@@ -619,7 +648,7 @@ class _Record:
             # followed (a void one is not followed).
             unit_orders = tuple(self._taken_as_given(len(units)))
         board = _set_up(position, rules, units, unit_orders, provinces, index,
-                        self._defence_bonus)
+                        self._defence_bonus, self._modifiers)
         value = [decision != 0 for decision in self._decisions]
         explainer = _Explainer(board, Equations(board, rules, value.__getitem__), value,
                                self._paradoxes, position.variant.map)

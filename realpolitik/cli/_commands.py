@@ -228,6 +228,9 @@ def _show_json(game: Game, position: Position, *, current: bool) -> JSON:
     data = _report.position_report(game, position)
     data["variant"] = game.variant.id
     data["rules"] = game.rules.edition
+    if game.variant.policies:
+        data["policies"] = dict(game.variant.policies)
+    data.update(game.variant.hooks.public_state(position))  # e.g. "sea_superiority"
     if current:
         data["awaiting"] = [p.upper() for p in _report.awaited(game)]
         data["orders"] = _pending_json(game)

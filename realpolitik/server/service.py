@@ -308,6 +308,9 @@ class GameService:
             "powers": list(game.powers),
             "position": savefile.position_to_json(game.position),
             "centers": game.centers(),
+            "policies": dict(game.variant.policies),
+            # what the variant's state shows beside the board (e.g. "sea_superiority")
+            **game.variant.hooks.public_state(game.position),
             "to_order": self._to_order(loaded),
             "ready": loaded.ready(),
             "civil_disorder": sorted(game.civil_disorder),

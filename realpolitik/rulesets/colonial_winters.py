@@ -1,0 +1,477 @@
+"""The rules of Colonial Winters (Fred C. Winter, 1979) as variant hooks.
+
+The variant's text and our reading of it are in ``docs/colonial_winters.md`` (rule numbers as
+in the source: 2, 3, 4(a)-(e), 5, 6(a)-(m), 7(a)-(j), 8, 9, 10). Each ambiguity the text leaves
+is a named policy (:data:`POLICIES`, first value the default); a variant folder chooses in its
+``[policies]`` table and a game may choose again.
+
+What the variant's data gives these hooks, in ``[hooks_data]``::
+
+    church = "rom"                        # 7(c): the neutral army a fleet and 4 armies dislodge
+    mutual_support = [["pan", "col"]]     # 7(b): neutral units that support each other
+    inactive = ["hal", "vic"]             # 8: provinces whose starting unit is inactive
+    poles = ["npo", "spo"]                # 9: home centres of whoever owns them
+
+Colonies are the ``build_sites`` of each ``[[powers]]`` entry, home centres the usual ones;
+defended neutrals (7(a)) and the Azores fleet (7(d)) are ``[[neutral_units]]``.
+
+The variant's state (kept in every position and saved in records)::
+
+    {"sea_superiority": {"holder": "england" | None, "fleets": {power: n},
+                         "tiers": {power: "a".."e"}, "strong_since": "S1870M" | None},
+     "inactive": ["hal", ...]}
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+from realpolitik.errors import VariantError
+from realpolitik.geography import Terrain, UnitType, province_of
+from realpolitik.hooks import (
+    DislodgeRequirement,
+    Fragility,
+    JsonValue,
+    MovementModifiers,
+    VariantHooks,
+    VariantState,
+    Victory,
+)
+from realpolitik.orders import Build, Move, Order, SupportHold
+from realpolitik.variant_rules import NEUTRAL
+
+if TYPE_CHECKING:  # pragma: no cover
+    from realpolitik.adjudication.outcomes import Resolution
+    from realpolitik.geography import Map
+    from realpolitik.position import DislodgedUnit, Position, Unit
+
+__all__ = ["POLICIES", "ColonialWinters", "sea_superiority"]
+
+POLICIES: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    # 4: when sea superiority and the tiers are worked out again
+    "sea_superiority_evaluation": ("every_phase", "after_adjustments"),
+    # 4(b): the power with the second most fleets is in tier (b) by its rank, or only if it has
+    # four fleets or more (by its count)
+    "second_place": ("rank", "count"),
+    # 4(e): a lone fleet at sea attacked by a power with 4+ fleets defends with a base strength
+    # of 0 (its supports still count), or is dislodged whatever its supports
+    "one_fleet_defense": ("base_zero", "always_dislodged"),
+    # 3: "at least one-half of each type ... in home supply centres": rounded up or down
+    "half_rule_rounding": ("ceil", "floor"),
+    # 3: colonies one may build in: one's own colonies, or any power's colony one owns
+    "colony_builds": ("own", "any_colony"),
+    # 5: the armies on the board counted for the majority: all (neutral ones too) or only the
+    # powers'
+    "victory_armies": ("all", "powers_only"),
+    # 8: an inactive unit dislodged (mobilised by the attack) retreats, or is disbanded
+    "inactive_dislodged": ("retreat", "disband"),
+})
+
+_TIER_FLEET_BUILDS = {"b": 2, "c": 2, "d": 1, "e": 1}
+"""4(b), 4(d): at most this many fleet builds a year (tier (a): no limit)."""
+
+
+def sea_superiority(fleets: Mapping[str, int], holder: str | None, *, by_rank: bool = True
+                    ) -> tuple[str | None, dict[str, str]]:
+    """Who holds sea superiority and each power's tier (rule 4), from each power's fleet count
+    and the holder before (``None``: nobody).
+
+    It is *gained* with more fleets than the second and third places together, and *kept*
+    with more than the second place. Tiers: (a) the holder; (b) the second place (with no
+    holder, the first three places); (c) others with 4 fleets or more; (d) 3 or fewer; (e) the
+    powers of (d) with exactly one. With ``by_rank`` False, a second place with 3 fleets or
+    fewer is in (d)/(e) by its count rather than (b).
+    """
+    counts = sorted(fleets.values(), reverse=True) + [0, 0, 0]
+    keeper = None
+    if holder is not None and holder in fleets:
+        others = max((n for p, n in fleets.items() if p != holder), default=0)
+        if fleets[holder] > others:
+            keeper = holder
+    if keeper is None:
+        top = [p for p, n in fleets.items() if n == counts[0]]
+        if len(top) == 1 and counts[0] > counts[1] + counts[2]:
+            keeper = top[0]
+    tiers: dict[str, str] = {}
+    if keeper is not None:
+        rest = sorted((n for p, n in fleets.items() if p != keeper), reverse=True) + [0]
+        second = {p for p, n in fleets.items() if p != keeper and n == rest[0] and n > 0}
+    else:
+        second = {p for p, n in fleets.items() if n > 0 and n in counts[:3]}
+    for power, count in fleets.items():
+        if power == keeper:
+            tiers[power] = "a"
+        elif power in second and (by_rank or count >= 4):
+            tiers[power] = "b"
+        elif count >= 4:
+            tiers[power] = "c"
+        else:
+            tiers[power] = "e" if count == 1 else "d"
+    return keeper, tiers
+
+
+def _fleet_counts(position: Position) -> dict[str, int]:
+    counts = {p: 0 for p in position.variant.power_ids}
+    for unit in position.units.values():
+        if unit.type is UnitType.FLEET and unit.power in counts:
+            counts[unit.power] += 1
+    for dislodged in position.dislodged:
+        unit = dislodged.unit
+        if unit.type is UnitType.FLEET and unit.power in counts:
+            counts[unit.power] += 1
+    return counts
+
+
+class ColonialWinters(VariantHooks):
+    """Colonial Winters: sea superiority, its tiers and their consequences, the builds of
+    rule 3, army retreats, victory by sea superiority and armies, the Church, mutually
+    supporting neutrals, inactive units and the Poles."""
+
+    def __init__(self) -> None:
+        self.church: str | None = None
+        self.mutual_support: tuple[tuple[str, str], ...] = ()
+        self.inactive: tuple[str, ...] = ()
+        self.poles: tuple[str, ...] = ()
+
+    # -- data and policies -------------------------------------------------------------------
+
+    def policies(self) -> Mapping[str, tuple[str, ...]]:
+        return POLICIES
+
+    def read_data(self, data: Mapping[str, Any], the_map: Map) -> None:
+        def province(value: object, key: str) -> str:
+            if not isinstance(value, str) or value not in the_map.provinces:
+                raise VariantError(f"[hooks_data] {key}: {value!r} is not a province",
+                                   file="variant.toml")
+            return value
+
+        def provinces(key: str) -> tuple[str, ...]:
+            values = data.get(key, [])
+            if not isinstance(values, list):
+                raise VariantError(f"[hooks_data] {key} must be a list of provinces",
+                                   file="variant.toml")
+            return tuple(province(v, key) for v in values)
+
+        for key in data:
+            if key not in ("church", "mutual_support", "inactive", "poles"):
+                raise VariantError(f"[hooks_data] has no key {key!r}; the keys are: church, "
+                                   "mutual_support, inactive, poles", file="variant.toml")
+        self.church = province(data["church"], "church") if "church" in data else None
+        pairs = []
+        for pair in data.get("mutual_support", []):
+            if not isinstance(pair, list) or len(pair) != 2:
+                raise VariantError("[hooks_data] mutual_support: write pairs of provinces, "
+                                   "e.g. [[\"pan\", \"col\"]]", file="variant.toml")
+            pairs.append((province(pair[0], "mutual_support"),
+                          province(pair[1], "mutual_support")))
+        self.mutual_support = tuple(pairs)
+        self.inactive = provinces("inactive")
+        self.poles = provinces("poles")
+        for pole in self.poles:
+            if not the_map.provinces[pole].is_supply_center:
+                raise VariantError(f"[hooks_data] poles: {pole!r} is not a supply centre",
+                                   file="variant.toml")
+
+    # -- the state: sea superiority and inactive units ---------------------------------------
+
+    def _evaluate(self, position: Position, previous: Mapping[str, Any] | None
+                  ) -> dict[str, JsonValue]:
+        fleets = _fleet_counts(position)
+        by_rank = position.variant.policies.get("second_place", "rank") == "rank"
+        before = previous.get("holder") if previous else None
+        holder, tiers = sea_superiority(fleets, before if isinstance(before, str) else None,
+                                        by_rank=by_rank)
+        strong_since: str | None = None
+        if holder is not None:
+            others = sorted((n for p, n in fleets.items() if p != holder), reverse=True) + [0, 0]
+            if fleets[holder] > others[0] + others[1]:
+                kept = previous.get("strong_since") if previous and before == holder else None
+                strong_since = kept if isinstance(kept, str) else str(position.phase)
+        return {"holder": holder, "fleets": dict(fleets), "tiers": dict(tiers),
+                "strong_since": strong_since}
+
+    def initial_state(self, position: Position) -> VariantState:
+        inactive: list[JsonValue] = [p for p in self.inactive if p in position.units]
+        return {"sea_superiority": self._evaluate(position, None), "inactive": inactive}
+
+    def next_state(self, before: Position, resolution: Resolution,
+                   after: Position) -> VariantState:
+        state = before.state or self.initial_state(before)
+        previous = state.get("sea_superiority")
+        assert isinstance(previous, dict)
+        listed = state.get("inactive")
+        inactive: list[JsonValue] = [p for p in listed if isinstance(p, str)] \
+            if isinstance(listed, list) else []
+        if inactive:
+            attacked = set()
+            for result in resolution.results:
+                if isinstance(result.order, Move):
+                    where = province_of(result.order.destination)
+                    target = before.units.get(where)
+                    if target is not None and target.power != result.power:
+                        attacked.add(where)
+            # rule 8: a unit is mobilised by an attack; one that left the board is gone
+            inactive = [p for p in inactive if isinstance(p, str) and p not in attacked
+                        and after.units.get(p) == before.units.get(p)]
+        every_phase = after.variant.policies.get("sea_superiority_evaluation") == "every_phase"
+        from realpolitik.position import PhaseType  # (position.py imports the hooks module)
+        if every_phase or before.phase.type is PhaseType.ADJUSTMENTS:
+            table = self._evaluate(after, previous)
+        else:
+            table = dict(previous)
+        return {"sea_superiority": table, "inactive": inactive}
+
+    def public_state(self, position: Position) -> dict[str, JsonValue]:
+        table = self._table(position)
+        return {"sea_superiority": {"holder": table.get("holder"),
+                                    "fleets": table.get("fleets"),
+                                    "tiers": table.get("tiers")}}
+
+    def _table(self, position: Position) -> Mapping[str, Any]:
+        """The sea-superiority table in force in ``position`` (worked out if the position was
+        made without the variant's state, as a test's may be)."""
+        table = position.state.get("sea_superiority")
+        if isinstance(table, dict):
+            return table
+        memo = position.memo.get("colonial_winters:table")
+        if memo is None:
+            memo = position.memo["colonial_winters:table"] = self._evaluate(position, None)
+        assert isinstance(memo, dict)
+        return memo
+
+    def holder(self, position: Position) -> str | None:
+        """The power with sea superiority, if any."""
+        holder = self._table(position).get("holder")
+        return holder if isinstance(holder, str) else None
+
+    def tier(self, position: Position, power: str) -> str:
+        """The tier of ``power`` (rule 4): ``"a"`` to ``"e"``."""
+        tiers = self._table(position).get("tiers") or {}
+        return str(tiers.get(power, "d"))
+
+    def _inactive(self, position: Position) -> frozenset[str]:
+        inactive = position.state.get("inactive")
+        if isinstance(inactive, list):
+            return frozenset(p for p in inactive if isinstance(p, str))
+        return frozenset()
+
+    # -- orders -----------------------------------------------------------------------------
+
+    def order_veto(self, position: Position, unit: Unit, order: Order) -> str | None:
+        names = position.variant.map
+        if unit.province in self._inactive(position):
+            return (f"the {_kind(unit)} in {names.name(unit.province)} is inactive (in civil "
+                    f"disorder) until it is mobilised or attacked: it can only hold (rule 8)")
+        if isinstance(order, Move) and unit.type is UnitType.FLEET \
+                and self.tier(position, unit.power) == "e":
+            sea = province_of(order.destination)
+            if names.provinces[sea].terrain is Terrain.SEA and not any(
+                    position.centers.get(province_of(n)) == unit.power
+                    for n in names.fleet_neighbours(order.destination)):
+                return (f"a power with only one fleet may move it to a sea space only next to "
+                        f"one of its own supply centres, and {names.name(sea)} is not "
+                        f"(rule 4(e))")
+        return None
+
+    def standing_orders(self, position: Position) -> tuple[Order, ...]:
+        out: list[Order] = []
+        for a, b in self.mutual_support:
+            first, second = position.units.get(a), position.units.get(b)
+            if first is None or second is None or first.power != NEUTRAL \
+                    or second.power != NEUTRAL:
+                continue
+            out.append(SupportHold(first.type, first.location, second.location, second.type,
+                                   power=NEUTRAL))
+            out.append(SupportHold(second.type, second.location, first.location, first.type,
+                                   power=NEUTRAL))
+        return tuple(out)
+
+    # -- movement ---------------------------------------------------------------------------
+
+    def defence_bonuses(self, position: Position) -> Mapping[str, int]:
+        bonuses = dict(super().defence_bonuses(position))
+        holder = self.holder(position)
+        if holder is not None:
+            fleets = [u for u in position.units.values() if u.type is UnitType.FLEET]
+            mine = [u for u in fleets if u.power == holder]
+            if 2 * len(mine) > len(fleets):  # 4(a)(ii): a majority of the fleets on the board
+                terrain = position.variant.map.provinces
+                for unit in mine:
+                    if terrain[unit.province].terrain is Terrain.SEA:
+                        bonuses[unit.province] = bonuses.get(unit.province, 0) + 1
+        return bonuses
+
+    def movement_modifiers(self, position: Position) -> MovementModifiers:
+        table = self._table(position)
+        tiers: Mapping[str, str] = table.get("tiers") or {}
+        fleets: Mapping[str, int] = table.get("fleets") or {}
+        fragile = {p: Fragility.ALWAYS if t == "e" else Fragility.SHARED
+                   for p, t in tiers.items() if t != "a"}
+        against: dict[str, dict[str, int]] = {}
+        strong = [p for p, n in fleets.items() if n >= 4]
+        if strong:
+            lowered = -1 if position.variant.policies.get("one_fleet_defense") == "base_zero" \
+                else -1000
+            terrain = position.variant.map.provinces
+            for unit in position.units.values():
+                if unit.type is UnitType.FLEET and tiers.get(unit.power) == "e" \
+                        and terrain[unit.province].terrain is Terrain.SEA:
+                    against[unit.province] = {p: lowered for p in strong if p != unit.power}
+        requirements: dict[str, DislodgeRequirement] = {}
+        church = self.church
+        if church is not None:
+            garrison = position.units.get(church)
+            if garrison is not None and garrison.power == NEUTRAL:
+                name = position.variant.map.name(church)
+                requirements[church] = DislodgeRequirement(
+                    UnitType.FLEET, 4, UnitType.ARMY,
+                    f"{name}'s army can be dislodged only by a fleet supported by four armies "
+                    f"(rule 7(c))")
+        return MovementModifiers(MappingProxyType(against), MappingProxyType(requirements),
+                                 MappingProxyType(fragile))
+
+    def annihilated_when_dislodged(self, position: Position, unit: Unit) -> bool:
+        if unit.power == NEUTRAL:
+            return True
+        return (unit.province in self._inactive(position)
+                and position.variant.policies.get("inactive_dislodged") == "disband")
+
+    # -- retreats ----------------------------------------------------------------------------
+
+    def may_disband(self, position: Position, dislodged: DislodgedUnit,
+                    options: Sequence[str]) -> bool:
+        # rule 2: armies must retreat when able
+        return dislodged.unit.type is UnitType.FLEET or not options
+
+    def retreat_allowed(self, position: Position, dislodged: DislodgedUnit,
+                        location: str) -> bool:
+        # 4(c): below the second place, a dislodged fleet retreats only to a coastal province
+        unit = dislodged.unit
+        if unit.type is not UnitType.FLEET or self.tier(position, unit.power) not in "cde":
+            return True
+        return position.variant.map.provinces[province_of(location)].terrain is Terrain.COAST
+
+    def unordered_retreat(self, position: Position, dislodged: DislodgedUnit,
+                          options: Sequence[str], rng: random.Random) -> str | None:
+        # rule 2: unordered armies retreat at random; fleets are disbanded
+        if dislodged.unit.type is UnitType.ARMY and options:
+            return rng.choice(sorted(options))
+        return None
+
+    # -- builds (rule 3, 4(b)-(d), 7(h), 9) --------------------------------------------------
+
+    def home_centres(self, position: Position, power: str) -> tuple[str, ...]:
+        """Its home centres, with the Poles it owns (rule 9)."""
+        homes = position.variant.home_centers(power)
+        poles = tuple(p for p in self.poles if position.centers.get(p) == power
+                      and p not in homes)
+        return homes + poles
+
+    def colonies(self, position: Position, power: str) -> tuple[str, ...]:
+        """The colonies it may build in (when it owns them)."""
+        variant = position.variant
+        if variant.policies.get("colony_builds") == "any_colony":
+            every = {s for p in variant.power_ids for s in variant.rules.of_power(p).build_sites}
+            return tuple(s for s in variant.map.supply_centers() if s in every)
+        return variant.rules.of_power(power).build_sites
+
+    def build_sites(self, position: Position, power: str) -> tuple[str, ...]:
+        sites = list(self.home_centres(position, power))
+        sites += [c for c in self.colonies(position, power) if c not in sites]
+        if self.holder(position) == power:  # 7(h): a fleet in any colony or possession
+            sites += [c for c in position.centers_of(power) if c not in sites]
+        return tuple(sites)
+
+    def adjustments(self, position: Position, differences: dict[str, int]) -> dict[str, int]:
+        holder = self.holder(position)
+        for power, surplus in differences.items():
+            if surplus <= 0:
+                continue
+            owned_homes = sum(1 for c in self.home_centres(position, power)
+                              if position.centers.get(c) == power)
+            allowed = min(surplus, owned_homes)
+            if power == holder and allowed == 0:
+                allowed = 1  # 7(h): the holder may always build one fleet
+            differences[power] = allowed
+        return differences
+
+    def void_adjustments(self, position: Position, power: str,
+                         builds: Sequence[Build]) -> dict[int, str]:
+        homes = set(self.home_centres(position, power))
+        colonies = set(self.colonies(position, power))
+        voids: dict[int, str] = {}
+        tier = self.tier(position, power)
+        fleet_cap = _TIER_FLEET_BUILDS.get(tier)
+        fleets = 0
+        possession = 0
+        # 7(h): with no home centre of its own, the holder's one fleet is built anywhere it
+        # owns and is not counted for the half rule
+        guaranteed = self.holder(position) == power and not any(
+            position.centers.get(c) == power for c in homes)
+        exempt: set[int] = set()
+        for index, build in enumerate(builds):
+            where = province_of(build.location)
+            if build.unit_type is UnitType.FLEET:
+                fleets += 1
+                if fleet_cap is not None and fleets > fleet_cap:
+                    voids[index] = (f"a power in tier ({tier}) of sea superiority may build at "
+                                    f"most {fleet_cap} fleet{'s' if fleet_cap > 1 else ''} a "
+                                    f"year (rule 4({'b' if fleet_cap == 2 else 'd'}))")
+                    fleets -= 1
+                    continue
+            if guaranteed and build.unit_type is UnitType.FLEET and not exempt:
+                exempt.add(index)
+                continue
+            if where not in homes and where not in colonies:
+                possession += 1
+                if build.unit_type is not UnitType.FLEET or possession > 1:
+                    voids[index] = ("outside its home centres and colonies, the power with sea "
+                                    "superiority may build only one fleet a year (rule 7(h))")
+                    possession -= 1
+        rounding = math.ceil if position.variant.policies.get("half_rule_rounding") == "ceil" \
+            else math.floor
+        for unit_type in (UnitType.ARMY, UnitType.FLEET):
+            normal = [i for i, b in enumerate(builds) if i not in voids and i not in exempt
+                      and b.unit_type is unit_type
+                      and (province_of(b.location) in homes
+                           or province_of(b.location) in colonies)]
+            at_home = [i for i in normal if province_of(builds[i].location) in homes]
+            abroad = [i for i in normal if i not in at_home]
+            while abroad and len(at_home) < rounding(len(at_home + abroad) / 2):
+                voids[abroad.pop()] = (f"at least half of the {_KINDS[unit_type]} built must be "
+                                       f"built in home supply centres (rule 3)")
+        return voids
+
+    def removal_first(self, position: Position, power: str) -> UnitType | None:
+        # 4(c): below the second place, fleets are removed before armies
+        return UnitType.FLEET if self.tier(position, power) in "cde" else None
+
+    # -- victory (rule 5) --------------------------------------------------------------------
+
+    def victory(self, position: Position, teams: Sequence[Sequence[str]], target: int, *,
+                count_units: bool = False) -> Victory | None:
+        holder = self.holder(position)
+        if holder is None:
+            return None
+        counted = position.variant.policies.get("victory_armies") == "all"
+        armies = [u for u in position.units.values() if u.type is UnitType.ARMY
+                  and (counted or u.power != NEUTRAL)]
+        mine = sum(1 for u in armies if u.power == holder)
+        if 2 * mine <= len(armies):
+            return None
+        for index, team in enumerate(teams):
+            if holder in team:
+                return Victory(index, f"{holder.title()} won with sea superiority and {mine} of "
+                                      f"the {len(armies)} armies on the board")
+        return None  # pragma: no cover - every power is in a team
+
+
+_KINDS = {UnitType.ARMY: "armies", UnitType.FLEET: "fleets"}
+
+
+def _kind(unit: Unit) -> str:
+    return "army" if unit.type is UnitType.ARMY else "fleet"

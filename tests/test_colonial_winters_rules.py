@@ -1,0 +1,560 @@
+"""The rules of Colonial Winters (realpolitik/rulesets/colonial_winters.py), provision by
+provision, on the synthetic mini-world (tests/variants/miniworld/).
+
+Tests are named by the provision they adjudicate (rule 4(e) -> ``test_rule_4e_...``); every
+named policy has a test for each of its values. Most positions carry an explicit
+sea-superiority table (the variant's state) so that a test sets the tiers it needs.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+from realpolitik import record, savefile
+from realpolitik.adjudication import adjudicate
+from realpolitik.errors import VariantError
+from realpolitik.game import Game
+from realpolitik.geography import UnitType
+from realpolitik.hooks import JsonValue
+from realpolitik.legality import adjustment_counts, check_order, legal_orders, retreat_options
+from realpolitik.notation import parse_order
+from realpolitik.position import DislodgedUnit, Position, Unit
+from realpolitik.rulesets.colonial_winters import POLICIES, sea_superiority
+from realpolitik.variant import Variant, load_variant
+from realpolitik.variant_rules import NEUTRAL
+
+FOLDER = Path(__file__).parent / "variants" / "miniworld"
+POWERS = ("red", "blue", "green", "yellow")
+TIERS = {"red": "a", "blue": "b", "green": "e", "yellow": "d"}
+NOT_HOLDER: dict[str, object] = {"holder": "blue", "tiers": {**TIERS, "red": "b", "blue": "a"}}
+"""A table in which Red has lost sea superiority to Blue (it builds only as rule 3 says)."""
+
+
+def world(**policies: str) -> Variant:
+    variant = load_variant(FOLDER)
+    return variant.with_policies(policies) if policies else variant
+
+
+def state(tiers: dict[str, str] | None = None, holder: str | None = "red",
+          inactive: tuple[str, ...] = (), fleets: dict[str, int] | None = None
+          ) -> dict[str, JsonValue]:
+    table: dict[str, JsonValue] = {
+        "holder": holder,
+        "fleets": dict(fleets or {p: 0 for p in POWERS}),
+        "tiers": dict(tiers or TIERS),
+        "strong_since": None,
+    }
+    return {"sea_superiority": table, "inactive": list(inactive)}
+
+
+def position(units: list[str], *, phase: str = "S1871M", centers: dict[str, str] | None = None,
+             variant: Variant | None = None, dislodged: tuple[DislodgedUnit, ...] = (),
+             **table: object) -> Position:
+    """A position from "power A loc" strings, with the state ``table`` gives."""
+    made = [Unit(p, UnitType(t), loc) for p, t, loc in (u.split() for u in units)]
+    return Position.build(variant or world(), phase, made, centers or {},
+                          dislodged=dislodged, state=state(**table))  # type: ignore[arg-type]
+
+
+def results(pos: Position, *orders: str) -> dict[str, str]:
+    """Order text -> "succeeds: reason" / "fails: reason"."""
+    resolution = adjudicate(pos, [parse_order(o, pos) for o in orders])
+    return {str(r.order): f"{r.result.value}: {r.reason}" for r in resolution.results}
+
+
+def moved(pos: Position, *orders: str) -> dict[str, Unit]:
+    return dict(adjudicate(pos, [parse_order(o, pos) for o in orders]).units)
+
+
+# -- policies ----------------------------------------------------------------------------------
+
+def test_every_policy_has_a_default_declared_and_the_data_may_choose() -> None:
+    variant = world()
+    assert set(variant.policies) == set(POLICIES)
+    assert all(variant.policies[name] == values[0] for name, values in POLICIES.items())
+
+
+def test_a_game_chooses_policies_and_its_records_keep_them() -> None:
+    game = Game(world(), policies={"one_fleet_defense": "always_dislodged"})
+    assert game.variant.policies["one_fleet_defense"] == "always_dislodged"
+    game.process()
+    data = savefile.game_to_json(game)
+    assert data["policies"] == {"one_fleet_defense": "always_dislodged"}
+    # (the record names the folder; reading it back replays under the same policies)
+    again = savefile.loads(savefile.dumps(game))
+    assert again.variant.policies["one_fleet_defense"] == "always_dislodged"
+    text = record.to_text(game)
+    assert '[Policies "one_fleet_defense=always_dislodged"]' in text
+    assert record.from_text(text).variant.policies == game.variant.policies
+
+
+def test_an_unknown_policy_or_value_is_refused_with_its_line(tmp_path: Path) -> None:
+    with pytest.raises(VariantError, match="no policy 'tide'"):
+        Game(world(), policies={"tide": "high"})
+    with pytest.raises(VariantError, match="cannot be 'sometimes'"):
+        world(second_place="sometimes")
+    folder = tmp_path / "bad"
+    shutil.copytree(FOLDER, folder)
+    toml = folder / "variant.toml"
+    toml.write_text(toml.read_text().replace('second_place = "rank"', 'second_place = "luck"'))
+    with pytest.raises(VariantError) as caught:
+        load_variant(folder)
+    assert caught.value.line is not None
+    assert "second_place" in toml.read_text().splitlines()[caught.value.line - 1]
+
+
+def test_hooks_data_is_checked_against_the_map(tmp_path: Path) -> None:
+    folder = tmp_path / "bad"
+    shutil.copytree(FOLDER, folder)
+    toml = folder / "variant.toml"
+    toml.write_text(toml.read_text().replace('church = "chu"', 'church = "vatican"'))
+    with pytest.raises(VariantError, match="'vatican' is not a province"):
+        load_variant(folder)
+
+
+# -- rule 4: sea superiority, the state and its tiers -------------------------------------------
+
+def test_rule_4_sea_superiority_is_gained_over_second_plus_third_and_kept_over_second() -> None:
+    assert sea_superiority({"a": 8, "b": 4, "c": 3, "d": 0}, None)[0] == "a"  # 8 > 7
+    assert sea_superiority({"a": 7, "b": 4, "c": 3, "d": 0}, None)[0] is None  # 7 = 7
+    assert sea_superiority({"a": 7, "b": 4, "c": 3, "d": 0}, "a")[0] == "a"    # kept: 7 > 4
+    assert sea_superiority({"a": 4, "b": 4, "c": 3, "d": 0}, "a")[0] is None   # tie: lost
+    holder, tiers = sea_superiority({"a": 14, "b": 7, "c": 4, "d": 3, "e": 1, "f": 0}, None)
+    assert holder == "a"
+    assert tiers == {"a": "a", "b": "b", "c": "c", "d": "d", "e": "e", "f": "d"}
+
+
+def test_rule_4_without_a_holder_the_first_three_places_are_tier_b() -> None:
+    holder, tiers = sea_superiority({"a": 5, "b": 5, "c": 4, "d": 4, "e": 1}, None)
+    assert holder is None
+    assert tiers == {"a": "b", "b": "b", "c": "b", "d": "b", "e": "e"}
+
+
+def test_rule_4_policy_second_place_rank_or_count() -> None:
+    fleets = {"a": 9, "b": 3, "c": 2, "d": 1}
+    assert sea_superiority(fleets, None, by_rank=True)[1]["b"] == "b"
+    assert sea_superiority(fleets, None, by_rank=False)[1]["b"] == "d"
+    assert world(second_place="count").policies["second_place"] == "count"
+
+
+def test_rule_4_the_state_at_the_start_and_in_show_json(tmp_path: Path) -> None:
+    start = Position.initial(world())
+    table = start.state["sea_superiority"]
+    assert isinstance(table, dict)
+    assert table["holder"] == "red" and table["fleets"] == {"red": 4, "blue": 2, "green": 1,
+                                                            "yellow": 0}
+    assert table["tiers"] == TIERS
+    shown = world().hooks.public_state(start)
+    assert shown == {"sea_superiority": {"holder": "red", "fleets": table["fleets"],
+                                         "tiers": TIERS}}
+    from realpolitik.cli import main
+    game_file = tmp_path / "game.json"
+    assert main(["new", str(game_file), "--variant", str(FOLDER)]) == 0
+    import contextlib
+    import io
+    import json
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["show", str(game_file), "--json"]) == 0
+    data = json.loads(out.getvalue())
+    assert data["sea_superiority"]["holder"] == "red"
+    assert data["sea_superiority"]["tiers"]["green"] == "e"
+    assert data["policies"]["second_place"] == "rank"
+
+
+def _evaluated(policy: str) -> tuple[object, object]:
+    """Red loses two fleets in a Spring turn: the table after that turn, and after the
+    following adjustments, under ``sea_superiority_evaluation = policy``."""
+    variant = world(sea_superiority_evaluation=policy)
+    before = Position.initial(variant)
+    resolution = adjudicate(before, [])
+    after = Position.build(variant, "F1870M",
+                           [u for u in before.units.values() if u.location not in ("s1", "s2")],
+                           before.centers)
+    spring = variant.hooks.next_state(before, resolution, after)
+    winter = Position.build(variant, "W1870A", after.units.values(), after.centers,
+                            state=spring)
+    table_after_winter = variant.hooks.next_state(winter, adjudicate(winter, []),
+                                                  winter.replace())
+    return spring["sea_superiority"], table_after_winter["sea_superiority"]
+
+
+def test_rule_4_policy_evaluation_every_phase() -> None:
+    spring, _ = _evaluated("every_phase")
+    assert isinstance(spring, dict)
+    assert spring["fleets"]["red"] == 2 and spring["holder"] is None  # 2 = blue's 2: lost
+
+
+def test_rule_4_policy_evaluation_after_adjustments() -> None:
+    spring, winter = _evaluated("after_adjustments")
+    assert isinstance(spring, dict) and isinstance(winter, dict)
+    assert spring["holder"] == "red" and spring["fleets"]["red"] == 4  # carried until winter
+    assert winter["holder"] is None and winter["fleets"]["red"] == 2
+
+
+def test_rule_4a_i_a_strong_holding_is_dated_in_the_state() -> None:
+    game = Game(world())
+    table = game.position.state["sea_superiority"]
+    assert isinstance(table, dict) and table["strong_since"] == "S1870M"
+    game.process()
+    table = game.position.state["sea_superiority"]
+    assert isinstance(table, dict) and table["strong_since"] == "S1870M"  # still strong
+
+
+def test_rule_4a_normal_operation_for_the_holder() -> None:
+    # the holder's two-fleet convoy of its own army survives an attack on a convoying fleet
+    pos = position(["red A bco", "red F s5", "red F s4", "blue F s3"])
+    done = results(pos, "A bco - rco", "F s5 C A bco - rco", "F s4 C A bco - rco", "F s3 - s4")
+    assert done["A BCO - RCO"] == "succeeds: A BCO - RCO moved by convoy."
+
+
+def test_rule_4a_ii_a_majority_of_fleets_at_sea_needs_one_more_support() -> None:
+    units = ["red F s1", "red F s2", "red F s3", "red F s4", "red F rho",
+             "blue F s8", "blue F chu"]
+    done = results(position(units), "F s8 - s1", "F chu S F s8 - s1")
+    assert done["F S8 - S1"] == "fails: F S8 - S1 failed: it bounced off F S1 (2 vs 2)."
+    # without the majority (5 of 10 fleets) the same attack dislodges
+    more = [*units, "blue F s6", "blue F s7", "blue F gho"]
+    done = results(position(more), "F s8 - s1", "F chu S F s8 - s1")
+    assert done["F S8 - S1"].startswith("succeeds")
+    # and a coastal fleet of the holder gets no bonus
+    done = results(position(units), "F s1 - rho", "F s2 S F s1 - rho")
+    assert done["F S1 - RHO"].startswith("fails")  # (own unit)
+
+
+def test_rule_4b_a_convoy_through_two_fleets_fails_when_one_is_attacked() -> None:
+    pos = position(["blue A bco", "blue F s5", "blue F s4", "red F s3"])
+    done = results(pos, "A bco - rco", "F s5 C A bco - rco", "F s4 C A bco - rco", "F s3 - s4")
+    assert done["A BCO - RCO"] == ("fails: A BCO - RCO failed: the convoy was broken when F S4 "
+                                   "was attacked (a fragile convoy).")
+    assert done["F S4 C A BCO - RCO"].startswith("fails: F S4 C A BCO - RCO was cut by the "
+                                                 "attack of F S3 - S4")
+    assert done["F S3 - S4"].startswith("fails")  # the attack itself bounced
+
+
+def test_rule_4b_a_convoy_of_a_foreign_army_is_fragile_one_of_its_own_with_one_fleet_not() -> None:
+    # blue (tier b) convoys yellow's army through one fleet: fragile
+    pos = position(["yellow A rhb", "blue F s3", "red F s4", "red F s2"],
+                   centers={"rhb": "yellow"})
+    done = results(pos, "A rhb - rco via convoy", "F s3 C A rhb - rco", "F s4 - s3")
+    assert done["A RHB - RCO VIA"].startswith("fails")
+    # blue's own army through one blue fleet: not fragile
+    pos = position(["blue A rhb", "blue F s3", "red F s4"])
+    done = results(pos, "A rhb - rco via convoy", "F s3 C A rhb - rco", "F s4 - s3")
+    assert done["A RHB - RCO VIA"].startswith("succeeds")
+
+
+def test_rule_4c_fleets_are_removed_before_armies() -> None:
+    tiers = {**TIERS, "yellow": "c"}
+    pos = position(["yellow F s7", "yellow F s8", "yellow A yho", "yellow A npo"],
+                   phase="W1871A", centers={"yho": "yellow", "npo": "yellow"}, tiers=tiers)
+    assert adjustment_counts(pos)["yellow"] == -2
+    problem = check_order(pos, parse_order("remove A npo", pos))
+    assert problem is not None and "must remove its fleets before" in problem[1]
+    assert check_order(pos, parse_order("remove F s7", pos)) is None
+    assert set(legal_orders(pos, "yellow")) == {"s7", "s8"}
+    # civil disorder removes the fleets too
+    resolution = adjudicate(pos, [])
+    assert {u.type for u in resolution.civil_disorder} == {UnitType.FLEET}
+    # tier (b) is not bound
+    pos = position(["blue F s5", "blue A bco"], phase="W1871A", centers={"bco": "blue"})
+    assert check_order(pos, parse_order("remove A bco", pos)) is None
+
+
+def test_rule_4c_a_dislodged_fleet_retreats_only_to_a_coastal_province() -> None:
+    tiers = {**TIERS, "yellow": "c"}
+    fleet = Unit("yellow", UnitType.FLEET, "s7")
+    pos = position(["red F s6"], phase="F1871R", tiers=tiers,
+                   dislodged=(DislodgedUnit(fleet, "s6"),))
+    assert retreat_options(pos, pos.dislodged[0]) == ("gho", "yho")
+    pos = position(["red F s6"], phase="F1871R", tiers={**TIERS, "yellow": "b"},
+                   dislodged=(DislodgedUnit(fleet, "s6"),))
+    assert retreat_options(pos, pos.dislodged[0]) == ("gho", "yho", "s8")
+
+
+def test_rule_4d_a_power_with_three_fleets_or_fewer_builds_one_fleet_a_year() -> None:
+    pos = position(["red A inl", "blue F s5", "blue F s6", "blue F s7", "blue F bho"],
+                   phase="W1871A", centers={"rho": "red", "rhb": "red", "rco": "red",
+                                            "pan": "red", "bho": "blue"},
+                   tiers={"red": "d", "blue": "a", "green": "d", "yellow": "d"}, holder="blue")
+    assert adjustment_counts(pos)["red"] == 2  # 3 more centres than units, 2 home centres
+    resolution = adjudicate(pos, [parse_order(o, pos) for o in ("build F rho", "build F rhb")])
+    done = {str(r.order): r for r in resolution.results}
+    assert done["F RHO B"].succeeded
+    assert "at most 1 fleet a year (rule 4(d))" in done["F RHB B"].reason
+    resolution = adjudicate(pos, [parse_order(o, pos) for o in ("build F rho", "build A rhb")])
+    assert all(r.succeeded for r in resolution.results)
+
+
+def test_rule_4e_a_lone_fleet_goes_to_sea_only_next_to_its_own_centre() -> None:
+    pos = position(["green F gho"], centers={"gho": "green"})
+    assert check_order(pos, parse_order("F gho - s6", pos)) is None
+    pos = position(["green F s6"], centers={"gho": "green"})
+    problem = check_order(pos, parse_order("F s6 - s5", pos))
+    assert problem is not None and "only next to one of its own supply centres" in problem[1]
+    assert "F S6 - S5" not in {str(o) for o in legal_orders(pos, "green")["s6"]}
+    assert check_order(pos, parse_order("F s6 - bco", pos)) is None  # a coast is not a sea
+
+
+def test_rule_4e_policy_base_zero_a_lone_fleet_at_sea_falls_to_a_single_attack() -> None:
+    units = ["green F s6", "red F s5", "yellow F s7"]
+    fleets = {"red": 4, "blue": 2, "green": 1, "yellow": 0}
+    done = results(position(units, fleets=fleets), "F s5 - s6")
+    assert done["F S5 - S6"].startswith("succeeds")  # red has 4 fleets: 1 vs 0
+    done = results(position(units, fleets=fleets), "F s7 - s6")
+    assert done["F S7 - S6"].startswith("fails")  # yellow has fewer than 4
+    # its supports still count under base_zero
+    supported = [*units, "blue F bco"]
+    done = results(position(supported, fleets=fleets), "F s5 - s6", "F bco S F s6")
+    assert done["F S5 - S6"].startswith("fails")
+
+
+def test_rule_4e_policy_always_dislodged_whatever_its_supports() -> None:
+    units = ["green F s6", "red F s5", "blue F bco"]
+    fleets = {"red": 4, "blue": 2, "green": 1, "yellow": 0}
+    pos = position(units, fleets=fleets, variant=world(one_fleet_defense="always_dislodged"))
+    done = results(pos, "F s5 - s6", "F bco S F s6")
+    assert done["F S5 - S6"].startswith("succeeds")
+
+
+def test_rule_4e_every_convoy_of_a_one_fleet_power_is_fragile() -> None:
+    pos = position(["green A rhb", "green F s3", "red F s4"])
+    done = results(pos, "A rhb - rco via convoy", "F s3 C A rhb - rco", "F s4 - s3")
+    assert done["A RHB - RCO VIA"].startswith("fails")
+
+
+# -- rule 2: army retreats ------------------------------------------------------------------
+
+def _retreat_position() -> Position:
+    army = Unit("yellow", UnitType.ARMY, "rho")
+    fleet = Unit("yellow", UnitType.FLEET, "s7")
+    return position(["red A chu", "red F s6"], phase="S1871R",
+                    dislodged=(DislodgedUnit(army, "chu"), DislodgedUnit(fleet, "s6")))
+
+
+def test_rule_2_armies_must_retreat_when_able() -> None:
+    pos = _retreat_position()
+    problem = check_order(pos, parse_order("A rho disband", pos))
+    assert problem is not None and "must retreat" in problem[1]
+    assert check_order(pos, parse_order("F s7 disband", pos)) is None  # fleets may
+
+
+def test_rule_2_unordered_armies_retreat_at_random_and_fleets_are_disbanded() -> None:
+    pos = _retreat_position()
+    hooks = pos.variant.hooks
+    army, fleet = pos.dislodged
+    options = retreat_options(pos, army)
+    assert set(options) == {"rhb", "inl", "pan"}
+    drawn = {hooks.unordered_retreat(pos, army, options, random.Random(seed))
+             for seed in range(30)}
+    assert drawn == set(options)
+    assert hooks.unordered_retreat(pos, fleet, retreat_options(pos, fleet),
+                                   random.Random(0)) is None
+
+
+# -- rule 3: builds --------------------------------------------------------------------------
+
+def test_rule_3_builds_are_capped_by_owned_home_centres_and_colonies_are_build_sites() -> None:
+    centers = {"rho": "red", "rhb": "red", "rco": "red", "pan": "red", "col": "red"}
+    pos = position(["red A inl"], phase="W1871A", centers=centers, **NOT_HOLDER)
+    assert adjustment_counts(pos)["red"] == 2  # 4 more centres than units, 2 home centres
+    assert check_order(pos, parse_order("build A rco", pos)) is None  # its colony
+    problem = check_order(pos, parse_order("build A pan", pos))
+    assert problem is not None  # neither a home centre nor a colony
+
+
+def test_rule_3_policy_half_rule_ceil_a_lone_colony_build_needs_a_home_build() -> None:
+    centers = {"rho": "red", "rhb": "red", "rco": "red", "pan": "red", "col": "red"}
+    pos = position(["red A inl"], phase="W1871A", centers=centers)
+    resolution = adjudicate(pos, [parse_order("build A rco", pos)])
+    assert not resolution.results[0].succeeded
+    assert "at least half of the armies built" in resolution.results[0].reason
+    resolution = adjudicate(pos, [parse_order(o, pos) for o in ("build A rco", "build A rho")])
+    assert all(r.succeeded for r in resolution.results)
+
+
+def test_rule_3_policy_half_rule_floor_a_lone_colony_build_stands() -> None:
+    centers = {"rho": "red", "rhb": "red", "rco": "red", "pan": "red", "col": "red"}
+    pos = position(["red A inl"], phase="W1871A", centers=centers,
+                   variant=world(half_rule_rounding="floor"))
+    resolution = adjudicate(pos, [parse_order("build A rco", pos)])
+    assert resolution.results[0].succeeded
+
+
+def test_rule_3_policy_colony_builds_own_or_any_colony() -> None:
+    centers = {"rho": "red", "rhb": "red", "bco": "red", "pan": "red", "col": "red"}
+    units = ["red A inl"]
+    pos = position(units, phase="W1871A", centers=centers, **NOT_HOLDER)
+    assert check_order(pos, parse_order("build A bco", pos)) is not None  # blue's colony
+    pos = position(units, phase="W1871A", centers=centers,
+                   variant=world(colony_builds="any_colony"), **NOT_HOLDER)
+    assert check_order(pos, parse_order("build A bco", pos)) is None
+
+
+# -- rule 5: victory -------------------------------------------------------------------------
+
+def test_rule_5_sea_superiority_and_a_majority_of_armies_wins() -> None:
+    variant = world()
+    units = ["red F s1", "red A rhb", "red A rco", "red A inl", "yellow A yho",
+             "neutral A chu"]
+    pos = position(units, phase="W1871A", fleets={"red": 1, "blue": 0, "green": 0,
+                                                  "yellow": 0})
+    won = variant.hooks.victory(pos, [(p,) for p in POWERS], 99)
+    assert won is not None and won.team == 0 and "3 of the 5 armies" in won.summary
+    nobody = position(units, phase="W1871A", holder=None)
+    assert variant.hooks.victory(nobody, [(p,) for p in POWERS], 99) is None
+
+
+def test_rule_5_policy_victory_armies_all_or_powers_only() -> None:
+    units = ["red F s1", "red A rhb", "red A rco", "yellow A yho", "neutral A chu",
+             "neutral A pan"]
+    teams = [(p,) for p in POWERS]
+    pos = position(units, phase="W1871A")
+    assert world().hooks.victory(pos, teams, 99) is None  # 2 of 5
+    only = world(victory_armies="powers_only")
+    pos = position(units, phase="W1871A", variant=only)
+    assert only.hooks.victory(pos, teams, 99) is not None  # 2 of 3
+
+
+# -- rule 6: geography the mini-world has -------------------------------------------------------
+
+def test_rule_6f_the_azores_sea_centre_is_owned_by_a_fleet() -> None:
+    pos = position(["red F s1", "red F s2", "red F rho"], phase="F1871M")
+    done = results(pos, "F s1 - azo", "F s2 S F s1 - azo", "F rho S F s1 - azo")
+    assert done["F S1 - AZO"].startswith("succeeds")
+    game = Game(world())
+    game._position = pos  # noqa: SLF001 - a game from a chosen Fall position
+    game.submit("red", "F s1 - azo\nF s2 S F s1 - azo\nF rho S F s1 - azo")
+    game.process()
+    assert game.position.centers.get("azo") == "red"
+
+
+def test_rule_6l_a_fleet_supports_into_the_pole_it_cannot_enter() -> None:
+    pos = position(["red A yho", "red F s8", "blue A npo"])
+    assert check_order(pos, parse_order("F s8 - npo", pos)) is not None
+    done = results(pos, "A yho - npo", "F s8 S A yho - npo")
+    assert done["A YHO - NPO"].startswith("succeeds")
+
+
+# -- rule 7: politics --------------------------------------------------------------------------
+
+def test_rule_7a_a_defended_neutral_holds_is_supported_and_is_annihilated() -> None:
+    pos = Position.initial(world())
+    assert pos.units["chu"].power == NEUTRAL
+    resolution = adjudicate(pos, [parse_order(o, pos) for o in
+                                  ("A rhb - col", "F s1 S A rhb - col")])
+    assert resolution.results[0].succeeded is False  # col is supported by pan
+    pos = position(["neutral A col", "red A rhb", "red A rco", "red A inl"])
+    resolution = adjudicate(pos, [parse_order(o, pos) for o in
+                                  ("A rhb - col", "A rco S A rhb - col")])
+    assert resolution.units["col"].power == "red" and resolution.dislodged == ()
+
+
+def test_rule_7b_panama_and_columbia_support_each_other() -> None:
+    pos = position(["neutral A pan", "neutral A col", "red A rhb", "red A rco", "red A inl"])
+    done = results(pos, "A rhb - col", "A rco S A rhb - col")
+    assert done["A RHB - COL"].startswith("fails")  # 2 against 1 + Panama's support
+    assert done["A PAN S A COL"].startswith("succeeds")
+    done = results(pos, "A rhb - col", "A rco S A rhb - col", "A inl - pan")
+    assert done["A RHB - COL"].startswith("succeeds")  # the support was cut
+    assert done["A PAN S A COL"].startswith("fails")
+
+
+def test_rule_7c_church_needs_fleet_and_four_supports() -> None:
+    armies = ["red A rho", "red A yho", "red A inl", "red A pan"]
+    # an army with five supports fails, with the rule's reason
+    pos = position(["neutral A chu", *armies, "red F s1", "red F s8"])
+    done = results(pos, "A rho - chu", "A yho S A rho - chu", "F s1 S A rho - chu",
+                   "F s8 S A rho - chu")
+    assert done["A RHO - CHU"] == ("fails: A RHO - CHU failed: Church's army can be dislodged "
+                                   "only by a fleet supported by four armies (rule 7(c)).")
+    # a fleet with three armies' and a fleet's supports fails
+    pos = position(["neutral A chu", "red F s1", "red A rho", "red A yho", "red A pan",
+                    "red F s8"])
+    done = results(pos, "F s1 - chu", "A rho S F s1 - chu", "A yho S F s1 - chu",
+                   "A pan S F s1 - chu", "F s8 S F s1 - chu")
+    assert "only by a fleet supported by four armies" in done["F S1 - CHU"]
+
+
+def test_rule_7c_a_fleet_with_four_army_supports_takes_the_church() -> None:
+    pos = position(["neutral A chu", "red F s1", *ARMIES_AROUND_THE_CHURCH])
+    orders = ["F s1 - chu", *(f"A {a.split()[-1]} S F s1 - chu" for a in
+                              ARMIES_AROUND_THE_CHURCH)]
+    resolution = adjudicate(pos, [parse_order(o, pos) for o in orders])
+    assert resolution.units["chu"] == Unit("red", UnitType.FLEET, "chu")
+    assert resolution.dislodged == ()  # the Church's army is annihilated
+    # one of the supports cut: the attack fails however strong it still is
+    pos = position(["neutral A chu", "red F s1", *ARMIES_AROUND_THE_CHURCH, "blue A col"])
+    resolution = adjudicate(pos, [parse_order(o, pos) for o in [*orders, "A col - pan"]])
+    assert resolution.units["chu"].power == NEUTRAL
+
+
+ARMIES_AROUND_THE_CHURCH = ["red A rho", "red A yho", "red A pan", "red A inl"]
+
+
+def test_rule_7d_the_azores_fleet_needs_one_more_support() -> None:
+    pos = position(["neutral F azo", "red F s1", "red F s2", "red F rho"], fleets={
+        "red": 3, "blue": 2, "green": 1, "yellow": 0})
+    done = results(pos, "F s1 - azo", "F s2 S F s1 - azo")
+    assert done["F S1 - AZO"].startswith("fails")
+    done = results(pos, "F s1 - azo", "F s2 S F s1 - azo", "F rho S F s1 - azo")
+    assert done["F S1 - AZO"].startswith("succeeds")
+
+
+# -- rule 8: inactive units, rule 9: the poles, rule 10: the first year --------------------------
+
+def test_rule_8_an_inactive_unit_only_holds_until_attacked() -> None:
+    game = Game(world())
+    assert game.position.state["inactive"] == ["s3"]
+    report = game.submit("red", "F s3 - s4")
+    assert report[0].error is not None and "inactive" in report[0].error
+    assert [str(o) for o in legal_orders(game.position, "red")["s3"]] == ["F S3 H"]
+    game.submit("blue", "F bho - s4")  # not an attack on s3
+    game.process()
+    assert game.position.state["inactive"] == ["s3"]
+    game.submit("blue", "F s4 - s3")
+    game.process()
+    assert game.position.state["inactive"] == []  # attacked: mobilised
+
+
+@pytest.mark.parametrize("policy, retreats", [("retreat", True), ("disband", False)])
+def test_rule_8_policy_inactive_dislodged(policy: str, retreats: bool) -> None:
+    variant = world(inactive_dislodged=policy)
+    pos = position(["red F s3", "blue F s4", "blue F rco"], variant=variant, inactive=("s3",))
+    resolution = adjudicate(pos, [parse_order(o, pos) for o in
+                                  ("F s4 - s3", "F rco S F s4 - s3")])
+    assert resolution.units["s3"].power == "blue"
+    assert bool(resolution.dislodged) is retreats
+
+
+def test_rule_9_a_pole_is_a_home_centre_of_its_owner() -> None:
+    centers = {"yho": "yellow", "npo": "yellow", "chu": "yellow"}
+    pos = position(["yellow A inl"], phase="W1871A", centers=centers)
+    assert adjustment_counts(pos)["yellow"] == 2  # yho and the pole are home centres
+    assert check_order(pos, parse_order("build A npo", pos)) is None
+    without = position(["yellow A inl"], phase="W1871A",
+                       centers={"yho": "yellow", "chu": "yellow", "pan": "yellow"})
+    assert adjustment_counts(without)["yellow"] == 1
+
+
+def test_rule_7h_the_holder_builds_a_fleet_with_no_home_centre() -> None:
+    centers = {"rco": "red", "pan": "red"}
+    pos = position(["red A inl"], phase="W1871A", centers=centers)
+    assert adjustment_counts(pos)["red"] == 1
+    resolution = adjudicate(pos, [parse_order("build F rco", pos)])
+    assert resolution.results[0].succeeded
+    not_holder = position(["red A inl"], phase="W1871A", centers=centers, holder="blue",
+                          tiers={**TIERS, "red": "d", "blue": "a"})
+    assert adjustment_counts(not_holder)["red"] == 0
+
+
+def test_rule_10_the_game_starts_in_1870_and_units_without_orders_hold() -> None:
+    game = Game(world())
+    assert str(game.phase) == "S1870M"
+    before = dict(game.position.units)
+    game.process()
+    assert dict(game.position.units) == before
