@@ -139,7 +139,7 @@ class Variant:
         checked = check_policies(self.hooks, policies, origin="the game's policies")
         if checked == dict(self.policies):
             return self
-        return replace(self, policies=MappingProxyType(checked), derived={})
+        return replace(self, policies=MappingProxyType(checked))
 
     def power(self, power_id: str) -> Power:
         """The power with this id; raises KeyError."""

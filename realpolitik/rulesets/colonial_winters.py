@@ -30,6 +30,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from realpolitik.caches import CacheSlot
 from realpolitik.errors import VariantError
 from realpolitik.geography import Terrain, UnitType, province_of
 from realpolitik.hooks import (
@@ -126,6 +127,32 @@ def _fleet_counts(position: Position) -> dict[str, int]:
     return counts
 
 
+def _evaluate(position: Position, previous: Mapping[str, Any] | None
+              ) -> dict[str, JsonValue]:
+    """The sea-superiority table of ``position`` (rule 4), given the table before it (None:
+    none): the holder, each power's fleets and tier, and since when the holder has had more
+    fleets than the second and third places together (4(a)(i))."""
+    fleets = _fleet_counts(position)
+    by_rank = position.variant.policies.get("second_place", "rank") == "rank"
+    before = previous.get("holder") if previous else None
+    holder, tiers = sea_superiority(fleets, before if isinstance(before, str) else None,
+                                    by_rank=by_rank)
+    strong_since: str | None = None
+    if holder is not None:
+        others = sorted((n for p, n in fleets.items() if p != holder), reverse=True) + [0, 0]
+        if fleets[holder] > others[0] + others[1]:
+            kept = previous.get("strong_since") if previous and before == holder else None
+            strong_since = kept if isinstance(kept, str) else str(position.phase)
+    return {"holder": holder, "fleets": dict(fleets), "tiers": dict(tiers),
+            "strong_since": strong_since}
+
+
+_FRESH_TABLE: CacheSlot[Position, dict[str, JsonValue]] = CacheSlot(
+    "Colonial Winters: the sea-superiority table of a position made without one",
+    lambda position: _evaluate(position, None))
+"""One small table per position (the number of powers)."""
+
+
 class ColonialWinters(VariantHooks):
     """Colonial Winters: sea superiority, its tiers and their consequences, the builds of
     rule 3, army retreats, victory by sea superiority and armies, the Church, mutually
@@ -178,25 +205,9 @@ class ColonialWinters(VariantHooks):
 
     # -- the state: sea superiority and inactive units ---------------------------------------
 
-    def _evaluate(self, position: Position, previous: Mapping[str, Any] | None
-                  ) -> dict[str, JsonValue]:
-        fleets = _fleet_counts(position)
-        by_rank = position.variant.policies.get("second_place", "rank") == "rank"
-        before = previous.get("holder") if previous else None
-        holder, tiers = sea_superiority(fleets, before if isinstance(before, str) else None,
-                                        by_rank=by_rank)
-        strong_since: str | None = None
-        if holder is not None:
-            others = sorted((n for p, n in fleets.items() if p != holder), reverse=True) + [0, 0]
-            if fleets[holder] > others[0] + others[1]:
-                kept = previous.get("strong_since") if previous and before == holder else None
-                strong_since = kept if isinstance(kept, str) else str(position.phase)
-        return {"holder": holder, "fleets": dict(fleets), "tiers": dict(tiers),
-                "strong_since": strong_since}
-
     def initial_state(self, position: Position) -> VariantState:
         inactive: list[JsonValue] = [p for p in self.inactive if p in position.units]
-        return {"sea_superiority": self._evaluate(position, None), "inactive": inactive}
+        return {"sea_superiority": _evaluate(position, None), "inactive": inactive}
 
     def next_state(self, before: Position, resolution: Resolution,
                    after: Position) -> VariantState:
@@ -220,7 +231,7 @@ class ColonialWinters(VariantHooks):
         every_phase = after.variant.policies.get("sea_superiority_evaluation") == "every_phase"
         from realpolitik.position import PhaseType  # (position.py imports the hooks module)
         if every_phase or before.phase.type is PhaseType.ADJUSTMENTS:
-            table = self._evaluate(after, previous)
+            table = _evaluate(after, previous)
         else:
             table = dict(previous)
         return {"sea_superiority": table, "inactive": inactive}
@@ -237,11 +248,7 @@ class ColonialWinters(VariantHooks):
         table = position.state.get("sea_superiority")
         if isinstance(table, dict):
             return table
-        memo = position.memo.get("colonial_winters:table")
-        if memo is None:
-            memo = position.memo["colonial_winters:table"] = self._evaluate(position, None)
-        assert isinstance(memo, dict)
-        return memo
+        return _FRESH_TABLE(position)
 
     def holder(self, position: Position) -> str | None:
         """The power with sea superiority, if any."""
@@ -453,7 +460,7 @@ class ColonialWinters(VariantHooks):
     # -- victory (rule 5) --------------------------------------------------------------------
 
     def victory(self, position: Position, teams: Sequence[Sequence[str]], target: int, *,
-                count_units: bool = False) -> Victory | None:
+                count_units: bool = False, per_power: bool = False) -> Victory | None:
         holder = self.holder(position)
         if holder is None:
             return None
