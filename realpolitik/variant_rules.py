@@ -110,6 +110,25 @@ class Corner:
 
 
 @dataclass(frozen=True, slots=True)
+class SwapBorder:
+    """A border along which two units may exchange places (``[[swap_borders]]``), because
+    the movement can take two routes (Colonial Winters 6(e)) or crosses a river (6(j)): two
+    moves across it in opposite directions are not a head-to-head battle, and both succeed
+    unless something else stops them."""
+
+    a: str
+    b: str
+    pairs: frozenset[frozenset[UnitType]]
+    """The unit types that may exchange: {ARMY}, {ARMY, FLEET}, {FLEET}."""
+
+    def allows(self, origin: str, destination: str, first: UnitType, second: UnitType) -> bool:
+        """True if units of these types moving ``origin`` -> ``destination`` and back may
+        exchange places."""
+        return {origin, destination} == {self.a, self.b} and \
+            frozenset((first, second)) in self.pairs
+
+
+@dataclass(frozen=True, slots=True)
 class NeutralUnit:
     """A unit that belongs to no power (``[[neutral_units]]``): it always holds, may be
     supported by anyone, and is annihilated when dislodged. Its owner is :data:`NEUTRAL`."""
@@ -147,6 +166,7 @@ class VariantRules:
     unordered_retreats: UnorderedRetreats = UnorderedRetreats.DISBAND
     conditional_borders: tuple[ConditionalBorder, ...] = ()
     corners: tuple[Corner, ...] = ()
+    swap_borders: tuple[SwapBorder, ...] = ()
     neutral_units: tuple[NeutralUnit, ...] = ()
     max_builds: int | None = None
     """At most this many builds per power in one winter (None: as many as it is due)."""
@@ -286,6 +306,7 @@ def read_variant_rules(data: Mapping[str, Any], text: str, the_map: Map,
                                        UnorderedRetreats.DISBAND, "rules"),
         conditional_borders=_conditional_borders(read, data),
         corners=_corners(read, data),
+        swap_borders=_swap_borders(read, data),
         neutral_units=_neutral_units(read, data),
         max_builds=read.count(rules, "max_builds", "rules", 0),
         powers=MappingProxyType(_power_rules(read, data)),
@@ -332,6 +353,35 @@ def _corners(read: _Reader, data: Mapping[str, Any]) -> tuple[Corner, ...]:
         blockers = read.provinces(entry, "blockers", table, index)
         out.append(Corner(str(entry.get("id", "-".join(ring))),
                           (ring[0], ring[1], ring[2], ring[3]), frozenset(blockers)))
+    return tuple(out)
+
+
+_SWAP_PAIRS = {
+    "army-army": frozenset((UnitType.ARMY,)),
+    "army-fleet": frozenset((UnitType.ARMY, UnitType.FLEET)),
+    "fleet-fleet": frozenset((UnitType.FLEET,)),
+}
+
+
+def _swap_borders(read: _Reader, data: Mapping[str, Any]) -> tuple[SwapBorder, ...]:
+    table = "swap_borders"
+    out = []
+    for index, entry in enumerate(read.entries(data, table)):
+        read.keys(entry, ("between", "units"), table, index)
+        between = read.provinces(entry, "between", table, index)
+        if len(between) != 2:
+            raise read.fail(f"[[{table}]] between must name two provinces", table, "between",
+                            index)
+        a, b = between
+        if b not in read.map.army_neighbours(a) and not any(
+                province_of(n) == b for loc in (a, *read.map.coasts(a))
+                for n in read.map.fleet_neighbours(loc)):
+            raise read.fail(f"[[{table}]] {a} and {b} share no border", table, "between", index)
+        units = entry.get("units", list(_SWAP_PAIRS))
+        if not isinstance(units, list) or any(u not in _SWAP_PAIRS for u in units):
+            raise read.fail(f"[[{table}]] units must be a list of: {', '.join(_SWAP_PAIRS)}",
+                            table, "units", index)
+        out.append(SwapBorder(a, b, frozenset(_SWAP_PAIRS[u] for u in units)))
     return tuple(out)
 
 

@@ -18,12 +18,12 @@ from realpolitik import record, savefile
 from realpolitik.adjudication import adjudicate
 from realpolitik.errors import VariantError
 from realpolitik.game import Game
-from realpolitik.geography import UnitType
+from realpolitik.geography import UnitType, province_of
 from realpolitik.hooks import JsonValue
 from realpolitik.legality import adjustment_counts, check_order, legal_orders, retreat_options
 from realpolitik.notation import parse_order
 from realpolitik.position import DislodgedUnit, Position, Unit
-from realpolitik.rulesets.colonial_winters import POLICIES, sea_superiority
+from realpolitik.rulesets.colonial_winters import POLICIES, ColonialWinters, sea_superiority
 from realpolitik.variant import Variant, load_variant
 from realpolitik.variant_rules import NEUTRAL
 
@@ -532,12 +532,12 @@ def test_rule_8_policy_inactive_dislodged(policy: str, retreats: bool) -> None:
 
 
 def test_rule_9_a_pole_is_a_home_centre_of_its_owner() -> None:
-    centers = {"yho": "yellow", "npo": "yellow", "chu": "yellow"}
+    centers = {"yho": "yellow", "npo": "yellow", "azo": "yellow"}
     pos = position(["yellow A inl"], phase="W1871A", centers=centers)
     assert adjustment_counts(pos)["yellow"] == 2  # yho and the pole are home centres
     assert check_order(pos, parse_order("build A npo", pos)) is None
     without = position(["yellow A inl"], phase="W1871A",
-                       centers={"yho": "yellow", "chu": "yellow", "pan": "yellow"})
+                       centers={"yho": "yellow", "azo": "yellow", "gho": "yellow"})
     assert adjustment_counts(without)["yellow"] == 1
 
 
@@ -558,3 +558,159 @@ def test_rule_10_the_game_starts_in_1870_and_units_without_orders_hold() -> None
     before = dict(game.position.units)
     game.process()
     assert dict(game.position.units) == before
+
+
+# -- rule 1 and the rest of rule 6 -------------------------------------------------------------
+
+def test_rule_1_the_regular_rules_apply() -> None:
+    # a plain bounce, a supported attack and a cut support, as in the rulebooks
+    pos = position(["red A rho", "blue A pan", "blue A col", "red A inl"])
+    done = results(pos, "A rho - pan", "A inl S A rho - pan", "A col S A pan")
+    assert done["A RHO - PAN"].startswith("fails")  # 2 against 2
+    done = results(pos, "A rho - pan", "A inl S A rho - pan")
+    assert done["A RHO - PAN"].startswith("succeeds")
+
+
+def test_rule_6a_copenhagen_is_closed_by_an_enemy_fleet_or_a_standoff() -> None:
+    assert results(position(["green F gho"]), "F gho - yho")["F GHO - YHO"].startswith(
+        "succeeds")
+    done = results(position(["green F gho", "blue F s7"]), "F gho - yho")
+    assert "the passage was closed by F S7 in Sea Seven" in done["F GHO - YHO"]
+    done = results(position(["green F gho", "blue F s8", "red F s6"]),
+                   "F gho - yho", "F s8 - s7", "F s6 - s7")
+    assert "closed by a stand-off in Sea Seven" in done["F GHO - YHO"]
+    # an army is not concerned (the gate is for fleets)
+    assert results(position(["green A gho", "blue F s7"]), "A gho - yho")[
+        "A GHO - YHO"].startswith("succeeds")
+
+
+def test_rule_6m_armies_cross_the_bering_sea_unless_an_enemy_fleet_is_there() -> None:
+    assert results(position(["red A rho"]), "A rho - chu")["A RHO - CHU"].startswith(
+        "succeeds")
+    done = results(position(["red A rho", "blue F s1"]), "A rho - chu")
+    assert "closed by F S1" in done["A RHO - CHU"]
+    assert results(position(["red A rho", "red F s1"]), "A rho - chu")[
+        "A RHO - CHU"].startswith("succeeds")  # its own fleet
+
+
+def test_rule_6d_the_army_crossing_beside_a_passage_is_gated_like_6a() -> None:
+    # Detroit-Ottawa beside Lake St Clair: the same gated army border as 6(m)
+    done = results(position(["red A rho", "blue F s1"]), "A rho - chu")
+    assert done["A RHO - CHU"].startswith("fails")
+    # fleets may not take the army border
+    pos = position(["red F rho"])
+    assert check_order(pos, parse_order("F rho - inl", pos)) is not None
+
+
+@pytest.mark.parametrize("units, orders, swapped", [
+    (["red A rhb", "blue A rco"], ["A rhb - rco", "A rco - rhb"], True),
+    (["red A rhb", "blue F rco"], ["A rhb - rco", "F rco - rhb"], True),
+    (["red F rhb", "blue F rco"], ["F rhb - rco", "F rco - rhb"], False),
+])
+def test_rule_6e_6j_units_exchange_places_across_a_river(units: list[str], orders: list[str],
+                                                         swapped: bool) -> None:
+    after = moved(position(units), *orders)
+    assert (after["rco"].power == "red") is swapped
+    # elsewhere, two units may not exchange places
+    blocked = moved(position(["red A rho", "blue A inl"]), "A rho - inl", "A inl - rho")
+    assert blocked["rho"].power == "red"
+
+
+def test_rule_6h_an_impassable_area() -> None:
+    pos = position(["red A pan"])
+    assert world().map.provinces["swi"].terrain.value == "impassable"
+    assert check_order(pos, parse_order("A pan - swi", pos)) is not None
+
+
+def test_rule_6k_no_canals_a_fleet_does_not_cross_land() -> None:
+    pos = position(["red F rho"])
+    assert check_order(pos, parse_order("F rho - pan", pos)) is not None
+    assert "pan" not in {province_of(loc) for loc in world().map.fleet_neighbours("rho")}
+
+
+def test_rule_6b_a_corner_crossed_in_two_directions_fails_and_a_unit_there_blocks() -> None:
+    corner = load_variant(Path(__file__).parent / "variants" / "corner")
+    start = Position.initial(corner)
+    orders = [parse_order(o, start) for o in ("A isl - mai", "F nsea - ssea")]
+    resolution = adjudicate(start, orders)
+    assert not any(r.succeeded for r in resolution.results)
+    assert "crossed in more than one direction" in resolution.results[0].reason
+
+
+# -- 7(g): inheritance; 7(i), 7(j): special build centres -------------------------------------
+
+def _after_fall(units: list[str], centers: dict[str, str], variant: Variant | None = None
+                ) -> Position:
+    """The position after a Fall turn in which nothing moved, with the state the hooks carry."""
+    before = position(units, phase="F1871M", centers=centers, variant=variant)
+    resolution = adjudicate(before, [])
+    after = Position.build(before.variant, "W1871A", before.units.values(), centers)
+    new_state = before.variant.hooks.next_state(before, resolution, after)
+    return after.replace(state=new_state)
+
+
+def test_rule_7g_the_occupier_of_an_eliminated_power_inherits_its_home_centres() -> None:
+    centers = {"gho": "red", "rho": "red"}
+    after = _after_fall(["red A gho", "red A inl"], centers)
+    assert after.state["inherited"] == {"red": ["gho"]}
+    assert after.state["inherited_from"] == ["green"]
+    hooks = after.variant.hooks
+    assert isinstance(hooks, ColonialWinters)
+    assert "gho" in hooks.home_centres(after, "red")
+    # occupied by a fleet, not an army: nothing is inherited
+    after = _after_fall(["red F gho", "red A inl"], centers)
+    assert after.state["inherited"] == {}
+
+
+@pytest.mark.parametrize("policy, inherits", [("no_units_no_centres", False),
+                                              ("no_centres", True)])
+def test_rule_7g_policy_elimination(policy: str, inherits: bool) -> None:
+    # Green keeps a fleet at sea but has no centre left
+    after = _after_fall(["red A gho", "green F s6"], {"gho": "red"},
+                        variant=world(elimination=policy))
+    assert bool(after.state["inherited"]) is inherits
+
+
+def test_rule_7i_an_army_beyond_the_home_count_in_a_special_build_centre() -> None:
+    centers = {"rho": "red", "rhb": "red", "pan": "red", "col": "red", "bho": "red"}
+    owned = {"inl": "red"}
+    pos = position(["red F s1"], phase="W1871A", centers=centers, **NOT_HOLDER)
+    pos = pos.replace(state={**pos.state, "owned": owned})
+    assert adjustment_counts(pos)["red"] == 3  # 2 home centres + 1 special build
+    orders = ["build A rho", "build A rhb", "build A pan", "build A col"]
+    resolution = adjudicate(pos, [parse_order(o, pos) for o in orders])
+    done = {str(r.order): r.succeeded for r in resolution.results}
+    assert done == {"A RHO B": True, "A RHB B": True, "A PAN B": True, "A COL B": False}
+    # Inland owned by another power: Panland gives nothing
+    pos = pos.replace(state={**pos.state, "owned": {"inl": "blue"}})
+    assert adjustment_counts(pos)["red"] == 2
+    assert check_order(pos, parse_order("build A pan", pos)) is not None
+
+
+@pytest.mark.parametrize("policy, extra", [("owned", 3), ("qualifying", 2)])
+def test_rule_7i_policy_special_build_count(policy: str, extra: int) -> None:
+    # Red owns five special build centres, but Panland's Inland is Blue's: the three of
+    # Canada and the Vatican qualify. Four owned allow three builds a year ("owned"); three
+    # qualifying allow one, or Canada's two (7(j))
+    centers = {"pan": "red", "col": "red", "chu": "red", "rco": "red", "bco": "red"}
+    pos = position(["red F s1"], phase="W1871A", centers=centers,
+                   variant=world(special_build_count=policy), **NOT_HOLDER)
+    pos = pos.replace(state={**pos.state, "owned": {"inl": "blue"}})
+    hooks = pos.variant.hooks
+    assert isinstance(hooks, ColonialWinters)
+    sites, allowed = hooks.special_allowance(pos, "red")
+    assert sites == {"chu", "rco", "bco"}
+    assert allowed == extra
+
+
+def test_rule_7j_canada_two_armies_or_one_with_one_foreign_unit() -> None:
+    centers = {"rco": "red", "bco": "red"}
+    hooks = world().hooks
+    assert isinstance(hooks, ColonialWinters)
+    pos = position(["red F s1"], phase="W1871A", centers=centers, **NOT_HOLDER)
+    assert hooks.special_allowance(pos, "red") == ({"rco", "bco"}, 2)
+    pos = position(["red F s1", "blue F s5"], phase="W1871A", centers=centers, **NOT_HOLDER)
+    assert hooks.special_allowance(pos, "red") == ({"rco", "bco"}, 1)
+    pos = position(["red F s1", "blue F s5", "blue F s4"], phase="W1871A", centers=centers,
+                   **NOT_HOLDER)
+    assert hooks.special_allowance(pos, "red") == (frozenset(), 0)

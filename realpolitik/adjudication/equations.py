@@ -201,6 +201,8 @@ class Board:
         self.route_union: list[frozenset[int]] = [_NO_FLEETS] * n
         army_adj = tables.army_adj
         convoyed = False
+        # (borders along which units may exchange places: their moves are no head-to-head)
+        swaps = variant_rules.swap_borders if variant_rules is not None else ()
         for i in moves:
             d = dest[i]
             movers = moves_into.get(d)
@@ -209,7 +211,9 @@ class Board:
             else:
                 movers.append(i)
             j = at.get(d, -1)
-            if j >= 0 and kind[j] == MOVE and dest[j] == prov[i]:
+            if j >= 0 and kind[j] == MOVE and dest[j] == prov[i] and not (
+                    swaps and any(w.allows(prov[i], d, units[i].type, units[j].type)
+                                  for w in swaps)):
                 opposite[i] = j
             order = orders[i]
             assert isinstance(order, Move)

@@ -11,6 +11,13 @@ What the variant's data gives these hooks, in ``[hooks_data]``::
     mutual_support = [["pan", "col"]]     # 7(b): neutral units that support each other
     inactive = ["hal", "vic"]             # 8: provinces whose starting unit is inactive
     poles = ["npo", "spo"]                # 9: home centres of whoever owns them
+    [[hooks_data.special_build]]          # 7(i): a special build country
+    country = "canada"
+    provinces = ["n2", "n3", "..."]       # every space of the country (seas: no foreign unit)
+    centres = ["n12", "n8", "n5"]         # its special build centres
+    limit = 2                             # 7(j): Canada's two builds (default 1)
+    relaxed = true                        # 7(j): one build with all its centres owned and at
+                                          # most one foreign unit in the country
 
 Colonies are the ``build_sites`` of each ``[[powers]]`` entry, home centres the usual ones;
 defended neutrals (7(a)) and the Azores fleet (7(d)) are ``[[neutral_units]]``.
@@ -19,7 +26,9 @@ The variant's state (kept in every position and saved in records)::
 
     {"sea_superiority": {"holder": "england" | None, "fleets": {power: n},
                          "tiers": {power: "a".."e"}, "strong_since": "S1870M" | None},
-     "inactive": ["hal", ...]}
+     "inactive": ["hal", ...],
+     "owned": {province: power},          # 7(i): non-centre spaces of special build countries
+     "inherited": {power: [home centres]}, "inherited_from": [powers]}      # 7(g)
 """
 
 from __future__ import annotations
@@ -27,6 +36,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -50,7 +60,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from realpolitik.geography import Map
     from realpolitik.position import DislodgedUnit, Position, Unit
 
-__all__ = ["POLICIES", "ColonialWinters", "sea_superiority"]
+__all__ = ["POLICIES", "ColonialWinters", "SpecialBuildCountry", "sea_superiority"]
 
 POLICIES: Mapping[str, tuple[str, ...]] = MappingProxyType({
     # 4: when sea superiority and the tiers are worked out again
@@ -70,7 +80,23 @@ POLICIES: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "victory_armies": ("all", "powers_only"),
     # 8: an inactive unit dislodged (mobilised by the attack) retreats, or is disbanded
     "inactive_dislodged": ("retreat", "disband"),
+    # 7(g): a power is eliminated when it has neither units nor centres, or no centres
+    "elimination": ("no_units_no_centres", "no_centres"),
+    # 7(i): four special build centres "owned" for three builds a year: owned, or qualifying
+    "special_build_count": ("owned", "qualifying"),
 })
+
+@dataclass(frozen=True, slots=True)
+class SpecialBuildCountry:
+    """A special build country (7(i)): its spaces, its special build centres, how many armies
+    a year it may give (``limit``), and whether Canada's relaxed condition of 7(j) applies."""
+
+    country: str
+    provinces: tuple[str, ...]
+    centres: tuple[str, ...]
+    limit: int = 1
+    relaxed: bool = False
+
 
 _TIER_FLEET_BUILDS = {"b": 2, "c": 2, "d": 1, "e": 1}
 """4(b), 4(d): at most this many fleet builds a year (tier (a): no limit)."""
@@ -163,6 +189,7 @@ class ColonialWinters(VariantHooks):
         self.mutual_support: tuple[tuple[str, str], ...] = ()
         self.inactive: tuple[str, ...] = ()
         self.poles: tuple[str, ...] = ()
+        self.special_build: tuple[SpecialBuildCountry, ...] = ()
 
     # -- data and policies -------------------------------------------------------------------
 
@@ -184,9 +211,10 @@ class ColonialWinters(VariantHooks):
             return tuple(province(v, key) for v in values)
 
         for key in data:
-            if key not in ("church", "mutual_support", "inactive", "poles"):
+            if key not in ("church", "mutual_support", "inactive", "poles", "special_build"):
                 raise VariantError(f"[hooks_data] has no key {key!r}; the keys are: church, "
-                                   "mutual_support, inactive, poles", file="variant.toml")
+                                   "mutual_support, inactive, poles, special_build",
+                                   file="variant.toml")
         self.church = province(data["church"], "church") if "church" in data else None
         pairs = []
         for pair in data.get("mutual_support", []):
@@ -198,6 +226,26 @@ class ColonialWinters(VariantHooks):
         self.mutual_support = tuple(pairs)
         self.inactive = provinces("inactive")
         self.poles = provinces("poles")
+        countries = []
+        for entry in data.get("special_build", []):
+            if not isinstance(entry, dict):
+                raise VariantError("[hooks_data] special_build must be written as "
+                                   "[[hooks_data.special_build]] tables", file="variant.toml")
+            for key in entry:
+                if key not in ("country", "provinces", "centres", "limit", "relaxed"):
+                    raise VariantError(f"[[hooks_data.special_build]] has no key {key!r}",
+                                       file="variant.toml")
+            spaces = tuple(province(v, "special_build") for v in entry.get("provinces", []))
+            centres = tuple(province(v, "special_build") for v in entry.get("centres", []))
+            for centre in centres:
+                if centre not in spaces or not the_map.provinces[centre].is_supply_center:
+                    raise VariantError(f"[[hooks_data.special_build]] {entry.get('country')}: "
+                                       f"{centre!r} must be a supply centre of the country",
+                                       file="variant.toml")
+            countries.append(SpecialBuildCountry(str(entry.get("country", "")), spaces,
+                                                 centres, int(entry.get("limit", 1)),
+                                                 bool(entry.get("relaxed", False))))
+        self.special_build = tuple(countries)
         for pole in self.poles:
             if not the_map.provinces[pole].is_supply_center:
                 raise VariantError(f"[hooks_data] poles: {pole!r} is not a supply centre",
@@ -207,7 +255,9 @@ class ColonialWinters(VariantHooks):
 
     def initial_state(self, position: Position) -> VariantState:
         inactive: list[JsonValue] = [p for p in self.inactive if p in position.units]
-        return {"sea_superiority": _evaluate(position, None), "inactive": inactive}
+        return {"sea_superiority": _evaluate(position, None), "inactive": inactive,
+                "owned": self._owned(position, position.units, {}),
+                "inherited": {}, "inherited_from": []}
 
     def next_state(self, before: Position, resolution: Resolution,
                    after: Position) -> VariantState:
@@ -229,12 +279,66 @@ class ColonialWinters(VariantHooks):
             inactive = [p for p in inactive if isinstance(p, str) and p not in attacked
                         and after.units.get(p) == before.units.get(p)]
         every_phase = after.variant.policies.get("sea_superiority_evaluation") == "every_phase"
-        from realpolitik.position import PhaseType  # (position.py imports the hooks module)
+        # (position.py imports the hooks module)
+        from realpolitik.position import PhaseType, Season
         if every_phase or before.phase.type is PhaseType.ADJUSTMENTS:
             table = _evaluate(after, previous)
         else:
             table = dict(previous)
-        return {"sea_superiority": table, "inactive": inactive}
+        owned_before = state.get("owned")
+        owned = dict(owned_before) if isinstance(owned_before, dict) else {}
+        inherited_before = state.get("inherited")
+        inherited: dict[str, JsonValue] = dict(inherited_before) \
+            if isinstance(inherited_before, dict) else {}
+        heirs_before = state.get("inherited_from")
+        inherited_from: list[JsonValue] = list(heirs_before) \
+            if isinstance(heirs_before, list) else []
+        if before.phase.season is Season.FALL and after.phase.season is not Season.FALL:
+            # a Fall turn is over: spaces change hands as centres do
+            owned = self._owned(after, after.units, owned)
+            self._inherit(after, inherited, inherited_from)
+        return {"sea_superiority": table, "inactive": inactive, "owned": owned,
+                "inherited": inherited, "inherited_from": inherited_from}
+
+    def _owned(self, position: Position, units: Mapping[str, Unit],
+               owned: Mapping[str, JsonValue]) -> dict[str, JsonValue]:
+        """Who owns the spaces of the special build countries that are not supply centres
+        (7(i): "all the provinces ... must be owned"): the power whose unit stands there at
+        the end of a Fall turn, as for a centre; a vacant space keeps its owner."""
+        out = dict(owned)
+        terrain = position.variant.map.provinces
+        for country in self.special_build:
+            for space in country.provinces:
+                if terrain[space].is_supply_center or terrain[space].terrain is Terrain.SEA:
+                    continue
+                unit = units.get(space)
+                if unit is not None and unit.power != NEUTRAL:
+                    out[space] = unit.power
+        return out
+
+    def _inherit(self, position: Position, inherited: dict[str, JsonValue],
+                 inherited_from: list[JsonValue]) -> None:
+        """7(g): a power that occupies with armies every home centre of an eliminated power
+        and owns all its colonies takes its home centres as its own (the first one only)."""
+        variant = position.variant
+        by_units = variant.policies.get("elimination") == "no_units_no_centres"
+        for power in variant.power_ids:
+            if power in inherited_from:
+                continue
+            if position.centers_of(power) or (by_units and position.units_of(power)):
+                continue
+            homes = variant.home_centers(power)
+            occupiers = {position.units[h].power if h in position.units
+                         and position.units[h].type is UnitType.ARMY else None for h in homes}
+            heir = next(iter(occupiers)) if len(occupiers) == 1 else None
+            if heir is None or heir in (NEUTRAL, power) or not homes:
+                continue
+            colonies = variant.rules.of_power(power).build_sites
+            if any(position.centers.get(c) != heir for c in colonies):
+                continue
+            held = inherited.get(heir)
+            inherited[heir] = [*(held if isinstance(held, list) else []), *homes]
+            inherited_from.append(power)
 
     def public_state(self, position: Position) -> dict[str, JsonValue]:
         table = self._table(position)
@@ -374,6 +478,10 @@ class ColonialWinters(VariantHooks):
     def home_centres(self, position: Position, power: str) -> tuple[str, ...]:
         """Its home centres, with the Poles it owns (rule 9)."""
         homes = position.variant.home_centers(power)
+        inherited = position.state.get("inherited")
+        gained = inherited.get(power) if isinstance(inherited, dict) else None
+        if isinstance(gained, list):
+            homes += tuple(h for h in gained if isinstance(h, str) and h not in homes)
         poles = tuple(p for p in self.poles if position.centers.get(p) == power
                       and p not in homes)
         return homes + poles
@@ -386,12 +494,51 @@ class ColonialWinters(VariantHooks):
             return tuple(s for s in variant.map.supply_centers() if s in every)
         return variant.rules.of_power(power).build_sites
 
-    def build_sites(self, position: Position, power: str) -> tuple[str, ...]:
-        sites = list(self.home_centres(position, power))
-        sites += [c for c in self.colonies(position, power) if c not in sites]
-        if self.holder(position) == power:  # 7(h): a fleet in any colony or possession
-            sites += [c for c in position.centers_of(power) if c not in sites]
-        return tuple(sites)
+    def special_allowance(self, position: Position, power: str) -> tuple[frozenset[str], int]:
+        """7(i), 7(j): the special build centres where ``power`` may build an army beyond its
+        home-centre count this winter (owned, empty, in a country all of whose spaces it
+        owns), and how many such builds it has."""
+        if not self.special_build:
+            return frozenset(), 0
+        sites: set[str] = set()
+        allowances: list[int] = []
+        limits: list[int] = []
+        owned_centres = 0
+        qualifying_centres = 0
+        for country in self.special_build:
+            mine = [c for c in country.centres if position.centers.get(c) == power]
+            owned_centres += len(mine)
+            if not mine:
+                continue
+            limit = 0
+            if all(self._owns_space(position, power, s) for s in country.provinces):
+                limit = country.limit
+            elif country.relaxed and len(mine) == len(country.centres) and sum(
+                    1 for s in country.provinces if s in position.units
+                    and position.units[s].power != power) <= 1:
+                limit = 1  # 7(j): Canada's one build
+            if not limit:
+                continue
+            qualifying_centres += len(mine)
+            free = [c for c in mine if c not in position.units]
+            sites.update(free)
+            allowances.append(min(limit, len(free)))
+            limits.append(limit)
+        counted = owned_centres if position.variant.policies.get(
+            "special_build_count", "owned") == "owned" else qualifying_centres
+        per_year = 3 if counted >= 4 else 1
+        extra = min(sum(allowances), max([per_year, *limits]))
+        return frozenset(sites), extra
+
+    def _owns_space(self, position: Position, power: str, space: str) -> bool:
+        province = position.variant.map.provinces[space]
+        if province.terrain is Terrain.SEA:  # a sea is "owned" with no foreign unit in it
+            unit = position.units.get(space)
+            return unit is None or unit.power == power
+        if province.is_supply_center:
+            return position.centers.get(space) == power
+        owned = position.state.get("owned")
+        return isinstance(owned, dict) and owned.get(space) == power
 
     def adjustments(self, position: Position, differences: dict[str, int]) -> dict[str, int]:
         holder = self.holder(position)
@@ -400,54 +547,73 @@ class ColonialWinters(VariantHooks):
                 continue
             owned_homes = sum(1 for c in self.home_centres(position, power)
                               if position.centers.get(c) == power)
-            allowed = min(surplus, owned_homes)
-            if power == holder and allowed == 0:
-                allowed = 1  # 7(h): the holder may always build one fleet
-            differences[power] = allowed
+            if power == holder and owned_homes == 0:
+                owned_homes = 1  # 7(h): the holder may always build one fleet
+            _, extra = self.special_allowance(position, power)
+            differences[power] = min(surplus, owned_homes + extra)
         return differences
+
+    def build_sites(self, position: Position, power: str) -> tuple[str, ...]:
+        sites = list(self.home_centres(position, power))
+        sites += [c for c in self.colonies(position, power) if c not in sites]
+        if self.holder(position) == power:  # 7(h): a fleet in any colony or possession
+            sites += [c for c in position.centers_of(power) if c not in sites]
+        special, _ = self.special_allowance(position, power)
+        sites += sorted(c for c in special if c not in sites)
+        return tuple(sites)
 
     def void_adjustments(self, position: Position, power: str,
                          builds: Sequence[Build]) -> dict[int, str]:
         homes = set(self.home_centres(position, power))
         colonies = set(self.colonies(position, power))
-        voids: dict[int, str] = {}
+        holder = self.holder(position) == power
+        owned_homes = sum(1 for c in homes if position.centers.get(c) == power)
+        special_sites, extra = self.special_allowance(position, power)
         tier = self.tier(position, power)
         fleet_cap = _TIER_FLEET_BUILDS.get(tier)
-        fleets = 0
-        possession = 0
-        # 7(h): with no home centre of its own, the holder's one fleet is built anywhere it
-        # owns and is not counted for the half rule
-        guaranteed = self.holder(position) == power and not any(
-            position.centers.get(c) == power for c in homes)
-        exempt: set[int] = set()
+        voids: dict[int, str] = {}
+        exempt: set[int] = set()  # the 7(h) fleet and the 7(i) armies: not in the half rule
+        fleets = normal = special = possession = 0
         for index, build in enumerate(builds):
             where = province_of(build.location)
-            if build.unit_type is UnitType.FLEET:
+            is_fleet = build.unit_type is UnitType.FLEET
+            if is_fleet and fleet_cap is not None and fleets >= fleet_cap:
+                voids[index] = (f"a power in tier ({tier}) of sea superiority may build at "
+                                f"most {fleet_cap} fleet{'s' if fleet_cap > 1 else ''} a "
+                                f"year (rule 4({'b' if fleet_cap == 2 else 'd'}))")
+                continue
+            regular = where in homes or where in colonies
+            if holder and is_fleet and possession == 0 and (not regular or owned_homes == 0):
+                # 7(h): one fleet a year in any colony or possession, even with no home centre
+                possession += 1
                 fleets += 1
-                if fleet_cap is not None and fleets > fleet_cap:
-                    voids[index] = (f"a power in tier ({tier}) of sea superiority may build at "
-                                    f"most {fleet_cap} fleet{'s' if fleet_cap > 1 else ''} a "
-                                    f"year (rule 4({'b' if fleet_cap == 2 else 'd'}))")
-                    fleets -= 1
-                    continue
-            if guaranteed and build.unit_type is UnitType.FLEET and not exempt:
+                exempt.add(index)
+                if owned_homes:
+                    normal += 1
+                continue
+            if regular and normal < owned_homes:
+                normal += 1
+                fleets += is_fleet
+                continue
+            if not is_fleet and where in special_sites and special < extra:
+                special += 1
                 exempt.add(index)
                 continue
-            if where not in homes and where not in colonies:
-                possession += 1
-                if build.unit_type is not UnitType.FLEET or possession > 1:
-                    voids[index] = ("outside its home centres and colonies, the power with sea "
-                                    "superiority may build only one fleet a year (rule 7(h))")
-                    possession -= 1
+            if not regular:
+                voids[index] = ("outside its home centres and colonies a power builds only "
+                                "one fleet a year with sea superiority (rule 7(h)) or armies in "
+                                "special build centres (rule 7(i))")
+            else:
+                voids[index] = (f"no more builds than the {owned_homes} home supply centres "
+                                f"it owns, except armies in special build centres (rules 3, "
+                                f"7(i))")
         rounding = math.ceil if position.variant.policies.get("half_rule_rounding") == "ceil" \
             else math.floor
         for unit_type in (UnitType.ARMY, UnitType.FLEET):
-            normal = [i for i, b in enumerate(builds) if i not in voids and i not in exempt
-                      and b.unit_type is unit_type
-                      and (province_of(b.location) in homes
-                           or province_of(b.location) in colonies)]
-            at_home = [i for i in normal if province_of(builds[i].location) in homes]
-            abroad = [i for i in normal if i not in at_home]
+            counted = [i for i, b in enumerate(builds) if i not in voids and i not in exempt
+                       and b.unit_type is unit_type]
+            at_home = [i for i in counted if province_of(builds[i].location) in homes]
+            abroad = [i for i in counted if i not in at_home]
             while abroad and len(at_home) < rounding(len(at_home + abroad) / 2):
                 voids[abroad.pop()] = (f"at least half of the {_KINDS[unit_type]} built must be "
                                        f"built in home supply centres (rule 3)")
