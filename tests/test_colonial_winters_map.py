@@ -152,6 +152,32 @@ def test_units_cross_only_what_their_terrain_allows(cw: Variant) -> None:
             assert any(terrain[n] is Terrain.SEA for n in fleet_provinces(cw, province)), province
 
 
+def test_one_coast_touches_one_stretch_of_water(cw: Variant) -> None:
+    """The water spaces one coast touches are joined to each other by sea among themselves,
+    else a fleet would sail across land. Ottawa's south coast is the one exception, by its two
+    coasts of the key: it runs from Lake Erie round the Niagara peninsula to Lake Ontario."""
+    the_map = cw.map
+    seas = {p for p, v in the_map.provinces.items() if v.terrain is Terrain.SEA}
+    split = []
+    for loc in the_map.locations:
+        province = province_of(loc)
+        if province in seas or (the_map.coasts(province) and loc == province):
+            continue
+        touching = {province_of(n) for n in the_map.fleet_neighbours(loc)} & seas
+        if not touching:
+            continue
+        start = min(touching)
+        seen, todo = {start}, [start]
+        while todo:
+            for other in {province_of(n) for n in the_map.fleet_neighbours(todo.pop())}:
+                if other in touching and other not in seen:
+                    seen.add(other)
+                    todo.append(other)
+        if seen != touching:
+            split.append(loc)
+    assert split == ["n12/sc"]
+
+
 def test_every_sea_is_joined_to_the_ocean_unless_a_lake(cw: Variant) -> None:
     seas = {p for p, v in cw.map.provinces.items() if v.terrain is Terrain.SEA}
     joined = {p: {n for n in fleet_provinces(cw, p) if n in seas} for p in seas}
