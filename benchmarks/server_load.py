@@ -19,7 +19,8 @@ no retreat or adjustment to make is counted apart, as it is the right answer), t
 adjudicated, and the server's peak resident memory (``VmHWM`` from ``/proc``, Linux only).
 
 The server's per-user order rate limit (120 a minute) would refuse most of a load test's
-submissions, so it is lifted (``REALPOLITIK_ORDERS_PER_MINUTE``, ``--orders-per-minute``).
+submissions, so it is lifted (``REALPOLITIK_ORDERS_PER_MINUTE``, ``--orders-per-minute``), as are
+the sign-up and new-game limits per client address (every player signs up from 127.0.0.1).
 Only the loopback address is ever used.
 """
 
@@ -408,7 +409,10 @@ def main(argv: list[str] | None = None) -> int:
     port = args.port or free_port()
     tmp = Path(tempfile.mkdtemp(prefix="realpolitik-load-"))
     log_path = tmp / "server.log"
-    env = dict(os.environ, REALPOLITIK_ORDERS_PER_MINUTE=str(args.orders_per_minute))
+    env = dict(os.environ, REALPOLITIK_ORDERS_PER_MINUTE=str(args.orders_per_minute),
+               # every simulated player signs up from this one address
+               REALPOLITIK_SIGNUPS_PER_CLIENT="100000 per hour",
+               REALPOLITIK_GAMES_PER_CLIENT="100000 per hour")
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     cmd = [sys.executable, "-m", "realpolitik", "serve", "--host", HOST, "--port", str(port),
            "--database", f"sqlite:///{tmp / 'load.db'}"]

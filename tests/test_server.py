@@ -444,12 +444,17 @@ def test_no_press_game(client: TestClient) -> None:
 
 # -- live updates ------------------------------------------------------------------------------
 
+def ticket(client: TestClient, who: Headers) -> str:
+    r = client.post("/auth/ticket", headers=who)
+    assert r.status_code == 200, r.text
+    return str(r.json()["ticket"])
+
+
 def test_websocket_gets_ready_press_and_phase_result(
         client: TestClient, two_player: tuple[int, Headers, Headers]) -> None:
     game, alice, bob = two_player
     carol = sign_up(client, "carol")
-    token = bob["Authorization"].removeprefix("Bearer ")
-    with client.websocket_connect(f"/games/{game}/ws?token={token}") as ws:
+    with client.websocket_connect(f"/games/{game}/ws?ticket={ticket(client, bob)}") as ws:
         assert ws.receive_json()["type"] == "hello"
         orders(client, alice, game, "france", "A Par-Bur", ready=True)
         event = ws.receive_json()
@@ -467,8 +472,7 @@ def test_websocket_gets_ready_press_and_phase_result(
         assert event["results"][0]["phase"] == "S1914M"
         assert event["deadline"] is not None
         assert "A BUR" in event["position"]["units"]["FRANCE"]
-    ctoken = carol["Authorization"].removeprefix("Bearer ")
-    with client.websocket_connect(f"/games/{game}/ws?token={ctoken}") as ws:
+    with client.websocket_connect(f"/games/{game}/ws?ticket={ticket(client, carol)}") as ws:
         assert ws.receive_json()["type"] == "hello"
         client.post(f"/games/{game}/press", json={"to": ["germany"], "body": "secret"},
                     headers=alice)
@@ -477,15 +481,16 @@ def test_websocket_gets_ready_press_and_phase_result(
         assert event["type"] == "press" and event["message"]["body"] == "public"
 
 
-def test_websocket_refuses_bad_token(client: TestClient,
-                                     two_player: tuple[int, Headers, Headers]) -> None:
+def test_websocket_refuses_bad_ticket(client: TestClient,
+                                      two_player: tuple[int, Headers, Headers]) -> None:
     game, _, _ = two_player
     from starlette.websockets import WebSocketDisconnect
 
-    with pytest.raises(WebSocketDisconnect) as info, \
-            client.websocket_connect(f"/games/{game}/ws?token=nonsense") as ws:
-        ws.receive_json()
-    assert info.value.code == 4401
+    for query in ("ticket=nonsense", "token=nonsense"):
+        with pytest.raises(WebSocketDisconnect) as info, \
+                client.websocket_connect(f"/games/{game}/ws?{query}") as ws:
+            ws.receive_json()
+        assert info.value.code == 4401
 
 
 # -- draws, concessions and the record ---------------------------------------------------------

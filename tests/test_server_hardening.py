@@ -273,3 +273,243 @@ def test_f9_security_headers_on_every_answer(client: TestClient) -> None:
         assert "frame-ancestors 'none'" in r.headers["content-security-policy"]
         assert r.headers["x-frame-options"] == "DENY"
         assert r.headers["referrer-policy"] == "no-referrer"
+
+
+# -- F6, F7, F9: the WebSocket: tickets, close codes, access that ends --------------------------
+
+def ticket(client: TestClient, who: Headers) -> str:
+    r = client.post("/auth/ticket", headers=who)
+    assert r.status_code == 200, r.text
+    assert r.json()["expires_in"] > 0
+    return str(r.json()["ticket"])
+
+
+def close_code(ws: Any) -> int:
+    """Read events until the server closes the connection; its close code."""
+    from starlette.websockets import WebSocketDisconnect
+
+    try:
+        for _ in range(50):
+            ws.receive_json()
+    except WebSocketDisconnect as closed:
+        return int(closed.code)
+    raise AssertionError("the connection stayed open")
+
+
+def test_f7_the_socket_takes_a_single_use_ticket_not_the_token(client: TestClient) -> None:
+    game_id, alice, bob = started_game(client)
+    code = ticket(client, bob)
+    with client.websocket_connect(f"/games/{game_id}/ws?ticket={code}") as ws:
+        assert ws.receive_json() == {"type": "hello", "game": game_id, "user": "bob"}
+    with client.websocket_connect(f"/games/{game_id}/ws?ticket={code}") as ws:  # used up
+        assert close_code(ws) == 4401
+    token = bob["Authorization"].removeprefix("Bearer ")
+    with client.websocket_connect(f"/games/{game_id}/ws?token={token}") as ws:
+        assert close_code(ws) == 4401
+    assert client.post("/auth/ticket").status_code == 401
+
+
+def test_f7_a_ticket_expires(db: Path) -> None:
+    clock = FakeClock()
+    with TestClient(make_app(db, clock)) as client:
+        game_id, _, bob = started_game(client)
+        code = ticket(client, bob)
+        clock.now += 31
+        with client.websocket_connect(f"/games/{game_id}/ws?ticket={code}") as ws:
+            assert close_code(ws) == 4408
+
+
+def test_f9_refusals_are_close_codes_and_binary_frames_are_refused(client: TestClient) -> None:
+    game_id, alice, _ = started_game(client)
+    for url, code in [("/games/12345/ws", 4404), ("/games/abc/ws", 4404),
+                      ("/games/99999999999999999999/ws", 4404)]:
+        with client.websocket_connect(url) as ws:
+            assert close_code(ws) == code
+    with client.websocket_connect(f"/games/{game_id}/ws?ticket={ticket(client, alice)}") as ws:
+        assert ws.receive_json()["type"] == "hello"
+        ws.send_bytes(b"\x00\x01")
+        assert close_code(ws) == 1003
+
+
+def test_f6_a_player_who_leaves_or_is_replaced_stops_receiving(client: TestClient) -> None:
+    game_id, alice, bob = started_game(client)
+    carol = sign_up(client, "carol")
+    with client.websocket_connect(f"/games/{game_id}/ws?ticket={ticket(client, bob)}") as ws:
+        assert ws.receive_json()["type"] == "hello"
+        assert client.post(f"/games/{game_id}/gm/replace", json={
+            "power": "germany", "username": "carol"}, headers=alice).status_code == 200
+        assert close_code(ws) == 4403
+    with client.websocket_connect(f"/games/{game_id}/ws?ticket={ticket(client, carol)}") as ws:
+        assert ws.receive_json()["type"] == "hello"
+        assert client.post(f"/games/{game_id}/leave", headers=carol).status_code == 200
+        assert close_code(ws) == 4403
+
+
+def test_f6_a_private_game_closes_the_socket_of_a_removed_player(client: TestClient) -> None:
+    alice, bob = sign_up(client, "alice"), sign_up(client, "bob")
+    game_id = client.post("/games", json={"name": "p", "private": True, "players": "2",
+                                          "join_as": "england"}, headers=alice).json()["id"]
+    code = client.get(f"/games/{game_id}", headers=alice).json()["invite_code"]
+    client.post(f"/games/{game_id}/join", json={"power": "germany", "invite_code": code},
+                headers=bob)
+    with client.websocket_connect(f"/games/{game_id}/ws?ticket={ticket(client, bob)}") as ws:
+        assert ws.receive_json()["type"] == "hello"
+        client.post(f"/games/{game_id}/gm/replace", json={"power": "germany"}, headers=alice)
+        assert close_code(ws) == 4403
+    # and the same user cannot come back: the game is private to them now
+    with client.websocket_connect(f"/games/{game_id}/ws?ticket={ticket(client, bob)}") as ws:
+        assert close_code(ws) == 4404
+
+
+def test_f6_logging_out_closes_the_socket(client: TestClient) -> None:
+    game_id, _, bob = started_game(client)
+    with client.websocket_connect(f"/games/{game_id}/ws?ticket={ticket(client, bob)}") as ws:
+        assert ws.receive_json()["type"] == "hello"
+        assert client.post("/auth/logout", headers=bob).status_code == 200
+        assert close_code(ws) == 4401
+
+
+def test_f6_an_expired_token_closes_the_socket(db: Path) -> None:
+    clock = FakeClock()
+    with TestClient(make_app(db, clock, ws_check_seconds=0.05)) as client:
+        game_id, _, bob = started_game(client)
+        with client.websocket_connect(f"/games/{game_id}/ws?ticket={ticket(client, bob)}") \
+                as ws:
+            assert ws.receive_json()["type"] == "hello"
+            clock.now += 31 * 86400
+            assert close_code(ws) == 4401
+
+
+# -- F8: log-in floods ---------------------------------------------------------------------------
+
+def test_f8_failed_log_ins_are_limited_per_account(db: Path) -> None:
+    with TestClient(make_app(db, login_failures_per_account="3 per 15 minutes")) as client:
+        sign_up(client, "alice")
+        wrong = {"username": "alice", "password": "wrong password"}
+        assert [client.post("/auth/login", json=wrong).status_code for _ in range(3)] == [
+            401] * 3
+        r = client.post("/auth/login", json={"username": "ALICE", "password": "correct horse"})
+        assert r.status_code == 429, r.text
+        assert int(r.headers["retry-after"]) > 0
+        assert "failed log-ins" in r.json()["detail"]["message"]
+        # another account from the same address is not locked out by alice's attempts
+        sign_up(client, "bob")
+        assert client.post("/auth/login", json={"username": "bob", "password":
+                                                "correct horse"}).status_code == 200
+
+
+def test_f8_failed_log_ins_are_limited_per_client(db: Path) -> None:
+    with TestClient(make_app(db, login_failures_per_client="4 per 15 minutes")) as client:
+        codes = [client.post("/auth/login", json={"username": f"user{i}", "password":
+                                                  "whatever1"}).status_code for i in range(6)]
+        assert codes == [401] * 4 + [429] * 2
+
+
+def test_f8_an_unknown_user_costs_a_password_check_too(client: TestClient,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    from realpolitik.server import security
+
+    checked: list[str] = []
+    real = security.verify_password
+
+    def spy(stored: str, password: str) -> bool:
+        checked.append(stored)
+        return real(stored, password)
+
+    monkeypatch.setattr(security, "verify_password", spy)
+    r = client.post("/auth/login", json={"username": "nobody", "password": "whatever1"})
+    assert r.status_code == 401
+    assert checked == [security.dummy_hash()]
+    assert r.json()["detail"]["code"] == "bad_credentials"
+
+
+def test_f8_password_work_runs_on_a_bounded_pool(monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+    import time
+
+    import anyio
+
+    from realpolitik.server import security
+
+    running = peak = 0
+    lock = threading.Lock()
+
+    def slow_verify(stored: str, password: str) -> bool:
+        nonlocal running, peak
+        with lock:
+            running += 1
+            peak = max(peak, running)
+        time.sleep(0.02)
+        with lock:
+            running -= 1
+        return False
+
+    monkeypatch.setattr(security, "verify_password", slow_verify)
+    pool = security.PasswordPool(2)
+
+    async def flood() -> None:
+        async with anyio.create_task_group() as tasks:
+            for _ in range(20):
+                tasks.start_soon(pool.verify, "x", "y")
+
+    anyio.run(flood)
+    assert peak == 2
+
+
+def test_f8_signups_and_new_games_are_limited_per_client(db: Path) -> None:
+    with TestClient(make_app(db, signups_per_client="2 per hour",
+                             games_per_client="2 per hour")) as client:
+        alice = sign_up(client, "alice")
+        sign_up(client, "bob")
+        r = client.post("/auth/signup", json={"username": "carol", "password": "correct horse"})
+        assert r.status_code == 429 and "sign-ups" in r.json()["detail"]["message"]
+        for _ in range(2):
+            assert client.post("/games", json={"name": "g"}, headers=alice).status_code == 201
+        r = client.post("/games", json={"name": "g"}, headers=alice)
+        assert r.status_code == 429 and "new games" in r.json()["detail"]["message"]
+
+
+def test_f9_expired_tokens_are_deleted(db: Path) -> None:
+    clock = FakeClock()
+    with TestClient(make_app(db, clock)) as client:
+        sign_up(client, "alice")
+        sign_up(client, "bob")
+        clock.now += 31 * 86400
+        assert client.post("/auth/login", json={"username": "alice", "password":
+                                                "correct horse"}).status_code == 200
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM tokens").fetchone()[0] == 1
+
+
+# -- F9: press waits while paused; a gamesmaster's seat is taken in view of all ----------------
+
+def test_f9_press_waits_while_the_game_is_paused(client: TestClient) -> None:
+    game_id, alice, bob = started_game(client)
+    assert client.post(f"/games/{game_id}/gm/pause", headers=alice).status_code == 200
+    r = client.post(f"/games/{game_id}/press", json={"body": "hello"}, headers=bob)
+    assert r.status_code == 409 and r.json()["detail"]["code"] == "press_closed"
+    assert "paused" in r.json()["detail"]["message"]
+    assert client.get(f"/games/{game_id}").json()["press_open"] is False
+    client.post(f"/games/{game_id}/gm/resume", headers=alice)
+    assert client.post(f"/games/{game_id}/press", json={"body": "hello"},
+                       headers=bob).status_code == 201
+
+
+def test_f9_a_gamesmaster_taking_a_seat_is_shown_to_everyone(client: TestClient) -> None:
+    alice, bob, carol = (sign_up(client, n) for n in ("alice", "bob", "carol"))
+    game_id = client.post("/games", json={"name": "g", "players": "2"},
+                          headers=alice).json()["id"]
+    client.post(f"/games/{game_id}/join", json={"power": "england"}, headers=bob)
+    client.post(f"/games/{game_id}/join", json={"power": "germany"}, headers=carol)
+    # alice runs the game without playing; she gives herself bob's seat, then gives it back
+    for player in ("alice", "bob"):
+        assert client.post(f"/games/{game_id}/gm/replace", json={
+            "power": "england", "username": player}, headers=alice).status_code == 200
+    changes = client.get(f"/games/{game_id}").json()["seat_changes"]  # anyone, not logged in
+    assert [(c["kind"], c["player"], c["previous"]) for c in changes] == [
+        ("joined", "bob", None), ("joined", "carol", None), ("replaced", "alice", "bob"),
+        ("replaced", "bob", "alice")]
+    took = changes[2]
+    assert took["by"] == "alice" and took["by_gamesmaster"] and took["gamesmaster_took_it"]
+    assert took["powers"] == ["england", "france", "russia"] and took["phase"] == "S1914M"
+    assert not changes[3]["gamesmaster_took_it"]

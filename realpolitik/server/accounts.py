@@ -3,28 +3,43 @@
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import Connection
+from sqlalchemy import Connection, Row
 from sqlalchemy.exc import IntegrityError
+from starlette.concurrency import run_in_threadpool
 
 from realpolitik.server import security
 from realpolitik.server import store as db
+from realpolitik.server.events import Hub
 from realpolitik.server.settings import Settings
+from realpolitik.server.throttle import Throttle
 from realpolitik.server.values import Account, ServiceError, bad, conflict
 
 _USERNAME = re.compile(r"^[A-Za-z0-9_.-]{2,32}$")
 
 
 class AccountService:
-    """Who is who."""
+    """Who is who. Sign-up and log-in are coroutines: their password work runs in a bounded
+    pool (:class:`~realpolitik.server.security.PasswordPool`), their database work in the
+    thread pool."""
 
-    def __init__(self, store: db.Store, settings: Settings, clock: Callable[[], float]) -> None:
+    def __init__(self, store: db.Store, settings: Settings, clock: Callable[[], float],
+                 hub: Hub | None = None) -> None:
         self.store = store
         self.settings = settings
         self.clock = clock
+        self.hub = hub or Hub()
+        self._tickets: dict[str, _Ticket] = {}
+        self._tickets_lock = threading.Lock()
+        self.passwords = security.PasswordPool(settings.hash_workers)
+        self.throttle = Throttle(settings)
 
-    def sign_up(self, username: str, password: str) -> tuple[Account, str]:
+    async def sign_up(self, username: str, password: str,
+                      client: str = "local") -> tuple[Account, str]:
         """Create an account and log it in; returns the account and a bearer token."""
         if not _USERNAME.match(username):
             raise bad("a user name is 2 to 32 letters, digits, '_', '.' or '-'", "bad_username",
@@ -32,7 +47,11 @@ class AccountService:
         if len(password) < 8:
             raise bad("a password needs at least 8 characters", "weak_password",
                       field="password")
-        hashed = security.hash_password(password)
+        self.throttle.hit("signup", client)
+        hashed = await self.passwords.hash(password)
+        return await run_in_threadpool(self._create, username, hashed)
+
+    def _create(self, username: str, hashed: str) -> tuple[Account, str]:
         now = self.clock()
         try:
             with self.store.write() as conn:
@@ -44,29 +63,103 @@ class AccountService:
             raise conflict(f"the user name {username!r} is taken", "username_taken") from exc
         return Account(user_id, username), token
 
-    def log_in(self, username: str, password: str) -> tuple[Account, str]:
-        """Check a password; returns the account and a new bearer token."""
-        with self.store.read() as conn:
-            row = db.user_by_name(conn, username)
-        if row is None or not security.verify_password(row.password_hash, password):
+    async def log_in(self, username: str, password: str,
+                     client: str = "local") -> tuple[Account, str]:
+        """Check a password; returns the account and a new bearer token. Failed attempts are
+        limited per account and per client address (429 with ``Retry-After`` beyond); an
+        unknown user name costs the same time as a wrong password."""
+        account_key = username.lower()
+        self.throttle.check("login_account", account_key)
+        self.throttle.check("login_client", client)
+        row = await run_in_threadpool(self._user_row, username)
+        ok = await self.passwords.verify(None if row is None else str(row.password_hash),
+                                         password)
+        if row is None or not ok:
+            self.throttle.hit("login_account", account_key)
+            self.throttle.hit("login_client", client)
             raise ServiceError(401, "bad_credentials", "wrong user name or password")
-        with self.store.write() as conn:
-            token = self._new_token(conn, int(row.id), self.clock())
+        token = await run_in_threadpool(self._log_in_row, int(row.id))
         return Account(int(row.id), str(row.username)), token
 
+    def _user_row(self, username: str) -> Row[Any] | None:
+        with self.store.read() as conn:
+            return db.user_by_name(conn, username)
+
+    def _log_in_row(self, user_id: int) -> str:
+        with self.store.write() as conn:
+            return self._new_token(conn, user_id, self.clock())
+
     def _new_token(self, conn: Connection, user_id: int, now: float) -> str:
+        db.delete_expired_tokens(conn, now)  # each log-in sweeps the tokens that ran out
         token = security.new_token()
         db.add_token(conn, token_hash=security.token_hash(token), user_id=user_id, now=now,
                      expires_at=now + self.settings.token_days * 86400)
         return token
 
     def log_out(self, token: str) -> None:
-        """Forget a token."""
+        """Forget a token, and close the live connections opened with it."""
+        token_hash = security.token_hash(token)
         with self.store.write() as conn:
-            db.delete_token(conn, security.token_hash(token))
+            db.delete_token(conn, token_hash)
+        self.hub.disconnect_token(token_hash, 4401, "logged out")
+
+    def purge_expired(self) -> int:
+        """Delete every token past its expiry; returns how many."""
+        with self.store.write() as conn:
+            return db.delete_expired_tokens(conn, self.clock())
 
     def authenticate(self, token: str) -> Account | None:
         """The account a bearer token belongs to, if it is valid."""
+        return self.authenticate_hash(security.token_hash(token))
+
+    def authenticate_hash(self, token_hash: str) -> Account | None:
+        """The account of the token whose hash is ``token_hash``, if it is still valid."""
         with self.store.read() as conn:
-            row = db.user_for_token(conn, security.token_hash(token), self.clock())
+            row = db.user_for_token(conn, token_hash, self.clock())
         return None if row is None else Account(int(row.id), str(row.username))
+
+    # -- WebSocket tickets: the token never goes into a URL (nor the access log) -----------------
+
+    def issue_ticket(self, account: Account, token: str) -> str:
+        """A single-use ticket for one WebSocket connection, valid ``ticket_seconds``; kept in
+        memory (as its hash) with the log-in it stands for."""
+        now = self.clock()
+        ticket = security.new_token()
+        with self._tickets_lock:
+            for key in [k for k, t in self._tickets.items() if t.expires_at <= now]:
+                del self._tickets[key]
+            self._tickets[security.token_hash(ticket)] = _Ticket(
+                account, security.token_hash(token), now + self.settings.ticket_seconds)
+        return ticket
+
+    def redeem_ticket(self, ticket: str) -> tuple[Account, str]:
+        """The account and token hash of a ticket, which is used up.
+
+        :raises TicketError: unknown or used (4401), or expired (4408); or its log-in ended
+            meanwhile (4401).
+        """
+        with self._tickets_lock:
+            found = self._tickets.pop(security.token_hash(ticket), None)
+        if found is None:
+            raise TicketError(4401, "unknown or used ticket: get one from POST /auth/ticket")
+        if found.expires_at <= self.clock():
+            raise TicketError(4408, "the ticket expired: get a new one from POST /auth/ticket")
+        if self.authenticate_hash(found.token_hash) is None:
+            raise TicketError(4401, "the log-in of this ticket has ended: log in again")
+        return found.account, found.token_hash
+
+
+@dataclass(frozen=True, slots=True)
+class _Ticket:
+    account: Account
+    token_hash: str
+    expires_at: float
+
+
+class TicketError(Exception):
+    """A WebSocket ticket that cannot be used: the close ``code`` and the ``reason``."""
+
+    def __init__(self, code: int, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason

@@ -15,6 +15,7 @@ from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
 from realpolitik.errors import RealpolitikError
+from realpolitik.server import security
 from realpolitik.server.inputs import validation_error_answer
 from realpolitik.server.routes import api_router, web
 from realpolitik.server.service import Clock, GameService, ServiceError
@@ -157,6 +158,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await run_in_threadpool(store.migrate)
+        await run_in_threadpool(service.accounts.purge_expired)
+        await run_in_threadpool(security.dummy_hash)  # made once, before the first log-in
         processed = await run_in_threadpool(service.process_due)
         if processed:
             log.info("processed overdue phases of games %s", processed)
@@ -185,7 +188,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
 
     @app.exception_handler(ServiceError)
     async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
-        return JSONResponse({"detail": exc.detail()}, exc.status)
+        return JSONResponse({"detail": exc.detail()}, exc.status, headers=exc.headers)
 
     @app.exception_handler(RealpolitikError)
     async def _engine_error(_request: Request, exc: RealpolitikError) -> JSONResponse:

@@ -47,6 +47,13 @@ def bearer_token(credentials: Credentials) -> str:
     return credentials.credentials
 
 
+def client_address(request: Request) -> str:
+    """The client's address, for rate limits (behind a proxy, uvicorn takes it from
+    ``X-Forwarded-For`` when the proxy is trusted: ``--forwarded-allow-ips``)."""
+    return request.client.host if request.client else "unknown"
+
+
+ClientAddress = Annotated[str, Depends(client_address)]
 MaybeUser = Annotated[Account | None, Depends(optional_user)]
 CurrentUser = Annotated[Account, Depends(current_user)]
 Token = Annotated[str, Depends(bearer_token)]

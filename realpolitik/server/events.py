@@ -15,6 +15,14 @@ from typing import Any
 
 Event = dict[str, Any]
 
+
+@dataclass(frozen=True)
+class Close:
+    """Put on a subscriber's queue to end its connection with a WebSocket close code."""
+
+    code: int
+    reason: str
+
 _MAX_QUEUED = 1000
 """A connection that falls this far behind is dropped (it reconnects and reloads)."""
 
@@ -26,7 +34,9 @@ class Subscriber:
     game_id: int
     user_id: int | None
     loop: asyncio.AbstractEventLoop
-    queue: asyncio.Queue[Event | None] = field(default_factory=asyncio.Queue)
+    token_hash: str | None = None
+    """The log-in the connection was opened with (its ticket's token)."""
+    queue: asyncio.Queue[Event | Close | None] = field(default_factory=asyncio.Queue)
 
 
 class Hub:
@@ -36,9 +46,10 @@ class Hub:
         self._lock = threading.Lock()
         self._subscribers: dict[int, list[Subscriber]] = {}
 
-    def subscribe(self, game_id: int, user_id: int | None) -> Subscriber:
+    def subscribe(self, game_id: int, user_id: int | None,
+                  token_hash: str | None = None) -> Subscriber:
         """Start watching ``game_id``; call from the connection's event loop."""
-        subscriber = Subscriber(game_id, user_id, asyncio.get_running_loop())
+        subscriber = Subscriber(game_id, user_id, asyncio.get_running_loop(), token_hash)
         with self._lock:
             self._subscribers.setdefault(game_id, []).append(subscriber)
         return subscriber
@@ -59,13 +70,30 @@ class Hub:
                        if users is None or s.user_id in users]
         for subscriber in targets:
             if subscriber.queue.qsize() >= _MAX_QUEUED:
-                item: Event | None = None
+                self._send(subscriber, None)
             else:
-                item = event
-            try:
-                subscriber.loop.call_soon_threadsafe(subscriber.queue.put_nowait, item)
-            except RuntimeError:  # the connection's loop has closed
-                self.unsubscribe(subscriber)
+                self._send(subscriber, event)
+
+    def _send(self, subscriber: Subscriber, item: Event | Close | None) -> None:
+        try:
+            subscriber.loop.call_soon_threadsafe(subscriber.queue.put_nowait, item)
+        except RuntimeError:  # the connection's loop has closed
+            self.unsubscribe(subscriber)
+
+    def disconnect(self, game_id: int, user_id: int, code: int, reason: str) -> None:
+        """Close ``user_id``'s connections to ``game_id`` (their access changed)."""
+        with self._lock:
+            targets = [s for s in self._subscribers.get(game_id, []) if s.user_id == user_id]
+        for subscriber in targets:
+            self._send(subscriber, Close(code, reason))
+
+    def disconnect_token(self, token_hash: str, code: int, reason: str) -> None:
+        """Close every connection opened with the log-in ``token_hash`` (it was logged out)."""
+        with self._lock:
+            targets = [s for subs in self._subscribers.values() for s in subs
+                       if s.token_hash == token_hash]
+        for subscriber in targets:
+            self._send(subscriber, Close(code, reason))
 
     def watching(self, game_id: int) -> int:
         """How many connections watch ``game_id``."""

@@ -124,6 +124,13 @@ class TokenOut(BaseModel):
     username: str
 
 
+class TicketOut(BaseModel):
+    ticket: str
+    """Open ``/games/{id}/ws?ticket=<ticket>`` with it, once."""
+    expires_in: float
+    """Seconds it stays valid."""
+
+
 class UserOut(BaseModel):
     id: int
     username: str
@@ -200,6 +207,25 @@ class SeatOut(BaseModel):
     """The bot that plays the seat (``heuristic``, ``random``, ``hold``), if a bot does."""
 
 
+class SeatChangeOut(BaseModel):
+    """A seat taken, given up or given by the gamesmaster; shown to everyone who sees the
+    game, so that a gamesmaster who takes a seat (and with it that power's orders and press)
+    does it openly."""
+
+    phase: str
+    powers: list[str]
+    kind: Literal["joined", "left", "replaced", "freed", "bot"]
+    """``bot``: the gamesmaster seated a bot."""
+    player: str | None
+    """Who holds the seat after the change (None: free)."""
+    previous: str | None
+    by: str | None
+    by_gamesmaster: bool
+    gamesmaster_took_it: bool
+    """The gamesmaster gave the seat to themselves."""
+    at: str | None
+
+
 class DrawCount(BaseModel):
     in_favour: int
     needed: int
@@ -252,6 +278,8 @@ class GameOut(BaseModel):
     bots: dict[str, str] = Field(default_factory=dict)
     """Power -> the bot that commands it. Bots order at the start of each phase and are ready
     at once; they read no press and answer none."""
+    seat_changes: list[SeatChangeOut]
+    """Every seat change of the game, oldest first."""
 
 
 class JoinIn(Strict):

@@ -147,7 +147,7 @@ class GameService:
         self.settings = settings
         self.hub = hub or Hub()
         self.clock = clock
-        self.accounts = AccountService(store, settings, clock)
+        self.accounts = AccountService(store, settings, clock, self.hub)
         self._cache: dict[int, tuple[int, Game]] = {}
         self._locks: dict[int, threading.RLock] = {}
         self._locks_guard = threading.Lock()
@@ -261,9 +261,22 @@ class GameService:
         loaded = self._read(game_id)
         self._check_visible(loaded, user, invite)
         with self.store.read() as conn:
-            names = db.users_by_id(conn, [int(s.user_id) for s in loaded.seats
-                                          if s.user_id is not None] + [loaded.row.creator_id])
-        return self._view(loaded, user, names)
+            changes = db.seat_changes_of(conn, game_id)
+            ids = {int(s.user_id) for s in loaded.seats if s.user_id is not None}
+            ids |= {int(v) for c in changes for v in (c.player_id, c.previous_id, c.by_id)
+                    if v is not None}
+            names = db.users_by_id(conn, [*ids, int(loaded.row.creator_id)])
+        view = self._view(loaded, user, names)
+        view["seat_changes"] = [{
+            "phase": c.phase, "powers": [p for p in str(c.powers).split(",") if p],
+            "kind": c.kind, "player": names.get(c.player_id) if c.player_id else None,
+            "previous": names.get(c.previous_id) if c.previous_id else None,
+            "by": names.get(c.by_id) if c.by_id else None,
+            "by_gamesmaster": bool(c.by_gamesmaster),
+            "gamesmaster_took_it": bool(c.by_gamesmaster) and c.player_id is not None
+            and c.player_id == loaded.row.creator_id,
+            "at": iso_time(c.created_at)} for c in changes]
+        return view
 
     def _view(self, loaded: _Loaded, user: Account | None, names: Mapping[int, str]) -> JSON:
         row, game = loaded.row, loaded.game
@@ -426,6 +439,8 @@ class GameService:
                                "the seat to you", "seat_taken")
             now = self.clock()
             db.set_seat(conn, game_id, seat, user.id, now)
+            self._log_seat(conn, loaded, seat, "joined", player=user.id, previous=None,
+                           by=user.id)
             values: dict[str, Any] = {}
             full = all(loaded.seat_filled(int(s.seat)) or int(s.seat) == seat
                        for s in loaded.seats)
@@ -447,8 +462,23 @@ class GameService:
             seat = loaded.seat_of(mine[0])
             assert seat is not None
             db.set_seat(conn, game_id, seat, None, None)
+            self._log_seat(conn, loaded, seat, "left", player=None, previous=user.id,
+                           by=user.id)
             self._save(conn, loaded)
         self.hub.publish(game_id, {"type": "left", "powers": list(mine)})
+        self.hub.disconnect(game_id, user.id, 4403, "you left this game; reconnect to watch")
+
+    def _log_seat(self, conn: Connection, loaded: _Loaded, seat: int, kind: str, *,
+                  player: int | None, previous: int | None, by: int) -> None:
+        """Keep a seat change in ``seat_changes``: the game view shows them all, so a
+        gamesmaster who gives a seat to themselves (and can then read that power's orders and
+        press) does so in view of every player."""
+        db.add_seat_change(conn, game_id=int(loaded.row.id), phase=str(loaded.game.phase),
+                           powers=",".join(loaded.powers_of_seat(seat)), kind=kind,
+                           player_id=player, previous_id=previous, by_id=by,
+                           by_gamesmaster=by == int(loaded.row.creator_id) and kind in (
+                               "replaced", "freed", "bot"),
+                           created_at=self.clock())
 
     # -- orders ---------------------------------------------------------------------------------
 
@@ -783,6 +813,8 @@ class GameService:
                 new_user = int(row.id)
                 if loaded.powers_of_user(new_user):
                     raise conflict(f"{username} already plays in this game", "already_playing")
+            previous = loaded.seats[seat].user_id
+            previous = None if previous is None else int(previous)
             db.set_seat(conn, game_id, seat, new_user, self.clock() if new_user else None)
             values: dict[str, Any] = {}
             if seat in loaded.bots:
@@ -797,9 +829,16 @@ class GameService:
                     if row is not None and row.phase == phase:
                         db.put_pending(conn, game_id=game_id, power=p, phase=phase,
                                        text=row.text, ready=False, now=self.clock())
+            self._log_seat(conn, loaded, seat, "replaced" if new_user else "freed",
+                           player=new_user, previous=previous, by=user.id)
             self._save(conn, loaded, **values)
         self.hub.publish(game_id, {"type": "replaced", "powers":
-                                   list(loaded.powers_of_seat(seat)), "player": username})
+                                   list(loaded.powers_of_seat(seat)), "player": username,
+                                   "by_gamesmaster": True,
+                                   "gamesmaster_took_it": new_user == user.id})
+        if previous is not None and previous != new_user:
+            self.hub.disconnect(game_id, previous, 4403,
+                                "the gamesmaster gave your seat to someone else")
 
     def seat_bot(self, user: Account, game_id: int, power: str, bot: str) -> JSON:
         """Seat a bot in the free seat that commands ``power`` (the gamesmaster only). The bot
@@ -824,6 +863,7 @@ class GameService:
                        for s in loaded.seats)
             if loaded.row.status == "forming" and full:
                 values.update(status="active", deadline=self._deadline_for(loaded, self.clock()))
+            self._log_seat(conn, loaded, seat, "bot", player=None, previous=None, by=user.id)
             self._save(conn, loaded, **values)
             powers = loaded.powers_of_seat(seat)
         self.hub.publish(game_id, {"type": "joined", "powers": list(powers), "player": None,
@@ -950,6 +990,8 @@ class GameService:
         press = loaded.settings["press"]
         if loaded.row.status == "finished":
             return "the game is over"
+        if loaded.row.status == "paused":
+            return "the game is paused: press waits until the gamesmaster resumes it"
         if not press["private"] and not press["public"]:
             return "this game has no press"
         if loaded.game.phase.type is not PhaseType.MOVEMENT and not press["outside_diplomacy"]:

@@ -30,6 +30,22 @@ class Settings:
     """Press messages one user may send per game per minute."""
     orders_per_minute: int = 120
     """Order submissions one user may make per game per minute."""
+    hash_workers: int = 2
+    """Passwords hashed or checked at once (argon2id takes 64 MiB and about 0.1-0.5 s each);
+    more requests wait their turn without holding a worker thread."""
+    login_failures_per_account: str = "10 per 15 minutes"
+    """Failed log-ins one account may have before it is refused (429) for a while."""
+    login_failures_per_client: str = "30 per 15 minutes"
+    """Failed log-ins from one client address (all accounts together)."""
+    signups_per_client: str = "10 per hour"
+    """Sign-ups from one client address."""
+    games_per_client: str = "30 per hour"
+    """New games from one client address."""
+    ticket_seconds: float = 30.0
+    """How long a WebSocket ticket (``POST /auth/ticket``) may wait before it is used."""
+    ws_check_seconds: float = 15.0
+    """How often an open WebSocket checks that its user may still watch (the token is still
+    valid, the game still visible to them)."""
     background: bool = True
     """Run the deadline task (tests turn it off and call ``process_due`` themselves)."""
 

@@ -136,6 +136,11 @@ def user_for_token(conn: Connection, token_hash: str, now: float) -> Row[Any, An
     ).first()
 
 
+def delete_expired_tokens(conn: Connection, now: float) -> int:
+    result = conn.execute(delete(m.tokens).where(m.tokens.c.expires_at <= now))
+    return int(result.rowcount)
+
+
 def delete_token(conn: Connection, token_hash: str) -> None:
     conn.execute(delete(m.tokens).where(m.tokens.c.token_hash == token_hash))
 
@@ -204,6 +209,15 @@ def set_concession(conn: Connection, game_id: int, seat: int, to: str | None) ->
 
 def clear_concessions(conn: Connection, game_id: int) -> None:
     conn.execute(update(m.seats).where(m.seats.c.game_id == game_id).values(concede_to=None))
+
+
+def add_seat_change(conn: Connection, **values: Any) -> None:
+    conn.execute(insert(m.seat_changes).values(**values))
+
+
+def seat_changes_of(conn: Connection, game_id: int) -> list[Row[Any]]:
+    return list(conn.execute(select(m.seat_changes).where(m.seat_changes.c.game_id == game_id)
+                             .order_by(m.seat_changes.c.id)))
 
 
 # -- orders of the current phase -------------------------------------------------------------------

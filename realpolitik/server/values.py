@@ -18,11 +18,13 @@ it)."""
 class ServiceError(Exception):
     """A request the service refuses: an HTTP status, a short code and a sentence, plus fields."""
 
-    def __init__(self, status: int, code: str, message: str, **fields: Any) -> None:
+    def __init__(self, status: int, code: str, message: str, *,
+                 headers: dict[str, str] | None = None, **fields: Any) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.headers = headers
         self.fields = fields
 
     def detail(self) -> JSON:

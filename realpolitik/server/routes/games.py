@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Response
 
-from realpolitik.server.deps import CurrentUser, MaybeUser, ServiceDep
+from realpolitik.server.deps import ClientAddress, CurrentUser, MaybeUser, ServiceDep
 from realpolitik.server.inputs import GameId, StrictJSONRoute, counter
 from realpolitik.server.schemas import (
     ConcedeIn,
@@ -26,9 +26,12 @@ router = APIRouter(prefix="/games", tags=["games"], route_class=StrictJSONRoute)
 
 
 @router.post("", response_model=GameCreated, status_code=201)
-def create_game(body: GameCreate, user: CurrentUser, service: ServiceDep) -> GameCreated:
+def create_game(body: GameCreate, user: CurrentUser, service: ServiceDep,
+                client: ClientAddress) -> GameCreated:
     """Create a game; you are its gamesmaster (``join_as`` also takes a power). It starts when
-    every seat is taken, or when the gamesmaster starts it."""
+    every seat is taken, or when the gamesmaster starts it. New games per client address are
+    limited (429)."""
+    service.accounts.throttle.hit("new_game", client)
     return GameCreated(id=service.create_game(user, body.to_options()))
 
 

@@ -112,22 +112,40 @@ export class GamePage {
 
   // -- live events --------------------------------------------------------------------------------
 
-  connect() {
+  async connect() {
     if (this.closed) return;
     const proto = location.protocol === "https:" ? "wss" : "ws";
-    const query = auth.token ? `?token=${encodeURIComponent(auth.token)}` : "";
+    // The token never goes into the socket's URL (URLs end up in logs): a single-use ticket does.
+    let query = "";
+    if (auth.token) {
+      try {
+        const { ticket } = await api("POST", "/auth/ticket", {});
+        query = `?ticket=${encodeURIComponent(ticket)}`;
+      } catch (err) {
+        if (err.status === 401) { this.setLive(false); return; }  // logged out: the page reloads
+        this.retry();
+        return;
+      }
+      if (this.closed) return;
+    }
     const ws = new WebSocket(`${proto}://${location.host}/games/${this.id}/ws${query}`);
     this.ws = ws;
     ws.onmessage = (ev) => this.onEvent(JSON.parse(ev.data));
     ws.onopen = () => { this.wsDelay = 1000; this.setLive(true); };
     ws.onclose = (ev) => {
       this.setLive(false);
-      if (this.closed || ev.code === 4401 || ev.code === 4404 || ev.code === 4403) return;
-      this.wsDelay = Math.min((this.wsDelay || 1000) * 2, 30000);
-      this.reconnect = setTimeout(() => { this.connect(); this.refresh(); this.press.load(); this.history.load(); }, this.wsDelay);
+      if (this.closed || ev.code === 4404) return;
+      if (ev.code === 4401) { auth.clear(); toast("Your log-in has ended: log in again."); return; }
+      if (ev.code === 4403) { toast(ev.reason || "You no longer play in this game."); this.refresh().catch(() => {}); }
+      this.retry(ev.code === 4408 || ev.code === 4403);  // a new ticket, at once
     };
     this.ping = setInterval(() => { if (ws.readyState === 1) ws.send("ping"); }, 25000);
     ws.addEventListener("close", () => clearInterval(this.ping));
+  }
+
+  retry(now = false) {
+    this.wsDelay = now ? 1000 : Math.min((this.wsDelay || 1000) * 2, 30000);
+    this.reconnect = setTimeout(() => { this.connect(); this.refresh(); this.press.load(); this.history.load(); }, this.wsDelay);
   }
 
   setLive(on) {
@@ -634,6 +652,13 @@ export class GamePage {
       h("table", { class: "seats" }, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Powers"), h("th", { scope: "col" }, "Player"),
         h("th", { scope: "col" }, "Centres"), h("th", { scope: "col" }, "This phase"))), h("tbody", {}, seatRows)),
       g.private && canJoin ? h("label", {}, "Invite code", h("input", { id: "invite", maxlength: 40 })) : null,
+      g.seat_changes && g.seat_changes.length ? [h("h2", {}, "Seat changes"),
+        h("ul", { class: "seat-changes" }, g.seat_changes.map((c) => h("li", { class: c.gamesmaster_took_it ? "gm-took" : "" },
+          `${c.phase}: ${c.powers.map(title).join(" / ")} `,
+          c.kind === "joined" ? `taken by ${c.player}` : c.kind === "left" ? `given up by ${c.previous}` :
+            c.kind === "freed" ? `freed by the gamesmaster (was ${c.previous || "free"})` :
+              c.kind === "bot" ? "given to a bot by the gamesmaster" :
+              `given by the gamesmaster to ${c.player}${c.gamesmaster_took_it ? " (the gamesmaster)" : ""} (was ${c.previous || "free"})`)))] : null,
       h("h2", {}, "Settings"),
       h("dl", { class: "facts" }, facts.map(([k, v]) => [h("dt", {}, k), h("dd", {}, v)])),
       this.mine.length && g.status !== "finished" ? h("div", { class: "row" },

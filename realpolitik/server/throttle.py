@@ -1,0 +1,60 @@
+"""Rate limits per account and per client address, with the ``limits`` library (a moving window
+in memory: one server process keeps them; a restart forgets them).
+
+Only what costs the server or threatens an account is limited: failed log-ins (per account and
+per client address), sign-ups and new games (per client address). Each limit is a setting
+written as ``limits`` reads it, such as ``"10 per 15 minutes"``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import limits
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+
+from realpolitik.server.settings import Settings
+from realpolitik.server.values import ServiceError
+
+
+class Throttle:
+    """The server's rate limits, by name (``login_account``, ``login_client``, ``signup``,
+    ``new_game``)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+        self._limits: dict[str, tuple[limits.RateLimitItem, str]] = {}
+        for name, text, what in [
+            ("login_account", settings.login_failures_per_account,
+             "too many failed log-ins for this account"),
+            ("login_client", settings.login_failures_per_client,
+             "too many failed log-ins from your address"),
+            ("signup", settings.signups_per_client, "too many sign-ups from your address"),
+            ("new_game", settings.games_per_client, "too many new games from your address"),
+        ]:
+            try:
+                self._limits[name] = (limits.parse(text), what)
+            except ValueError as exc:
+                raise ValueError(f"the rate limit {text!r} ({name}) cannot be read: write it "
+                                 "like '10 per 15 minutes'") from exc
+
+    def _refusal(self, name: str, key: str) -> ServiceError:
+        item, what = self._limits[name]
+        stats = self._limiter.get_window_stats(item, name, key)
+        wait = max(1, math.ceil(stats.reset_time - time.time()))
+        return ServiceError(429, "too_many_requests", f"{what} ({item}); try again in {wait} s",
+                            headers={"Retry-After": str(wait)}, retry_after=wait)
+
+    def check(self, name: str, key: str) -> None:
+        """Raise 429 if the limit ``name`` is spent for ``key`` (nothing is counted)."""
+        item, _ = self._limits[name]
+        if not self._limiter.test(item, name, key):
+            raise self._refusal(name, key)
+
+    def hit(self, name: str, key: str) -> None:
+        """Count one event against ``name`` for ``key``; raise 429 if it was over the limit."""
+        item, _ = self._limits[name]
+        if not self._limiter.hit(item, name, key):
+            raise self._refusal(name, key)
