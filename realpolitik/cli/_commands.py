@@ -141,7 +141,7 @@ def cmd_orders(args: argparse.Namespace) -> int:
     for line in _report.format_read(game, lines, style):
         print(line)
     if named:
-        print("Kept as the pending orders of " + ", ".join(p.title() for p in named)
+        print("Kept as the pending orders of " + ", ".join(power_name(game, p) for p in named)
               + " (sending a power's orders again replaces them until the phase is processed).")
     for note in missing:
         print(f"  {note}")
@@ -246,10 +246,12 @@ def _format_show(game: Game, data: JSON, style: Style) -> list[str]:
         else:
             given = [p for p in data.get("orders", {})]
             if given:
-                lines.append("  Orders in from: " + ", ".join(p.title() for p in given))
+                lines.append("  Orders in from: "
+                             + ", ".join(power_name(game, p.lower()) for p in given))
             waiting = data["awaiting"]
             lines.append("  Awaiting orders from: "
-                         + (", ".join(p.title() for p in waiting) if waiting else "nobody"))
+                         + (", ".join(power_name(game, p.lower()) for p in waiting)
+                            if waiting else "nobody"))
     return lines
 
 
