@@ -7,18 +7,26 @@ npm package ``world-atlas``) and a hand-written *seeds file*, ``scripts/mapdata/
 * ``patches`` (land added, e.g. to close the Danish straits or the Bosporus, which the board
   treats as land) and ``cuts`` (land removed);
 * ``neutral`` polygons: land drawn grey that belongs to no space (e.g. Egypt);
-* for every space, one or more *seed points* (longitude, latitude). Land is divided among the
-  land spaces' seeds and the sea among the sea spaces' seeds by Voronoi cells, each clipped to
-  land or sea; a space is the union of the cells of its seeds. Hand-placing seeds is how the
-  borders are made to agree with ``adjacencies.csv``: the script prints every pair of spaces that
-  touch on the picture but are not adjacent, and every adjacent pair that does not touch;
-* optional anchor points (unit, label, centre, and one per split coast).
+* ``regions``: groups of Natural Earth countries (admin-0). The land is first cut along the
+  real borders between regions, and ``region_patches`` (hand-drawn polygons) move land between
+  regions where the borders of the board are not today's (East Prussia, Transylvania...);
+* for every space, one or more *seed points* (longitude, latitude). Each region's land is
+  divided among the land seeds inside it, and the sea among the sea spaces' seeds, by Voronoi
+  cells; the land cells' edges are drawn as winding lines (``wiggle``, deterministic), so no
+  border is a long straight cut. A space is the union of the cells of its seeds. Hand-placing
+  seeds is how the borders are made to agree with ``adjacencies.csv``: the script prints every
+  pair of spaces that touch on the picture but are not adjacent, and every adjacent pair that
+  does not touch;
+* optional anchor points (unit, label, centre, and one per split coast). Labels, centre markers
+  and dislodged units are otherwise placed where they cover no unit and no other label
+  (``Clearance``).
 
 Steps::
 
     # once: put the Natural Earth land polygons of the region into scripts/mapdata/
     npm pack world-atlas@2.0.2 && tar xzf world-atlas-2.0.2.tgz
     python scripts/build_map.py extract package/land-50m.json --variant classical
+    python scripts/build_map.py extract-countries package/countries-50m.json --variant classical
 
     # then, after each change of the seeds file
     python scripts/build_map.py build --variant classical [--preview /tmp/map.svg]
@@ -27,8 +35,9 @@ Build-time dependencies: ``shapely>=2`` and ``numpy`` (``pip install shapely num
 environment). They are never needed at run time: the renderer reads only the JSON written here.
 
 The output JSON holds the view box, one SVG path per space (with its terrain), the decorative
-layers (islands, neutral land, lakes), and anchor points per location. A variant with a map of
-the whole world (e.g. Colonial Winters) needs only its own seeds file and a wider frame.
+layers (islands, neutral land, lakes), and anchor points per location (unit, dislodged unit).
+A variant with a map of the whole world (e.g. Colonial Winters) needs only its own seeds file
+and a wider frame.
 """
 
 from __future__ import annotations
@@ -89,8 +98,9 @@ def _ring(arcs: list[list[Point]], indexes: Sequence[int]) -> list[Point]:
     return unwrapped
 
 
-def topojson_polygons(path: Path) -> list[list[list[Point]]]:
-    """Every polygon (a list of rings, outer first) of a TopoJSON file's objects."""
+def topojson_polygons(path: Path, name: str | None = None) -> list[list[list[Point]]]:
+    """Every polygon (a list of rings, outer first) of a TopoJSON file's objects; with ``name``,
+    only those of the geometries whose ``properties.name`` is ``name``."""
     topology = json.loads(path.read_text())
     arcs = _decode_arcs(topology)
     polygons: list[list[list[Point]]] = []
@@ -104,6 +114,9 @@ def topojson_polygons(path: Path) -> list[list[list[Point]]]:
 
     def visit(geometry: dict[str, Any]) -> None:
         kind = geometry["type"]
+        if name is not None and kind != "GeometryCollection" and \
+                geometry.get("properties", {}).get("name") != name:
+            return
         if kind == "GeometryCollection":
             for child in geometry["geometries"]:
                 visit(child)
@@ -149,8 +162,47 @@ class LambertConic:
 # -- extraction ---------------------------------------------------------------------------------
 
 
+def topojson_names(path: Path) -> list[str]:
+    """The names (``properties.name``) of a TopoJSON file's geometries."""
+    topology = json.loads(path.read_text())
+    names: list[str] = []
+    for obj in topology["objects"].values():
+        for geometry in obj.get("geometries", [obj]):
+            name = geometry.get("properties", {}).get("name")
+            if name and name not in names:
+                names.append(name)
+    return names
+
+
 def extract(source: Path, config: dict[str, Any], out: Path) -> None:
     """Keep the land polygons inside the seeds file's ``extract_bbox``; write them as JSON."""
+    kept = _clip_polygons(topojson_polygons(source), config)
+    out.write_text(json.dumps({
+        "source": "Natural Earth 1:50m land (public domain), via the npm package world-atlas",
+        "polygons": kept,
+    }, separators=(",", ":")))
+    print(f"wrote {out} ({len(kept)} polygons, {out.stat().st_size // 1024} KB)")
+
+
+def extract_countries(source: Path, config: dict[str, Any], out: Path) -> None:
+    """Keep the country polygons (Natural Earth admin-0) inside the seeds file's
+    ``extract_bbox``, by name; write them as JSON. Their borders are the land borders the seeds
+    file's ``[regions]`` build on."""
+    countries: dict[str, list[list[list[list[float]]]]] = {}
+    for name in topojson_names(source):
+        kept = _clip_polygons(topojson_polygons(source, name), config)
+        if kept:
+            countries[name] = kept
+    out.write_text(json.dumps({
+        "source": "Natural Earth 1:50m admin-0 countries (public domain), via the npm package "
+                  "world-atlas",
+        "countries": countries,
+    }, separators=(",", ":"), sort_keys=True))
+    print(f"wrote {out} ({len(countries)} countries, {out.stat().st_size // 1024} KB)")
+
+
+def _clip_polygons(polygons: list[list[list[Point]]], config: dict[str, Any]
+                   ) -> list[list[list[list[float]]]]:
     import shapely
     from shapely.geometry import Polygon, box
     from shapely.ops import unary_union
@@ -158,7 +210,7 @@ def extract(source: Path, config: dict[str, Any], out: Path) -> None:
     west, south, east, north = config["extract_bbox"]
     window = box(west, south, east, north)
     kept = []
-    for rings in topojson_polygons(source):
+    for rings in polygons:
         fixed = shapely.make_valid(Polygon(rings[0], rings[1:]))
         polygon = unary_union([g for g in getattr(fixed, "geoms", [fixed])
                                if g.geom_type in ("Polygon", "MultiPolygon")])
@@ -170,11 +222,7 @@ def extract(source: Path, config: dict[str, Any], out: Path) -> None:
                 continue
             kept.append([[[round(x, 3), round(y, 3)] for x, y in ring.coords]
                          for ring in (part.exterior, *part.interiors)])
-    out.write_text(json.dumps({
-        "source": "Natural Earth 1:50m land (public domain), via the npm package world-atlas",
-        "polygons": kept,
-    }, separators=(",", ":")))
-    print(f"wrote {out} ({len(kept)} polygons, {out.stat().st_size // 1024} KB)")
+    return kept
 
 
 # -- build --------------------------------------------------------------------------------------
@@ -183,7 +231,8 @@ def extract(source: Path, config: dict[str, Any], out: Path) -> None:
 class Builder:
     """Turns a seeds file and the land polygons into the render data of one variant."""
 
-    def __init__(self, config: dict[str, Any], land_polygons: list[list[list[Point]]]) -> None:
+    def __init__(self, config: dict[str, Any], land_polygons: list[list[list[Point]]],
+                 countries: dict[str, list[list[list[Point]]]] | None = None) -> None:
         from shapely.geometry import Polygon, box
 
         self.config = config
@@ -204,6 +253,7 @@ class Builder:
             Polygon(self.project_ring(r[0]), [self.project_ring(h) for h in r[1:]])
             for r in land_polygons
         ]
+        self.countries = countries
 
     def project(self, lon: float, lat: float) -> Point:
         x, y = self.project_raw(lon, lat)
@@ -217,11 +267,15 @@ class Builder:
 
         return Polygon(self.project_ring(ring)).buffer(0)
 
+    def polygon_with_holes(self, rings: Sequence[Iterable[Sequence[float]]]) -> Any:
+        from shapely.geometry import Polygon
+
+        return Polygon(self.project_ring(rings[0]),
+                       [self.project_ring(r) for r in rings[1:]]).buffer(0)
+
     def build(self, spaces: dict[str, str], supply_centers: Iterable[str] = ()) -> dict[str, Any]:
         """``spaces`` maps each space id to its terrain (land, coast, sea, impassable)."""
         self.supply_centers = set(supply_centers)
-        import shapely
-        from shapely.geometry import MultiPoint
         from shapely.geometry import Point as SPoint
         from shapely.ops import unary_union
 
@@ -271,16 +325,12 @@ class Builder:
         def cells(kind_sea: bool, area: Any) -> dict[str, Any]:
             points = [(s, pt) for s, pts in seeds.items()
                       if (spaces[s] == "sea") == kind_sea for pt in pts]
-            regions = shapely.voronoi_polygons(MultiPoint([pt for _, pt in points]),
-                                               extend_to=self.frame.buffer(500))
-            by_space: dict[str, list[Any]] = {}
-            for region in regions.geoms:
-                owner = next(s for s, pt in points if region.contains(SPoint(pt)))
-                by_space.setdefault(owner, []).append(region)
-            return {s: unary_union(r).intersection(area) for s, r in by_space.items()}
+            return self._divide(area, points)
 
-        shapes = {**cells(False, province_land), **cells(True, sea)}
+        land_points = [(s, pt) for s, pts in seeds.items() if spaces[s] != "sea" for pt in pts]
+        shapes = {**self._land_cells(province_land, land_points), **cells(True, sea)}
         shapes = self._absorb_slivers(shapes, seeds, spaces)
+        shapes = {s: _tidy(shape) if spaces[s] != "sea" else shape for s, shape in shapes.items()}
 
         out_spaces: dict[str, Any] = {}
         for space_id in spaces:
@@ -302,6 +352,114 @@ class Builder:
             "decor": decor,
             **anchors,
         }
+
+    def _divide(self, area: Any, points: list[tuple[str, Point]], amplitude: float = 0.0
+                ) -> dict[str, Any]:
+        """``area`` shared among the spaces of ``points`` by Voronoi cells whose edges wind by
+        up to ``amplitude`` pixels (0: straight)."""
+        import shapely
+        from shapely.geometry import MultiPoint
+        from shapely.geometry import Point as SPoint
+        from shapely.ops import unary_union
+
+        owners = {s for s, _ in points}
+        if len(owners) == 1:
+            return {next(iter(owners)): area}
+        regions = shapely.voronoi_polygons(MultiPoint([pt for _, pt in points]),
+                                           extend_to=self.frame.buffer(500))
+        by_space: dict[str, list[Any]] = {}
+        for region in regions.geoms:
+            owner = next(s for s, pt in points if region.contains(SPoint(pt)))
+            by_space.setdefault(owner, []).append(region)
+        straight = {s: unary_union(r) for s, r in by_space.items()}
+        if amplitude <= 0:
+            return {s: _polygonal(shape.intersection(area)) for s, shape in straight.items()}
+        # The shared edges of the cells become gently winding lines, the same line for both
+        # neighbours; then the cells are made disjoint again and any gap goes back to the
+        # straight cell it lies in.
+        wiggled = {s: _wiggle(shape, amplitude) for s, shape in straight.items()}
+        result: dict[str, Any] = {}
+        taken = None
+        for space_id in sorted(wiggled):
+            shape = wiggled[space_id].intersection(area)
+            if taken is not None:
+                shape = shape.difference(taken)
+            result[space_id] = shape
+            taken = shape if taken is None else taken.union(shape)
+        rest = area.difference(taken) if taken is not None else area
+        if not rest.is_empty:
+            for space_id, shape in straight.items():
+                gap = rest.intersection(shape)
+                if not gap.is_empty:
+                    result[space_id] = result[space_id].union(gap)
+        return {s: _polygonal(shape) for s, shape in result.items()}
+
+    def _land_cells(self, land: Any, points: list[tuple[str, Point]]) -> dict[str, Any]:
+        """The land divided among the land spaces: first into *regions* (groups of Natural
+        Earth countries, so that borders between regions follow the real ones), then each
+        region among the seeds it holds. Without a countries file, one Voronoi division."""
+        from shapely.geometry import Point as SPoint
+        from shapely.ops import unary_union
+
+        groups = self.config.get("regions")
+        amplitude = float(self.config.get("wiggle", 0.0))
+        if not groups or self.countries is None:
+            return self._divide(land, points, amplitude)
+        region_of_country = {c: name for name, members in groups.items() for c in members}
+        shapes: dict[str, list[Any]] = {}
+        for country, polygons in self.countries.items():
+            region = region_of_country.get(country, country)
+            shapes.setdefault(region, []).extend(
+                self.polygon_with_holes(rings) for rings in polygons)
+        regions = {name: unary_union(parts) for name, parts in shapes.items()}
+        for patch in self.config.get("region_patches", []):
+            moved = _wiggle(self.polygon(patch["polygon"]), amplitude)
+            if patch["region"] not in regions:
+                raise SystemExit(f"seeds file: region patch {patch.get('name')!r} names an "
+                                 f"unknown region {patch['region']!r}")
+            for name in regions:
+                regions[name] = regions[name].difference(moved)
+            regions[patch["region"]] = regions[patch["region"]].union(moved)
+        regions = {name: shape.intersection(land) for name, shape in regions.items()}
+        # land that no country covers (coastline differences) goes to the nearest seeds
+        covered = unary_union(list(regions.values()))
+        # each connected piece of a region that holds no seed joins the neighbouring region
+        # with which it shares the longest border
+        pieces: list[tuple[str, Any, list[tuple[str, Point]]]] = []
+        for name, shape in regions.items():
+            for piece in getattr(shape, "geoms", [shape]):
+                if piece.is_empty or piece.geom_type != "Polygon":
+                    continue
+                held = [(s, pt) for s, pt in points if piece.contains(SPoint(pt))]
+                pieces.append((name, piece, held))
+        seeded = [(n, p, h) for n, p, h in pieces if h]
+        groups_out: list[tuple[Any, list[tuple[str, Point]]]] = [(p, h) for _, p, h in seeded]
+        unplaced: list[Any] = []
+        for _name, piece, held in pieces:
+            if held:
+                continue
+            best, length = None, 0.0
+            grown = piece.buffer(0.5)
+            for i, (other, _) in enumerate(groups_out):
+                shared = grown.intersection(other.boundary).length
+                if shared > length:
+                    best, length = i, shared
+            if best is None:
+                # touches no seeded region (e.g. an island joined by a patch): it goes with
+                # the land that no country covers, to the nearest seeds
+                unplaced.append(piece)
+                continue
+            area, held_there = groups_out[best]
+            groups_out[best] = (area.union(piece), held_there)
+        result: dict[str, list[Any]] = {}
+        for area, held in groups_out:
+            for space_id, shape in self._divide(area, held, amplitude).items():
+                result.setdefault(space_id, []).append(shape)
+        rest = _polygonal(unary_union([land.difference(covered), *unplaced]))
+        if not rest.is_empty:
+            for space_id, shape in self._divide(rest, points, amplitude).items():
+                result.setdefault(space_id, []).append(shape)
+        return {s: _polygonal(unary_union(parts)) for s, parts in result.items()}
 
     def _absorb_slivers(self, shapes: dict[str, Any], seeds: dict[str, list[Point]],
                         spaces: dict[str, str]) -> dict[str, Any]:
@@ -344,61 +502,231 @@ class Builder:
         return result
 
     def _anchors(self, shapes: dict[str, Any], spaces: dict[str, str]) -> dict[str, Any]:
+        """Where units, labels, supply-centre markers and dislodged units are drawn. Units come
+        first (seeds file or the point farthest from the border); every label is then put
+        where it touches no unit of any location and no other label, every centre marker where
+        it touches no unit and no label, and every dislodged unit beside its place where it
+        covers no label (see ``Clearance``)."""
         from shapely.geometry import Point as SPoint
         from shapely.ops import polylabel
 
         cfg = self.config.get("anchors", {})
-        units: dict[str, list[float]] = {}
-        labels: dict[str, list[float]] = {}
-        centers: dict[str, list[float]] = {}
+        units: dict[str, Point] = {}
+        labels: dict[str, Point] = {}
+        centers: dict[str, Point] = {}
+        dislodged: dict[str, Point] = {}
+        mains = {s: max(getattr(shape, "geoms", [shape]), key=lambda g: g.area)
+                 for s, shape in shapes.items()}
 
-        def pt(xy: Point) -> list[float]:
-            return [round(xy[0], 1), round(xy[1], 1)]
-
-        for space_id, shape in shapes.items():
-            main = max(getattr(shape, "geoms", [shape]), key=lambda g: g.area)
+        for space_id, main in mains.items():
             if space_id in cfg.get("unit", {}):
-                unit = self.project(*cfg["unit"][space_id])
+                units[space_id] = self.project(*cfg["unit"][space_id])
             else:
                 best = polylabel(main, tolerance=0.5)
-                unit = (best.x, best.y)
-            units[space_id] = pt(unit)
-            inner = main.buffer(-5)
-            if space_id in cfg.get("label", {}):
-                label = self.project(*cfg["label"][space_id])
-            elif inner.contains(SPoint(unit[0], unit[1] + 17)):
-                label = (unit[0], unit[1] + 17)
-            elif inner.contains(SPoint(unit[0], unit[1] - 17)):
-                label = (unit[0], unit[1] - 17)
-            else:
-                rest = main.difference(SPoint(unit).buffer(17))
-                if rest.is_empty:
-                    label = (unit[0], unit[1] + 14)
-                else:
-                    part = max(getattr(rest, "geoms", [rest]), key=lambda g: g.area)
-                    best = polylabel(part, tolerance=0.5)
-                    label = (best.x, best.y)
-            labels[space_id] = pt(label)
-            if space_id in cfg.get("center", {}):
-                centers[space_id] = pt(self.project(*cfg["center"][space_id]))
-            elif space_id in self.supply_centers:
-                inner = main.buffer(-3)
-                candidates = [(unit[0] + dx, unit[1] + dy) for dx, dy in
-                              ((19, -10), (-19, -10), (19, 8), (-19, 8), (0, -20), (24, 0),
-                               (-24, 0), (0, 30))]
-                fits = [c for c in candidates if inner.contains(SPoint(c))
-                        and math.dist(c, label) > 11]
-                if fits:
-                    centers[space_id] = pt(fits[0])
-                else:
-                    rest = main.difference(SPoint(unit).buffer(13)).difference(
-                        SPoint(label).buffer(9))
-                    part = max(getattr(rest, "geoms", [rest]), key=lambda g: g.area)
-                    best = polylabel(part, tolerance=0.5)
-                    centers[space_id] = pt((best.x, best.y))
+                units[space_id] = (best.x, best.y)
         for location, lonlat in cfg.get("coast", {}).items():
-            units[location] = pt(self.project(*lonlat))
-        return {"units": units, "labels": labels, "centers": centers}
+            units[location] = self.project(*lonlat)
+        unit_boxes = [Clearance.unit(p) for p in units.values()]
+
+        def free(box: Box, taken: Iterable[Box]) -> bool:
+            return not any(_overlap(box, other) for other in taken)
+
+        for space_id in sorted(mains, key=lambda s: mains[s].area):
+            main = mains[space_id]
+            inner = main.buffer(-2)
+            unit = units[space_id]
+            if space_id in cfg.get("label", {}):
+                labels[space_id] = self.project(*cfg["label"][space_id])
+                continue
+            candidates = [(unit[0] + dx, unit[1] + dy)
+                          for dx, dy in Clearance.LABEL_OFFSETS + Clearance.NEARBY]
+            best = polylabel(main.difference(SPoint(unit).buffer(16)), tolerance=0.5) \
+                if not main.difference(SPoint(unit).buffer(16)).is_empty else None
+            if best is not None:
+                candidates.append((best.x, best.y))
+            placed = [Clearance.label(p, s) for s, p in labels.items()]
+
+            def fits(point: Point, sid: str = space_id, shape: Any = inner,
+                     others: list[Box] = placed) -> bool:
+                # the label's middle in its space and most of it too (a halo keeps it
+                # readable where it crosses a coast), and nothing else under it
+                box = Clearance.label(point, sid)
+                drawn = _box_polygon(box)
+                return (shape.contains(SPoint(point))
+                        and shape.intersection(drawn).area >= 0.8 * drawn.area
+                        and free(box, unit_boxes) and free(box, others))
+
+            label = next((c for c in candidates if fits(c)), None)
+            if label is None:
+                print(f"note: no clear place for the label of {space_id}; put one in "
+                      "[anchors.label]")
+                label = candidates[0]
+            labels[space_id] = label
+        label_boxes = [Clearance.label(p, s) for s, p in labels.items()]
+
+        for space_id, main in mains.items():
+            if space_id in cfg.get("center", {}):
+                centers[space_id] = self.project(*cfg["center"][space_id])
+                continue
+            if space_id not in self.supply_centers:
+                continue
+            unit = units[space_id]
+            inner = main.buffer(-3)
+            candidates = [(unit[0] + dx, unit[1] + dy)
+                          for dx, dy in Clearance.CENTER_OFFSETS + Clearance.NEARBY]
+            taken = unit_boxes + label_boxes + [Clearance.center(c) for c in centers.values()]
+            fitting = [c for c in candidates if inner.contains(SPoint(c))
+                       and free(Clearance.center(c), taken)]
+            if fitting:
+                centers[space_id] = fitting[0]
+            else:
+                print(f"note: no clear place for the centre marker of {space_id}")
+                centers[space_id] = candidates[0]
+        center_boxes = [Clearance.center(c) for c in centers.values()]
+
+        for location, unit in units.items():
+            candidates = [(unit[0] + dx, unit[1] + dy)
+                          for dx, dy in Clearance.DISLODGED_OFFSETS + Clearance.NEARBY
+                          if math.hypot(dx, dy) >= 13]
+            fitting = [c for c in candidates if free(Clearance.dislodged(c), label_boxes)]
+            fitting.sort(key=lambda c: sum(_overlap(Clearance.dislodged(c), b)
+                                           for b in center_boxes))
+            if not fitting:
+                print(f"note: a dislodged unit in {location} would cover a label")
+            dislodged[location] = (fitting or candidates)[0]
+
+        def pts(points: dict[str, Point]) -> dict[str, list[float]]:
+            return {k: [round(x, 1), round(y, 1)] for k, (x, y) in points.items()}
+
+        return {"units": pts(units), "labels": pts(labels), "centers": pts(centers),
+                "dislodged": pts(dislodged)}
+
+
+Box = tuple[float, float, float, float]
+
+
+def _overlap(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _box_polygon(box: Box) -> Any:
+    from shapely.geometry import box as shapely_box
+
+    return shapely_box(*box)
+
+
+class Clearance:
+    """The room each mark takes on the picture (boxes in pixels, as the renderer draws them:
+    9.5 px bold labels, units 24 x 18 px, centre markers of radius 4.6, a dislodged unit with
+    its ring of radius 12.5)."""
+
+    LABEL_OFFSETS: tuple[Point, ...] = ((0, 17), (0, -18), (24, 0), (-24, 0), (0, 24),
+                                        (0, -24), (22, 14), (-22, 14), (22, -14), (-22, -14))
+    CENTER_OFFSETS: tuple[Point, ...] = ((19, -10), (-19, -10), (19, 8), (-19, 8), (0, -20),
+                                         (24, 0), (-24, 0), (0, 30), (28, -18), (-28, -18))
+    DISLODGED_OFFSETS: tuple[Point, ...] = ((13, -13), (-13, -13), (13, 13), (-13, 13),
+                                            (18, 0), (-18, 0))
+
+    NEARBY: tuple[Point, ...] = tuple(sorted(
+        ((float(dx), float(dy)) for dx in range(-40, 41, 4) for dy in range(-40, 41, 4)
+         if 12 <= math.hypot(dx, dy) <= 40),
+        key=lambda d: (math.hypot(*d), d)))
+    """Further places to try, nearest first."""
+
+    @staticmethod
+    def label(at: Point, text: str) -> Box:
+        half = 3.6 * len(text) + 1
+        return at[0] - half, at[1] - 5, at[0] + half, at[1] + 5
+
+    @staticmethod
+    def unit(at: Point) -> Box:
+        return at[0] - 12, at[1] - 10, at[0] + 12, at[1] + 8
+
+    @staticmethod
+    def center(at: Point) -> Box:
+        return at[0] - 5.5, at[1] - 5.5, at[0] + 5.5, at[1] + 5.5
+
+    @staticmethod
+    def dislodged(at: Point) -> Box:
+        return at[0] - 14.5, at[1] - 14.5, at[0] + 14.5, at[1] + 14.5
+
+
+def _tidy(shape: Any, smallest: float = 5.0) -> Any:
+    """``shape`` without the crumbs that cutting along two sets of borders leaves: parts and
+    holes of less than ``smallest`` square pixels."""
+    from shapely.geometry import Polygon
+    from shapely.ops import unary_union
+
+    kept = [Polygon(part.exterior, [h for h in part.interiors if Polygon(h).area >= smallest])
+            for part in getattr(shape, "geoms", [shape])
+            if part.geom_type == "Polygon" and part.area >= smallest]
+    return unary_union(kept) if kept else shape
+
+
+def _polygonal(geometry: Any) -> Any:
+    """The polygons of ``geometry`` (dropping the lines and points an intersection can leave)."""
+    from shapely.geometry import Polygon
+    from shapely.ops import unary_union
+
+    if geometry.geom_type == "Polygon":
+        return geometry
+    if geometry.geom_type == "MultiPolygon":
+        return geometry
+    parts: list[Any] = []
+    for part in getattr(geometry, "geoms", []):
+        if part.geom_type == "Polygon":
+            parts.append(part)
+        elif part.geom_type == "MultiPolygon":
+            parts.extend(part.geoms)
+    return unary_union(parts) if parts else Polygon()
+
+
+def _wiggle(shape: Any, amplitude: float) -> Any:
+    """``shape`` with every edge replaced by a winding line through the same two ends. The line
+    depends only on the edge's two ends (not on their order), so two cells that share an edge
+    still share it afterwards."""
+    from shapely.geometry import Polygon
+
+    def ring(coords: Sequence[Sequence[float]]) -> list[Point]:
+        out: list[Point] = []
+        for a, b in zip(coords[:-1], coords[1:], strict=True):
+            out.extend(_winding_edge((a[0], a[1]), (b[0], b[1]), amplitude)[:-1])
+        return out
+
+    polygons = []
+    for part in getattr(shape, "geoms", [shape]):
+        if part.geom_type != "Polygon" or part.is_empty:
+            continue
+        polygons.append(Polygon(ring(part.exterior.coords),
+                                [ring(h.coords) for h in part.interiors]).buffer(0))
+    from shapely.ops import unary_union
+    return unary_union(polygons)
+
+
+def _winding_edge(a: Point, b: Point, amplitude: float) -> list[Point]:
+    """Points from ``a`` to ``b`` along a line that winds by at most ``amplitude`` pixels
+    (midpoint displacement, seeded by the rounded ends)."""
+    import random
+    import zlib
+
+    ka = (round(a[0], 3), round(a[1], 3))
+    kb = (round(b[0], 3), round(b[1], 3))
+    first, second = sorted((ka, kb))
+    rng = random.Random(zlib.crc32(repr((first, second)).encode()))
+    p, q = ((a, b) if (ka, kb) == (first, second) else (b, a))
+    points = [p, q]
+    # halve every piece until the pieces are short, moving each new middle point sideways by
+    # a share of its piece's length (so the line winds at every scale, as a river does)
+    while math.dist(points[0], points[1]) > 3.0:
+        refined = [points[0]]
+        for u, v in zip(points[:-1], points[1:], strict=True):
+            length = math.dist(u, v) or 1.0
+            nx, ny = -(v[1] - u[1]) / length, (v[0] - u[0]) / length
+            shift = rng.uniform(-1.0, 1.0) * min(0.6 * amplitude, 0.12 * length)
+            refined.append(((u[0] + v[0]) / 2 + nx * shift, (u[1] + v[1]) / 2 + ny * shift))
+            refined.append(v)
+        points = refined
+    return points if (ka, kb) == (first, second) else points[::-1]
 
 
 def svg_path(geometry: Any) -> str:
@@ -479,6 +807,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "world-atlas TopoJSON file")
     ex.add_argument("topojson", type=Path)
     ex.add_argument("--variant", default="classical")
+    ec = sub.add_parser("extract-countries", help="cut the Natural Earth countries of the region "
+                        "out of a world-atlas TopoJSON file (countries-50m.json)")
+    ec.add_argument("topojson", type=Path)
+    ec.add_argument("--variant", default="classical")
     bd = sub.add_parser("build", help="make realpolitik/render/<variant>.json")
     bd.add_argument("--variant", default="classical")
     bd.add_argument("--out", type=Path)
@@ -488,8 +820,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     config = tomllib.loads((MAPDATA / f"{args.variant}.toml").read_text())
     land_file = MAPDATA / f"{args.variant}_land.json"
+    countries_file = MAPDATA / f"{args.variant}_countries.json"
     if args.command == "extract":
         extract(args.topojson, config, land_file)
+        return 0
+    if args.command == "extract-countries":
+        extract_countries(args.topojson, config, countries_file)
         return 0
 
     from realpolitik.geography import province_of
@@ -498,7 +834,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     variant = load_variant(args.variant)
     spaces = {p.id: p.terrain.value for p in variant.map.provinces.values()}
     land_polygons = json.loads(land_file.read_text())["polygons"]
-    builder = Builder(config, land_polygons)
+    countries = (json.loads(countries_file.read_text())["countries"]
+                 if countries_file.exists() else None)
+    builder = Builder(config, land_polygons, countries)
     data = builder.build(spaces, variant.map.supply_centers())
     data["coasts"] = {p.id: list(p.coasts) for p in variant.map.provinces.values() if p.coasts}
     for location in variant.map.locations:

@@ -283,6 +283,115 @@ def test_unit_anchors_lie_in_their_space(variant: Variant) -> None:
         assert inside(point, art.paths[province_of(location)]), location
 
 
+def test_land_borders_follow_the_land(variant: Variant) -> None:
+    """Borders between two land spaces are real borders or winding lines, never the long
+    straight cuts of a plain Voronoi division (the old picture had pieces of 280 px)."""
+    art = load_map_art(variant)
+    owners: dict[frozenset[tuple[float, float]], set[str]] = defaultdict(set)
+    for space_id, path in art.paths.items():
+        if art.terrain[space_id] == Terrain.SEA:
+            continue
+        for ring in _rings(path):
+            for a, b in zip(ring, ring[1:], strict=False):
+                owners[frozenset((a, b))].add(space_id)
+    shared = [(math.dist(*edge), sorted(spaces)) for edge, spaces in owners.items()
+              if len(spaces) > 1 and len(edge) == 2]
+    assert len(shared) > 2000  # the borders are drawn with many short pieces
+    longest = max(shared)
+    assert longest[0] < 15, f"a straight piece of {longest[0]:.0f} px between {longest[1]}"
+
+
+# The room marks take on the picture, as render() draws them (boxes: left, top, right, bottom).
+def _label_box(at: tuple[float, float], text: str) -> tuple[float, float, float, float]:
+    half = 3.3 * len(text)  # bold 9.5 px capitals are about 6.6 px wide
+    return at[0] - half, at[1] - 3.6, at[0] + half, at[1] + 3.6
+
+
+def _unit_box(at: tuple[float, float]) -> tuple[float, float, float, float]:
+    return at[0] - 11, at[1] - 9, at[0] + 11, at[1] + 7  # a fleet's hull and sail
+
+
+def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def test_labels_are_clear_of_units_dislodged_units_and_centres(variant: Variant) -> None:
+    """No unit (of any location), dislodged unit (with its ring) or centre marker is drawn over
+    a space's name, e.g. BUD, SEV, TRI, BLA, NTH and BEL, which the old picture covered."""
+    art = load_map_art(variant)
+    labels = {s: _label_box(p, s) for s, p in art.labels.items()}
+    for checked in ("bud", "sev", "tri", "bla", "nth", "bel"):
+        assert checked in labels
+    clashes = []
+    for space_id, box in labels.items():
+        for location, at in art.units.items():
+            if _overlap(box, _unit_box(at)):
+                clashes.append((space_id, "unit", location))
+        for location, at in art.dislodged.items():
+            if _overlap(box, (at[0] - 14, at[1] - 14, at[0] + 14, at[1] + 14)):
+                clashes.append((space_id, "dislodged unit", location))
+        for center, at in art.centers.items():
+            if _overlap(box, (at[0] - 5, at[1] - 5, at[0] + 5, at[1] + 5)):
+                clashes.append((space_id, "centre", center))
+        for other, other_box in labels.items():
+            if other < space_id and _overlap(box, other_box):
+                clashes.append((space_id, "label", other))
+    assert not clashes
+    assert set(art.dislodged) == set(art.units)
+
+
+def test_names_are_drawn_over_units_and_arrows(variant: Variant) -> None:
+    """The names come after the units, orders and marks in the SVG, so nothing covers them."""
+    phases = dict((str(p.phase), (p, o)) for p, o in _sample_game(variant))
+    position, orders = phases["F1902M"]
+    svg = render(position, orders=orders, results=adjudicate(position, orders))
+    order_of = [m.group(1) for m in re.finditer(r'<g id="(\w+)"', svg)]
+    for layer in ("units", "orders", "marks"):
+        assert order_of.index(layer) < order_of.index("labels")
+
+
+def test_power_colours_stand_apart_also_for_colour_blind_players(variant: Variant) -> None:
+    """Each power's colour differs from every other one, from the sea and from the land by a
+    CIEDE2000 distance of at least 15 for normal vision and simulated protanopia and
+    deuteranopia; the lighter fills of owned spaces by at least 9 (the old colours: 4.5, for
+    Austria and Italy seen with deuteranopia)."""
+    from colour_vision import VISIONS, difference
+
+    from realpolitik.render import svg as svg_module
+
+    colours = {p.id: p.colour for p in variant.powers}
+    backgrounds = {"sea": svg_module.SEA, "land": svg_module.LAND}
+    fills = {p: svg_module._tint(c, svg_module.OWNED_TINT) for p, c in colours.items()}
+    weakest: list[tuple[float, str, str, str]] = []
+    for vision in VISIONS:
+        for table, floor in ((colours, 15.0), (fills, 9.0)):
+            names = sorted(table)
+            for i, a in enumerate(names):
+                for b in names[i + 1:]:
+                    weakest.append((difference(table[a], table[b], vision) - floor, a, b,
+                                    vision))
+                for place, background in backgrounds.items():
+                    weakest.append((difference(table[a], background, vision) - floor, a, place,
+                                    vision))
+    assert min(weakest)[0] >= 0, min(weakest)
+
+
+def test_colour_difference_matches_published_values() -> None:
+    """CIEDE2000 against pairs from Sharma, Wu and Dalal's test data, and the simulation
+    against what it must do: greys stay grey, red and green move together for protanopes."""
+    from colour_vision import ciede2000, difference, lab
+
+    assert ciede2000((50, 2.6772, -79.7751), (50, 0, -82.7485)) == pytest.approx(2.0425, abs=1e-4)
+    assert ciede2000((60.2574, -34.0099, 36.2677), (60.4626, -34.1751, 39.4387)) == \
+        pytest.approx(1.2644, abs=1e-4)
+    assert ciede2000((2.0776, 0.0795, -1.1350), (0.9033, -0.0636, -0.5514)) == \
+        pytest.approx(0.9082, abs=1e-4)
+    for vision in ("protanopia", "deuteranopia"):
+        grey = lab("#808080", vision)
+        assert abs(grey[1]) < 1 and abs(grey[2]) < 1
+        assert difference("#d62728", "#2ca02c", vision) < difference("#d62728", "#2ca02c") / 2
+
+
 def test_art_file_is_small() -> None:
     size = (Path(load_map_art.__code__.co_filename).parent / "classical.json").stat().st_size
     assert size < 300_000

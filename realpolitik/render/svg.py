@@ -40,13 +40,15 @@ Point = tuple[float, float]
 _ColourOf = Callable[[str | None], str]
 _Anchor = Callable[[str], Point]
 
-SEA = "#a9cbe6"
-LAND = "#efe4c6"
+SEA = "#8fc1db"
+LAND = "#e3cfa5"
 NEUTRAL_LAND = "#d9d4c7"
 BORDER = "#5b5346"
 LABEL = "#2b2620"
 FAILED = "#d0021b"
 UNIT_RADIUS = 9.0
+OWNED_TINT = 0.5
+"""How much of its owner's colour a space with an owned supply centre is filled with."""
 
 
 class MapArtError(RealpolitikError, ValueError):
@@ -69,6 +71,8 @@ class MapArt:
     """Space id -> where its abbreviation is written."""
     centers: Mapping[str, Point]
     """Supply-centre id -> where its marker is drawn."""
+    dislodged: Mapping[str, Point]
+    """Location id -> where a dislodged unit there is drawn (beside the unit, clear of labels)."""
     coasts: Mapping[str, tuple[str, ...]]
     """Province id -> its coast locations, for provinces with several coasts."""
     decor: Mapping[str, str]
@@ -101,6 +105,8 @@ def _read_map_art(variant: Variant) -> MapArt:
             units=MappingProxyType({k: _point(v) for k, v in data["units"].items()}),
             labels=MappingProxyType({k: _point(v) for k, v in data["labels"].items()}),
             centers=MappingProxyType({k: _point(v) for k, v in data["centers"].items()}),
+            dislodged=MappingProxyType({k: _point(v)
+                                        for k, v in data.get("dislodged", {}).items()}),
             coasts=MappingProxyType({k: tuple(v) for k, v in data.get("coasts", {}).items()}),
             decor=MappingProxyType({k: str(v) for k, v in data.get("decor", {}).items()}),
             label_text=MappingProxyType(
@@ -375,7 +381,7 @@ def render(
             fill = "url(#impassable)"
         else:
             owner = position.centers.get(space_id)
-            fill = _tint(colour_of(owner), 0.55) if owner else LAND
+            fill = _tint(colour_of(owner), OWNED_TINT) if owner else LAND
         out.append(f'<path id="{space_id}" d="{art.paths[space_id]}" fill="{fill}"/>')
     out.append("</g>")
     decor_fill = {"neutral": NEUTRAL_LAND, "islands": "#e3dccb", "lakes": SEA}
@@ -398,26 +404,6 @@ def render(
                    f'<circle cx="{_n(x)}" cy="{_n(y)}" r="1.6" fill="{_outline(fill)}"/>')
     out.append("</g>")
 
-    # labels and split coasts
-    if show_labels:
-        halo: list[str] = []
-        texts: list[str] = []
-        for space_id in sorted(art.labels):
-            x, y = art.labels[space_id]
-            sea = art.terrain[space_id] == Terrain.SEA
-            style = ' font-style="italic" fill="#1d4f7a"' if sea else ""
-            text = escape(art.label_text.get(space_id, space_id.upper()))
-            size = art.label_size.get(space_id)
-            where = f'x="{_n(x)}" y="{_n(y + (3.4 if size is None else size * 0.36))}"'
-            if size is not None:
-                where += f' font-size="{_n(size)}"'
-            halo.append(f"<text {where}>{text}</text>")
-            texts.append(f"<text {where}{style}>{text}</text>")
-        # the halo is drawn as a separate layer: cairosvg ignores paint-order
-        out.append('<g id="labels" font-size="9.5" font-weight="bold" text-anchor="middle">'
-                   '<g fill="none" stroke="#ffffff" stroke-width="2.6" stroke-opacity="0.8" '
-                   'stroke-linejoin="round">' + "".join(halo) + "</g>"
-                   f'<g fill="{LABEL}">' + "".join(texts) + "</g></g>")
     out.append('<g id="coasts" font-size="7" font-style="italic" fill="#1d4f7a" '
                'text-anchor="middle">')
     for province in sorted(art.coasts):
@@ -440,7 +426,13 @@ def render(
         if province in dislodged_here:
             continue  # drawn offset below, with a red ring
         canvas.add("units", _unit_symbol(unit.type, at, colour_of(unit.power)))
-    offset = (11.0, 11.0)
+    def beside(location: str) -> Point:
+        """Where a dislodged unit at ``location`` is drawn."""
+        if location in art.dislodged:
+            return art.dislodged[location]
+        x, y = anchor(location)
+        return x + 13.0, y - 13.0
+
     dislodged_units = list(position.dislodged)
     if isinstance(results, Resolution) and position.phase.type is PhaseType.MOVEMENT:
         dislodged_units.extend(results.dislodged)
@@ -450,8 +442,7 @@ def render(
         if unit.province in drawn_dislodged:
             continue
         drawn_dislodged.add(unit.province)
-        at = unit_point(unit)
-        moved = (at[0] + offset[0], at[1] + offset[1])
+        moved = beside(unit.location)
         canvas.add("units", _unit_symbol(unit.type, moved, colour_of(unit.power)))
         canvas.add("marks", _ring(moved, 12.5, FAILED, width=2.2))
     for r in result_list:
@@ -462,8 +453,7 @@ def render(
             if unit_or_none is None:
                 continue
             drawn_dislodged.add(r.order.province)
-            at = unit_point(unit_or_none)
-            moved = (at[0] + offset[0], at[1] + offset[1])
+            moved = beside(unit_or_none.location)
             canvas.add("units", _unit_symbol(unit_or_none.type, moved,
                                              colour_of(unit_or_none.power)))
             canvas.add("marks", _ring(moved, 12.5, FAILED, width=2.2))
@@ -477,12 +467,33 @@ def render(
 
     for order in order_list:
         _draw_order(order, by_text.get(str(order)), position, canvas, colour_of, anchor,
-                    move_lines, dislodged_here, offset)
+                    move_lines, dislodged_here, beside)
 
     out.append('<g id="units">' + "".join(canvas.layers["units"]) + "</g>")
     out.append('<g id="orders">' + "".join(canvas.layers["orders_under"])
                + "".join(canvas.layers["orders"]) + "</g>")
     out.append('<g id="marks">' + "".join(canvas.layers["marks"]) + "</g>")
+
+    # the names of the spaces, last so that no unit or arrow covers them
+    if show_labels:
+        halo: list[str] = []
+        texts: list[str] = []
+        for space_id in sorted(art.labels):
+            x, y = art.labels[space_id]
+            sea = art.terrain[space_id] == Terrain.SEA
+            style = ' font-style="italic" fill="#1d4f7a"' if sea else ""
+            text = escape(art.label_text.get(space_id, space_id.upper()))
+            size = art.label_size.get(space_id)
+            where = f'x="{_n(x)}" y="{_n(y + (3.4 if size is None else size * 0.36))}"'
+            if size is not None:
+                where += f' font-size="{_n(size)}"'
+            halo.append(f"<text {where}>{text}</text>")
+            texts.append(f"<text {where}{style}>{text}</text>")
+        # the halo is drawn as a separate layer: cairosvg ignores paint-order
+        out.append('<g id="labels" font-size="9.5" font-weight="bold" text-anchor="middle">'
+                   '<g fill="none" stroke="#ffffff" stroke-width="2.6" stroke-opacity="0.8" '
+                   'stroke-linejoin="round">' + "".join(halo) + "</g>"
+                   f'<g fill="{LABEL}">' + "".join(texts) + "</g></g>")
 
     # title and the table of centres
     heading = position.phase.long_name
@@ -541,7 +552,7 @@ def _draw_order(
     anchor: _Anchor,
     move_lines: Mapping[str, tuple[Point, Point, str]],
     dislodged_here: set[str],
-    offset: Point,
+    beside: _Anchor,
 ) -> None:
     if isinstance(order, Waive):
         return
@@ -615,13 +626,13 @@ def _draw_order(
     elif isinstance(order, Retreat):
         start = here
         if position.phase.type is PhaseType.RETREATS:
-            start = (here[0] + offset[0], here[1] + offset[1])
+            start = beside(order.location)
         canvas.add("orders", _move_arrow(start, anchor(order.destination), colour,
                                          failed=failed, void=void, dash="3 3"))
     elif isinstance(order, Disband):
         at = here
         if position.phase.type is PhaseType.RETREATS:
-            at = (here[0] + offset[0], here[1] + offset[1])
+            at = beside(order.location)
         canvas.add("marks", _cross(at, 8.5))
     elif isinstance(order, Build):
         built = result is None or result.result is Result.SUCCEEDS
