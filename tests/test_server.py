@@ -157,6 +157,31 @@ def test_create_and_join_two_player_game(client: TestClient,
     assert client.get("/games").json()[0]["seats_free"] == 0
 
 
+def test_who_has_given_orders_and_my_games_list_what_is_owed(
+        client: TestClient, two_player: tuple[int, Headers, Headers]) -> None:
+    """Seats can tell who has given orders (not which); "my games" says which of one's powers
+    still owe orders this phase."""
+    game, alice, bob = two_player
+
+    def mine(who: Headers) -> Any:
+        (summary,) = client.get("/games", params={"scope": "mine"}, headers=who).json()
+        return summary
+
+    assert view(client, bob, game)["orders_in"] == []
+    assert mine(alice)["my_powers"] == ["england", "france", "russia"]
+    assert mine(alice)["orders_needed"] == ["england", "france", "russia"]
+    orders(client, alice, game, "france", "A Par-Bur")
+    orders(client, alice, game, "england", "")  # an empty text is no orders
+    assert view(client, bob, game)["orders_in"] == ["france"]
+    assert mine(alice)["orders_needed"] == ["england", "russia"]
+    r = client.post(f"/games/{game}/ready", json={"power": "russia"}, headers=alice)
+    assert r.status_code == 200, r.text
+    assert mine(alice)["orders_needed"] == ["england"]
+    assert mine(bob)["orders_needed"] == ["austria", "germany", "turkey"]
+    assert "orders_needed" not in client.get("/games").json()[0] or \
+        client.get("/games").json()[0]["orders_needed"] == []
+
+
 def test_forming_game_starts_when_full(client: TestClient) -> None:
     gm = sign_up(client, "gm")
     game = create(client, gm, players="4", deadlines={"first_movement": "2h"})

@@ -197,6 +197,11 @@ class GameSummary(BaseModel):
     deadline: str | None
     seats: int
     seats_free: int
+    my_powers: list[str] = []
+    """In the list of one's own games: the powers one plays."""
+    orders_needed: list[str] = []
+    """In the list of one's own games: those of one's powers that have orders to give this
+    phase and have given none and are not ready."""
 
 
 class SeatOut(BaseModel):
@@ -268,6 +273,8 @@ class GameOut(BaseModel):
     """``phase``, ``units`` and ``centers`` per power (upper case), ``dislodged`` if any."""
     centers: dict[str, int]
     to_order: list[str]
+    orders_in: list[str]
+    """The powers that have given orders this phase (not what they are)."""
     ready: list[str]
     civil_disorder: list[str]
     eliminated: list[str]

@@ -325,6 +325,7 @@ class GameService:
             # what the variant's state shows beside the board (e.g. "sea_superiority")
             **game.variant.hooks.public_state(game.position),
             "to_order": self._to_order(loaded),
+            "orders_in": self._orders_in(loaded),
             "ready": loaded.ready(),
             "civil_disorder": sorted(game.civil_disorder),
             "eliminated": list(game.eliminated),
@@ -355,7 +356,27 @@ class GameService:
                     "seats_free": sum(1 for s in seats
                                       if s.user_id is None and str(s.seat) not in bots),
                 })
+        if mine and user is not None:
+            for summary in out:
+                summary.update(self._my_part(int(summary["id"]), user))
         return out
+
+    def _my_part(self, game_id: int, user: Account) -> JSON:
+        """For the list of one's own games: one's powers, and those that still owe orders."""
+        loaded = self._read(game_id)
+        mine = loaded.powers_of_user(user.id)
+        ready = set(loaded.ready())
+        needed = [] if loaded.row.status not in ("active", "forming") else [
+            p for p in self._to_order(loaded)
+            if p in mine and p not in ready and p not in self._orders_in(loaded)]
+        return {"my_powers": list(mine), "orders_needed": needed}
+
+    @staticmethod
+    def _orders_in(loaded: _Loaded) -> list[str]:
+        """Powers whose order text for the current phase is not empty."""
+        phase = str(loaded.game.phase)
+        return sorted(p for p, row in loaded.pending.items()
+                      if row.phase == phase and (row.text or "").strip())
 
     # -- creating and joining --------------------------------------------------------------------
 

@@ -88,13 +88,43 @@ export function phaseName(code) {
   return `${season} ${m[2]} ${type}`;
 }
 
+const TOAST_LIMIT = 3;
+
+/** A short message at the foot of the map (never over the orders or the chart). Each goes away
+ * by itself; at most three are shown, the oldest make way, and the same words never pile up. */
 export function toast(message, action) {
   const box = document.getElementById("toasts");
-  const item = h("div", { class: "toast" }, h("span", {}, message));
+  for (const old of box.querySelectorAll(".toast")) if (old.dataset.message === message) old.remove();
+  const item = h("div", { class: "toast", dataset: { message } }, h("span", {}, message));
   if (action) item.append(h("button", { type: "button", onclick: () => { action.run(); item.remove(); } }, action.label));
   item.append(h("button", { type: "button", class: "close", "aria-label": "Dismiss", onclick: () => item.remove() }, "×"));
   box.append(item);
-  setTimeout(() => item.remove(), action ? 20000 : 6000);
+  const shown = box.querySelectorAll(".toast");
+  for (let i = 0; i < shown.length - TOAST_LIMIT; i++) shown[i].remove();
+  setTimeout(() => item.remove(), action ? 12000 : 6000);
+}
+
+/** A notification outside the page (if the player allowed them) while the page is not looked
+ * at; returns whether one was shown. */
+export function notify(titleText, body, tag) {
+  if (!("Notification" in window) || Notification.permission !== "granted") return false;
+  if (document.visibilityState === "visible" && document.hasFocus()) return false;
+  try {
+    const n = new Notification(titleText, { body, tag });
+    n.onclick = () => { window.focus(); n.close(); };
+    return true;
+  } catch { return false; }  // some browsers allow notifications only from a service worker
+}
+
+/** "14:05" today, "24 Nov 14:05" on another day (the viewer's own clock and time zone). */
+export function clockTime(iso) {
+  if (!iso) return "";
+  const when = new Date(iso);
+  if (Number.isNaN(when.getTime())) return "";
+  const time = when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  const today = new Date();
+  if (when.toDateString() === today.toDateString()) return time;
+  return `${when.toLocaleDateString([], { day: "numeric", month: "short" })} ${time}`;
 }
 
 /** Kept in localStorage: drafts of orders and press, read markers. */

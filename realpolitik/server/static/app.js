@@ -1,6 +1,7 @@
 // The page: a hash router over the lobby (#/) and the game page (#/game/<id>).
-import { api, auth, h, title, phaseName, toast } from "./api.js";
+import { api, auth, h, title, phaseName, toast, duration, clockTime } from "./api.js";
 import { GamePage } from "./game.js";
+import { countUnread } from "./press.js";
 
 const main = document.getElementById("main");
 let current = null;  // the view being shown (has destroy())
@@ -77,7 +78,7 @@ class Lobby {
       if (!box) return;
       try {
         const games = await api("GET", `/games?scope=${scope}`);
-        box.replaceChildren(games.length ? this.table(games) :
+        box.replaceChildren(games.length ? (scope === "mine" ? await this.mineTable(games) : this.table(games)) :
           h("p", { class: "muted" }, scope === "mine" ? "No games yet: create one below, or join an open game." : "No open games: create one."));
       } catch (err) {
         box.replaceChildren(h("p", { class: "error" }, err.message));
@@ -96,6 +97,37 @@ class Lobby {
         h("td", {}, phaseName(g.phase)),
         h("td", {}, g.status),
         h("td", {}, `${g.seats_free} of ${g.seats}`)))));
+  }
+
+  /** One's own games: what is owed this phase, the deadline, and unread press (this device's). */
+  async mineTable(games) {
+    const unread = await Promise.all(games.map((g) => api("GET", `/games/${g.id}/press`)
+      .then((messages) => countUnread(g.id, messages, g.my_powers || [])).catch(() => 0)));
+    const owed = (g) => {
+      if (g.status === "finished") return h("span", { class: "muted" }, "finished");
+      if (g.status === "paused") return h("span", { class: "muted" }, "paused");
+      if ((g.orders_needed || []).length) {
+        return h("strong", { class: "owed" }, `Orders needed: ${g.orders_needed.map(title).join(", ")}`);
+      }
+      return h("span", { class: "done" }, g.status === "forming" ? "waiting for players" : "orders in ✓");
+    };
+    const deadline = (g) => {
+      if (!g.deadline || g.status !== "active") return "—";
+      const left = (new Date(g.deadline).getTime() - Date.now()) / 1000;
+      return h("time", { datetime: g.deadline, title: new Date(g.deadline).toLocaleString() },
+        left > 0 ? `${duration(left)} left (${clockTime(g.deadline)})` : "adjudicating…");
+    };
+    return h("table", { class: "games mine" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Game"), h("th", { scope: "col" }, "Phase"),
+        h("th", { scope: "col" }, "This phase"), h("th", { scope: "col" }, "Deadline"), h("th", { scope: "col" }, "Press"))),
+      h("tbody", {}, games.map((g, i) => h("tr", { dataset: { game: String(g.id) } },
+        h("td", {}, h("a", { href: `#/game/${g.id}` }, g.name), h("div", { class: "muted small" },
+          (g.my_powers || []).map(title).join(", "))),
+        h("td", {}, phaseName(g.phase)),
+        h("td", {}, owed(g)),
+        h("td", {}, deadline(g)),
+        h("td", {}, unread[i] ? h("span", { class: "badge unread", "aria-label": `${unread[i]} unread` }, String(unread[i]))
+          : h("span", { class: "muted" }, "—"))))));
   }
 
   authForms() {

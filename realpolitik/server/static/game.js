@@ -1,7 +1,7 @@
 // The game page: the map, order entry (clicks, lists, text), ready flag, deadline, seats and the
 // gamesmaster's buttons, with the press and history panels. Every choice offered comes from the
 // server's legal-orders endpoint and every order goes through the server's parser: no rules here.
-import { api, auth, h, fill, title, phaseName, toast, local, duration } from "./api.js";
+import { api, auth, h, fill, title, phaseName, toast, notify, local, duration } from "./api.js";
 import { MapView } from "./mapview.js";
 import { PressPanel } from "./press.js";
 import { HistoryPanel } from "./history.js";
@@ -161,8 +161,9 @@ export class GamePage {
         await this.history.load();
         if (played.length) {
           const last = played[played.length - 1];
-          toast(`${phaseName(last)} was adjudicated: now ${phaseName(this.game.phase)}.`,
-            { label: "See the results", run: () => this.showResults() });
+          const text = `${phaseName(last)} was adjudicated: now ${phaseName(this.game.phase)}.`;
+          toast(text, { label: "See the results", run: () => this.showResults() });
+          notify(this.game.name, text, `rp-phase-${this.id}`);
         }
         break;
       }
@@ -213,15 +214,33 @@ export class GamePage {
     this.historyBox = h("section", { class: "panel", id: "panel-history", role: "tabpanel", "aria-labelledby": "tab-history" });
     this.pressBox = h("section", { class: "panel", id: "panel-press", role: "tabpanel", "aria-labelledby": "tab-press" });
     this.gameBox = h("section", { class: "panel", id: "panel-game", role: "tabpanel", "aria-labelledby": "tab-game" });
+    const narrow = window.matchMedia("(max-width: 700px)").matches;
     this.root.replaceChildren(h("div", { class: "game" },
       this.head, tabList,
       h("div", { class: "game-body" },
         h("div", { class: "map-pane" }, this.mapBox, this.menu,
           h("div", { class: "map-bar" }, this.hint,
-            h("button", { type: "button", class: "secondary small", id: "zoom", "aria-pressed": "false",
-              onclick: (ev) => { const on = this.mapBox.classList.toggle("zoomed"); ev.target.setAttribute("aria-pressed", String(on)); } }, "Zoom"))),
+            h("button", { type: "button", class: "secondary small", id: "zoom", "aria-pressed": String(narrow),
+              onclick: (ev) => { const on = this.mapBox.classList.toggle("zoomed"); ev.target.setAttribute("aria-pressed", String(on)); if (on) this.centreOnMine(); } }, "Zoom"))),
         h("div", { class: "side" }, this.ordersBox, this.historyBox, this.pressBox, this.gameBox))));
     this.map = new MapView(this.mapBox, (prov, at) => this.mapClick(prov, at));
+    // On a phone the whole board is too small to read or tap: start zoomed in (the map scrolls
+    // and pans with a finger), on one's own units.
+    if (narrow) this.mapBox.classList.add("zoomed");
+  }
+
+  /** Scroll a zoomed map so that the player's units (or centres) are in view. */
+  centreOnMine() {
+    const svg = this.map && this.map.svg;
+    if (!svg || !this.mapBox.classList.contains("zoomed")) return;
+    const provinces = [...this.byProv.keys()];
+    const boxes = provinces.map((p) => svg.querySelector(`#spaces path[id="${CSS.escape(p)}"]`)).filter(Boolean)
+      .map((el) => el.getBoundingClientRect());
+    if (!boxes.length) return;
+    const view = this.mapBox.getBoundingClientRect();
+    const midX = boxes.reduce((n, b) => n + b.x + b.width / 2, 0) / boxes.length - view.x + this.mapBox.scrollLeft;
+    const midY = boxes.reduce((n, b) => n + b.y + b.height / 2, 0) / boxes.length - view.y + this.mapBox.scrollTop;
+    this.mapBox.scrollTo({ left: midX - view.width / 2, top: midY - view.height / 2 });
   }
 
   tabKeys(ev, keys, key) {
@@ -255,7 +274,10 @@ export class GamePage {
     if (this.tab === "history" && this.history.entries.length) {
       return this.map.show(`/games/${this.id}/map.svg?seq=${this.history.seq}`);
     }
-    return this.map.show(`/games/${this.id}/map.svg${auth.token && this.mine.length ? "?mine=true" : ""}`).then(() => this.rehighlight());
+    return this.map.show(`/games/${this.id}/map.svg${auth.token && this.mine.length ? "?mine=true" : ""}`).then(() => {
+      this.rehighlight();
+      if (!this.centred) { this.centred = true; this.centreOnMine(); }
+    });
   }
 
   renderAll() {
@@ -358,8 +380,10 @@ export class GamePage {
     const power = this.power;
     const legal = this.legal[power] || {};
     const lines = (this.orders[power] && this.orders[power].lines) || [];
+    const help = phaseHelp(g, power, legal, lines);
     box.append(h("h2", { id: "orders-h" }, `Orders for ${title(power)}`),
-      h("p", { class: "muted small" }, "Click a unit on the map, then where it goes (or choose Support or Convoy in the menu). Or pick from the lists, or type the orders below."));
+      help.due ? h("p", { class: "due", id: "orders-due", role: "status" }, help.due) : null,
+      h("p", { class: "muted small", id: "orders-how" }, help.how));
 
     // One list of legal orders per unit (or free centre): the keyboard way to give orders.
     const chosen = new Map();
@@ -387,7 +411,7 @@ export class GamePage {
     const saved = (this.orders[power] && this.orders[power].text) || "";
     const area = h("textarea", { id: "order-text", rows: Math.max(5, text.split("\n").length + 1), wrap: "off", spellcheck: "false",
       autocapitalize: "characters", "aria-describedby": "order-help order-status",
-      placeholder: examples(legal) });
+      placeholder: help.placeholder });
     area.value = text;
     const gutter = h("div", { class: "gutter", "aria-hidden": "true" });
     const status = h("p", { id: "order-status", class: "small", "aria-live": "polite" });
@@ -438,8 +462,8 @@ export class GamePage {
           fixes.length ? h("div", { class: "fixes" }, fixes) : null));
       }
     }
-    box.append(h("h3", {}, `Orders given (${lines.filter((l) => l.ok).length})`), lines.length ? results :
-      h("p", { class: "muted" }, "None yet: units without orders hold."));
+    box.append(h("h3", {}, `Orders given (${lines.filter((l) => l.ok).length})`), lines.length ? results : null,
+      h("p", { class: "muted", id: "orders-default" }, lines.length ? help.fallback : `None yet: ${help.fallback}`));
   }
 
   /** Replace the unit's order (or add it) in the power's text and send the whole text. */
@@ -607,9 +631,7 @@ export class GamePage {
         onclick: (ev) => { ev.stopPropagation(); if (typeof action === "function") { this.closeMenu(); action(); } else this.pick(action); } }, text)),
       h("button", { type: "button", role: "menuitem", class: "secondary", onclick: () => this.cancelSelection() }, "Cancel"));
     menu.hidden = false;
-    const pane = menu.parentElement.getBoundingClientRect();
-    const x = Math.min(Math.max(0, at.x + 12), Math.max(0, pane.width - menu.offsetWidth - 4));
-    const y = Math.min(Math.max(0, at.y + 12), Math.max(0, pane.height - menu.offsetHeight - 4));
+    const [x, y] = this.menuPlace(at);
     menu.style.left = `${x}px`;
     menu.style.top = `${y}px`;
     const first = menu.querySelector("button");
@@ -620,6 +642,37 @@ export class GamePage {
       if (ev.key === "ArrowDown") { ev.preventDefault(); buttons[(i + 1) % buttons.length].focus(); }
       if (ev.key === "ArrowUp") { ev.preventDefault(); buttons[(i - 1 + buttons.length) % buttons.length].focus(); }
     };
+  }
+
+  /** Where the menu goes: beside the clicked point, on the side where it covers the fewest
+   * names of the lit provinces (the destinations next to the unit stay visible and tappable). */
+  menuPlace(at) {
+    const menu = this.menu;
+    const paneBox = menu.parentElement.getBoundingClientRect();
+    const mapBox = this.mapBox.getBoundingClientRect();
+    const w = menu.offsetWidth, hgt = menu.offsetHeight;
+    const lit = new Set((this.sel && this.sel.highlight || []).flatMap(([, provs]) => provs));
+    const svg = this.map.svg;
+    const keep = [];
+    for (const text of svg ? svg.querySelectorAll("#labels > g:last-child text") : []) {
+      if (!lit.has(text.textContent.trim().toLowerCase())) continue;
+      const r = text.getBoundingClientRect();
+      keep.push([r.x + r.width / 2 - paneBox.x, r.y + r.height / 2 - paneBox.y]);
+    }
+    keep.push([at.x + mapBox.x - paneBox.x, at.y + mapBox.y - paneBox.y]);
+    const cx = at.x + mapBox.x - paneBox.x, cy = at.y + mapBox.y - paneBox.y;
+    const gap = 14;
+    const maxX = Math.max(0, paneBox.width - w - 4), maxY = Math.max(0, paneBox.height - hgt - 4);
+    const candidates = [[cx + gap, cy + gap], [cx + gap, cy - hgt - gap], [cx - w - gap, cy + gap],
+      [cx - w - gap, cy - hgt - gap], [0, 0], [maxX, 0], [0, maxY], [maxX, maxY]]
+      .map(([x, y]) => [Math.min(Math.max(0, x), maxX), Math.min(Math.max(0, y), maxY)]);
+    const covered = ([x, y]) => keep.filter(([px, py]) => px >= x - 4 && px <= x + w + 4 && py >= y - 4 && py <= y + hgt + 4).length;
+    let best = candidates[0], fewest = Infinity;
+    for (const c of candidates) {
+      const n = covered(c);
+      if (n < fewest) { best = c; fewest = n; }
+    }
+    return best;
   }
 
   closeMenu() { if (this.menu) { this.menu.hidden = true; this.menu.replaceChildren(); } }
@@ -638,7 +691,7 @@ export class GamePage {
           : g.am_gamesmaster && g.status !== "finished" ? h("button", { type: "button", class: "secondary small seat-bot",
             onclick: () => this.seatBot(s.powers[0]) }, "Seat a bot") : h("span", { class: "muted" }, "free"))),
       h("td", {}, s.powers.map((p) => `${g.centers[p] ?? 0}`).join(" / ")),
-      h("td", {}, s.powers.map((p) => (g.ready.includes(p) ? "ready" : g.to_order.includes(p) ? "ordering" : g.civil_disorder.includes(p) ? "civil disorder" : "—")).join(" / "))));
+      h("td", { class: "seat-state" }, s.powers.map((p) => seatState(g, p, s.player)).join(" / "))));
     const facts = [
       ["Setup", g.setup_name], ["Rules", g.rules], ["Variant", g.variant],
       ["Deadlines", `first move ${duration(g.deadlines.first_movement)}, moves ${duration(g.deadlines.movement)}, retreats ${duration(g.deadlines.retreats)}, adjustments ${duration(g.deadlines.adjustments)}`],
@@ -659,6 +712,7 @@ export class GamePage {
             c.kind === "freed" ? `freed by the gamesmaster (was ${c.previous || "free"})` :
               c.kind === "bot" ? "given to a bot by the gamesmaster" :
               `given by the gamesmaster to ${c.player}${c.gamesmaster_took_it ? " (the gamesmaster)" : ""} (was ${c.previous || "free"})`)))] : null,
+      this.mine.length ? this.notifyControl() : null,
       h("h2", {}, "Settings"),
       h("dl", { class: "facts" }, facts.map(([k, v]) => [h("dt", {}, k), h("dd", {}, v)])),
       this.mine.length && g.status !== "finished" ? h("div", { class: "row" },
@@ -668,6 +722,16 @@ export class GamePage {
       g.am_gamesmaster ? this.gmControls() : null,
       g.status === "finished" ? h("p", {}, h("a", { href: `/games/${this.id}/record`, download: `game-${this.id}.json` }, "Download the game record")) : null,
       h("p", {}, h("a", { href: "#/" }, "← Lobby")));
+  }
+
+  /** Ask for notifications outside the page when a phase is played (the browser asks once). */
+  notifyControl() {
+    if (!("Notification" in window)) return null;
+    const state = Notification.permission;
+    if (state === "granted") return h("p", { class: "muted small", id: "notify-state" }, "You get a notification when a phase is played while this page is in the background.");
+    if (state === "denied") return h("p", { class: "muted small", id: "notify-state" }, "Notifications are blocked for this site in your browser's settings.");
+    return h("p", {}, h("button", { type: "button", class: "secondary", id: "notify-me",
+      onclick: async () => { await Notification.requestPermission(); this.renderSeats(); } }, "Notify me when a phase is played"));
   }
 
   gmControls() {
@@ -730,6 +794,68 @@ function describeBuild(o) {
   const [type, loc] = o.unit.split(" ");
   const coast = loc.includes("/") ? ` (${loc.split("/")[1].toLowerCase()} coast)` : "";
   return `Build ${type === "A" ? "an army" : "a fleet"}${coast}`;
+}
+
+/** What a seat's power is doing this phase, in words. */
+function seatState(g, p, player) {
+  if (g.status === "finished") return g.eliminated.includes(p) ? "out" : "—";
+  if (g.ready.includes(p)) return "ready ✓";
+  if (!g.to_order.includes(p)) {
+    if (player || g.status !== "active") return g.civil_disorder.includes(p) ? "civil disorder" : "—";
+    return "no player: units hold";
+  }
+  return (g.orders_in || []).includes(p) ? "orders in" : "no orders yet";
+}
+
+/** The help of the orders panel for the phase: what is due, how to give orders, what happens to
+ * what is not ordered, and an example for the empty text box. */
+function phaseHelp(g, power, legal, lines) {
+  const given = (kind) => lines.filter((l) => l.ok && l.order && l.order.kind === kind).length;
+  const entries = Object.entries(legal).filter(([loc]) => loc !== "waive");
+  const first = (kind) => { for (const [, os] of entries) { const o = os.find((x) => x.kind === kind); if (o) return o.text; } return null; };
+  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  if (g.phase_type === "retreats") {
+    const example = [first("retreat"), first("disband")].filter(Boolean);
+    return {
+      due: `${plural(entries.length, "dislodged unit")} to retreat or disband.`,
+      how: "Click a dislodged unit on the map, then where it retreats (or Disband in the menu). Or pick from the lists, or type below.",
+      fallback: "a dislodged unit without an order is disbanded.",
+      placeholder: example.length ? `For example:\n${example.join("\n")}` : "",
+    };
+  }
+  if (g.phase_type === "adjustments") {
+    const units = ((g.position.units || {})[power.toUpperCase()] || []).length;
+    const centres = g.centers[power] ?? 0;
+    if (centres > units) {
+      const sites = entries.filter(([, os]) => os.some((o) => o.kind === "build")).length;
+      const due = Math.min(centres - units, sites);
+      const waived = given("waive");
+      return {
+        due: `Builds: ${plural(due, "build")} allowed (${centres} centres, ${units} units)` +
+          (due < centres - units ? `; only ${plural(sites, "free home centre")}` : "") +
+          `; ${given("build")} given${waived ? `, ${waived} waived` : ""}.`,
+        how: "Click a free home centre on the map and choose an army or a fleet. Or pick from the lists, or type below (WAIVE gives up a build).",
+        fallback: "builds not given are given up.",
+        placeholder: first("build") ? `For example:\n${first("build")}\n(one line per build)` : "",
+      };
+    }
+    if (units > centres) {
+      const due = units - centres;
+      return {
+        due: `Removals: ${plural(due, "unit")} must be removed (${centres} centres, ${units} units); ${given("disband")} given.`,
+        how: "Click a unit on the map and choose Remove. Or pick from the lists, or type below.",
+        fallback: "if too few are removed, the rules remove units for you, those farthest from your home centres first.",
+        placeholder: first("disband") ? `For example:\n${first("disband")}\n(one line per unit to remove: ${due} due)` : "",
+      };
+    }
+    return { due: "No builds or removals: centres and units are even.", how: "", fallback: "nothing to do this winter.", placeholder: "" };
+  }
+  return {
+    due: null,
+    how: "Click a unit on the map, then where it goes (or choose Support or Convoy in the menu). Or pick from the lists, or type the orders below.",
+    fallback: "units without orders hold.",
+    placeholder: examples(legal),
+  };
 }
 
 /** A few of the power's own legal orders, as an example of what to type. */

@@ -128,11 +128,15 @@ export class HistoryPanel {
       vals.forEach((v, i) => svg.append(s("circle", { cx: x(i), cy: y(v), r: 2.6, fill: colour, class: "pt" })));
       ends.push({ p, v: vals[vals.length - 1], colour });
     }
-    ends.sort((a, b) => b.v - a.v);
-    let lastY = -Infinity;
-    for (const e of ends) {  // labels at the right, pushed apart so they do not overlap
-      const ly = Math.max(y(e.v) + 3, lastY + 10);
-      lastY = ly;
+    ends.sort((a, b) => b.v - a.v || a.p.localeCompare(b.p));
+    // Labels at the right, each at its line's end but at least a line apart: pushed down, then,
+    // if the last ones would fall below the plot (onto the years), pushed back up.
+    const gap = 10.5, top = T + 3, bottom = H - B + 3;
+    const ys = [];
+    ends.forEach((e, i) => { ys.push(Math.max(y(e.v) + 3, i ? ys[i - 1] + gap : top)); });
+    for (let i = ys.length - 1; i >= 0; i--) ys[i] = Math.min(ys[i], i === ys.length - 1 ? bottom : ys[i + 1] - gap);
+    for (const [i, e] of ends.entries()) {
+      const ly = ys[i];
       svg.append(s("text", { x: W - R + 6, y: ly, class: "legend" }, `${title(e.p)} ${e.v}`),
         s("rect", { x: W - R + 1, y: ly - 6, width: 4, height: 6, fill: e.colour, stroke: "#333", "stroke-width": 0.5 }));
     }

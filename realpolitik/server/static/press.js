@@ -1,8 +1,14 @@
 // Press: conversations per set of powers, public announcements, unread markers, drafts kept on
 // this device. Whether press is open is the server's word (game.press_open).
-import { api, auth, h, title, phaseName, local } from "./api.js";
+import { api, auth, h, title, phaseName, local, clockTime } from "./api.js";
 
 const keyOf = (m) => (m.public || !m.recipients ? "public" : [...new Set([m.sender, ...m.recipients])].sort().join(","));
+const readKey = (gameId, key) => `rp:read:${gameId}:${key}`;
+
+/** How many of ``messages`` (a game's press) the player of ``mine`` has not read on this device. */
+export function countUnread(gameId, messages, mine) {
+  return messages.filter((m) => !mine.includes(m.sender) && m.id > local.get(readKey(gameId, keyOf(m)), 0)).length;
+}
 
 export class PressPanel {
   constructor(page, box) {
@@ -30,7 +36,7 @@ export class PressPanel {
     this.render();
   }
 
-  readKey(key) { return `rp:read:${this.page.id}:${key}`; }
+  readKey(key) { return readKey(this.page.id, key); }
 
   unread(key) {
     const seen = local.get(this.readKey(key), 0);
@@ -70,14 +76,15 @@ export class PressPanel {
   }
 
   render() {
-    if (this.page.tab === "press" && this.open) {
+    const keys = this.conversations();
+    if (this.page.tab === "press") {
+      // choose the thread first, then count it read: what is on the screen is read
+      if (!this.open || !keys.includes(this.open)) this.open = keys.find((k) => this.unread(k)) || keys[keys.length - 1];
       const last = this.messages.filter((m) => keyOf(m) === this.open).reduce((n, m) => Math.max(n, m.id), 0);
       if (last) local.set(this.readKey(this.open), Math.max(last, local.get(this.readKey(this.open), 0)));
     }
     this.renderBadge();
     if (this.page.tab !== "press") return;
-    const keys = this.conversations();
-    if (!this.open || !keys.includes(this.open)) this.open = keys.find((k) => this.unread(k)) || keys[keys.length - 1];
     const draftFocus = document.activeElement && document.activeElement.id === "press-text";
     const list = h("ul", { class: "convs", "aria-label": "Conversations" }, keys.map((k) => {
       const n = this.unread(k);
@@ -90,7 +97,8 @@ export class PressPanel {
       shown.length ? shown.map((m) => h("li", { class: this.mine.includes(m.sender) ? "msg me" : "msg" },
         h("div", { class: "meta" }, h("strong", { class: `p-${m.sender}` }, title(m.sender)),
           m.public ? "" : ` → ${(m.recipients || []).map(title).join(", ")}`,
-          h("span", { class: "muted" }, ` · ${phaseName(m.phase)}`)),
+          h("span", { class: "muted" }, ` · ${phaseName(m.phase)}`),
+          m.sent_at ? h("time", { class: "muted", datetime: m.sent_at, title: new Date(m.sent_at).toLocaleString() }, ` · ${clockTime(m.sent_at)}`) : null),
         h("div", { class: "body" }, m.body))) : h("li", { class: "muted" }, "No messages yet."));
     this.box.replaceChildren(h("h2", {}, "Press"), h("div", { class: "press" }, h("div", {}, list, this.newConversation()), h("div", { class: "conv-view" },
       h("h3", {}, this.label(this.open)), thread, this.composer())));
