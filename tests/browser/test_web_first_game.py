@@ -179,7 +179,7 @@ def test_orders_in_my_games_toasts_and_notifications(browser: Any, server: Any,
     assert "Orders needed: England, Russia" in row
     assert re.search(r"\d+:\d{2} left", row)
     assert jane.inner_text(f"#mine tr[data-game='{game}'] .badge.unread") == "1"
-    jane.screenshot(path=str(shots / "web-my-games.png"))
+    jane.screenshot(path=str(shots / "web-my-games-owed.png"))
 
     # Toasts: five at once leave three, none over the side panel, and all go away.
     kurt.click("#tab-orders")
@@ -248,7 +248,7 @@ def test_phone_map_is_readable_and_the_menu_spares_the_destinations(
     assert sizes["svg"] >= 1100 and sizes["scroll"] > sizes["view"] * 2, sizes
     assert sizes["text"] >= 9, sizes  # the names at (about) their drawn 9.5 px
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    phone.screenshot(path=str(shots / "web-phone.png"))
+    phone.screenshot(path=str(shots / "web-phone-zoomed.png"))
 
     for page, unit, dest in ((phone, "par", "bur"),
                              (players.page("nora", f"/#/game/{game}"), "war", "sil")):
