@@ -248,6 +248,8 @@ def test_phone_map_is_readable_and_the_menu_spares_the_destinations(
     assert sizes["svg"] >= 1100 and sizes["scroll"] > sizes["view"] * 2, sizes
     assert sizes["text"] >= 9, sizes  # the names at (about) their drawn 9.5 px
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert "None yet: units without orders hold." in phone.inner_text("#panel-orders")
+    assert "null" not in phone.inner_text("#panel-orders")
     phone.screenshot(path=str(shots / "web-phone-zoomed.png"))
 
     for page, unit, dest in ((phone, "par", "bur"),

@@ -233,7 +233,8 @@ export class GamePage {
   centreOnMine() {
     const svg = this.map && this.map.svg;
     if (!svg || !this.mapBox.classList.contains("zoomed")) return;
-    const provinces = [...this.byProv.keys()];
+    const own = [...this.byProv.entries()].filter(([, e]) => e.power === this.power).map(([p]) => p);
+    const provinces = own.length ? own : [...this.byProv.keys()];
     const boxes = provinces.map((p) => svg.querySelector(`#spaces path[id="${CSS.escape(p)}"]`)).filter(Boolean)
       .map((el) => el.getBoundingClientRect());
     if (!boxes.length) return;
@@ -381,9 +382,9 @@ export class GamePage {
     const legal = this.legal[power] || {};
     const lines = (this.orders[power] && this.orders[power].lines) || [];
     const help = phaseHelp(g, power, legal, lines);
-    box.append(h("h2", { id: "orders-h" }, `Orders for ${title(power)}`),
-      help.due ? h("p", { class: "due", id: "orders-due", role: "status" }, help.due) : null,
-      h("p", { class: "muted small", id: "orders-how" }, help.how));
+    box.append(h("h2", { id: "orders-h" }, `Orders for ${title(power)}`));
+    if (help.due) box.append(h("p", { class: "due", id: "orders-due", role: "status" }, help.due));
+    box.append(h("p", { class: "muted small", id: "orders-how" }, help.how));
 
     // One list of legal orders per unit (or free centre): the keyboard way to give orders.
     const chosen = new Map();
@@ -462,8 +463,9 @@ export class GamePage {
           fixes.length ? h("div", { class: "fixes" }, fixes) : null));
       }
     }
-    box.append(h("h3", {}, `Orders given (${lines.filter((l) => l.ok).length})`), lines.length ? results : null,
-      h("p", { class: "muted", id: "orders-default" }, lines.length ? help.fallback : `None yet: ${help.fallback}`));
+    box.append(h("h3", {}, `Orders given (${lines.filter((l) => l.ok).length})`));
+    if (lines.length) box.append(results);
+    box.append(h("p", { class: "muted", id: "orders-default" }, lines.length ? `Not ordered: ${help.fallback}` : `None yet: ${help.fallback}`));
   }
 
   /** Replace the unit's order (or add it) in the power's text and send the whole text. */
@@ -691,7 +693,7 @@ export class GamePage {
           : g.am_gamesmaster && g.status !== "finished" ? h("button", { type: "button", class: "secondary small seat-bot",
             onclick: () => this.seatBot(s.powers[0]) }, "Seat a bot") : h("span", { class: "muted" }, "free"))),
       h("td", {}, s.powers.map((p) => `${g.centers[p] ?? 0}`).join(" / ")),
-      h("td", { class: "seat-state" }, s.powers.map((p) => seatState(g, p, s.player)).join(" / "))));
+      h("td", { class: "seat-state" }, s.powers.map((p) => seatState(g, p, s.player || s.bot)).join(" / "))));
     const facts = [
       ["Setup", g.setup_name], ["Rules", g.rules], ["Variant", g.variant],
       ["Deadlines", `first move ${duration(g.deadlines.first_movement)}, moves ${duration(g.deadlines.movement)}, retreats ${duration(g.deadlines.retreats)}, adjustments ${duration(g.deadlines.adjustments)}`],
