@@ -162,6 +162,7 @@ class Board:
         from shapely.ops import unary_union
 
         self.config = config
+        self.river_crossings: list[tuple[str, str]] = []
         p = config["projection"]
         self.project = Miller(p["west"], p["east"], p["south"], p["north"], p["width"])
         self.width = self.project.width
@@ -207,13 +208,15 @@ class Board:
             self.rivers.setdefault(entry["space"], []).append(shape)
         lake_all = unary_union([s for shapes in self.lakes.values() for s in shapes])
         river_all = unary_union([s for shapes in self.rivers.values() for s in shapes])
-        land = land.difference(lake_all).buffer(0)
-        self.land_before_rivers = land
-        land_after = land.difference(river_all).buffer(0)
-        water = self.frame.difference(land_after).buffer(0)
+        # the rivers are cut like the lakes: a province lies on one bank; the armies' borders
+        # across a river are found afterwards (banks facing each other across it)
+        land = land.difference(lake_all).difference(river_all).buffer(0)
+        water = self.frame.difference(land).buffer(0)
         declared = unary_union([lake_all, river_all])
+        self.river_all = river_all
+        self.river_width = max(
+            math.radians(float(e["width"])) * self.project.scale for e in config.get("rivers", []))
 
-        # land cells, in the land before the rivers are cut (the armies' borders)
         land_seeds = [(s, pt) for s, pts in self.seeds.items() if not is_water[s] for pt in pts]
         self.land_cells, self.decor_islands = self._cells(land, land_seeds)
         # water cells: the declared lakes and rivers, then Voronoi cells in the rest
@@ -227,8 +230,7 @@ class Board:
             print(f"note: {stray_water.area:.0f} px2 of water hold no seed (drawn as lakes)")
         self.decor_lakes = stray_water
         self.water_cells = water_cells
-        self.shore_cells = {s: c.difference(river_all).buffer(0)
-                            for s, c in self.land_cells.items()}
+        self.shore_cells = self.land_cells
         missing = sorted(s for s in terrain if self.shape(s).is_empty)
         if missing:
             raise SystemExit(f"no shape for {', '.join(missing)}")
@@ -372,6 +374,22 @@ def derive_borders(board: Board, overrides: dict[str, Any]
     water = board.water_cells
     army_pairs = set(_touching(board.land_cells, 0.3, min_touch))
     army_pairs |= _edge_pairs(board.land_cells, board.width, board.height, min_touch)
+    # borders across a river (rule 6(j)): two spaces whose banks face each other across it
+    banks = sorted(s for s, cell in board.land_cells.items()
+                   if cell.distance(board.river_all) < 1.0)
+    reach = board.river_width + 2.0
+    crossings = []
+    for i, a in enumerate(banks):
+        near = board.land_cells[a].intersection(board.river_all.buffer(1.0)).buffer(reach)
+        for b in banks[i + 1:]:
+            pair = frozenset((a, b))
+            if pair in army_pairs:
+                continue
+            facing = near.intersection(board.land_cells[b]).area
+            if facing >= board.river_width * min_touch:
+                crossings.append((a, b))
+    board.river_crossings = crossings
+    army_pairs |= {frozenset(pair) for pair in crossings}
     shapes = {**board.shore_cells, **water}
     all_pairs = set(_touching(shapes, 0.3, min_touch))
     all_pairs |= _edge_pairs(shapes, board.width, board.height, min_touch)
@@ -522,6 +540,32 @@ def write_variant(borders: list[tuple[str, str, str]], terrain: dict[str, str],
                              row["home_of"], row["aliases"]])
 
 
+_SWAPS_BEGIN = "# -- written by scripts/build_colonial_winters.py: the river crossings --"
+_SWAPS_END = "# -- end of the river crossings --"
+
+
+def write_swaps(crossings: list[tuple[str, str]], extra: list[list[str]]) -> None:
+    """Rule 6(j): the borders across the Mississippi (and the Thousand Islands) are
+    ``[[swap_borders]]`` of ``variant.toml``, written between two marker lines."""
+    path = VARIANT / "variant.toml"
+    text = path.read_text(encoding="utf-8")
+    lines = [_SWAPS_BEGIN,
+             "# Rule 6(j): two armies, or an army and a fleet, exchange places across the "
+             "Mississippi",
+             "# and the Thousand Islands (not two fleets)."]
+    for a, b in [*crossings, *(tuple(pair) for pair in extra)]:
+        lines += ["[[swap_borders]]", f'between = ["{a}", "{b}"]',
+                  'units = ["army-army", "army-fleet"]', ""]
+    block = "\n".join(lines).rstrip() + "\n" + _SWAPS_END + "\n"
+    if _SWAPS_BEGIN in text:
+        head, rest = text.split(_SWAPS_BEGIN, 1)
+        tail = rest.split(_SWAPS_END + "\n", 1)[1]
+        text = head + block + tail
+    else:
+        text = text.rstrip() + "\n\n" + block
+    path.write_text(text, encoding="utf-8")
+
+
 def _order_key(space: str) -> tuple[int, int]:
     prefix = "eafnso".find(space[0]) if space[0].isalpha() else 6
     return prefix, int(space.lstrip("eafnso") or 0)
@@ -647,6 +691,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     board = Board(config, land_polygons, terrain, seeds)
     borders, terrain, coasts = derive_borders(board, overrides)
     write_variant(borders, terrain, coasts, rows)
+    write_swaps(board.river_crossings, overrides.get("swap", []))
     data = art(board, terrain, coasts, rows)
     ART.write_text(json.dumps(data, separators=(",", ":"), sort_keys=True) + "\n")
     kinds: dict[str, int] = {}

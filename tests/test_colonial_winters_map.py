@@ -298,6 +298,19 @@ def test_the_mississippi_is_crossed_by_armies(cw: Variant) -> None:  # 6(j)
                  and b not in fleet_provinces(cw, a)]
     assert crossings  # armies cross the river where fleets cannot go along a bank
     assert "n12" in cw.map.army_neighbours("n56")  # the Thousand Islands
+    # two armies, or an army and a fleet, exchange places across them (the swap borders)
+    swaps = {frozenset((s.a, s.b)): s for s in cw.rules.swap_borders}
+    assert {frozenset(p) for p in crossings} <= set(swaps)
+    assert {frozenset(("n46", "n52")), frozenset(("n56", "n12"))} <= set(swaps)
+    for pair, swap in swaps.items():
+        a, b = sorted(pair)
+        assert b in cw.map.army_neighbours(a)
+        assert any({a, b} <= fleet_provinces(cw, river) for river in ("45", "114")), (a, b)
+        if {a, b} <= fleet_provinces(cw, "45"):
+            assert b not in fleet_provinces(cw, a)  # across the river, not along a bank
+        assert swap.allows(a, b, UnitType.ARMY, UnitType.ARMY)
+        assert swap.allows(a, b, UnitType.ARMY, UnitType.FLEET)
+        assert not swap.allows(a, b, UnitType.FLEET, UnitType.FLEET)
 
 
 def test_minor_country_seas_belong_to_their_countries(cw: Variant) -> None:
