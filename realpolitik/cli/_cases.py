@@ -396,7 +396,7 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
             if args.verbose:
                 print(result["error"], file=sys.stderr)
         try:
-            out.write(json.dumps(result, ensure_ascii=False) + "\n")
+            out.write(_one_line(json.dumps(result, ensure_ascii=False)) + "\n")
         except BrokenPipeError:
             return EXIT_FILE
         if agrees is not None:
@@ -419,3 +419,12 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
 
 
 __all__ = ["CliError", "adjudicate_case", "cmd_adjudicate", "compare", "read_case"]
+
+
+_LINE_BREAKS = str.maketrans({"\u0085": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
+def _one_line(text: str) -> str:
+    """JSON text with the line breaks beyond ASCII escaped, so that one result stays on one
+    line for readers that split on every Unicode line break (``str.splitlines``)."""
+    return text.translate(_LINE_BREAKS)
