@@ -83,10 +83,13 @@ def test_one_player_and_six_bots_play_to_the_end_of_1902(client: TestClient) -> 
     history = client.get(f"/games/{game}/history").json()
     assert [h["phase"] for h in history][:2] == ["S1901M", "F1901M"]
     assert history[-1]["phase"].startswith(("W1902", "F1902"))
+    checked = 0
     for entry in history:
         for power, given in entry["orders"].items():
-            if power in bots:
+            if power.lower() in bots:
                 assert all(o.get("error") is None for o in given), (entry["phase"], given)
+                checked += len(given)
+    assert checked >= 6 * 3 * 2, "the bots' orders are in the history"
     assert phases_played[:2] == ["S1901M", "F1901M"]
 
 
@@ -173,3 +176,36 @@ def test_fill_with_bots_is_checked(client: TestClient) -> None:
     r = client.post("/games", json={"name": "x", "fill_with_bots": "random",
                                     "join_as": "atlantis"}, headers=alice)
     assert r.status_code in (400, 422) and r.json()["detail"]["field"] == "join_as"
+
+
+def test_one_call_gives_a_program_all_it_needs_for_a_phase(client: TestClient) -> None:
+    """GET /turn: the game, whether the power must order, its legal orders, the orders given so
+    far, the phases played since a point and the new press."""
+    alice, bob = sign_up(client, "alice"), sign_up(client, "bob")
+    game = create(client, alice, join_as="france", fill_with_bots="hold")
+    r = client.get(f"/games/{game}/turn", headers=bob)
+    assert r.status_code == 403 and r.json()["detail"]["code"] == "not_a_player"
+    turn = client.get(f"/games/{game}/turn", headers=alice).json()
+    assert turn["power"] == "france" and turn["must_order"] and not turn["ready"]
+    assert turn["game"]["phase"] == "S1901M" and turn["game"]["bots"]["germany"] == "hold"
+    assert sorted(turn["legal_orders"]) == ["bre", "mar", "par"]
+    assert "A PAR - BUR" in [o["text"] for o in turn["legal_orders"]["par"]]
+    assert turn["orders"] is None and turn["played"] == 0 and turn["results"] == []
+    client.post(f"/games/{game}/press", json={"sender": "france", "body": "Hello, Europe"},
+                headers=alice)
+    orders(client, alice, game, "france", "A Par-Bur\nA Mar-Spa\nF Bre-Mao", ready=True)
+    turn = client.get(f"/games/{game}/turn", headers=alice).json()
+    assert turn["game"]["phase"] == "F1901M" and turn["played"] == 1
+    assert [h["phase"] for h in turn["results"]] == ["S1901M"]
+    assert [m["body"] for m in turn["press"]] == ["Hello, Europe"]
+    seen = turn["press"][0]["id"]
+    orders(client, alice, game, "france", "A Bur-Bel\nA Spa H\nF Mao-Por", ready=False)
+    turn = client.get(f"/games/{game}/turn", headers=alice,
+                      params={"since": 1, "press_after": seen}).json()
+    assert turn["orders"] == "A Bur-Bel\nA Spa H\nF Mao-Por" and not turn["ready"]
+    assert turn["results"] == [] and turn["press"] == []
+    client.post(f"/games/{game}/ready", json={"ready": True}, headers=alice)
+    turn = client.get(f"/games/{game}/turn", headers=alice).json()
+    # France took three centres against hold bots: three builds in the winter
+    assert turn["game"]["phase"] == "W1901A" and turn["adjustment"] == 3
+    assert turn["must_order"] and "waive" in turn["legal_orders"]

@@ -540,3 +540,26 @@ class ConcedeOut(BaseModel):
 
 class Ok(BaseModel):
     ok: bool = True
+
+
+class TurnOut(BaseModel):
+    """Everything a program playing one power needs for the current phase (``GET .../turn``)."""
+
+    game: GameOut
+    power: str
+    must_order: bool
+    """True if the power has something to order in this phase."""
+    adjustment: int
+    """In an adjustment phase: the builds (> 0) or removals (< 0) the power has; else 0."""
+    legal_orders: dict[str, list[OrderOut]]
+    """Every legal order per unit location (or build site, or ``waive``), as
+    ``GET .../legal-orders`` gives them; empty when the power has nothing to order."""
+    orders: str | None
+    """The power's orders given so far this phase (text), if any."""
+    ready: bool
+    played: int
+    """How many phases have been played (the next one's ``seq``)."""
+    results: list[dict[str, Any]]
+    """The played phases from ``since`` (by default the last one), as ``GET .../history``."""
+    press: list[PressMessageOut]
+    """The messages after ``press_after`` that you may read."""

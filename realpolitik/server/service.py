@@ -28,7 +28,7 @@ from realpolitik import savefile
 from realpolitik.bots import BOT_NAMES, make_bot
 from realpolitik.errors import GameError, RealpolitikError
 from realpolitik.game import Game
-from realpolitik.legality import check_order
+from realpolitik.legality import adjustment_counts, check_order
 from realpolitik.notation import parse_orders
 from realpolitik.orders import Order
 from realpolitik.position import PhaseType
@@ -675,6 +675,41 @@ class GameService:
         if loaded.row.status == "finished":
             return {}
         return {loc: list(orders) for loc, orders in loaded.game.legal_orders(power).items()}
+
+    def turn(self, user: Account, game_id: int, power: str | None, since: int | None,
+             press_after: int) -> JSON:
+        """Everything a program playing ``power`` needs for the current phase, in one answer:
+        the game's state (as :meth:`game_view`), whether the power must order and how many
+        builds (> 0) or removals (< 0) it has, its legal orders, the orders it gave so far, the
+        phases played from ``since`` (by default the last one), and the press after message
+        ``press_after`` that the user may read."""
+        loaded = self._read(game_id)
+        (power,) = self._my_powers(loaded, user, power)
+        game = loaded.game
+        with self.store.read() as conn:
+            names = db.users_by_id(conn, [int(s.user_id) for s in loaded.seats
+                                          if s.user_id is not None] + [loaded.row.creator_id])
+        view = self._view(loaded, user, names)
+        over = loaded.row.status == "finished"
+        must_order = not over and power in game.powers_to_order()
+        row = loaded.pending.get(power)
+        current = row is not None and row.phase == str(game.phase)
+        played = len(game.history)
+        start = max(0, played - 1) if since is None else since
+        return {
+            "game": view,
+            "power": power,
+            "must_order": must_order,
+            "adjustment": adjustment_counts(game.position).get(power, 0)
+            if must_order and game.phase.type is PhaseType.ADJUSTMENTS else 0,
+            "legal_orders": {loc: list(orders) for loc, orders in
+                             game.legal_orders(power).items()} if must_order else {},
+            "orders": row.text if current and row is not None else None,
+            "ready": bool(row.ready) if current and row is not None else False,
+            "played": played,
+            "results": self.history(user, game_id, start),
+            "press": self.press(user, game_id, press_after),
+        }
 
     # -- processing --------------------------------------------------------------------------------
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 
@@ -15,6 +15,7 @@ from realpolitik.server.schemas import (
     OrdersOut,
     ReadyIn,
     ReadyOut,
+    TurnOut,
     line_to_wire,
     order_to_wire,
 )
@@ -62,3 +63,19 @@ def legal_orders(game_id: GameId, user: CurrentUser, service: ServiceDep,
     centre, or ``waive``)."""
     return {loc: [order_to_wire(o) for o in orders]
             for loc, orders in service.legal_orders(user, game_id, power).items()}
+
+
+@router.get("/turn", response_model=TurnOut)
+def turn(game_id: GameId, user: CurrentUser, service: ServiceDep,
+         power: Annotated[str | None, Query(max_length=40)] = None,
+         since: Annotated[int | None, Query(ge=0)] = None,
+         press_after: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
+    """One call per phase for a program that plays: the game (as ``GET /games/{id}``), whether
+    your power (``power``, needed only if you command several) must order, its builds or
+    removals, its legal orders, the orders it gave so far, the phases played from ``since``
+    (by default the last one) and the press after message ``press_after``. Answer with
+    ``PUT .../orders`` and ``"ready": true``."""
+    answer = service.turn(user, game_id, power, since, press_after)
+    answer["legal_orders"] = {loc: [order_to_wire(o) for o in orders]
+                              for loc, orders in answer["legal_orders"].items()}
+    return answer
