@@ -686,10 +686,7 @@ class GameService:
         loaded = self._read(game_id)
         (power,) = self._my_powers(loaded, user, power)
         game = loaded.game
-        with self.store.read() as conn:
-            names = db.users_by_id(conn, [int(s.user_id) for s in loaded.seats
-                                          if s.user_id is not None] + [loaded.row.creator_id])
-        view = self._view(loaded, user, names)
+        view = self.game_view(game_id, user)
         over = loaded.row.status == "finished"
         must_order = not over and power in game.powers_to_order()
         row = loaded.pending.get(power)
