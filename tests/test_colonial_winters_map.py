@@ -281,6 +281,9 @@ def test_the_lake_st_clair_passage(cw: Variant) -> None:  # 6(d)
         assert "4" in fleet_provinces(cw, flank)
         assert ({"e72", "e73"} - {flank}).isdisjoint(fleet_provinces(cw, flank))
     assert {"2", "5"} <= fleet_provinces(cw, "4")
+    # a passage's water touches only the waters at its ends and its two flanks
+    assert fleet_provinces(cw, "113") == {"115", "112", "n86", "n12"}
+    assert fleet_provinces(cw, "4") == {"2", "5", "e72", "e73"}
 
 
 def test_anchorage_kamchatka_panama_colombia(cw: Variant) -> None:  # 6(m), 7(b)
