@@ -225,6 +225,12 @@ def test_the_poles(cw: Variant) -> None:
     the_map = cw.map
     assert the_map.army_neighbours("200") == {"201", "202", "203"}  # 6(l): three provinces
     assert not fleet_provinces(cw, "200")
+    # 6(i): several provinces border the ice cap; on this map all of them also have a sea coast
+    polar = {"200", "201", "202", "203"}
+    edge = {p for area in polar for p in the_map.army_neighbours(area)} - polar
+    assert edge == {"n16", "n3", "e103", "a5", "a1"}
+    assert all(the_map.provinces[p].terrain is Terrain.COAST for p in edge)
+    assert all(not fleet_provinces(cw, area) for area in polar)
     assert not the_map.army_neighbours("204") and not fleet_provinces(cw, "204")
     support = {frozenset(map(province_of, pair)) for pair in the_map.support_borders}
     beside = {next(iter(pair - {"204"})) for pair in support if "204" in pair}
