@@ -26,6 +26,7 @@ COMPILED_MODULES = [
     "realpolitik/adjudication/retreats.py",
     "realpolitik/adjudication/setup.py",
     "realpolitik/legality.py",
+    "realpolitik/listing.py",
     "realpolitik/maptables.py",
     "realpolitik/phases.py",
 ]

@@ -18,7 +18,7 @@ on the classical map has 22 to 34), and makes ``400 / size`` random positions (a
 every size then times the same number of units per round): the provinces to occupy drawn at
 random among the passable ones, an army inland, a fleet at sea, either on a coast (a random
 coast of a province with several), each unit of a random power. Every unit gets a uniformly
-random legal order from :func:`realpolitik.legality.legal_orders`. Then it times, per position,
+random legal order from :func:`realpolitik.listing.legal_orders`. Then it times, per position,
 with ``time.perf_counter`` and the garbage collector off, median of several samples:
 
 - listing the legal orders of every power (on a fresh copy of the position each time: the
@@ -60,7 +60,7 @@ except ImportError:  # run from a checkout without installing: use its sources
 
 from realpolitik.adjudication import adjudicate  # noqa: E402
 from realpolitik.geography import Map, Province, Terrain, UnitType, province_of  # noqa: E402
-from realpolitik.legality import legal_orders  # noqa: E402
+from realpolitik.listing import legal_orders  # noqa: E402
 from realpolitik.orders import Order  # noqa: E402
 from realpolitik.position import Position, Unit  # noqa: E402
 from realpolitik.rules import Rules, rules_for  # noqa: E402

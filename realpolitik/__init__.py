@@ -21,7 +21,8 @@ from realpolitik.errors import (
 )
 from realpolitik.game import Game, GameEnd, PhaseRecord
 from realpolitik.geography import Map, Province, Terrain, UnitType
-from realpolitik.legality import check_order, legal_orders
+from realpolitik.legality import check_order
+from realpolitik.listing import legal_orders
 from realpolitik.notation import OrderSheet, ParsedOrder, format_order, parse_order, parse_orders
 from realpolitik.orders import (
     Build,

@@ -19,13 +19,8 @@ from realpolitik.adjudication import adjudicate
 from realpolitik.adjudication.outcomes import Resolution
 from realpolitik.caches import Bounded, CacheSlot
 from realpolitik.errors import GameError
-from realpolitik.legality import (
-    adjustment_counts,
-    check_order,
-    legal_orders,
-    listed_orders,
-    retreat_options,
-)
+from realpolitik.legality import adjustment_counts, check_order, retreat_options
+from realpolitik.listing import legal_orders, listed_orders
 from realpolitik.notation import ParsedOrder, parse_orders
 from realpolitik.orders import Build, Disband, Order, Retreat, Waive, unit_key, with_power
 from realpolitik.phases import next_position as _next_position

@@ -13,7 +13,7 @@ REALPOLITIK_MYPYC=1 .venv-mypyc/bin/pip install --quiet --no-build-isolation \
 # (from another directory, so that the checkout's own sources are not what gets imported)
 (cd / && "$OLDPWD/.venv-mypyc/bin/python" - <<'PY'
 import importlib
-for name in ("realpolitik.adjudication.movement", "realpolitik.legality"):
+for name in ("realpolitik.adjudication.movement", "realpolitik.legality", "realpolitik.listing"):
     module = importlib.import_module(name)
     assert module.__file__ and module.__file__.endswith(".so"), (name, module.__file__)
 print("realpolitik compiled with mypyc in .venv-mypyc")

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from realpolitik.adjudication import Resolution, Result, adjudicate
 from realpolitik.geography import Terrain, UnitType, province_of
-from realpolitik.legality import check_order, legal_orders, normalize_order
+from realpolitik.legality import check_order, normalize_order
+from realpolitik.listing import legal_orders
 from realpolitik.maptables import tables_for
 from realpolitik.orders import (
     Build,

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from realpolitik.bots import BOT_NAMES, Bot, make_bot
 from realpolitik.bots.arena import league_text, parse_lineup, play_game, run_arena
 from realpolitik.game import EndKind, Game
-from realpolitik.legality import adjustment_counts, check_order, legal_orders
+from realpolitik.legality import adjustment_counts, check_order
+from realpolitik.listing import legal_orders
 from realpolitik.orders import Build, Convoy, Disband, Move, Order, Waive, unit_key
 from realpolitik.position import PhaseType, Position
 from realpolitik.rules import rules_for

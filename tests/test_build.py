@@ -13,7 +13,8 @@ import os
 import pytest
 
 COMPILED = ("realpolitik.adjudication.movement", "realpolitik.adjudication.equations",
-            "realpolitik.adjudication.resolver", "realpolitik.legality", "realpolitik.maptables")
+            "realpolitik.adjudication.resolver", "realpolitik.legality", "realpolitik.listing",
+            "realpolitik.maptables")
 
 
 @pytest.mark.skipif(os.environ.get("REALPOLITIK_EXPECT_COMPILED") != "1",

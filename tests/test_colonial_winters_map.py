@@ -21,7 +21,8 @@ from realpolitik import savefile
 from realpolitik.cli import main
 from realpolitik.game import Game
 from realpolitik.geography import Terrain, UnitType, province_of
-from realpolitik.legality import check_order, legal_orders
+from realpolitik.legality import check_order
+from realpolitik.listing import legal_orders
 from realpolitik.notation import parse_order
 from realpolitik.position import Position
 from realpolitik.variant import Variant, load_variant

@@ -20,7 +20,8 @@ from realpolitik.errors import VariantError
 from realpolitik.game import Game
 from realpolitik.geography import UnitType, province_of
 from realpolitik.hooks import JsonValue
-from realpolitik.legality import adjustment_counts, check_order, legal_orders, retreat_options
+from realpolitik.legality import adjustment_counts, check_order, retreat_options
+from realpolitik.listing import legal_orders
 from realpolitik.notation import parse_order
 from realpolitik.position import DislodgedUnit, Position, Unit
 from realpolitik.rulesets.colonial_winters import POLICIES, ColonialWinters, sea_superiority

@@ -10,7 +10,7 @@ import pytest
 
 ROOT = Path(__file__).parent.parent
 MODULES = ["realpolitik", "realpolitik.notation", "realpolitik.game", "realpolitik.rules",
-           "realpolitik.legality", "realpolitik.bots"]
+           "realpolitik.legality", "realpolitik.listing", "realpolitik.bots"]
 
 
 @pytest.mark.parametrize("name", ["docs/game.md"])

@@ -19,7 +19,8 @@ from realpolitik.cli import _report
 from realpolitik.compat.diplomacy import Game as Facade
 from realpolitik.game import Game
 from realpolitik.geography import UnitType
-from realpolitik.legality import adjustment_counts, build_sites, can_build, legal_orders
+from realpolitik.legality import adjustment_counts, build_sites, can_build
+from realpolitik.listing import legal_orders
 from realpolitik.orders import Build, Hold, Move, Waive, unit_key
 from realpolitik.position import Position, Unit
 from realpolitik.variant import VARIANTS_DIR, Variant, load_variant

@@ -1,16 +1,37 @@
-"""Listed orders are recognised by value: an order equal to a listed one is listed, whatever
-object carries it, and an object that is not equal to a listed order never passes for one."""
+"""The listing (:mod:`realpolitik.listing`) against the checks (:mod:`realpolitik.legality`).
+
+Listed orders are recognised by value: an order equal to a listed one is listed, whatever
+object carries it, and an object that is not equal to a listed order never passes for one. And
+the listing is exactly what the checks accept, on random positions of random games."""
 
 from __future__ import annotations
 
 import copy
+import random
+
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
 
 from realpolitik.adjudication import adjudicate
 from realpolitik.adjudication.outcomes import Outcome, Result
 from realpolitik.game import Game
-from realpolitik.geography import UnitType
-from realpolitik.legality import is_listed, listed_checker, listed_orders
-from realpolitik.orders import Move, Order
+from realpolitik.geography import UnitType, province_of
+from realpolitik.legality import Illegal, check_order, normalize_order
+from realpolitik.listing import is_listed, listed_checker, listed_orders
+from realpolitik.maptables import tables_for
+from realpolitik.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Waive,
+)
+from realpolitik.position import PhaseType
 from realpolitik.slots import slot_setter
 
 
@@ -83,3 +104,104 @@ def test_an_order_of_another_power_is_not_in_a_power_listing() -> None:
     assert as_german not in listed_orders(game.position, "germany", rules=game.rules)
     assert listed in listed_orders(game.position, "france", rules=game.rules)
     assert "A PAR - BUR" not in listed_orders(game.position, "france", rules=game.rules)
+
+
+# -- listing == checking, on random positions of random games ----------------------------------
+
+_EDITIONS = ["1971", "1982", "2000", "2023", "dptg"]
+
+
+def _random_position(seed: int, phases: int, edition: str) -> Game:
+    """A game after ``phases`` phases of seeded random play from the listings."""
+    game = Game("classical", rules=edition, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(phases):
+        if game.is_over:
+            break
+        for power in game.powers_to_order():
+            choice = []
+            for options in game.legal_orders(power).values():
+                choice.append(options[rng.randrange(len(options))])
+            game.submit(power, choice)
+        game.process()
+    return game
+
+
+def _random_order(data: st.DataObject, game: Game, power: str) -> Order:
+    """An order ``power`` might write: for one of its units, or anyone's, or anywhere; to a
+    place next door (any coast) or anywhere on the map."""
+    position = game.position
+    tables = tables_for(position.variant)
+    places = sorted(tables.location_index)
+    units = [u for u in position.units.values()]
+    mine = [u.location for u in position.units_of(power)]
+    mine += [d.unit.location for d in position.dislodged_of(power)]
+
+    def place(near: str | None = None) -> str:
+        if near is not None and data.draw(st.booleans()):
+            around = sorted(tables.fleet_adj.get(near, frozenset())
+                            | tables.army_adj.get(province_of(near), frozenset()))
+            if around:
+                return data.draw(st.sampled_from(around))
+        return data.draw(st.sampled_from(places))
+
+    where = data.draw(st.sampled_from(mine)) if mine and data.draw(st.booleans()) else place()
+    utype = data.draw(st.sampled_from([UnitType.ARMY, UnitType.FLEET]))
+    other = data.draw(st.sampled_from(units)) if units else None
+    kind = position.phase.type
+    if kind is PhaseType.MOVEMENT:
+        pick = data.draw(st.integers(0, 4))
+        if pick == 0:
+            return Hold(utype, where, power=power)
+        if pick == 1:
+            return Move(utype, where, place(where), via_convoy=data.draw(st.booleans()),
+                        power=power)
+        if pick == 2 and other is not None:
+            return SupportHold(utype, where, other.location, other.type, power=power)
+        if pick == 3 and other is not None:
+            return SupportMove(utype, where, other.location, place(other.location),
+                               other.type, power=power)
+        army = other.location if other is not None else place()
+        return Convoy(utype, where, army, place(), power=power)
+    if kind is PhaseType.RETREATS:
+        if data.draw(st.booleans()):
+            return Disband(utype, where, power=power)
+        return Retreat(utype, where, place(where), power=power)
+    pick = data.draw(st.integers(0, 2))
+    if pick == 0:
+        return Waive(power)
+    if pick == 1:
+        return Disband(utype, where, power=power)
+    return Build(utype, place(), power=power)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), phases=st.integers(0, 14),
+       edition=st.sampled_from(_EDITIONS), data=st.data())
+def test_the_listing_is_what_the_checks_accept(seed: int, phases: int, edition: str,
+                                               data: st.DataObject) -> None:
+    """Every listed order passes the full check unchanged; an order the check accepts is
+    listed once the rules have read it (coasts settled, unit type taken from the unit); and
+    an order the check refuses is not listed."""
+    game = _random_position(seed, phases, edition)
+    if game.is_over:
+        return
+    position, rules = game.position, game.rules
+    event(f"phase: {position.phase.type.name.lower()}")
+    for power in game.variant.power_ids:
+        listed = listed_orders(position, power, rules=rules)
+        for orders in listed.by_location.values():
+            for order in orders:
+                assert check_order(position, copy.copy(order), rules=rules) is None, str(order)
+                assert normalize_order(position, copy.copy(order), rules=rules) == order
+        for _ in range(12):
+            order = _random_order(data, game, power)
+            reading = normalize_order(position, order, rules=rules)
+            event("a random order refused" if isinstance(reading, Illegal)
+                  else "a random order accepted")
+            if isinstance(reading, Illegal):
+                assert order not in listed, (str(order), reading)
+                assert check_order(position, order, rules=rules) == reading.as_tuple()
+            else:
+                assert reading in listed, (str(order), str(reading))
+                assert check_order(position, order, rules=rules) is None

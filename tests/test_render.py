@@ -20,7 +20,7 @@ import pytest
 from realpolitik.adjudication import adjudicate
 from realpolitik.adjudication.outcomes import OrderResult, Outcome, Result
 from realpolitik.geography import Terrain, UnitType, province_of
-from realpolitik.legality import legal_orders
+from realpolitik.listing import legal_orders
 from realpolitik.notation import parse_orders
 from realpolitik.orders import (
     Build,

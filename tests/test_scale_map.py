@@ -14,7 +14,8 @@ import pytest
 
 from realpolitik.adjudication import adjudicate
 from realpolitik.geography import Terrain, UnitType, province_of
-from realpolitik.legality import check_order, legal_orders
+from realpolitik.legality import check_order
+from realpolitik.listing import legal_orders
 from realpolitik.notation import parse_order
 from realpolitik.orders import Order
 from realpolitik.position import Position

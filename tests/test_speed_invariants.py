@@ -12,14 +12,8 @@ import random
 from dataclasses import replace
 
 from realpolitik.game import Game
-from realpolitik.legality import (
-    _legal_orders,
-    check_order,
-    is_listed,
-    legal_orders,
-    listed_checker,
-    normalize_order,
-)
+from realpolitik.legality import check_order, normalize_order
+from realpolitik.listing import _legal_orders, is_listed, legal_orders, listed_checker
 from realpolitik.orders import Waive
 from realpolitik.position import Position
 

@@ -18,7 +18,8 @@ from realpolitik.errors import GameError
 from realpolitik.game import Game
 from realpolitik.geography import UnitType
 from realpolitik.hooks import VariantHooks
-from realpolitik.legality import adjustment_counts, check_order, legal_orders
+from realpolitik.legality import adjustment_counts, check_order
+from realpolitik.listing import legal_orders
 from realpolitik.notation import parse_order
 from realpolitik.position import Position, Unit
 from realpolitik.variant import Variant, load_variant

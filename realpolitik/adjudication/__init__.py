@@ -38,10 +38,10 @@ def adjudicate(position: Position, orders: Iterable[Order], *, rules: Rules | No
     the first legal one counts (DATC 4.D.3, as ``rules`` say).
 
     ``checked=True`` says that every order is legal here under these rules and already as
-    the rules read it (as every order :func:`~realpolitik.legality.legal_orders` lists is), so
+    the rules read it (as every order :func:`~realpolitik.listing.legal_orders` lists is), so
     movement and adjustment phases do not check them again; :class:`realpolitik.game.Game`
     passes it when ``submit`` found every order equal to one listed for this position (by
-    value, :class:`~realpolitik.legality.ListedOrders`). An illegal order passed this way is
+    value, :class:`~realpolitik.listing.ListedOrders`). An illegal order passed this way is
     adjudicated as if it were legal.
     """
     rules = rules or _DEFAULT

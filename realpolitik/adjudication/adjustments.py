@@ -21,7 +21,8 @@ from types import MappingProxyType
 from realpolitik.adjudication.outcomes import OrderResult, Outcome, Resolution, Result
 from realpolitik.adjudication.setup import Entry
 from realpolitik.geography import UnitType, province_of
-from realpolitik.legality import Illegal, adjustment_counts, listed_checker, normalize_order
+from realpolitik.legality import Illegal, adjustment_counts, normalize_order
+from realpolitik.listing import listed_checker
 from realpolitik.maptables import MapTables, tables_for
 from realpolitik.orders import Build, Disband, Order, Waive
 from realpolitik.position import Position, Unit

@@ -16,6 +16,7 @@ from realpolitik.adjudication.outcomes import OrderResult, Outcome, Resolution, 
 from realpolitik.adjudication.setup import Entry
 from realpolitik.geography import province_of
 from realpolitik.legality import Illegal, normalize_order
+from realpolitik.listing import listed_checker
 from realpolitik.orders import Order, Retreat, Waive
 from realpolitik.position import Position, moved_unit
 from realpolitik.rules import DuplicateOrders, Rules
@@ -46,10 +47,11 @@ def adjudicate_retreats(position: Position, orders: Iterable[Order], rules: Rule
     """Resolve a retreat phase."""
     entries: list[Entry] = []
     legal_for: dict[int, list[Entry]] = {}
+    listed = listed_checker(position, rules)  # a listed order is legal as it stands
     for given in orders:
         index = _dislodged_index(position, given)
         power = given.power or (position.dislodged[index].unit.power if index >= 0 else "")
-        checked = normalize_order(position, given, rules=rules)
+        checked = given if listed(given) else normalize_order(position, given, rules=rules)
         if isinstance(checked, Illegal):
             entries.append(Entry(given, power, index, None, checked))
             continue

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from realpolitik.adjudication.explain import void_sentence
 from realpolitik.adjudication.outcomes import OrderResult, Outcome, Result
 from realpolitik.geography import province_of
-from realpolitik.legality import Illegal, listed_checker, normalize_order
+from realpolitik.legality import Illegal, normalize_order
+from realpolitik.listing import listed_checker
 from realpolitik.orders import Order, Waive
 from realpolitik.position import Position
 from realpolitik.rules import DuplicateOrders, Rules

@@ -8,7 +8,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
-from realpolitik.legality import adjustment_counts, legal_orders
+from realpolitik.legality import adjustment_counts
+from realpolitik.listing import legal_orders
 from realpolitik.orders import Build, Disband, Hold, Order, Waive
 from realpolitik.position import PhaseType, Position
 from realpolitik.rules import Rules, rules_for
@@ -16,13 +17,13 @@ from realpolitik.rules import Rules, rules_for
 _DEFAULT_RULES = rules_for("2023")
 
 Listing = Mapping[str, tuple[Order, ...]]
-"""Legal orders per location, as :func:`realpolitik.legality.legal_orders` lists them."""
+"""Legal orders per location, as :func:`realpolitik.listing.legal_orders` lists them."""
 
 
 class Bot(ABC):
     """A computer player: given a position and a power, the orders that power gives.
 
-    Every order a bot gives is one that :func:`~realpolitik.legality.legal_orders` lists for
+    Every order a bot gives is one that :func:`~realpolitik.listing.legal_orders` lists for
     the position, at most one per unit; in an adjustment phase it builds at most as many units
     as the power is due, on distinct sites, and removes exactly as many as it must. A bot is
     deterministic: the same seed, position and power give the same orders, whatever else it

@@ -35,12 +35,8 @@ from realpolitik.errors import RealpolitikError
 from realpolitik.game import Game as _Game
 from realpolitik.game import PhaseRecord
 from realpolitik.geography import UnitType, province_of
-from realpolitik.legality import (
-    adjustment_counts,
-    build_sites,
-    listed_orders,
-    retreat_options,
-)
+from realpolitik.legality import adjustment_counts, build_sites, retreat_options
+from realpolitik.listing import listed_orders
 from realpolitik.maptables import MapTables, tables_for
 from realpolitik.notation import parse_order
 from realpolitik.orders import (

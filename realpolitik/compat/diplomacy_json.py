@@ -24,7 +24,8 @@ from realpolitik.adjudication import adjudicate
 from realpolitik.errors import RealpolitikError
 from realpolitik.game import Game as _Game
 from realpolitik.geography import UnitType
-from realpolitik.legality import legal_orders, retreat_options
+from realpolitik.legality import retreat_options
+from realpolitik.listing import legal_orders
 from realpolitik.maptables import MapTables, tables_for
 from realpolitik.notation import parse_order
 from realpolitik.orders import Order, Waive
