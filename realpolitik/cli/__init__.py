@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from typing import NoReturn
 
 from ._common import (
     EXIT_FILE,
@@ -47,7 +48,7 @@ to turn them off. Documentation: docs/cli.md.
 class _Parser(argparse.ArgumentParser):
     """argparse, with errors that end in what to do and exit code 2."""
 
-    def error(self, message: str) -> None:  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
         sys.stderr.write(f"{self.prog}: error: {message}\n"
                          f"Run '{self.prog} --help' for what it takes.\n")

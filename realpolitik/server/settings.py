@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
+from typing import Any
 
 _PREFIX = "REALPOLITIK_"
 
@@ -56,7 +57,8 @@ class Settings:
         :raises ValueError: a variable does not hold a value of the field's type.
         """
         source = os.environ if env is None else env
-        values: dict[str, object] = {}
+        # each value is read as its field's default is typed (bool, int, float or str)
+        values: dict[str, Any] = {}
         for f in fields(cls):
             raw = source.get(_PREFIX + f.name.upper())
             if raw is None:
@@ -74,4 +76,4 @@ class Settings:
             except ValueError as exc:
                 raise ValueError(f"{_PREFIX}{f.name.upper()}={raw!r}: {exc}") from exc
         values.update({k: v for k, v in overrides.items() if v is not None})
-        return replace(cls(), **values)  # type: ignore[arg-type]
+        return replace(cls(), **values)
