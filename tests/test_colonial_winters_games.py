@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 
 from realpolitik import record, savefile
-from realpolitik.adjudication.outcomes import Outcome
+from realpolitik.adjudication.outcomes import Outcome, Resolution
 from realpolitik.game import Game
 from realpolitik.geography import UnitType, province_of
-from realpolitik.legality import adjustment_counts
+from realpolitik.legality import adjustment_counts, retreat_options
 from realpolitik.orders import Build, Disband, Order
 from realpolitik.position import PhaseType, Position
 from realpolitik.rulesets.colonial_winters import POLICIES, ColonialWinters, sea_superiority
@@ -71,20 +71,24 @@ def check_phase(before: Position, after: Position, game: Game) -> None:
         assert after.units[province] == before.units[province]  # type: ignore[index]
     record_ = game.history[-1]
     if before.phase.type is PhaseType.ADJUSTMENTS:
-        _check_adjustments(before, record_.resolution.results, hooks)
+        _check_adjustments(before, record_.resolution, hooks)
     if before.phase.type is PhaseType.RETREATS:
         for result in record_.resolution.results:
             # rule 2: an army with somewhere to go is never disbanded by order
             if result.outcome is Outcome.DISBANDED and isinstance(result.order, Disband):
                 assert result.order.unit_type is UnitType.FLEET or not any(
-                    d.unit.location == result.order.location for d in before.dislodged)
+                    retreat_options(before, d) for d in before.dislodged
+                    if d.unit.location == result.order.location)
 
 
-def _check_adjustments(before: Position, results: object, hooks: ColonialWinters) -> None:
+def _check_adjustments(before: Position, resolution: Resolution,
+                       hooks: ColonialWinters) -> None:
     counts = adjustment_counts(before)
     built: dict[str, list[Build]] = {}
     removed: dict[str, list[Disband]] = {}
-    for result in results:  # type: ignore[attr-defined]
+    for unit in resolution.civil_disorder:
+        removed.setdefault(unit.power, []).append(Disband(unit.type, unit.location))
+    for result in resolution.results:
         if not result.succeeded:
             continue
         if isinstance(result.order, Build):
@@ -99,16 +103,21 @@ def _check_adjustments(before: Position, results: object, hooks: ColonialWinters
         fleets = sum(1 for b in builds if b.unit_type is UnitType.FLEET)
         assert fleets <= {"a": len(builds), "b": 2, "c": 2, "d": 1, "e": 1}[tier]  # 4(b), 4(d)
         homes = set(hooks.home_centres(before, power))
-        guaranteed = hooks.holder(before) == power and not any(
-            before.centers.get(h) == power for h in homes)
+        colonies = set(hooks.colonies(before, power))
+        special, extra = hooks.special_allowance(before, power)
         for unit_type in UnitType:
             kind = [b for b in builds if b.unit_type is unit_type]
-            if guaranteed and unit_type is UnitType.FLEET:
-                kind = kind[1:]
-            kind = [b for b in kind if province_of(b.location) in homes
-                    or province_of(b.location) in hooks.colonies(before, power)]
-            at_home = sum(1 for b in kind if province_of(b.location) in homes)
-            assert at_home >= rounding(len(kind) / 2)  # rule 3: the half rule
+            abroad = [b for b in kind if province_of(b.location) not in homes]
+            # builds outside the half rule: armies in special build centres (7(i)) and the
+            # holder's one fleet (7(h)); the rest are in home centres or colonies
+            if unit_type is UnitType.ARMY:
+                exempt = min(extra, sum(1 for b in abroad if province_of(b.location) in special))
+            else:
+                exempt = min(1, len(abroad)) if hooks.holder(before) == power else 0
+            assert all(province_of(b.location) in colonies | special
+                       for b in abroad[exempt:]) or unit_type is UnitType.FLEET
+            counted = len(kind) - exempt
+            assert len(kind) - len(abroad) >= rounding(counted / 2)  # rule 3: the half rule
     for power, removals in removed.items():
         if hooks.tier(before, power) in "cde":  # 4(c): fleets before armies
             fleets = sum(1 for u in before.units_of(power) if u.type is UnitType.FLEET)

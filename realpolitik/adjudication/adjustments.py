@@ -35,6 +35,7 @@ _TOO_MANY_REMOVALS = Illegal("too_many_removals", "The power has no removals lef
 _BUILT_THERE = Illegal("center_occupied", "A unit is already built there this winter.")
 _REMOVED = Illegal("duplicate_order", "That unit is already removed.")
 _UNREACHABLE = 1 << 20
+_KIND = {UnitType.ARMY: "armies", UnitType.FLEET: "fleets"}
 
 
 def _power_of(order: Order, position: Position, tables: MapTables) -> str:
@@ -114,6 +115,18 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
             keep = TooManyBuilds.NONE if disbands is TooManyDisbands.CIVIL_DISORDER \
                 else TooManyBuilds(disbands.value)
             _limit(wanted, -count, keep, _TOO_MANY_REMOVALS, removed)
+            first = hooks.removal_first(position, power)
+            if first is not None:
+                # units of other types go only once every unit of this type is removed
+                spare = -count - sum(1 for u in position.units_of(power) if u.type is first)
+                others = [e for e in wanted if isinstance(e.order, Disband)
+                          and e.order.unit_type is not first]
+                for e in others[max(0, spare):]:
+                    assert isinstance(e.order, Disband)
+                    removed.discard(province_of(e.order.location))
+                    e.illegal, e.order = Illegal(
+                        "remove_first", f"The power must remove its {_KIND[first]} before any "
+                                        f"other unit."), None
 
     units = dict(position.units)
     for e in entries:

@@ -179,6 +179,18 @@ _FRESH_TABLE: CacheSlot[Position, dict[str, JsonValue]] = CacheSlot(
 """One small table per position (the number of powers)."""
 
 
+def _inactive_of(position: Position) -> frozenset[str]:
+    inactive = position.state.get("inactive")
+    if isinstance(inactive, list):
+        return frozenset(p for p in inactive if isinstance(p, str))
+    return frozenset()
+
+
+_INACTIVE: CacheSlot[Position, frozenset[str]] = CacheSlot(
+    "Colonial Winters: the provinces of inactive units", _inactive_of)
+"""At most one entry per unit (asked for every order the listing checks)."""
+
+
 class ColonialWinters(VariantHooks):
     """Colonial Winters: sea superiority, its tiers and their consequences, the builds of
     rule 3, army retreats, victory by sea superiority and armies, the Church, mutually
@@ -221,8 +233,12 @@ class ColonialWinters(VariantHooks):
             if not isinstance(pair, list) or len(pair) != 2:
                 raise VariantError("[hooks_data] mutual_support: write pairs of provinces, "
                                    "e.g. [[\"pan\", \"col\"]]", file="variant.toml")
-            pairs.append((province(pair[0], "mutual_support"),
-                          province(pair[1], "mutual_support")))
+            a, b = province(pair[0], "mutual_support"), province(pair[1], "mutual_support")
+            if b not in the_map.army_neighbours(a):
+                # (the standing supports are given without the orders' check: they must hold)
+                raise VariantError(f"[hooks_data] mutual_support: {a} and {b} must share a "
+                                   "border armies cross", file="variant.toml")
+            pairs.append((a, b))
         self.mutual_support = tuple(pairs)
         self.inactive = provinces("inactive")
         self.poles = provinces("poles")
@@ -365,10 +381,7 @@ class ColonialWinters(VariantHooks):
         return str(tiers.get(power, "d"))
 
     def _inactive(self, position: Position) -> frozenset[str]:
-        inactive = position.state.get("inactive")
-        if isinstance(inactive, list):
-            return frozenset(p for p in inactive if isinstance(p, str))
-        return frozenset()
+        return _INACTIVE(position)
 
     # -- orders -----------------------------------------------------------------------------
 

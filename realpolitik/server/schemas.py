@@ -243,6 +243,12 @@ class EndOut(BaseModel):
     summary: str
 
 
+class SeaSuperiorityOut(BaseModel):
+    holder: str | None
+    fleets: dict[str, int]
+    tiers: dict[str, str]
+
+
 class GameOut(BaseModel):
     """A game as anyone who may see it sees it (orders and private press are never here)."""
 
@@ -287,6 +293,10 @@ class GameOut(BaseModel):
     at once; they read no press and answer none."""
     seat_changes: list[SeatChangeOut]
     """Every seat change of the game, oldest first."""
+    policies: dict[str, str] = Field(default_factory=dict)
+    """The variant's named policies (readings of ambiguous rules) this game plays under."""
+    sea_superiority: SeaSuperiorityOut | None = None
+    """Colonial Winters: who holds sea superiority, each power's fleets and tier (a-e)."""
 
 
 class JoinIn(Strict):

@@ -701,6 +701,13 @@ export class GamePage {
       ["Gamesmaster", g.gamesmaster || "—"],
     ];
     if (g.end_year) facts.push(["Ends", `after ${g.end_year}`]);
+    const sea = g.sea_superiority;
+    if (sea) {
+      facts.push(["Sea superiority", sea.holder ? title(sea.holder) : "nobody"]);
+      facts.push(["Fleets (tier)", g.powers.map((p) => `${title(p)} ${sea.fleets[p] ?? 0} (${sea.tiers[p] ?? "-"})`).join(", ")]);
+    }
+    const policies = Object.entries(g.policies || {});
+    if (policies.length) facts.push(["Policies", policies.map(([k, v]) => `${k.replaceAll("_", " ")}: ${v.replaceAll("_", " ")}`).join("; ")]);
     if (g.invite_code) facts.push(["Invite code", g.invite_code]);
     fill(box,
       h("h2", {}, "Seats"),

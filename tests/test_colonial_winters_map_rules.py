@@ -1,0 +1,148 @@
+"""The rules of Colonial Winters on the variant's own (reconstructed) map: the 1870 table of
+sea superiority, inactive units, the Church, Panama and Colombia, the one-fleet powers,
+Copenhagen, the special build centres, the API, and seeded random games from 1870 to 1920
+under every policy set with the invariants checked after every phase."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from test_colonial_winters_games import POLICY_SETS, play
+
+from realpolitik import savefile
+from realpolitik.adjudication import adjudicate
+from realpolitik.game import Game
+from realpolitik.geography import UnitType
+from realpolitik.legality import check_order
+from realpolitik.notation import parse_order
+from realpolitik.position import Position, Unit
+from realpolitik.rulesets.colonial_winters import ColonialWinters
+from realpolitik.variant import Variant, load_variant
+
+
+@pytest.fixture(scope="module")
+def world() -> Variant:
+    return load_variant("colonial_winters")
+
+
+def board(variant: Variant, units: list[str], **centers: str) -> Position:
+    """A Spring 1871 position of ``units`` ("power A loc"), all active, with the table the
+    hooks work out."""
+    made = [Unit(p, UnitType(t), loc) for p, t, loc in (u.split() for u in units)]
+    pos = Position.build(variant, "S1871M", made, centers)
+    return pos.replace(state={**variant.hooks.initial_state(pos), "inactive": []})
+
+
+def results(pos: Position, *orders: str) -> dict[str, str]:
+    resolution = adjudicate(pos, [parse_order(o, pos) for o in orders])
+    return {str(r.order): f"{r.result.value}: {r.reason}" for r in resolution.results}
+
+
+def test_the_variant_plays_under_its_own_rules(world: Variant) -> None:
+    assert isinstance(world.hooks, ColonialWinters)
+    assert world.policies["second_place"] == "rank"
+
+
+def test_rule_4_the_1870_table_england_holds_sea_superiority(world: Variant) -> None:
+    start = Position.initial(world)
+    shown = world.hooks.public_state(start)["sea_superiority"]
+    assert isinstance(shown, dict)
+    assert shown["holder"] == "england"
+    fleets, tiers = shown["fleets"], shown["tiers"]
+    assert isinstance(fleets, dict) and isinstance(tiers, dict)
+    assert (fleets["england"], fleets["usa"], fleets["france"]) == (14, 7, 4)
+    # the design notes' section 4.5
+    assert tiers["england"] == "a" and tiers["usa"] == "b" and tiers["france"] == "c"
+    assert {p for p, t in tiers.items() if t == "e"} == {"sweden", "chile", "argentina",
+                                                         "china"}
+    assert tiers["germany"] == tiers["spain"] == tiers["austria"] == "d"
+
+
+def test_rule_8_the_units_that_start_inactive(world: Variant) -> None:
+    game = Game(world)
+    assert len(game.position.state["inactive"]) == 37  # type: ignore[arg-type]
+    report = game.submit("england", "F s14 - 52\nF n19 H")
+    assert report[0].error is not None and "inactive" in report[0].error
+    assert report[1].ok  # one of the two fleets England activates at the start
+
+
+def test_rule_7c_rome_only_falls_to_a_fleet_with_four_armies(world: Variant) -> None:
+    pos = board(world, ["neutral A e47", "italy A e46", "italy A e49", "italy F 10"])
+    done = results(pos, "A e46 - e47", "A e49 S A e46 - e47", "F 10 S A e46 - e47")
+    assert done["A E46 - E47"] == ("fails: A E46 - E47 failed: Rome's army can be dislodged "
+                                   "only by a fleet supported by four armies (rule 7(c)).")
+
+
+def test_rule_7b_panama_and_colombia_support_each_other_on_the_map(world: Variant) -> None:
+    start = Position.initial(world)
+    standing = {str(o) for o in world.hooks.standing_orders(start)}
+    assert standing == {"A S8 S A S10", "A S10 S A S8"}
+
+
+def test_rule_4e_swedens_lone_fleet_stays_near_its_centres(world: Variant) -> None:
+    # the 1870 board, with Sweden's fleet moved from Stockholm to the sea beside it
+    start = Position.initial(world)
+    units = [u for u in start.units.values() if u.province != "e12"]
+    moved = Position.build(world, "S1871M", [*units, Unit("sweden", UnitType.FLEET, "23")],
+                           start.centers)
+    pos = moved.replace(state=world.hooks.initial_state(moved))
+    assert world.hooks.tier(pos, "sweden") == "e"  # type: ignore[attr-defined]
+    assert check_order(pos, parse_order("F 23 - 24", pos)) is None  # by Stockholm
+    problem = check_order(pos, parse_order("F 23 - 26", pos))
+    assert problem is not None and "Riga is not (rule 4(e))" in problem[1]
+
+
+def test_rule_6a_copenhagen_on_the_map(world: Variant) -> None:
+    alone = board(world, ["germany A e22"])
+    assert results(alone, "A e22 - e21")["A E22 - E21"].startswith("succeeds")
+    watched = board(world, ["germany A e22", "england F 22"])
+    assert "closed by F 22 in Kattegat" in results(watched, "A e22 - e21")["A E22 - E21"]
+
+
+def test_rule_7j_canada_on_the_map(world: Variant) -> None:
+    hooks = world.hooks
+    assert isinstance(hooks, ColonialWinters)
+    canada = next(c for c in hooks.special_build if c.country == "canada")
+    assert canada.limit == 2 and canada.relaxed and set(canada.centres) == {"n12", "n8", "n5"}
+    # owning the three centres with no foreign unit in Canada but not all its provinces
+    pos = board(world, ["england F e8"], n12="england", n8="england", n5="england")
+    assert hooks.special_allowance(pos, "england") == ({"n12", "n8", "n5"}, 1)
+
+
+pytest.importorskip("fastapi")
+
+
+def test_the_api_shows_sea_superiority(tmp_path: Any) -> None:
+    from test_server import FakeClock, create, make_client, sign_up
+    with make_client(f"sqlite:///{tmp_path / 'db.sqlite'}", FakeClock()) as client:
+        gm = sign_up(client, "gm")
+        game = create(client, gm, variant="colonial_winters")
+        shown = client.get(f"/games/{game}").json()
+    assert shown["sea_superiority"]["holder"] == "england"
+    assert shown["sea_superiority"]["tiers"]["usa"] == "b"
+    assert shown["policies"]["one_fleet_defense"] == "base_zero"
+
+
+def test_a_seeded_random_game_from_1870_to_1920_keeps_the_rules_and_replays(world: Variant
+                                                                           ) -> None:
+    game = play(world, seed=1870, end_year=1920, policies={})
+    assert game.end is not None and game.phase.year == 1921
+    again = savefile.loads(savefile.dumps(game))
+    assert [r.position for r in again.history] == [r.position for r in game.history]
+
+
+@pytest.mark.parametrize("policies", POLICY_SETS[1:], ids=lambda p: ",".join(
+    f"{k}={v}" for k, v in p.items()))
+def test_a_seeded_random_game_keeps_the_rules_under_each_policy(world: Variant,
+                                                                policies: dict[str, str]
+                                                                ) -> None:
+    # ten years each (benchmarks/colonial_winters_rules.py plays them all to 1920)
+    game = play(world, seed=1870, end_year=1879, policies=policies)
+    assert game.end is not None
+
+
+def test_rule_6j_the_thousand_islands_on_the_map(world: Variant) -> None:
+    pos = board(world, ["usa A n56", "england A n12"])
+    resolution = adjudicate(pos, [parse_order(o, pos) for o in ("A n56 - n12", "A n12 - n56")])
+    assert resolution.units["n12"].power == "usa" and resolution.units["n56"].power == "england"
