@@ -1,22 +1,42 @@
 """A bounded load test of the game server on loopback (not run in CI).
 
     python benchmarks/server_load.py --clients 100 --games 20 --seconds 20
+    python benchmarks/server_load.py --rate 150 --listeners 40 --read-rate 50 --seconds 60
+    python benchmarks/server_load.py --database postgres --workers 2 --seconds 60
 
-It starts ``realpolitik serve`` in a subprocess on 127.0.0.1 (a free port unless ``--port``) with
-a fresh SQLite database in a temporary directory, signs up a gamesmaster and ``--clients``
+It starts ``realpolitik serve`` in a subprocess on 127.0.0.1 (a free port unless ``--port``; with
+``--workers N``, N worker processes) over a fresh database in a temporary directory: an SQLite
+file (``--database sqlite``, the default), a throwaway PostgreSQL server started for the run
+(``--database postgres``, from the PostgreSQL binaries on this machine: ``tests/postgres.py``),
+or any SQLAlchemy URL (its tables must be empty). It signs up a gamesmaster and ``--clients``
 players, creates ``--games`` seven-player games and fills every seat (with 100 clients and 140
-seats, 40 clients hold a seat in two games). Then every client, concurrently, loops over its
-seats for ``--seconds`` (or until it has made ``--count`` submissions): it reads its power's
-legal orders (``GET /games/{id}/legal-orders``, once per phase), picks one at random per unit,
-and sends them as text (``PUT /games/{id}/orders``). Every ``--ready-every``-th submission also
-marks the power ready, so a game's phase is adjudicated once all seven are ready and play goes
-on (retreats are random legal ones; adjustments are sent empty: builds waived, removals by the
-rule). The loop is bounded in count and in time, and the server is stopped in any case.
+seats, 40 clients hold a seat in two games).
 
-It reports order submissions per second, the latency of the submissions (p50, p95, p99, max),
-the errors (anything but 200, and transport errors; a 409 ``nothing_to_order`` when a power has
-no retreat or adjustment to make is counted apart, as it is the right answer), the phases
-adjudicated, and the server's peak resident memory (``VmHWM`` from ``/proc``, Linux only).
+Then order submissions run for ``--seconds``, in one of two ways:
+
+- closed loop (the default): every client, concurrently, loops over its seats, sending its next
+  submission as soon as the last one is answered; this measures the most the server sustains;
+- open loop (``--rate R``): submissions are sent at R a second whatever the answers, spread over
+  the clients in turn; each one's latency is counted from the moment it was due, so a server
+  that falls behind shows it in its latency (no coordinated omission).
+
+A submission reads the power's legal orders once per phase (``GET /games/{id}`` and
+``GET /games/{id}/legal-orders``), picks one at random per unit and sends them as text
+(``PUT /games/{id}/orders``). Every ``--ready-every``-th submission also marks the power ready,
+so a game's phase is adjudicated once all seven are ready and play goes on (retreats are random
+legal ones; adjustments are sent empty: builds waived, removals by the rule). ``--read-rate``
+adds game views (``GET /games/{id}``) at that rate, and ``--listeners`` WebSocket connections
+(spread over the games, and so over the workers) count the live events they receive: each must
+see every phase its game played.
+
+The HTTP client is a minimal keep-alive HTTP/1.1 client on asyncio streams (one connection per
+client), so that the load generator, which shares the machine's CPUs with the server, spends
+little of them. It reports the submissions per second, their latency (p50, p95, p99, max), the
+errors (anything but 200, and transport errors; a 409 ``nothing_to_order`` when a power has no
+retreat or adjustment to make is counted apart, as it is the right answer), the phases
+adjudicated, the live events, the CPU time of the server (all its processes, and PostgreSQL's)
+and of the load generator, the machine's load average, and the server's peak resident memory.
+``--check-rate`` and ``--check-p99`` make it exit 1 unless the figures meet them.
 
 The server's per-user order rate limit (120 a minute) would refuse most of a load test's
 submissions, so it is lifted (``REALPOLITIK_ORDERS_PER_MINUTE``, ``--orders-per-minute``), as are
@@ -28,6 +48,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import itertools
+import json
 import os
 import platform
 import random
@@ -39,6 +62,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -48,6 +72,76 @@ import httpx
 HOST = "127.0.0.1"  # loopback only, never anything else
 POWERS = ("austria", "england", "france", "germany", "italy", "russia", "turkey")
 ROOT = Path(__file__).resolve().parent.parent
+
+
+class HttpError(Exception):
+    """The connection failed or the answer could not be read."""
+
+
+class RawConnection:
+    """One keep-alive HTTP/1.1 connection to the server: just enough HTTP for this test (requests
+    with a JSON body or none, answers with a Content-Length), at a fraction of a general client's
+    CPU cost. Reconnects once when the server has closed an idle connection."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self._reader: asyncio.StreamReader | None = None
+        self._writer: asyncio.StreamWriter | None = None
+
+    async def _open(self) -> None:
+        self._reader, self._writer = await asyncio.open_connection(HOST, self.port)
+
+    async def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+            with contextlib.suppress(OSError, ConnectionError):
+                await self._writer.wait_closed()
+        self._reader = self._writer = None
+
+    async def request(self, method: str, path: str, token: str = "",
+                      body: Any = None) -> tuple[int, Any]:
+        """Send one request; returns the status and the decoded JSON answer."""
+        payload = b"" if body is None else json.dumps(body).encode()
+        head = (f"{method} {path} HTTP/1.1\r\nHost: {HOST}:{self.port}\r\n"
+                + (f"Authorization: Bearer {token}\r\n" if token else "")
+                + ("Content-Type: application/json\r\n" if body is not None else "")
+                + f"Content-Length: {len(payload)}\r\n\r\n").encode()
+        for attempt in (1, 2):
+            fresh = self._writer is None
+            try:
+                if fresh:
+                    await self._open()
+                assert self._writer is not None and self._reader is not None
+                self._writer.write(head + payload)
+                status_line = await self._reader.readuntil(b"\r\n")
+                headers = await self._reader.readuntil(b"\r\n\r\n")
+            except (OSError, asyncio.IncompleteReadError, ConnectionError) as exc:
+                await self.close()
+                if fresh or attempt == 2:  # only a reused idle connection is retried
+                    raise HttpError(f"{method} {path}: {type(exc).__name__} {exc}") from exc
+                continue
+            break
+        status = int(status_line.split(b" ", 2)[1])
+        length = 0
+        close = False
+        for line in headers.split(b"\r\n"):
+            name, _, value = line.partition(b":")
+            name = name.strip().lower()
+            if name == b"content-length":
+                length = int(value)
+            elif name == b"connection" and value.strip().lower() == b"close":
+                close = True
+        try:
+            data = await self._reader.readexactly(length) if length else b""
+        except (OSError, asyncio.IncompleteReadError) as exc:
+            await self.close()
+            raise HttpError(f"{method} {path}: {type(exc).__name__}") from exc
+        if close:
+            await self.close()
+        try:
+            return status, json.loads(data) if data else None
+        except ValueError:
+            return status, data.decode(errors="replace")
 
 
 @dataclass
@@ -64,23 +158,31 @@ class Client:
     name: str
     token: str = ""
     seats: list[Seat] = field(default_factory=list)
+    conn: RawConnection | None = None
+    busy: asyncio.Lock = field(default_factory=asyncio.Lock)
+    made: int = 0
+    rng: random.Random = field(default_factory=random.Random)
 
 
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)  # successful submissions, seconds
     legal_latencies: list[float] = field(default_factory=list)
+    read_latencies: list[float] = field(default_factory=list)
     submissions: int = 0  # order submissions answered 200
     ready_marks: int = 0
     refusals: Counter[str] = field(default_factory=Counter)  # expected answers (nothing_to_order)
     errors: Counter[str] = field(default_factory=Counter)  # everything else that is not a 200
     error_samples: list[str] = field(default_factory=list)
     rejected_lines: int = 0  # lines the server read as errors (stale orders after a new phase)
+    events: Counter[str] = field(default_factory=Counter)  # live events by type
+    phase_events: dict[int, list[set[str]]] = field(default_factory=dict)  # game -> per listener
+    skipped: int = 0  # open loop: submissions not sent because every seat was waiting
 
     def error(self, key: str, sample: str) -> None:
         self.errors[key] += 1
         if len(self.error_samples) < 10:
-            self.error_samples.append(sample)
+            self.error_samples.append(f"{key}: {sample}")
 
 
 def free_port() -> int:
@@ -89,24 +191,50 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and all its descendants (Linux /proc)."""
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        for task in Path(f"/proc/{p}/task").glob("*"):
+            with contextlib.suppress(OSError, ValueError):
+                todo.extend(int(c) for c in (task / "children").read_text().split())
+    return out
+
+
 def peak_rss_kib(pid: int) -> int | None:
-    """The process's peak resident set (VmHWM) in KiB, or None where /proc has no answer."""
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1])
-    except OSError:
-        return None
-    return None
+    """The largest peak resident set (VmHWM, KiB) among the process and its children."""
+    best = None
+    for p in process_tree(pid):
+        try:
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmHWM:"):
+                    best = max(best or 0, int(line.split()[1]))
+        except OSError:
+            continue
+    return best
 
 
 def cpu_seconds(pid: int) -> float | None:
-    """User plus system CPU time of the process so far, or None where /proc has no answer."""
+    """User plus system CPU time of the process and its descendants so far, or None where /proc
+    has no answer."""
+    total, seen = 0.0, False
+    for p in process_tree(pid):
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        seen = True
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total if seen else None
+
+
+def load_average() -> str:
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
     except OSError:
-        return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return "n/a"
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -189,96 +317,93 @@ async def setup(http: httpx.AsyncClient, clients: list[Client], games: int) -> l
     return game_ids
 
 
-async def fetch_legal(http: httpx.AsyncClient, c: Client, s: Seat, stats: Stats) -> bool:
-    """The seat's legal orders for the current phase; False when it has nothing to order."""
-    t0 = time.perf_counter()
-    try:
-        r = await http.get(f"/games/{s.game}/legal-orders", params={"power": s.power},
-                           headers={"Authorization": f"Bearer {c.token}"})
-    except httpx.HTTPError as exc:
-        stats.error(f"GET legal-orders {type(exc).__name__}", repr(exc))
-        return False
-    stats.legal_latencies.append(time.perf_counter() - t0)
-    if r.status_code != 200:
-        stats.error(f"GET legal-orders {r.status_code}", r.text[:300])
-        return False
-    s.legal = {loc: [o["text"] for o in orders] for loc, orders in r.json().items()}
-    return True
-
-
 def order_text(s: Seat, rng: random.Random) -> str:
     if s.phase.endswith("A"):
         return ""  # adjustments: builds waived, removals by the rule
     return "\n".join(rng.choice(options) for _, options in sorted(s.legal.items()) if options)
 
 
-async def play(http: httpx.AsyncClient, c: Client, stats: Stats, stop_at: float, count: int,
-               ready_every: int, seed: int) -> None:
-    rng = random.Random(seed)
-    auth = {"Authorization": f"Bearer {c.token}"}
-    made = 0
+async def refresh(c: Client, s: Seat, stats: Stats) -> bool:
+    """Read the seat's phase and legal orders; False when it has nothing to order now."""
+    assert c.conn is not None
+    status, view = await c.conn.request("GET", f"/games/{s.game}", c.token)
+    if status != 200:
+        stats.error(f"GET game {status}", str(view)[:300])
+        return False
+    if view["status"] == "finished":
+        s.done = True
+        return False
+    if s.power not in view["to_order"]:
+        return False  # nothing to do in this retreat or adjustment phase
+    t0 = time.perf_counter()
+    status, legal = await c.conn.request("GET", f"/games/{s.game}/legal-orders?power={s.power}",
+                                         c.token)
+    stats.legal_latencies.append(time.perf_counter() - t0)
+    if status != 200:
+        stats.error(f"GET legal-orders {status}", str(legal)[:300])
+        return False
+    s.phase = view["phase"]
+    s.legal = {loc: [o["text"] for o in orders] for loc, orders in legal.items()}
+    return True
+
+
+async def submit(c: Client, s: Seat, stats: Stats, ready_every: int,
+                 due: float | None = None) -> bool:
+    """One order submission for ``s`` (after reading its legal orders if the phase is new);
+    returns True if it was made. Latency counts from ``due`` when given (open loop)."""
+    assert c.conn is not None
+    try:
+        if not s.phase and not await refresh(c, s, stats):
+            return False
+        c.made += 1
+        ready = c.made % ready_every == 0
+        body: dict[str, Any] = {"power": s.power, "text": order_text(s, c.rng)}
+        if ready:
+            body["ready"] = True
+        t0 = time.perf_counter() if due is None else due
+        status, answer = await c.conn.request("PUT", f"/games/{s.game}/orders", c.token, body)
+    except HttpError as exc:
+        stats.error("transport", str(exc))
+        s.phase = ""
+        return False
+    elapsed = time.perf_counter() - t0
+    if status == 200:
+        stats.latencies.append(elapsed)
+        stats.submissions += 1
+        stats.ready_marks += ready
+        if answer["phase"] != s.phase:
+            # adjudicated between our reading and our submission: read the new phase
+            stats.rejected_lines += answer["errors"]
+            s.phase = ""
+        elif ready:
+            s.phase = ""  # the phase may end with this one: read it again next time
+        return True
+    detail = answer.get("detail") if isinstance(answer, dict) else None
+    code = detail.get("code", "") if isinstance(detail, dict) else ""
+    if status == 409 and code == "nothing_to_order":
+        stats.refusals[code] += 1
+    elif status == 409 and code == "game_over":
+        stats.refusals[code] += 1
+        s.done = True
+    else:
+        stats.error(f"PUT orders {status} {code}".rstrip(), str(answer)[:300])
+    s.phase = ""
+    return False
+
+
+async def play_closed(c: Client, stats: Stats, stop_at: float, count: int,
+                      ready_every: int) -> None:
+    """Closed loop: the client's next submission as soon as the last one is answered."""
     idle_rounds = 0
-    while time.monotonic() < stop_at and made < count:
+    while time.monotonic() < stop_at and c.made < count:
         active = [s for s in c.seats if not s.done]
         if not active:
             return
         progressed = False
         for s in active:
-            if time.monotonic() >= stop_at or made >= count:
+            if time.monotonic() >= stop_at or c.made >= count:
                 return
-            if not s.phase:
-                view = await http.get(f"/games/{s.game}")
-                if view.status_code != 200:
-                    stats.error(f"GET game {view.status_code}", view.text[:300])
-                    continue
-                v = view.json()
-                if v["status"] == "finished":
-                    s.done = True
-                    continue
-                if s.power not in v["to_order"]:
-                    continue  # nothing to do in this retreat or adjustment phase
-                s.phase = v["phase"]
-                if not await fetch_legal(http, c, s, stats):
-                    s.phase = ""
-                    continue
-            made += 1
-            ready = made % ready_every == 0
-            body: dict[str, Any] = {"power": s.power, "text": order_text(s, rng)}
-            if ready:
-                body["ready"] = True
-            t0 = time.perf_counter()
-            try:
-                r = await http.put(f"/games/{s.game}/orders", json=body, headers=auth)
-            except httpx.HTTPError as exc:
-                stats.error(f"PUT orders {type(exc).__name__}", repr(exc))
-                continue
-            elapsed = time.perf_counter() - t0
-            if r.status_code == 200:
-                progressed = True
-                stats.latencies.append(elapsed)
-                stats.submissions += 1
-                stats.ready_marks += ready
-                answer = r.json()
-                if answer["phase"] != s.phase:
-                    # adjudicated between our reading and our submission: read the new phase
-                    stats.rejected_lines += answer["errors"]
-                    s.phase = ""
-                continue
-            code = ""
-            try:
-                detail = r.json().get("detail")
-                code = detail.get("code", "") if isinstance(detail, dict) else ""
-            except ValueError:
-                pass
-            if r.status_code == 409 and code == "nothing_to_order":
-                stats.refusals[code] += 1
-                s.phase = ""
-            elif r.status_code == 409 and code == "game_over":
-                stats.refusals[code] += 1
-                s.done = True
-            else:
-                stats.error(f"PUT orders {r.status_code} {code}".rstrip(), r.text[:300])
-                s.phase = ""
+            progressed |= await submit(c, s, stats, ready_every)
         if progressed:
             idle_rounds = 0
         else:
@@ -287,20 +412,127 @@ async def play(http: httpx.AsyncClient, c: Client, stats: Stats, stop_at: float,
             await asyncio.sleep(min(0.05 * idle_rounds, 0.5))
 
 
-async def phases_played(http: httpx.AsyncClient, game_ids: list[int]) -> tuple[int, list[str]]:
+async def play_open(clients: list[Client], stats: Stats, rate: float, seconds: float,
+                    ready_every: int) -> None:
+    """Open loop: a submission due every 1/rate seconds, by the clients in turn (each seat of a
+    client in turn); a client still busy with its last one sends it when it is free, and the
+    wait counts in the latency."""
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    perf_start = time.perf_counter()
+    pairs = itertools.cycle([(c, i) for i in range(max(len(c.seats) for c in clients))
+                             for c in clients])
+    tasks: set[asyncio.Task[None]] = set()
+
+    async def one(c: Client, s: Seat, due: float) -> None:
+        async with c.busy:
+            if not await submit(c, s, stats, ready_every, due):
+                stats.skipped += 1
+
+    for n in itertools.count():
+        at = n / rate
+        if at >= seconds:
+            break
+        delay = start + at - loop.time()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        c, i = next(pairs)
+        while i >= len(c.seats):
+            c, i = next(pairs)
+        s = c.seats[i]
+        if s.done:
+            stats.skipped += 1
+            continue
+        task = asyncio.create_task(one(c, s, perf_start + at))
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+    if tasks:
+        await asyncio.wait(tasks, timeout=60)
+
+
+async def read_open(clients: list[Client], game_ids: list[int], stats: Stats, rate: float,
+                    seconds: float, port: int) -> None:
+    """Game views (``GET /games/{id}``) at ``rate`` a second, as spectators on their own
+    connections, latency counted from when each was due."""
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    perf_start = time.perf_counter()
+    conns = [RawConnection(port) for _ in range(8)]
+    locks = [asyncio.Lock() for _ in conns]
+    tasks: set[asyncio.Task[None]] = set()
+
+    async def one(k: int, game: int, due: float) -> None:
+        async with locks[k]:
+            try:
+                status, body = await conns[k].request("GET", f"/games/{game}")
+            except HttpError as exc:
+                stats.error("transport (read)", str(exc))
+                return
+        if status != 200:
+            stats.error(f"GET game {status}", str(body)[:300])
+        else:
+            stats.read_latencies.append(time.perf_counter() - due)
+
+    for n in itertools.count():
+        at = n / rate
+        if at >= seconds:
+            break
+        delay = start + at - loop.time()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        task = asyncio.create_task(one(n % len(conns), game_ids[n % len(game_ids)],
+                                       perf_start + at))
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+    if tasks:
+        await asyncio.wait(tasks, timeout=60)
+    for conn in conns:
+        await conn.close()
+
+
+async def listen(port: int, game: int, stats: Stats, ready: asyncio.Event,
+                 stop: asyncio.Event) -> None:
+    """A spectator's WebSocket on ``game``: counts the events and keeps the phases it saw."""
+    from websockets.asyncio.client import connect
+
+    seen: set[str] = set()
+    stats.phase_events.setdefault(game, []).append(seen)
+    try:
+        async with connect(f"ws://{HOST}:{port}/games/{game}/ws", open_timeout=30) as ws:
+            hello = json.loads(await ws.recv())
+            stats.events[hello["type"]] += 1
+            ready.set()
+            while not stop.is_set():
+                try:
+                    message = await asyncio.wait_for(ws.recv(), 0.5)
+                except TimeoutError:
+                    continue
+                event = json.loads(message)
+                stats.events[event["type"]] += 1
+                if event["type"] == "phase":
+                    seen.update(r["phase"] for r in event["results"])
+    except Exception as exc:  # a listener that fails is an error of the run, not a crash
+        stats.error(f"websocket {type(exc).__name__}", str(exc))
+        ready.set()
+
+
+async def phases_played(http: httpx.AsyncClient,
+                        game_ids: list[int]) -> tuple[int, list[str], dict[int, set[str]]]:
     total = 0
     phases = []
+    played: dict[int, set[str]] = {}
     for gid in game_ids:
         history = await checked(await http.get(f"/games/{gid}/history"))
         total += len(history)
+        played[gid] = {h["phase"] for h in history}
         phases.append((await checked(await http.get(f"/games/{gid}")))["phase"])
-    return total, phases
+    return total, phases, played
 
 
-async def run(args: argparse.Namespace, base_url: str,
-              proc: subprocess.Popen[bytes]) -> dict[str, Any]:
-    limits = httpx.Limits(max_connections=args.clients + 20,
-                          max_keepalive_connections=args.clients + 20)
+async def run(args: argparse.Namespace, port: int, proc: subprocess.Popen[bytes],
+              db_pid: int | None) -> dict[str, Any]:
+    base_url = f"http://{HOST}:{port}"
+    limits = httpx.Limits(max_connections=40, max_keepalive_connections=40)
     async with httpx.AsyncClient(base_url=base_url, limits=limits,
                                  timeout=httpx.Timeout(60.0)) as http:
         await wait_ready(http, proc, 60)
@@ -309,37 +541,74 @@ async def run(args: argparse.Namespace, base_url: str,
         game_ids = await setup(http, clients, args.games)
         setup_seconds = time.perf_counter() - t0
         rss_after_setup = peak_rss_kib(proc.pid)
+        for i, c in enumerate(clients):
+            c.conn = RawConnection(port)
+            c.rng = random.Random(args.seed + i)
         stats = Stats()
+        stop_listening = asyncio.Event()
+        listeners = []
+        for k in range(args.listeners):
+            ready = asyncio.Event()
+            listeners.append(asyncio.create_task(
+                listen(port, game_ids[k % len(game_ids)], stats, ready, stop_listening)))
+            await ready.wait()
+        load0 = load_average()
         server_cpu0 = cpu_seconds(proc.pid)
+        db_cpu0 = cpu_seconds(db_pid) if db_pid else None
         client_cpu0 = time.process_time()
         start = time.perf_counter()
         stop_at = time.monotonic() + args.seconds
-        tasks = [play(http, c, stats, stop_at, args.count, args.ready_every, args.seed + i)
-                 for i, c in enumerate(clients)]
+        work = []
+        if args.rate:
+            work.append(play_open(clients, stats, args.rate, args.seconds, args.ready_every))
+        else:
+            work += [play_closed(c, stats, stop_at, args.count, args.ready_every)
+                     for c in clients]
+        if args.read_rate:
+            work.append(read_open(clients, game_ids, stats, args.read_rate, args.seconds, port))
         # bounded in time whatever happens: the loops stop at stop_at, and a request can take
         # at most the client timeout beyond it
-        await asyncio.wait_for(asyncio.gather(*tasks), args.seconds + 120)
+        await asyncio.wait_for(asyncio.gather(*work), args.seconds + 120)
         wall = time.perf_counter() - start
         server_cpu1 = cpu_seconds(proc.pid)
+        db_cpu1 = cpu_seconds(db_pid) if db_pid else None
         client_cpu = time.process_time() - client_cpu0
-        phases, now = await phases_played(http, game_ids)
+        load1 = load_average()
+        for c in clients:
+            assert c.conn is not None
+            await c.conn.close()
+        await asyncio.sleep(1.0)  # the last phase events reach the listeners
+        stop_listening.set()
+        await asyncio.gather(*listeners)
+        phases, now, played = await phases_played(http, game_ids)
+    missed = sum(len(played[g] - seen) for g, sets in stats.phase_events.items()
+                 for seen in sets)
     return {"stats": stats, "wall": wall, "phases": phases, "now": now,
             "setup_seconds": setup_seconds, "rss_setup": rss_after_setup,
             "rss": peak_rss_kib(proc.pid), "client_cpu": client_cpu,
             "server_cpu": None if server_cpu0 is None or server_cpu1 is None
-            else server_cpu1 - server_cpu0, "seats": sum(len(c.seats) for c in clients)}
+            else server_cpu1 - server_cpu0,
+            "db_cpu": None if db_cpu0 is None or db_cpu1 is None else db_cpu1 - db_cpu0,
+            "seats": sum(len(c.seats) for c in clients), "missed_phase_events": missed,
+            "load_before": load0, "load_after": load1}
 
 
-def report(args: argparse.Namespace, out: dict[str, Any]) -> None:
+def report(args: argparse.Namespace, out: dict[str, Any]) -> list[str]:
+    """Print the figures; returns the checks that failed."""
     stats: Stats = out["stats"]
     lat = [x * 1000 for x in stats.latencies]
     legal = [x * 1000 for x in stats.legal_latencies]
+    reads = [x * 1000 for x in stats.read_latencies]
     errors = sum(stats.errors.values())
+    rate = stats.submissions / out["wall"]
+    cpu = out["server_cpu"]
     rows = [
+        ("database / workers", f"{args.database} / {args.workers}"),
+        ("mode", f"open loop, {args.rate:g}/s" if args.rate else "closed loop"),
         ("clients / games / seats", f"{args.clients} / {args.games} / {out['seats']}"),
         ("duration (s)", f"{out['wall']:.1f}"),
         ("order submissions (200)", f"{stats.submissions}"),
-        ("order submissions / s", f"{stats.submissions / out['wall']:.1f}"),
+        ("order submissions / s", f"{rate:.1f}"),
         ("submit latency p50 (ms)", f"{percentile(lat, 50):.1f}"),
         ("submit latency p95 (ms)", f"{percentile(lat, 95):.1f}"),
         ("submit latency p99 (ms)", f"{percentile(lat, 99):.1f}"),
@@ -347,32 +616,41 @@ def report(args: argparse.Namespace, out: dict[str, Any]) -> None:
         ("legal-orders reads", f"{len(legal)}"),
         ("legal-orders p50 / p99 (ms)",
          f"{percentile(legal, 50):.1f} / {percentile(legal, 99):.1f}"),
+        ("game views (read load)", f"{len(reads)}"),
+        ("game view p50 / p99 (ms)", f"{percentile(reads, 50):.1f} / {percentile(reads, 99):.1f}"),
         ("submissions marking ready", f"{stats.ready_marks}"),
         ("phases adjudicated", f"{out['phases']}"),
+        ("websocket listeners", f"{args.listeners}"),
+        ("live events received", f"{sum(stats.events.values())}"),
+        ("phase events missed by a listener", f"{out['missed_phase_events']}"),
         ("errors", f"{errors}"),
         ("server log: 5xx answers / tracebacks",
          f"{out['log_5xx']} / {out['tracebacks']}"),
         ("expected refusals (409)",
          ", ".join(f"{k} {v}" for k, v in sorted(stats.refusals.items())) or "0"),
+        ("open loop: due but nothing to order", f"{stats.skipped}"),
         ("lines sent for a stale phase", f"{stats.rejected_lines}"),
-        ("server CPU during the run (s)",
-         f"{out['server_cpu']:.1f}" if out["server_cpu"] is not None else "n/a"),
+        ("server CPU during the run (s)", f"{cpu:.1f}" if cpu is not None else "n/a"),
+        ("server CPU per submission (ms)",
+         f"{1000 * cpu / stats.submissions:.2f}" if cpu and stats.submissions else "n/a"),
+        ("database server CPU (s)",
+         f"{out['db_cpu']:.1f}" if out["db_cpu"] is not None else "n/a"),
         ("load client CPU during the run (s)", f"{out['client_cpu']:.1f}"),
-        ("server peak RSS (MiB)",
+        ("load average before / after", f"{out['load_before']} / {out['load_after']}"),
+        ("server peak RSS, largest process (MiB)",
          f"{out['rss'] / 1024:.0f}" if out["rss"] is not None else "n/a"),
-        ("server peak RSS after setup (MiB)",
-         f"{out['rss_setup'] / 1024:.0f}" if out["rss_setup"] is not None else "n/a"),
         ("setup: accounts, games, joins (s)", f"{out['setup_seconds']:.1f}"),
     ]
     width = max(len(k) for k, _ in rows)
     print()
     print(f"server load test on {HOST}: {platform.python_version()}, {platform.machine()}, "
           f"{os.cpu_count()} CPUs")
-    print("-" * (width + 14))
+    print("-" * (width + 24))
     for k, v in rows:
-        print(f"{k:<{width}}  {v:>10}")
-    print("-" * (width + 14))
+        print(f"{k:<{width}}  {v:>20}")
+    print("-" * (width + 24))
     print("phases now: " + " ".join(sorted(set(out["now"]))))
+    print("live events: " + ", ".join(f"{k} {v}" for k, v in sorted(stats.events.items())))
     if stats.errors:
         print("errors by kind:")
         for k, v in stats.errors.most_common():
@@ -380,6 +658,32 @@ def report(args: argparse.Namespace, out: dict[str, Any]) -> None:
         print("first errors:")
         for sample in stats.error_samples:
             print(f"  {sample}")
+    failed = []
+    if errors or out["tracebacks"] or out["log_5xx"]:
+        failed.append(f"{errors} errors, {out['log_5xx']} 5xx, {out['tracebacks']} tracebacks")
+    if out["missed_phase_events"]:
+        failed.append(f"{out['missed_phase_events']} phase events missed by listeners")
+    if args.check_rate is not None and rate < args.check_rate:
+        failed.append(f"{rate:.1f} submissions/s < {args.check_rate:g}")
+    if args.check_p99 is not None and not percentile(lat, 99) < args.check_p99:
+        failed.append(f"p99 {percentile(lat, 99):.1f} ms >= {args.check_p99:g} ms")
+    print("checks: " + ("PASS" if not failed else "FAIL: " + "; ".join(failed)))
+    return failed
+
+
+@contextlib.contextmanager
+def database(kind: str, tmp: Path) -> Iterator[tuple[str, int | None]]:
+    """The database URL for the run and the PID of its server process (None for SQLite)."""
+    if kind == "sqlite":
+        yield f"sqlite:///{tmp / 'load.db'}", None
+    elif kind == "postgres":
+        sys.path.insert(0, str(ROOT / "tests"))
+        from postgres import throwaway_postgres  # tests/postgres.py
+
+        with throwaway_postgres(tmp / "pg") as pg:
+            yield pg.url, pg.pid
+    else:
+        yield kind, None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -388,52 +692,72 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=20, help="seven-player games (20)")
     parser.add_argument("--seconds", type=float, default=20.0,
                         help="how long the clients submit orders (20)")
+    parser.add_argument("--rate", type=float, default=0.0,
+                        help="open loop: order submissions offered per second (0: closed loop)")
+    parser.add_argument("--read-rate", type=float, default=0.0,
+                        help="game views per second alongside the submissions (0)")
+    parser.add_argument("--listeners", type=int, default=0,
+                        help="WebSocket spectators, spread over the games (0)")
     parser.add_argument("--count", type=int, default=100_000,
-                        help="at most this many submissions per client (100000)")
+                        help="closed loop: at most this many submissions per client (100000)")
     parser.add_argument("--port", type=int, default=0, help="server port (0: a free one)")
+    parser.add_argument("--workers", type=int, default=1, help="server worker processes (1)")
+    parser.add_argument("--database", default="sqlite",
+                        help="sqlite (a fresh file, the default), postgres (a throwaway "
+                        "PostgreSQL server), or an SQLAlchemy URL of an empty database")
     parser.add_argument("--ready-every", type=int, default=10,
                         help="every N-th submission of a client marks the power ready (10)")
     parser.add_argument("--orders-per-minute", type=int, default=1_000_000,
                         help="the server's per-user order rate limit for the test (1000000)")
+    parser.add_argument("--check-rate", type=float, default=None,
+                        help="fail unless at least this many submissions a second")
+    parser.add_argument("--check-p99", type=float, default=None,
+                        help="fail unless the submission p99 is below this many ms")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--keep-log", action="store_true", help="print the server's log path "
                         "and keep it")
     args = parser.parse_args(argv)
-    if args.clients < 1 or args.games < 1 or args.ready_every < 1:
-        parser.error("--clients, --games and --ready-every must be at least 1")
-    if not 0 < args.seconds <= 3600 or args.count < 1:
-        parser.error("--seconds must be in (0, 3600] and --count at least 1")
+    if args.clients < 1 or args.games < 1 or args.ready_every < 1 or args.workers < 1:
+        parser.error("--clients, --games, --workers and --ready-every must be at least 1")
+    if not 0 < args.seconds <= 3600 or args.count < 1 or args.rate < 0 or args.read_rate < 0:
+        parser.error("--seconds must be in (0, 3600], --count at least 1, rates positive")
     if args.clients > args.games * len(POWERS):
         parser.error(f"{args.games} games have only {args.games * len(POWERS)} seats")
 
     port = args.port or free_port()
     tmp = Path(tempfile.mkdtemp(prefix="realpolitik-load-"))
+    os.chmod(tmp, 0o755)  # a throwaway PostgreSQL may run as another user
     log_path = tmp / "server.log"
     env = dict(os.environ, REALPOLITIK_ORDERS_PER_MINUTE=str(args.orders_per_minute),
                # every simulated player signs up from this one address
                REALPOLITIK_SIGNUPS_PER_CLIENT="100000 per hour",
                REALPOLITIK_GAMES_PER_CLIENT="100000 per hour")
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    cmd = [sys.executable, "-m", "realpolitik", "serve", "--host", HOST, "--port", str(port),
-           "--database", f"sqlite:///{tmp / 'load.db'}"]
-    print("server: " + " ".join(cmd), file=sys.stderr)
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=tmp)
+    log_text = ""
     try:
-        out = asyncio.run(run(args, f"http://{HOST}:{port}", proc))
-    except BaseException:
-        tail = log_path.read_text(errors="replace").splitlines()[-30:]
-        print("server log (last lines):\n  " + "\n  ".join(tail), file=sys.stderr)
-        raise
-    finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGINT)
+        with database(args.database, tmp) as (url, db_pid):
+            cmd = [sys.executable, "-m", "realpolitik", "serve", "--host", HOST, "--port",
+                   str(port), "--database", url, "--workers", str(args.workers)]
+            print("server: " + " ".join(cmd), file=sys.stderr)
+            with open(log_path, "wb") as log:
+                proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env,
+                                        cwd=tmp)
             try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(5)
-        log_text = log_path.read_text(errors="replace")
+                out = asyncio.run(run(args, port, proc, db_pid))
+            except BaseException:
+                tail = log_path.read_text(errors="replace").splitlines()[-30:]
+                print("server log (last lines):\n  " + "\n  ".join(tail), file=sys.stderr)
+                raise
+            finally:
+                if proc.poll() is None:
+                    proc.send_signal(signal.SIGINT)
+                    try:
+                        proc.wait(15)
+                    except subprocess.TimeoutExpired:
+                        proc.kill()
+                        proc.wait(5)
+                log_text = log_path.read_text(errors="replace")
+    finally:
         if args.keep_log:
             print(f"server log: {log_path}", file=sys.stderr)
         else:
@@ -441,8 +765,7 @@ def main(argv: list[str] | None = None) -> int:
     out["tracebacks"] = log_text.count("Traceback (most recent call last)")
     out["log_5xx"] = sum(1 for line in log_text.splitlines()
                          if '" 5' in line and "HTTP/1.1" in line)
-    report(args, out)
-    return 1 if out["stats"].errors or out["tracebacks"] else 0
+    return 1 if report(args, out) else 0
 
 
 if __name__ == "__main__":

@@ -111,6 +111,7 @@ def test_sign_up_log_in_log_out(client: TestClient) -> None:
     ok = client.post("/auth/login", json={"username": "alice", "password": "correct horse"})
     assert ok.status_code == 200
     token = {"Authorization": f"Bearer {ok.json()['token']}"}
+    assert client.get("/auth/me", headers=token).status_code == 200  # now remembered
     assert client.post("/auth/logout", headers=token).status_code == 200
     assert client.get("/auth/me", headers=token).status_code == 401
     assert client.get("/auth/me", headers=alice).status_code == 200
@@ -436,6 +437,31 @@ def test_press_closed_during_retreats_by_default(
     assert r.status_code == 409 and r.json()["detail"]["code"] == "press_closed"
     assert state["to_order"] == ["italy"]
     assert state["seconds_left"] == 5 * 60
+
+
+def test_a_remembered_token_still_expires(db_url: str, clock: FakeClock) -> None:
+    with make_client(db_url, clock, token_days=1.0) as client:
+        alice = sign_up(client, "alice")
+        assert client.get("/auth/me", headers=alice).status_code == 200
+        clock.advance(86400 - 1)
+        assert client.get("/auth/me", headers=alice).status_code == 200
+        clock.advance(2)
+        assert client.get("/auth/me", headers=alice).status_code == 401
+
+
+def test_order_rate_limit(db_url: str, clock: FakeClock) -> None:
+    with make_client(db_url, clock, orders_per_minute=3) as client:
+        alice, bob = sign_up(client, "alice"), sign_up(client, "bob")
+        game = create(client, alice, players="2", join_as="england")
+        join(client, bob, game, "germany")
+        for _ in range(3):
+            orders(client, alice, game, "france", "A Par H")
+            clock.advance(10)
+        r = client.put(f"/games/{game}/orders", json={"power": "france", "text": "A Par H"},
+                       headers=alice)
+        assert r.status_code == 429
+        clock.advance(31)  # the first submission is now more than a minute old
+        orders(client, alice, game, "france", "A Par H")
 
 
 def test_press_limits(db_url: str, clock: FakeClock) -> None:

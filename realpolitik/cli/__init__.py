@@ -173,6 +173,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--database", metavar="URL",
                      help="SQLAlchemy database URL (default: sqlite:///realpolitik.db, or "
                      "REALPOLITIK_DATABASE_URL)")
+    sub.add_argument("--workers", type=int, default=1, metavar="N",
+                     help="worker processes (default 1; more than one needs PostgreSQL, "
+                     "see docs/deploy.md)")
 
     sub = command("arena", "bots play games against each other: a league table",
                   _arena.cmd_arena,
@@ -222,7 +225,10 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         ) from exc
     print(f"realpolitik server on http://{args.host}:{args.port}/ (Ctrl-C stops it)",
           file=sys.stderr)
-    serve(args.host, args.port, args.database)
+    try:
+        serve(args.host, args.port, args.database, workers=args.workers)
+    except ValueError as exc:
+        raise CliError(str(exc), EXIT_USAGE) from exc
     return EXIT_OK
 
 

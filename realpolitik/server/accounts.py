@@ -21,6 +21,12 @@ from realpolitik.server.values import Account, ServiceError, bad, conflict
 
 _USERNAME = re.compile(r"^[A-Za-z0-9_.-]{2,32}$")
 
+TOKEN_MEMORY_SECONDS = 60.0
+"""How long a process remembers a checked token without asking the database again. A log-out
+forgets it at once in the process that served it, and in the others through the event bus
+(PostgreSQL); this bound is for a notice that never arrived."""
+_TOKEN_MEMORY_SIZE = 100_000
+
 
 class AccountService:
     """Who is who. Sign-up and log-in are coroutines: their password work runs in a bounded
@@ -37,6 +43,7 @@ class AccountService:
         self._tickets_lock = threading.Lock()
         self.passwords = security.PasswordPool(settings.hash_workers)
         self.throttle = Throttle(settings)
+        self._known: dict[str, tuple[Account, float]] = {}  # token hash -> (account, until)
 
     async def sign_up(self, username: str, password: str,
                       client: str = "local") -> tuple[Account, str]:
@@ -101,7 +108,20 @@ class AccountService:
         token_hash = security.token_hash(token)
         with self.store.write() as conn:
             db.delete_token(conn, token_hash)
+        self.forget(token_hash)
         self.hub.disconnect_token(token_hash, 4401, "logged out")
+
+    def forget(self, token_hash: str) -> None:
+        """Stop remembering a token (it was revoked, here or in another process)."""
+        self._known.pop(token_hash, None)
+
+    def remembered(self, token: str) -> Account | None:
+        """The account of a token checked within :data:`TOKEN_MEMORY_SECONDS`, without asking
+        the database; None if it must be checked (:meth:`authenticate`)."""
+        hit = self._known.get(security.token_hash(token))
+        if hit is None or hit[1] <= self.clock():
+            return None
+        return hit[0]
 
     def purge_expired(self) -> int:
         """Delete every token past its expiry; returns how many."""
@@ -113,10 +133,22 @@ class AccountService:
         return self.authenticate_hash(security.token_hash(token))
 
     def authenticate_hash(self, token_hash: str) -> Account | None:
-        """The account of the token whose hash is ``token_hash``, if it is still valid."""
+        """The account of the token whose hash is ``token_hash``, if it is still valid
+        (remembered for up to :data:`TOKEN_MEMORY_SECONDS`)."""
+        now = self.clock()
+        hit = self._known.get(token_hash)
+        if hit is not None and hit[1] > now:
+            return hit[0]
         with self.store.read() as conn:
-            row = db.user_for_token(conn, token_hash, self.clock())
-        return None if row is None else Account(int(row.id), str(row.username))
+            row = db.user_for_token(conn, token_hash, now)
+        if row is None:
+            self._known.pop(token_hash, None)
+            return None
+        account = Account(int(row.id), str(row.username))
+        if len(self._known) >= _TOKEN_MEMORY_SIZE:
+            self._known.clear()
+        self._known[token_hash] = (account, min(float(row.expires_at), now + TOKEN_MEMORY_SECONDS))
+        return account
 
     # -- WebSocket tickets: the token never goes into a URL (nor the access log) -----------------
 

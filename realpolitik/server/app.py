@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from typing import Any
@@ -152,7 +153,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     """The server application over ``settings.database_url`` (migrated at start-up, when every
     overdue phase is also processed). ``clock`` replaces ``time.time`` (tests)."""
     settings = settings or Settings.from_env()
-    store = Store(settings.database_url)
+    store = Store(settings.database_url, sqlite_synchronous=settings.sqlite_synchronous)
     service = GameService(store, settings, clock=clock) if clock else GameService(store, settings)
 
     @asynccontextmanager
@@ -199,10 +200,33 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     return app
 
 
+def app_from_env() -> FastAPI:
+    """The application with the settings of the environment: the factory each worker process
+    calls (``uvicorn --factory realpolitik.server.app:app_from_env``)."""
+    return create_app(Settings.from_env())
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = None,
-          *, log_level: str = "info") -> None:
-    """Run the server with uvicorn until interrupted (``realpolitik serve``)."""
+          *, workers: int = 1, log_level: str = "info") -> None:
+    """Run the server with uvicorn until interrupted (``realpolitik serve``): one process, or
+    ``workers`` processes sharing the port (PostgreSQL only: SQLite is for one process).
+
+    :raises ValueError: several workers over SQLite, or fewer than one.
+    """
     import uvicorn
 
     settings = Settings.from_env(database_url=database_url)
-    uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level)
+    if workers < 1:
+        raise ValueError(f"--workers must be at least 1, not {workers}")
+    if workers == 1:
+        uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level)
+        return
+    if settings.database_url.startswith("sqlite"):
+        raise ValueError("several workers need a PostgreSQL database (--database "
+                         "postgresql+psycopg://...): SQLite serves one process only")
+    raise ValueError("several workers are not supported yet: live events and the game cache "
+                     "are per process")
+    # each worker process builds its own application from the environment
+    os.environ["REALPOLITIK_DATABASE_URL"] = settings.database_url
+    uvicorn.run("realpolitik.server.app:app_from_env", factory=True, host=host, port=port,
+                workers=workers, log_level=log_level)

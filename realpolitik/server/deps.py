@@ -6,13 +6,16 @@ from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.concurrency import run_in_threadpool
 
 from realpolitik.server.service import Account, GameService
 
 _bearer = HTTPBearer(auto_error=False, description="the token from /auth/signup or /auth/login")
 
 
-def get_service(request: Request) -> GameService:
+# The providers are coroutines: FastAPI runs a plain function provider in a worker thread, a
+# thread hop per provider per request; a remembered token needs no database and no thread.
+async def get_service(request: Request) -> GameService:
     service: GameService = request.app.state.service
     return service
 
@@ -21,18 +24,20 @@ ServiceDep = Annotated[GameService, Depends(get_service)]
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
 
 
-def optional_user(service: ServiceDep, credentials: Credentials) -> Account | None:
+async def optional_user(service: ServiceDep, credentials: Credentials) -> Account | None:
     """The logged-in user, or None without a token; a bad token is refused."""
     if credentials is None:
         return None
-    user = service.accounts.authenticate(credentials.credentials)
+    token = credentials.credentials
+    user = service.accounts.remembered(token) or \
+        await run_in_threadpool(service.accounts.authenticate, token)
     if user is None:
         raise HTTPException(401, {"code": "bad_token", "message": "the token is not valid "
                                   "(log in again)"}, headers={"WWW-Authenticate": "Bearer"})
     return user
 
 
-def current_user(user: Annotated[Account | None, Depends(optional_user)]) -> Account:
+async def current_user(user: Annotated[Account | None, Depends(optional_user)]) -> Account:
     """The logged-in user; 401 without a token."""
     if user is None:
         raise HTTPException(401, {"code": "not_logged_in", "message": "log in first: send "
@@ -41,7 +46,7 @@ def current_user(user: Annotated[Account | None, Depends(optional_user)]) -> Acc
     return user
 
 
-def bearer_token(credentials: Credentials) -> str:
+async def bearer_token(credentials: Credentials) -> str:
     if credentials is None:
         raise HTTPException(401, {"code": "not_logged_in", "message": "no token"})
     return credentials.credentials

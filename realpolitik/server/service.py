@@ -17,12 +17,14 @@ import logging
 import random
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import Connection, Row
+from starlette.concurrency import run_in_threadpool
 
 from realpolitik import savefile
 from realpolitik.bots import BOT_NAMES, make_bot
@@ -58,6 +60,8 @@ from realpolitik.variant import available_variants, load_variant
 
 log = logging.getLogger("realpolitik.server")
 
+_T = TypeVar("_T")
+
 Clock = Callable[[], float]
 """Seconds since the epoch (``time.time``); tests pass a clock they move by hand."""
 
@@ -65,13 +69,35 @@ __all__ = ["Account", "Clock", "Deadlines", "GameOptions", "GameService", "Order
            "PressRules", "ServiceError", "iso_time"]
 
 
+@dataclass(frozen=True, slots=True)
+class _Pending:
+    """A power's orders for the current phase as stored (one ``pending_orders`` row)."""
+
+    power: str
+    phase: str
+    text: str | None
+    ready: bool
+
+
+@dataclass
+class _Cached:
+    """What a process keeps of a game between requests, valid while the row's version is
+    ``version``: the engine state (record plus pending orders), the seats and pending rows."""
+
+    version: int
+    game: Game
+    seats: list[Row[Any]] | None  # None: read them again (a change of seat is not mirrored)
+    pending: dict[str, _Pending]
+
+
 @dataclass
 class _Loaded:
     row: Row[Any]
     game: Game
     seats: list[Row[Any]]
-    pending: dict[str, Row[Any]]
+    pending: dict[str, _Pending]
     saved: bool = False
+    seats_changed: bool = False
 
     @property
     def version(self) -> int:
@@ -148,10 +174,19 @@ class GameService:
         self.hub = hub or Hub()
         self.clock = clock
         self.accounts = AccountService(store, settings, clock, self.hub)
-        self._cache: dict[int, tuple[int, Game]] = {}
+        self._cache: dict[int, _Cached] = {}
         self._locks: dict[int, threading.RLock] = {}
         self._locks_guard = threading.Lock()
-        self._order_times: dict[tuple[int, int], list[float]] = {}
+        self._order_times: dict[tuple[int, int], deque[float]] = {}
+
+    async def call(self, function: Callable[..., _T], *args: Any) -> _T:
+        """Run a service method from a route: at once on the event loop when the store's
+        transactions never wait on another process (SQLite, one process: a thread hop costs
+        more than the work), else in a worker thread (PostgreSQL, where a row lock may wait
+        for another worker)."""
+        if self.store.inline:
+            return function(*args)
+        return await run_in_threadpool(function, *args)
 
     # -- loading and saving games ---------------------------------------------------------------
 
@@ -163,20 +198,37 @@ class GameService:
             yield
 
     def _load(self, conn: Connection, game_id: int) -> _Loaded:
-        row = db.game_row(conn, game_id)
+        """The game as of the caller's transaction: the row (without the record) is read every
+        time; the engine state, seats and pending orders come from the cache while its version
+        is the row's, and are read (and the record replayed) only when it is not."""
+        row = db.game_state(conn, game_id)
         if row is None:
             raise not_found("game")
-        seats = db.seats_of(conn, game_id)
-        pending = {str(p.power): p for p in db.pending_of(conn, game_id)}
+        version = int(row.version)
         cached = self._cache.get(game_id)
-        if cached is not None and cached[0] == int(row.version):
-            return _Loaded(row, cached[1], seats, pending)
-        game = savefile.loads(row.record)
-        for power, p in sorted(pending.items()):
-            if p.text is not None and p.phase == str(game.phase):
-                game.submit(power, p.text)
-        self._cache[game_id] = (int(row.version), game)
-        return _Loaded(row, game, seats, pending)
+        if cached is not None and cached.version == version and cached.seats is not None:
+            return _Loaded(row, cached.game, cached.seats, dict(cached.pending))
+        seats = db.seats_of(conn, game_id)
+        pending = {str(p.power): _Pending(str(p.power), str(p.phase), p.text, bool(p.ready))
+                   for p in db.pending_of(conn, game_id)}
+        if cached is not None and cached.version == version:
+            game = cached.game
+        else:
+            game = savefile.loads(db.game_record(conn, game_id))
+            for power, p in sorted(pending.items()):
+                if p.text is not None and p.phase == str(game.phase):
+                    game.submit(power, p.text)
+        self._cache[game_id] = _Cached(version, game, seats, pending)
+        return _Loaded(row, game, seats, dict(pending))
+
+    def _set_pending(self, conn: Connection, loaded: _Loaded, power: str, text: str | None,
+                     ready: bool) -> None:
+        """Store ``power``'s orders and ready flag for the current phase (and mirror them in
+        ``loaded``, which the cache keeps once the change is committed)."""
+        phase = str(loaded.game.phase)
+        db.put_pending(conn, game_id=int(loaded.row.id), power=power, phase=phase, text=text,
+                       ready=ready, now=self.clock())
+        loaded.pending[power] = _Pending(power, phase, text, ready)
 
     def _read(self, game_id: int) -> _Loaded:
         with self._locked(game_id), self.store.read() as conn:
@@ -201,7 +253,9 @@ class GameService:
                     loaded = self._load(conn, game_id)
                     yield conn, loaded
                 if loaded.saved:
-                    self._cache[game_id] = (loaded.version + 1, loaded.game)
+                    self._cache[game_id] = _Cached(
+                        loaded.version + 1, loaded.game,
+                        None if loaded.seats_changed else loaded.seats, loaded.pending)
             except ServiceError:
                 raise  # refused before anything changed (``_save`` drops the cache itself)
             except BaseException:
@@ -462,6 +516,7 @@ class GameService:
             db.set_seat(conn, game_id, seat, user.id, now)
             self._log_seat(conn, loaded, seat, "joined", player=user.id, previous=None,
                            by=user.id)
+            loaded.seats_changed = True
             values: dict[str, Any] = {}
             full = all(loaded.seat_filled(int(s.seat)) or int(s.seat) == seat
                        for s in loaded.seats)
@@ -485,6 +540,7 @@ class GameService:
             db.set_seat(conn, game_id, seat, None, None)
             self._log_seat(conn, loaded, seat, "left", player=None, previous=user.id,
                            by=user.id)
+            loaded.seats_changed = True
             self._save(conn, loaded)
         self.hub.publish(game_id, {"type": "left", "powers": list(mine)})
         self.hub.disconnect(game_id, user.id, 4403, "you left this game; reconnect to watch")
@@ -505,13 +561,13 @@ class GameService:
 
     def _check_rate(self, user: Account, game_id: int) -> None:
         now = self.clock()
-        key = (user.id, game_id)
-        times = [t for t in self._order_times.get(key, []) if t > now - 60]
+        times = self._order_times.setdefault((user.id, game_id), deque())
+        while times and times[0] <= now - 60:
+            times.popleft()
         if len(times) >= self.settings.orders_per_minute:
             raise ServiceError(429, "too_many_requests",
                                "too many order submissions; wait a minute")
         times.append(now)
-        self._order_times[key] = times
 
     def _check_orders_open(self, loaded: _Loaded, power: str) -> None:
         status = loaded.row.status
@@ -563,10 +619,9 @@ class GameService:
             is_ready = bool(previous.ready) if ready is None and previous is not None else \
                 bool(ready)
             phase = str(game.phase)
-            db.put_pending(conn, game_id=game_id, power=power, phase=phase, text=text,
-                           ready=is_ready, now=self.clock())
+            self._set_pending(conn, loaded, power, text, is_ready)
             self._save(conn, loaded)
-        self._after_ready_change(game_id)
+        self._after_ready_change(game_id, loaded)
         return phase, lines, is_ready
 
     def orders(self, user: Account, game_id: int) -> dict[str, JSON]:
@@ -603,34 +658,37 @@ class GameService:
                 if text is None and ready:
                     game.submit(p, "")
                     text = ""
-                db.put_pending(conn, game_id=game_id, power=p, phase=str(game.phase), text=text,
-                               ready=ready, now=self.clock())
+                self._set_pending(conn, loaded, p, text, ready)
                 changed.append(p)
             if power is not None and not changed:
                 raise conflict(f"{powers[0].title()} has nothing to order in {game.phase}",
                                 "nothing_to_order")
             self._save(conn, loaded)
-        self._after_ready_change(game_id)
+        self._after_ready_change(game_id, loaded)
         return changed
 
-    def _after_ready_change(self, game_id: int) -> None:
-        loaded = self._read(game_id)
+    def _after_ready_change(self, game_id: int, loaded: _Loaded) -> None:
+        """Tell the watchers who is ready, and adjudicate at once when every power that must
+        order is ready (``loaded`` is the game as the change just committed left it)."""
         self.hub.publish(game_id, {"type": "ready", "phase": str(loaded.game.phase),
                                    "ready": loaded.ready()})
-        self._advance(game_id)
+        self._advance(game_id, loaded)
 
     MAX_BOT_PHASES = 40
     """How many phases one call of :meth:`_advance` may play in a row when bots are ready at
     once (a game of bots alone, or one whose players have nothing to order); after that the
     deadline moves the game on."""
 
-    def _advance(self, game_id: int) -> None:
+    def _advance(self, game_id: int, loaded: _Loaded | None = None) -> None:
         """Bots give their orders for the current phase and are ready at once; when every power
         that must order is ready (and each has a player or a bot), the phase is adjudicated and
-        the same follows in the next phase."""
+        the same follows in the next phase. ``loaded``: the game as a change just committed left
+        it (saves reading it again)."""
         for _ in range(self.MAX_BOT_PHASES):
-            self._bots_order(game_id)
-            loaded = self._read(game_id)
+            if loaded is None:
+                loaded = self._read(game_id)
+            if self._bots_to_act(loaded):
+                loaded = self._bots_order(game_id) or self._read(game_id)
             if loaded.row.status != "active":
                 return
             to_order = self._to_order(loaded)
@@ -639,14 +697,30 @@ class GameService:
                 return
             if not self.process(game_id, expected_phase=str(loaded.game.phase)):
                 return
+            loaded = None
 
-    def _bots_order(self, game_id: int) -> None:
+    @staticmethod
+    def _bots_to_act(loaded: _Loaded) -> bool:
+        """True if a bot has a power with something to order and is not ready yet."""
+        if not loaded.bots or loaded.row.status not in ("forming", "active") \
+                or loaded.game.is_over:
+            return False
+        phase = str(loaded.game.phase)
+        for power in loaded.game.powers_to_order():
+            row = loaded.pending.get(power)
+            if loaded.bot_of(power) is not None and not (
+                    row is not None and row.phase == phase and row.ready):
+                return True
+        return False
+
+    def _bots_order(self, game_id: int) -> _Loaded | None:
         """Each bot whose power has something to order and is not ready yet gives its orders
-        (as their canonical text, kept like a player's) and is ready."""
+        (as their canonical text, kept like a player's) and is ready; returns the game as
+        committed, or None if no bot acted."""
         with self._changing(game_id) as (conn, loaded):
             game = loaded.game
             if loaded.row.status not in ("forming", "active") or game.is_over:
-                return
+                return None
             phase = str(game.phase)
             acted = []
             for power in game.powers_to_order():
@@ -658,15 +732,15 @@ class GameService:
                 bot = make_bot(name, seed=game.seed * 101 + (seat or 0))
                 orders = bot.orders(game.position, power, game.rules)
                 game.submit(power, orders)
-                db.put_pending(conn, game_id=game_id, power=power, phase=phase,
-                               text="\n".join(str(order) for order in orders), ready=True,
-                               now=self.clock())
+                self._set_pending(conn, loaded, power,
+                                  "\n".join(str(order) for order in orders), True)
                 acted.append(power)
             if acted:
                 self._save(conn, loaded)
-        if acted:
-            loaded = self._read(game_id)
-            self.hub.publish(game_id, {"type": "ready", "phase": phase, "ready": loaded.ready()})
+        if not acted:
+            return None
+        self.hub.publish(game_id, {"type": "ready", "phase": phase, "ready": loaded.ready()})
+        return loaded
 
     def legal_orders(self, user: Account, game_id: int, power: str) -> dict[str, list[Order]]:
         """Every legal order of one of the user's powers this phase, per location."""
@@ -869,6 +943,7 @@ class GameService:
             previous = loaded.seats[seat].user_id
             previous = None if previous is None else int(previous)
             db.set_seat(conn, game_id, seat, new_user, self.clock() if new_user else None)
+            loaded.seats_changed = True
             values: dict[str, Any] = {}
             if seat in loaded.bots:
                 # The bot gives up its seat. Its orders stay for the phase, not ready: the new
@@ -878,10 +953,9 @@ class GameService:
                 values["settings"] = json.dumps(settings)
                 phase = str(loaded.game.phase)
                 for p in loaded.powers_of_seat(seat):
-                    row = loaded.pending.get(p)
-                    if row is not None and row.phase == phase:
-                        db.put_pending(conn, game_id=game_id, power=p, phase=phase,
-                                       text=row.text, ready=False, now=self.clock())
+                    given = loaded.pending.get(p)
+                    if given is not None and given.phase == phase:
+                        self._set_pending(conn, loaded, p, given.text, False)
             self._log_seat(conn, loaded, seat, "replaced" if new_user else "freed",
                            player=new_user, previous=previous, by=user.id)
             self._save(conn, loaded, **values)
@@ -975,6 +1049,7 @@ class GameService:
                 if winner_seat == my_seat:
                     raise bad("you cannot concede to yourself", "bad_power", field="to")
             db.set_concession(conn, game_id, my_seat, to)
+            loaded.seats_changed = True
             seats = db.seats_of(conn, game_id)
             survivors = set(game.active_powers())
             if to is not None:

@@ -17,6 +17,11 @@ class Settings:
 
     database_url: str = "sqlite:///realpolitik.db"
     """Any SQLAlchemy URL; the default is an SQLite file in the working directory (WAL mode)."""
+    sqlite_synchronous: str = "normal"
+    """SQLite's ``synchronous`` pragma: ``normal`` (the default) syncs the write-ahead log to
+    disk at checkpoints, so a commit survives the server being killed but the last ones may be
+    lost if the machine itself crashes; ``full`` syncs every commit (a disk flush each, which
+    limits an ordinary disk to some hundreds of commits a second)."""
     tick_seconds: float = 1.0
     """How often the background task looks for phases whose deadline has passed."""
     token_days: float = 30.0

@@ -16,7 +16,7 @@ from sqlalchemy import (
     Connection,
     Engine,
     Row,
-    and_,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -34,9 +34,19 @@ from realpolitik.server.migrations import migrate
 _WRITE = "realpolitik_write"
 
 
-def make_engine(url: str) -> Engine:
-    """An engine for ``url``; SQLite gets WAL mode, foreign keys, a busy timeout and
-    ``BEGIN IMMEDIATE`` for write transactions (so two writers queue instead of failing)."""
+_SYNCHRONOUS = ("off", "normal", "full", "extra")
+
+
+def make_engine(url: str, *, sqlite_synchronous: str = "normal") -> Engine:
+    """An engine for ``url``; SQLite gets WAL mode, the ``synchronous`` level, foreign keys, a
+    busy timeout and ``BEGIN IMMEDIATE`` for write transactions (so two writers queue instead of
+    failing).
+
+    :raises ValueError: ``sqlite_synchronous`` is not an SQLite level.
+    """
+    if sqlite_synchronous.lower() not in _SYNCHRONOUS:
+        raise ValueError(f"REALPOLITIK_SQLITE_SYNCHRONOUS={sqlite_synchronous!r}: it is one of "
+                         + ", ".join(_SYNCHRONOUS))
     if not url.startswith("sqlite"):
         return create_engine(url, pool_pre_ping=True)
     memory = url in ("sqlite://", "sqlite:///:memory:") or "mode=memory" in url
@@ -52,6 +62,7 @@ def make_engine(url: str) -> Engine:
         cursor = dbapi_connection.cursor()
         if not memory:
             cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute(f"PRAGMA synchronous={sqlite_synchronous.upper()}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA busy_timeout=30000")
         cursor.close()
@@ -67,9 +78,12 @@ def make_engine(url: str) -> Engine:
 class Store:
     """The database of one server: an engine and the transactions on it."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, sqlite_synchronous: str = "normal") -> None:
         self.url = url
-        self.engine = make_engine(url)
+        self.engine = make_engine(url, sqlite_synchronous=sqlite_synchronous)
+        self.inline = url.startswith("sqlite")
+        """Transactions are short and never wait on another process: routes may run them on
+        the event loop instead of a worker thread."""
         # SQLite has one writer at a time; queueing writers on a lock in this process avoids
         # SQLite's busy handler, which sleeps in steps of up to 100 ms (the load test's p99).
         self._write_lock: threading.RLock | None = (
@@ -128,12 +142,16 @@ def add_token(conn: Connection, *, token_hash: str, user_id: int, now: float,
                                          expires_at=expires_at))
 
 
-def user_for_token(conn: Connection, token_hash: str, now: float) -> Row[Any, Any] | None:
-    return conn.execute(
-        select(m.users.c.id, m.users.c.username)
-        .join(m.tokens, m.tokens.c.user_id == m.users.c.id)
-        .where(m.tokens.c.token_hash == token_hash, m.tokens.c.expires_at > now)
-    ).first()
+_USER_FOR_TOKEN = (
+    select(m.users.c.id, m.users.c.username, m.tokens.c.expires_at)
+    .join(m.tokens, m.tokens.c.user_id == m.users.c.id)
+    .where(m.tokens.c.token_hash == bindparam("token_hash"),
+           m.tokens.c.expires_at > bindparam("now"))
+)
+
+
+def user_for_token(conn: Connection, token_hash: str, now: float) -> Row[Any, Any, Any] | None:
+    return conn.execute(_USER_FOR_TOKEN, {"token_hash": token_hash, "now": now}).first()
 
 
 def delete_expired_tokens(conn: Connection, now: float) -> int:
@@ -154,17 +172,40 @@ def insert_game(conn: Connection, **values: Any) -> int:
     return int(key[0])
 
 
-def game_row(conn: Connection, game_id: int) -> Row[Any] | None:
-    return conn.execute(select(m.games).where(m.games.c.id == game_id)).first()
+# The statements of the hot paths (an order submission, a game view) are built once: building
+# a statement and its cache key costs more than running it on SQLite.
+_GAME_STATE = select(*[c for c in m.games.c if c.name != "record"]).where(
+    m.games.c.id == bindparam("game_id"))
+
+
+def game_state(conn: Connection, game_id: int) -> Row[Any] | None:
+    """The game's row without its record (which grows with every phase played and is read only
+    when a process has no up-to-date copy of the game)."""
+    return conn.execute(_GAME_STATE, {"game_id": game_id}).first()
+
+
+def game_record(conn: Connection, game_id: int) -> str:
+    return str(conn.execute(select(m.games.c.record).where(m.games.c.id == game_id))
+               .scalar_one())
+
+
+_UPDATE_GAME: dict[frozenset[str], Any] = {}
 
 
 def update_game(conn: Connection, game_id: int, version: int, **values: Any) -> bool:
     """Write ``values`` and bump the version if the row is still at ``version``."""
-    result = conn.execute(
-        update(m.games)
-        .where(m.games.c.id == game_id, m.games.c.version == version)
-        .values(version=version + 1, **values)
-    )
+    key = frozenset(values)
+    statement = _UPDATE_GAME.get(key)
+    if statement is None:
+        statement = _UPDATE_GAME[key] = (
+            update(m.games)
+            .where(m.games.c.id == bindparam("game_id"),
+                   m.games.c.version == bindparam("old_version"))
+            .values(version=bindparam("new_version"),
+                    **{name: bindparam(f"v_{name}") for name in sorted(key)}))
+    params = {f"v_{name}": value for name, value in values.items()}
+    result = conn.execute(statement, {"game_id": game_id, "old_version": version,
+                                      "new_version": version + 1, **params})
     return result.rowcount == 1
 
 
@@ -191,9 +232,12 @@ def add_seats(conn: Connection, game_id: int, count: int) -> None:
     conn.execute(insert(m.seats), [{"game_id": game_id, "seat": i} for i in range(count)])
 
 
+_SEATS = select(m.seats).where(m.seats.c.game_id == bindparam("game_id")).order_by(
+    m.seats.c.seat)
+
+
 def seats_of(conn: Connection, game_id: int) -> list[Row[Any]]:
-    return list(conn.execute(select(m.seats).where(m.seats.c.game_id == game_id)
-                             .order_by(m.seats.c.seat)))
+    return list(conn.execute(_SEATS, {"game_id": game_id}))
 
 
 def set_seat(conn: Connection, game_id: int, seat: int, user_id: int | None,
@@ -222,19 +266,25 @@ def seat_changes_of(conn: Connection, game_id: int) -> list[Row[Any]]:
 
 # -- orders of the current phase -------------------------------------------------------------------
 
+_PENDING = select(m.pending_orders).where(m.pending_orders.c.game_id == bindparam("game_id"))
+_PENDING_UPDATE = update(m.pending_orders).where(
+    m.pending_orders.c.game_id == bindparam("key_game"),
+    m.pending_orders.c.power == bindparam("key_power"),
+).values(phase=bindparam("phase"), text=bindparam("text"), ready=bindparam("ready"),
+         updated_at=bindparam("updated_at"))
+_PENDING_INSERT = insert(m.pending_orders)
+
+
 def pending_of(conn: Connection, game_id: int) -> list[Row[Any]]:
-    return list(conn.execute(select(m.pending_orders).where(
-        m.pending_orders.c.game_id == game_id)))
+    return list(conn.execute(_PENDING, {"game_id": game_id}))
 
 
 def put_pending(conn: Connection, *, game_id: int, power: str, phase: str, text: str | None,
                 ready: bool, now: float) -> None:
-    where = and_(m.pending_orders.c.game_id == game_id, m.pending_orders.c.power == power)
-    result = conn.execute(update(m.pending_orders).where(where).values(
-        phase=phase, text=text, ready=ready, updated_at=now))
+    values = {"phase": phase, "text": text, "ready": ready, "updated_at": now}
+    result = conn.execute(_PENDING_UPDATE, {"key_game": game_id, "key_power": power, **values})
     if result.rowcount == 0:
-        conn.execute(insert(m.pending_orders).values(
-            game_id=game_id, power=power, phase=phase, text=text, ready=ready, updated_at=now))
+        conn.execute(_PENDING_INSERT, {"game_id": game_id, "power": power, **values})
 
 
 def clear_pending(conn: Connection, game_id: int) -> None:

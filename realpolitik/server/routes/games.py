@@ -43,11 +43,11 @@ def list_games(service: ServiceDep, user: MaybeUser,
 
 
 @router.get("/{game_id}", response_model=GameOut)
-def get_game(game_id: GameId, service: ServiceDep, user: MaybeUser,
-             invite: Annotated[str | None, Query(max_length=40)] = None) -> dict[str, Any]:
+async def get_game(game_id: GameId, service: ServiceDep, user: MaybeUser,
+                   invite: Annotated[str | None, Query(max_length=40)] = None) -> dict[str, Any]:
     """The game's public state: phase, deadline, seats, position, centres, who is ready, draw
     vote count, end. Private games need membership or ``invite``."""
-    return service.game_view(game_id, user, invite)
+    return await service.call(service.game_view, game_id, user, invite)
 
 
 @router.post("/{game_id}/join", response_model=JoinOut)

@@ -24,13 +24,13 @@ router = APIRouter(prefix="/games/{game_id}", tags=["orders"], route_class=Stric
 
 
 @router.put("/orders", response_model=OrdersOut)
-def submit_orders(game_id: GameId, body: OrdersIn, user: CurrentUser,
-                  service: ServiceDep) -> OrdersOut:
+async def submit_orders(game_id: GameId, body: OrdersIn, user: CurrentUser,
+                        service: ServiceDep) -> OrdersOut:
     """Give one of your powers' orders for this phase, replacing earlier ones. Every line comes
     back with the order it was read as, or the error with its fields; bad lines are kept but
     not carried out. Secret until the phase is adjudicated."""
-    phase, lines, ready = service.submit_orders(user, game_id, body.power, body.as_text(),
-                                                body.ready)
+    phase, lines, ready = await service.call(service.submit_orders, user, game_id, body.power,
+                                             body.as_text(), body.ready)
     wire = [line_to_wire(line) for line in lines]
     return OrdersOut(phase=phase, power=body.power.lower(), ready=ready, lines=wire,
                      accepted=sum(1 for w in wire if w.ok),
@@ -38,31 +38,34 @@ def submit_orders(game_id: GameId, body: OrdersIn, user: CurrentUser,
 
 
 @router.get("/orders", response_model=dict[str, MyPowerOrders])
-def my_orders(game_id: GameId, user: CurrentUser, service: ServiceDep) -> dict[str, MyPowerOrders]:
+async def my_orders(game_id: GameId, user: CurrentUser,
+                    service: ServiceDep) -> dict[str, MyPowerOrders]:
     """Your own orders for this phase, per power (no one else's)."""
     return {
         power: MyPowerOrders(text=data["text"], submitted=data["submitted"],
                              ready=data["ready"],
                              lines=[line_to_wire(line) for line in data["lines"]])
-        for power, data in service.orders(user, game_id).items()
+        for power, data in (await service.call(service.orders, user, game_id)).items()
     }
 
 
 @router.post("/ready", response_model=ReadyOut)
-def set_ready(game_id: GameId, body: ReadyIn, user: CurrentUser, service: ServiceDep) -> ReadyOut:
+async def set_ready(game_id: GameId, body: ReadyIn, user: CurrentUser,
+                    service: ServiceDep) -> ReadyOut:
     """Mark your powers (or one) ready; when every power that must order is ready, the phase is
     adjudicated at once (IV.1). A ready power with no orders holds."""
-    powers = service.set_ready(user, game_id, body.power, body.ready)
+    powers = await service.call(service.set_ready, user, game_id, body.power, body.ready)
     return ReadyOut(powers=powers, ready=body.ready)
 
 
 @router.get("/legal-orders", response_model=dict[str, list[OrderOut]])
-def legal_orders(game_id: GameId, user: CurrentUser, service: ServiceDep,
-                 power: Annotated[str, Query(max_length=40)]) -> dict[str, list[OrderOut]]:
+async def legal_orders(game_id: GameId, user: CurrentUser, service: ServiceDep,
+                       power: Annotated[str, Query(max_length=40)]) -> dict[str, list[OrderOut]]:
     """Every legal order of one of your powers this phase, per unit location (or free home
     centre, or ``waive``)."""
     return {loc: [order_to_wire(o) for o in orders]
-            for loc, orders in service.legal_orders(user, game_id, power).items()}
+            for loc, orders in (await service.call(service.legal_orders, user, game_id,
+                                                   power)).items()}
 
 
 @router.get("/turn", response_model=TurnOut)
