@@ -8,6 +8,9 @@ cd "$(dirname "$0")/.."
 need=()
 ldconfig -p | grep -q 'libcairo\.so\.2' || need+=(libcairo2)
 command -v chromium >/dev/null || need+=(chromium)   # the browser tests of the web page
+# PostgreSQL's binaries: the tests start a throwaway server (tests/postgres.py)
+command -v initdb >/dev/null || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 \
+  || need+=(postgresql)
 if [ ${#need[@]} -gt 0 ] && command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
   apt-get update -qq && apt-get install -y -qq "${need[@]}"
 fi
@@ -20,6 +23,8 @@ python3 -m venv .venv
 .venv/bin/ruff check .
 .venv/bin/mypy --strict realpolitik
 .venv/bin/pytest "$@"
+# The server tests again, on PostgreSQL (the PostgreSQL-only tests ran above).
+.venv/bin/pytest --database postgres tests/test_server.py tests/test_server_safety.py "$@"
 
 # The compiled path (mypyc, setup.py) must pass the same tests as the pure-Python one: build it
 # into .venv-mypyc and run the suite against it (the browser tests only once, above).

@@ -4,7 +4,6 @@ private press, orders someone else's units, or acts in a game they are not in.""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,8 +19,8 @@ Headers = dict[str, str]
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(Settings(database_url=f"sqlite:///{tmp_path / 's.db'}", background=False,
+def client(database_url: str) -> Iterator[TestClient]:
+    app = create_app(Settings(database_url=database_url, background=False,
                               max_body_bytes=20_000))
     with TestClient(app) as c:
         yield c
