@@ -444,3 +444,19 @@ def test_the_server_makes_a_game_of_it(tmp_path: Path) -> None:
         offered = client.get("/web/variants").json()["variants"]  # the lobby's list
         assert {"id": "colonial_winters", "name": "Colonial Winters (reconstructed map)"}.items() \
             <= next(v for v in offered if v["id"] == "colonial_winters").items()
+
+
+def test_rome_falls_to_a_fleet_supported_by_four_armies(cw: Variant) -> None:
+    """Rule 7(c) needs Rome to have at least four land neighbours on the map."""
+    from realpolitik.adjudication import adjudicate
+    from realpolitik.position import Unit
+
+    assert cw.map.army_neighbours("e47") == {"e43", "e46", "e48", "e49"}
+    units = [Unit(NEUTRAL, UnitType.ARMY, "e47"), Unit("italy", UnitType.FLEET, "10"),
+             *(Unit("italy", UnitType.ARMY, p) for p in ("e43", "e46", "e48", "e49"))]
+    pos = Position.build(cw, "S1871M", units, {})
+    pos = pos.replace(state={**cw.hooks.initial_state(pos), "inactive": []})
+    orders = ["F 10 - e47", *(f"A {p} S F 10 - e47" for p in ("e43", "e46", "e48", "e49"))]
+    resolution = adjudicate(pos, [parse_order(o, pos) for o in orders])
+    outcome = {str(r.order): r.result.value for r in resolution.results}
+    assert outcome["F 10 - E47"] == "succeeds"
