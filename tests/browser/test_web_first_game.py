@@ -104,6 +104,7 @@ def test_retreat_and_adjustment_help(browser: Any, server: Any, tmp_path: Path) 
 
     hana = players.page("hana", f"/#/game/{game}")
     hana.wait_for_selector("#orders-h:has-text('Russia')")
+    hana.wait_for_selector("#live.on")  # events from now on reach the page
     due = hana.inner_text("#orders-due")
     assert "1 dislodged unit to retreat or disband" in due
     assert "disbanded" in hana.inner_text("#orders-default")
@@ -160,6 +161,7 @@ def test_orders_in_my_games_toasts_and_notifications(browser: Any, server: Any,
     kurt = players.page("kurt", f"/#/game/{game}", context_options={
         "permissions": ["notifications"], "init_script": NOTIFICATION_RECORDER})
     kurt.wait_for_selector("#orders-h")
+    kurt.wait_for_selector("#live.on")
     kurt.click("#tab-game")
     jane_row = kurt.locator("table.seats tbody tr").nth(0)
     assert jane_row.locator(".seat-state").inner_text() == \
@@ -196,6 +198,7 @@ def test_orders_in_my_games_toasts_and_notifications(browser: Any, server: Any,
     players.orders("kurt", game, "germany", "A Mun-Ruh")
     players.ready(game, "jane", "kurt")
     kurt.wait_for_selector("#phase:has-text('Fall 1914 movement')")
+    kurt.wait_for_function("() => window.__notes.length > 0")
     notes = kurt.evaluate("window.__notes")
     assert notes == [{"title": "Seats test",
                       "body": "Spring 1914 movement was adjudicated: now Fall 1914 movement."}]
@@ -209,6 +212,7 @@ def test_unread_clears_in_an_open_thread_and_press_has_a_time(browser: Any, serv
     game = two_player_game(players, "lena", "milo", "Press test")
     lena = players.page("lena", f"/#/game/{game}")
     lena.wait_for_selector("#orders-h")
+    lena.wait_for_selector("#live.on")
     players.api("milo", "POST", f"/games/{game}/press",
                 {"sender": "germany", "to": ["france"], "body": "First"})
     lena.wait_for_selector("#unread:not([hidden])")
