@@ -513,3 +513,27 @@ def test_f9_a_gamesmaster_taking_a_seat_is_shown_to_everyone(client: TestClient)
     assert took["by"] == "alice" and took["by_gamesmaster"] and took["gamesmaster_took_it"]
     assert took["powers"] == ["england", "france", "russia"] and took["phase"] == "S1914M"
     assert not changes[3]["gamesmaster_took_it"]
+
+
+def test_f9_a_bot_seated_by_the_gamesmaster_is_a_seat_change_too(client: TestClient) -> None:
+    alice = sign_up(client, "alice")
+    game_id = client.post("/games", json={"name": "g", "players": "2", "join_as": "england"},
+                          headers=alice).json()["id"]
+    r = client.post(f"/games/{game_id}/gm/bot", json={"power": "germany", "bot": "hold"},
+                    headers=alice)
+    assert r.status_code == 200, r.text
+    changes = client.get(f"/games/{game_id}").json()["seat_changes"]
+    assert [(c["kind"], c["player"], c["by"]) for c in changes] == [
+        ("joined", "alice", "alice"), ("bot", None, "alice")]
+    assert changes[1]["by_gamesmaster"] and not changes[1]["gamesmaster_took_it"]
+
+
+def test_f7_unused_tickets_are_bounded_per_user(client: TestClient) -> None:
+    game_id, _, bob = started_game(client)
+    tickets = [ticket(client, bob) for _ in range(25)]
+    service = client.app.state.service  # type: ignore[attr-defined]
+    assert len(service.accounts._tickets) == 20
+    with client.websocket_connect(f"/games/{game_id}/ws?ticket={tickets[0]}") as ws:
+        assert close_code(ws) == 4401  # the oldest was dropped
+    with client.websocket_connect(f"/games/{game_id}/ws?ticket={tickets[-1]}") as ws:
+        assert ws.receive_json()["type"] == "hello"

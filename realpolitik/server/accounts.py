@@ -19,6 +19,9 @@ from realpolitik.server.settings import Settings
 from realpolitik.server.throttle import Throttle
 from realpolitik.server.values import Account, ServiceError, bad, conflict
 
+_TICKETS_PER_USER = 20
+"""Unused tickets one user may hold at once (each is kept in memory until used or expired)."""
+
 _USERNAME = re.compile(r"^[A-Za-z0-9_.-]{2,32}$")
 
 TOKEN_MEMORY_SECONDS = 60.0
@@ -159,6 +162,9 @@ class AccountService:
         ticket = security.new_token()
         with self._tickets_lock:
             for key in [k for k, t in self._tickets.items() if t.expires_at <= now]:
+                del self._tickets[key]
+            mine = [k for k, t in self._tickets.items() if t.account.id == account.id]
+            for key in mine[:max(0, len(mine) - _TICKETS_PER_USER + 1)]:  # the oldest go
                 del self._tickets[key]
             self._tickets[security.token_hash(ticket)] = _Ticket(
                 account, security.token_hash(token), now + self.settings.ticket_seconds)

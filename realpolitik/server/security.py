@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import functools
 import hashlib
+import os
 import secrets
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
-import anyio
-import anyio.to_thread
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 _hasher = PasswordHasher()
+T = TypeVar("T")
 
 
 def hash_password(password: str) -> str:
@@ -34,33 +40,43 @@ def dummy_hash() -> str:
     return _hasher.hash(secrets.token_urlsafe(16))
 
 
+HASH_NICE = 10
+"""How much lower the password threads run than the rest of the server (Linux ``nice``): under
+a log-in flood the CPU goes first to the other requests."""
+
+
+def _lower_priority() -> None:
+    with contextlib.suppress(AttributeError, OSError):  # Linux: a thread has its own nice value
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), HASH_NICE)
+
+
 class PasswordPool:
-    """Hash and check passwords on at most ``workers`` threads at once. Argon2id takes 64 MiB
-    and a good fraction of a second per password; unbounded, a flood of log-ins would take all
-    the memory and every worker thread (and with them every other request). Waiting requests
-    wait in the event loop, holding no thread."""
+    """Hash and check passwords on at most ``workers`` threads of their own, at a lower CPU
+    priority than the rest of the server. Argon2id takes 64 MiB and a good fraction of a second
+    per password; unbounded, a flood of log-ins would take all the memory, every worker thread
+    (and with them every other request) and all the CPU. Waiting requests wait in the event
+    loop, holding no thread."""
 
     def __init__(self, workers: int) -> None:
         if workers < 1:
             raise ValueError("hash_workers must be at least 1")
         self.workers = workers
-        self._limiter: anyio.CapacityLimiter | None = None
+        # idle threads end with the process; the pool outlives one lifespan of the app
+        self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="argon2",
+                                            initializer=_lower_priority)
 
-    def _pool(self) -> anyio.CapacityLimiter:
-        if self._limiter is None:  # made in the event loop that uses it
-            self._limiter = anyio.CapacityLimiter(self.workers)
-        return self._limiter
+    async def _run(self, function: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._executor, function, *args)
 
     async def hash(self, password: str) -> str:
         """:func:`hash_password`, in the pool."""
-        return await anyio.to_thread.run_sync(hash_password, password, limiter=self._pool())
+        return await self._run(hash_password, password)
 
     async def verify(self, stored: str | None, password: str) -> bool:
         """:func:`verify_password` against ``stored``, or against :func:`dummy_hash` when there
         is no user (then always False, after the same work)."""
         against = stored if stored is not None else dummy_hash()
-        ok = await anyio.to_thread.run_sync(verify_password, against, password,
-                                            limiter=self._pool())
+        ok = await self._run(verify_password, against, password)
         return ok and stored is not None
 
 
