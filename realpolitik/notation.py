@@ -332,8 +332,10 @@ class _Parser:
             used, found = prefix_matches
             candidates.extend(found)
             exact = False
-        elif candidates and prefix_matches and prefix_matches[0] == used == 1:
-            # an exact short name that also begins another name ("Tyr": Tyrolia or Tyrrhenian)
+        elif candidates and prefix_matches and prefix_matches[0] == used == 1 \
+                and not any(c.isdigit() for c in words[0]):
+            # an exact short name that also begins another name ("Tyr": Tyrolia or Tyrrhenian);
+            # a numbered space is no abbreviation ("e10" is not e100-e109 of Colonial Winters)
             candidates.extend(loc for loc in prefix_matches[1] if loc not in candidates)
         if not candidates:
             self.i = start_index

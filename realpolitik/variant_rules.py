@@ -90,8 +90,9 @@ class ConditionalBorder:
 
 @dataclass(frozen=True, slots=True)
 class Corner:
-    """Four spaces meeting at a point (``[[corners]]``): ``ring`` in order around it, so the
-    diagonals are ``ring[0]-ring[2]`` and ``ring[1]-ring[3]``.
+    """Four spaces (or five: Colonial Winters 6(c)) meeting at a point (``[[corners]]``):
+    ``ring`` in order around it, so a diagonal joins two spaces that are not next to each
+    other in the ring (``ring[0]-ring[2]`` and ``ring[1]-ring[3]`` for four).
 
     A crossing is a move along a diagonal. When crossings in more than one direction are
     tried in the same turn, they all fail. A unit in one of ``blockers`` that stays where it
@@ -99,14 +100,16 @@ class Corner:
     """
 
     id: str
-    ring: tuple[str, str, str, str]
+    ring: tuple[str, ...]
     blockers: frozenset[str] = frozenset()
 
     def diagonal(self, origin: str, destination: str) -> bool:
         """True if a move from ``origin`` to ``destination`` crosses the point."""
         ring = self.ring
-        return (origin, destination) in (
-            (ring[0], ring[2]), (ring[2], ring[0]), (ring[1], ring[3]), (ring[3], ring[1]))
+        if origin == destination or origin not in ring or destination not in ring:
+            return False
+        step = (ring.index(origin) - ring.index(destination)) % len(ring)
+        return step not in (1, len(ring) - 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -347,12 +350,12 @@ def _corners(read: _Reader, data: Mapping[str, Any]) -> tuple[Corner, ...]:
     for index, entry in enumerate(read.entries(data, table)):
         read.keys(entry, ("id", "ring", "blockers"), table, index)
         ring = read.provinces(entry, "ring", table, index)
-        if len(ring) != 4 or len(set(ring)) != 4:
-            raise read.fail(f"[[{table}]] ring must name four different provinces in order "
-                            "around the point", table, "ring", index)
+        if len(ring) not in (4, 5) or len(set(ring)) != len(ring):
+            raise read.fail(f"[[{table}]] ring must name four (or five) different provinces in "
+                            "order around the point", table, "ring", index)
         blockers = read.provinces(entry, "blockers", table, index)
-        out.append(Corner(str(entry.get("id", "-".join(ring))),
-                          (ring[0], ring[1], ring[2], ring[3]), frozenset(blockers)))
+        out.append(Corner(str(entry.get("id", "-".join(ring))), tuple(ring),
+                          frozenset(blockers)))
     return tuple(out)
 
 

@@ -146,3 +146,34 @@ def test_rule_6j_the_thousand_islands_on_the_map(world: Variant) -> None:
     pos = board(world, ["usa A n56", "england A n12"])
     resolution = adjudicate(pos, [parse_order(o, pos) for o in ("A n56 - n12", "A n12 - n56")])
     assert resolution.units["n12"].power == "usa" and resolution.units["n56"].power == "england"
+
+
+def test_rule_6c_the_five_pointed_corner(world: Variant) -> None:
+    # Angola, Zambia, Rhodesia, Bechuanaland and Windhoek meet at a point
+    units = ["germany A f72", "transvaal A f70"]
+    alone = results(board(world, units), "A f72 - f69")
+    assert alone["A F72 - F69"].startswith("succeeds")
+    both = results(board(world, units), "A f72 - f69", "A f70 - f68")
+    assert all("crossed in more than one direction" in r for r in both.values())
+    # between neighbours round the point there is no crossing
+    beside = results(board(world, units), "A f72 - f70", "A f70 - f69")
+    assert beside["A F70 - F69"].startswith("succeeds")
+
+
+def test_rule_8_casablanca_becomes_active_in_fall_1870(world: Variant) -> None:
+    game = Game(world)
+    assert "f19" in game.position.state["inactive"]  # type: ignore[operator]
+    near = sorted(world.map.army_neighbours("f19"))[0]
+    assert not game.submit("spain", f"A f19 - {near}")[0].ok
+    game.process()
+    assert str(game.phase) == "F1870M"
+    assert "f19" not in game.position.state["inactive"]  # type: ignore[operator]
+    assert game.submit("spain", f"A f19 - {near}")[0].ok
+    assert len(game.position.state["inactive"]) == 36  # type: ignore[arg-type]
+
+
+def test_a_numbered_space_is_read_as_itself_not_as_an_abbreviation(world: Variant) -> None:
+    # e10 (Norway) begins e100-e109; the Fall records of a game must read back as written
+    start = Position.initial(world)
+    assert str(parse_order("A e10 - e9", start)) == "A E10 - E9"
+    assert str(parse_order("A e98 S A e10 - e87", start)) == "A E98 S A E10 - E87"

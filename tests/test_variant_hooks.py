@@ -304,7 +304,7 @@ def _copy_with(tmp_path: Path, name: str, extra: str) -> Path:
     ('\n[rules]\nbuilds = "anywhere"\n', "[rules] builds cannot be 'anywhere'"),
     ('\n[rules]\nbuild = "home_centers"\n', "[rules] has no key 'build'"),
     ('\n[rules]\nconvoy_spaces = ["nowhere"]\n', "'nowhere' is not a province"),
-    ('\n[[corners]]\nring = ["wes", "eas", "hil"]\n', "ring must name four different"),
+    ('\n[[corners]]\nring = ["wes", "eas", "hil"]\n', "ring must name four (or five) different"),
     ('\n[[neutral_units]]\nunit = "F hil"\n', "a fleet cannot stand at 'hil'"),
     ('\n[[conditional_borders]]\nbetween = ["wes", "eas"]\nwatch = "hil"\nunits = "ships"\n',
      "units must be army, fleet or both"),

@@ -10,6 +10,7 @@ What the variant's data gives these hooks, in ``[hooks_data]``::
     church = "rom"                        # 7(c): the neutral army a fleet and 4 armies dislodge
     mutual_support = [["pan", "col"]]     # 7(b): neutral units that support each other
     inactive = ["hal", "vic"]             # 8: provinces whose starting unit is inactive
+    activate = {f19 = "F1870M"}           # 8: ... and the phase it becomes active by itself
     poles = ["npo", "spo"]                # 9: home centres of whoever owns them
     [[hooks_data.special_build]]          # 7(i): a special build country
     country = "canada"
@@ -202,6 +203,7 @@ class ColonialWinters(VariantHooks):
         self.inactive: tuple[str, ...] = ()
         self.poles: tuple[str, ...] = ()
         self.special_build: tuple[SpecialBuildCountry, ...] = ()
+        self.activate: dict[str, str] = {}
 
     # -- data and policies -------------------------------------------------------------------
 
@@ -223,9 +225,10 @@ class ColonialWinters(VariantHooks):
             return tuple(province(v, key) for v in values)
 
         for key in data:
-            if key not in ("church", "mutual_support", "inactive", "poles", "special_build"):
+            if key not in ("church", "mutual_support", "inactive", "activate", "poles",
+                           "special_build"):
                 raise VariantError(f"[hooks_data] has no key {key!r}; the keys are: church, "
-                                   "mutual_support, inactive, poles, special_build",
+                                   "mutual_support, inactive, activate, poles, special_build",
                                    file="variant.toml")
         self.church = province(data["church"], "church") if "church" in data else None
         pairs = []
@@ -241,6 +244,20 @@ class ColonialWinters(VariantHooks):
             pairs.append((a, b))
         self.mutual_support = tuple(pairs)
         self.inactive = provinces("inactive")
+        activate = data.get("activate", {})
+        if not isinstance(activate, dict):
+            raise VariantError("[hooks_data] activate must be a table: province = \"F1870M\"",
+                               file="variant.toml")
+        from realpolitik.position import Phase  # (position.py imports the hooks module)
+        for where, when in activate.items():
+            if province(where, "activate") not in self.inactive:
+                raise VariantError(f"[hooks_data] activate: {where!r} is not in inactive",
+                                   file="variant.toml")
+            try:
+                Phase.parse(str(when))
+            except ValueError as exc:
+                raise VariantError(f"[hooks_data] activate: {exc}", file="variant.toml") from exc
+        self.activate = {str(k): str(v) for k, v in activate.items()}
         self.poles = provinces("poles")
         countries = []
         for entry in data.get("special_build", []):
@@ -291,9 +308,13 @@ class ColonialWinters(VariantHooks):
                     target = before.units.get(where)
                     if target is not None and target.power != result.power:
                         attacked.add(where)
-            # rule 8: a unit is mobilised by an attack; one that left the board is gone
+            # rule 8: a unit is mobilised by an attack, or when its time comes; one that left
+            # the board is gone
+            from realpolitik.position import Phase
             inactive = [p for p in inactive if isinstance(p, str) and p not in attacked
-                        and after.units.get(p) == before.units.get(p)]
+                        and after.units.get(p) == before.units.get(p)
+                        and not (p in self.activate
+                                 and Phase.parse(self.activate[p]) <= after.phase)]
         every_phase = after.variant.policies.get("sea_superiority_evaluation") == "every_phase"
         # (position.py imports the hooks module)
         from realpolitik.position import PhaseType, Season
