@@ -34,6 +34,10 @@ export class MapView {
     const svg = document.importNode(doc.documentElement, true);
     svg.removeAttribute("width");
     svg.removeAttribute("height");
+    // the picture's drawn width: a zoomed map is shown at least that wide (a world map of
+    // hundreds of spaces needs more than the 2.5 times that suits the standard board)
+    const box = svg.viewBox && svg.viewBox.baseVal;
+    if (box && box.width) svg.style.setProperty("--art-width", `${box.width}px`);
     svg.setAttribute("role", "img");
     const title = svg.querySelector("#title text");
     svg.setAttribute("aria-label", `Map: ${title ? title.textContent : "the board"}`);
