@@ -243,14 +243,18 @@ def test_corners_and_passages_are_consistent(cw: Variant) -> None:
     the_map = cw.map
     corners = {c.id: c for c in cw.rules.corners}
     assert corners["sicily"].ring == ("e50", "10", "e49", "131")
+    assert corners["southern_africa"].ring == ("f72", "f70", "f69", "f68", "f66")  # 6(c)
     for corner in corners.values():
         ring = corner.ring
-        for i in range(4):
-            a, b = ring[i], ring[(i + 1) % 4]
-            assert b in the_map.army_neighbours(a) | fleet_provinces(cw, a), (corner.id, a, b)
-        for a, b in ((ring[0], ring[2]), (ring[1], ring[3])):
-            assert b in the_map.army_neighbours(a) | fleet_provinces(cw, a), (corner.id, a, b)
-            assert corner.diagonal(a, b)
+        # every two spaces of a corner meet, at least at its point; the crossings are the
+        # pairs that are not next to each other round it
+        for i, a in enumerate(ring):
+            for j, b in enumerate(ring):
+                if i < j:
+                    assert b in the_map.army_neighbours(a) | fleet_provinces(cw, a), \
+                        (corner.id, a, b)
+                    beside = (j - i) % len(ring) in (1, len(ring) - 1)
+                    assert corner.diagonal(a, b) is not beside, (corner.id, a, b)
     gates = {frozenset((g.a, g.b)): g for g in cw.rules.conditional_borders}
     for (a, b), watch, unit in ((("e22", "e21"), "22", None), (("e11", "e21"), "22", None),
                                 (("n86", "n12"), "113", UnitType.ARMY),
