@@ -94,6 +94,46 @@ _closed_boards: CacheSlot[Variant, dict[str, Variant]] = CacheSlot(
 """Setup id -> the variant with that setup's neutral territory impassable (one per setup)."""
 
 
+def _too_many(policy: str, due: int) -> str:
+    """What the edition does with more builds or removals than ``due`` (DATC 4.D.4, 4.D.6)."""
+    if policy in ("first", "last"):
+        return f"only the {policy} one is carried out" if due == 1 else \
+            f"only the {policy} {due} are carried out"
+    if policy == "none":
+        return "all of them are void"
+    return "all of them are void and the civil-disorder rule chooses"
+
+
+REPLACED = "replaced"
+"""The ``error_kind`` of an order followed by a later order for the same unit."""
+
+
+def replaced_orders(orders: Sequence[Order | None]) -> dict[int, int]:
+    """Index of each order that a later order for the same unit replaces -> the index of the
+    order that replaces it (the last one given for that unit). A power's orders name each unit
+    once; when they name it twice the later order stands, as a player correcting a sheet means
+    (and as the server and the command line say at once)."""
+    keys = [None if order is None else unit_key(order) for order in orders]
+    last = {key: index for index, key in enumerate(keys) if key is not None}
+    return {index: last[key] for index, key in enumerate(keys)
+            if key is not None and last[key] != index}
+
+
+def _mark_replaced(entries: list[SubmittedOrder]) -> list[SubmittedOrder]:
+    """``entries`` with each replaced order kept as written, with the reason, but not carried
+    out (nothing typed is lost)."""
+    replaced = replaced_orders([e.order for e in entries])
+    if not replaced:
+        return entries
+    out = list(entries)
+    for index, later in replaced.items():
+        entry, by = entries[index], entries[later]
+        out[index] = SubmittedOrder(
+            entry.text, entry.order,
+            f"replaced by the later order {by.text or by.order} for the same unit", REPLACED)
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class PhaseRecord:
     """One played phase: the position, what each power ordered, and the resolution."""
@@ -105,6 +145,9 @@ class PhaseRecord:
     """Powers that gave no orders this phase (civil disorder: 1971 XIV.3, 1992 XV.4)."""
     notes: tuple[str, ...] = ()
     """Events of the phase outside the orders (a coin toss, a power joining, an elimination)."""
+    events: tuple[str, ...] = ()
+    """Events noted while the phase was being ordered (:meth:`Game.note`: lots drawn when a
+    player took "any power")."""
 
 
 @dataclass
@@ -166,6 +209,9 @@ class Game:
             power: index for index, team in enumerate(self.setup.teams) for power in team
         }
         self._pending: dict[str, _Pending] = {}
+        self._notes: list[str] = []
+        """Events of the current phase outside the orders, said so far (lots drawn for a
+        power): they go into the phase's record when it is played."""
         self._draw_votes: dict[str, bool] = {}
         self._powers_cache: tuple[Position, int, tuple[tuple[str, ...], tuple[str, ...]]] | None \
             = None
@@ -284,7 +330,10 @@ class Game:
 
         Text is read with :func:`realpolitik.notation.parse_orders`; each order is checked. The
         report lists every order with what it was read as, or why it was not; unreadable and
-        illegal orders are kept (nothing typed is lost) but not carried out. With
+        illegal orders are kept (nothing typed is lost) but not carried out. In text, a later
+        order for a unit already ordered replaces the earlier one (kept, marked ``replaced``):
+        a player correcting a sheet means the correction. Orders given as values are passed on
+        as given, and the edition's rule for several orders to one unit applies (DATC 4.D.3). With
         ``replace_all`` (the default) the power's earlier orders for this phase are replaced;
         otherwise the new orders replace only earlier orders for the same units.
 
@@ -295,7 +344,7 @@ class Game:
         listed = False
         if isinstance(orders, str):
             sheet = parse_orders(orders, self._position, power=power)
-            entries = [self._entry(e) for e in sheet.entries]
+            entries = _mark_replaced([self._entry(e) for e in sheet.entries])
         else:
             entries = []
             listed = True
@@ -343,7 +392,7 @@ class Game:
                 out[""] = tuple(self._entry(e) for e in entries)
                 continue
             self._check_can_order(power)
-            submitted = [self._entry(e) for e in entries]
+            submitted = _mark_replaced([self._entry(e) for e in entries])
             self._pending.setdefault(power, _Pending()).entries = submitted
             self.civil_disorder.discard(power)
             out[power] = tuple(submitted)
@@ -357,6 +406,16 @@ class Game:
     def restore_orders(self, power: str, entries: Iterable[SubmittedOrder]) -> None:
         """Put back orders recorded earlier (a saved game), as given, without checking them."""
         self._pending[power] = _Pending(list(entries))
+
+    def note(self, text: str) -> None:
+        """Record an event of the current phase outside the orders (the server notes the lots
+        drawn when a player takes "any power"); it is kept with the phase in the history."""
+        self._notes.append(text)
+
+    @property
+    def current_notes(self) -> tuple[str, ...]:
+        """The events noted in the current phase so far."""
+        return tuple(self._notes)
 
     @property
     def draw_votes(self) -> Mapping[str, bool]:
@@ -394,6 +453,46 @@ class Game:
         if problem is not None:
             return SubmittedOrder(text or str(order), order, problem[1], "illegal")
         return SubmittedOrder(text or str(order), order)
+
+    def warnings(self, power: str) -> list[str]:
+        """What ``power``'s orders so far leave open or overdo, to say before it is marked
+        ready: units without an order that can be followed (they hold; dislodged ones are
+        disbanded), builds not used, fewer or more removals than due, orders replaced by a
+        later order for the same unit. Empty when nothing needs saying."""
+        position = self._position
+        entries = self.orders_of(power)
+        followed = [e.order for e in entries if e.ok and e.order is not None]
+        ordered = {unit_key(o) for o in followed}
+        name = power.title()
+        out = [f"{e.text or e.order}: {e.error}" for e in entries if e.error_kind == REPLACED]
+        kind = position.phase.type
+        if kind is PhaseType.MOVEMENT:
+            idle = [str(u) for u in position.units_of(power) if u.province not in ordered]
+            if idle:
+                out.append(f"{name}: {', '.join(idle)} {'has' if len(idle) == 1 else 'have'} "
+                           "no order that can be followed and will hold")
+        elif kind is PhaseType.RETREATS:
+            idle = [str(d.unit) for d in position.dislodged_of(power)
+                    if d.unit.province not in ordered]
+            if idle:
+                out.append(f"{name}: {', '.join(idle)} {'has' if len(idle) == 1 else 'have'} "
+                           "no retreat order and will be disbanded")
+        else:
+            due = adjustment_counts(position).get(power, 0)
+            builds = sum(1 for o in followed if isinstance(o, Build | Waive))
+            removals = sum(1 for o in followed if isinstance(o, Disband))
+            if due > 0 and builds < due:
+                out.append(f"{name}: may build {due}, gave {builds}; the rest are waived")
+            elif due > 0 and builds > due:
+                out.append(f"{name}: may build {due}, gave {builds}: more builds than due; "
+                           + _too_many(self.rules.too_many_builds.value, due))
+            elif due < 0 and removals < -due:
+                out.append(f"{name}: must remove {-due}, gave {removals}; the rest will be "
+                           "chosen by the civil-disorder rule")
+            elif due < 0 and removals > -due:
+                out.append(f"{name}: must remove {-due}, gave {removals}: more removals than "
+                           "due; " + _too_many(self.rules.too_many_disbands.value, -due))
+        return out
 
     # -- draws and concessions ---------------------------------------------------------------
 
@@ -478,12 +577,14 @@ class Game:
                 continue
             all_listed = False
             for entry in pending.entries:
-                if entry.order is None:
+                if entry.order is None or entry.error_kind == REPLACED:
                     continue
                 if entry.error_kind == "illegal" and isinstance(entry.order, Build | Waive) \
                         and power in self.civil_disorder:
                     continue
                 orders.append(entry.order)
+        events = tuple(self._notes)
+        self._notes = []
         notes: list[str] = []
         if position.phase.type is PhaseType.RETREATS:
             drawn = self._unordered_retreats(position, orders, notes)
@@ -502,6 +603,7 @@ class Game:
                 set(disorder) | (inactive & set(self.active_powers())) if inactive
                 else disorder)),
             notes=tuple(notes),
+            events=events,
         )
         self.history.append(record)
         position.caches.clear()  # its legal orders are not needed again: not kept in history

@@ -165,6 +165,7 @@ def game_to_json(game: Game) -> JSON:
             "resolution": resolution_to_json(record.resolution),
             "civil_disorder": [p.upper() for p in record.civil_disorder],
             "notes": list(record.notes),
+            **({"events": list(record.events)} if record.events else {}),
         })
     data: JSON = {
         "format": FORMAT,
@@ -181,6 +182,7 @@ def game_to_json(game: Game) -> JSON:
             "position": position_to_json(game.position),
             "orders": _orders_to_json({p: game.orders_of(p) for p in game.powers
                                        if game.has_submitted(p)}),
+            **({"notes": list(game.current_notes)} if game.current_notes else {}),
         },
         "draw_votes": {p.upper(): v for p, v in sorted(game.draw_votes.items())},
         "end": None if game.end is None else {
@@ -238,8 +240,12 @@ def game_from_json(data: Mapping[str, Any]) -> Game:
         for power, entries in phase.get("orders", {}).items():
             power_id = power.lower()
             game.restore_orders(power_id, _restore_entries(game, power_id, entries))
+        for event in phase.get("events", []):
+            game.note(str(event))
         game.process()
     current = data.get("current", {})
+    for note in current.get("notes", []):
+        game.note(str(note))
     for power, entries in current.get("orders", {}).items():
         power_id = power.lower()
         game.restore_orders(power_id, _restore_entries(game, power_id, entries))

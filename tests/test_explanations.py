@@ -82,7 +82,8 @@ def test_dislodgement_and_retreats() -> None:
         "succeeds", "moved", "A VEN - TRI moved, dislodging F TRI (2 vs 1).")
     assert got["F TRI H"] == (
         "fails", "dislodged", "F TRI H failed: it was dislodged by A VEN - TRI (2 vs 1).")
-    assert got["A TYR S A VEN - TRI"] == ("succeeds", "supported", "A TYR S A VEN - TRI was given.")
+    assert got["A TYR S A VEN - TRI"] == (
+        "succeeds", "supported", "A TYR S A VEN - TRI: the support counted.")
     [dislodged] = res.dislodged
     assert dislodged == DislodgedUnit(Unit("austria", F, "tri"), "ven", False)
     assert res.retreat_options["tri"] == ("adr", "alb")

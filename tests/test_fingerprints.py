@@ -8,6 +8,9 @@ The twelve three-player digests were rewritten once, on purpose (issue 19): thos
 ended when a player's countries held 18 centres together, and now go on until one country holds
 18 (1992 XV.3, 1971 XIV.2: ownership "computed for each individual country"). With the old
 victory rule put back they match the earlier digests exactly; every other game is unchanged.
+All digests were rewritten a second time when a support's sentence changed from "... was
+given." to "...: the support counted." (issue 19); with the old sentence put back into the
+digest the games come out identical.
 """
 
 from __future__ import annotations

@@ -513,7 +513,7 @@ class _Explainer(_Decided):
                 why = f"{self.unit_text(t)} did not move to {b.dest_loc[s].upper()}"
             return _said(_UNMATCHED, f"{text} had no effect: {why}.", by=(self.unit_text(t),))
         if self.value[s]:
-            return _said(_SUPPORTED, f"{text} was given.")
+            return _said(_SUPPORTED, f"{text}: the support counted.")
         if self.dislodged_by[s] >= 0:
             clause, j = self.dislodged_clause(s)
             return _said(_DISLODGED,

@@ -11,10 +11,10 @@ from typing import Any
 
 from realpolitik.adjudication.outcomes import OrderResult, Resolution
 from realpolitik.errors import OrderTextError
-from realpolitik.game import Game, SubmittedOrder
+from realpolitik.game import REPLACED, Game, SubmittedOrder
 from realpolitik.legality import adjustment_counts, build_sites
 from realpolitik.notation import parse_orders
-from realpolitik.orders import Order, Retreat, unit_key
+from realpolitik.orders import Order, Retreat
 from realpolitik.position import Phase, PhaseType, Position, Season
 from realpolitik.savefile import (
     centers_to_json,
@@ -305,6 +305,9 @@ def read_orders(game: Game, text: str, power: str | None) -> list[JSON]:
             note = _not_a_power(game, entry.error.text)
             if note:
                 item["note"] = note
+        elif submitted is not None and submitted.error_kind == REPLACED:
+            item.update({"order": str(submitted.order), "status": REPLACED,
+                         "message": submitted.error or REPLACED, "hint": ""})
         elif submitted is not None and submitted.error_kind == "illegal":
             item.update({"order": str(submitted.order), "status": "illegal",
                          "message": submitted.error or "illegal", "hint": ""})
@@ -331,34 +334,9 @@ def _not_a_power(game: Game, line: str) -> str:
 
 
 def missing_orders(game: Game, powers: Iterable[str]) -> list[str]:
-    """What the named powers still leave open: units with no order, adjustments not given."""
-    position = game.position
-    kind = position.phase.type
-    notes = []
-    for power in powers:
-        entries = [e for e in game.orders_of(power) if e.ok and e.order is not None]
-        ordered = {unit_key(e.order) for e in entries if e.order is not None}
-        name = power_name(game, power)
-        if kind is PhaseType.MOVEMENT:
-            idle = [str(u) for u in position.units_of(power) if u.province not in ordered]
-            if idle:
-                notes.append(f"{name}: {_names(idle)} {'has' if len(idle) == 1 else 'have'} "
-                             "no order that can be followed and will hold")
-        elif kind is PhaseType.RETREATS:
-            idle = [str(d.unit) for d in position.dislodged_of(power)
-                    if d.unit.province not in ordered]
-            if idle:
-                notes.append(f"{name}: {_names(idle)} {'has' if len(idle) == 1 else 'have'} "
-                             "no retreat order and will be disbanded")
-        else:
-            due = adjustment_counts(position).get(power, 0)
-            if due < 0 and len(entries) < -due:
-                notes.append(f"{name}: must remove {-due}, gave {len(entries)}; the rest will "
-                             "be chosen by the civil-disorder rule")
-            elif due > 0 and len(entries) < due:
-                notes.append(f"{name}: may build {due}, gave {len(entries)}; the rest are "
-                             "waived")
-    return notes
+    """What the named powers still leave open or overdo (:meth:`Game.warnings`): units with no
+    order, builds not used, too many or too few removals, orders replaced by later ones."""
+    return [note for power in powers for note in game.warnings(power)]
 
 
 def awaited(game: Game) -> list[str]:
@@ -379,6 +357,10 @@ def format_read(game: Game, lines: Sequence[Mapping[str, Any]], style: Style) ->
         status = item["status"]
         if status == "ok":
             out.append(f"  {where:<8} {who:<8} {item['text']:<{width}}  -> {item['order']}")
+            continue
+        if status == REPLACED:
+            out.append(f"  {where:<8} {who:<8} {item['text']:<{width}}  "
+                       + style.warn(f"not followed: {item['message']}"))
             continue
         if status == "illegal":
             out.append(f"  {where:<8} {who:<8} {item['text']:<{width}}  "

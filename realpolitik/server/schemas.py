@@ -78,17 +78,29 @@ def parse_duration(value: object) -> int:
     return seconds
 
 
+def _spoken(seconds: int) -> str:
+    """A number of seconds as people say it: ``10 seconds``, ``5 minutes``, ``60 days``."""
+    for size, unit in ((86400, "day"), (3600, "hour"), (60, "minute")):
+        if seconds and seconds % size == 0:
+            count = seconds // size
+            return f"{count} {unit}{'s' if count != 1 else ''}"
+    return f"{seconds} second{'s' if seconds != 1 else ''}"
+
+
 def _within(low: int, high: int, what: str) -> AfterValidator:
     def check(seconds: int) -> int:
-        if not low <= seconds <= high:
-            raise ValueError(f"{what} is between {low} and {high} seconds ({high // 86400} "
-                             f"days); {seconds} is out of bounds")
+        if seconds < low:
+            raise ValueError(f"{_spoken(seconds)} is too short: {what} is at least "
+                             f"{_spoken(low)}")
+        if seconds > high:
+            raise ValueError(f"{_spoken(seconds)} is too long: {what} is at most "
+                             f"{_spoken(high)}")
         return seconds
     return AfterValidator(check)
 
 
 Duration = Annotated[int, BeforeValidator(parse_duration),
-                     _within(10, MAX_DURATION, "a period"),
+                     _within(10, MAX_DURATION, "a deadline"),
                      Field(json_schema_extra={"minimum": 10, "maximum": MAX_DURATION})]
 """Seconds; also written ``"30m"``, ``"2h"``, ``"3d"``. Between 10 seconds and 60 days."""
 
@@ -283,6 +295,9 @@ class GameOut(BaseModel):
     """The powers that have given orders this phase (not what they are)."""
     ready: list[str]
     civil_disorder: list[str]
+    """Powers in civil disorder: those that missed their orders, and those without a player."""
+    free: list[str] = Field(default_factory=list)
+    """Powers whose seat has no player (nor bot): in civil disorder, not waited for."""
     eliminated: list[str]
     draw_votes: DrawCount
     end: EndOut | None
@@ -301,12 +316,15 @@ class GameOut(BaseModel):
 
 class JoinIn(Strict):
     power: Power
+    """The power to take, or ``any`` for one drawn by lot among the free seats."""
     invite_code: str | None = Field(default=None, max_length=40)
 
 
 class JoinOut(BaseModel):
     seat: int
     powers: list[str]
+    drawn: bool = False
+    """True if the power was drawn by lot (``"power": "any"``)."""
 
 
 # -- orders ---------------------------------------------------------------------------------------
@@ -457,6 +475,9 @@ class OrdersOut(BaseModel):
     accepted: int
     """How many lines will be carried out."""
     errors: int
+    warnings: list[str] = Field(default_factory=list)
+    """What the orders leave open or overdo (units without orders, builds not used, more
+    removals than due, an order replaced by a later one): to show before "ready"."""
 
 
 class MyPowerOrders(BaseModel):
@@ -464,6 +485,8 @@ class MyPowerOrders(BaseModel):
     submitted: bool
     ready: bool
     lines: list[OrderLineOut]
+    warnings: list[str] = Field(default_factory=list)
+    """As in :class:`OrdersOut`."""
 
 
 class ReadyIn(Strict):
@@ -475,6 +498,9 @@ class ReadyIn(Strict):
 class ReadyOut(BaseModel):
     powers: list[str]
     ready: bool
+    warnings: list[str] = Field(default_factory=list)
+    """What the powers marked ready leave open (their units will hold, builds are waived...),
+    so that a ready given by mistake can be taken back before the others are ready."""
 
 
 # -- press ----------------------------------------------------------------------------------------

@@ -29,10 +29,10 @@ from starlette.concurrency import run_in_threadpool
 from realpolitik import savefile
 from realpolitik.bots import BOT_NAMES, make_bot
 from realpolitik.errors import GameError, RealpolitikError
-from realpolitik.game import Game
+from realpolitik.game import REPLACED, Game, PhaseRecord, replaced_orders
 from realpolitik.legality import adjustment_counts, check_order
 from realpolitik.notation import parse_orders
-from realpolitik.orders import Order
+from realpolitik.orders import Order, Waive
 from realpolitik.position import PhaseType
 from realpolitik.render import render
 from realpolitik.rules import rules_for
@@ -61,6 +61,9 @@ from realpolitik.variant import available_variants, load_variant
 log = logging.getLogger("realpolitik.server")
 
 _T = TypeVar("_T")
+
+ANY_POWER = "any"
+"""What a player writes to take a power drawn by lot (``join``, ``join_as``)."""
 
 Clock = Callable[[], float]
 """Seconds since the epoch (``time.time``); tests pass a clock they move by hand."""
@@ -150,7 +153,7 @@ class _Loaded:
     def unplayed(self) -> frozenset[str]:
         """Powers whose seat has no player (in civil disorder until someone takes it)."""
         return frozenset(p for p in self.game.powers
-                         if self.seat_of(p) is not None and self.user_of(p) is None)
+                         if self.seat_of(p) is not None and not self.commanded(p))
 
     def ready(self) -> list[str]:
         return sorted(p for p, row in self.pending.items()
@@ -162,6 +165,27 @@ def _record_text(game: Game) -> str:
     data = savefile.game_to_json(game)
     data["current"]["orders"] = {}
     return json.dumps(data, ensure_ascii=False)
+
+
+def _add_unordered_dislodged(entry: JSON, played: PhaseRecord) -> None:
+    """Put into a played phase's results the units that had no order and were dislodged:
+    the adjudicator reports orders, and such a unit (which held, having no order) would
+    otherwise be missing from its player's results."""
+    resolution = played.resolution
+    if not resolution.dislodged:
+        return
+    ordered = {r.order.province for r in resolution.results if not isinstance(r.order, Waive)}
+    results = entry["resolution"]["results"]
+    for dislodged in resolution.dislodged:
+        unit = dislodged.unit
+        if unit.province in ordered:
+            continue
+        by = f" by the unit from {dislodged.attacker_from.upper()}" \
+            if dislodged.attacker_from else ""
+        results.append({
+            "power": unit.power.upper(), "order": str(unit), "result": "dislodged",
+            "outcome": "dislodged", "unordered": True,
+            "reason": f"{unit} had no order, so it held, and was dislodged{by}."})
 
 
 class GameService:
@@ -381,7 +405,9 @@ class GameService:
             "to_order": self._to_order(loaded),
             "orders_in": self._orders_in(loaded),
             "ready": loaded.ready(),
-            "civil_disorder": sorted(game.civil_disorder),
+            "civil_disorder": sorted(game.civil_disorder
+                                     | (loaded.unplayed() & set(game.active_powers()))),
+            "free": sorted(loaded.unplayed()),
             "eliminated": list(game.eliminated),
             "draw_votes": {"in_favour": in_favour, "needed": needed},
             "end": None if end is None else {"kind": end.kind.value, "winners": list(end.winners),
@@ -451,8 +477,14 @@ class GameService:
             raise bad(f"the short game cannot end before {game.phase.year}", "bad_setting",
                        field="end_year")
         join_seat: int | None = None
-        if options.join_as is not None:
-            wanted = options.join_as.strip().lower()
+        join_as, drawn = options.join_as, False
+        if join_as is not None and join_as.strip().lower() == ANY_POWER:
+            # drawn here, so that the bots fill the other seats
+            join_as = random.SystemRandom().choice(
+                [team[0] for team in setup.teams])
+            drawn = True
+        if join_as is not None:
+            wanted = join_as.strip().lower()
             if wanted not in game.powers:
                 raise bad(f"{wanted!r} is not a power of this game", "bad_power",
                           field="join_as")
@@ -476,8 +508,8 @@ class GameService:
                 deadline=self._deadline_of(settings, game, now) if all_bots else None,
                 created_at=now, updated_at=now)
             db.add_seats(conn, game_id, len(setup.teams))
-        if options.join_as:
-            self.join(user, game_id, options.join_as, None)
+        if join_as:
+            self.join(user, game_id, join_as, None, drawn=drawn)
         if options.fill_with_bots is not None:
             self._advance(game_id)
         return game_id
@@ -490,8 +522,14 @@ class GameService:
                       field=field)
         return bot
 
-    def join(self, user: Account, game_id: int, power: str, invite: str | None) -> JSON:
-        """Take the seat that commands ``power`` (in 2-4 player games a seat holds several)."""
+    def join(self, user: Account, game_id: int, power: str, invite: str | None, *,
+             drawn: bool = False) -> JSON:
+        """Take the seat that commands ``power`` (in 2-4 player games a seat holds several).
+
+        ``power`` may be ``any``: the seat is drawn by lot among the free ones, as the rulebooks
+        have the players "draw lots to determine which Great Power each will represent" (I),
+        and the draw is noted in the game's history. ``drawn`` says that ``power`` was drawn so
+        already (a new game's ``join_as``)."""
         power = power.strip().lower()
         with self._changing(game_id) as (conn, loaded):
             self._check_visible(loaded, user, invite)
@@ -502,6 +540,12 @@ class GameService:
                 raise conflict("the game is over", "game_over")
             if loaded.powers_of_user(user.id):
                 raise conflict("you already play in this game", "already_playing")
+            if power == ANY_POWER:
+                free = [int(s.seat) for s in loaded.seats if not loaded.seat_filled(int(s.seat))]
+                if not free:
+                    raise conflict("every seat of this game is taken", "seat_taken")
+                power = loaded.powers_of_seat(random.SystemRandom().choice(free))[0]
+                drawn = True
             if power not in loaded.game.powers:
                 raise bad(f"{power!r} is not a power of this game", "bad_power", field="power")
             seat = loaded.seat_of(power)
@@ -522,14 +566,18 @@ class GameService:
                        for s in loaded.seats)
             if loaded.row.status == "forming" and full:
                 values = {"status": "active", "deadline": self._deadline_for(loaded, now)}
-            self._save(conn, loaded, **values)
             powers = loaded.powers_of_seat(seat)
+            names = " / ".join(p.title() for p in powers)
+            if drawn:
+                loaded.game.note(f"{user.username} drew lots for a power and plays {names}")
+                values["record"] = _record_text(loaded.game)
+            self._save(conn, loaded, **values)
         self.hub.publish(game_id, {"type": "joined", "powers": list(powers),
-                                   "player": user.username})
-        if values:
+                                   "player": user.username, "drawn": drawn})
+        if "deadline" in values:
             self._publish_deadline(game_id, "active", values["deadline"])
-            self._advance(game_id)
-        return {"seat": seat, "powers": list(powers)}
+        self._advance(game_id)
+        return {"seat": seat, "powers": list(powers), "drawn": drawn}
 
     def leave(self, user: Account, game_id: int) -> None:
         """Give up one's seat; the powers fall into civil disorder until someone takes it."""
@@ -544,6 +592,7 @@ class GameService:
             self._save(conn, loaded)
         self.hub.publish(game_id, {"type": "left", "powers": list(mine)})
         self.hub.disconnect(game_id, user.id, 4403, "you left this game; reconnect to watch")
+        self._advance(game_id)  # the others may all be ready: the free seat is not waited for
 
     def _log_seat(self, conn: Connection, loaded: _Loaded, seat: int, kind: str, *,
                   player: int | None, previous: int | None, by: int) -> None:
@@ -595,6 +644,13 @@ class GameService:
                 error = {"kind": "illegal", "reason": problem[0], "message": problem[1],
                          "line": entry.line, "text": entry.text}
             lines.append(OrderLine(entry.line, entry.text, entry.order, error))
+        # two orders for one unit: the later replaces the earlier, and the player is told so
+        for index, later in replaced_orders([line.order for line in lines]).items():
+            line = lines[index]
+            lines[index] = OrderLine(line.line, line.text, line.order, {
+                "kind": REPLACED, "line": line.line, "text": line.text,
+                "message": f"replaced by the later order {lines[later].text} for the same unit",
+                "hint": "each unit takes one order: the later one is followed"})
         return lines
 
     def submit_orders(self, user: Account, game_id: int, power: str, text: str,
@@ -637,12 +693,27 @@ class GameService:
                 "submitted": loaded.game.has_submitted(power),
                 "ready": bool(row.ready) if row is not None else False,
                 "lines": self.describe(loaded.game, power, text) if text else [],
+                "warnings": loaded.game.warnings(power)
+                if power in loaded.game.powers_to_order() else [],
             }
         return out
 
-    def set_ready(self, user: Account, game_id: int, power: str | None, ready: bool) -> list[str]:
+    def warnings(self, user: Account, game_id: int, power: str) -> list[str]:
+        """What one of the user's powers' orders leave open or overdo this phase
+        (:meth:`Game.warnings`); empty once the phase has moved on."""
+        loaded = self._read(game_id)
+        (power,) = self._my_powers(loaded, user, power)
+        game = loaded.game
+        if game.is_over or power not in game.powers_to_order():
+            return []
+        return game.warnings(power)
+
+    def set_ready(self, user: Account, game_id: int, power: str | None, ready: bool
+                  ) -> tuple[list[str], list[str]]:
         """Mark the user's powers (or one) ready or not; a ready power that gave no orders has
-        given none on purpose (its units hold, and it is not in civil disorder)."""
+        given none on purpose (its units hold, and it is not in civil disorder). Returns the
+        powers changed and, when marked ready, what their orders leave open (the warnings of
+        the phase they were ready for)."""
         with self._changing(game_id) as (conn, loaded):
             powers = self._my_powers(loaded, user, power)
             game = loaded.game
@@ -663,9 +734,10 @@ class GameService:
             if power is not None and not changed:
                 raise conflict(f"{powers[0].title()} has nothing to order in {game.phase}",
                                 "nothing_to_order")
+            warnings = [w for p in changed for w in game.warnings(p)] if ready else []
             self._save(conn, loaded)
         self._after_ready_change(game_id, loaded)
-        return changed
+        return changed, warnings
 
     def _after_ready_change(self, game_id: int, loaded: _Loaded) -> None:
         """Tell the watchers who is ready, and adjudicate at once when every power that must
@@ -691,13 +763,27 @@ class GameService:
                 loaded = self._bots_order(game_id) or self._read(game_id)
             if loaded.row.status != "active":
                 return
-            to_order = self._to_order(loaded)
-            if not (to_order and all(loaded.commanded(p) for p in to_order)
-                    and set(to_order) <= set(loaded.ready())):
+            if not self._all_ready(loaded):
                 return
             if not self.process(game_id, expected_phase=str(loaded.game.phase)):
                 return
             loaded = None
+
+    @staticmethod
+    def _all_ready(loaded: _Loaded) -> bool:
+        """True if the phase can be adjudicated now: every power that must order and has a
+        player (or a bot) is ready. A power whose seat is free is in civil disorder (1971
+        XIV.3, 1992 XV.4: its units hold, it raises no units, removals follow XIV.4 / XV.5), so
+        it is not waited for. A movement phase needs at least one such power ready, and a game
+        with no one seated waits for its deadline."""
+        if not any(loaded.seat_filled(int(s.seat)) for s in loaded.seats):
+            return False
+        game = loaded.game
+        to_order = [p for p in game.powers_to_order() if loaded.seat_of(p) is not None]
+        seated = [p for p in to_order if loaded.commanded(p)]
+        if not seated and (not to_order or game.phase.type is PhaseType.MOVEMENT):
+            return False
+        return set(seated) <= set(loaded.ready())
 
     @staticmethod
     def _bots_to_act(loaded: _Loaded) -> bool:
@@ -802,6 +888,7 @@ class GameService:
             record = savefile.game_to_json(game)
             new_phases = record["phases"][before:]
             for offset, entry in enumerate(new_phases):
+                _add_unordered_dislodged(entry, game.history[before + offset])
                 db.append_phase(conn, game_id=game_id, seq=before + offset,
                                 phase=entry["phase"], data=json.dumps(entry, ensure_ascii=False),
                                 now=now)
@@ -966,6 +1053,7 @@ class GameService:
         if previous is not None and previous != new_user:
             self.hub.disconnect(game_id, previous, 4403,
                                 "the gamesmaster gave your seat to someone else")
+        self._advance(game_id)  # a freed seat is not waited for
 
     def seat_bot(self, user: Account, game_id: int, power: str, bot: str) -> JSON:
         """Seat a bot in the free seat that commands ``power`` (the gamesmaster only). The bot

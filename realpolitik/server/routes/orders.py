@@ -32,9 +32,11 @@ async def submit_orders(game_id: GameId, body: OrdersIn, user: CurrentUser,
     phase, lines, ready = await service.call(service.submit_orders, user, game_id, body.power,
                                              body.as_text(), body.ready)
     wire = [line_to_wire(line) for line in lines]
-    return OrdersOut(phase=phase, power=body.power.lower(), ready=ready, lines=wire,
+    power = body.power.strip().lower()
+    return OrdersOut(phase=phase, power=power, ready=ready, lines=wire,
                      accepted=sum(1 for w in wire if w.ok),
-                     errors=sum(1 for w in wire if not w.ok))
+                     errors=sum(1 for w in wire if not w.ok),
+                     warnings=await service.call(service.warnings, user, game_id, power))
 
 
 @router.get("/orders", response_model=dict[str, MyPowerOrders])
@@ -44,7 +46,8 @@ async def my_orders(game_id: GameId, user: CurrentUser,
     return {
         power: MyPowerOrders(text=data["text"], submitted=data["submitted"],
                              ready=data["ready"],
-                             lines=[line_to_wire(line) for line in data["lines"]])
+                             lines=[line_to_wire(line) for line in data["lines"]],
+                             warnings=data["warnings"])
         for power, data in (await service.call(service.orders, user, game_id)).items()
     }
 
@@ -54,8 +57,9 @@ async def set_ready(game_id: GameId, body: ReadyIn, user: CurrentUser,
                     service: ServiceDep) -> ReadyOut:
     """Mark your powers (or one) ready; when every power that must order is ready, the phase is
     adjudicated at once (IV.1). A ready power with no orders holds."""
-    powers = await service.call(service.set_ready, user, game_id, body.power, body.ready)
-    return ReadyOut(powers=powers, ready=body.ready)
+    powers, warnings = await service.call(service.set_ready, user, game_id, body.power,
+                                          body.ready)
+    return ReadyOut(powers=powers, ready=body.ready, warnings=warnings)
 
 
 @router.get("/legal-orders", response_model=dict[str, list[OrderOut]])

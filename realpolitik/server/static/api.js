@@ -22,7 +22,15 @@ export const auth = {
 function describe(status, body) {
   const detail = body && body.detail;
   if (Array.isArray(detail)) {  // request validation (422)
-    const msg = detail.map((d) => `${(d.loc || []).filter((x) => x !== "body").join(".")}: ${d.msg}`).join("; ");
+    // "deadlines.movement: Value error, ..." reads as "Movement deadline: ..."
+    const place = (loc) => {
+      const parts = (loc || []).filter((x) => x !== "body");
+      if (parts[0] === "deadlines" && parts.length === 2) return `${String(parts[1]).replace("_", " ")} deadline`;
+      return parts.join(" ");
+    };
+    const plain = (m) => String(m || "").replace(/^(Value|Assertion) error, /, "");
+    const msg = detail.map((d) => { const p = place(d.loc); const text = plain(d.msg);
+      return p ? `${p[0].toUpperCase()}${p.slice(1)}: ${text}` : text; }).join("; ");
     return new ApiError(status, "invalid", msg, detail);
   }
   if (detail && typeof detail === "object") {
