@@ -181,9 +181,9 @@ class Lobby {
     f.addEventListener("submit", async (ev) => {
       ev.preventDefault();
       msg.textContent = "";
-      const power = powerSel.value || powers[Math.floor(Math.random() * powers.length)];
+      const power = powerSel.value || "any";  // drawn by lot on the server, and noted in the history
       const body = {
-        name: `${auth.user} (${title(power)}) vs the computer`, variant: classical.id, players: setup.id,
+        name: power === "any" ? `${auth.user} vs the computer` : `${auth.user} (${title(power)}) vs the computer`, variant: classical.id, players: setup.id,
         private: true, join_as: power, fill_with_bots: botSel.value,
         // the game waits for nobody but you: long deadlines, so you can stop and come back
         deadlines: { first_movement: "7d", movement: "7d", retreats: "7d", adjustments: "7d" },
@@ -217,6 +217,7 @@ class Lobby {
       const s = v.setups.find((x) => x.id === setupSel.value) || v.setups[0];
       setupInfo.textContent = s.name;
       joinSel.replaceChildren(h("option", { value: "" }, "no power (gamesmaster only)"),
+        h("option", { value: "any" }, "any power (drawn by lot)"),
         ...s.teams.map((team) => h("option", { value: team[0] }, team.map(title).join(" / "))));
     };
     variantSel.addEventListener("change", fillSetups);

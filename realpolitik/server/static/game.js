@@ -326,7 +326,16 @@ export class GamePage {
     }
   }
 
+  /** What my orders leave open (units without orders, builds unused...), from the server. */
+  warningsNow() {
+    const g = this.game;
+    return this.orderingPowers.filter((p) => g.to_order.includes(p))
+      .flatMap((p) => (this.orders[p] && this.orders[p].warnings) || (this.orders[p] && this.orders[p].submitted ? [] : [`${title(p)}: no orders given; its units will hold`]));
+  }
+
   async toggleReady(ready) {
+    const warnings = ready ? this.warningsNow() : [];
+    if (warnings.length && !confirm(`${warnings.join("\n")}\n\nMark ready anyway?`)) return;
     try {
       await api("POST", `/games/${this.id}/ready`, { ready });
       await this.refresh();
@@ -466,6 +475,8 @@ export class GamePage {
     box.append(h("h3", {}, `Orders given (${lines.filter((l) => l.ok).length})`));
     if (lines.length) box.append(results);
     box.append(h("p", { class: "muted", id: "orders-default" }, lines.length ? `Not ordered: ${help.fallback}` : `None yet: ${help.fallback}`));
+    const warnings = (this.orders[power] && this.orders[power].warnings) || [];
+    if (warnings.length) box.append(h("ul", { class: "warnings", id: "order-warnings", role: "status" }, warnings.map((w) => h("li", {}, w))));
   }
 
   /** Replace the unit's order (or add it) in the power's text and send the whole text. */
@@ -492,7 +503,7 @@ export class GamePage {
   async submit(power, text) {
     try {
       const answer = await api("PUT", `/games/${this.id}/orders`, { power, text });
-      this.orders[power] = { ...(this.orders[power] || {}), text, lines: answer.lines, ready: answer.ready, submitted: true };
+      this.orders[power] = { ...(this.orders[power] || {}), text, lines: answer.lines, ready: answer.ready, submitted: true, warnings: answer.warnings || [] };
       local.set(this.draftKey(power), null);
       this.renderOrders();
       const status = this.root.querySelector("#order-status");
@@ -685,7 +696,8 @@ export class GamePage {
     const g = this.game;
     const box = this.gameBox;
     const canJoin = auth.token && !this.mine.length && g.status !== "finished";
-    const seatRows = g.seats.map((s) => h("tr", { class: s.powers.some((p) => this.mine.includes(p)) ? "me" : "" },
+    const free = g.free || [];
+    const seatRows = g.seats.map((s) => h("tr", { class: s.powers.some((p) => this.mine.includes(p)) ? "me" : s.powers.every((p) => free.includes(p)) ? "free" : "" },
       h("td", {}, s.powers.map((p) => h("span", { class: `dot p-${p}` }, title(p))).reduce((a, b) => [a, " / ", b])),
       h("td", {}, s.player || (s.bot ? h("span", { class: "bot", title: `played by the ${s.bot} bot` }, `computer (${s.bot})`)
         : canJoin ? h("button", { type: "button", class: "join", onclick: () => this.join(s.powers[0]) },
@@ -694,6 +706,9 @@ export class GamePage {
             onclick: () => this.seatBot(s.powers[0]) }, "Seat a bot") : h("span", { class: "muted" }, "free"))),
       h("td", {}, s.powers.map((p) => `${g.centers[p] ?? 0}`).join(" / ")),
       h("td", { class: "seat-state" }, s.powers.map((p) => seatState(g, p, s.player || s.bot)).join(" / "))));
+    const survivors = Object.keys(g.centers).filter((p) => !g.eliminated.includes(p) && !this.mine.includes(p) && !free.includes(p)
+      && g.seats.some((s) => s.powers.includes(p)));
+    const concedeSel = h("select", { id: "concede-to", "aria-label": "Concede to" }, survivors.map((p) => h("option", { value: p }, title(p))));
     const facts = [
       ["Setup", g.setup_name], ["Rules", g.rules], ["Variant", g.variant],
       ["Deadlines", `first move ${duration(g.deadlines.first_movement)}, moves ${duration(g.deadlines.movement)}, retreats ${duration(g.deadlines.retreats)}, adjustments ${duration(g.deadlines.adjustments)}`],
@@ -714,6 +729,8 @@ export class GamePage {
       h("table", { class: "seats" }, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Powers"), h("th", { scope: "col" }, "Player"),
         h("th", { scope: "col" }, "Centres"), h("th", { scope: "col" }, "This phase"))), h("tbody", {}, seatRows)),
       g.private && canJoin ? h("label", {}, "Invite code", h("input", { id: "invite", maxlength: 40 })) : null,
+      canJoin && free.length ? h("p", {}, h("button", { type: "button", id: "join-any", class: "join", onclick: () => this.join("any") },
+        "Join as any power (drawn by lot)")) : null,
       g.seat_changes && g.seat_changes.length ? [h("h2", {}, "Seat changes"),
         h("ul", { class: "seat-changes" }, g.seat_changes.map((c) => h("li", { class: c.gamesmaster_took_it ? "gm-took" : "" },
           `${c.phase}: ${c.powers.map(title).join(" / ")} `,
@@ -728,6 +745,9 @@ export class GamePage {
         h("span", {}, `Draw: ${g.draw_votes.in_favour} of ${g.draw_votes.needed} in favour.`),
         h("button", { type: "button", class: "secondary", onclick: () => this.vote(true) }, "Vote for a draw"),
         h("button", { type: "button", class: "secondary", onclick: () => this.vote(false) }, "Vote against")) : null,
+      this.mine.length && g.status !== "finished" ? h("div", { class: "row" },
+        survivors.length ? [concedeSel, h("button", { type: "button", id: "concede", class: "secondary", onclick: () => this.concede(concedeSel.value) }, "Concede")] : null,
+        h("button", { type: "button", id: "leave", class: "secondary", onclick: () => this.leave() }, "Leave the game")) : null,
       g.am_gamesmaster ? this.gmControls() : null,
       g.status === "finished" ? h("p", {}, h("a", { href: `/games/${this.id}/record`, download: `game-${this.id}.json` }, "Download the game record")) : null,
       h("p", {}, h("a", { href: "#/" }, "← Lobby")));
@@ -756,7 +776,38 @@ export class GamePage {
         g.status === "active" ? act("Pause", "pause") : null,
         g.status === "paused" ? act("Resume", "resume") : null,
         g.status === "active" ? act("Process now", "process", null, "Adjudicate this phase now? Powers without orders are in civil disorder.") : null,
-        g.status === "active" ? act("+10 minutes", "extend", { seconds: "10m" }) : null));
+        g.status === "active" ? act("+10 minutes", "extend", { seconds: "10m" }) : null),
+      g.status !== "finished" ? this.replaceControls(act) : null);
+  }
+
+  /** The gamesmaster gives a seat to another player (or frees it). */
+  replaceControls() {
+    const g = this.game;
+    const seatSel = h("select", { id: "replace-power", "aria-label": "Seat" }, g.seats.map((s) => h("option", { value: s.powers[0] }, s.powers.map(title).join(" / "))));
+    const who = h("input", { id: "replace-user", placeholder: "username (empty: free the seat)", maxlength: 40 });
+    return h("div", { class: "row" }, seatSel, who, h("button", { type: "button", class: "secondary", onclick: async () => {
+      const username = who.value.trim() || null;
+      if (!confirm(username ? `Give the seat to ${username}?` : "Free this seat? Its powers fall into civil disorder.")) return;
+      try { await api("POST", `/games/${this.id}/gm/replace`, { power: seatSel.value, username }); await this.refresh(); } catch (err) { toast(err.message); }
+    } }, "Give seat"));
+  }
+
+  async concede(to) {
+    if (!to || !confirm(`Concede the game to ${title(to)}? It ends when every other player concedes to ${title(to)} too.`)) return;
+    try {
+      const r = await api("POST", `/games/${this.id}/concede`, { to });
+      toast(r.end || `You concede to ${title(to)}.`);
+      await this.refresh();
+    } catch (err) { toast(err.message); }
+  }
+
+  async leave() {
+    if (!confirm("Leave the game? Your powers fall into civil disorder until someone takes the seat.")) return;
+    try {
+      await api("POST", `/games/${this.id}/leave`, {});
+      toast("You left the game.");
+      await this.refresh();
+    } catch (err) { toast(err.message); }
   }
 
   async seatBot(power) {
@@ -771,7 +822,7 @@ export class GamePage {
     const invite = this.root.querySelector("#invite");
     try {
       const seat = await api("POST", `/games/${this.id}/join`, { power, invite_code: invite && invite.value ? invite.value : undefined });
-      toast(`You play ${(seat.powers || [power]).map(title).join(" / ")}.`);
+      toast(`You play ${(seat.powers || [power]).map(title).join(" / ")}${seat.drawn ? " (drawn by lot)" : ""}.`);
       await this.refresh();
       this.setTab("orders");
     } catch (err) { toast(err.message); }
@@ -794,14 +845,21 @@ function groupBy(xs, key) {
   return [...out.entries()];
 }
 
+const COAST_WORDS = { NC: "north", SC: "south", EC: "east", WC: "west" };
+
+/** "SPA/NC" as "SPA (north coast)": the place once, the coast in words. */
+function placeWithCoast(loc) {
+  const [place, coast] = loc.split("/");
+  return coast ? `${place} (${COAST_WORDS[coast.toUpperCase()] || coast.toLowerCase()} coast)` : place;
+}
+
 function describeMove(o) {
-  const coast = o.to.includes("/") ? ` (${o.to.split("/")[1].toLowerCase()} coast)` : "";
-  return `${o.to}${coast}${o.via_convoy ? " via convoy" : ""}`;
+  return `${placeWithCoast(o.to)}${o.via_convoy ? " via convoy" : ""}`;
 }
 
 function describeBuild(o) {
   const [type, loc] = o.unit.split(" ");
-  const coast = loc.includes("/") ? ` (${loc.split("/")[1].toLowerCase()} coast)` : "";
+  const coast = loc.includes("/") ? placeWithCoast(loc).slice(loc.split("/")[0].length) : "";
   return `Build ${type === "A" ? "an army" : "a fleet"}${coast}`;
 }
 
@@ -809,6 +867,8 @@ function describeBuild(o) {
 function seatState(g, p, player) {
   if (g.status === "finished") return g.eliminated.includes(p) ? "out" : "—";
   if (g.ready.includes(p)) return "ready ✓";
+  // a free seat's power is in civil disorder (its units hold) and the phase does not wait for it
+  if (!player && g.status === "active") return (g.free || []).includes(p) ? "no player: civil disorder, units hold" : "no player: units hold";
   if (!g.to_order.includes(p)) {
     if (player || g.status !== "active") return g.civil_disorder.includes(p) ? "civil disorder" : "—";
     return "no player: units hold";

@@ -85,7 +85,7 @@ export class HistoryPanel {
     return h("div", { class: "results", id: "hist-results" },
       blocks.length ? blocks : h("p", { class: "muted" }, "No orders this phase."),
       quiet.length ? h("p", { class: "muted small" }, `In civil disorder: ${quiet.map(title).join(", ")}.`) : null,
-      (entry.notes || []).length ? h("ul", { class: "notes" }, entry.notes.map((x) => h("li", {}, typeof x === "string" ? x : JSON.stringify(x)))) : null);
+      [...(entry.events || []), ...(entry.notes || [])].length ? h("ul", { class: "notes" }, [...(entry.events || []), ...(entry.notes || [])].map((x) => h("li", {}, typeof x === "string" ? x : JSON.stringify(x)))) : null);
   }
 
   /** Supply centres per power at the start of each year, and now. */
