@@ -503,14 +503,15 @@ class _Made:
         return tuple(listed)
 
 
-def _no_made(_variant: Variant) -> Bounded[tuple[UnitType, str, str], _Made]:
-    return Bounded(_MAX_MADE)
+def _no_made(variant: Variant) -> Bounded[tuple[UnitType, str, str], _Made]:
+    return Bounded(max(_MAX_MADE, 2 * len(variant.map.locations)))
 
 
 _MAX_MADE = 512
-"""How many units' order values :data:`_made_of` keeps: (unit type, location, power) of the
-units on the boards of the games being played (a classical board has 34 units at most; every
-place a unit could stand, times the powers, is some 1,100). Up to some 20 KB each."""
+"""How many units' order values :data:`_made_of` keeps on a map of up to 256 locations (twice
+the number of locations on a bigger map): (unit type, location, power) of the units on the
+boards of the games being played (a classical board has 34 units at most; every place a unit
+could stand, times the powers, is some 1,100). Up to some 20 KB each."""
 
 _made_of: CacheSlot[Variant, Bounded[tuple[UnitType, str, str], _Made]] = CacheSlot(
     "listed order values", _no_made)

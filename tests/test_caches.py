@@ -12,9 +12,10 @@ from hypothesis import strategies as st
 
 from realpolitik.caches import Bounded, Caches, CacheSlot
 from realpolitik.game import Game
+from realpolitik.listing import _made_of
 from realpolitik.maptables import tables_for
 from realpolitik.position import Position
-from realpolitik.variant import load_variant
+from realpolitik.variant import Variant, load_variant
 
 
 @dataclass(frozen=True)
@@ -118,3 +119,47 @@ def test_the_variant_tables_stay_bounded_over_many_games() -> None:
     assert 0 < len(tables._convoy_reach) <= _MAX_CONVOY_ANSWERS
     assert len(tables._reach_without) <= _MAX_CONVOY_ANSWERS
     assert 0 < len(_listed_entries(variant)) <= _MAX_ENTRIES
+    made = _made_of(variant)
+    assert 0 < len(made) <= made.bound
+
+
+def test_order_values_dropped_from_the_full_table_are_made_again_equal(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With room for only a few units' order values, a game drops and remakes them all the
+    time: the listings are the same values, and the game goes as it does with room for all."""
+    from realpolitik import listing
+
+    def play(variant: Variant) -> list[str]:
+        game = Game(variant, seed=3)
+        rng = random.Random(3)
+        seen = []
+        while not game.is_over and game.phase.year <= 1904:
+            for power in game.powers_to_order():
+                game.submit(power, [options[rng.randrange(len(options))]
+                                    for options in game.legal_orders(power).values()])
+            seen.append(repr(sorted(map(str, game.position.units.values()))))
+            game.process()
+        return seen
+
+    roomy = play(load_variant("classical"))
+    monkeypatch.setattr(listing._made_of, "make", lambda _variant: Bounded(4))
+    cramped = load_variant("classical")
+    assert play(cramped) == roomy
+    assert len(listing._made_of(cramped)) <= 4
+
+
+def test_the_facade_strings_start_over_when_full(monkeypatch: pytest.MonkeyPatch) -> None:
+    from realpolitik.compat import diplomacy
+
+    monkeypatch.setattr(diplomacy, "_MAX_MOVEMENT_TEXTS", 50)
+    game = diplomacy.Game()
+    rng = random.Random(1)
+    for _ in range(6):
+        possible = game.get_all_possible_orders()
+        texts = diplomacy._movement_texts(game.realpolitik_game.variant)
+        assert len(texts.text) <= 50
+        for power, locations in game.get_orderable_locations().items():
+            game.set_orders(power, [rng.choice(possible[loc]) for loc in locations
+                                    if possible[loc]])
+        game.process()
+    assert not game.error
