@@ -151,9 +151,14 @@ class MovementModifiers:
     fragile_convoys: Mapping[str, Fragility] = field(
         default_factory=lambda: MappingProxyType({}))
     """Power -> when convoys through its fleets fail on a mere attack."""
+    prevent_against: Mapping[str, Mapping[str, int]] = field(
+        default_factory=lambda: MappingProxyType({}))
+    """Province a unit moves from -> rival power -> what is added to that move's prevent
+    strength against the rival's moves to the same place (so -1 lets an equal rival win)."""
 
     def __bool__(self) -> bool:
-        return bool(self.defence_against or self.dislodge_requirements or self.fragile_convoys)
+        return bool(self.defence_against or self.dislodge_requirements or self.fragile_convoys
+                    or self.prevent_against)
 
 
 NO_MODIFIERS = MovementModifiers()

@@ -715,3 +715,34 @@ def test_rule_7j_canada_two_armies_or_one_with_one_foreign_unit() -> None:
     pos = position(["red F s1", "blue F s5", "blue F s4"], phase="W1871A", centers=centers,
                    **NOT_HOLDER)
     assert hooks.special_allowance(pos, "red") == (frozenset(), 0)
+
+
+# -- 4(e), last sentence: the lone fleet leaving a coast, and the holder -----------------------
+
+GREEN = {"gho": "green"}
+
+def test_rule_4e_policy_holder_wins_tie_a_lone_fleet_leaving_a_coast() -> None:
+    units = ["green F gho", "red F s5", "blue F s7"]
+    # against the holder's equal move the lone fleet loses the tie
+    done = results(position(units, centers=GREEN), "F gho - s6", "F s5 - s6")
+    assert done["F S5 - S6"].startswith("succeeds") and done["F GHO - S6"].startswith("fails")
+    # against anyone else it stands off
+    done = results(position(units, centers=GREEN), "F gho - s6", "F s7 - s6")
+    assert done["F S7 - S6"].startswith("fails") and done["F GHO - S6"].startswith("fails")
+    # and while it stays on the coast it defends normally against the holder
+    done = results(position(["green F gho", "red F s6"], centers=GREEN), "F s6 - gho")
+    assert done["F S6 - GHO"].startswith("fails")
+
+
+def test_rule_4e_policy_holder_dislodges_a_lone_fleet_on_a_coast() -> None:
+    variant = world(one_fleet_coastal_rule="holder_dislodges")
+    done = results(position(["green F gho", "red F s6"], variant=variant, centers=GREEN),
+                   "F s6 - gho")
+    assert done["F S6 - GHO"].startswith("succeeds")
+    done = results(position(["green F gho", "blue F s6"], variant=variant, centers=GREEN),
+                   "F s6 - gho")
+    assert done["F S6 - GHO"].startswith("fails")  # not the holder
+    # leaving the coast, the tie with the holder is a stand-off under this reading
+    done = results(position(["green F gho", "red F s5"], variant=variant, centers=GREEN),
+                   "F gho - s6", "F s5 - s6")
+    assert done["F S5 - S6"].startswith("fails")

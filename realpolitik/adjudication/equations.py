@@ -625,11 +625,17 @@ class Equations:
             bonus += self.against(b.prov[i], by)
         return max(0, 1 + bonus + self.support_count(i))
 
-    def prevent(self, i: int) -> int:
-        """PREVENT STRENGTH of move ``i`` against other moves to the same province."""
+    def prevent(self, i: int, by: int = -1) -> int:
+        """PREVENT STRENGTH of move ``i`` against other moves to the same province (against
+        move ``by``, if given: the variant may lower it against some powers)."""
         b = self.board
         if not self.path(i):
             return 0
+        lowered = b.mods.prevent_against
+        if lowered and by >= 0:
+            change = lowered.get(b.prov[i], _NO_BONUS).get(b.power[by], 0)
+            if change:
+                return max(0, self.prevent(i) + change)
         j = b.opposite[i]
         if j >= 0:
             if self.literal_bounce:
@@ -664,7 +670,7 @@ class Equations:
             return False
         if b.mods.dislodge_requirements and self.requirement_fails(i) is not None:
             return False
-        return all(not (k != i and attack <= self.prevent(k)) for k in b.moves_into[b.dest[i]])
+        return all(not (k != i and attack <= self.prevent(k, i)) for k in b.moves_into[b.dest[i]])
 
     def support(self, s: int) -> bool:
         b = self.board

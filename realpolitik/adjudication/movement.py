@@ -252,7 +252,7 @@ class _Decided:
                 if self.moved[i]:
                     continue
                 attack = self.eq.attack(i)
-                if attack and any(k != i and self.eq.prevent(k) >= attack for k in movers):
+                if attack and any(k != i and self.eq.prevent(k, i) >= attack for k in movers):
                     out.add(province)
                     break
         return frozenset(out)
@@ -484,7 +484,7 @@ class _Explainer(_Decided):
         rivals = []
         for k in b.moves_into[b.dest[i]]:
             if k != i:
-                prevent = eq.prevent(k)
+                prevent = eq.prevent(k, i)
                 if prevent >= attack:
                     rivals.append((self.order_text(k), prevent))
         opponents.extend(rivals)

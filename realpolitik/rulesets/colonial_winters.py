@@ -85,6 +85,10 @@ POLICIES: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "elimination": ("no_units_no_centres", "no_centres"),
     # 7(i): four special build centres "owned" for three builds a year: owned, or qualifying
     "special_build_count": ("owned", "qualifying"),
+    # 4(e), last sentence: a lone fleet moving out of a coastal space stands off an equal
+    # attack except the holder's, who wins the tie; or, in a coastal space it defends normally
+    # except against the holder, who dislodges it with equal strength
+    "one_fleet_coastal_rule": ("holder_wins_tie", "holder_dislodges"),
 })
 
 @dataclass(frozen=True, slots=True)
@@ -459,13 +463,27 @@ class ColonialWinters(VariantHooks):
         against: dict[str, dict[str, int]] = {}
         strong = [p for p, n in fleets.items() if n >= 4]
         if strong:
-            lowered = -1 if position.variant.policies.get("one_fleet_defense") == "base_zero" \
+            weaker = -1 if position.variant.policies.get("one_fleet_defense") == "base_zero" \
                 else -1000
             terrain = position.variant.map.provinces
             for unit in position.units.values():
                 if unit.type is UnitType.FLEET and tiers.get(unit.power) == "e" \
                         and terrain[unit.province].terrain is Terrain.SEA:
-                    against[unit.province] = {p: lowered for p in strong if p != unit.power}
+                    against[unit.province] = {p: weaker for p in strong if p != unit.power}
+        # 4(e), last sentence: the lone fleet in a coastal space and the holder
+        holder = self.holder(position)
+        lowered: dict[str, dict[str, int]] = {}
+        if holder is not None:
+            reading = position.variant.policies.get("one_fleet_coastal_rule", "holder_wins_tie")
+            terrain = position.variant.map.provinces
+            for unit in position.units.values():
+                if unit.type is UnitType.FLEET and tiers.get(unit.power) == "e" \
+                        and unit.power != holder \
+                        and terrain[unit.province].terrain is Terrain.COAST:
+                    if reading == "holder_wins_tie":
+                        lowered[unit.province] = {holder: -1}
+                    else:
+                        against.setdefault(unit.province, {})[holder] = -1
         requirements: dict[str, DislodgeRequirement] = {}
         church = self.church
         if church is not None:
@@ -477,7 +495,7 @@ class ColonialWinters(VariantHooks):
                     f"{name}'s army can be dislodged only by a fleet supported by four armies "
                     f"(rule 7(c))")
         return MovementModifiers(MappingProxyType(against), MappingProxyType(requirements),
-                                 MappingProxyType(fragile))
+                                 MappingProxyType(fragile), MappingProxyType(lowered))
 
     def annihilated_when_dislodged(self, position: Position, unit: Unit) -> bool:
         if unit.power == NEUTRAL:
