@@ -399,7 +399,9 @@ def derive_borders(board: Board, overrides: dict[str, Any]
     removed = {frozenset(p) for p in overrides.get("remove", [])}
 
     def allowed(pair: frozenset[str]) -> bool:
-        return not (pair & only) and pair not in removed
+        # impassable spaces (Switzerland, rule 6(h)) have no borders at all
+        return not (pair & only) and pair not in removed and \
+            all(terrain[s] != "impassable" for s in pair)
 
     fleet_pairs: set[frozenset[str]] = set()     # water-water and land-water
     for pair in all_pairs:
@@ -650,7 +652,7 @@ def _label_for(name: str, space: str, radius: float) -> tuple[str, float]:
 
 def preview(data: dict[str, Any], names: dict[str, str], path: Path) -> None:
     """A plain SVG of the spaces with their ids, for checking the seeds."""
-    fills = {"sea": "#bcd6ea", "land": "#eadbb4", "coast": "#e4d3a0"}
+    fills = {"sea": "#bcd6ea", "land": "#eadbb4", "coast": "#e4d3a0", "impassable": "#999"}
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{data["width"]}" '
            f'height="{data["height"]}" viewBox="0 0 {data["width"]} {data["height"]}">',
            f'<rect width="{data["width"]}" height="{data["height"]}" fill="#fff"/>']
@@ -685,7 +687,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     overrides = tomllib.loads(
         (MAPDATA / "colonial_winters_overrides.toml").read_text(encoding="utf-8"))
     rows = read_provinces()
-    terrain = {r["id"]: ("sea" if r["terrain"] == "sea" else "land") for r in rows}
+    terrain = {r["id"]: (r["terrain"] if r["terrain"] in ("sea", "impassable") else "land")
+               for r in rows}
     seeds = seed_points(config, terrain)
     land_polygons = json.loads(land_file.read_text())["polygons"]
     board = Board(config, land_polygons, terrain, seeds)

@@ -66,7 +66,10 @@ def fleet_provinces(variant: Variant, province: str) -> set[str]:
 
 
 def test_the_key_has_552_spaces_by_continent(cw: Variant) -> None:
-    ids = set(cw.map.provinces)
+    # and Switzerland, impassable and unnumbered (rule 6(h)), with no border at all
+    assert cw.map.provinces["swi"].terrain is Terrain.IMPASSABLE
+    assert not cw.map.army_neighbours("swi") and not fleet_provinces(cw, "swi")
+    ids = set(cw.map.provinces) - {"swi"}
     assert len(ids) == 552
     by_prefix = Counter(p[0] for p in ids if p[0].isalpha())
     assert dict(by_prefix) == CONTINENT_COUNTS
@@ -218,7 +221,7 @@ def test_every_land_space_is_reachable(cw: Variant) -> None:
         for other in near[todo.pop()] - seen:
             seen.add(other)
             todo.append(other)
-    land = {p for p, t in terrain.items() if t is not Terrain.SEA}
+    land = {p for p, t in terrain.items() if t in (Terrain.LAND, Terrain.COAST)}
     assert land - seen == {"204"}
 
 
@@ -415,6 +418,7 @@ def test_the_picture_covers_every_location_and_says_reconstructed(cw: Variant) -
     art = json.loads(ART.read_text())
     assert "reconstructed" in art["note"].lower()
     assert set(art["spaces"]) == set(cw.map.provinces)
+    assert art["spaces"]["swi"]["terrain"] == "impassable"
     assert set(cw.map.locations) <= set(art["units"])
     assert set(cw.map.supply_centers()) <= set(art["centers"])
 
@@ -424,7 +428,7 @@ def test_render_draws_the_world_and_says_it_is_reconstructed(cw: Variant) -> Non
 
     svg = render(Position.initial(cw))
     assert "Reconstructed map" in svg
-    assert svg.count("<path id=") == 552
+    assert svg.count("<path id=") == 553  # the 552 spaces and Switzerland
     assert ">St Petersburg</text>" in svg  # a name where it fits
     for power in cw.powers:
         assert power.colour in svg
