@@ -587,7 +587,7 @@ class Builder:
         for location, unit in units.items():
             candidates = [(unit[0] + dx, unit[1] + dy)
                           for dx, dy in Clearance.DISLODGED_OFFSETS + Clearance.NEARBY
-                          if math.hypot(dx, dy) >= 13]
+                          if math.hypot(dx, dy) >= 22]
             fitting = [c for c in candidates if free(Clearance.dislodged(c), label_boxes)]
             fitting.sort(key=lambda c: sum(_overlap(Clearance.dislodged(c), b)
                                            for b in center_boxes))
@@ -624,8 +624,10 @@ class Clearance:
                                         (0, -24), (22, 14), (-22, 14), (22, -14), (-22, -14))
     CENTER_OFFSETS: tuple[Point, ...] = ((19, -10), (-19, -10), (19, 8), (-19, 8), (0, -20),
                                          (24, 0), (-24, 0), (0, 30), (28, -18), (-28, -18))
-    DISLODGED_OFFSETS: tuple[Point, ...] = ((13, -13), (-13, -13), (13, 13), (-13, 13),
-                                            (18, 0), (-18, 0))
+    # far enough that the dislodged unit (and its ring) and the unit that took its place do
+    # not cover each other
+    DISLODGED_OFFSETS: tuple[Point, ...] = ((17, -17), (-17, -17), (17, 17), (-17, 17),
+                                            (24, 0), (-24, 0))
 
     NEARBY: tuple[Point, ...] = tuple(sorted(
         ((float(dx), float(dy)) for dx in range(-40, 41, 4) for dy in range(-40, 41, 4)

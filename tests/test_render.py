@@ -338,6 +338,9 @@ def test_labels_are_clear_of_units_dislodged_units_and_centres(variant: Variant)
                 clashes.append((space_id, "label", other))
     assert not clashes
     assert set(art.dislodged) == set(art.units)
+    # a dislodged unit with its ring and the unit that took its place do not cover each other
+    for location, at in art.dislodged.items():
+        assert math.dist(at, art.units[location]) >= 22, location
 
 
 def test_names_are_drawn_over_units_and_arrows(variant: Variant) -> None:

@@ -431,7 +431,7 @@ def render(
         if location in art.dislodged:
             return art.dislodged[location]
         x, y = anchor(location)
-        return x + 13.0, y - 13.0
+        return x + 17.0, y - 17.0
 
     dislodged_units = list(position.dislodged)
     if isinstance(results, Resolution) and position.phase.type is PhaseType.MOVEMENT:
