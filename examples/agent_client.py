@@ -221,7 +221,8 @@ def play(client: Client, game: int, power: str | None, *, seed: int, max_phases:
                     return {}
                 orders = choose_orders(turn, rng)
                 answer = client.call("PUT", f"/games/{game}/orders",
-                                     {"power": power, "text": "\n".join(orders), "ready": True})
+                                     {"power": power, "text": "\n".join(orders), "ready": True,
+                                      "phase": state["phase"]})
                 ordered += 1
                 bad = [line for line in answer["lines"] if not line["ok"]]
                 say(f"{state['phase']} {power.title()}: " + ("; ".join(orders) or "no orders")

@@ -209,3 +209,24 @@ def test_one_call_gives_a_program_all_it_needs_for_a_phase(client: TestClient) -
     # France took three centres against hold bots: three builds in the winter
     assert turn["game"]["phase"] == "W1901A" and turn["adjustment"] == 3
     assert turn["must_order"] and "waive" in turn["legal_orders"]
+
+
+def test_a_click_meant_for_a_phase_that_has_passed_is_refused(client: TestClient) -> None:
+    """With bots a phase can pass between a look and a click: orders and ready flags that say
+    which phase they are for are refused once it has passed, instead of landing on the next."""
+    alice = sign_up(client, "alice")
+    game = create(client, alice, join_as="france", fill_with_bots="hold")
+    r = client.post(f"/games/{game}/ready", json={"ready": True, "phase": "s1901m"},
+                    headers=alice)
+    assert r.status_code == 200
+    assert view(client, alice, game)["phase"] == "F1901M"
+    for method, path, body in [
+        ("POST", "ready", {"ready": True, "phase": "S1901M"}),
+        ("PUT", "orders", {"power": "france", "text": "A Par-Bur", "phase": "S1901M"}),
+    ]:
+        r = client.request(method, f"/games/{game}/{path}", json=body, headers=alice)
+        assert r.status_code == 409, r.text
+        assert r.json()["detail"]["code"] == "phase_changed"
+        assert "Fall 1901 movement" in r.json()["detail"]["message"]
+    state = view(client, alice, game)
+    assert state["phase"] == "F1901M" and "france" not in state["ready"]

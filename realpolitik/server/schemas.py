@@ -420,6 +420,9 @@ class OrdersIn(Strict):
     orders: list[StructuredOrder] | None = Field(default=None, max_length=100)
     ready: bool | None = None
     """Also set the ready flag (left as it was if absent)."""
+    phase: str | None = Field(default=None, max_length=12, examples=["S1901M"])
+    """The phase these orders are for: if the game has moved on since, they are refused (409
+    ``phase_changed``) instead of landing on the next phase."""
 
     @model_validator(mode="after")
     def _one_of(self) -> OrdersIn:
@@ -493,6 +496,9 @@ class ReadyIn(Strict):
     power: Power | None = None
     """One of your powers; all of them if absent."""
     ready: bool = True
+    phase: str | None = Field(default=None, max_length=12, examples=["S1901M"])
+    """The phase you are ready in: if the game has moved on since, the flag is refused (409
+    ``phase_changed``) rather than set in a phase you have not seen."""
 
 
 class ReadyOut(BaseModel):

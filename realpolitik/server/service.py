@@ -653,8 +653,18 @@ class GameService:
                 "hint": "each unit takes one order: the later one is followed"})
         return lines
 
+    @staticmethod
+    def _check_phase(loaded: _Loaded, phase: str | None) -> None:
+        """Refuse a request meant for another phase than the current one (a page or program
+        that has not yet seen the game move on: bots make phases pass quickly)."""
+        if phase is not None and phase.strip().upper() != str(loaded.game.phase):
+            raise conflict(f"the game has moved on to {loaded.game.phase.long_name}; this was "
+                           f"meant for {phase.strip().upper()}: look at the new phase first",
+                           "phase_changed")
+
     def submit_orders(self, user: Account, game_id: int, power: str, text: str,
-                      ready: bool | None = None) -> tuple[str, list[OrderLine], bool]:
+                      ready: bool | None = None,
+                      phase: str | None = None) -> tuple[str, list[OrderLine], bool]:
         """Give ``power``'s orders for the current phase (replacing earlier ones); returns the
         phase, each order with its messages, and the ready flag. Unreadable and illegal lines
         are kept (nothing typed is lost) but not carried out."""
@@ -664,6 +674,7 @@ class GameService:
         self._check_rate(user, game_id)
         with self._changing(game_id) as (conn, loaded):
             (power,) = self._my_powers(loaded, user, power)
+            self._check_phase(loaded, phase)
             self._check_orders_open(loaded, power)
             game = loaded.game
             lines = self.describe(game, power, text)
@@ -708,14 +719,15 @@ class GameService:
             return []
         return game.warnings(power)
 
-    def set_ready(self, user: Account, game_id: int, power: str | None, ready: bool
-                  ) -> tuple[list[str], list[str]]:
+    def set_ready(self, user: Account, game_id: int, power: str | None, ready: bool,
+                  phase: str | None = None) -> tuple[list[str], list[str]]:
         """Mark the user's powers (or one) ready or not; a ready power that gave no orders has
         given none on purpose (its units hold, and it is not in civil disorder). Returns the
         powers changed and, when marked ready, what their orders leave open (the warnings of
         the phase they were ready for)."""
         with self._changing(game_id) as (conn, loaded):
             powers = self._my_powers(loaded, user, power)
+            self._check_phase(loaded, phase)
             game = loaded.game
             to_order = set(game.powers_to_order())
             if loaded.row.status != "active":

@@ -30,7 +30,7 @@ async def submit_orders(game_id: GameId, body: OrdersIn, user: CurrentUser,
     back with the order it was read as, or the error with its fields; bad lines are kept but
     not carried out. Secret until the phase is adjudicated."""
     phase, lines, ready = await service.call(service.submit_orders, user, game_id, body.power,
-                                             body.as_text(), body.ready)
+                                             body.as_text(), body.ready, body.phase)
     wire = [line_to_wire(line) for line in lines]
     power = body.power.strip().lower()
     return OrdersOut(phase=phase, power=power, ready=ready, lines=wire,
@@ -58,7 +58,7 @@ async def set_ready(game_id: GameId, body: ReadyIn, user: CurrentUser,
     """Mark your powers (or one) ready; when every power that must order is ready, the phase is
     adjudicated at once (IV.1). A ready power with no orders holds."""
     powers, warnings = await service.call(service.set_ready, user, game_id, body.power,
-                                          body.ready)
+                                          body.ready, body.phase)
     return ReadyOut(powers=powers, ready=body.ready, warnings=warnings)
 
 
@@ -73,16 +73,16 @@ async def legal_orders(game_id: GameId, user: CurrentUser, service: ServiceDep,
 
 
 @router.get("/turn", response_model=TurnOut)
-def turn(game_id: GameId, user: CurrentUser, service: ServiceDep,
-         power: Annotated[str | None, Query(max_length=40)] = None,
-         since: Annotated[int | None, Query(ge=0)] = None,
-         press_after: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
+async def turn(game_id: GameId, user: CurrentUser, service: ServiceDep,
+               power: Annotated[str | None, Query(max_length=40)] = None,
+               since: Annotated[int | None, Query(ge=0)] = None,
+               press_after: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
     """One call per phase for a program that plays: the game (as ``GET /games/{id}``), whether
     your power (``power``, needed only if you command several) must order, its builds or
     removals, its legal orders, the orders it gave so far, the phases played from ``since``
     (by default the last one) and the press after message ``press_after``. Answer with
     ``PUT .../orders`` and ``"ready": true``."""
-    answer = service.turn(user, game_id, power, since, press_after)
+    answer = await service.call(service.turn, user, game_id, power, since, press_after)
     answer["legal_orders"] = {loc: [order_to_wire(o) for o in orders]
                               for loc, orders in answer["legal_orders"].items()}
     return answer

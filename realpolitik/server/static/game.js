@@ -337,9 +337,13 @@ export class GamePage {
     const warnings = ready ? this.warningsNow() : [];
     if (warnings.length && !confirm(`${warnings.join("\n")}\n\nMark ready anyway?`)) return;
     try {
-      await api("POST", `/games/${this.id}/ready`, { ready });
+      // the phase it is for: a click on a phase that has just passed is refused, not moved on
+      await api("POST", `/games/${this.id}/ready`, { ready, phase: this.game.phase });
       await this.refresh();
-    } catch (err) { toast(err.message); }
+    } catch (err) {
+      toast(err.message);
+      if (err.status === 409) await this.refresh();
+    }
   }
 
   // -- the orders panel ---------------------------------------------------------------------------
@@ -502,7 +506,7 @@ export class GamePage {
 
   async submit(power, text) {
     try {
-      const answer = await api("PUT", `/games/${this.id}/orders`, { power, text });
+      const answer = await api("PUT", `/games/${this.id}/orders`, { power, text, phase: this.game.phase });
       this.orders[power] = { ...(this.orders[power] || {}), text, lines: answer.lines, ready: answer.ready, submitted: true, warnings: answer.warnings || [] };
       local.set(this.draftKey(power), null);
       this.renderOrders();
