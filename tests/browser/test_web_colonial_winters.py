@@ -40,5 +40,9 @@ def test_the_world_map_on_a_phone(browser: Any, server: Any) -> None:
         # small European spaces stay big enough to tap (about a fingertip)
         assert min(sizes["copenhagen"], sizes["luxembourg"]) >= 20, sizes
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        # powers by their names, not their ids ("United States", not "Usa")
+        page.click("#tab-game")
+        seats = page.inner_text("#panel-game")
+        assert "United States" in seats and "Usa" not in seats
     finally:
         page.close()

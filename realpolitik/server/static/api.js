@@ -83,8 +83,19 @@ export function fill(el, ...children) {
   return el;
 }
 
+const powerNames = new Map();
+
+/** Remember the powers' display names of the variants of /web/variants ("usa" -> "United States"). */
+export function learnPowerNames(catalogue) {
+  for (const variant of (catalogue && catalogue.variants) || []) {
+    for (const power of variant.powers || []) powerNames.set(power.id, power.name);
+  }
+}
+
+/** A power's display name: the variant's name for it, else the id with a capital. */
 export function title(id) {
-  return id ? id.charAt(0).toUpperCase() + id.slice(1).toLowerCase() : "";
+  if (!id) return "";
+  return powerNames.get(id) || powerNames.get(String(id).toLowerCase()) || id.charAt(0).toUpperCase() + id.slice(1).toLowerCase();
 }
 
 /** "S1901M" -> "Spring 1901 movement". */

@@ -1,5 +1,5 @@
 // The page: a hash router over the lobby (#/) and the game page (#/game/<id>).
-import { api, auth, h, title, phaseName, toast, duration, clockTime } from "./api.js";
+import { api, auth, h, title, phaseName, toast, duration, clockTime, learnPowerNames } from "./api.js";
 import { GamePage } from "./game.js";
 import { countUnread } from "./press.js";
 
@@ -8,7 +8,10 @@ let current = null;  // the view being shown (has destroy())
 let catalogue = null;
 
 export async function variants() {
-  if (!catalogue) catalogue = await api("GET", "/web/variants");
+  if (!catalogue) {
+    catalogue = await api("GET", "/web/variants");
+    learnPowerNames(catalogue);
+  }
   return catalogue;
 }
 
