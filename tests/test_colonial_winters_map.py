@@ -468,3 +468,22 @@ def test_rome_falls_to_a_fleet_supported_by_four_armies(cw: Variant) -> None:
     resolution = adjudicate(pos, [parse_order(o, pos) for o in orders])
     outcome = {str(r.order): r.result.value for r in resolution.results}
     assert outcome["F 10 - E47"] == "succeeds"
+
+
+def test_every_centre_can_be_held_and_the_rules_data_names_real_spaces(cw: Variant) -> None:
+    """Every "+" is a space some unit can stand on; colonial.toml (the data of the rules the
+    engine does not play yet) names only spaces and units of the map."""
+    import tomllib
+
+    for centre in cw.map.supply_centers():
+        assert cw.map.can_hold(UnitType.ARMY, centre) or cw.map.can_hold(UnitType.FLEET, centre)
+    data = tomllib.loads((Path(__file__).resolve().parent.parent / "realpolitik" / "variants"
+                          / "colonial_winters" / "colonial.toml").read_text())
+    start = {f"{u.type.value} {u.location}" for u in cw.start_units}
+    for power, units in data["inactive"].items():
+        assert power in cw.power_ids and set(units) <= start, power
+    for country in data["minor_countries"]:
+        assert set(country["spaces"]) <= set(cw.map.provinces), country["name"]
+        assert set(country["special_build_centres"]) <= set(country["spaces"])
+        assert all(cw.map.provinces[c].is_supply_center for c in country["special_build_centres"])
+    assert len([c for c in data["minor_countries"] for _ in c["special_build_centres"]]) == 14
