@@ -216,6 +216,8 @@ class Game:
         self._powers_cache: tuple[Position, int, tuple[tuple[str, ...], tuple[str, ...]]] | None \
             = None
         self._position = self._initial_position()
+        # the setup's events at the start itself (a variant may hand units to a power then)
+        self._position = self._setup_events(self._position, self._position, [])
 
     # -- the start --------------------------------------------------------------------------
 

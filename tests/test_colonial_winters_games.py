@@ -69,6 +69,14 @@ def check_phase(before: Position, after: Position, game: Game) -> None:
     # inactive units stay where they are, as they were
     for province in after.state["inactive"]:  # type: ignore[union-attr]
         assert after.units[province] == before.units[province]  # type: ignore[index]
+    # 7(e), 7(f): the protectorates' units are where the state says; India has at most two
+    for country in hooks.protectorates:
+        listed = hooks._protectorate(after, country).get("units") or []  # noqa: SLF001
+        if country.replace:
+            assert len(listed) <= country.max_units
+        for where in listed:
+            assert where in after.units or any(d.unit.province == where
+                                               for d in after.dislodged)
     record_ = game.history[-1]
     if before.phase.type is PhaseType.ADJUSTMENTS:
         _check_adjustments(before, record_.resolution, hooks)

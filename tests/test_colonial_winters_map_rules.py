@@ -177,3 +177,12 @@ def test_a_numbered_space_is_read_as_itself_not_as_an_abbreviation(world: Varian
     start = Position.initial(world)
     assert str(parse_order("A e10 - e9", start)) == "A E10 - E9"
     assert str(parse_order("A e98 S A e10 - e87", start)) == "A E98 S A E10 - E87"
+
+
+def test_rule_7e_england_commands_indias_armies_from_the_start(world: Variant) -> None:
+    game = Game(world)
+    assert game.position.units["a39"].power == "england"
+    assert game.position.units["a44"].power == "england"
+    assert game.position.units["e23"].power == "neutral"  # Holland waits for a violation
+    table = world.hooks.public_state(game.position)["sea_superiority"]
+    assert isinstance(table, dict) and table["holder"] == "england"

@@ -746,3 +746,74 @@ def test_rule_4e_policy_holder_dislodges_a_lone_fleet_on_a_coast() -> None:
     done = results(position(["green F gho", "red F s5"], variant=variant, centers=GREEN),
                    "F gho - s6", "F s5 - s6")
     assert done["F S5 - S6"].startswith("fails")
+
+
+# -- 7(e) India, 7(f) Holland -----------------------------------------------------------------
+
+def test_rule_7e_india_belongs_to_the_holder_and_its_armies_stay_in_india() -> None:
+    game = Game(world())
+    assert game.position.units["ind"].power == "red"  # the holder commands them from the start
+    report = game.submit("red", "A ind - inl\nA bom - del")
+    assert report[0].error is not None and "may not leave it (rule 7(e))" in report[0].error
+    assert report[1].ok
+    assert {str(o) for o in legal_orders(game.position, "red")["ind"]} >= {"A IND - DEL"}
+    assert "A IND - INL" not in {str(o) for o in legal_orders(game.position, "red")["ind"]}
+
+
+def test_rule_7e_indian_armies_need_no_centres_and_reappear() -> None:
+    variant = world()
+    hooks = variant.hooks
+    assert isinstance(hooks, ColonialWinters)
+    table = {"india": {"units": ["bom"], "violated": False, "barred": None, "bonus": []},
+             "holland": {"units": [], "violated": False, "barred": None, "bonus": []}}
+    winter = position(["red A bom", "red F s1"], phase="W1871A",
+                      centers={"rho": "red", "rhb": "red"})
+    winter = winter.replace(state={**winter.state, "protectorates": table})
+    assert adjustment_counts(winter)["red"] == 1  # 2 centres, 1 unit: the Indian army is free
+    spring = winter.replace(state=winter.state)
+    events = hooks.setup_events(variant, variant.setup(None), winter, spring,
+                                random.Random(0), None)
+    assert events is not None
+    assert events.position.units["ind"] == Unit("red", UnitType.ARMY, "ind")
+    assert "reappears" in events.notes[0]
+
+
+def test_rule_7e_with_no_holder_india_is_in_civil_disorder() -> None:
+    variant = world()
+    hooks = variant.hooks
+    assert isinstance(hooks, ColonialWinters)
+    india = hooks.protectorates[0]
+    assert hooks.controller(position([], holder=None), india) is None
+    assert hooks.controller(position([]), india) == "red"
+
+
+def _holland_after(mover: str) -> Position:
+    """Spring 1871 with the Dutch army neutral, after ``mover``'s army entered Batavia."""
+    game = Game(world())
+    start = position(["neutral A hol", f"{mover} A bco", "red F s1", "red F s2"],
+                     centers={"bco": mover})
+    table = {"india": {"units": [], "violated": False, "barred": None, "bonus": []},
+             "holland": {"units": ["hol"], "violated": False, "barred": None,
+                         "bonus": ["hol"]}}
+    game._position = start.replace(state={**start.state, "protectorates": table})  # noqa: SLF001
+    game.submit(mover, "A bco - hco")
+    game.process()
+    return game.position
+
+
+def test_rule_7f_holland_passes_to_the_holder_when_another_power_enters_it() -> None:
+    after = _holland_after("blue")
+    assert after.units["hco"].power == "blue"
+    assert after.units["hol"].power == "red"  # the holder commands the Dutch army now
+    assert after.state["protectorates"]["holland"]["violated"] is True  # type: ignore[index]
+
+
+def test_rule_7f_the_violating_holder_does_not_get_holland() -> None:
+    after = _holland_after("red")
+    assert after.units["hol"].power == NEUTRAL
+
+
+def test_rule_7f_the_dutch_army_needs_one_more_support_until_first_dislodged() -> None:
+    after = _holland_after("blue")
+    bonus = after.variant.hooks.defence_bonuses(after)
+    assert bonus.get("hol") == 1

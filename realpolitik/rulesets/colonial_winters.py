@@ -49,6 +49,7 @@ from realpolitik.hooks import (
     Fragility,
     JsonValue,
     MovementModifiers,
+    SetupEvents,
     VariantHooks,
     VariantState,
     Victory,
@@ -60,6 +61,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from realpolitik.adjudication.outcomes import Resolution
     from realpolitik.geography import Map
     from realpolitik.position import DislodgedUnit, Position, Unit
+    from realpolitik.variant import Setup, Variant
 
 __all__ = ["POLICIES", "ColonialWinters", "SpecialBuildCountry", "sea_superiority"]
 
@@ -101,6 +103,27 @@ class SpecialBuildCountry:
     centres: tuple[str, ...]
     limit: int = 1
     relaxed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Protectorate:
+    """A minor country whose units the sea-superiority power commands (7(e) India, 7(f)
+    Holland and Belgium): always (``trigger = "always"``), or once a foreign unit has entered
+    it (``"violation"``, unless the holder is the violator). With no such power its units are
+    in civil disorder (neutral). Its units need no supply centres."""
+
+    country: str
+    provinces: tuple[str, ...]
+    units: tuple[str, ...]
+    """Where its units stand at the start."""
+    trigger: str = "always"
+    confined: bool = False
+    """Its units may not leave the country (India)."""
+    replace: bool = False
+    """Annihilated units reappear in its empty centres each winter, up to ``max_units``."""
+    max_units: int = 2
+    first_dislodgement_bonus: tuple[str, ...] = ()
+    """Units (by starting place) that need one support more until first dislodged."""
 
 
 _TIER_FLEET_BUILDS = {"b": 2, "c": 2, "d": 1, "e": 1}
@@ -208,6 +231,7 @@ class ColonialWinters(VariantHooks):
         self.poles: tuple[str, ...] = ()
         self.special_build: tuple[SpecialBuildCountry, ...] = ()
         self.activate: dict[str, str] = {}
+        self.protectorates: tuple[Protectorate, ...] = ()
 
     # -- data and policies -------------------------------------------------------------------
 
@@ -230,10 +254,10 @@ class ColonialWinters(VariantHooks):
 
         for key in data:
             if key not in ("church", "mutual_support", "inactive", "activate", "poles",
-                           "special_build"):
+                           "special_build", "protectorate"):
                 raise VariantError(f"[hooks_data] has no key {key!r}; the keys are: church, "
-                                   "mutual_support, inactive, activate, poles, special_build",
-                                   file="variant.toml")
+                                   "mutual_support, inactive, activate, poles, special_build, "
+                                   "protectorate", file="variant.toml")
         self.church = province(data["church"], "church") if "church" in data else None
         pairs = []
         for pair in data.get("mutual_support", []):
@@ -283,6 +307,29 @@ class ColonialWinters(VariantHooks):
                                                  centres, int(entry.get("limit", 1)),
                                                  bool(entry.get("relaxed", False))))
         self.special_build = tuple(countries)
+        protectorates = []
+        for entry in data.get("protectorate", []):
+            if not isinstance(entry, dict):
+                raise VariantError("[hooks_data] protectorate must be written as "
+                                   "[[hooks_data.protectorate]] tables", file="variant.toml")
+            for key in entry:
+                if key not in ("country", "provinces", "units", "trigger", "confined",
+                               "replace", "max_units", "first_dislodgement_bonus"):
+                    raise VariantError(f"[[hooks_data.protectorate]] has no key {key!r}",
+                                       file="variant.toml")
+            trigger = str(entry.get("trigger", "always"))
+            if trigger not in ("always", "violation"):
+                raise VariantError("[[hooks_data.protectorate]] trigger must be always or "
+                                   "violation", file="variant.toml")
+            protectorates.append(Protectorate(
+                str(entry.get("country", "")),
+                tuple(province(v, "protectorate") for v in entry.get("provinces", [])),
+                tuple(province(v, "protectorate") for v in entry.get("units", [])),
+                trigger, bool(entry.get("confined", False)), bool(entry.get("replace", False)),
+                int(entry.get("max_units", 2)),
+                tuple(province(v, "protectorate")
+                      for v in entry.get("first_dislodgement_bonus", []))))
+        self.protectorates = tuple(protectorates)
         for pole in self.poles:
             if not the_map.provinces[pole].is_supply_center:
                 raise VariantError(f"[hooks_data] poles: {pole!r} is not a supply centre",
@@ -294,7 +341,13 @@ class ColonialWinters(VariantHooks):
         inactive: list[JsonValue] = [p for p in self.inactive if p in position.units]
         return {"sea_superiority": _evaluate(position, None), "inactive": inactive,
                 "owned": self._owned(position, position.units, {}),
-                "inherited": {}, "inherited_from": []}
+                "inherited": {}, "inherited_from": [],
+                "protectorates": {
+                    c.country: {"units": [u for u in c.units if u in position.units],
+                                "violated": False, "barred": None,
+                                "bonus": [u for u in c.first_dislodgement_bonus
+                                          if u in position.units]}
+                    for c in self.protectorates}}
 
     def next_state(self, before: Position, resolution: Resolution,
                    after: Position) -> VariantState:
@@ -338,8 +391,145 @@ class ColonialWinters(VariantHooks):
             # a Fall turn is over: spaces change hands as centres do
             owned = self._owned(after, after.units, owned)
             self._inherit(after, inherited, inherited_from)
+        protectorates = self._follow_protectorates(before, resolution, after, state)
         return {"sea_superiority": table, "inactive": inactive, "owned": owned,
-                "inherited": inherited, "inherited_from": inherited_from}
+                "inherited": inherited, "inherited_from": inherited_from,
+                "protectorates": protectorates}
+
+    # -- protectorates (7(e), 7(f)) -----------------------------------------------------------
+
+    def _follow_protectorates(self, before: Position, resolution: Resolution, after: Position,
+                              state: Mapping[str, Any]) -> dict[str, JsonValue]:
+        """Where each protectorate's units are after the phase (they may move, retreat or be
+        lost), which lost the bonus of 7(f), and whether a foreign unit entered the country."""
+        from realpolitik.orders import Retreat
+        previous = state.get("protectorates")
+        previous = previous if isinstance(previous, dict) else {}
+        moved: dict[str, str] = {}
+        for result in resolution.results:
+            order = result.order
+            if isinstance(order, Move | Retreat) and result.succeeded:
+                moved[province_of(order.location)] = province_of(order.destination)
+        holder = self.holder(after)
+        out: dict[str, JsonValue] = {}
+        for country in self.protectorates:
+            was = previous.get(country.country) or {}
+            units: list[JsonValue] = []
+            bonus: list[JsonValue] = []
+            mine = set()
+            for where in was.get("units") or ():
+                new = self._followed(str(where), before, after, moved)
+                if new is None:
+                    continue  # annihilated, disbanded or removed: gone (India's reappear)
+                units.append(new)
+                mine.add(new)
+                if where in (was.get("bonus") or ()) and not any(
+                        d.unit.province == new for d in after.dislodged):
+                    bonus.append(new)
+            violated = bool(was.get("violated"))
+            barred = was.get("barred")
+            if country.trigger == "violation" and not violated:
+                intruders = sorted({u.power for p, u in after.units.items()
+                                    if p in country.provinces and p not in mine
+                                    and u.power != NEUTRAL})
+                if intruders:
+                    violated = True
+                    barred = holder if holder in intruders else None
+            out[country.country] = {"units": units, "violated": violated, "barred": barred,
+                                    "bonus": bonus}
+        return out
+
+    @staticmethod
+    def _followed(where: str, before: Position, after: Position, moved: Mapping[str, str]
+                  ) -> str | None:
+        """Where the unit that was at ``where`` in ``before`` is in ``after`` (None: gone)."""
+        # (position.py imports the hooks module)
+        from realpolitik.position import PhaseType
+        kind = before.phase.type
+        if kind is PhaseType.RETREATS and any(d.unit.province == where
+                                               for d in before.dislodged):
+            return moved.get(where)  # retreated, or disbanded
+        unit = before.units.get(where)
+        if unit is None:
+            return None
+        if kind is PhaseType.MOVEMENT:
+            if where in moved:
+                return moved[where]
+            if any(d.unit == unit for d in after.dislodged):
+                return where  # dislodged: it retreats next
+        return where if after.units.get(where) == unit else None
+
+    def controller(self, position: Position, country: Protectorate) -> str | None:
+        """Who commands the protectorate's units now (None: nobody, civil disorder)."""
+        holder = self.holder(position)
+        if holder is None or country.trigger == "always":
+            return holder
+        info = self._protectorate(position, country)
+        if not info.get("violated") or info.get("barred") == holder:
+            return None
+        return holder
+
+    def _protectorate(self, position: Position, country: Protectorate) -> Mapping[str, Any]:
+        table = position.state.get("protectorates")
+        info = table.get(country.country) if isinstance(table, dict) else None
+        return info if isinstance(info, dict) else {}
+
+    def protectorate_units(self, position: Position) -> dict[str, Protectorate]:
+        """Province -> the protectorate whose unit stands there."""
+        out: dict[str, Protectorate] = {}
+        for country in self.protectorates:
+            for where in self._protectorate(position, country).get("units") or ():
+                out[str(where)] = country
+        return out
+
+    def setup_events(self, variant: Variant, setup: Setup, before: Position, after: Position,
+                     rng: random.Random, coin_toss_winner: int | None) -> SetupEvents | None:
+        events = super().setup_events(variant, setup, before, after, rng, coin_toss_winner)
+        if not self.protectorates:
+            return events
+        position = events.position if events is not None else after
+        # (position.py imports the hooks module)
+        from realpolitik.position import PhaseType, Unit
+        units = dict(position.units)
+        state = dict(position.state)
+        kept = state.get("protectorates")
+        table: dict[str, JsonValue] = dict(kept) if isinstance(kept, dict) else {}
+        notes: list[str] = []
+        for country in self.protectorates:
+            owner = self.controller(position, country) or NEUTRAL
+            held = table.get(country.country)
+            info: dict[str, JsonValue] = dict(held) if isinstance(held, dict) else {}
+            listed = info.get("units")
+            where_list = [str(w) for w in listed] if isinstance(listed, list) else []
+            if country.replace and before.phase.type is PhaseType.ADJUSTMENTS:
+                # 7(e): annihilated units reappear in the country's empty centres
+                centres = [c for c in country.provinces if variant.map.provinces[c]
+                           .is_supply_center and c not in units]
+                while len(where_list) < country.max_units and centres:
+                    place = centres.pop(0)
+                    units[place] = Unit(owner, UnitType.ARMY, place)
+                    where_list.append(place)
+                    notes.append(f"an army of {country.country.title()} reappears in "
+                                 f"{variant.map.name(place)}")
+            waiting = {d.unit.province for d in position.dislodged}
+            for where in where_list:
+                unit = units.get(where)
+                if unit is not None and unit.power != owner and where not in waiting:
+                    units[where] = Unit(owner, unit.type, unit.location)
+            info["units"] = list[JsonValue](where_list)
+            table[country.country] = info
+        if units == dict(position.units):
+            return events
+        state["protectorates"] = table
+        changed = position.replace(units=units)
+        previous = before.state.get("sea_superiority") if before.state else None
+        state["sea_superiority"] = _evaluate(changed, previous if isinstance(previous, dict)
+                                             else None)
+        changed = changed.replace(state=state)
+        if events is None:
+            return SetupEvents(changed, coin_toss_winner, notes=tuple(notes))
+        return SetupEvents(changed, events.coin_toss_winner, events.joined,
+                           events.notes + tuple(notes))
 
     def _owned(self, position: Position, units: Mapping[str, Unit],
                owned: Mapping[str, JsonValue]) -> dict[str, JsonValue]:
@@ -415,6 +605,12 @@ class ColonialWinters(VariantHooks):
         if unit.province in self._inactive(position):
             return (f"the {_kind(unit)} in {names.name(unit.province)} is inactive (in civil "
                     f"disorder) until it is mobilised or attacked: it can only hold (rule 8)")
+        if isinstance(order, Move) and self.protectorates:
+            country = self.protectorate_units(position).get(unit.province)
+            if country is not None and country.confined \
+                    and province_of(order.destination) not in country.provinces:
+                return (f"the armies of {country.country.title()} may not leave it "
+                        f"(rule 7(e))")
         if isinstance(order, Move) and unit.type is UnitType.FLEET \
                 and self.tier(position, unit.power) == "e":
             sea = province_of(order.destination)
@@ -443,6 +639,11 @@ class ColonialWinters(VariantHooks):
 
     def defence_bonuses(self, position: Position) -> Mapping[str, int]:
         bonuses = dict(super().defence_bonuses(position))
+        for country in self.protectorates:  # 7(f): until first dislodged, once reverted
+            for where in self._protectorate(position, country).get("bonus") or ():
+                unit = position.units.get(str(where))
+                if unit is not None and unit.power != NEUTRAL:
+                    bonuses[str(where)] = bonuses.get(str(where), 0) + 1
         holder = self.holder(position)
         if holder is not None:
             fleets = [u for u in position.units.values() if u.type is UnitType.FLEET]
@@ -514,6 +715,11 @@ class ColonialWinters(VariantHooks):
                         location: str) -> bool:
         # 4(c): below the second place, a dislodged fleet retreats only to a coastal province
         unit = dislodged.unit
+        if self.protectorates:
+            country = self.protectorate_units(position).get(unit.province)
+            if country is not None and country.confined \
+                    and province_of(location) not in country.provinces:
+                return False  # 7(e): Indian armies retreat only within India
         if unit.type is not UnitType.FLEET or self.tier(position, unit.power) not in "cde":
             return True
         return position.variant.map.provinces[province_of(location)].terrain is Terrain.COAST
@@ -594,6 +800,10 @@ class ColonialWinters(VariantHooks):
 
     def adjustments(self, position: Position, differences: dict[str, int]) -> dict[str, int]:
         holder = self.holder(position)
+        for where in self.protectorate_units(position):
+            unit = position.units.get(where)
+            if unit is not None and unit.power in differences:
+                differences[unit.power] += 1  # 7(e), 7(f): they need no supply centres
         for power, surplus in differences.items():
             if surplus <= 0:
                 continue
@@ -685,7 +895,8 @@ class ColonialWinters(VariantHooks):
         counted = position.variant.policies.get("victory_armies") == "all"
         armies = [u for u in position.units.values() if u.type is UnitType.ARMY
                   and (counted or u.power != NEUTRAL)]
-        mine = sum(1 for u in armies if u.power == holder)
+        protected = self.protectorate_units(position)  # India's armies are India's (rule 5)
+        mine = sum(1 for u in armies if u.power == holder and u.province not in protected)
         if 2 * mine <= len(armies):
             return None
         for index, team in enumerate(teams):
