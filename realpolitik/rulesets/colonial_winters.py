@@ -523,8 +523,11 @@ class ColonialWinters(VariantHooks):
         state["protectorates"] = table
         changed = position.replace(units=units)
         previous = before.state.get("sea_superiority") if before.state else None
-        state["sea_superiority"] = _evaluate(changed, previous if isinstance(previous, dict)
-                                             else None)
+        if variant.policies.get("sea_superiority_evaluation") == "every_phase" \
+                or before.phase.type is PhaseType.ADJUSTMENTS:
+            # the fleets that changed hands count at once for their new owner
+            state["sea_superiority"] = _evaluate(changed, previous if isinstance(previous, dict)
+                                                 else None)
         changed = changed.replace(state=state)
         if events is None:
             return SetupEvents(changed, coin_toss_winner, notes=tuple(notes))
