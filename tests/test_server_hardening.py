@@ -537,3 +537,36 @@ def test_f7_unused_tickets_are_bounded_per_user(client: TestClient) -> None:
         assert close_code(ws) == 4401  # the oldest was dropped
     with client.websocket_connect(f"/games/{game_id}/ws?ticket={tickets[-1]}") as ws:
         assert ws.receive_json()["type"] == "hello"
+
+
+def test_f8_concurrent_wrong_log_ins_cannot_overrun_the_limit(
+        db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import asyncio
+
+    from realpolitik.server import security
+    from realpolitik.server.values import ServiceError
+
+    checked: list[str] = []
+    real = security.verify_password
+
+    def spy(stored: str, password: str) -> bool:
+        checked.append(stored)
+        return real(stored, password)
+
+    monkeypatch.setattr(security, "verify_password", spy)
+    with TestClient(make_app(db, login_failures_per_client="4 per 15 minutes")) as client:
+        accounts = client.app.state.service.accounts  # type: ignore[attr-defined]
+
+        async def flood() -> list[int]:
+            async def one(i: int) -> int:
+                try:
+                    await accounts.log_in(f"user{i}", "wrong password", "10.9.9.9")
+                except ServiceError as exc:
+                    return exc.status
+                return 200
+            return list(await asyncio.gather(*(one(i) for i in range(20))))
+
+        answers = asyncio.run(flood())
+    # all 20 arrive together: only 4 get as far as a password check, the others are refused
+    assert sorted(answers) == [401] * 4 + [429] * 16
+    assert len(checked) == 4

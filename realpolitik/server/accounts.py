@@ -78,15 +78,13 @@ class AccountService:
         """Check a password; returns the account and a new bearer token. Failed attempts are
         limited per account and per client address (429 with ``Retry-After`` beyond); an
         unknown user name costs the same time as a wrong password."""
-        account_key = username.lower()
-        self.throttle.check("login_account", account_key)
-        self.throttle.check("login_client", client)
-        row = await run_in_threadpool(self._user_row, username)
-        ok = await self.passwords.verify(None if row is None else str(row.password_hash),
-                                         password)
+        with self.throttle.attempt("login_account", username.lower()) as by_account, \
+                self.throttle.attempt("login_client", client) as by_client:
+            row = await run_in_threadpool(self._user_row, username)
+            ok = await self.passwords.verify(None if row is None else str(row.password_hash),
+                                             password)
+            by_account[0] = by_client[0] = ok
         if row is None or not ok:
-            self.throttle.hit("login_account", account_key)
-            self.throttle.hit("login_client", client)
             raise ServiceError(401, "bad_credentials", "wrong user name or password")
         token = await run_in_threadpool(self._log_in_row, int(row.id))
         return Account(int(row.id), str(row.username)), token

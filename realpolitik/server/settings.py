@@ -40,7 +40,8 @@ class Settings:
     """Passwords hashed or checked at once (argon2id takes 64 MiB and about 0.1-0.5 s each);
     more requests wait their turn without holding a worker thread."""
     login_failures_per_account: str = "10 per 15 minutes"
-    """Failed log-ins one account may have before it is refused (429) for a while."""
+    """Failed log-ins one account may have before it is refused (429) for a while; attempts
+    still under way count too."""
     login_failures_per_client: str = "30 per 15 minutes"
     """Failed log-ins from one client address (all accounts together)."""
     signups_per_client: str = "10 per hour"

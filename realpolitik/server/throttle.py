@@ -9,7 +9,10 @@ written as ``limits`` reads it, such as ``"10 per 15 minutes"``.
 from __future__ import annotations
 
 import math
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import limits
 from limits.storage import MemoryStorage
@@ -25,6 +28,8 @@ class Throttle:
 
     def __init__(self, settings: Settings) -> None:
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
+        self._pending: dict[tuple[str, str], int] = {}
+        self._lock = threading.Lock()
         self._limits: dict[str, tuple[limits.RateLimitItem, str]] = {}
         for name, text, what in [
             ("login_account", settings.login_failures_per_account,
@@ -47,14 +52,40 @@ class Throttle:
         return ServiceError(429, "too_many_requests", f"{what} ({item}); try again in {wait} s",
                             headers={"Retry-After": str(wait)}, retry_after=wait)
 
-    def check(self, name: str, key: str) -> None:
-        """Raise 429 if the limit ``name`` is spent for ``key`` (nothing is counted)."""
-        item, _ = self._limits[name]
-        if not self._limiter.test(item, name, key):
-            raise self._refusal(name, key)
-
     def hit(self, name: str, key: str) -> None:
         """Count one event against ``name`` for ``key``; raise 429 if it was over the limit."""
         item, _ = self._limits[name]
         if not self._limiter.hit(item, name, key):
             raise self._refusal(name, key)
+
+    @contextmanager
+    def attempt(self, name: str, key: str) -> Iterator[list[bool]]:
+        """Hold a place for one attempt whose failure counts against ``name``: attempts still
+        running count too, so a burst of concurrent attempts cannot all pass the check before
+        the first failure is recorded. Set ``outcome[0] = True`` (the yielded list) on
+        success; anything else counts as a failure, except an exception.
+
+        :raises ServiceError: 429, the limit is spent by failures and attempts under way.
+        """
+        item, _ = self._limits[name]
+        slot = (name, key)
+        with self._lock:
+            remaining = self._limiter.get_window_stats(item, name, key).remaining
+            pending = self._pending.get(slot, 0)
+            if remaining - pending <= 0:
+                raise self._refusal(name, key)
+            self._pending[slot] = pending + 1
+        outcome = [False]
+        failed = False
+        try:
+            yield outcome
+            failed = not outcome[0]
+        finally:
+            with self._lock:
+                left = self._pending.get(slot, 1) - 1
+                if left > 0:
+                    self._pending[slot] = left
+                else:
+                    self._pending.pop(slot, None)
+                if failed:
+                    self._limiter.hit(item, name, key)
