@@ -183,3 +183,26 @@ def test_line_ups_are_read_with_repeats_and_bad_names_are_named() -> None:
         run_arena(["random"] * 3, games=1)
     with pytest.raises(ValueError, match="no bot is called"):
         make_bot("clever")
+
+
+def test_the_bots_play_colonial_winters_legally() -> None:
+    """The 17-power world map (its own hooks and rules): three years in which every bot gives
+    every power to order a legal set of orders, and the heuristic bot gains centres."""
+    variant = load_variant("colonial_winters")
+    game = Game(variant, rules=RULES, seed=1)
+    bots = [make_bot(name, 1) for name in BOT_NAMES]
+    heuristic = make_bot("heuristic", 1)
+    start = game.phase.year
+    played = 0
+    while not game.is_over and game.phase.year < start + 3:
+        position = game.position
+        for power in game.powers_to_order():
+            for bot in bots:
+                assert_legal_set(position, power, bot.orders(position, power, RULES))
+            chooser = heuristic if power == variant.power_ids[0] else bots[played % 2]
+            report = game.submit(power, chooser.orders(position, power, RULES))
+            assert all(entry.ok for entry in report), [e for e in report if not e.ok]
+        game.process()
+        played += 1
+    first = variant.power_ids[0]
+    assert len(game.position.centers_of(first)) > len(Position.initial(variant).centers_of(first))
