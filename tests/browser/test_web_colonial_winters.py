@@ -46,3 +46,50 @@ def test_the_world_map_on_a_phone(browser: Any, server: Any) -> None:
         assert "United States" in seats and "Usa" not in seats
     finally:
         page.close()
+
+
+def test_the_world_map_zooms_with_the_wheel_and_pans_by_dragging(browser: Any,
+                                                                   server: Any) -> None:
+    token = server.api("POST", "/auth/signup",
+                       {"username": "pan", "password": "correct horse"})["token"]
+    game = server.api("POST", "/games", {"name": "pan", "variant": "colonial_winters",
+                                         "join_as": "france"}, token)["id"]
+    page = browser.new_page(viewport={"width": 1400, "height": 950})
+    try:
+        page.goto(f"{server.url}/#/game/{game}")
+        page.wait_for_selector("#map svg #spaces")
+        state = """() => { const map = document.querySelector('#map');
+          return { width: map.querySelector('svg').getBoundingClientRect().width,
+                   box: map.clientWidth, left: map.scrollLeft, top: map.scrollTop,
+                   zoomed: map.classList.contains('zoomed'),
+                   pressed: document.querySelector('#zoom').getAttribute('aria-pressed') }; }"""
+        box = page.locator("#map").bounding_box()
+        assert box is not None
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        whole = page.evaluate(state)
+        assert not whole["zoomed"]
+        page.mouse.move(x, y)
+        for _ in range(6):
+            page.mouse.wheel(0, -200)
+        page.wait_for_timeout(200)
+        zoomed = page.evaluate(state)
+        assert zoomed["zoomed"] and zoomed["pressed"] == "true"
+        assert zoomed["width"] > 2 * zoomed["box"], zoomed
+        # the point under the pointer stays a space of the map, clickable
+        hit = page.evaluate(f"document.elementFromPoint({x}, {y}).closest('#spaces path[id]')"
+                            " !== null")
+        assert hit
+        page.mouse.move(x, y)
+        page.mouse.down()
+        page.mouse.move(x - 150, y - 80, steps=5)
+        page.mouse.up()
+        dragged = page.evaluate(state)
+        assert dragged["left"] - zoomed["left"] > 100, (zoomed, dragged)
+        for _ in range(20):
+            page.mouse.wheel(0, 400)
+        page.wait_for_timeout(200)
+        back = page.evaluate(state)
+        assert not back["zoomed"] and back["pressed"] == "false"
+        assert abs(back["width"] - whole["width"]) < 2
+    finally:
+        page.close()

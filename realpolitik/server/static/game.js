@@ -224,6 +224,10 @@ export class GamePage {
               onclick: (ev) => { const on = this.mapBox.classList.toggle("zoomed"); ev.target.setAttribute("aria-pressed", String(on)); if (on) this.centreOnMine(); } }, "Zoom"))),
         h("div", { class: "side" }, this.ordersBox, this.historyBox, this.pressBox, this.gameBox))));
     this.map = new MapView(this.mapBox, (prov, at) => this.mapClick(prov, at));
+    this.mapBox.addEventListener("zoomchange", (ev) => {
+      const button = this.root.querySelector("#zoom");
+      if (button) button.setAttribute("aria-pressed", String(ev.detail.zoomed));
+    });
     // On a phone the whole board is too small to read or tap: start zoomed in (the map scrolls
     // and pans with a finger), on one's own units.
     if (narrow) this.mapBox.classList.add("zoomed");
