@@ -31,6 +31,7 @@ adjustments                how many units each power builds or removes          
 unit_limit                 how many units of a type a power may have                   winter
 void_adjustments           builds of a winter that the variant's limits void           winter
 removal_first              a unit type a power must remove before any other            winter
+remove_after_build         may a power remove a unit it builds in the same winter      winter
 next_state                 the variant's own state after a phase                       each phase
 setup_events               a setup's events (the 1914 game's coin toss, Italy joining) each phase
 victory                    has a player won                                            Fall end
@@ -316,6 +317,11 @@ class VariantHooks:
         """The builds of ``power`` (legal one by one, in the order given) that its variant's
         limits on the whole winter void: index -> the reason. None by default."""
         return {}
+
+    def remove_after_build(self, position: Position, power: str) -> bool:
+        """True if ``power`` may remove, in the winter it builds, a unit it builds then (in
+        the same orders: the removal follows the build). Not by default."""
+        return False
 
     def removal_first(self, position: Position, power: str) -> UnitType | None:
         """A unit type ``power`` must remove before any unit of another type (None: any)."""

@@ -642,6 +642,16 @@ class _Checker:
         return order
 
     def removal(self, order: Disband) -> Disband | Illegal:
+        position = self.position
+        province = province_of(order.location)
+        builder = order.power or position.centers.get(province)
+        if province not in position.units and builder is not None \
+                and _adjustment_counts(position).get(builder, 0) > 0 \
+                and position.variant.hooks.remove_after_build(position, builder):
+            # the removal of a unit built in these orders (checked against the builds then)
+            if order.power != builder:
+                return Disband(order.unit_type, order.location, power=builder)
+            return order
         unit = self.find_unit(order)
         if isinstance(unit, Illegal):
             return unit

@@ -186,3 +186,14 @@ def test_rule_7e_england_commands_indias_armies_from_the_start(world: Variant) -
     assert game.position.units["e23"].power == "neutral"  # Holland waits for a violation
     table = world.hooks.public_state(game.position)["sea_superiority"]
     assert isinstance(table, dict) and table["holder"] == "england"
+
+
+def test_rule_7c_a_fleet_in_the_tyrrhenian_with_four_armies_takes_rome(world: Variant) -> None:
+    armies = ["e43", "e46", "e48", "e49"]  # Venice, Tuscany, Apulia, Naples
+    pos = board(world, ["neutral A e47", "italy F 10", *(f"italy A {a}" for a in armies)])
+    orders = ["F 10 - e47", *(f"A {a} S F 10 - e47" for a in armies)]
+    resolution = adjudicate(pos, [parse_order(o, pos) for o in orders])
+    assert resolution.units["e47"] == Unit("italy", UnitType.FLEET, "e47")
+    # three armies and the attack fails, whatever its strength
+    resolution = adjudicate(pos, [parse_order(o, pos) for o in orders[:-1]])
+    assert resolution.units["e47"].power == "neutral"

@@ -817,3 +817,19 @@ def test_rule_7f_the_dutch_army_needs_one_more_support_until_first_dislodged() -
     after = _holland_after("blue")
     bonus = after.variant.hooks.defence_bonuses(after)
     assert bonus.get("hol") == 1
+
+
+def test_rule_3_a_unit_may_be_removed_right_after_being_built() -> None:
+    # a lone colony build needs a home build (the half rule); the home one is then removed
+    centers = {"rho": "red", "rhb": "red", "rco": "red", "pan": "red", "col": "red"}
+    pos = position(["red A inl"], phase="W1871A", centers=centers, **NOT_HOLDER)
+    orders = ["build A rco", "build A rho", "remove A rho"]
+    resolution = adjudicate(pos, [parse_order(o, pos) for o in orders])
+    assert [r.succeeded for r in resolution.results] == [True, True, True]
+    assert "rco" in resolution.units and "rho" not in resolution.units  # it plays short
+    # no removal of a unit that was not built in these orders
+    resolution = adjudicate(pos, [parse_order(o, pos) for o in ("build A rco", "remove A rhb")])
+    assert not resolution.results[1].succeeded
+    # the rulebooks' game allows no removal in a winter of builds
+    classical = Game("classical")
+    assert classical.variant.hooks.remove_after_build(classical.position, "france") is False

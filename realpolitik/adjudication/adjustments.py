@@ -34,6 +34,8 @@ _TOO_MANY_BUILDS = Illegal("too_many_builds", "The power has no builds left for 
 _TOO_MANY_REMOVALS = Illegal("too_many_removals", "The power has no removals left for it.")
 _BUILT_THERE = Illegal("center_occupied", "A unit is already built there this winter.")
 _REMOVED = Illegal("duplicate_order", "That unit is already removed.")
+_NOT_BUILT = Illegal("no_unit", "No unit was built there in these orders, so none can be "
+                                "removed.")
 _UNREACHABLE = 1 << 20
 _KIND = {UnitType.ARMY: "armies", UnitType.FLEET: "fleets"}
 
@@ -73,6 +75,7 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
 
     # Builds and waives, then removals, each power in turn and in the order given.
     hooks = position.variant.hooks
+    after_build: list[Entry] = []
     built: set[str] = set()
     removed: set[str] = set()
     for power in position.variant.power_ids:
@@ -92,6 +95,10 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
                     wanted.append(e)
             _limit(wanted, count, rules.too_many_builds, _TOO_MANY_BUILDS, built)
             builds = [e for e in wanted if isinstance(e.order, Build)]
+            # removals of units built in these orders (a variant's rule): after the builds
+            for e in mine:
+                if isinstance(e.order, Disband):
+                    after_build.append(e)
             if builds:
                 voids = hooks.void_adjustments(
                     position, power, [e.order for e in builds if isinstance(e.order, Build)])
@@ -129,14 +136,25 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
                                         f"other unit."), None
 
     units = dict(position.units)
+    later = {id(e) for e in after_build}
     for e in entries:
         order = e.order
-        if e.illegal is not None or order is None:
+        if e.illegal is not None or order is None or id(e) in later:
             continue
         if isinstance(order, Build):
             units[province_of(order.location)] = Unit(e.power, order.unit_type, order.location)
         elif isinstance(order, Disband):
             units.pop(province_of(order.location), None)
+    for e in after_build:
+        order = e.order
+        if e.illegal is not None or not isinstance(order, Disband):
+            continue
+        where = province_of(order.location)
+        made = units.get(where)
+        if where in position.units or made is None or made.power != e.power:
+            e.illegal, e.order = _NOT_BUILT, None
+        else:
+            units.pop(where)
 
     # Civil disorder: the removals a power did not order.
     disorder: list[Unit] = []

@@ -884,6 +884,10 @@ class ColonialWinters(VariantHooks):
                                        f"built in home supply centres (rule 3)")
         return voids
 
+    def remove_after_build(self, position: Position, power: str) -> bool:
+        # rule 3: "Units may be removed immediately after being built, if desired"
+        return True
+
     def removal_first(self, position: Position, power: str) -> UnitType | None:
         # 4(c): below the second place, fleets are removed before armies
         return UnitType.FLEET if self.tier(position, power) in "cde" else None
