@@ -661,3 +661,45 @@ def test_openapi_lists_every_route(client: TestClient) -> None:
                  "/games/{game_id}/history", "/games/{game_id}/record",
                  "/games/{game_id}/draw", "/games/{game_id}/gm/pause"):
         assert path in paths, path
+
+
+def test_two_processes_over_one_database_see_each_others_changes(db_url: str,
+                                                                 clock: FakeClock) -> None:
+    # two applications with their own caches stand for two workers: each checks its copy of a
+    # game against the stored version, replays orders given through the other, and reloads
+    # the record after the other adjudicated
+    with make_client(db_url, clock) as first, make_client(db_url, clock) as second:
+        alice, bob = sign_up(first, "alice"), sign_up(first, "bob")
+        game = create(first, alice, players="2", join_as="england")
+        join(second, bob, game, "germany")
+        assert view(first, alice, game)["status"] == "active"
+        orders(first, alice, game, "france", "A Par-Bur", ready=True)
+        orders(second, bob, game, "germany", "A Mun-Ruh")
+        orders(first, alice, game, "france", "A Par-Pic", ready=True)  # replaces, on the first
+        assert view(second, bob, game)["ready"] == ["france"]
+        assert second.get(f"/games/{game}/orders", headers=alice).json()["france"]["text"] \
+            == "A Par-Pic"
+        assert second.post(f"/games/{game}/gm/process", headers=alice).status_code == 200
+        seen = view(first, alice, game)
+        assert seen["phase"] == "F1914M"
+        assert "A PIC" in seen["position"]["units"]["FRANCE"]
+        assert "A RUH" in seen["position"]["units"]["GERMANY"]
+        orders(first, bob, game, "germany", "A Ruh-Bel")
+        assert second.get(f"/games/{game}/orders", headers=bob).json()["germany"]["text"] \
+            == "A Ruh-Bel"
+
+
+def test_a_small_game_cache_drops_games_and_loads_them_again(db_url: str,
+                                                             clock: FakeClock) -> None:
+    with make_client(db_url, clock, game_cache_size=1) as client:
+        alice, bob = sign_up(client, "alice"), sign_up(client, "bob")
+        games = [create(client, alice, players="2", join_as="england") for _ in range(3)]
+        for game in games:
+            join(client, bob, game, "germany")
+        for game in games:
+            orders(client, alice, game, "france", f"A Par-{'Bur' if game % 2 else 'Pic'}")
+        for game in games:
+            mine = client.get(f"/games/{game}/orders", headers=alice).json()
+            assert mine["france"]["text"] == f"A Par-{'Bur' if game % 2 else 'Pic'}"
+        service = client.app.state.service  # type: ignore[attr-defined]
+        assert len(service._cache) == 1

@@ -532,7 +532,11 @@ def test_f7_unused_tickets_are_bounded_per_user(client: TestClient) -> None:
     game_id, _, bob = started_game(client)
     tickets = [ticket(client, bob) for _ in range(25)]
     service = client.app.state.service  # type: ignore[attr-defined]
-    assert len(service.accounts._tickets) == 20
+    from realpolitik.server import store as db
+
+    bob_id = client.get("/auth/me", headers=bob).json()["id"]
+    with service.store.read() as conn:
+        assert db.count_tickets(conn, bob_id) == 20
     with client.websocket_connect(f"/games/{game_id}/ws?ticket={tickets[0]}") as ws:
         assert close_code(ws) == 4401  # the oldest was dropped
     with client.websocket_connect(f"/games/{game_id}/ws?ticket={tickets[-1]}") as ws:

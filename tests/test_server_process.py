@@ -23,9 +23,9 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _start(db: Path, port: int) -> subprocess.Popen[bytes]:
+def _start(url: str, port: int) -> subprocess.Popen[bytes]:
     code = ("from realpolitik.server import serve; "
-            f"serve('127.0.0.1', {port}, {f'sqlite:///{db}'!r}, log_level='warning')")
+            f"serve('127.0.0.1', {port}, {url!r}, log_level='warning')")
     env = {**os.environ, "REALPOLITIK_TICK_SECONDS": "0.2"}
     proc = subprocess.Popen([sys.executable, "-c", code], env=env)
     deadline = time.monotonic() + 30
@@ -40,8 +40,11 @@ def _start(db: Path, port: int) -> subprocess.Popen[bytes]:
 
 
 @pytest.mark.slow
-def test_kill_and_restart_loses_nothing(tmp_path: Path) -> None:
-    db = tmp_path / "killed.db"
+@pytest.mark.parametrize("database", ["sqlite", "postgres"])
+def test_kill_and_restart_loses_nothing(database: str, tmp_path: Path,
+                                        request: pytest.FixtureRequest) -> None:
+    db = f"sqlite:///{tmp_path / 'killed.db'}" if database == "sqlite" \
+        else str(request.getfixturevalue("postgres_url"))
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
     proc = _start(db, port)

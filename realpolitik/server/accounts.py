@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Connection, Row
@@ -42,8 +40,6 @@ class AccountService:
         self.settings = settings
         self.clock = clock
         self.hub = hub or Hub()
-        self._tickets: dict[str, _Ticket] = {}
-        self._tickets_lock = threading.Lock()
         self.passwords = security.PasswordPool(settings.hash_workers)
         self.throttle = Throttle(settings)
         self._known: dict[str, tuple[Account, float]] = {}  # token hash -> (account, until)
@@ -155,17 +151,15 @@ class AccountService:
 
     def issue_ticket(self, account: Account, token: str) -> str:
         """A single-use ticket for one WebSocket connection, valid ``ticket_seconds``; kept in
-        memory (as its hash) with the log-in it stands for."""
+        the database (as its hash) with the log-in it stands for, so that any worker can take
+        the socket."""
         now = self.clock()
         ticket = security.new_token()
-        with self._tickets_lock:
-            for key in [k for k, t in self._tickets.items() if t.expires_at <= now]:
-                del self._tickets[key]
-            mine = [k for k, t in self._tickets.items() if t.account.id == account.id]
-            for key in mine[:max(0, len(mine) - _TICKETS_PER_USER + 1)]:  # the oldest go
-                del self._tickets[key]
-            self._tickets[security.token_hash(ticket)] = _Ticket(
-                account, security.token_hash(token), now + self.settings.ticket_seconds)
+        with self.store.write() as conn:
+            db.add_ticket(conn, ticket_hash=security.token_hash(ticket), user_id=account.id,
+                          token_hash=security.token_hash(token), now=now,
+                          expires_at=now + self.settings.ticket_seconds,
+                          keep=_TICKETS_PER_USER)
         return ticket
 
     def redeem_ticket(self, ticket: str) -> tuple[Account, str]:
@@ -174,22 +168,16 @@ class AccountService:
         :raises TicketError: unknown or used (4401), or expired (4408); or its log-in ended
             meanwhile (4401).
         """
-        with self._tickets_lock:
-            found = self._tickets.pop(security.token_hash(ticket), None)
+        with self.store.write() as conn:
+            found = db.take_ticket(conn, security.token_hash(ticket))
         if found is None:
             raise TicketError(4401, "unknown or used ticket: get one from POST /auth/ticket")
         if found.expires_at <= self.clock():
             raise TicketError(4408, "the ticket expired: get a new one from POST /auth/ticket")
-        if self.authenticate_hash(found.token_hash) is None:
+        token_hash = str(found.token_hash)
+        if self.authenticate_hash(token_hash) is None:
             raise TicketError(4401, "the log-in of this ticket has ended: log in again")
-        return found.account, found.token_hash
-
-
-@dataclass(frozen=True, slots=True)
-class _Ticket:
-    account: Account
-    token_hash: str
-    expires_at: float
+        return Account(int(found.user_id), str(found.username)), token_hash
 
 
 class TicketError(Exception):

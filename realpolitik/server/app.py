@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from typing import Any
@@ -17,6 +18,8 @@ from starlette.concurrency import run_in_threadpool
 
 from realpolitik.errors import RealpolitikError
 from realpolitik.server import security
+from realpolitik.server.bus import PgBus, SharedHub
+from realpolitik.server.events import Hub
 from realpolitik.server.inputs import validation_error_answer
 from realpolitik.server.routes import api_router, web
 from realpolitik.server.service import Clock, GameService, ServiceError
@@ -154,13 +157,22 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     overdue phase is also processed). ``clock`` replaces ``time.time`` (tests)."""
     settings = settings or Settings.from_env()
     store = Store(settings.database_url, sqlite_synchronous=settings.sqlite_synchronous)
-    service = GameService(store, settings, clock=clock) if clock else GameService(store, settings)
+    # over PostgreSQL this process may be one worker of several: live events and log-outs go
+    # to every worker through the database (bus.py)
+    hub = SharedHub() if store.postgres else Hub()
+    service = GameService(store, settings, hub=hub, clock=clock or time.time)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await run_in_threadpool(store.migrate)
         await run_in_threadpool(service.accounts.purge_expired)
         await run_in_threadpool(security.dummy_hash)  # made once, before the first log-in
+        bus = None
+        if isinstance(hub, SharedHub):
+            hub.forget_token = service.accounts.forget
+            bus = PgBus(settings.database_url, hub.handlers())
+            await run_in_threadpool(bus.start)
+            hub.bus = bus
         processed = await run_in_threadpool(service.process_due)
         if processed:
             log.info("processed overdue phases of games %s", processed)
@@ -173,6 +185,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+            if bus is not None:
+                await run_in_threadpool(bus.stop)
             store.close()
 
     app = FastAPI(
@@ -224,8 +238,6 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = 
     if settings.database_url.startswith("sqlite"):
         raise ValueError("several workers need a PostgreSQL database (--database "
                          "postgresql+psycopg://...): SQLite serves one process only")
-    raise ValueError("several workers are not supported yet: live events and the game cache "
-                     "are per process")
     # each worker process builds its own application from the environment
     os.environ["REALPOLITIK_DATABASE_URL"] = settings.database_url
     uvicorn.run("realpolitik.server.app:app_from_env", factory=True, host=host, port=port,

@@ -160,9 +160,28 @@ def _step_2(conn: Connection) -> None:
     ).create(conn)
 
 
+def _step_3(conn: Connection) -> None:
+    """Several workers: ``games.record_version``, bumped with the game record only (``version``
+    is bumped by every change), so that a process whose copy of a game is behind by orders only
+    replays them instead of loading the whole record again; and the WebSocket tickets in a
+    table (a ticket issued by one worker is redeemed by whichever worker takes the socket)."""
+    conn.execute(text("ALTER TABLE games ADD COLUMN record_version INTEGER NOT NULL DEFAULT 0"))
+    metadata = MetaData()
+    Table("users", metadata, Column("id", Integer, primary_key=True))  # for the foreign key
+    Table(
+        "ws_tickets", metadata,
+        Column("id", Integer, primary_key=True, autoincrement=True),
+        Column("ticket_hash", String(64), nullable=False, unique=True),
+        Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+        Column("token_hash", String(64), nullable=False),
+        Column("expires_at", Float, nullable=False, index=True),
+    ).create(conn)
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (1, "the first schema", _step_1),
     (2, "bounded deadlines, token expiry index, seat changes", _step_2),
+    (3, "the version of the game record, WebSocket tickets", _step_3),
 ]
 LATEST = MIGRATIONS[-1][0]
 

@@ -57,6 +57,8 @@ games = Table(
     Column("paused_remaining", Float, nullable=True),
     Column("record", Text, nullable=False),
     Column("version", Integer, nullable=False),
+    # bumped with ``record`` only (``version`` is bumped by every change)
+    Column("record_version", Integer, nullable=False, server_default="0"),
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
 )
@@ -116,4 +118,14 @@ seat_changes = Table(
     Column("by_id", Integer, ForeignKey("users.id"), nullable=True),
     Column("by_gamesmaster", Boolean, nullable=False),
     Column("created_at", Float, nullable=False),
+)
+
+ws_tickets = Table(
+    "ws_tickets", metadata,
+    # single-use WebSocket tickets (POST /auth/ticket), as SHA-256; shared by the workers
+    Column("id", Integer, primary_key=True, autoincrement=True),  # the order of issue
+    Column("ticket_hash", String(64), nullable=False, unique=True),
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("token_hash", String(64), nullable=False),
+    Column("expires_at", Float, nullable=False, index=True),
 )

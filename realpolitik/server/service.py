@@ -17,7 +17,7 @@ import logging
 import random
 import threading
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
@@ -82,12 +82,19 @@ class _Pending:
     ready: bool
 
 
+class _Busy(Exception):
+    """Another transaction holds the game's row (and is changing the game)."""
+
+
 @dataclass
 class _Cached:
     """What a process keeps of a game between requests, valid while the row's version is
-    ``version``: the engine state (record plus pending orders), the seats and pending rows."""
+    ``version``: the engine state (record plus pending orders), the seats and pending rows.
+    While the row's ``record_version`` is the same, the record is too, and only the pending
+    orders that changed need replaying (another process took the orders)."""
 
     version: int
+    record_version: int
     game: Game
     seats: list[Row[Any]] | None  # None: read them again (a change of seat is not mirrored)
     pending: dict[str, _Pending]
@@ -101,10 +108,15 @@ class _Loaded:
     pending: dict[str, _Pending]
     saved: bool = False
     seats_changed: bool = False
+    record_saved: bool = False
 
     @property
     def version(self) -> int:
         return int(self.row.version)
+
+    @property
+    def record_version(self) -> int:
+        return int(self.row.record_version)
 
     @property
     def settings(self) -> JSON:
@@ -160,6 +172,56 @@ class _Loaded:
                       if row.ready and row.phase == str(self.game.phase))
 
 
+class _GameCache:
+    """The games a process keeps loaded, the least recently used dropped beyond ``size`` (a
+    game in mid-play takes some hundreds of KB: its whole history is in memory)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = max(1, size)
+        self._games: OrderedDict[int, _Cached] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, game_id: int) -> _Cached | None:
+        with self._lock:
+            cached = self._games.get(game_id)
+            if cached is not None:
+                self._games.move_to_end(game_id)
+            return cached
+
+    def put(self, game_id: int, cached: _Cached) -> None:
+        with self._lock:
+            self._games[game_id] = cached
+            self._games.move_to_end(game_id)
+            while len(self._games) > self.size:
+                self._games.popitem(last=False)
+
+    def pop(self, game_id: int, default: None = None) -> _Cached | None:
+        with self._lock:
+            return self._games.pop(game_id, default)
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+
+def _replay_changed(cached: _Cached, pending: Mapping[str, _Pending]) -> Game | None:
+    """The cached game with the pending orders that changed since it was cached given again,
+    or None when that cannot bring it up to date (orders withdrawn: load the record)."""
+    game = cached.game
+    phase = str(game.phase)
+    if set(cached.pending) - set(pending):
+        return None
+    for power, now in sorted(pending.items()):
+        before = cached.pending.get(power)
+        given_before = before is not None and before.text is not None and before.phase == phase
+        if now.text is None or now.phase != phase:
+            if given_before:
+                return None
+            continue
+        if not given_before or before is None or before.text != now.text:
+            game.submit(power, now.text)
+    return game
+
+
 def _record_text(game: Game) -> str:
     """The game record as stored: pending orders live in their own rows, not in the record."""
     data = savefile.game_to_json(game)
@@ -198,7 +260,7 @@ class GameService:
         self.hub = hub or Hub()
         self.clock = clock
         self.accounts = AccountService(store, settings, clock, self.hub)
-        self._cache: dict[int, _Cached] = {}
+        self._cache = _GameCache(settings.game_cache_size)
         self._locks: dict[int, threading.RLock] = {}
         self._locks_guard = threading.Lock()
         self._order_times: dict[tuple[int, int], deque[float]] = {}
@@ -221,28 +283,34 @@ class GameService:
         with lock:
             yield
 
-    def _load(self, conn: Connection, game_id: int) -> _Loaded:
+    def _load(self, conn: Connection, game_id: int, *, lock: bool = False,
+              skip_locked: bool = False) -> _Loaded:
         """The game as of the caller's transaction: the row (without the record) is read every
         time; the engine state, seats and pending orders come from the cache while its version
-        is the row's, and are read (and the record replayed) only when it is not."""
-        row = db.game_state(conn, game_id)
+        is the row's; when only orders changed (another process took them) they are replayed
+        onto the cached game; the record is read and loaded only when it changed. ``lock``,
+        ``skip_locked``: as :func:`store.game_state` (:class:`_Busy` if the row is locked)."""
+        row = db.game_state(conn, game_id, lock=lock, skip_locked=skip_locked)
         if row is None:
+            if skip_locked:
+                raise _Busy(game_id)
             raise not_found("game")
-        version = int(row.version)
+        version, record_version = int(row.version), int(row.record_version)
         cached = self._cache.get(game_id)
         if cached is not None and cached.version == version and cached.seats is not None:
             return _Loaded(row, cached.game, cached.seats, dict(cached.pending))
         seats = db.seats_of(conn, game_id)
         pending = {str(p.power): _Pending(str(p.power), str(p.phase), p.text, bool(p.ready))
                    for p in db.pending_of(conn, game_id)}
-        if cached is not None and cached.version == version:
-            game = cached.game
-        else:
+        game = None
+        if cached is not None and cached.record_version == record_version:
+            game = _replay_changed(cached, pending)
+        if game is None:
             game = savefile.loads(db.game_record(conn, game_id))
             for power, p in sorted(pending.items()):
                 if p.text is not None and p.phase == str(game.phase):
                     game.submit(power, p.text)
-        self._cache[game_id] = _Cached(version, game, seats, pending)
+        self._cache.put(game_id, _Cached(version, record_version, game, seats, pending))
         return _Loaded(row, game, seats, dict(pending))
 
     def _set_pending(self, conn: Connection, loaded: _Loaded, power: str, text: str | None,
@@ -259,28 +327,37 @@ class GameService:
             return self._load(conn, game_id)
 
     def _save(self, conn: Connection, loaded: _Loaded, **values: Any) -> None:
-        """Bump the game's version with ``values``, in the caller's transaction."""
+        """Bump the game's version with ``values``, in the caller's transaction (and its record
+        version when the record is among them)."""
         values.setdefault("updated_at", self.clock())
+        if "record" in values:
+            values["record_version"] = loaded.record_version + 1
+            loaded.record_saved = True
         if not db.update_game(conn, int(loaded.row.id), loaded.version, **values):
             self._cache.pop(int(loaded.row.id), None)
             raise conflict("the game changed meanwhile; try again", "retry")
         loaded.saved = True
 
     @contextmanager
-    def _changing(self, game_id: int) -> Iterator[tuple[Connection, _Loaded]]:
-        """Lock the game, open a write transaction and load it. A refusal (:class:`ServiceError`)
-        comes before any change; on any other failure the cache is dropped, so a half-made change
-        in memory is never used."""
+    def _changing(self, game_id: int, *,
+                  skip_locked: bool = False) -> Iterator[tuple[Connection, _Loaded]]:
+        """Open a write transaction, lock the game's row (other processes' changes to it wait
+        for the commit: the database serialises them) and load it; the process lock guards this
+        process's copy of the game, which the change edits in place. A refusal
+        (:class:`ServiceError`) comes before any change; on any other failure the cache is
+        dropped, so a half-made change in memory is never used. ``skip_locked``: raise
+        :class:`_Busy` instead of waiting for another transaction's lock."""
         with self._locked(game_id):
             try:
                 with self.store.write() as conn:
-                    loaded = self._load(conn, game_id)
+                    loaded = self._load(conn, game_id, lock=True, skip_locked=skip_locked)
                     yield conn, loaded
                 if loaded.saved:
-                    self._cache[game_id] = _Cached(
-                        loaded.version + 1, loaded.game,
-                        None if loaded.seats_changed else loaded.seats, loaded.pending)
-            except ServiceError:
+                    self._cache.put(game_id, _Cached(
+                        loaded.version + 1, loaded.record_version + loaded.record_saved,
+                        loaded.game, None if loaded.seats_changed else loaded.seats,
+                        loaded.pending))
+            except (ServiceError, _Busy):
                 raise  # refused before anything changed (``_save`` drops the cache itself)
             except BaseException:
                 self._cache.pop(game_id, None)
@@ -882,14 +959,27 @@ class GameService:
 
     # -- processing --------------------------------------------------------------------------------
 
-    def process(self, game_id: int, *, expected_phase: str | None = None) -> bool:
+    def process(self, game_id: int, *, expected_phase: str | None = None,
+                due_by: float | None = None) -> bool:
         """Adjudicate the current phase now (missing orders: civil disorder) and start the next
-        one with its deadline; returns False if there was nothing to do."""
-        with self._changing(game_id) as (conn, loaded):
+        one with its deadline; returns False if there was nothing to do. ``due_by``: only if
+        the deadline is at or before it, checked under the row's lock (so a deadline is
+        processed once, whichever process sees it first), and not at all if another
+        transaction holds the game (it is checked again at the next tick)."""
+        try:
+            return self._process(game_id, expected_phase, due_by)
+        except _Busy:
+            return False
+
+    def _process(self, game_id: int, expected_phase: str | None, due_by: float | None) -> bool:
+        with self._changing(game_id, skip_locked=due_by is not None) as (conn, loaded):
             game = loaded.game
             if loaded.row.status != "active" or game.is_over:
                 return False
             if expected_phase is not None and str(game.phase) != expected_phase:
+                return False
+            if due_by is not None and (loaded.row.deadline is None
+                                       or loaded.row.deadline > due_by):
                 return False
             before = len(game.history)
             game.process()
@@ -929,12 +1019,13 @@ class GameService:
     def process_due(self) -> list[int]:
         """Process every active game whose deadline has passed (at start-up, every overdue one).
         A failure in one game is logged and does not stop the others."""
+        now = self.clock()
         with self.store.read() as conn:
-            due = db.due_games(conn, self.clock())
+            due = db.due_games(conn, now)
         done = []
         for game_id in due:
             try:
-                if self.process(game_id):
+                if self.process(game_id, due_by=now):
                     done.append(game_id)
                     self._advance(game_id)
             except ServiceError:

@@ -32,6 +32,7 @@ from realpolitik.server import models as m
 from realpolitik.server.migrations import migrate
 
 _WRITE = "realpolitik_write"
+_MIGRATION_LOCK = 0x7265616C706F6C  # PostgreSQL advisory lock key of the migrations ("realpol")
 
 
 _SYNCHRONOUS = ("off", "normal", "full", "extra")
@@ -48,7 +49,10 @@ def make_engine(url: str, *, sqlite_synchronous: str = "normal") -> Engine:
         raise ValueError(f"REALPOLITIK_SQLITE_SYNCHRONOUS={sqlite_synchronous!r}: it is one of "
                          + ", ".join(_SYNCHRONOUS))
     if not url.startswith("sqlite"):
-        return create_engine(url, pool_pre_ping=True)
+        # as many connections as the worker threads that may hold one; no ping per checkout
+        # (a round trip per request): a connection the server dropped fails once and is
+        # replaced by the pool
+        return create_engine(url, pool_size=20, max_overflow=30, pool_recycle=3600)
     memory = url in ("sqlite://", "sqlite:///:memory:") or "mode=memory" in url
     engine = create_engine(
         url,
@@ -81,6 +85,8 @@ class Store:
     def __init__(self, url: str, *, sqlite_synchronous: str = "normal") -> None:
         self.url = url
         self.engine = make_engine(url, sqlite_synchronous=sqlite_synchronous)
+        self.postgres = self.engine.dialect.name == "postgresql"
+        """Several server processes may share the database: changes to a game lock its row."""
         self.inline = url.startswith("sqlite")
         """Transactions are short and never wait on another process: routes may run them on
         the event loop instead of a worker thread."""
@@ -91,8 +97,19 @@ class Store:
         )
 
     def migrate(self) -> int:
-        """Bring the schema up to date; returns the version it was at."""
-        return migrate(self.engine)
+        """Bring the schema up to date; returns the version it was at. On PostgreSQL the
+        workers starting together take turns (an advisory lock), so one migrates and the others
+        find the schema up to date."""
+        if not self.postgres:
+            return migrate(self.engine)
+        with self.engine.connect() as lock:
+            lock.exec_driver_sql(f"SELECT pg_advisory_lock({_MIGRATION_LOCK})")
+            lock.commit()
+            try:
+                return migrate(self.engine)
+            finally:
+                lock.exec_driver_sql(f"SELECT pg_advisory_unlock({_MIGRATION_LOCK})")
+                lock.commit()
 
     @contextmanager
     def read(self) -> Iterator[Connection]:
@@ -159,6 +176,42 @@ def delete_expired_tokens(conn: Connection, now: float) -> int:
     return int(result.rowcount)
 
 
+def add_ticket(conn: Connection, *, ticket_hash: str, user_id: int, token_hash: str,
+               now: float, expires_at: float, keep: int) -> None:
+    """Keep a WebSocket ticket; drop the expired ones, and the user's oldest unused ones
+    beyond ``keep``."""
+    t = m.ws_tickets
+    conn.execute(delete(t).where(t.c.expires_at <= now))
+    mine = conn.execute(select(t.c.id).where(t.c.user_id == user_id)
+                        .order_by(t.c.id.desc())).scalars().all()
+    oldest = list(mine[max(0, keep - 1):])
+    if oldest:
+        conn.execute(delete(t).where(t.c.id.in_(oldest)))
+    conn.execute(insert(t).values(ticket_hash=ticket_hash, user_id=user_id,
+                                  token_hash=token_hash, expires_at=expires_at))
+
+
+def count_tickets(conn: Connection, user_id: int) -> int:
+    """The user's unused WebSocket tickets."""
+    t = m.ws_tickets
+    return int(conn.execute(select(func.count()).select_from(t)
+                            .where(t.c.user_id == user_id)).scalar_one())
+
+
+def take_ticket(conn: Connection, ticket_hash: str) -> Row[Any, Any, Any, Any] | None:
+    """Use up a ticket: its row (with the user's name) if this transaction deleted it, None if
+    there is no such ticket or another transaction took it first."""
+    row = conn.execute(
+        select(m.ws_tickets.c.user_id, m.ws_tickets.c.token_hash, m.ws_tickets.c.expires_at,
+               m.users.c.username)
+        .join(m.users, m.users.c.id == m.ws_tickets.c.user_id)
+        .where(m.ws_tickets.c.ticket_hash == ticket_hash)).first()
+    if row is None:
+        return None
+    taken = conn.execute(delete(m.ws_tickets).where(m.ws_tickets.c.ticket_hash == ticket_hash))
+    return row if taken.rowcount == 1 else None
+
+
 def delete_token(conn: Connection, token_hash: str) -> None:
     conn.execute(delete(m.tokens).where(m.tokens.c.token_hash == token_hash))
 
@@ -176,12 +229,20 @@ def insert_game(conn: Connection, **values: Any) -> int:
 # a statement and its cache key costs more than running it on SQLite.
 _GAME_STATE = select(*[c for c in m.games.c if c.name != "record"]).where(
     m.games.c.id == bindparam("game_id"))
+_GAME_STATE_LOCKED = _GAME_STATE.with_for_update()
+_GAME_STATE_UNLESS_LOCKED = _GAME_STATE.with_for_update(skip_locked=True)
 
 
-def game_state(conn: Connection, game_id: int) -> Row[Any] | None:
+def game_state(conn: Connection, game_id: int, *, lock: bool = False,
+               skip_locked: bool = False) -> Row[Any] | None:
     """The game's row without its record (which grows with every phase played and is read only
-    when a process has no up-to-date copy of the game)."""
-    return conn.execute(_GAME_STATE, {"game_id": game_id}).first()
+    when a process has no up-to-date copy of the game). ``lock``: lock the row until the
+    transaction ends (``SELECT ... FOR UPDATE`` on PostgreSQL: changes to one game from several
+    processes take turns; SQLite's write transaction already excludes every other writer);
+    ``skip_locked``: None if another transaction holds the lock."""
+    statement = _GAME_STATE_UNLESS_LOCKED if skip_locked else \
+        _GAME_STATE_LOCKED if lock else _GAME_STATE
+    return conn.execute(statement, {"game_id": game_id}).first()
 
 
 def game_record(conn: Connection, game_id: int) -> str:
