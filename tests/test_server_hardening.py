@@ -109,6 +109,8 @@ def test_f1_a_stored_absurd_deadline_is_repaired_by_the_migration(db: Path) -> N
         conn.execute("DELETE FROM schema_version WHERE version > 1")
         conn.execute("DROP TABLE IF EXISTS seat_changes")
         conn.execute("DROP INDEX IF EXISTS ix_tokens_expires_at")
+        conn.execute("DROP TABLE IF EXISTS ws_tickets")  # and step 3's
+        conn.execute("ALTER TABLE games DROP COLUMN record_version")
     with TestClient(make_app(db)) as client:
         r = client.get("/games")
         assert r.status_code == 200, r.text
