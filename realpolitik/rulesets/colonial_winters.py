@@ -510,7 +510,7 @@ class ColonialWinters(VariantHooks):
                     units[place] = Unit(owner, UnitType.ARMY, place)
                     where_list.append(place)
                     notes.append(f"an army of {country.country.title()} reappears in "
-                                 f"{variant.map.name(place)}")
+                                 f"{variant.map.name(place)} (rule 7(e))")
             waiting = {d.unit.province for d in position.dislodged}
             for where in where_list:
                 unit = units.get(where)
@@ -908,8 +908,9 @@ class ColonialWinters(VariantHooks):
             return None
         for index, team in enumerate(teams):
             if holder in team:
-                return Victory(index, f"{holder.title()} won with sea superiority and {mine} of "
-                                      f"the {len(armies)} armies on the board")
+                name = position.variant.power(holder).name
+                return Victory(index, f"{name} won with sea superiority and {mine} of the "
+                                      f"{len(armies)} armies on the board")
         return None  # pragma: no cover - every power is in a team
 
 
