@@ -197,3 +197,15 @@ def test_rule_7c_a_fleet_in_the_tyrrhenian_with_four_armies_takes_rome(world: Va
     # three armies and the attack fails, whatever its strength
     resolution = adjudicate(pos, [parse_order(o, pos) for o in orders[:-1]])
     assert resolution.units["e47"].power == "neutral"
+
+
+def test_rule_6g_a_triple_coast_nejd(world: Variant) -> None:
+    # three coasts, each reached from its own sea, and a fleet on one cannot reach another's
+    assert world.map.coasts("e81") == ("e81/wc", "e81/ec", "e81/sc")
+    pos = board(world, ["england F 73", "england F 72"])
+    assert results(pos, "F 73 - e81/ec")["F 73 - E81/EC"].startswith("succeeds")
+    assert results(pos, "F 72 - e81/sc")["F 72 - E81/SC"].startswith("succeeds")
+    assert check_order(pos, parse_order("F 73 - e81/sc", pos)) is not None
+    on_coast = board(world, ["england F e81/ec"])
+    assert check_order(on_coast, parse_order("F e81/ec - 72", on_coast)) is not None
+    assert check_order(on_coast, parse_order("F e81/ec - 73", on_coast)) is None
