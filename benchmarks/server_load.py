@@ -680,7 +680,8 @@ def database(kind: str, tmp: Path) -> Iterator[tuple[str, int | None]]:
         sys.path.insert(0, str(ROOT / "tests"))
         from postgres import throwaway_postgres  # tests/postgres.py
 
-        with throwaway_postgres(tmp / "pg") as pg:
+        # fsync on, synchronous_commit off: the settings docs/deploy.md recommends
+        with throwaway_postgres(tmp, durable=True) as pg:
             yield pg.url, pg.pid
     else:
         yield kind, None
