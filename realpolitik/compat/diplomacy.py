@@ -276,45 +276,27 @@ _MAX_MOVEMENT_TEXTS = 1 << 15
 those of the units of the games being played (a phase lists some 600); a few MB."""
 
 
-class _Texts(dict[Order, str]):
-    """Order -> its string, made the first time it is looked up (``__missing__``: no
-    exception, no second pass). Full at :data:`_MAX_MOVEMENT_TEXTS`: its owner starts over."""
-
-    __slots__ = ("owner",)
-
-    def __init__(self, owner: _MovementTexts) -> None:
-        super().__init__()
-        self.owner = owner
-
-    def __missing__(self, order: Order) -> str:
-        owner = self.owner
-        if len(self) >= _MAX_MOVEMENT_TEXTS:
-            owner.clear()
-        main, other = _order_texts(order, owner.tables)
-        named = owner.orders.setdefault(order.power or "", {})
-        named.setdefault(main, order)
-        if other is not None:
-            owner.alias[main] = other
-            named.setdefault(other, order)
-        self[order] = main
-        return main
-
-
 class _MovementTexts:
     """The strings of listed movement orders, for one variant (``variant.caches``).
 
-    The listing gives the same orders phase after phase, so their strings are made once and
-    looked up by the order; and a string names, for its power, one order, so
-    :meth:`Game.set_orders` can find it without a table per phase (checking that the order is
-    listed in the current position). Bounded by :data:`_MAX_MOVEMENT_TEXTS` orders.
+    The listing gives the same order objects phase after phase (:mod:`realpolitik.listing`
+    keeps them per unit), so their strings are made once. They are looked up by the object's
+    identity, which costs a fraction of hashing the order's fields: this is a memo of strings
+    only (nothing here decides whether an order is legal, which is by value), and every entry
+    holds its order (:attr:`held`), so no other object can take its id while the entry
+    stands. A string names, for its power, one order, so :meth:`Game.set_orders` can find it
+    without a table per phase (checking that the order is listed in the current position, by
+    value). Bounded by :data:`_MAX_MOVEMENT_TEXTS` orders: then it starts over.
     """
 
-    __slots__ = ("text", "alias", "orders", "tables")
+    __slots__ = ("text", "held", "alias", "orders", "tables")
 
     def __init__(self, tables: MapTables) -> None:
         self.tables = tables
-        self.text = _Texts(self)
-        """Order -> its string."""
+        self.text: dict[int, str] = {}
+        """id(order) -> its string, for the orders in :attr:`held`."""
+        self.held: dict[int, Order] = {}
+        """id(order) -> the order: kept alive while its string is kept, so its id is its own."""
         self.alias: dict[str, str] = {}
         """A string -> the other string its order is also listed under (a support of a move
         to a coast is also listed without the coast, as the package does)."""
@@ -325,13 +307,35 @@ class _MovementTexts:
     def clear(self) -> None:
         """Start over (the tables are full)."""
         self.text.clear()
+        self.held.clear()
         self.alias.clear()
         self.orders.clear()
+
+    def text_of(self, order: Order) -> str:
+        """The string of ``order``, made and kept the first time."""
+        key = id(order)
+        main = self.text.get(key)
+        if main is not None:
+            return main
+        if len(self.text) >= _MAX_MOVEMENT_TEXTS:
+            self.clear()
+        main, other = _order_texts(order, self.tables)
+        named = self.orders.setdefault(order.power or "", {})
+        named.setdefault(main, order)
+        if other is not None:
+            self.alias[main] = other
+            named.setdefault(other, order)
+        self.held[key] = order
+        self.text[key] = main
+        return main
 
     def texts(self, orders: tuple[Order, ...]) -> list[str]:
         """The strings of one unit's orders, in order, each alias right after its order's
         string unless already there (as the package's listing has them)."""
-        texts = list(map(self.text.__getitem__, orders))
+        try:
+            texts = list(map(self.text.__getitem__, map(id, orders)))
+        except KeyError:  # some order met for the first time
+            texts = list(map(self.text_of, orders))
         alias = self.alias
         if alias.keys().isdisjoint(texts):
             return texts
