@@ -703,3 +703,50 @@ def test_a_small_game_cache_drops_games_and_loads_them_again(db_url: str,
             assert mine["france"]["text"] == f"A Par-{'Bur' if game % 2 else 'Pic'}"
         service = client.app.state.service  # type: ignore[attr-defined]
         assert len(service._cache) == 1
+
+
+def test_the_answer_lines_of_a_submission_are_describes() -> None:
+    # the submission answers from the engine's own reading of the text when every order is
+    # good, and reads it again (describe) only for errors: both must give the same lines
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from realpolitik.game import Game
+    from realpolitik.server.service import GameService, lines_of_entries
+    from realpolitik.variant import load_variant
+
+    game = Game(load_variant("classical"), rules="2023", players="7", seed=3)
+    legal = {p: [str(o) for orders in game.legal_orders(p).values() for o in orders]
+             for p in ("france", "england", "russia")}
+    describe = GameService.describe
+
+    @st.composite
+    def sheet(draw: Any) -> tuple[str, str]:
+        power = draw(st.sampled_from(sorted(legal)))
+        orders = draw(st.lists(st.sampled_from(legal[power]), max_size=5))
+        orders += draw(st.lists(st.sampled_from(["A Par-Spaa", "F Xyz H", "A Mun-Ber"]),
+                                max_size=1))
+        parts = []
+        for order in orders:
+            parts.append(order.lower() if draw(st.booleans()) else order)
+            parts.append(draw(st.sampled_from(["\n", ", ", "; ", "\n\n", "\n# note\n", " "])))
+        header = draw(st.sampled_from(["", f"{power.title()}:\n", f"{power}: "]))
+        return power, header + "".join(parts)
+
+    @settings(max_examples=150, deadline=None)
+    @given(sheet())
+    def check(case: tuple[str, str]) -> None:
+        power, text = case
+        entries = game.submit(power, text)
+        fast = lines_of_entries(text, entries)
+        slow = describe(None, game, power, text)  # type: ignore[arg-type]
+        if fast is not None:
+            assert fast == slow, text
+            seen["answered from the engine's reading"] += 1
+        else:
+            assert any(line.error is not None for line in slow)
+            seen["read again for errors"] += 1
+
+    seen = {"answered from the engine's reading": 0, "read again for errors": 0}
+    check()
+    assert all(seen.values()), seen

@@ -29,7 +29,7 @@ from starlette.concurrency import run_in_threadpool
 from realpolitik import savefile
 from realpolitik.bots import BOT_NAMES, make_bot
 from realpolitik.errors import GameError, RealpolitikError
-from realpolitik.game import REPLACED, Game, PhaseRecord, replaced_orders
+from realpolitik.game import REPLACED, Game, PhaseRecord, SubmittedOrder, replaced_orders
 from realpolitik.legality import adjustment_counts, check_order
 from realpolitik.notation import parse_orders
 from realpolitik.orders import Order, Waive
@@ -201,6 +201,32 @@ class _GameCache:
 
     def __len__(self) -> int:
         return len(self._games)
+
+
+def lines_of_entries(text: str, entries: Sequence[SubmittedOrder]) -> list[OrderLine] | None:
+    """The answer's lines for orders the engine read from ``text``, each with the number of the
+    line it was found on; None if an order has an error or replaces an earlier one for the same
+    unit (:meth:`GameService.describe` gives their fields), or cannot be placed in the text."""
+    if replaced_orders([entry.order for entry in entries]):
+        return None
+    rows = text.splitlines()
+    row, column = 0, 0
+    lines = []
+    for entry in entries:
+        if not entry.ok:
+            return None
+        while row < len(rows):
+            stripped = rows[row].strip()
+            at = -1 if not stripped or stripped.startswith("#") else \
+                rows[row].find(entry.text, column)
+            if at >= 0:
+                lines.append(OrderLine(row + 1, entry.text, entry.order, None))
+                column = at + len(entry.text)
+                break
+            row, column = row + 1, 0
+        else:
+            return None
+    return lines
 
 
 def _replay_changed(cached: _Cached, pending: Mapping[str, _Pending]) -> Game | None:
@@ -754,11 +780,15 @@ class GameService:
             self._check_phase(loaded, phase)
             self._check_orders_open(loaded, power)
             game = loaded.game
-            lines = self.describe(game, power, text)
             try:
-                game.submit(power, text)
+                entries = game.submit(power, text)
             except GameError as exc:
                 raise conflict(str(exc), "game_error") from exc
+            # the engine has read the text; only a text with an error is read again, for the
+            # error's fields (span, hint, suggestions)
+            lines = lines_of_entries(text, entries)
+            if lines is None:
+                lines = self.describe(game, power, text)
             previous = loaded.pending.get(power)
             is_ready = bool(previous.ready) if ready is None and previous is not None else \
                 bool(ready)
