@@ -156,10 +156,13 @@ class MovementModifiers:
         default_factory=lambda: MappingProxyType({}))
     """Province a unit moves from -> rival power -> what is added to that move's prevent
     strength against the rival's moves to the same place (so -1 lets an equal rival win)."""
+    holding_blocks: bool = False
+    """True if a unit that may block a corner or passage blocks it by holding there (with no
+    other order), as if ordered to block it; by default only a block order blocks."""
 
     def __bool__(self) -> bool:
         return bool(self.defence_against or self.dislodge_requirements or self.fragile_convoys
-                    or self.prevent_against)
+                    or self.prevent_against or self.holding_blocks)
 
 
 NO_MODIFIERS = MovementModifiers()

@@ -22,10 +22,12 @@ from realpolitik.geography import UnitType, province_of
 from realpolitik.hooks import VariantHooks
 from realpolitik.maptables import tables_for
 from realpolitik.orders import (
+    Block,
     Build,
     Convoy,
     Disband,
     Hold,
+    Mobilise,
     Move,
     Order,
     Retreat,
@@ -199,8 +201,8 @@ class _Checker:
         return Illegal(code, message)
 
     # The unit an order is given to (movement and adjustment removals).
-    def find_unit(self, order: Hold | Move | SupportHold | SupportMove | Convoy | Disband,
-                  ) -> Unit | Illegal:
+    def find_unit(self, order: Hold | Move | SupportHold | SupportMove | Convoy | Disband
+                  | Block | Mobilise) -> Unit | Illegal:
         position = self.position
         unit = position.units.get(province_of(order.location))
         if unit is None:
@@ -210,7 +212,7 @@ class _Checker:
         return self.check_unit(order, unit)
 
     def check_unit(self, order: Hold | Move | SupportHold | SupportMove | Convoy | Disband
-                   | Retreat, unit: Unit) -> Unit | Illegal:
+                   | Retreat | Block | Mobilise, unit: Unit) -> Unit | Illegal:
         position = self.position
         if order.power is not None and order.power != unit.power:
             return self.illegal(
@@ -580,6 +582,37 @@ class _Checker:
             "retreat_impossible", f"The unit cannot retreat to {_name(position, dest)}."
         )
 
+    def block(self, order: Block) -> Block | Illegal:
+        """A block of a corner or passage by a unit that may block it (its variant's
+        ``[[corners]]`` and ``[[passages]]``)."""
+        unit = self.find_unit(order)
+        if isinstance(unit, Illegal):
+            return unit
+        position = self.position
+        rules = position.variant.rules
+        point = rules.block_point(order.point.lower())
+        if point is None or not (rules.corners or rules.passages):
+            return self.illegal(
+                "no_such_crossing",
+                f"{order.point.upper()} is no corner or passage whose crossings can be "
+                f"blocked" + ("." if rules.block_points() else
+                              " (this variant has no block order)."))
+        where = f"the corner {point.id}" if point in rules.corners \
+            else f"the passage {_name(position, point.id)}"
+        if unit.province not in point.blockers:
+            return self.illegal(
+                "cannot_block",
+                f"{_The_unit(position, unit)} is not where {where} can be blocked from.")
+        if point.block_units is not None and unit.type is not point.block_units:
+            return self.illegal(
+                "cannot_block",
+                f"Only {'armies' if point.block_units is UnitType.ARMY else 'fleets'} may "
+                f"block {where}.")
+        if (order.location != unit.location or order.unit_type is not unit.type
+                or order.point != point.id):
+            return replace(order, unit_type=unit.type, location=unit.location, point=point.id)
+        return order
+
     # -- adjustments ------------------------------------------------------------------------
 
     def build(self, order: Build) -> Build | Illegal:
@@ -704,6 +737,8 @@ class _Checker:
                 checked = self.support(order)
             elif isinstance(order, Convoy):
                 checked = self.convoy(order)
+            elif isinstance(order, Block):
+                checked = self.block(order)
             else:
                 return self.wrong_phase(order)
             if isinstance(checked, Illegal) or not has_order_veto(self.position):
@@ -742,7 +777,8 @@ class _Checker:
     def wrong_phase(self, order: Order) -> Illegal:
         kind = type(order).__name__.lower()
         words = {"supporthold": "support", "supportmove": "support", "waive": "waive",
-                 "build": "build", "disband": "disband", "retreat": "retreat"}
+                 "build": "build", "disband": "disband", "retreat": "retreat",
+                 "mobilise": "mobilisation"}
         return self.illegal(
             "wrong_phase",
             f"A {words.get(kind, kind)} order cannot be given in a "

@@ -35,10 +35,12 @@ from realpolitik.legality import (
 )
 from realpolitik.maptables import MapTables, Mover, Occupant, tables_for
 from realpolitik.orders import (
+    Block,
     Build,
     Convoy,
     Disband,
     Hold,
+    Mobilise,
     Move,
     Order,
     Retreat,
@@ -64,7 +66,8 @@ _DEFAULT_RULES = rules_for("2023")
 
 # -- membership -------------------------------------------------------------------------------
 
-_ORDER_CLASSES = (Hold, Move, SupportHold, SupportMove, Convoy, Retreat, Disband, Build, Waive)
+_ORDER_CLASSES = (Hold, Move, SupportHold, SupportMove, Convoy, Retreat, Disband, Build, Waive,
+                  Block, Mobilise)
 
 
 class ListedOrders:
@@ -549,6 +552,7 @@ def _movement_orders(position: Position, power: str) -> Mapping[str, tuple[Order
     army_adj = tables.army_adj
     made_table = _made_table(position)
     veto = position.variant.hooks.order_veto if has_order_veto(position) else None
+    blocks_of = _block_points(position.variant)
     out: dict[str, tuple[Order, ...]] = {}
     for unit in position.units_of(power):
         loc, utype = unit.location, unit.type
@@ -570,11 +574,32 @@ def _movement_orders(position: Position, power: str) -> Mapping[str, tuple[Order
         convoy_pairs = convoys_of.get(prov)
         if convoy_pairs:
             orders = (*orders, *made.listed_convoys(convoy_pairs))
+        if blocks_of:
+            blocks = blocks_of.get((utype, prov))
+            if blocks:
+                orders = (*orders, *(Block(utype, loc, point, power=power) for point in blocks))
         if veto is not None:
             orders = tuple(o for o in orders if isinstance(o, Hold)
                            or veto(position, unit, o) is None)
         out[loc] = orders
     return MappingProxyType(out)
+
+
+def _find_block_points(variant: Variant) -> Mapping[tuple[UnitType, str], tuple[str, ...]]:
+    """(unit type, province) -> the corners and passages a unit of that type there may block
+    (none in most variants)."""
+    out: dict[tuple[UnitType, str], list[str]] = {}
+    for point in variant.rules.block_points():
+        for where in sorted(point.blockers):
+            for utype in (UnitType.ARMY, UnitType.FLEET):
+                if point.block_units is None or point.block_units is utype:
+                    out.setdefault((utype, where), []).append(point.id)
+    return MappingProxyType({k: tuple(v) for k, v in out.items()})
+
+
+_block_points: CacheSlot[Variant, Mapping[tuple[UnitType, str], tuple[str, ...]]] = CacheSlot(
+    "block points", _find_block_points)
+"""The points each unit may block, by the variant's data: made once per variant."""
 
 
 def _needed_at_sea(made: _Made, convoyed_into: dict[str, list[tuple[Mover, int]]],

@@ -29,10 +29,12 @@ from realpolitik.errors import (
 from realpolitik.geography import Terrain, UnitType, province_of
 from realpolitik.legality import adjustment_counts
 from realpolitik.orders import (
+    Block,
     Build,
     Convoy,
     Disband,
     Hold,
+    Mobilise,
     Move,
     Order,
     Retreat,
@@ -65,12 +67,15 @@ _DISBAND = frozenset(
 )
 _BUILD = frozenset({"b", "build", "builds", "built"})
 _WAIVE = frozenset({"waive", "waives", "waived", "waiver"})
+_BLOCK = frozenset({"block", "blocks", "blk", "blocking"})
+_MOBILISE = frozenset({"mobilise", "mobilize", "mobilises", "mobilizes", "mobilised",
+                       "mobilized", "mob", "mobilisation", "mobilization"})
 _UNIT_TYPES = {"a": UnitType.ARMY, "army": UnitType.ARMY, "f": UnitType.FLEET,
                "fleet": UnitType.FLEET}
-_KEYWORDS = _HOLD | _SUPPORT | _CONVOY | _MOVE | _RETREAT | _DISBAND | _BUILD | _WAIVE | {
-    "a", "f", "via", "by"}
+_KEYWORDS = _HOLD | _SUPPORT | _CONVOY | _MOVE | _RETREAT | _DISBAND | _BUILD | _WAIVE | _BLOCK \
+    | _MOBILISE | {"a", "f", "via", "by"}
 
-_STARTS_AFTER_POWER = frozenset(_UNIT_TYPES) | _BUILD | _DISBAND | _WAIVE | _RETREAT
+_STARTS_AFTER_POWER = frozenset(_UNIT_TYPES) | _BUILD | _DISBAND | _WAIVE | _RETREAT | _MOBILISE
 _DIRECTIONS = {
     "n": "north", "no": "north", "nth": "north", "north": "north", "northern": "north",
     "s": "south", "so": "south", "sth": "south", "south": "south", "southern": "south",
@@ -197,6 +202,8 @@ class _Draft:
     target: _Place | None = None
     destination: _Place | None = None
     via_convoy: bool = False
+    point: str | None = None
+    """A block's corner, named by its id (a place named is in ``target``)."""
     span: tuple[int, int] = (0, 0)
     unit_span: tuple[int, int] = (0, 0)
     action_written: bool = False
@@ -524,6 +531,9 @@ class _Parser:
         elif self.word() in _RETREAT:
             leading = "retreat"
             self.i += 1
+        elif self.word() in _MOBILISE:
+            leading = "mobilise"
+            self.i += 1
         elif self.implied is not None:
             leading = self.implied
             self.skip_build_prose()
@@ -552,6 +562,10 @@ class _Parser:
             self.take_move_separator()
             draft.action = "retreat"
             draft.destination = self.place("where the unit retreats to")
+        elif leading == "mobilise":
+            if self.word() in _MOBILISE:
+                self.i += 1
+            draft.action = "mobilise"
         else:
             self.parse_action(draft)
         self.expect_end()
@@ -591,6 +605,13 @@ class _Parser:
         elif word in _BUILD:
             self.i += 1
             draft.action = "build"
+        elif word in _MOBILISE:
+            self.i += 1
+            draft.action = "mobilise"
+        elif word in _BLOCK:
+            self.i += 1
+            self.parse_blocked(draft)
+            draft.action = "block"
         elif self.take_move_separator() or self.try_peek_place() is not None:
             draft.destination = self.place("the destination")
             draft.via_convoy = self.take_via()
@@ -619,6 +640,27 @@ class _Parser:
             return None
         finally:
             self.i = saved
+
+    def parse_blocked(self, draft: _Draft) -> None:
+        """What a block order blocks: a corner by its id (``BLOCK SICILY``, ``block the
+        corner southern africa``) or a place: a passage's space, or a space of a corner."""
+        while self.word() in ("the", "corner", "passage", "point", "crossing", "at", "of") \
+                and self.peek(1) is not None:
+            self.i += 1
+        rest = self.tokens[self.i:]
+        if not rest:
+            raise self.error("a block order names the corner or passage it blocks",
+                             span=(len(self.text), len(self.text)),
+                             hint="write e.g. 'A Nap BLOCK Sicily' (a corner) or "
+                                  "'A Det BLOCK St Clair' (a passage)")
+        written = self.text[rest[0].start:rest[-1].end].lower()
+        key = re.sub(r"[^a-z0-9]+", "_", written).strip("_")
+        for corner in self.variant.rules.corners:
+            if key in (corner.id, corner.id.replace("_", "")):
+                draft.point = corner.id
+                self.i = len(self.tokens)
+                return
+        draft.target = self.place("the corner or passage it blocks")
 
     def parse_supported(self, draft: _Draft) -> None:
         draft.target_power = self.take_power()
@@ -708,6 +750,10 @@ class _Settler:
             return Disband(unit_type, location, **common)
         if action == "build":
             return Build(unit_type, location, **common)
+        if action == "mobilise":
+            return Mobilise(unit_type, location, **common)
+        if action == "block":
+            return Block(unit_type, location, self.settle_point(draft, location), **common)
         if action in ("move", "retreat"):
             assert draft.destination is not None
             destination = self.settle_destination(draft.destination, unit_type, location)
@@ -732,6 +778,39 @@ class _Settler:
                                                     draft.target_power, moving_to=destination)
         return SupportMove(unit_type, location, target_at, destination, target_type,
                            supported_power=draft.target_power, **common)
+
+    def settle_point(self, draft: _Draft, location: str) -> str:
+        """The corner or passage a block order names: by its id, or by a place that is a
+        passage or a space of one corner (of the corners with that space, the one the unit
+        may block)."""
+        if draft.point is not None:
+            return draft.point
+        place = draft.target
+        assert place is not None
+        rules = self.variant.rules
+        found: list[str] = []
+        for candidate in place.candidates:
+            province = province_of(candidate)
+            passage = rules.block_point(province)
+            if passage is not None:
+                found.append(passage.id)
+                continue
+            corners = [c for c in rules.corners if province in c.ring]
+            mine = [c for c in corners if province_of(location) in c.blockers]
+            found.extend(c.id for c in (mine or corners))
+        found = list(dict.fromkeys(found))
+        if len(found) == 1:
+            return found[0]
+        if not found:
+            points = ", ".join(p.id.upper() for p in rules.block_points()) or "none here"
+            raise InvalidOrderError(
+                f"{place.written!r} is no corner or passage whose crossings can be blocked",
+                text=self.text, span=place.span,
+                hint=f"the corners and passages are: {points}")
+        raise AmbiguousOrderError(
+            f"{place.written!r} could mean {' or '.join(f.upper() for f in found)}",
+            candidates=[f.upper() for f in found], text=self.text, span=place.span,
+            hint="name the corner by its id")
 
     def adjustment_meant(self, draft: _Draft, power: str | None) -> str:
         """What a bare unit ("A Vie") means in an adjustment phase: a removal when the power
@@ -1142,7 +1221,7 @@ def _split_segments(tokens: list[_Token], variant: Variant) -> list[list[_Token]
             follows_power = before.kind == "word" and _is_power_word(variant, before.text)
             follows_word = before.kind == "word" and (
                 before.text in _STARTS_ORDER_AFTER or before.text in _DISBAND
-                or before.text in _RETREAT
+                or before.text in _RETREAT or before.text in _MOBILISE
             )
             if not follows_power and not follows_word and before.kind not in ("colon", "dash"):
                 segments.append([])
@@ -1199,11 +1278,14 @@ def parse_orders(
                 carried = "build"
             elif first in _DISBAND:
                 carried = "disband"
+            elif first in _MOBILISE:
+                carried = "mobilise"
             elif first in _KEYWORDS and first not in _UNIT_TYPES:
                 carried = None
             try:
                 order = _parse_one(piece, position, current_power, the_variant,
-                                   carried if first not in _BUILD | _DISBAND else None)
+                                   carried if first not in _BUILD | _DISBAND | _MOBILISE
+                                   else None)
             except OrderTextError as exc:
                 shift = segment[0].start
                 exc.text = line

@@ -128,6 +128,30 @@ class Build(_UnitOrder):
 
 
 @dataclass(frozen=True, slots=True)
+class Block(_UnitOrder):
+    """The unit blocks the crossings of ``point``: a corner's id or a passage's space, as the
+    variant declares them (``[[corners]]``, ``[[passages]]``; Colonial Winters 6(b)-(d)). A
+    block is cut as a support is, and a crossing move overrides it with as many supports as
+    there are blocks standing against it."""
+
+    point: str
+
+    def __str__(self) -> str:
+        return f"{self.unit_text} BLOCK {_loc(self.point)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Mobilise(_UnitOrder):
+    """An inactive unit is mobilised in an adjustment phase, by foregoing a build (Colonial
+    Winters 8: one foregone build a year mobilises two units, three for the power with sea
+    superiority); the variant's hooks say which units may be (:meth:`~realpolitik.hooks.
+    VariantHooks.mobilisation`)."""
+
+    def __str__(self) -> str:
+        return f"{self.unit_text} MOBILISE"
+
+
+@dataclass(frozen=True, slots=True)
 class Waive:
     """A power gives up one build it is entitled to."""
 
@@ -137,15 +161,17 @@ class Waive:
         return "WAIVE"
 
 
-MovementOrder = Hold | Move | SupportHold | SupportMove | Convoy
-"""Orders of a movement phase."""
+MovementOrder = Hold | Move | SupportHold | SupportMove | Convoy | Block
+"""Orders of a movement phase (a block only in a variant with corners or passages)."""
 RetreatOrder = Retreat | Disband
 """Orders of a retreat phase."""
-AdjustmentOrder = Build | Disband | Waive
-"""Orders of an adjustment phase."""
-Order = Hold | Move | SupportHold | SupportMove | Convoy | Retreat | Disband | Build | Waive
+AdjustmentOrder = Build | Disband | Waive | Mobilise
+"""Orders of an adjustment phase (a mobilisation only in a variant with inactive units)."""
+Order = (Hold | Move | SupportHold | SupportMove | Convoy | Retreat | Disband | Build | Waive
+         | Block | Mobilise)
 """Any order."""
-UnitOrder = Hold | Move | SupportHold | SupportMove | Convoy | Retreat | Disband | Build
+UnitOrder = (Hold | Move | SupportHold | SupportMove | Convoy | Retreat | Disband | Build
+             | Block | Mobilise)
 """Any order given to (or creating) a unit at a location."""
 
 

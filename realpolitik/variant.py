@@ -437,8 +437,8 @@ def _load_folder(folder: Path) -> Variant:
 
 
 _TABLES = ("variant", "powers", "start", "start_centers", "rules", "setups",
-           "conditional_borders", "corners", "swap_borders", "neutral_units", "policies",
-           "hooks_data")
+           "conditional_borders", "corners", "passages", "swap_borders", "neutral_units",
+           "policies", "hooks_data")
 
 
 def check_policies(hooks: VariantHooks, chosen: Mapping[str, object], *, origin: str

@@ -23,9 +23,11 @@ from realpolitik.geography import Map, Terrain, UnitType, province_of
 __all__ = [
     "NEUTRAL",
     "BuildSites",
+    "BlockPoint",
     "ConditionalBorder",
     "Corner",
     "NeutralUnit",
+    "Passage",
     "PowerRules",
     "RetreatObligation",
     "TomlLines",
@@ -95,13 +97,18 @@ class Corner:
     other in the ring (``ring[0]-ring[2]`` and ``ring[1]-ring[3]`` for four).
 
     A crossing is a move along a diagonal. When crossings in more than one direction are
-    tried in the same turn, they all fail. A unit in one of ``blockers`` that stays where it
-    is blocks the point: crossings by other powers between two other spaces of the ring fail.
+    tried in the same turn, they all fail. A unit of ``block_units`` in one of ``blockers``
+    may be ordered to block the point (:class:`~realpolitik.orders.Block`): other powers'
+    crossings between two other spaces of the ring then fail unless supported once per block
+    standing against them; an attack on the blocker cuts its block, as it cuts a support.
     """
 
     id: str
     ring: tuple[str, ...]
     blockers: frozenset[str] = frozenset()
+    """The spaces whose units may block the point (by default every space of the ring)."""
+    block_units: UnitType | None = UnitType.ARMY
+    """The units that may block (None: both)."""
 
     def diagonal(self, origin: str, destination: str) -> bool:
         """True if a move from ``origin`` to ``destination`` crosses the point."""
@@ -110,6 +117,39 @@ class Corner:
             return False
         step = (ring.index(origin) - ring.index(destination)) % len(ring)
         return step not in (1, len(ring) - 1)
+
+    def crosses(self, origin: str, destination: str, unit_type: UnitType) -> bool:
+        """True if a move of a ``unit_type`` unit crosses the point (and may be blocked)."""
+        return self.diagonal(origin, destination)
+
+
+@dataclass(frozen=True, slots=True)
+class Passage:
+    """A space that is a tunnel between others (``[[passages]]``: Colonial Winters 6(d), Lake
+    St Clair and the Sea of Marmara): units of ``block_units`` in ``blockers`` (by default the
+    land provinces next to it) may block the moves of ``crossing_units`` into or out of it, as
+    a corner is blocked (:class:`Corner`). Its id, in a block order, is its space."""
+
+    space: str
+    blockers: frozenset[str]
+    block_units: UnitType | None = UnitType.ARMY
+    crossing_units: UnitType | None = UnitType.FLEET
+    """The moves that may be blocked (None: both kinds of unit)."""
+
+    @property
+    def id(self) -> str:
+        """The passage's name in a block order: its space."""
+        return self.space
+
+    def crosses(self, origin: str, destination: str, unit_type: UnitType) -> bool:
+        """True if a move of a ``unit_type`` unit goes through the passage (and may be
+        blocked)."""
+        return (self.space in (origin, destination)
+                and (self.crossing_units is None or unit_type is self.crossing_units))
+
+
+BlockPoint = Corner | Passage
+"""A place units may block."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +209,7 @@ class VariantRules:
     unordered_retreats: UnorderedRetreats = UnorderedRetreats.DISBAND
     conditional_borders: tuple[ConditionalBorder, ...] = ()
     corners: tuple[Corner, ...] = ()
+    passages: tuple[Passage, ...] = ()
     swap_borders: tuple[SwapBorder, ...] = ()
     neutral_units: tuple[NeutralUnit, ...] = ()
     max_builds: int | None = None
@@ -180,6 +221,20 @@ class VariantRules:
     def of_power(self, power: str) -> PowerRules:
         """What ``power``'s entry declares (nothing by default)."""
         return self.powers.get(power, _NO_LIMITS)
+
+    def block_point(self, point: str) -> BlockPoint | None:
+        """The corner or passage called ``point`` (a corner's id, a passage's space)."""
+        for corner in self.corners:
+            if corner.id == point:
+                return corner
+        for passage in self.passages:
+            if passage.space == point:
+                return passage
+        return None
+
+    def block_points(self) -> tuple[BlockPoint, ...]:
+        """Every corner and passage whose crossings units may block."""
+        return (*(c for c in self.corners if c.blockers), *self.passages)
 
 
 class TomlLines:
@@ -309,6 +364,7 @@ def read_variant_rules(data: Mapping[str, Any], text: str, the_map: Map,
                                        UnorderedRetreats.DISBAND, "rules"),
         conditional_borders=_conditional_borders(read, data),
         corners=_corners(read, data),
+        passages=_passages(read, data),
         swap_borders=_swap_borders(read, data),
         neutral_units=_neutral_units(read, data),
         max_builds=read.count(rules, "max_builds", "rules", 0),
@@ -348,14 +404,52 @@ def _corners(read: _Reader, data: Mapping[str, Any]) -> tuple[Corner, ...]:
     table = "corners"
     out = []
     for index, entry in enumerate(read.entries(data, table)):
-        read.keys(entry, ("id", "ring", "blockers"), table, index)
+        read.keys(entry, ("id", "ring", "blockers", "block_units"), table, index)
         ring = read.provinces(entry, "ring", table, index)
         if len(ring) not in (4, 5) or len(set(ring)) != len(ring):
             raise read.fail(f"[[{table}]] ring must name four (or five) different provinces in "
                             "order around the point", table, "ring", index)
-        blockers = read.provinces(entry, "blockers", table, index)
-        out.append(Corner(str(entry.get("id", "-".join(ring))), tuple(ring),
-                          frozenset(blockers)))
+        blockers = read.provinces(entry, "blockers", table, index) \
+            if "blockers" in entry else ring
+        if any(b not in ring for b in blockers):
+            raise read.fail(f"[[{table}]] blockers must be spaces of the ring", table,
+                            "blockers", index)
+        corner_id = str(entry.get("id", "-".join(ring))).lower()
+        if corner_id in read.map.provinces or not re.fullmatch(r"[a-z][a-z0-9_]*", corner_id):
+            raise read.fail(f"[[{table}]] id {corner_id!r} must be a word (letters, digits, "
+                            "_) that is not a province's id", table, "id", index)
+        out.append(Corner(corner_id, tuple(ring), frozenset(blockers),
+                          _unit_kind(read, entry, "block_units", "army", table, index)))
+    return tuple(out)
+
+
+def _unit_kind(read: _Reader, entry: Mapping[str, Any], key: str, default: str, table: str,
+               index: int) -> UnitType | None:
+    value = entry.get(key, default)
+    if value not in ("army", "fleet", "both"):
+        raise read.fail(f"[[{table}]] {key} must be army, fleet or both", table, key, index)
+    return None if value == "both" else UnitType.ARMY if value == "army" else UnitType.FLEET
+
+
+def _passages(read: _Reader, data: Mapping[str, Any]) -> tuple[Passage, ...]:
+    table = "passages"
+    out = []
+    for index, entry in enumerate(read.entries(data, table)):
+        read.keys(entry, ("space", "blockers", "block_units", "crossing_units"), table, index)
+        space = read.province(entry.get("space"), table, "space", index)
+        near = {province_of(n) for loc in (space, *read.map.coasts(space))
+                for n in read.map.fleet_neighbours(loc)} | set(read.map.army_neighbours(space))
+        if "blockers" in entry:
+            blockers = read.provinces(entry, "blockers", table, index)
+        else:
+            blockers = tuple(sorted(p for p in near
+                                    if read.map.provinces[p].terrain is not Terrain.SEA))
+        if any(b not in near for b in blockers):
+            raise read.fail(f"[[{table}]] blockers must be next to {space}", table,
+                            "blockers", index)
+        out.append(Passage(space, frozenset(blockers),
+                           _unit_kind(read, entry, "block_units", "army", table, index),
+                           _unit_kind(read, entry, "crossing_units", "fleet", table, index)))
     return tuple(out)
 
 

@@ -236,13 +236,11 @@ def test_crossings_in_two_directions_both_fail() -> None:
     }
 
 
-def test_a_fleet_staying_at_the_corner_blocks_a_crossing() -> None:
-    position = Position.initial(variant("corner"))  # blue F nsea holds
-    assert outcome(position, "A isl - mai")["A ISL - MAI"] == \
-        "fails: A ISL - MAI failed: the corner strait was blocked by F NSEA."
-    position = Position.build(position.variant, "S1901M", [
+def test_a_unit_staying_at_the_corner_does_not_block_without_a_block_order() -> None:
+    # (blocking is an order: tests/test_colonial_winters_orders.py)
+    position = Position.build(variant("corner"), "S1901M", [
         Unit("red", UnitType.ARMY, "isl"), Unit("blue", UnitType.FLEET, "nsea")])
-    assert results(position, "A isl - mai", "F nsea - cal")["A ISL - MAI"] is True
+    assert results(position, "F nsea - ssea")["F NSEA - SSEA"] is True
 
 
 # -- a variant's own hooks and state ---------------------------------------------------------

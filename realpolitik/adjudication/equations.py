@@ -24,7 +24,7 @@ from types import MappingProxyType
 from realpolitik.geography import UnitType
 from realpolitik.hooks import NO_MODIFIERS, DislodgeRequirement, Fragility, MovementModifiers
 from realpolitik.maptables import MapTables
-from realpolitik.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
+from realpolitik.orders import Block, Convoy, Hold, Move, Order, SupportHold, SupportMove
 from realpolitik.position import Unit
 from realpolitik.rules import (
     AdjacentConvoy,
@@ -37,6 +37,7 @@ from realpolitik.rules import (
 from realpolitik.variant_rules import ConditionalBorder, Corner, VariantRules
 
 __all__ = [
+    "BLOCK",
     "CONVOY",
     "CONVOY_ELSE_LAND",
     "CONVOY_ONLY",
@@ -60,7 +61,7 @@ _SHIELDING_PARADOX_RULES = frozenset(
     (ConvoyParadox.R1971, ConvoyParadox.R1982, ConvoyParadox.R2000))
 """The 4.A.2 rules under which a convoyed army does not cut some supports."""
 # Order kinds.
-HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, CONVOY = range(5)
+HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, CONVOY, BLOCK = range(6)
 # How an army move travels.
 LAND, CONVOY_ONLY, CONVOY_ELSE_LAND = range(3)
 
@@ -94,6 +95,7 @@ class Board:
         "gates",
         "corner_clash",
         "corner_blockers",
+        "blocked_point",
         "conditional",
         "corners",
         "mods",
@@ -160,6 +162,10 @@ class Board:
                 target[i] = at.get(province_at[order.army_location], -1)
                 dest[i] = province_at[order.destination]
                 helpers.append(i)
+            elif cls is Block:
+                assert isinstance(order, Block)
+                kind[i] = BLOCK
+                dest[i] = order.point  # (the corner or passage it blocks)
             else:
                 assert order is None or isinstance(order, Hold)
 
@@ -243,21 +249,38 @@ class Board:
         self.corner_clash: frozenset[int] = _NO_FLEETS
         """The moves across a corner that is crossed in more than one direction."""
         self.corner_blockers: Mapping[int, tuple[int, ...]] = _NO_GRAPH
-        """Move -> the units (of other powers) that may block the corner it crosses."""
+        """Move -> the units of other powers blocking a corner or passage it crosses (ordered
+        to block it, or, with the variant's ``holding_blocks``, holding where they may)."""
+        self.blocked_point: Mapping[int, str] = MappingProxyType({})
+        """Move -> the corner or passage whose blocks stand against it."""
         self.conditional: frozenset[int] = _NO_FLEETS
         """The moves that any of the above may stop."""
         self.corners: tuple[Corner, ...] = variant_rules.corners if variant_rules else ()
         if variant_rules is not None and (variant_rules.conditional_borders
-                                          or variant_rules.corners):
+                                          or variant_rules.corners or variant_rules.passages):
             self._set_crossings(moves, variant_rules)
 
     def _set_crossings(self, moves: list[int], variant_rules: VariantRules) -> None:
-        """Which moves cross a conditional border or a corner, and the corner clashes (moves
-        across one corner in more than one direction: all of them fail)."""
-        prov, dest, units = self.prov, self.dest, self.units
+        """Which moves cross a conditional border, a corner or a passage, the blocks that stand
+        against them, and the corner clashes (moves across one corner in more than one
+        direction: all of them fail)."""
+        prov, dest, units, kind, power = self.prov, self.dest, self.units, self.kind, self.power
         crossing: dict[str, list[int]] = {}
         gates_of: dict[int, tuple[ConditionalBorder, ...]] = {}
         blockers_of: dict[int, tuple[int, ...]] = {}
+        point_of: dict[int, str] = {}
+        points = variant_rules.block_points()
+        # the units blocking each point: ordered to, or (a variant's reading) holding there
+        blocking: dict[str, list[int]] = {}
+        holding = self.mods.holding_blocks
+        for j in range(self.n):
+            if kind[j] == BLOCK:
+                blocking.setdefault(dest[j], []).append(j)
+            elif holding and kind[j] == HOLD:
+                for point in points:
+                    if prov[j] in point.blockers and (point.block_units is None
+                                                      or units[j].type is point.block_units):
+                        blocking.setdefault(point.id, []).append(j)
         for i in moves:
             origin, to = prov[i], dest[i]
             gates = tuple(g for g in variant_rules.conditional_borders
@@ -268,16 +291,22 @@ class Board:
             for corner in variant_rules.corners:
                 if corner.diagonal(origin, to):
                     crossing.setdefault(corner.id, []).append(i)
+            for point in points:
+                if point.id in blocking and point.crosses(origin, to, units[i].type):
                     # (a unit at either end of the crossing is its origin or its target,
                     # not a blocker of it)
-                    blockers_of[i] = tuple(
-                        self.at[p] for p in sorted(corner.blockers - {origin, to})
-                        if p in self.at and self.power[self.at[p]] != self.power[i])
+                    against = tuple(j for j in blocking[point.id]
+                                    if prov[j] not in (origin, to) and power[j] != power[i])
+                    if against:
+                        blockers_of[i] = against
+                        point_of[i] = point.id
+                        break
         self.gates, self.corner_blockers = gates_of, blockers_of
+        self.blocked_point = point_of
         self.corner_clash = frozenset(
             i for movers in crossing.values()
             if len({(prov[i], dest[i]) for i in movers}) > 1 for i in movers)
-        self.conditional = frozenset(gates_of) | frozenset(blockers_of)
+        self.conditional = frozenset(gates_of) | frozenset(blockers_of) | self.corner_clash
 
     def _set_fragile(self, moves: list[int], fragile: Mapping[str, Fragility]) -> None:
         """The convoying fleets of each army move whose convoy an attack breaks: every fleet of
@@ -391,6 +420,7 @@ def _corners_of(board: Board, i: int) -> list[Corner]:
     return [c for c in board.corners if c.diagonal(board.prov[i], board.dest[i])]
 
 
+
 def fleets_on_routes(start: Sequence[int], end: Container[int],
                      graph: Mapping[int, Sequence[int]], budget: int = 20_000) -> set[int]:
     """The fleets on some simple path from a fleet in ``start`` to one in ``end`` through
@@ -481,24 +511,43 @@ class Equations:
         b = self.board
         if i in b.corner_clash:
             return False  # the corner is crossed in more than one direction
-        for blocker in b.corner_blockers.get(i, ()):
-            if b.kind[blocker] != MOVE or not self.resolve(blocker):
-                return False  # a unit stays at the corner and blocks it
+        if i in b.corner_blockers and self.blocks_standing(i) > self.support_count(i):
+            return False  # blocked, and not supported once per block
         return all(not self.gate_closed(i, gate) for gate in b.gates.get(i, ()))
+
+    def blocks_standing(self, i: int) -> int:
+        """How many blocks against move ``i`` stand (are not cut)."""
+        return sum(1 for j in self.board.corner_blockers.get(i, ()) if self.block_stands(j))
+
+    def block_stands(self, j: int) -> bool:
+        """True if the block of unit ``j`` stands: not cut by an attack (of a unit of
+        another power with a path to it), as a support is cut."""
+        b = self.board
+        if b.kind[j] == BLOCK:
+            return self.resolve(j)
+        return self.block(j)  # a holding unit that blocks (the variant's reading)
+
+    def block(self, j: int) -> bool:
+        """The decision of a block: not cut by any attack of another power's unit."""
+        b = self.board
+        power = b.power[j]
+        return not any(b.power[m] != power and self.path(m)
+                       for m in b.moves_into.get(b.prov[j], ()))
 
     def closed_crossing(self, i: int) -> tuple[str, str, tuple[int, ...]]:
         """Why move ``i`` could not cross, once decided: (``"clash"``, corner id, the moves
-        across it), (``"blocked"``, corner id, the blocker), (``"fleet"``, watched space, the
-        foreign fleets there) or (``"standoff"``, watched space, the moves that bounced)."""
+        across it), (``"blocked"``, the corner's id or the passage's space, the blocks
+        standing), (``"fleet"``, watched space, the foreign fleets there) or (``"standoff"``,
+        watched space, the moves that bounced)."""
         b = self.board
         if i in b.corner_clash:
             corner = next(c for c in _corners_of(b, i))
             movers = tuple(j for j in range(b.n) if b.kind[j] == MOVE
                            and corner.diagonal(b.prov[j], b.dest[j]) and j != i)
             return ("clash", corner.id, movers)
-        for blocker in b.corner_blockers.get(i, ()):
-            if b.kind[blocker] != MOVE or not self.resolve(blocker):
-                return ("blocked", next(c for c in _corners_of(b, i)).id, (blocker,))
+        if i in b.corner_blockers and self.blocks_standing(i) > self.support_count(i):
+            standing = tuple(j for j in b.corner_blockers[i] if self.block_stands(j))
+            return ("blocked", b.blocked_point[i], standing)
         for gate in b.gates.get(i, ()):
             if self.gate_closed(i, gate):
                 there = b.at.get(gate.watch, -1)
@@ -512,6 +561,12 @@ class Equations:
                     return ("fleet", gate.watch, fleets)
                 return ("standoff", gate.watch, tuple(b.moves_into.get(gate.watch, ())))
         raise ValueError(f"move {i} was not stopped at a crossing")
+
+    def closed_crossing_is_block(self, i: int) -> bool:
+        """True if move ``i`` was stopped by the blocks against it (and nothing before)."""
+        b = self.board
+        return (i not in b.corner_clash and i in b.corner_blockers
+                and self.blocks_standing(i) > self.support_count(i))
 
     def gate_closed(self, i: int, gate: ConditionalBorder) -> bool:
         """True if the border ``gate`` is closed to move ``i`` after this turn's moves."""
@@ -655,6 +710,8 @@ class Equations:
             return self.move(i)
         if kind == CONVOY:
             return self.convoy(i)
+        if kind == BLOCK:
+            return self.block(i)
         return self.support(i)
 
     def move(self, i: int) -> bool:

@@ -23,6 +23,7 @@ from types import MappingProxyType
 
 from realpolitik.adjudication.backup import backup_rule
 from realpolitik.adjudication.equations import (
+    BLOCK,
     CONVOY,
     HOLD,
     LAND,
@@ -48,6 +49,7 @@ from realpolitik.rules import Rules
 __all__ = ["adjudicate_movement"]
 
 # Enum members looked up once (a class attribute look-up on an enum is slow).
+_BLOCKED = Outcome.BLOCKED
 _BOUNCED = Outcome.BOUNCED
 _CONVOYED = Outcome.CONVOYED
 _CONVOY_DISRUPTED = Outcome.CONVOY_DISRUPTED
@@ -66,14 +68,15 @@ _FAILS = Result.FAILS
 _SUCCEEDS = Result.SUCCEEDS
 
 _OUTCOMES = (_MOVED, _HELD, _DISLODGED, _BOUNCED, _SELF_DISLODGE, _NO_CONVOY, _CONVOY_DISRUPTED,
-             _CROSSING_CLOSED, _PARADOX, _SUPPORTED, _CUT, _UNMATCHED, _CONVOYED, _NO_EFFECT)
+             _CROSSING_CLOSED, _PARADOX, _SUPPORTED, _CUT, _UNMATCHED, _CONVOYED, _NO_EFFECT,
+             _BLOCKED)
 """The outcomes of a movement order; a phase records each unit's as its index here (a byte)."""
 _CODE_OF = {outcome: code for code, outcome in enumerate(_OUTCOMES)}
 (_MOVED_CODE, _HELD_CODE, _DISLODGED_CODE, _SUPPORTED_CODE, _CUT_CODE, _UNMATCHED_CODE,
- _PARADOX_CODE, _CONVOYED_CODE, _NO_EFFECT_CODE) = (
+ _PARADOX_CODE, _CONVOYED_CODE, _NO_EFFECT_CODE, _BLOCKED_CODE) = (
     _CODE_OF[_MOVED], _CODE_OF[_HELD], _CODE_OF[_DISLODGED], _CODE_OF[_SUPPORTED],
     _CODE_OF[_CUT], _CODE_OF[_UNMATCHED], _CODE_OF[_PARADOX], _CODE_OF[_CONVOYED],
-    _CODE_OF[_NO_EFFECT])
+    _CODE_OF[_NO_EFFECT], _CODE_OF[_BLOCKED])
 
 
 def _unset(decision: int) -> bool:  # pragma: no cover - replaced before use
@@ -279,6 +282,9 @@ class _Decided:
                        else _CODE_OF[self.failure_kind(i)])
             elif not matched[i]:
                 append(_UNMATCHED_CODE)  # a support or convoy of an order not given
+            elif k == BLOCK:
+                append(_BLOCKED_CODE if value[i] else
+                       _CUT_CODE if dislodged_by[i] < 0 else _DISLODGED_CODE)
             elif k == CONVOY:
                 if i in paradoxes:
                     append(_PARADOX_CODE)
@@ -361,6 +367,8 @@ class _Explainer(_Decided):
             return self.support_said(i)
         if kind == CONVOY:
             return self.convoy_said(i)
+        if kind == BLOCK:
+            return self.block_said(i)
         return self.hold_said(i)
 
     def dislodged_clause(self, i: int) -> tuple[str, int]:
@@ -410,16 +418,64 @@ class _Explainer(_Decided):
         return _said(outcome, f"{text} failed: {reason}.",
                      by=by, strength=attack, opposed_by=opposed)
 
+    def point_name(self, point: str) -> str:
+        """``"the corner sicily"``, ``"the passage Lake St Clair"``."""
+        if point in self.places.provinces:
+            return f"the passage {self.places.name(point)}"
+        return f"the corner {point}"
+
+    def crossing_name(self, i: int) -> str:
+        """``"Tyrrhenian Sea-Messina"``: the two ends of move ``i``."""
+        b = self.board
+        return f"{self.places.name(b.prov[i])}-{self.places.name(b.dest[i])}"
+
+    def block_said(self, s: int) -> _Said:
+        b, eq = self.board, self.eq
+        text = self.order_text(s)
+        point = self.point_name(b.dest[s])
+        if self.value[s]:
+            against = [i for i, blocks in b.corner_blockers.items() if s in blocks]
+            stopped = [self.order_text(i) for i in against
+                       if not self.moved[i] and eq.closed_crossing_is_block(i)]
+            passed = [self.order_text(i) for i in against
+                      if not eq.closed_crossing_is_block(i) and eq.crossing_open(i)]
+            if stopped:
+                said = f"{text}: the block stood and stopped {and_list(stopped)}."
+            elif passed:
+                said = f"{text}: the block stood, but {and_list(passed)} " \
+                       f"{'was' if len(passed) == 1 else 'were'} supported past it."
+            else:
+                said = f"{text}: the block stood ({point} was not crossed by another power)."
+            return _said(_BLOCKED, said, by=tuple(stopped))
+        if self.dislodged_by[s] >= 0:
+            clause, j = self.dislodged_clause(s)
+            return _said(_DISLODGED,
+                         f"{text} was cut: the blocking unit was dislodged by {clause}.",
+                         by=(self.order_text(j),))
+        cutters = [self.order_text(j) for j in b.moves_into.get(b.prov[s], ())
+                   if b.power[j] != b.power[s] and eq.path(j)]
+        return _said(_CUT, f"{text} was cut by the attack of {and_list(cutters)} (a block is "
+                           f"cut as a support is).", by=tuple(cutters))
+
     def crossing_failure(self, i: int) -> tuple[Outcome, str, tuple[str, ...], int, int | None]:
         """The sentence of a move stopped at a conditional border or a corner."""
         why, where, units = self.eq.closed_crossing(i)
-        names = tuple(self.unit_text(j) for j in units)
         place = self.places.name(where) if why in ("fleet", "standoff") else where
+        if why == "blocked":
+            names = tuple(str(self.board.orders[j]) if self.board.kind[j] == BLOCK
+                          else self.unit_text(j) for j in units)
+            supports = self.eq.support_count(i)
+            had = "no support" if supports == 0 else \
+                f"{supports} support{'s' if supports > 1 else ''}"
+            text = (f"the crossing {self.crossing_name(i)} was blocked by {and_list(names)} "
+                    f"at {self.point_name(where)} ({had} against {len(units)} "
+                    f"block{'s' if len(units) > 1 else ''}: each block needs one support or "
+                    f"a cut)")
+            return (_CROSSING_CLOSED, text, names, 0, None)
+        names = tuple(self.unit_text(j) for j in units)
         if why == "clash":
             text = f"the corner {place} was crossed in more than one direction (by " \
                    f"{and_list(names)})"
-        elif why == "blocked":
-            text = f"the corner {place} was blocked by {and_list(names)}"
         elif why == "fleet":
             text = f"the passage was closed by {and_list(names)} in {place}"
         else:
@@ -571,10 +627,11 @@ class _Explainer(_Decided):
 
 
 _RESULT_OF: dict[Outcome, Result] = {
-    outcome: _SUCCEEDS if outcome in (_MOVED, _HELD, _SUPPORTED, _CONVOYED) else _FAILS
+    outcome: _SUCCEEDS if outcome in (_MOVED, _HELD, _SUPPORTED, _CONVOYED, _BLOCKED)
+    else _FAILS
     for outcome in Outcome
 }
-"""A movement order succeeded exactly when its outcome is one of these four."""
+"""A movement order succeeded exactly when its outcome is one of these five."""
 
 
 class _Record:

@@ -53,8 +53,12 @@ class Outcome(StrEnum):
     """A move that would dislodge a unit of the same power."""
     CROSSING_CLOSED = "crossing_closed"
     """A move across a variant's conditional border or corner that was closed this turn (a
-    foreign fleet or a stand-off at the watched space, a unit blocking the corner, crossings
-    in more than one direction)."""
+    foreign fleet or a stand-off at the watched space, blocks not overridden by supports,
+    crossings in more than one direction)."""
+    BLOCKED = "blocked"
+    """A block order that stood (was not cut)."""
+    MOBILISED = "mobilised"
+    """An inactive unit mobilised in an adjustment phase."""
     RETREATED = "retreated"
     DISBANDED = "disbanded"
     BUILT = "built"

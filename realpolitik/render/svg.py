@@ -20,10 +20,12 @@ from realpolitik.caches import CacheSlot
 from realpolitik.errors import RealpolitikError
 from realpolitik.geography import Terrain, UnitType, province_of
 from realpolitik.orders import (
+    Block,
     Build,
     Convoy,
     Disband,
     Hold,
+    Mobilise,
     Move,
     Order,
     Retreat,
@@ -634,6 +636,14 @@ def _draw_order(
         if position.phase.type is PhaseType.RETREATS:
             at = beside(order.location)
         canvas.add("marks", _cross(at, 8.5))
+    elif isinstance(order, Block):
+        # a block: a heavy broken ring round the blocking unit (crossed when cut)
+        canvas.add("orders", _ring(here, 14, colour, dash="6 2.5", width=3.4))
+        if failed or void:
+            canvas.add("marks", _cross((here[0] + 11, here[1] - 11), 4))
+    elif isinstance(order, Mobilise):
+        mobilised = result is None or result.result is Result.SUCCEEDS
+        canvas.add("marks", _ring(here, 13.5, "#2ca02c" if mobilised else FAILED, width=2.4))
     elif isinstance(order, Build):
         built = result is None or result.result is Result.SUCCEEDS
         extra = "" if built else ' opacity="0.4"'

@@ -91,6 +91,14 @@ POLICIES: Mapping[str, tuple[str, ...]] = MappingProxyType({
     # attack except the holder's, who wins the tie; or, in a coastal space it defends normally
     # except against the holder, who dislodges it with equal strength
     "one_fleet_coastal_rule": ("holder_wins_tie", "holder_dislodges"),
+    # 6(b)-(d): "an army may block movement across the point": by an order (A E49 BLOCK
+    # SICILY), which is cut as a support is; or by holding in a space of the corner (or beside
+    # a passage) with no other order, the block still cut by an attack
+    "corner_blocking": ("order", "holding"),
+    # 8: mobilising "by foregoing one build out of one's home supply centre count": only with a
+    # build due this winter (which it takes); or with a home centre owned, even with no build
+    # due (then nothing else is given up)
+    "mobilisation_cost": ("a_build", "home_count"),
 })
 
 @dataclass(frozen=True, slots=True)
@@ -698,8 +706,10 @@ class ColonialWinters(VariantHooks):
                     UnitType.FLEET, 4, UnitType.ARMY,
                     f"{name}'s army can be dislodged only by a fleet supported by four armies "
                     f"(rule 7(c))")
+        holding = position.variant.policies.get("corner_blocking") == "holding"
         return MovementModifiers(MappingProxyType(against), MappingProxyType(requirements),
-                                 MappingProxyType(fragile), MappingProxyType(lowered))
+                                 MappingProxyType(fragile), MappingProxyType(lowered),
+                                 holding_blocks=holding)
 
     def annihilated_when_dislodged(self, position: Position, unit: Unit) -> bool:
         if unit.power == NEUTRAL:

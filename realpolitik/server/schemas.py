@@ -15,10 +15,12 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from realpolitik.orders import (
+    Block,
     Build,
     Convoy,
     Disband,
     Hold,
+    Mobilise,
     Move,
     Order,
     Retreat,
@@ -329,13 +331,16 @@ class JoinOut(BaseModel):
 
 # -- orders ---------------------------------------------------------------------------------------
 
-OrderKind = Literal["hold", "move", "support", "convoy", "retreat", "disband", "build", "waive"]
+OrderKind = Literal["hold", "move", "support", "convoy", "retreat", "disband", "build", "waive",
+                    "block", "mobilise"]
 
 
 class StructuredOrder(BaseModel):
     """An order as fields: ``{"kind": "move", "unit": "A PAR", "to": "BUR"}``;
     ``{"kind": "support", "unit": "A MAR", "target": "A PAR", "to": "BUR"}`` (no ``to`` for a
-    support to hold); ``{"kind": "convoy", "unit": "F MAO", "target": "A BRE", "to": "SPA"}``."""
+    support to hold); ``{"kind": "convoy", "unit": "F MAO", "target": "A BRE", "to": "SPA"}``;
+    in variants that have them, ``{"kind": "block", "unit": "A E49", "to": "SICILY"}`` (the
+    corner or passage blocked) and ``{"kind": "mobilise", "unit": "A N33"}``."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -350,7 +355,7 @@ class StructuredOrder(BaseModel):
         needs_unit = self.kind != "waive"
         if needs_unit and not self.unit:
             raise ValueError(f"a {self.kind} order needs 'unit'")
-        if self.kind in ("move", "retreat", "convoy") and not self.to:
+        if self.kind in ("move", "retreat", "convoy", "block") and not self.to:
             raise ValueError(f"a {self.kind} order needs 'to'")
         if self.kind in ("support", "convoy") and not self.target:
             raise ValueError(f"a {self.kind} order needs 'target'")
@@ -374,6 +379,10 @@ class StructuredOrder(BaseModel):
                 return f"{unit} D"
             case "build":
                 return f"{unit} B"
+            case "block":
+                return f"{unit} BLOCK {self.to}"
+            case "mobilise":
+                return f"{unit} MOBILISE"
             case _:
                 return "WAIVE"
 
@@ -407,6 +416,10 @@ def order_to_wire(order: Order) -> OrderOut:
         return OrderOut(kind="retreat", unit=unit, to=order.destination.upper(), text=text)
     if isinstance(order, Disband):
         return OrderOut(kind="disband", unit=unit, text=text)
+    if isinstance(order, Block):
+        return OrderOut(kind="block", unit=unit, to=order.point.upper(), text=text)
+    if isinstance(order, Mobilise):
+        return OrderOut(kind="mobilise", unit=unit, text=text)
     assert isinstance(order, Build)
     return OrderOut(kind="build", unit=unit, text=text)
 

@@ -1,0 +1,262 @@
+"""The two orders Colonial Winters adds to the rulebooks' game, end to end: BLOCK (rules 6(b),
+6(c), 6(d): an army blocks the crossings of a corner or a passage; the block is cut as a
+support is and a crossing overrides it with one support per block) and MOBILISE (rule 8: an
+inactive unit is mobilised by foregoing a build, two units a build, three for the power with
+sea superiority, one build a year).
+
+On the synthetic variants (``tests/variants/corner``: a corner of two shores and two seas;
+``tests/variants/gate``: a sound that is a passage; ``tests/variants/miniworld``: the
+variant's rules with inactive units) and on the Colonial Winters map.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from realpolitik.adjudication import adjudicate
+from realpolitik.adjudication.outcomes import Outcome
+from realpolitik.geography import UnitType
+from realpolitik.legality import check_order
+from realpolitik.listing import legal_orders
+from realpolitik.notation import parse_order
+from realpolitik.orders import Block, Hold, Mobilise, Move
+from realpolitik.position import Position, Unit
+from realpolitik.variant import Variant, load_variant
+
+VARIANTS = Path(__file__).parent / "variants"
+
+
+def variant(name: str) -> Variant:
+    return load_variant(VARIANTS / name)
+
+
+def units(pos_variant: Variant, phase: str, placed: list[str], **state: object) -> Position:
+    """A position from "power A loc" strings."""
+    made = [Unit(p, UnitType(t), loc) for p, t, loc in (u.split() for u in placed)]
+    pos = Position.build(pos_variant, phase, made, {})
+    if state:
+        pos = pos.replace(state={**pos_variant.hooks.initial_state(pos), **state})
+    return pos
+
+
+def outcome(pos: Position, *orders: str) -> dict[str, str]:
+    """Order text -> "succeeds: reason" / "fails: reason"."""
+    resolution = adjudicate(pos, [parse_order(o, pos) for o in orders])
+    return {str(r.order): f"{r.result.value}: {r.reason}" for r in resolution.results}
+
+
+# -- 6(b): a corner blocked by an army --------------------------------------------------------
+
+def corner(*placed: str) -> Position:
+    return units(variant("corner"), "S1901M", list(placed))
+
+
+def test_rule_6b_an_army_blocks_a_crossing_of_the_corner() -> None:
+    pos = corner("red A isl", "blue F nsea")
+    done = outcome(pos, "A isl BLOCK strait", "F nsea - ssea")
+    assert done["F NSEA - SSEA"] == (
+        "fails: F NSEA - SSEA failed: the crossing North Sea-South Sea was blocked by "
+        "A ISL BLOCK STRAIT at the corner strait (no support against 1 block: each block "
+        "needs one support or a cut).")
+    assert done["A ISL BLOCK STRAIT"] == \
+        "succeeds: A ISL BLOCK STRAIT: the block stood and stopped F NSEA - SSEA."
+    resolution = adjudicate(pos, [parse_order(o, pos) for o in ("A isl BLOCK strait",
+                                                                "F nsea - ssea")])
+    assert [r.outcome for r in resolution.results] == [Outcome.BLOCKED,
+                                                       Outcome.CROSSING_CLOSED]
+
+
+def test_rule_6b_without_a_block_order_the_army_does_not_block() -> None:
+    # the text: an army "may block": blocking is an order, as a support is (policy
+    # corner_blocking = "order"; the other reading is tested on the map below)
+    assert outcome(corner("red A isl", "blue F nsea"), "F nsea - ssea")["F NSEA - SSEA"] \
+        .startswith("succeeds")
+
+
+def test_rule_6b_a_block_is_cut_by_an_attack() -> None:
+    pos = corner("red A isl", "blue F nsea", "blue F wsea")
+    done = outcome(pos, "A isl BLOCK strait", "F nsea - ssea", "F wsea - isl")
+    assert done["F NSEA - SSEA"] == "succeeds: F NSEA - SSEA moved."
+    assert done["A ISL BLOCK STRAIT"] == (
+        "fails: A ISL BLOCK STRAIT was cut by the attack of F WSEA - ISL (a block is cut as "
+        "a support is).")
+
+
+def test_rule_6b_a_block_is_overridden_by_a_support() -> None:
+    pos = corner("red A isl", "blue F nsea", "blue F wsea")
+    done = outcome(pos, "A isl BLOCK strait", "F nsea - ssea", "F wsea S F nsea - ssea")
+    assert done["F NSEA - SSEA"] == "succeeds: F NSEA - SSEA moved."
+    assert done["A ISL BLOCK STRAIT"] == ("succeeds: A ISL BLOCK STRAIT: the block stood, but "
+                                          "F NSEA - SSEA was supported past it.")
+
+
+def test_rule_6b_two_armies_blocking_need_two_supports_or_cuts() -> None:
+    placed = ("red A isl", "red A mai", "blue F nsea", "blue F wsea", "blue A cal")
+    blocks = ("A isl BLOCK strait", "A mai BLOCK strait")
+    one_support = outcome(corner(*placed), *blocks, "F nsea - ssea", "F wsea S F nsea - ssea")
+    assert one_support["F NSEA - SSEA"].startswith("fails")
+    assert "(1 support against 2 blocks" in one_support["F NSEA - SSEA"]
+    # a support and a cut
+    cut_too = outcome(corner(*placed), *blocks, "F nsea - ssea", "F wsea S F nsea - ssea",
+                      "A cal - mai")
+    assert cut_too["F NSEA - SSEA"] == "succeeds: F NSEA - SSEA moved."
+    assert cut_too["A MAI BLOCK STRAIT"].startswith("fails: A MAI BLOCK STRAIT was cut")
+
+
+def test_rule_6b_a_block_does_not_stop_its_own_powers_crossings() -> None:
+    pos = corner("red A isl", "red F nsea")
+    assert outcome(pos, "A isl BLOCK strait", "F nsea - ssea")["F NSEA - SSEA"] \
+        .startswith("succeeds")
+
+
+def test_rule_6b_only_an_army_of_the_corner_may_block() -> None:
+    pos = corner("red A isl", "blue F nsea", "blue A cal")
+    assert check_order(pos, parse_order("A isl BLOCK strait", pos)) is None
+    # a fleet may not, nor an army outside the corner's spaces
+    assert check_order(pos, Block(UnitType.FLEET, "nsea", "strait", power="blue")) == (
+        "cannot_block", "The fleet in North Sea is not where the corner strait can be "
+                        "blocked from.")
+    assert check_order(pos, Block(UnitType.ARMY, "cal", "strait"))[0] == "cannot_block"
+    assert check_order(pos, Block(UnitType.ARMY, "isl", "elsewhere"))[0] == "no_such_crossing"
+
+
+def test_rule_6b_the_listing_offers_the_block_where_it_is_legal() -> None:
+    pos = corner("red A isl", "blue F nsea", "blue A cal")
+    assert Block(UnitType.ARMY, "isl", "strait", power="red") in legal_orders(pos, "red")["isl"]
+    assert not any(isinstance(o, Block) for listed in legal_orders(pos, "blue").values()
+                   for o in listed)
+    for power in ("red", "blue"):
+        for listed in legal_orders(pos, power).values():
+            for order in listed:
+                assert check_order(pos, order) is None, order
+
+
+def test_rule_6b_the_classical_game_has_no_block() -> None:
+    classical = Position.initial(load_variant("classical"))
+    assert check_order(classical, Block(UnitType.ARMY, "par", "bur"))[0] == "no_such_crossing"
+    with pytest.raises(Exception, match="no corner or passage"):
+        parse_order("A Par BLOCK Bur", classical)
+    assert not any(isinstance(o, Block) for listed in legal_orders(classical, "france")
+                   .values() for o in listed)
+
+
+# -- 6(d): a passage blocked by an army -------------------------------------------------------
+
+def test_rule_6d_an_army_blocks_a_fleet_moving_into_the_passage() -> None:
+    pos = units(variant("gate"), "S1901M", ["red A sou", "blue F esea"])
+    done = outcome(pos, "A sou BLOCK snd", "F esea - snd")
+    assert done["F ESEA - SND"] == (
+        "fails: F ESEA - SND failed: the crossing East Sea-Sound was blocked by A SOU BLOCK "
+        "SND at the passage Sound (no support against 1 block: each block needs one support "
+        "or a cut).")
+    # and out of it; an army's move is not blocked (only fleets' passage)
+    pos = units(variant("gate"), "S1901M", ["red A sou", "blue F snd"])
+    assert outcome(pos, "A sou BLOCK sound", "F snd - wsea")["F SND - WSEA"].startswith("fails")
+
+
+# -- the notation ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", ["A Isl BLOCK strait", "a isl block the corner strait",
+                                  "A Island blocks Strait", "A isl BLOCK nsea",
+                                  "A isl blk STRAIT"])
+def test_rule_6b_block_orders_as_people_write_them(text: str) -> None:
+    pos = corner("red A isl")
+    assert parse_order(text, pos) == Block(UnitType.ARMY, "isl", "strait", power="red")
+
+
+def _cw() -> Variant:
+    return load_variant("colonial_winters")
+
+
+@settings(deadline=None)
+@given(st.data())
+def test_block_and_mobilise_print_then_parse_back(data: st.DataObject) -> None:
+    cw = _cw()
+    points = [p.id for p in cw.rules.block_points()]
+    point = data.draw(st.sampled_from(points))
+    found = cw.rules.block_point(point)
+    assert found is not None
+    where = data.draw(st.sampled_from(sorted(found.blockers)))
+    power = data.draw(st.sampled_from([None, *cw.power_ids]))
+    block = Block(UnitType.ARMY, where, point, power=power)
+    assert parse_order(str(block), variant=cw, power=power) == block
+    unit_type = data.draw(st.sampled_from([UnitType.ARMY, UnitType.FLEET]))
+    location = data.draw(st.sampled_from(sorted(
+        loc for loc in cw.map.locations if cw.map.can_hold(unit_type, loc))))
+    mobilise = Mobilise(unit_type, location, power=power)
+    assert parse_order(str(mobilise), variant=cw, power=power) == mobilise
+
+
+# -- the map: the corners and the passages of Colonial Winters --------------------------------
+
+@pytest.fixture(scope="module")
+def cw() -> Variant:
+    return _cw()
+
+
+def board(cw: Variant, placed: list[str], **policies: str) -> Position:
+    variant_ = cw.with_policies(policies) if policies else cw
+    return units(variant_, "S1871M", placed, inactive=[])
+
+
+def test_rule_6b_an_army_in_naples_blocks_the_strait_of_messina(cw: Variant) -> None:
+    # Sicily's corner: Sicily (e50), the Tyrrhenian (10), Naples (e49), Messina (131)
+    pos = board(cw, ["italy A e49", "england F 10"])
+    done = outcome(pos, "A Naples BLOCK Sicily", "F 10 - 131")
+    assert done["F 10 - 131"].startswith(
+        "fails: F 10 - 131 failed: the crossing Tyrrhenian-Messina was blocked by A E49 "
+        "BLOCK SICILY at the corner sicily")
+    assert Block(UnitType.ARMY, "e49", "sicily", power="italy") in legal_orders(pos,
+                                                                                "italy")["e49"]
+
+
+def test_rule_6b_policy_corner_blocking_holding(cw: Variant) -> None:
+    # the other reading: an army that holds in a space of the corner blocks it by itself
+    placed = ["italy A e49", "england F 10"]
+    assert outcome(board(cw, placed), "F 10 - 131")["F 10 - 131"].startswith("succeeds")
+    held = outcome(board(cw, placed, corner_blocking="holding"), "F 10 - 131")
+    assert held["F 10 - 131"].startswith("fails: F 10 - 131 failed: the crossing "
+                                         "Tyrrhenian-Messina was blocked by A E49 at")
+    # ... and that block too is cut by an attack
+    cut = outcome(board(cw, [*placed, "england A e48"], corner_blocking="holding"),
+                  "F 10 - 131", "A e48 - e49")
+    assert cut["F 10 - 131"].startswith("succeeds")
+
+
+def test_rule_6c_an_army_blocks_the_five_pointed_corner(cw: Variant) -> None:
+    # Angola (f72), Zambia (f70), Rhodesia (f69), Bechuanaland (f68), Windhoek (f66)
+    pos = board(cw, ["germany A f72", "transvaal A f70"])
+    done = outcome(pos, "A f72 - f69", "A f70 BLOCK southern africa")
+    assert done["A F72 - F69"].startswith("fails") and "blocked by A F70 BLOCK" \
+        in done["A F72 - F69"]
+    # a block does not stop a move into the blocker's own space (that is an attack on it)
+    done = outcome(pos, "A f72 - f70", "A f70 BLOCK southern africa")
+    assert done["A F70 BLOCK SOUTHERN_AFRICA"].startswith("fails: A F70 BLOCK SOUTHERN_AFRICA "
+                                                          "was cut")
+
+
+def test_rule_6d_an_army_in_detroit_blocks_lake_st_clair(cw: Variant) -> None:
+    pos = board(cw, ["usa A n86", "england F 115"])
+    done = outcome(pos, "A Detroit BLOCK Lake St Clair", "F 115 - 113")
+    assert done["F 115 - 113"].startswith(
+        "fails: F 115 - 113 failed: the crossing Huron-St Clair was blocked by A N86 BLOCK 113 "
+        "at the passage St Clair")
+    assert check_order(pos, parse_order("A n86 BLOCK 4", pos))[0] == "cannot_block"
+
+
+def test_rule_6d_the_sea_of_marmara_is_blocked_from_constantinople(cw: Variant) -> None:
+    pos = board(cw, ["turkey A e72", "russia F 2"])
+    done = outcome(pos, "A e72 BLOCK Marmara", "F 2 - 4")
+    assert done["F 2 - 4"].startswith("fails") and "passage Marmara" in done["F 2 - 4"]
+
+
+def test_rule_6b_inactive_units_do_not_block(cw: Variant) -> None:
+    pos = units(cw, "S1871M", ["italy A e49", "england F 10"], inactive=["e49"])
+    reason = check_order(pos, parse_order("A e49 BLOCK sicily", pos))
+    assert reason is not None and "rule 8" in reason[1]
+    assert Hold(UnitType.ARMY, "e49", power="italy") in legal_orders(pos, "italy")["e49"]
+    assert not any(isinstance(o, Move | Block) for o in legal_orders(pos, "italy")["e49"])
