@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 python3 -m venv .venv-mypyc
 .venv-mypyc/bin/pip install --quiet --upgrade pip
 # mypy (with mypyc) and setuptools must be in the build environment, hence no build isolation.
-.venv-mypyc/bin/pip install --quiet "setuptools>=68" wheel "mypy>=1.10"
+.venv-mypyc/bin/pip install --quiet "setuptools>=77" wheel "mypy>=1.10"
 REALPOLITIK_MYPYC=1 .venv-mypyc/bin/pip install --quiet --no-build-isolation \
   '.[dev,server,png,bench]'
 # (from another directory, so that the checkout's own sources are not what gets imported)
