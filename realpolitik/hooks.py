@@ -21,6 +21,7 @@ order_veto                 an order a unit may not be given (with the reason)   
 standing_orders            the orders of units nobody orders (neutrals' supports)      movement
 defence_bonuses            extra strength needed to dislodge given units               movement
 movement_modifiers         defence by attacker, dislodging conditions, fragile convoys movement
+empty_convoys              whose armies may be convoyed through empty seas             orders
 annihilated_when_dislodged is a dislodged unit removed at once (no retreat)            movement
 may_disband                may this dislodged unit be disbanded rather than retreat    retreats
 retreat_allowed            may this dislodged unit retreat to this place               retreats
@@ -76,6 +77,7 @@ if TYPE_CHECKING:  # pragma: no cover - the hooks take the engine's values, made
 
 __all__ = [
     "DislodgeRequirement",
+    "EmptyConvoys",
     "Fragility",
     "JsonValue",
     "MovementModifiers",
@@ -138,6 +140,23 @@ class Fragility(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
+class EmptyConvoys:
+    """Convoys through empty seas (Colonial Winters 4(a)(i)): the armies of ``power`` may be
+    convoyed along a chain of convoy spaces whose first and last hold fleets ordered to convoy
+    them (``power``'s own fleets when ``own_ends``), and whose other spaces hold such fleets or
+    are among ``spaces``, empty when the turn begins. An empty space of the chain that a unit
+    of another power is ordered to move into (with a path) carries nothing that turn."""
+
+    power: str
+    spaces: frozenset[str]
+    """The empty seas that may carry its armies this turn."""
+    own_ends: bool = True
+    """True: the fleets at both ends must be ``power``'s; False: any fleet convoying."""
+    rule: str = ""
+    """The rule's name, for the sentences ("rule 4(a)(i)")."""
+
+
+@dataclass(frozen=True, slots=True)
 class MovementModifiers:
     """What a variant changes in the equations of one movement phase beyond the defence
     bonuses (:meth:`VariantHooks.movement_modifiers`). Empty mappings change nothing."""
@@ -159,10 +178,13 @@ class MovementModifiers:
     holding_blocks: bool = False
     """True if a unit that may block a corner or passage blocks it by holding there (with no
     other order), as if ordered to block it; by default only a block order blocks."""
+    empty_convoys: EmptyConvoys | None = None
+    """Whose armies may be convoyed through empty seas this turn (:meth:`VariantHooks
+    .empty_convoys`); None: nobody's."""
 
     def __bool__(self) -> bool:
         return bool(self.defence_against or self.dislodge_requirements or self.fragile_convoys
-                    or self.prevent_against or self.holding_blocks)
+                    or self.prevent_against or self.holding_blocks or self.empty_convoys)
 
 
 NO_MODIFIERS = MovementModifiers()
@@ -252,6 +274,13 @@ class VariantHooks:
         """Defence that depends on the attacker, conditions on dislodging a unit, and convoys
         that fail on an attack, for the movement phase of ``position``. None by default."""
         return NO_MODIFIERS
+
+    def empty_convoys(self, position: Position) -> EmptyConvoys | None:
+        """Whose armies may be convoyed through empty seas in the movement phase of
+        ``position``, and how (None: nobody's, as in the rulebooks). The order checks, the
+        listing and :meth:`movement_modifiers` (which a variant using this returns with it)
+        read it."""
+        return None
 
     def annihilated_when_dislodged(self, position: Position, unit: Unit) -> bool:
         """True if ``unit``, dislodged, is removed at once instead of retreating: neutral

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 
 from realpolitik.caches import CacheSlot
 from realpolitik.geography import UnitType, province_of
-from realpolitik.hooks import VariantHooks
+from realpolitik.hooks import EmptyConvoys, VariantHooks
 from realpolitik.maptables import tables_for
 from realpolitik.orders import (
     Block,
@@ -120,6 +120,36 @@ _fleets_at_sea: CacheSlot[Position, frozenset[str]] = CacheSlot(
 """The convoy spaces holding a fleet, worked out once per position: a check of a convoy or of
 a support of a move by convoy needs them, and scanning every unit for each such order made
 checking grow faster than the number of units."""
+
+
+def _find_empty_convoys(position: Position) -> EmptyConvoys | None:
+    hooks = position.variant.hooks
+    if type(hooks).empty_convoys is VariantHooks.empty_convoys \
+            or position.phase.type is not PhaseType.MOVEMENT:
+        return None
+    return hooks.empty_convoys(position)
+
+
+empty_convoys: CacheSlot[Position, EmptyConvoys | None] = CacheSlot(
+    "convoys through empty seas", _find_empty_convoys)
+"""Whose armies may be convoyed through empty seas in a position (the variant's
+:meth:`~realpolitik.hooks.VariantHooks.empty_convoys`, asked once per position; None for a
+variant without such a rule, at no cost)."""
+
+
+def open_sea_route(position: Position, army: Unit, destination: str, without: str = "",
+                   ) -> frozenset[str]:
+    """The convoy spaces (fleets and empty seas) of the chains that may carry ``army`` to the
+    province ``destination`` through empty seas (Colonial Winters 4(a)(i)), not through the
+    space ``without``; empty if none may (or the variant has no such rule)."""
+    rule = empty_convoys(position)
+    if rule is None or army.power != rule.power or army.type is not UnitType.ARMY:
+        return frozenset()
+    fleets = _fleets_at_sea(position)
+    ends = frozenset(p for p in fleets if position.units[p].power == rule.power) \
+        if rule.own_ends else fleets
+    return tables_for(position.variant).open_sea_route(
+        army.province, destination, fleets, ends, rule.spaces, without)
 
 
 def adjustment_counts(position: Position) -> dict[str, int]:
@@ -323,7 +353,8 @@ class _Checker:
             by_land = destination in tables.army_adj.get(unit.province, ())
             if via or not by_land:
                 fleets = _fleets_at_sea(position)
-                if not tables.has_convoy_route(unit.province, destination, fleets):
+                if not tables.has_convoy_route(unit.province, destination, fleets) \
+                        and not open_sea_route(position, unit, destination):
                     if via:
                         return self.illegal(
                             "no_convoy_route",
@@ -377,7 +408,8 @@ class _Checker:
             return dest_prov
         fleets = _fleets_at_sea(position)
         # not through the supporter: it cannot support and convoy at once (6.D.31)
-        if tables.has_convoy_route(supported.province, dest_prov, fleets, supporter.province):
+        if tables.has_convoy_route(supported.province, dest_prov, fleets, supporter.province) \
+                or open_sea_route(position, supported, dest_prov, supporter.province):
             return dest_prov
         return self._impossible(supported, dest_prov)
 
@@ -484,7 +516,8 @@ class _Checker:
             )
         fleets = _fleets_at_sea(position)
         routes = tables.minimal_routes(army_prov, fleets, dest)
-        if not any(unit.province in chain for chain, _ in routes):
+        if not any(unit.province in chain for chain, _ in routes) \
+                and unit.province not in open_sea_route(position, army, dest):
             return self.illegal(
                 "convoy_not_needed",
                 f"The fleet in {_name(position, unit.location)} is not needed on any convoy "

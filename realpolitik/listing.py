@@ -22,14 +22,16 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from itertools import chain, filterfalse, repeat
 from operator import attrgetter, is_
 from types import MappingProxyType
-from typing import TypeVar, cast
+from typing import NamedTuple, TypeVar, cast
 
 from realpolitik.caches import Bounded, CacheSlot
 from realpolitik.geography import UnitType, province_of
 from realpolitik.legality import (
     adjustment_counts,
     build_options,
+    empty_convoys,
     has_order_veto,
+    normalize_order,
     retreat_options,
     units_of_type,
 )
@@ -582,6 +584,8 @@ def _movement_orders(position: Position, power: str) -> Mapping[str, tuple[Order
             orders = tuple(o for o in orders if isinstance(o, Hold)
                            or veto(position, unit, o) is None)
         out[loc] = orders
+    if empty_convoys(position) is not None:
+        _add_empty_convoys(position, power, out)
     return MappingProxyType(out)
 
 
@@ -600,6 +604,103 @@ def _find_block_points(variant: Variant) -> Mapping[tuple[UnitType, str], tuple[
 _block_points: CacheSlot[Variant, Mapping[tuple[UnitType, str], tuple[str, ...]]] = CacheSlot(
     "block points", _find_block_points)
 """The points each unit may block, by the variant's data: made once per variant."""
+
+
+class _EmptyConvoyMoves(NamedTuple):
+    """An army's moves that only a convoy through empty seas makes possible (4(a)(i))."""
+
+    destinations: tuple[str, ...]
+    component: frozenset[str]
+    """The convoy spaces (fleets and empty seas) its chains may use."""
+    starts: frozenset[str]
+    """The spaces of the fleets that may begin its chains."""
+    ends: frozenset[str]
+    """The spaces of every fleet that may begin or end a chain."""
+
+
+def _find_empty_convoy_moves(position: Position) -> dict[str, _EmptyConvoyMoves]:
+    """Army province -> the moves it may make only by a convoy through empty seas (Colonial
+    Winters 4(a)(i)); no entry for an army with none."""
+    rule = empty_convoys(position)
+    out: dict[str, _EmptyConvoyMoves] = {}
+    if rule is None:
+        return out
+    tables = tables_for(position.variant)
+    units = position.units
+    fleets = frozenset(p for p, u in units.items()
+                       if u.type is UnitType.FLEET and p in tables.convoy_spaces)
+    ends = frozenset(p for p in fleets if units[p].power == rule.power) if rule.own_ends \
+        else fleets
+    spaces = fleets | rule.spaces
+    for prov, unit in units.items():
+        if unit.power != rule.power or unit.type is not UnitType.ARMY \
+                or prov not in tables.coastal:
+            continue
+        start = tables.shore_convoy_spaces.get(prov, frozenset()) & ends
+        if not start:
+            continue
+        seen = set(start)
+        todo = list(start)
+        while todo:
+            for nxt in tables.convoy_adj[todo.pop()]:
+                if nxt not in seen and nxt in spaces:
+                    seen.add(nxt)
+                    todo.append(nxt)
+        component = frozenset(seen)
+        shores = {d for s in component & ends for d in tables.convoy_shores[s]}
+        reach = tables.convoy_reachable(prov, fleets)
+        found = tuple(sorted(shores - reach - {prov}))
+        if found:
+            out[prov] = _EmptyConvoyMoves(found, component, start, component & ends)
+    return out
+
+
+_empty_convoy_moves: CacheSlot[Position, dict[str, _EmptyConvoyMoves]] = CacheSlot(
+    "moves by convoy through empty seas", _find_empty_convoy_moves)
+"""Each army's moves by convoy through empty seas, once per position."""
+
+
+def _add_empty_convoys(position: Position, power: str, out: dict[str, tuple[Order, ...]],
+                       ) -> None:
+    """Add to ``power``'s listing the orders that convoys through empty seas alone make legal
+    (Colonial Winters 4(a)(i)): the holder's armies' moves, the convoys of the fleets at
+    either end of such a chain (a fleet in its middle may be ordered to convoy too, but is not
+    offered), and every unit's supports of those moves; each made as the order check reads
+    it (only a variant with such a rule pays for this)."""
+    moves = _empty_convoy_moves(position)
+    if not moves:
+        return
+    tables = tables_for(position.variant)
+    hooks = position.variant.hooks
+    veto = hooks.order_veto if has_order_veto(position) else None
+    army_type, fleet_type = UnitType.ARMY, UnitType.FLEET
+    for unit in position.units_of(power):
+        loc, prov, utype = unit.location, unit.province, unit.type
+        candidates: list[Order] = []
+        mine = moves.get(prov)
+        if mine is not None:
+            near = tables.army_adj.get(prov, frozenset())
+            candidates += [Move(utype, loc, d, d in near, power=power)
+                           for d in mine.destinations]
+        reach = tables.reach(utype, loc)
+        for army, found in moves.items():
+            if army == prov:
+                continue
+            if utype is fleet_type and prov in found.ends:
+                shores = tables.convoy_shores[prov]
+                candidates += [Convoy(utype, loc, army, d, power=power)
+                               for d in found.destinations
+                               if prov in found.starts or d in shores]
+            supports = [SupportMove(utype, loc, army, d, army_type, power=power)
+                        for d in found.destinations if d in reach and d != prov]
+            if supports and prov in found.component:
+                # a fleet on the chains: not if every chain needs it (6.D.31)
+                supports = [o for o in supports if normalize_order(position, o) == o]
+            candidates += supports
+        if veto is not None:
+            candidates = [o for o in candidates if veto(position, unit, o) is None]
+        if candidates:
+            out[loc] = (*out.get(loc, ()), *candidates)
 
 
 def _needed_at_sea(made: _Made, convoyed_into: dict[str, list[tuple[Mover, int]]],

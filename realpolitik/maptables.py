@@ -8,6 +8,7 @@ the legality checks and the adjudicator ask about the board is then a dictionary
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from types import MappingProxyType
 
 from realpolitik.caches import Bounded, CacheSlot
@@ -307,6 +308,34 @@ class MapTables:
         ``destination``."""
         return destination != origin and destination in self.convoy_reachable(
             origin, fleets, without)
+
+    def open_sea_route(self, origin: str, destination: str, fleets: AbstractSet[str],
+                       ends: AbstractSet[str], empty: AbstractSet[str], without: str = "",
+                       ) -> frozenset[str]:
+        """The convoy spaces of the chains that join ``origin`` to ``destination`` when empty
+        seas may carry an army (Colonial Winters 4(a)(i)), or an empty set if none does.
+
+        A chain starts at a space of ``ends`` next to ``origin`` and ends at one next to
+        ``destination`` (spaces holding fleets that may end such a convoy), and in between
+        steps on spaces holding fleets (``fleets``) or on ``empty`` ones; ``without`` is left
+        out. What is returned is every space connected to such a start through the chain's
+        spaces (a fleet there may convoy: it is on some walk from the army to the
+        destination).
+        """
+        start = (self.shore_convoy_spaces.get(origin, frozenset()) & ends) - {without}
+        finish = (self.shore_convoy_spaces.get(destination, frozenset()) & ends) - {without}
+        if not start or not finish or destination == origin:
+            return frozenset()
+        seen = set(start)
+        todo = list(start)
+        convoy_adj = self.convoy_adj
+        while todo:
+            here = todo.pop()
+            for nxt in convoy_adj[here]:
+                if nxt not in seen and nxt != without and (nxt in fleets or nxt in empty):
+                    seen.add(nxt)
+                    todo.append(nxt)
+        return frozenset(seen) if not finish.isdisjoint(seen) else frozenset()
 
     def minimal_routes(
         self, origin: str, fleets: Iterable[str], destination: str | None = None,

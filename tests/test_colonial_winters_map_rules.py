@@ -15,6 +15,7 @@ from realpolitik.adjudication import adjudicate
 from realpolitik.game import Game
 from realpolitik.geography import UnitType
 from realpolitik.legality import check_order
+from realpolitik.listing import legal_orders
 from realpolitik.notation import parse_order
 from realpolitik.position import Position, Unit
 from realpolitik.rulesets.colonial_winters import ColonialWinters
@@ -209,3 +210,36 @@ def test_rule_6g_a_triple_coast_nejd(world: Variant) -> None:
     on_coast = board(world, ["england F e81/ec"])
     assert check_order(on_coast, parse_order("F e81/ec - 72", on_coast)) is not None
     assert check_order(on_coast, parse_order("F e81/ec - 73", on_coast)) is None
+
+
+def _strong_since_1870(pos: Position) -> Position:
+    table = dict(pos.state["sea_superiority"])  # type: ignore[arg-type]
+    table["strong_since"] = "S1870M"
+    return pos.replace(state={**pos.state, "sea_superiority": table})
+
+
+def test_rule_4a_i_england_convoys_through_the_empty_north_atlantic(world: Variant) -> None:
+    # Liverpool's army, a fleet in the Irish Sea, the North Atlantic empty, a fleet in the
+    # Stream beside Newfoundland (n15): no chain of fleets joins them, an empty sea does
+    units = ["england A e5", "england F 31", "england F 33", "usa F 32"]
+    orders = ("A e5 - n15", "F 31 C A e5 - n15", "F 33 C A e5 - n15")
+    young = board(world, units)  # strong since Spring 1871 only
+    assert check_order(young, parse_order(orders[0], young)) is not None
+    pos = _strong_since_1870(young)
+    assert check_order(pos, parse_order(orders[0], pos)) is None
+    listed = {str(o) for options in legal_orders(pos, "england").values() for o in options}
+    assert {"A E5 - N15", "F 31 C A E5 - N15", "F 33 C A E5 - N15"} <= listed
+    done = results(pos, *orders)
+    assert done["A E5 - N15"] == ("succeeds: A E5 - N15 moved by convoy through empty seas "
+                                  "(rule 4(a)(i)).")
+    # one attack leaves other chains of empty seas (by Biscay, by the Channel...): attacking
+    # every empty sea beside the Irish Sea breaks them all
+    units += ["usa F 19", "usa F 20", "usa F 15",  # (and England keeps its superiority)
+              "england F e8", "england F e2", "england F e3", "england F e7"]
+    pos = _strong_since_1870(board(world, units))
+    done = results(pos, *orders, "F 32 - 30", "F 19 - 124", "F 20 - 18", "F 15 - 17")
+    assert done["A E5 - N15"].startswith(
+        "fails: A E5 - N15 failed: the convoy through empty seas (rule 4(a)(i)) was "
+        "disrupted: ")
+    assert "North Atlantic, empty, was attacked by F 32 - 30" in done["A E5 - N15"]
+    assert "Channel, empty, was attacked by F 20 - 18" in done["A E5 - N15"]

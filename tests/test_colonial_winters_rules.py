@@ -23,7 +23,7 @@ from realpolitik.hooks import JsonValue
 from realpolitik.legality import adjustment_counts, check_order, retreat_options
 from realpolitik.listing import legal_orders
 from realpolitik.notation import parse_order
-from realpolitik.position import DislodgedUnit, Position, Unit
+from realpolitik.position import DislodgedUnit, PhaseType, Position, Unit
 from realpolitik.rulesets.colonial_winters import POLICIES, ColonialWinters, sea_superiority
 from realpolitik.variant import Variant, load_variant
 from realpolitik.variant_rules import NEUTRAL
@@ -41,13 +41,13 @@ def world(**policies: str) -> Variant:
 
 
 def state(tiers: dict[str, str] | None = None, holder: str | None = "red",
-          inactive: tuple[str, ...] = (), fleets: dict[str, int] | None = None
-          ) -> dict[str, JsonValue]:
+          inactive: tuple[str, ...] = (), fleets: dict[str, int] | None = None,
+          strong_since: str | None = None) -> dict[str, JsonValue]:
     table: dict[str, JsonValue] = {
         "holder": holder,
         "fleets": dict(fleets or {p: 0 for p in POWERS}),
         "tiers": dict(tiers or TIERS),
-        "strong_since": None,
+        "strong_since": strong_since,
     }
     return {"sea_superiority": table, "inactive": list(inactive)}
 
@@ -204,6 +204,89 @@ def test_rule_4a_i_a_strong_holding_is_dated_in_the_state() -> None:
     game.process()
     table = game.position.state["sea_superiority"]
     assert isinstance(table, dict) and table["strong_since"] == "S1870M"  # still strong
+
+
+# Red's army in Blue Colony, Red's fleets in Sea Five (beside it) and Sea Three (beside Red
+# Bay), Sea Four between them empty: only 4(a)(i) joins them.
+EMPTY_SEA_CONVOY = ["red A bco", "red F s5", "red F s3"]
+EMPTY_SEA_ORDERS = ("A bco - rhb", "F s5 C A bco - rhb", "F s3 C A bco - rhb")
+
+
+def test_rule_4a_i_after_a_full_year_the_holder_convoys_through_an_empty_sea() -> None:
+    pos = position(EMPTY_SEA_CONVOY, strong_since="S1870M")
+    assert all(check_order(pos, parse_order(o, pos)) is None for o in EMPTY_SEA_ORDERS)
+    listed = {str(o) for orders in legal_orders(pos, "red").values() for o in orders}
+    assert {"A BCO - RHB", "F S5 C A BCO - RHB", "F S3 C A BCO - RHB"} <= listed
+    done = results(pos, *EMPTY_SEA_ORDERS)
+    assert done["A BCO - RHB"] == ("succeeds: A BCO - RHB moved by convoy through empty seas "
+                                   "(rule 4(a)(i)).")
+    assert done["F S5 C A BCO - RHB"] == "succeeds: F S5 C A BCO - RHB convoyed the army."
+    # a supporting unit of another power may support the move
+    pos = position([*EMPTY_SEA_CONVOY, "yellow A rco"], strong_since="S1870M")
+    assert check_order(pos, parse_order("A rco S A bco - rhb", pos)) is None
+    listed = {str(o) for orders in legal_orders(pos, "yellow").values() for o in orders}
+    assert "A RCO S A BCO - RHB" in listed
+
+
+def test_rule_4a_i_not_before_a_full_year_of_strong_superiority() -> None:
+    for since in (None, "F1870M"):  # never strong, or strong for half a year
+        pos = position(EMPTY_SEA_CONVOY, strong_since=since)
+        problem = check_order(pos, parse_order("A bco - rhb", pos))
+        assert problem is not None and problem[0] == "not_adjacent"
+        assert check_order(pos, parse_order("F s5 C A bco - rhb", pos)) is not None
+        listed = {str(o) for orders in legal_orders(pos, "red").values() for o in orders}
+        assert "A BCO - RHB" not in listed and "F S5 C A BCO - RHB" not in listed
+    # in a game: strong from the start (4 fleets to 2 + 1), so from Spring 1871 on
+    game = Game(world())
+    hooks = game.variant.hooks
+    assert isinstance(hooks, ColonialWinters)
+    seen = []
+    for _ in range(4):
+        seen.append((str(game.phase), hooks.strong_for_a_year(game.position)))
+        game.process()
+        while game.phase.type is not PhaseType.MOVEMENT:
+            game.process()
+    assert seen[:3] == [("S1870M", False), ("F1870M", False), ("S1871M", True)]
+
+
+def test_rule_4a_i_an_attack_on_the_empty_sea_disrupts_the_convoy() -> None:
+    # (Yellow's fleet in Sea Six closes the way round the ring of seas)
+    pos = position([*EMPTY_SEA_CONVOY, "yellow F s6", "blue F bho"], strong_since="S1870M")
+    done = results(pos, *EMPTY_SEA_ORDERS, "F bho - s4")
+    assert done["A BCO - RHB"] == (
+        "fails: A BCO - RHB failed: the convoy through empty seas (rule 4(a)(i)) was "
+        "disrupted: Sea Four, empty, was attacked by F BHO - S4.")
+    assert done["F BHO - S4"].startswith("succeeds")
+    # the holder's own fleet moving in does not attack it
+    pos = position([*EMPTY_SEA_CONVOY, "yellow F s6", "red F bho"], strong_since="S1870M")
+    done = results(pos, *EMPTY_SEA_ORDERS, "F bho - s4")
+    assert done["A BCO - RHB"].startswith("succeeds")
+    # with Sea Six empty, the chain the other way round the ring (five empty seas) carries
+    # the army, as a second route of fleets would (4.A.1)
+    pos = position([*EMPTY_SEA_CONVOY, "blue F bho"], strong_since="S1870M")
+    done = results(pos, *EMPTY_SEA_ORDERS, "F bho - s4")
+    assert done["A BCO - RHB"].startswith("succeeds")
+
+
+def test_rule_4a_i_only_the_holders_own_armies_and_fleets_at_both_ends() -> None:
+    # Blue's army is not carried by Red's empty seas
+    pos = position(["blue A bco", "red F s5", "red F s3"], strong_since="S1870M")
+    assert check_order(pos, parse_order("A bco - rhb", pos)) is not None
+    # no fleet at the far end: the empty sea beside Red Colony does not end a convoy
+    pos = position(["red A bco", "red F s5"], strong_since="S1870M")
+    assert check_order(pos, parse_order("A bco - rco", pos)) is not None
+
+
+@pytest.mark.parametrize("policy", POLICIES["empty_convoy_ends"])
+def test_rule_4a_i_policy_empty_convoy_ends(policy: str) -> None:
+    # Blue's fleet at the far end: the holder's own fleets only, or any convoying fleet
+    pos = position(["red A bco", "red F s5", "blue F s3"], strong_since="S1870M",
+                   variant=world(empty_convoy_ends=policy))
+    legal = check_order(pos, parse_order("A bco - rhb", pos)) is None
+    assert legal is (policy == "any_fleets")
+    if legal:
+        done = results(pos, *EMPTY_SEA_ORDERS)
+        assert done["A BCO - RHB"].startswith("succeeds")
 
 
 def test_rule_4a_normal_operation_for_the_holder() -> None:

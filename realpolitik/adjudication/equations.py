@@ -20,9 +20,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Container, Mapping, Sequence
 from types import MappingProxyType
+from typing import NamedTuple
 
 from realpolitik.geography import UnitType
-from realpolitik.hooks import NO_MODIFIERS, DislodgeRequirement, Fragility, MovementModifiers
+from realpolitik.hooks import (
+    NO_MODIFIERS,
+    DislodgeRequirement,
+    EmptyConvoys,
+    Fragility,
+    MovementModifiers,
+)
 from realpolitik.maptables import MapTables
 from realpolitik.orders import Block, Convoy, Hold, Move, Order, SupportHold, SupportMove
 from realpolitik.position import Unit
@@ -66,6 +73,17 @@ HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, CONVOY, BLOCK = range(6)
 LAND, CONVOY_ONLY, CONVOY_ELSE_LAND = range(3)
 
 
+class _EmptyRoute(NamedTuple):
+    """An army move's chains through empty seas (:attr:`Board.empty_routes`)."""
+
+    start: frozenset[int]
+    end: frozenset[int]
+    graph: Mapping[int, tuple[int, ...]]
+
+
+_NO_EMPTY_ROUTES: Mapping[int, _EmptyRoute] = MappingProxyType({})
+
+
 class Board:
     """The static set-up of a movement phase: units, their orders and what matches what."""
 
@@ -100,6 +118,8 @@ class Board:
         "corners",
         "mods",
         "fragile",
+        "empty_routes",
+        "empty_space",
     )
 
     def __init__(
@@ -120,6 +140,13 @@ class Board:
         conditional borders and corners; ``defence_bonus`` (province -> extra strength needed
         to dislodge the unit there) and ``modifiers`` come from the variant's hooks."""
         n = self.n = len(units)
+        self.bonus = defence_bonus
+        self.mods = modifiers
+        self.empty_routes: Mapping[int, _EmptyRoute] = _NO_EMPTY_ROUTES
+        """Army move -> its chains through empty seas (Colonial Winters 4(a)(i)): the nodes
+        that may start and end one, and the graph of its nodes. A node is a convoying
+        fleet's unit index, or ``n + k`` for the empty sea ``empty_space[k]``."""
+        self.empty_space: list[str] = []
         self.units = tuple(units)
         self.orders = tuple(orders)
         prov = self.prov = list(provinces) if provinces is not None else [u.province
@@ -235,8 +262,6 @@ class Board:
         if convoyed and rules.convoy_paradox in _SHIELDING_PARADOX_RULES:
             self._set_shields(tables, rules.convoy_paradox, helpers)
 
-        self.bonus = defence_bonus
-        self.mods = modifiers
         self.fragile: frozenset[int] = _NO_FLEETS
         """The convoying fleets whose convoy fails when they are attacked (4(b)-(e) of
         Colonial Winters: a power without sea superiority)."""
@@ -316,6 +341,8 @@ class Board:
         power = self.power
         for i in moves:
             fleets = self.route_union[i]
+            if self.empty_routes and i in self.empty_routes:
+                fleets = fleets | self.empty_route_fleets(i)
             if not fleets:
                 continue
             kinds = {fragile.get(power[c]) for c in fleets}
@@ -351,6 +378,9 @@ class Board:
             return False
         if not fleets:
             return True  # no fleets: no route, and the route tables stay empty
+        empty = self.mods.empty_convoys
+        if empty is not None and empty.power == self.power[i]:
+            self._set_empty_route(i, fleets, tables, empty)
         sea_of = {self.prov[c]: c for c in fleets}
         start = frozenset(sea_of[s] for s in tables.shore_convoy_spaces.get(origin, ())
                           if s in sea_of)
@@ -366,6 +396,65 @@ class Board:
         self.route_graph[i] = {c: tuple(x for x in graph[c] if x in on_route) for c in on_route}
         self.route_union[i] = frozenset(on_route)
         return True
+
+    def _set_empty_route(self, i: int, fleets: list[int], tables: MapTables,
+                         empty: EmptyConvoys) -> None:
+        """The chains of army move ``i`` through empty seas: from a fleet next to the army
+        that may end such a convoy, through convoying fleets and empty seas, to one next to
+        its destination (the part of that graph connected to a start, spaces from which no
+        other way leads pruned)."""
+        prov, n = self.prov, self.n
+        shores = tables.shore_convoy_spaces
+        origin_seas = shores.get(prov[i], frozenset())
+        dest_seas = shores.get(self.dest[i], frozenset())
+        ends = [c for c in fleets if not empty.own_ends or self.power[c] == empty.power]
+        start = {c for c in ends if prov[c] in origin_seas}
+        end = {c for c in ends if prov[c] in dest_seas}
+        if not start or not end:
+            return
+        if not self.empty_space:
+            self.empty_space = sorted(s for s in empty.spaces if s not in self.at)
+        node_of = {s: n + k for k, s in enumerate(self.empty_space)}
+        node_of.update((prov[c], c) for c in fleets)
+        space_of = {node: space for space, node in node_of.items()}
+        convoy_adj = tables.convoy_adj
+        seen = set(start)
+        todo = list(start)
+        while todo:
+            here = todo.pop()
+            for space in convoy_adj[space_of[here]]:
+                nxt = node_of.get(space)
+                if nxt is not None and nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+        if seen.isdisjoint(end):
+            return
+        graph = {c: {node_of[s] for s in convoy_adj[space_of[c]] if node_of.get(s) in seen}
+                 for c in seen}
+        # (a space with one neighbour that starts or ends nothing is on no chain)
+        kept = start | end
+        leaves = [c for c, near in graph.items() if len(near) <= 1 and c not in kept]
+        while leaves:
+            c = leaves.pop()
+            for other in graph.pop(c, ()):
+                near = graph.get(other)
+                if near is not None:
+                    near.discard(c)
+                    if len(near) <= 1 and other not in kept:
+                        leaves.append(other)
+        if self.empty_routes is _NO_EMPTY_ROUTES:
+            self.empty_routes = {}
+        assert isinstance(self.empty_routes, dict)
+        self.empty_routes[i] = _EmptyRoute(
+            frozenset(start), frozenset(end & graph.keys()),
+            {c: tuple(sorted(near)) for c, near in graph.items()})
+
+    def empty_route_fleets(self, i: int) -> frozenset[int]:
+        """The convoying fleets on the chains of move ``i`` through empty seas."""
+        route = self.empty_routes.get(i)
+        if route is None:
+            return _NO_FLEETS
+        return frozenset(c for c in route.graph if c < self.n)
 
     def _set_shields(self, tables: MapTables, rule: ConvoyParadox, helpers: list[int]) -> None:
         kind, prov, units = self.kind, self.prov, self.units
@@ -470,6 +559,47 @@ class Equations:
     # -- paths --------------------------------------------------------------------------------
 
     def convoy_path(self, i: int) -> bool:
+        """True if convoying fleets that are not dislodged carry move ``i`` (4.A.1), or,
+        where a variant allows it, a chain of such fleets and unattacked empty seas."""
+        if self.fleet_path(i):
+            return True
+        return bool(self.board.empty_routes) and i in self.board.empty_routes \
+            and self.empty_path(i)
+
+    def carries(self, i: int, node: int) -> bool:
+        """True if ``node`` of the chains of move ``i`` through empty seas carries it: a
+        convoying fleet not dislodged, or an empty sea no unit of another power attacks."""
+        b = self.board
+        if node < b.n:
+            return self.resolve(node)
+        return not any(b.power[j] != b.power[i] and self.path(j)
+                       for j in b.moves_into.get(b.empty_space[node - b.n], ()))
+
+    def empty_reach(self, i: int) -> tuple[set[int], set[int]]:
+        """The nodes of the chains of move ``i`` through empty seas that carry it and can be
+        reached from a start, and those that stop it at the edge of that reach."""
+        route = self.board.empty_routes[i]
+        reached: set[int] = set()
+        stopped: set[int] = set()
+        todo = sorted(route.start)
+        while todo:
+            c = todo.pop()
+            if c in reached or c in stopped:
+                continue
+            if not self.carries(i, c):
+                stopped.add(c)
+                continue
+            reached.add(c)
+            todo.extend(x for x in route.graph.get(c, ()) if x not in reached)
+        return reached, stopped
+
+    def empty_path(self, i: int) -> bool:
+        """True if a chain of move ``i`` through empty seas carries it (4(a)(i))."""
+        route = self.board.empty_routes[i]
+        reached, _ = self.empty_reach(i)
+        return not route.end.isdisjoint(reached)
+
+    def fleet_path(self, i: int) -> bool:
         """True if convoying fleets that are not dislodged carry move ``i`` (4.A.1)."""
         b = self.board
         resolve = self.resolve

@@ -307,6 +307,8 @@ class _Decided:
             return _CROSSING_CLOSED
         if not self.eq.path(i):
             fleets = b.route_union[i]
+            if b.empty_routes and i in b.empty_routes:
+                fleets = fleets | b.empty_route_fleets(i)
             if not fleets:
                 return _NO_CONVOY
             if any(c in self.paradoxes for c in fleets):
@@ -328,8 +330,13 @@ class _Decided:
         b = self.board
         alive = {c for c in b.route_union[t] if self.value[c]}
         graph = {c: tuple(x for x in b.route_graph[t][c] if x in alive) for c in alive}
-        return frozenset(fleets_on_routes(sorted(b.route_start[t] & alive), b.route_end[t],
-                                          graph))
+        working = frozenset(fleets_on_routes(sorted(b.route_start[t] & alive), b.route_end[t],
+                                             graph))
+        if working or not b.empty_routes or t not in b.empty_routes:
+            return working
+        # carried through empty seas (4(a)(i)): the fleets that carry it from a start
+        reached, _ = self.eq.empty_reach(t)
+        return frozenset(c for c in reached if c < b.n)
 
 
 class _Explainer(_Decided):
@@ -401,6 +408,9 @@ class _Explainer(_Decided):
             attack = eq.attack(i)
             d = b.at.get(b.dest[i], -1)
             how = " by convoy" if eq.by_convoy(i) else ""
+            if how and b.empty_routes and i in b.empty_routes and not eq.fleet_path(i):
+                how = f" by convoy through empty seas ({b.mods.empty_convoys.rule})" \
+                    if b.mods.empty_convoys is not None else how
             if d >= 0 and self.dislodged_by[d] == i:
                 resisted = eq.defend(d, i) if eq.head_to_head(i) >= 0 else eq.hold(b.dest[i], i)
                 return _said(
@@ -487,6 +497,10 @@ class _Explainer(_Decided):
         kind = self.failure_kind(i)
         if kind is _CROSSING_CLOSED:
             return self.crossing_failure(i)
+        if kind is _CONVOY_DISRUPTED and b.empty_routes and i in b.empty_routes:
+            said = self.empty_route_failure(i)
+            if said is not None:
+                return said
         if kind is not _BOUNCED and kind is not _SELF_DISLODGE:
             fleets = sorted(b.route_union[i])
             if not fleets:
@@ -553,6 +567,33 @@ class _Explainer(_Decided):
             return (_BOUNCED, "it bounced", (), attack, None)
         return (_BOUNCED, first, tuple(t for t, _ in opponents), attack,
                 max(s for _, s in opponents))
+
+    def empty_route_failure(self, i: int,
+                            ) -> tuple[Outcome, str, tuple[str, ...], int, None] | None:
+        """Why no chain of move ``i`` through empty seas carried it: the empty seas that were
+        attacked and the fleets that were dislodged (or cut) at the edge of its reach."""
+        b, eq = self.board, self.eq
+        _, stopped = eq.empty_reach(i)
+        parts: list[str] = []
+        by: list[str] = []
+        for node in sorted(stopped):
+            if node >= b.n:
+                space = b.empty_space[node - b.n]
+                attackers = [self.order_text(j) for j in b.moves_into.get(space, ())
+                             if b.power[j] != b.power[i] and eq.path(j)]
+                parts.append(f"{self.places.name(space)}, empty, was attacked by "
+                             f"{and_list(attackers)}")
+                by.extend(attackers)
+            else:
+                fate = "dislodged" if self.dislodged_by[node] >= 0 else "attacked"
+                parts.append(f"{self.unit_text(node)} was {fate}")
+                by.append(self.unit_text(node))
+        if not parts:
+            return None
+        rule = b.mods.empty_convoys.rule if b.mods.empty_convoys is not None else ""
+        return (_CONVOY_DISRUPTED,
+                f"the convoy through empty seas{f' ({rule})' if rule else ''} was disrupted: "
+                f"{and_list(parts)}", tuple(by), 0, None)
 
     def support_said(self, s: int) -> _Said:
         b, eq = self.board, self.eq

@@ -46,6 +46,7 @@ from realpolitik.errors import VariantError
 from realpolitik.geography import Terrain, UnitType, province_of
 from realpolitik.hooks import (
     DislodgeRequirement,
+    EmptyConvoys,
     Fragility,
     JsonValue,
     MovementModifiers,
@@ -99,6 +100,9 @@ POLICIES: Mapping[str, tuple[str, ...]] = MappingProxyType({
     # build due this winter (which it takes); or with a home centre owned, even with no build
     # due (then nothing else is given up)
     "mobilisation_cost": ("a_build", "home_count"),
+    # 4(a)(i): "fleets at each of the points where the convoy begins and ends" of a convoy
+    # through empty spaces: the holder's own fleets, or any fleets ordered to convoy the army
+    "empty_convoy_ends": ("own_fleets", "any_fleets"),
 })
 
 @dataclass(frozen=True, slots=True)
@@ -709,7 +713,31 @@ class ColonialWinters(VariantHooks):
         holding = position.variant.policies.get("corner_blocking") == "holding"
         return MovementModifiers(MappingProxyType(against), MappingProxyType(requirements),
                                  MappingProxyType(fragile), MappingProxyType(lowered),
-                                 holding_blocks=holding)
+                                 holding_blocks=holding,
+                                 empty_convoys=self.empty_convoys(position))
+
+    def strong_for_a_year(self, position: Position) -> bool:
+        """4(a)(i): True if the holder has had more fleets than the second and third places
+        together at every evaluation since the same season a year before (or earlier): the
+        table's ``strong_since`` is a year old or more."""
+        since = self._table(position).get("strong_since")
+        if not isinstance(since, str) or self.holder(position) is None:
+            return False
+        from realpolitik.position import Phase  # (position.py imports the hooks module)
+        began = Phase.parse(since)
+        return Phase(began.season, began.year + 1, began.type) <= position.phase
+
+    def empty_convoys(self, position: Position) -> EmptyConvoys | None:
+        # 4(a)(i): after a full year of strong superiority, the holder's own armies may be
+        # convoyed through empty seas between fleets at both ends
+        holder = self.holder(position)
+        if holder is None or not self.strong_for_a_year(position):
+            return None
+        provinces = position.variant.map.provinces
+        empty = frozenset(p for p, province in provinces.items()
+                          if province.terrain is Terrain.SEA and p not in position.units)
+        own = position.variant.policies.get("empty_convoy_ends", "own_fleets") == "own_fleets"
+        return EmptyConvoys(holder, empty, own, "rule 4(a)(i)")
 
     def annihilated_when_dislodged(self, position: Position, unit: Unit) -> bool:
         if unit.power == NEUTRAL:
