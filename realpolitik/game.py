@@ -22,7 +22,17 @@ from realpolitik.errors import GameError
 from realpolitik.legality import adjustment_counts, check_order, retreat_options
 from realpolitik.listing import legal_orders, listed_orders
 from realpolitik.notation import ParsedOrder, parse_orders
-from realpolitik.orders import Build, Disband, Order, Retreat, Waive, unit_key, with_power
+from realpolitik.orders import (
+    Build,
+    Disband,
+    Mobilise,
+    Order,
+    Retreat,
+    Waive,
+    unit_key,
+    with_power,
+)
+from realpolitik.phases import mobilising_powers
 from realpolitik.phases import next_position as _next_position
 from realpolitik.position import Phase, PhaseType, Position, Season
 from realpolitik.rules import Edition, Rules, rules_for
@@ -297,7 +307,9 @@ class Game:
             to_order = tuple(sorted({d.unit.power for d in position.dislodged}))
         else:
             counts = adjustment_counts(position)
-            to_order = tuple(p for p, n in counts.items() if n != 0 and p in active)
+            mobilising = mobilising_powers(position)
+            to_order = tuple(p for p, n in counts.items()
+                             if (n != 0 or p in mobilising) and p in active)
         answer = (active, to_order)
         self._powers_cache = (position, len(self.eliminated), answer)
         return answer
@@ -481,6 +493,8 @@ class Game:
                            "no retreat order and will be disbanded")
         else:
             due = adjustment_counts(position).get(power, 0)
+            if due > 0 and any(isinstance(o, Mobilise) for o in followed):
+                due -= 1  # a build foregone to mobilise units
             builds = sum(1 for o in followed if isinstance(o, Build | Waive))
             removals = sum(1 for o in followed if isinstance(o, Disband))
             if due > 0 and builds < due:

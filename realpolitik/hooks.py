@@ -33,6 +33,7 @@ unit_limit                 how many units of a type a power may have            
 void_adjustments           builds of a winter that the variant's limits void           winter
 removal_first              a unit type a power must remove before any other            winter
 remove_after_build         may a power remove a unit it builds in the same winter      winter
+mobilisation               which inactive units a power may mobilise, how many        winter
 next_state                 the variant's own state after a phase                       each phase
 setup_events               a setup's events (the 1914 game's coin toss, Italy joining) each phase
 victory                    has a player won                                            Fall end
@@ -79,6 +80,7 @@ __all__ = [
     "DislodgeRequirement",
     "EmptyConvoys",
     "Fragility",
+    "Mobilisation",
     "JsonValue",
     "MovementModifiers",
     "SetupEvents",
@@ -188,6 +190,21 @@ class MovementModifiers:
 
 
 NO_MODIFIERS = MovementModifiers()
+
+
+@dataclass(frozen=True, slots=True)
+class Mobilisation:
+    """What a power may mobilise this winter (:meth:`VariantHooks.mobilisation`): inactive
+    units brought into play by foregoing one build (Colonial Winters 8). One build a winter
+    may be foregone; it mobilises up to ``per_build`` units, each by a
+    :class:`~realpolitik.orders.Mobilise` order."""
+
+    units: frozenset[str]
+    """The provinces of the power's units that may be mobilised."""
+    per_build: int
+    """How many units the one foregone build mobilises (0: none now, see ``reason``)."""
+    reason: str = ""
+    """Why it may not mobilise now (with ``per_build`` 0), for the player."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -357,6 +374,12 @@ class VariantHooks:
 
     def removal_first(self, position: Position, power: str) -> UnitType | None:
         """A unit type ``power`` must remove before any unit of another type (None: any)."""
+        return None
+
+    def mobilisation(self, position: Position, power: str) -> Mobilisation | None:
+        """The inactive units ``power`` may mobilise in this winter by foregoing a build, and
+        how many (None: it has none to mobilise; the rulebooks' game has no inactive units).
+        When it mobilises one or more and is due builds, it builds one unit fewer."""
         return None
 
     def adjustments(self, position: Position, differences: dict[str, int]) -> dict[str, int]:

@@ -739,6 +739,27 @@ class _Checker:
             return Disband(unit.type, unit.location, power=unit.power)
         return order
 
+    def mobilise(self, order: Mobilise) -> Mobilise | Illegal:
+        """The mobilisation of an inactive unit, as the variant's hooks allow it."""
+        unit = self.find_unit(order)
+        if isinstance(unit, Illegal):
+            return unit
+        position = self.position
+        allowed = position.variant.hooks.mobilisation(position, unit.power)
+        if allowed is None or unit.province not in allowed.units:
+            return self.illegal(
+                "not_inactive",
+                f"{_The_unit(position, unit)} is not an inactive unit that can be mobilised.")
+        if allowed.per_build <= 0:
+            return self.illegal(
+                "no_mobilisation",
+                f"{_power_name(position, unit.power)} cannot mobilise this winter: "
+                f"{allowed.reason or 'it has no build to forego'}.")
+        if order.location != unit.location or order.unit_type is not unit.type \
+                or order.power != unit.power:
+            return Mobilise(unit.type, unit.location, power=unit.power)
+        return order
+
     def waive(self, order: Waive) -> Waive | Illegal:
         if self.rules.waive is not WaiveBuilds.ALLOWED:
             return self.illegal("waive_forbidden", "These rules do not allow waiving a build.")
@@ -805,6 +826,8 @@ class _Checker:
             return self.removal(order)
         if isinstance(order, Waive):
             return self.waive(order)
+        if isinstance(order, Mobilise):
+            return self.mobilise(order)
         return self.wrong_phase(order)
 
     def wrong_phase(self, order: Order) -> Illegal:

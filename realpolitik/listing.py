@@ -236,6 +236,12 @@ def _adjustment_orders(position: Position, power: str, rules: Rules,
             if first is None or unit.type is first:
                 out[unit.location] = (
                     _made_for(position, unit.type, unit.location, power).disband(),)
+    mobilisation = position.variant.hooks.mobilisation(position, power)
+    if mobilisation is not None and mobilisation.per_build > 0:
+        for province in sorted(mobilisation.units):
+            unit = position.units[province]
+            out[unit.location] = (*out.get(unit.location, ()),
+                                  Mobilise(unit.type, unit.location, power=power))
     return MappingProxyType(out)
 
 

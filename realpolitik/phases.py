@@ -8,19 +8,34 @@ of a Fall turn (after its retreats) and persists while a centre is vacant.
 from __future__ import annotations
 
 from realpolitik.adjudication.outcomes import Resolution
+from realpolitik.hooks import VariantHooks
 from realpolitik.legality import adjustment_counts, can_build
 from realpolitik.maptables import tables_for
 from realpolitik.position import Phase, PhaseType, Position, Season
 
 
 def needs_adjustments(position: Position) -> bool:
-    """True if some power must remove units, or is due builds and has somewhere to build."""
+    """True if some power must remove units, is due builds and has somewhere to build, or
+    may mobilise inactive units (a variant's rule)."""
     for power, difference in adjustment_counts(position).items():
         if difference < 0:
             return True
         if difference > 0 and can_build(position, power):
             return True
-    return False
+    return bool(mobilising_powers(position))
+
+
+def mobilising_powers(position: Position) -> tuple[str, ...]:
+    """The powers that may mobilise inactive units in this winter (none in most variants)."""
+    hooks = position.variant.hooks
+    if type(hooks).mobilisation is VariantHooks.mobilisation:
+        return ()
+    out = []
+    for power in position.variant.power_ids:
+        allowed = hooks.mobilisation(position, power)
+        if allowed is not None and allowed.per_build > 0:
+            out.append(power)
+    return tuple(out)
 
 
 def _next_phase(phase: Phase, kind: PhaseType) -> Phase:

@@ -260,3 +260,164 @@ def test_rule_6b_inactive_units_do_not_block(cw: Variant) -> None:
     assert reason is not None and "rule 8" in reason[1]
     assert Hold(UnitType.ARMY, "e49", power="italy") in legal_orders(pos, "italy")["e49"]
     assert not any(isinstance(o, Move | Block) for o in legal_orders(pos, "italy")["e49"])
+
+
+# -- 8: mobilising inactive units -------------------------------------------------------------
+
+MINIWORLD = VARIANTS / "miniworld"
+
+
+def winter(placed: list[str], centers: dict[str, str], inactive: list[str],
+           holder: str = "red", **policies: str) -> Position:
+    """A Winter 1871 position of the mini-world with these inactive units and holder."""
+    world = load_variant(MINIWORLD)
+    if policies:
+        world = world.with_policies(policies)
+    made = [Unit(p, UnitType(t), loc) for p, t, loc in (u.split() for u in placed)]
+    pos = Position.build(world, "W1871A", made, centers)
+    table = {"holder": holder, "fleets": {"red": 4, "blue": 2, "green": 1, "yellow": 0},
+             "tiers": {"red": "a", "blue": "b", "green": "e", "yellow": "d"},
+             "strong_since": None}
+    return pos.replace(state={**world.hooks.initial_state(pos), "inactive": inactive,
+                              "sea_superiority": table})
+
+
+def adjust(pos: Position, *orders: str) -> dict[str, str]:
+    resolution = adjudicate(pos, [parse_order(o, pos) for o in orders])
+    return {str(r.order): f"{r.result.value}: {r.reason}" for r in resolution.results}
+
+
+BLUE = ["blue F s5", "blue F s4", "blue A inl"]
+BLUE_CENTRES = {"bho": "blue", "bco": "blue", "pan": "blue", "col": "blue"}
+
+
+def test_rule_8_mobilise_two_units_for_one_build() -> None:
+    pos = winter(BLUE, BLUE_CENTRES, ["s5", "s4", "inl"])
+    assert adjustment_counts_of(pos, "blue") == 1
+    done = adjust(pos, "F s5 MOBILISE", "F s4 mobilise", "A inl MOBILISE", "Build A bho")
+    assert done["F S5 MOBILISE"] == "succeeds: F S5 MOBILISE: the unit was mobilised."
+    assert done["F S4 MOBILISE"].startswith("succeeds")
+    assert done["A INL MOBILISE"].startswith("void") and \
+        "One build a year may be foregone to mobilise units, and it mobilises at most 2." \
+        in done["A INL MOBILISE"]
+    assert done["A BHO B"].startswith("void") and "forgoes one build" in done["A BHO B"]
+    resolution = adjudicate(pos, [parse_order(o, pos) for o in ("F s5 MOBILISE",
+                                                                "F s4 MOBILISE")])
+    assert [r.outcome for r in resolution.results] == [Outcome.MOBILISED] * 2
+    after = Position.build(pos.variant, "S1872M", resolution.units.values(), pos.centers)
+    state = pos.variant.hooks.next_state(pos, resolution, after)
+    assert state["inactive"] == ["inl"]
+
+
+def adjustment_counts_of(pos: Position, power: str) -> int:
+    from realpolitik.legality import adjustment_counts
+    return adjustment_counts(pos).get(power, 0)
+
+
+def test_rule_8_the_holder_mobilises_three_units_for_one_build() -> None:
+    placed = ["red F s1", "red F s2", "red F s3", "red A inl"]
+    centers = {"rho": "red", "rhb": "red", "rco": "red", "pan": "red", "col": "red",
+               "bco": "red"}
+    pos = winter(placed, centers, ["s1", "s2", "s3", "inl"])
+    assert adjustment_counts_of(pos, "red") == 2
+    done = adjust(pos, "F s1 MOBILISE", "F s2 MOBILISE", "F s3 MOBILISE", "A inl MOBILISE",
+                  "Build A rhb")
+    assert [v.split(":")[0] for v in done.values()] == ["succeeds"] * 3 + ["void", "succeeds"]
+    # the build foregone was one of two: the other is still built
+
+
+def test_rule_8_a_mobilisation_needs_a_build_to_forego() -> None:
+    # Blue has as many units as centres: nothing to forego (policy mobilisation_cost=a_build)
+    pos = winter(BLUE, {"bho": "blue", "bco": "blue", "pan": "blue"}, ["s5", "s4", "inl"])
+    reason = check_order(pos, parse_order("F s5 MOBILISE", pos))
+    assert reason == ("no_mobilisation", "Blue cannot mobilise this winter: a power mobilises "
+                                         "by foregoing a build, and it has no build this "
+                                         "winter (rule 8).")
+    assert not any(isinstance(o, Mobilise) for listed in legal_orders(pos, "blue").values()
+                   for o in listed)
+
+
+def test_rule_8_policy_mobilisation_cost_home_count() -> None:
+    # the other reading: a home centre owned is enough, and nothing else is given up
+    centres = {"bho": "blue", "bco": "blue", "pan": "blue"}
+    pos = winter(BLUE, centres, ["s5", "s4", "inl"], mobilisation_cost="home_count")
+    assert check_order(pos, parse_order("F s5 MOBILISE", pos)) is None
+    assert Mobilise(UnitType.FLEET, "s5", power="blue") in legal_orders(pos, "blue")["s5"]
+    from realpolitik.phases import needs_adjustments
+    assert needs_adjustments(pos)
+    # with no home centre owned, neither reading lets it mobilise
+    none = winter(BLUE, {"bco": "blue", "pan": "blue", "col": "blue"}, ["s5", "s4", "inl"],
+                  mobilisation_cost="home_count")
+    assert check_order(none, parse_order("F s5 MOBILISE", none))[0] == "no_mobilisation"
+
+
+def test_rule_8_only_inactive_units_are_mobilised() -> None:
+    pos = winter(BLUE, BLUE_CENTRES, ["s5"])
+    assert check_order(pos, parse_order("F s4 MOBILISE", pos))[0] == "not_inactive"
+    assert check_order(pos, parse_order("F s5 MOBILISE", pos)) is None
+    # a movement phase has no mobilisation
+    spring = units(load_variant(MINIWORLD), "S1872M", BLUE, inactive=["s5"])
+    assert check_order(spring, Mobilise(UnitType.FLEET, "s5"))[0] == "wrong_phase"
+    # nor the classical game
+    classical = Position.build(load_variant("classical"), "W1901A",
+                               [Unit("france", UnitType.ARMY, "par")], {"par": "france",
+                                                                         "bre": "france"})
+    assert check_order(classical, Mobilise(UnitType.ARMY, "par"))[0] == "not_inactive"
+
+
+def test_rule_8_mobilise_orders_as_people_write_them() -> None:
+    pos = winter(BLUE, BLUE_CENTRES, ["s5", "s4", "inl"])
+    want = Mobilise(UnitType.FLEET, "s5", power="blue")
+    for text in ("F s5 MOBILISE", "Mobilize F s5", "F s5 mob", "blue: mobilise F s5"):
+        assert parse_order(text, pos) == want, text
+    from realpolitik.notation import parse_orders
+    sheet = parse_orders("Blue: mobilise F s5 and F s4", pos)
+    assert sheet.orders == (want, Mobilise(UnitType.FLEET, "s4", power="blue"))
+
+
+def test_rule_8_england_mobilises_three_fleets_in_winter_1870(cw: Variant) -> None:
+    from realpolitik.game import Game
+    game = Game(cw)
+    game.process()
+    game.process()
+    assert str(game.phase) == "W1870A"
+    assert "england" in game.powers_to_order()
+    given = game.submit("england", "F s14 MOBILISE\nF s44 MOBILISE\nF a36 MOBILISE\n"
+                                   "F a49 MOBILISE")
+    assert all(line.ok for line in given)
+    resolution = game.process()
+    fourth = [r for r in resolution.results if "A49" in str(r.order)]
+    assert fourth[0].outcome is Outcome.ILLEGAL and "at most 3" in fourth[0].reason
+    inactive = game.position.state["inactive"]
+    assert isinstance(inactive, list)
+    assert not {"s14", "s44", "a36"} & set(inactive)
+    assert "a49" in inactive
+    assert game.submit("england", "F s14 - " + sorted(
+        cw.map.fleet_neighbours("s14"))[0])[0].ok
+
+
+# -- the case format (realpolitik adjudicate) -------------------------------------------------
+
+def test_rule_6b_and_8_in_the_case_format() -> None:
+    from realpolitik.cli._cases import adjudicate_case
+    blocked = adjudicate_case({
+        "id": "sicily", "variant": "colonial_winters", "phase": "S1871M",
+        "units": {"ITALY": ["A E49"], "ENGLAND": ["F 10"]}, "centers": None,
+        "orders": {"ITALY": ["A Naples BLOCK Sicily"], "ENGLAND": ["F Tyrrhenian - Messina"]}})
+    assert isinstance(blocked, dict)
+    by_order = {r["order"]: r for r in blocked["order_results"]}
+    assert by_order["A E49 BLOCK SICILY"]["outcome"] == "blocked"
+    assert by_order["F 10 - 131"]["outcome"] == "crossing_closed"
+    assert by_order["F 10 - 131"]["by"] == ["A E49 BLOCK SICILY"]
+    # Winter: England (sea superiority) owns two centres more than its units on the board; its
+    # fleets in Guyana and the Falklands are inactive (the case's variant_state says so)
+    mobilised = adjudicate_case({
+        "id": "mobilise", "variant": "colonial_winters", "phase": "W1871A",
+        "variant_state": {"inactive": ["s14", "s44"]},
+        "units": {"ENGLAND": ["F E8", "F S14", "F S44"]},
+        "centers": {"ENGLAND": ["E8", "E5", "S14", "N19", "N20"]},
+        "orders": {"ENGLAND": ["F S14 MOBILISE", "F S44 MOBILISE", "Build F E5"]}})
+    assert isinstance(mobilised, dict)
+    outcomes = [(r["order"], r["outcome"]) for r in mobilised["order_results"]]
+    assert outcomes == [("F S14 MOBILISE", "mobilised"), ("F S44 MOBILISE", "mobilised"),
+                        ("F E5 B", "built")]

@@ -24,7 +24,7 @@ from realpolitik.geography import UnitType, province_of
 from realpolitik.legality import Illegal, adjustment_counts, normalize_order
 from realpolitik.listing import listed_checker
 from realpolitik.maptables import MapTables, tables_for
-from realpolitik.orders import Build, Disband, Order, Waive
+from realpolitik.orders import Build, Disband, Mobilise, Order, Waive
 from realpolitik.position import Position, Unit
 from realpolitik.rules import CivilDisorder, Rules, TooManyBuilds, TooManyDisbands
 
@@ -36,6 +36,9 @@ _BUILT_THERE = Illegal("center_occupied", "A unit is already built there this wi
 _REMOVED = Illegal("duplicate_order", "That unit is already removed.")
 _NOT_BUILT = Illegal("no_unit", "No unit was built there in these orders, so none can be "
                                 "removed.")
+_MOBILISED = Illegal("duplicate_order", "That unit is already mobilised.")
+_FOREGONE = Illegal("build_foregone", "The power forgoes one build this winter to mobilise "
+                                      "units, and has no builds left for this one.")
 _UNREACHABLE = 1 << 20
 _KIND = {UnitType.ARMY: "armies", UnitType.FLEET: "fleets"}
 
@@ -81,6 +84,13 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
     for power in position.variant.power_ids:
         count = counts.get(power, 0)
         mine = legal_of.get(power, [])
+        if any(isinstance(e.order, Mobilise) for e in mine) and _mobilise(position, power,
+                                                                          mine) and count > 0:
+            count -= 1  # the build foregone to mobilise
+            if count == 0:
+                for e in mine:
+                    if isinstance(e.order, Build | Waive):
+                        e.illegal, e.order = _FOREGONE, None
         if count > 0:
             wanted = []
             for e in mine:
@@ -178,6 +188,28 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
     )
 
 
+def _mobilise(position: Position, power: str, mine: list[Entry]) -> bool:
+    """Keep the mobilisations of ``power`` that the one foregone build pays for (the first
+    given) and void the others; True if any is kept."""
+    allowed = position.variant.hooks.mobilisation(position, power)
+    per_build = allowed.per_build if allowed is not None else 0
+    kept: set[str] = set()
+    for e in mine:
+        if not isinstance(e.order, Mobilise):
+            continue
+        province = province_of(e.order.location)
+        if province in kept:
+            e.illegal, e.order = _MOBILISED, None
+        elif len(kept) >= per_build:
+            e.illegal, e.order = Illegal(
+                "too_many_mobilised",
+                f"One build a year may be foregone to mobilise units, and it mobilises at most "
+                f"{per_build}."), None
+        else:
+            kept.add(province)
+    return bool(kept)
+
+
 def _results(entries: tuple[Entry, ...]) -> tuple[OrderResult, ...]:
     """The result of each order given (made when first read: a game seldom reads them)."""
     results: list[OrderResult] = []
@@ -191,6 +223,9 @@ def _results(entries: tuple[Entry, ...]) -> tuple[OrderResult, ...]:
         elif isinstance(order, Waive):
             results.append(OrderResult(e.given, e.power, Result.SUCCEEDS, Outcome.WAIVED,
                                        "The build was waived."))
+        elif isinstance(order, Mobilise):
+            results.append(OrderResult(e.given, e.power, Result.SUCCEEDS, Outcome.MOBILISED,
+                                       f"{order}: the unit was mobilised."))
         else:
             results.append(OrderResult(e.given, e.power, Result.SUCCEEDS, Outcome.REMOVED,
                                        f"{order}: the unit was removed."))

@@ -148,6 +148,14 @@ def read_case(case: Mapping[str, Any]) -> tuple[Position, list[Given], bool, Any
                                   standoffs=standoffs)
     except (RealpolitikError, ValueError) as exc:
         raise CaseError(f"'units': {exc}") from None
+    state = case.get("variant_state")
+    if state is not None:
+        # (an extension of the format: the variant's own state, e.g. Colonial Winters'
+        # inactive units, over what its hooks work out for the position)
+        if not isinstance(state, Mapping):
+            raise CaseError("'variant_state' must be an object, e.g. {\"inactive\": [\"s14\"]}")
+        start = variant.hooks.initial_state(position)
+        position = position.replace(state={**start, **state})
     given: list[Given] = []
     for key, entries in _mapping(case, "orders", required=False).items():
         power = _power(variant, key, f"orders.{key}")

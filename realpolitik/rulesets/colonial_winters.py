@@ -49,13 +49,14 @@ from realpolitik.hooks import (
     EmptyConvoys,
     Fragility,
     JsonValue,
+    Mobilisation,
     MovementModifiers,
     SetupEvents,
     VariantHooks,
     VariantState,
     Victory,
 )
-from realpolitik.orders import Build, Move, Order, SupportHold
+from realpolitik.orders import Build, Mobilise, Move, Order, SupportHold
 from realpolitik.variant_rules import NEUTRAL
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -377,8 +378,11 @@ class ColonialWinters(VariantHooks):
                     target = before.units.get(where)
                     if target is not None and target.power != result.power:
                         attacked.add(where)
-            # rule 8: a unit is mobilised by an attack, or when its time comes; one that left
-            # the board is gone
+            for result in resolution.results:
+                if isinstance(result.order, Mobilise) and result.succeeded:
+                    attacked.add(province_of(result.order.location))  # mobilised in a winter
+            # rule 8: a unit is mobilised by an order, by an attack, or when its time comes;
+            # one that left the board is gone
             from realpolitik.position import Phase
             inactive = [p for p in inactive if isinstance(p, str) and p not in attacked
                         and after.units.get(p) == before.units.get(p)
@@ -929,6 +933,31 @@ class ColonialWinters(VariantHooks):
     def removal_first(self, position: Position, power: str) -> UnitType | None:
         # 4(c): below the second place, fleets are removed before armies
         return UnitType.FLEET if self.tier(position, power) in "cde" else None
+
+    def mobilisation(self, position: Position, power: str) -> Mobilisation | None:
+        # rule 8: "Mobilization is done by foregoing one build out of one's home supply centre
+        # count; this allows two units to be mobilized. (Exception: the player with sea
+        # superiority may mobilize three.) Only one build per year may be foregone"
+        inactive = self._inactive(position)
+        if not inactive:
+            return None
+        units = position.units
+        mine = frozenset(p for p in inactive if p in units and units[p].power == power)
+        if not mine:
+            return None
+        per_build = 3 if self.holder(position) == power else 2
+        owned_homes = sum(1 for c in self.home_centres(position, power)
+                          if position.centers.get(c) == power)
+        if not owned_homes:
+            return Mobilisation(mine, 0, "a power mobilises by foregoing a build out of its "
+                                         "home supply centre count, and it owns no home "
+                                         "supply centre (rule 8)")
+        if position.variant.policies.get("mobilisation_cost", "a_build") == "a_build":
+            from realpolitik.legality import adjustment_counts  # (legality imports hooks)
+            if adjustment_counts(position).get(power, 0) <= 0:
+                return Mobilisation(mine, 0, "a power mobilises by foregoing a build, and it "
+                                             "has no build this winter (rule 8)")
+        return Mobilisation(mine, per_build)
 
     # -- victory (rule 5) --------------------------------------------------------------------
 

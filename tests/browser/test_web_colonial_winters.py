@@ -93,3 +93,35 @@ def test_the_world_map_zooms_with_the_wheel_and_pans_by_dragging(browser: Any,
         assert abs(back["width"] - whole["width"]) < 2
     finally:
         page.close()
+
+
+def test_the_block_order_in_the_menus(browser: Any, server: Any) -> None:
+    # Colonial Winters 6(c): Transvaal's army in Rhodesia may block the five-pointed corner
+    from test_web_play import click_province
+
+    token = server.api("POST", "/auth/signup",
+                       {"username": "blocker", "password": "correct horse"})["token"]
+    game = server.api("POST", "/games", {"name": "block", "variant": "colonial_winters",
+                                         "join_as": "transvaal"}, token)["id"]
+    legal = server.api("GET", f"/games/{game}/legal-orders?power=transvaal", token=token)
+    assert {"kind": "block", "unit": "A F69", "to": "SOUTHERN_AFRICA",
+            "text": "A F69 BLOCK SOUTHERN_AFRICA", "target": None,
+            "via_convoy": False} in legal["f69"]
+    page = browser.new_page(viewport={"width": 1400, "height": 950})
+    page.add_init_script(f"localStorage.setItem('rp:token', {token!r});"
+                         "localStorage.setItem('rp:user', 'blocker');")
+    try:
+        page.goto(f"{server.url}/#/game/{game}")
+        page.wait_for_selector("#sel-transvaal-f69")
+        # the keyboard list has a Block group for the army
+        blocks = page.eval_on_selector_all("#sel-transvaal-f69 optgroup[label=Block] option",
+                                           "els => els.map(e => e.value)")
+        assert blocks == ["A F69 BLOCK SOUTHERN_AFRICA"]
+        # and the map's menu offers it when the army is clicked
+        click_province(page, "f69")
+        page.wait_for_selector(".menu:not([hidden]) >> text=Block SOUTHERN_AFRICA")
+        page.click(".menu button:has-text('Block SOUTHERN_AFRICA')")
+        page.wait_for_function("() => [...document.querySelectorAll('#order-lines li')]"
+                               ".some(li => li.textContent.includes('BLOCK SOUTHERN_AFRICA'))")
+    finally:
+        page.close()

@@ -9,7 +9,7 @@ import { HistoryPanel } from "./history.js";
 const provOf = (loc) => (loc || "").split("/")[0].toLowerCase();
 const unitProv = (unit) => provOf((unit || "").split(" ")[1]);
 const KIND_LABEL = { hold: "Hold", move: "Move", support: "Support", convoy: "Convoy", retreat: "Retreat",
-  disband: "Disband", build: "Build", waive: "Waive" };
+  disband: "Disband", build: "Build", waive: "Waive", block: "Block", mobilise: "Mobilise" };
 
 export class GamePage {
   constructor(root, id, { variants, onAuthChange }) {
@@ -570,6 +570,9 @@ export class GamePage {
       if (o.kind === "hold") items.push(["Hold", o.text]);
       if (o.kind === "disband") items.push([orders[0].kind === "retreat" || moves.length ? "Disband" : "Remove", o.text]);
       if (o.kind === "build") items.push([describeBuild(o), o.text]);
+      // the variant's own orders: blocking a corner or a passage, mobilising an inactive unit
+      if (o.kind === "block") items.push([`Block ${o.to}`, o.text]);
+      if (o.kind === "mobilise") items.push(["Mobilise", o.text]);
     }
     if (orders.some((o) => o.kind === "support")) {
       items.push(["Support…", () => this.setSel({ ...entry, mode: "support-target",
@@ -901,31 +904,11 @@ function phaseHelp(g, power, legal, lines) {
     };
   }
   if (g.phase_type === "adjustments") {
-    const units = ((g.position.units || {})[power.toUpperCase()] || []).length;
-    const centres = g.centers[power] ?? 0;
-    if (centres > units) {
-      const sites = entries.filter(([, os]) => os.some((o) => o.kind === "build")).length;
-      const due = Math.min(centres - units, sites);
-      const waived = given("waive");
-      return {
-        due: `Builds: ${plural(due, "build")} allowed (${centres} centres, ${units} units)` +
-          (due < centres - units ? `; only ${plural(sites, "free home centre")}` : "") +
-          `; ${given("build")} given${waived ? `, ${waived} waived` : ""}.`,
-        how: "Click a free home centre on the map and choose an army or a fleet. Or pick from the lists, or type below (WAIVE gives up a build).",
-        fallback: "builds not given are given up.",
-        placeholder: first("build") ? `For example:\n${first("build")}\n(one line per build)` : "",
-      };
-    }
-    if (units > centres) {
-      const due = units - centres;
-      return {
-        due: `Removals: ${plural(due, "unit")} must be removed (${centres} centres, ${units} units); ${given("disband")} given.`,
-        how: "Click a unit on the map and choose Remove. Or pick from the lists, or type below.",
-        fallback: "if too few are removed, the rules remove units for you, those farthest from your home centres first.",
-        placeholder: first("disband") ? `For example:\n${first("disband")}\n(one line per unit to remove: ${due} due)` : "",
-      };
-    }
-    return { due: "No builds or removals: centres and units are even.", how: "", fallback: "nothing to do this winter.", placeholder: "" };
+    const mobilise = entries.some(([, os]) => os.some((o) => o.kind === "mobilise"))
+      ? ` You may also mobilise inactive units (${given("mobilise")} given): click one and choose Mobilise; it costs one build.`
+      : "";
+    const advice = adjustmentHelp(g, power, entries, given, first);
+    return mobilise ? { ...advice, how: advice.how + mobilise } : advice;
   }
   return {
     due: null,
@@ -933,6 +916,36 @@ function phaseHelp(g, power, legal, lines) {
     fallback: "units without orders hold.",
     placeholder: examples(legal),
   };
+}
+
+/** The help of an adjustment phase: builds or removals due. */
+function adjustmentHelp(g, power, entries, given, first) {
+  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  const units = ((g.position.units || {})[power.toUpperCase()] || []).length;
+  const centres = g.centers[power] ?? 0;
+  if (centres > units) {
+    const sites = entries.filter(([, os]) => os.some((o) => o.kind === "build")).length;
+    const due = Math.min(centres - units, sites);
+    const waived = given("waive");
+    return {
+      due: `Builds: ${plural(due, "build")} allowed (${centres} centres, ${units} units)` +
+        (due < centres - units ? `; only ${plural(sites, "free home centre")}` : "") +
+        `; ${given("build")} given${waived ? `, ${waived} waived` : ""}.`,
+      how: "Click a free home centre on the map and choose an army or a fleet. Or pick from the lists, or type below (WAIVE gives up a build).",
+      fallback: "builds not given are given up.",
+      placeholder: first("build") ? `For example:\n${first("build")}\n(one line per build)` : "",
+    };
+  }
+  if (units > centres) {
+    const due = units - centres;
+    return {
+      due: `Removals: ${plural(due, "unit")} must be removed (${centres} centres, ${units} units); ${given("disband")} given.`,
+      how: "Click a unit on the map and choose Remove. Or pick from the lists, or type below.",
+      fallback: "if too few are removed, the rules remove units for you, those farthest from your home centres first.",
+      placeholder: first("disband") ? `For example:\n${first("disband")}\n(one line per unit to remove: ${due} due)` : "",
+    };
+  }
+  return { due: "No builds or removals: centres and units are even.", how: "", fallback: "nothing to do this winter.", placeholder: "" };
 }
 
 /** A few of the power's own legal orders, as an example of what to type. */
