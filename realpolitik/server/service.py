@@ -292,10 +292,10 @@ class GameService:
         self._order_times: dict[tuple[int, int], deque[float]] = {}
 
     async def call(self, function: Callable[..., _T], *args: Any) -> _T:
-        """Run a service method from a route: at once on the event loop when the store's
-        transactions never wait on another process (SQLite, one process: a thread hop costs
-        more than the work), else in a worker thread (PostgreSQL, where a row lock may wait
-        for another worker)."""
+        """Run a service method from a route: at once on the event loop when the store says
+        so (:attr:`store.Store.inline`: a thread hop costs more than the work, and the
+        longest wait is another worker's short transaction on the same game), else in a
+        worker thread."""
         if self.store.inline:
             return function(*args)
         return await run_in_threadpool(function, *args)
@@ -767,10 +767,12 @@ class GameService:
 
     def submit_orders(self, user: Account, game_id: int, power: str, text: str,
                       ready: bool | None = None,
-                      phase: str | None = None) -> tuple[str, list[OrderLine], bool]:
+                      phase: str | None = None) -> tuple[str, list[OrderLine], bool, list[str]]:
         """Give ``power``'s orders for the current phase (replacing earlier ones); returns the
-        phase, each order with its messages, and the ready flag. Unreadable and illegal lines
-        are kept (nothing typed is lost) but not carried out."""
+        phase, each order with its messages, the ready flag and what the orders leave open
+        (:meth:`Game.warnings`, as of this submission: read in the same transaction rather
+        than with another request to the database). Unreadable and illegal lines are kept
+        (nothing typed is lost) but not carried out."""
         if len(text) > self.settings.max_order_chars:
             raise ServiceError(413, "too_long", f"order text is limited to "
                                f"{self.settings.max_order_chars} characters")
@@ -793,10 +795,11 @@ class GameService:
             is_ready = bool(previous.ready) if ready is None and previous is not None else \
                 bool(ready)
             phase = str(game.phase)
+            warnings = game.warnings(power)
             self._set_pending(conn, loaded, power, text, is_ready)
             self._save(conn, loaded)
         self._after_ready_change(game_id, loaded)
-        return phase, lines, is_ready
+        return phase, lines, is_ready, warnings
 
     def orders(self, user: Account, game_id: int) -> dict[str, JSON]:
         """The user's own orders for the current phase: per power, the text and each line."""

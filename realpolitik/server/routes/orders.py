@@ -29,14 +29,14 @@ async def submit_orders(game_id: GameId, body: OrdersIn, user: CurrentUser,
     """Give one of your powers' orders for this phase, replacing earlier ones. Every line comes
     back with the order it was read as, or the error with its fields; bad lines are kept but
     not carried out. Secret until the phase is adjudicated."""
-    phase, lines, ready = await service.call(service.submit_orders, user, game_id, body.power,
-                                             body.as_text(), body.ready, body.phase)
+    phase, lines, ready, warnings = await service.call(
+        service.submit_orders, user, game_id, body.power, body.as_text(), body.ready, body.phase)
     wire = [line_to_wire(line) for line in lines]
     power = body.power.strip().lower()
     return OrdersOut(phase=phase, power=power, ready=ready, lines=wire,
                      accepted=sum(1 for w in wire if w.ok),
                      errors=sum(1 for w in wire if not w.ok),
-                     warnings=await service.call(service.warnings, user, game_id, power))
+                     warnings=warnings)
 
 
 @router.get("/orders", response_model=dict[str, MyPowerOrders])
