@@ -372,21 +372,27 @@ def read_variant_rules(data: Mapping[str, Any], text: str, the_map: Map,
     )
 
 
+def _bordering_pair(read: _Reader, entry: Mapping[str, Any], table: str,
+                    index: int) -> tuple[str, str]:
+    """The two provinces an entry's ``between`` names, which must share a border."""
+    between = read.provinces(entry, "between", table, index)
+    if len(between) != 2:
+        raise read.fail(f"[[{table}]] between must name two provinces", table, "between", index)
+    a, b = between
+    if b not in read.map.army_neighbours(a) and not any(
+            province_of(n) == b for loc in (a, *read.map.coasts(a))
+            for n in read.map.fleet_neighbours(loc)):
+        raise read.fail(f"[[{table}]] {a} and {b} share no border", table, "between", index)
+    return a, b
+
+
 def _conditional_borders(read: _Reader, data: Mapping[str, Any]) -> tuple[ConditionalBorder, ...]:
     table = "conditional_borders"
     out = []
     for index, entry in enumerate(read.entries(data, table)):
         read.keys(entry, ("between", "watch", "units", "closed_by_foreign_fleet",
                           "closed_by_standoff"), table, index)
-        between = read.provinces(entry, "between", table, index)
-        if len(between) != 2:
-            raise read.fail(f"[[{table}]] between must name two provinces", table, "between",
-                            index)
-        a, b = between
-        if b not in read.map.army_neighbours(a) and not any(
-                province_of(n) == b for loc in (a, *read.map.coasts(a))
-                for n in read.map.fleet_neighbours(loc)):
-            raise read.fail(f"[[{table}]] {a} and {b} share no border", table, "between", index)
+        a, b = _bordering_pair(read, entry, table, index)
         units = entry.get("units", "both")
         if units not in ("army", "fleet", "both"):
             raise read.fail(f"[[{table}]] units must be army, fleet or both", table, "units",
@@ -465,15 +471,7 @@ def _swap_borders(read: _Reader, data: Mapping[str, Any]) -> tuple[SwapBorder, .
     out = []
     for index, entry in enumerate(read.entries(data, table)):
         read.keys(entry, ("between", "units"), table, index)
-        between = read.provinces(entry, "between", table, index)
-        if len(between) != 2:
-            raise read.fail(f"[[{table}]] between must name two provinces", table, "between",
-                            index)
-        a, b = between
-        if b not in read.map.army_neighbours(a) and not any(
-                province_of(n) == b for loc in (a, *read.map.coasts(a))
-                for n in read.map.fleet_neighbours(loc)):
-            raise read.fail(f"[[{table}]] {a} and {b} share no border", table, "between", index)
+        a, b = _bordering_pair(read, entry, table, index)
         units = entry.get("units", list(_SWAP_PAIRS))
         if not isinstance(units, list) or any(u not in _SWAP_PAIRS for u in units):
             raise read.fail(f"[[{table}]] units must be a list of: {', '.join(_SWAP_PAIRS)}",
