@@ -242,6 +242,24 @@ def test_the_poles(cw: Variant) -> None:
     assert all(the_map.provinces[s].terrain is Terrain.SEA for s in beside)
 
 
+def test_rule_6i_the_provinces_on_the_polar_icecap_are_coastal(cw: Variant) -> None:
+    the_map = cw.map
+    icecap = {"200", "201", "202", "203"}  # the North Pole and the three polar areas
+    shore = {p for area in icecap for p in the_map.army_neighbours(area)} - icecap
+    assert shore == {"n3", "n16", "e103", "a5", "a1"}
+    for province in shore:
+        # coastal: a fleet may stand there and leave it
+        assert the_map.provinces[province].terrain is Terrain.COAST, province
+        assert fleet_provinces(cw, province), province
+    # fleet borders along the ice cap: two shore provinces that share a border share a coast
+    # there too (on this reconstruction none are next to each other, and every one of them
+    # also borders a sea, so 6(i) needs no pseudo-coast: the check stands for the data)
+    for a in shore:
+        for b in shore & the_map.army_neighbours(a):
+            assert b in fleet_provinces(cw, a), (a, b)
+    assert all(any(the_map.is_sea(s) for s in fleet_provinces(cw, p)) for p in shore)
+
+
 def test_corners_and_passages_are_consistent(cw: Variant) -> None:
     the_map = cw.map
     corners = {c.id: c for c in cw.rules.corners}

@@ -14,7 +14,7 @@ from realpolitik import savefile
 from realpolitik.adjudication import adjudicate
 from realpolitik.game import Game
 from realpolitik.geography import UnitType
-from realpolitik.legality import check_order
+from realpolitik.legality import check_order, normalize_order
 from realpolitik.listing import legal_orders
 from realpolitik.notation import parse_order
 from realpolitik.position import Position, Unit
@@ -229,6 +229,9 @@ def test_rule_4a_i_england_convoys_through_the_empty_north_atlantic(world: Varia
     assert check_order(pos, parse_order(orders[0], pos)) is None
     listed = {str(o) for options in legal_orders(pos, "england").values() for o in options}
     assert {"A E5 - N15", "F 31 C A E5 - N15", "F 33 C A E5 - N15"} <= listed
+    for power in ("england", "usa"):  # every order listed is legal, as the check reads it
+        for options in legal_orders(pos, power).values():
+            assert all(normalize_order(pos, o) == o for o in options)
     done = results(pos, *orders)
     assert done["A E5 - N15"] == ("succeeds: A E5 - N15 moved by convoy through empty seas "
                                   "(rule 4(a)(i)).")

@@ -8,6 +8,7 @@ sea-superiority table (the variant's state) so that a test sets the tiers it nee
 
 from __future__ import annotations
 
+import json
 import random
 import shutil
 from pathlib import Path
@@ -20,7 +21,12 @@ from realpolitik.errors import VariantError
 from realpolitik.game import Game
 from realpolitik.geography import UnitType, province_of
 from realpolitik.hooks import JsonValue
-from realpolitik.legality import adjustment_counts, check_order, retreat_options
+from realpolitik.legality import (
+    adjustment_counts,
+    check_order,
+    normalize_order,
+    retreat_options,
+)
 from realpolitik.listing import legal_orders
 from realpolitik.notation import parse_order
 from realpolitik.position import DislodgedUnit, PhaseType, Position, Unit
@@ -226,6 +232,9 @@ def test_rule_4a_i_after_a_full_year_the_holder_convoys_through_an_empty_sea() -
     assert check_order(pos, parse_order("A rco S A bco - rhb", pos)) is None
     listed = {str(o) for orders in legal_orders(pos, "yellow").values() for o in orders}
     assert "A RCO S A BCO - RHB" in listed
+    for power in POWERS:  # every order listed is legal, as the check reads it
+        for options in legal_orders(pos, power).values():
+            assert all(normalize_order(pos, o) == o for o in options)
 
 
 def test_rule_4a_i_not_before_a_full_year_of_strong_superiority() -> None:
@@ -704,6 +713,87 @@ def test_rule_6h_an_impassable_area() -> None:
     pos = position(["red A pan"])
     assert world().map.provinces["swi"].terrain.value == "impassable"
     assert check_order(pos, parse_order("A pan - swi", pos)) is not None
+
+
+def test_rule_6i_a_province_on_the_polar_icecap_is_coastal_without_a_sea(tmp_path: Path
+                                                                          ) -> None:
+    # the mini-world with an ice cap north of Yellow Home, and an Arctic shore that borders
+    # the ice cap and Yellow Home but no sea: a coastal space, its coast along the ice cap
+    folder = tmp_path / "icecap"
+    shutil.copytree(FOLDER, folder)
+    with (folder / "provinces.csv").open("a") as out:
+        out.write("ice,Ice Cap,land,no,,\narc,Arctic Shore,coast,no,,\n")
+    with (folder / "adjacencies.csv").open("a") as out:
+        out.write("ice,yho,army\nice,arc,army\narc,yho,both\n")
+    variant = load_variant(folder)
+    the_map = variant.map
+    assert not any(the_map.is_sea(n)
+                   for n in the_map.fleet_neighbours("arc"))
+    pos = position(["yellow F yho", "green A ice"], variant=variant)
+    assert check_order(pos, parse_order("F yho - arc", pos)) is None
+    assert "F YHO - ARC" in {str(o) for o in legal_orders(pos, "yellow")["yho"]}
+    assert results(pos, "F yho - arc")["F YHO - ARC"].startswith("succeeds")
+    # fleets keep off the ice cap itself; armies cross it
+    assert check_order(pos, parse_order("F yho - ice", pos)) is not None
+    assert results(pos, "A ice - arc")["A ICE - ARC"].startswith("succeeds")
+
+
+def _tiny_variant(folder: Path, provinces: str, adjacencies: str, extra: str = "",
+                  coasts: str = "") -> Variant:
+    """A two-power variant with no units at the start, written to ``folder``."""
+    folder.mkdir()
+    (folder / "variant.toml").write_text(
+        '[variant]\nid = "tiny"\nname = "Tiny"\nstart = "S1901M"\nsolo_centers = 3\n\n'
+        '[[powers]]\nid = "red"\nname = "Red"\n\n[[powers]]\nid = "blue"\nname = "Blue"\n\n'
+        '[start]\nred = []\nblue = []\n' + extra)
+    (folder / "provinces.csv").write_text(
+        "id,name,terrain,supply_center,home_of,aliases\n" + provinces)
+    (folder / "adjacencies.csv").write_text("a,b,units\n" + adjacencies)
+    if coasts:
+        (folder / "coasts.csv").write_text("province,coast,name,aliases\n" + coasts)
+    return load_variant(folder)
+
+
+def test_rule_6c_a_five_pointed_corner(tmp_path: Path) -> None:
+    # five lands round a point: each next to its two neighbours round it, and across the
+    # point to the two others; a crossing is a move across the point
+    ring = ["ang", "zam", "rho", "bec", "win"]
+    homes = {"ang": "red", "rho": "blue"}
+    provinces = "".join(f"{p},{p.title()},land,{'yes' if p in homes else 'no'},"
+                        f"{homes.get(p, '')},\n" for p in ring)
+    borders = "".join(f"{x},{y},army\n" for i, x in enumerate(ring) for y in ring[i + 1:])
+    corner = '\n[[corners]]\nid = "point"\nring = ' + json.dumps(ring) + "\n"
+    variant = _tiny_variant(tmp_path / "five", provinces, borders, corner)
+    made = [Unit("red", UnitType.ARMY, "ang"), Unit("blue", UnitType.ARMY, "zam")]
+    pos = Position.build(variant, "S1901M", made, {})
+    assert results(pos, "A ang - rho")["A ANG - RHO"].startswith("succeeds")
+    both = results(pos, "A ang - rho", "A zam - bec")  # across the point, two directions
+    assert all("crossed in more than one direction" in r for r in both.values())
+    # Angola and Windhoek are neighbours round the point: no crossing
+    beside = results(pos, "A ang - win", "A zam - bec")
+    assert beside["A ANG - WIN"].startswith("succeeds")
+    assert beside["A ZAM - BEC"].startswith("succeeds")
+
+
+def test_rule_6g_a_triple_coast(tmp_path: Path) -> None:
+    # a province with three coasts, each on its own sea
+    provinces = ("a,Red Land,coast,yes,red,\nc,Blue Land,coast,yes,blue,\n"
+                 "tri,Three Coasts,coast,yes,,\nn,North Sea,sea,no,,\ne,East Sea,sea,no,,\n"
+                 "s,South Sea,sea,no,,\n")
+    borders = ("n,tri/nc,fleet\ne,tri/ec,fleet\ns,tri/sc,fleet\nn,e,fleet\ne,s,fleet\n"
+               "a,n,fleet\nc,s,fleet\na,tri,army\nc,tri,army\n")
+    coasts = ("tri,nc,North Coast,north\ntri,ec,East Coast,east\n"
+              "tri,sc,South Coast,south\n")
+    variant = _tiny_variant(tmp_path / "triple", provinces, borders, coasts=coasts)
+    assert variant.map.coasts("tri") == ("tri/nc", "tri/ec", "tri/sc")
+    pos = Position.build(variant, "S1901M", [Unit("red", UnitType.FLEET, "e")], {})
+    assert check_order(pos, parse_order("F e - tri/ec", pos)) is None
+    assert check_order(pos, parse_order("F e - tri/nc", pos)) is not None
+    assert results(pos, "F e - tri")["F E - TRI/EC"].startswith("succeeds")  # the one it reaches
+    on_coast = Position.build(variant, "S1901M", [Unit("red", UnitType.FLEET, "tri/ec")], {})
+    assert check_order(on_coast, parse_order("F tri/ec - e", on_coast)) is None
+    assert check_order(on_coast, parse_order("F tri/ec - n", on_coast)) is not None
+    assert check_order(on_coast, parse_order("F tri/ec - s", on_coast)) is not None
 
 
 def test_rule_6k_no_canals_a_fleet_does_not_cross_land() -> None:
