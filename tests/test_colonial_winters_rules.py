@@ -258,6 +258,33 @@ def test_rule_4a_i_not_before_a_full_year_of_strong_superiority() -> None:
     assert seen[:3] == [("S1870M", False), ("F1870M", False), ("S1871M", True)]
 
 
+def test_rule_4a_i_in_a_game_the_convoy_is_accepted_played_and_replayed() -> None:
+    # Red, strong from the start, moves its fleet from Sea One to Sea Eight in 1871 (Yellow's
+    # army leaves its home for the Pole); in the Fall its army in Red Bay goes to Yellow Home
+    # from its fleet in Sea Two through Sea One, empty now, to its fleet in Sea Eight
+    game = Game(world(), seed=3)
+    game.process()  # Spring 1870
+    game.process()  # Fall 1870
+    while game.phase.type is not PhaseType.MOVEMENT:
+        game.process()
+    assert str(game.phase) == "S1871M"
+    assert all(r.ok for r in game.submit("red", "F s1 - s8"))
+    assert all(r.ok for r in game.submit("yellow", "A yho - npo"))
+    game.process()
+    assert str(game.phase) == "F1871M" and "s1" not in game.position.units
+    orders = "A rhb - yho\nF s2 C A rhb - yho\nF s8 C A rhb - yho"
+    assert all(r.ok for r in game.submit("red", orders))
+    game.process()
+    assert game.position.units["yho"] == Unit("red", UnitType.ARMY, "yho")
+    reasons = {str(r.order): r.reason for r in game.history[-1].resolution.results}
+    assert reasons["A RHB - YHO"] == ("A RHB - YHO moved by convoy through empty seas "
+                                      "(rule 4(a)(i)).")
+    again = savefile.loads(savefile.dumps(game))
+    assert [r.position for r in again.history] == [r.position for r in game.history]
+    text = record.to_text(game)
+    assert record.to_text(record.from_text(text)) == text
+
+
 def test_rule_4a_i_an_attack_on_the_empty_sea_disrupts_the_convoy() -> None:
     # (Yellow's fleet in Sea Six closes the way round the ring of seas)
     pos = position([*EMPTY_SEA_CONVOY, "yellow F s6", "blue F bho"], strong_since="S1870M")
