@@ -27,7 +27,7 @@ from realpolitik.legality import (
     normalize_order,
     retreat_options,
 )
-from realpolitik.listing import legal_orders
+from realpolitik.listing import _empty_convoy_moves, legal_orders
 from realpolitik.notation import parse_order
 from realpolitik.position import DislodgedUnit, PhaseType, Position, Unit
 from realpolitik.rulesets.colonial_winters import POLICIES, ColonialWinters, sea_superiority
@@ -283,6 +283,30 @@ def test_rule_4a_i_in_a_game_the_convoy_is_accepted_played_and_replayed() -> Non
     assert [r.position for r in again.history] == [r.position for r in game.history]
     text = record.to_text(game)
     assert record.to_text(record.from_text(text)) == text
+
+
+def test_rule_4a_i_every_order_listed_in_a_random_game_is_legal() -> None:
+    # the positions of a seeded random game, in which Red holds strong superiority for years:
+    # each order the listing offers (its moves through empty seas and their convoys and
+    # supports included) is one the order check accepts as it is
+    rng = random.Random(11)
+    game = Game(world(), seed=11, end_year=1876)
+    hooks = game.variant.hooks
+    checked = through_empty_seas = 0
+    while not game.is_over:
+        pos = game.position
+        if game.phase.type is PhaseType.MOVEMENT:
+            through_empty_seas += sum(len(m.destinations)
+                                      for m in _empty_convoy_moves(pos).values())
+        for power in game.powers_to_order():
+            listed = game.legal_orders(power)
+            if hooks.empty_convoys(pos) is not None:
+                for options in listed.values():
+                    assert all(normalize_order(pos, o) == o for o in options)
+                    checked += len(options)
+            game.submit(power, [rng.choice(o) for k, o in listed.items() if k != "waive"])
+        game.process()
+    assert checked > 100 and through_empty_seas > 0
 
 
 def test_rule_4a_i_an_attack_on_the_empty_sea_disrupts_the_convoy() -> None:
