@@ -20,7 +20,7 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any, TypeVar
 
 from sqlalchemy import Connection, Row
@@ -91,24 +91,52 @@ class _Cached:
     """What a process keeps of a game between requests, valid while the row's version is
     ``version``: the engine state (record plus pending orders), the seats and pending rows.
     While the row's ``record_version`` is the same, the record is too, and only the pending
-    orders that changed need replaying (another process took the orders)."""
+    orders that changed need giving to the game again (another process took the orders);
+    that is done when the game's orders are first needed, not at load (see
+    :attr:`_Loaded.game`)."""
 
     version: int
     record_version: int
     game: Game
     seats: list[Row[Any]] | None  # None: read them again (a change of seat is not mirrored)
     pending: dict[str, _Pending]
+    unapplied: set[str] = field(default_factory=set)
+    """Powers whose stored orders (in ``pending``) the game has not been given yet; shared
+    with the :class:`_Loaded` of this entry, and changed only under the game's process lock."""
 
 
 @dataclass
 class _Loaded:
     row: Row[Any]
-    game: Game
+    engine: Game
+    """The game, possibly without the stored orders of the powers in ``unapplied``: enough
+    for what does not depend on other powers' orders (the position, the phase, who orders,
+    one power's own new orders); everything else uses :attr:`game`."""
     seats: list[Row[Any]]
     pending: dict[str, _Pending]
+    lock: threading.RLock
+    unapplied: set[str] = field(default_factory=set)
     saved: bool = False
     seats_changed: bool = False
     record_saved: bool = False
+    unsaved: dict[str, tuple[str, str, str | None, bool, float]] = field(default_factory=dict)
+    """Pending rows set by this change and not yet written: :meth:`GameService._save` writes
+    them with the version bump."""
+
+    @property
+    def game(self) -> Game:
+        """The game with every power's stored orders given: those that another process took
+        since this one last had the game are read now (under the game's process lock), not
+        when the game was loaded, so that an order submission, which needs only its own
+        power's orders, does not read every other power's as well."""
+        if self.unapplied:
+            with self.lock:
+                for power in sorted(self.unapplied):
+                    stored = self.pending[power]
+                    assert stored.text is not None
+                    self.engine.submit(power, stored.text)
+                self.unapplied.clear()
+        return self.engine
 
     @property
     def version(self) -> int:
@@ -144,12 +172,12 @@ class _Loaded:
 
     def seat_of(self, power: str) -> int | None:
         try:
-            return self.game.team_of(power)
+            return self.engine.team_of(power)
         except KeyError:
             return None
 
     def powers_of_seat(self, seat: int) -> tuple[str, ...]:
-        return tuple(p for p in self.game.powers if self.seat_of(p) == seat)
+        return tuple(p for p in self.engine.powers if self.seat_of(p) == seat)
 
     def user_of(self, power: str) -> int | None:
         seat = self.seat_of(power)
@@ -164,12 +192,12 @@ class _Loaded:
 
     def unplayed(self) -> frozenset[str]:
         """Powers whose seat has no player (in civil disorder until someone takes it)."""
-        return frozenset(p for p in self.game.powers
+        return frozenset(p for p in self.engine.powers
                          if self.seat_of(p) is not None and not self.commanded(p))
 
     def ready(self) -> list[str]:
         return sorted(p for p, row in self.pending.items()
-                      if row.ready and row.phase == str(self.game.phase))
+                      if row.ready and row.phase == str(self.engine.phase))
 
 
 class _GameCache:
@@ -229,23 +257,25 @@ def lines_of_entries(text: str, entries: Sequence[SubmittedOrder]) -> list[Order
     return lines
 
 
-def _replay_changed(cached: _Cached, pending: Mapping[str, _Pending]) -> Game | None:
-    """The cached game with the pending orders that changed since it was cached given again,
-    or None when that cannot bring it up to date (orders withdrawn: load the record)."""
-    game = cached.game
-    phase = str(game.phase)
+def _changed_orders(cached: _Cached, pending: Mapping[str, _Pending]) -> set[str] | None:
+    """The powers whose stored orders the cached game has not been given (they changed since
+    it was cached, or were not given yet), or None when giving orders cannot bring it up to
+    date (orders withdrawn: load the record)."""
+    phase = str(cached.game.phase)
     if set(cached.pending) - set(pending):
         return None
-    for power, now in sorted(pending.items()):
+    changed = set()
+    for power, now in pending.items():
         before = cached.pending.get(power)
         given_before = before is not None and before.text is not None and before.phase == phase
         if now.text is None or now.phase != phase:
             if given_before:
                 return None
             continue
-        if not given_before or before is None or before.text != now.text:
-            game.submit(power, now.text)
-    return game
+        if power in cached.unapplied or not given_before or before is None \
+                or before.text != now.text:
+            changed.add(power)
+    return changed
 
 
 def _record_text(game: Game) -> str:
@@ -302,11 +332,14 @@ class GameService:
 
     # -- loading and saving games ---------------------------------------------------------------
 
+    def _lock_of(self, game_id: int) -> threading.RLock:
+        """The lock of this process's copy of the game."""
+        with self._locks_guard:
+            return self._locks.setdefault(game_id, threading.RLock())
+
     @contextmanager
     def _locked(self, game_id: int) -> Iterator[None]:
-        with self._locks_guard:
-            lock = self._locks.setdefault(game_id, threading.RLock())
-        with lock:
+        with self._lock_of(game_id):
             yield
 
     def _load(self, conn: Connection, game_id: int, *, lock: bool = False,
@@ -322,35 +355,44 @@ class GameService:
                 raise _Busy(game_id)
             raise not_found("game")
         version, record_version = int(row.version), int(row.record_version)
+        guard = self._lock_of(game_id)
         cached = self._cache.get(game_id)
         if cached is not None and cached.version == version and cached.seats is not None:
-            return _Loaded(row, cached.game, cached.seats, dict(cached.pending))
+            return _Loaded(row, cached.game, cached.seats, dict(cached.pending), guard,
+                           cached.unapplied)
         seats = db.seats_of(conn, game_id)
         pending = {str(p.power): _Pending(str(p.power), str(p.phase), p.text, bool(p.ready))
                    for p in db.pending_of(conn, game_id)}
-        game = None
+        game, unapplied = None, set()
         if cached is not None and cached.record_version == record_version:
-            game = _replay_changed(cached, pending)
+            changed = _changed_orders(cached, pending)
+            if changed is not None:
+                game, unapplied = cached.game, changed
+                # the new entry gives those orders from now on: an older copy's set would give
+                # older texts
+                cached.unapplied.clear()
         if game is None:
             game = savefile.loads(db.game_record(conn, game_id))
             for power, p in sorted(pending.items()):
                 if p.text is not None and p.phase == str(game.phase):
                     game.submit(power, p.text)
-        self._cache.put(game_id, _Cached(version, record_version, game, seats, pending))
-        return _Loaded(row, game, seats, dict(pending))
+        self._cache.put(game_id, _Cached(version, record_version, game, seats, pending,
+                                         unapplied))
+        return _Loaded(row, game, seats, dict(pending), guard, unapplied)
 
     def _set_pending(self, conn: Connection, loaded: _Loaded, power: str, text: str | None,
                      ready: bool) -> None:
-        """Store ``power``'s orders and ready flag for the current phase (and mirror them in
-        ``loaded``, which the cache keeps once the change is committed)."""
-        phase = str(loaded.game.phase)
-        db.put_pending(conn, game_id=int(loaded.row.id), power=power, phase=phase, text=text,
-                       ready=ready, now=self.clock())
+        """Set ``power``'s orders and ready flag for the current phase (mirrored in ``loaded``,
+        which the cache keeps once the change is committed); :meth:`_save` stores them."""
+        phase = str(loaded.engine.phase)
+        loaded.unsaved[power] = (power, phase, text, ready, self.clock())
         loaded.pending[power] = _Pending(power, phase, text, ready)
 
     def _read(self, game_id: int) -> _Loaded:
         with self._locked(game_id), self.store.read() as conn:
-            return self._load(conn, game_id)
+            loaded = self._load(conn, game_id)
+            loaded.game  # every power's orders given, under the lock  # noqa: B018
+            return loaded
 
     def _save(self, conn: Connection, loaded: _Loaded, **values: Any) -> None:
         """Bump the game's version with ``values``, in the caller's transaction (and its record
@@ -359,7 +401,18 @@ class GameService:
         if "record" in values:
             values["record_version"] = loaded.record_version + 1
             loaded.record_saved = True
-        if not db.update_game(conn, int(loaded.row.id), loaded.version, **values):
+        game_id = int(loaded.row.id)
+        pending = list(loaded.unsaved.values())
+        loaded.unsaved.clear()
+        if pending and set(values) == {"updated_at"}:  # orders and ready flags: the hot path
+            saved = db.update_game_with_pending(conn, game_id, loaded.version,
+                                                values["updated_at"], pending)
+        else:
+            for power, phase, text, ready, when in pending:
+                db.put_pending(conn, game_id=game_id, power=power, phase=phase, text=text,
+                               ready=ready, now=when)
+            saved = db.update_game(conn, game_id, loaded.version, **values)
+        if not saved:
             self._cache.pop(int(loaded.row.id), None)
             raise conflict("the game changed meanwhile; try again", "retry")
         loaded.saved = True
@@ -378,11 +431,13 @@ class GameService:
                 with self.store.write() as conn:
                     loaded = self._load(conn, game_id, lock=True, skip_locked=skip_locked)
                     yield conn, loaded
+                    if loaded.unsaved:  # orders set and never stored: a mistake in this module
+                        raise RuntimeError(f"pending orders of game {game_id} set but not saved")
                 if loaded.saved:
                     self._cache.put(game_id, _Cached(
                         loaded.version + 1, loaded.record_version + loaded.record_saved,
-                        loaded.game, None if loaded.seats_changed else loaded.seats,
-                        loaded.pending))
+                        loaded.engine, None if loaded.seats_changed else loaded.seats,
+                        loaded.pending, loaded.unapplied))
             except (ServiceError, _Busy):
                 raise  # refused before anything changed (``_save`` drops the cache itself)
             except BaseException:
@@ -727,8 +782,8 @@ class GameService:
             raise conflict("the game is over", "game_over")
         if status == "paused":
             raise conflict("the game is paused", "paused")
-        if power not in loaded.game.powers_to_order():
-            raise conflict(f"{power.title()} has nothing to order in {loaded.game.phase}",
+        if power not in loaded.engine.powers_to_order():
+            raise conflict(f"{power.title()} has nothing to order in {loaded.engine.phase}",
                             "nothing_to_order")
 
     def describe(self, game: Game, power: str, text: str) -> list[OrderLine]:
@@ -760,8 +815,8 @@ class GameService:
     def _check_phase(loaded: _Loaded, phase: str | None) -> None:
         """Refuse a request meant for another phase than the current one (a page or program
         that has not yet seen the game move on: bots make phases pass quickly)."""
-        if phase is not None and phase.strip().upper() != str(loaded.game.phase):
-            raise conflict(f"the game has moved on to {loaded.game.phase.long_name}; this was "
+        if phase is not None and phase.strip().upper() != str(loaded.engine.phase):
+            raise conflict(f"the game has moved on to {loaded.engine.phase.long_name}; this was "
                            f"meant for {phase.strip().upper()}: look at the new phase first",
                            "phase_changed")
 
@@ -781,11 +836,14 @@ class GameService:
             (power,) = self._my_powers(loaded, user, power)
             self._check_phase(loaded, phase)
             self._check_orders_open(loaded, power)
-            game = loaded.game
+            # this power's orders need no other power's: those another process took are not
+            # read here (``loaded.engine``, not ``loaded.game``)
+            game = loaded.engine
             try:
                 entries = game.submit(power, text)
             except GameError as exc:
                 raise conflict(str(exc), "game_error") from exc
+            loaded.unapplied.discard(power)
             # the engine has read the text; only a text with an error is read again, for the
             # error's fields (span, hint, suggestions)
             lines = lines_of_entries(text, entries)
@@ -864,7 +922,7 @@ class GameService:
     def _after_ready_change(self, game_id: int, loaded: _Loaded) -> None:
         """Tell the watchers who is ready, and adjudicate at once when every power that must
         order is ready (``loaded`` is the game as the change just committed left it)."""
-        self.hub.publish(game_id, {"type": "ready", "phase": str(loaded.game.phase),
+        self.hub.publish(game_id, {"type": "ready", "phase": str(loaded.engine.phase),
                                    "ready": loaded.ready()})
         self._advance(game_id, loaded)
 
@@ -887,7 +945,7 @@ class GameService:
                 return
             if not self._all_ready(loaded):
                 return
-            if not self.process(game_id, expected_phase=str(loaded.game.phase)):
+            if not self.process(game_id, expected_phase=str(loaded.engine.phase)):
                 return
             loaded = None
 
@@ -900,7 +958,7 @@ class GameService:
         with no one seated waits for its deadline."""
         if not any(loaded.seat_filled(int(s.seat)) for s in loaded.seats):
             return False
-        game = loaded.game
+        game = loaded.engine  # the position and phase: no power's orders needed
         to_order = [p for p in game.powers_to_order() if loaded.seat_of(p) is not None]
         seated = [p for p in to_order if loaded.commanded(p)]
         if not seated and (not to_order or game.phase.type is PhaseType.MOVEMENT):
@@ -911,10 +969,10 @@ class GameService:
     def _bots_to_act(loaded: _Loaded) -> bool:
         """True if a bot has a power with something to order and is not ready yet."""
         if not loaded.bots or loaded.row.status not in ("forming", "active") \
-                or loaded.game.is_over:
+                or loaded.engine.is_over:
             return False
-        phase = str(loaded.game.phase)
-        for power in loaded.game.powers_to_order():
+        phase = str(loaded.engine.phase)
+        for power in loaded.engine.powers_to_order():
             row = loaded.pending.get(power)
             if loaded.bot_of(power) is not None and not (
                     row is not None and row.phase == phase and row.ready):

@@ -24,6 +24,7 @@ from sqlalchemy import (
     insert,
     or_,
     select,
+    text,
     update,
 )
 from sqlalchemy.pool import StaticPool
@@ -271,6 +272,42 @@ def update_game(conn: Connection, game_id: int, version: int, **values: Any) -> 
     params = {f"v_{name}": value for name, value in values.items()}
     result = conn.execute(statement, {"game_id": game_id, "old_version": version,
                                       "new_version": version + 1, **params})
+    return result.rowcount == 1
+
+
+# On PostgreSQL, an order submission's writes are one statement (one round trip): its powers'
+# pending rows, inserted or replaced, and the version bump that makes them visible to every
+# worker's cache (a data-modifying WITH always runs in full, whatever the UPDATE matches).
+_PG_PENDING_AND_VERSION = text("""
+WITH pending_write AS (
+    INSERT INTO pending_orders (game_id, power, phase, text, ready, updated_at)
+    SELECT :game_id, w.power, w.phase, w.text, w.ready, w.updated_at
+    FROM unnest(CAST(:powers AS varchar[]), CAST(:phases AS varchar[]),
+                CAST(:texts AS text[]), CAST(:readies AS boolean[]),
+                CAST(:times AS double precision[])) AS w(power, phase, text, ready, updated_at)
+    ON CONFLICT (game_id, power) DO UPDATE SET phase = excluded.phase, text = excluded.text,
+        ready = excluded.ready, updated_at = excluded.updated_at
+)
+UPDATE games SET version = :new_version, updated_at = :now
+WHERE id = :game_id AND version = :old_version
+""")
+
+
+def update_game_with_pending(conn: Connection, game_id: int, version: int, now: float,
+                             pending: Sequence[tuple[str, str, str | None, bool, float]]) -> bool:
+    """Store the game's ``pending`` orders (power, phase, text, ready, time) and bump the
+    version if the row is still at ``version`` (its ``updated_at`` set to ``now``), in one
+    statement on PostgreSQL and as :func:`put_pending` and :func:`update_game` elsewhere."""
+    if conn.dialect.name != "postgresql":
+        for power, phase, order_text, ready, when in pending:
+            put_pending(conn, game_id=game_id, power=power, phase=phase, text=order_text,
+                        ready=ready, now=when)
+        return update_game(conn, game_id, version, updated_at=now)
+    result = conn.execute(_PG_PENDING_AND_VERSION, {
+        "game_id": game_id, "old_version": version, "new_version": version + 1, "now": now,
+        "powers": [p[0] for p in pending], "phases": [p[1] for p in pending],
+        "texts": [p[2] for p in pending], "readies": [p[3] for p in pending],
+        "times": [p[4] for p in pending]})
     return result.rowcount == 1
 
 

@@ -1,0 +1,92 @@
+"""Two server processes' copies of one game: each process keeps the game loaded between
+requests and, when the other process took orders meanwhile, gives its copy those orders only
+when something needs them (an order submission needs only its own power's). Two services over
+one database stand for the two processes; whatever the interleaving, each one's game holds
+every power's latest orders when read, and an adjudication by either follows them all."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from realpolitik import savefile
+from realpolitik.game import Game
+from realpolitik.server import store as db
+from realpolitik.server.service import Account, Deadlines, GameOptions, GameService
+from realpolitik.server.settings import Settings
+from realpolitik.server.store import Store
+
+POWERS = ("austria", "england", "france", "germany", "italy", "russia", "turkey")
+
+
+def _services(url: str) -> tuple[GameService, GameService]:
+    settings = Settings.from_env({}, database_url=url, orders_per_minute=1_000_000)
+    out = []
+    for _ in range(2):
+        store = Store(url)
+        store.migrate()
+        out.append(GameService(store, settings))
+    return out[0], out[1]
+
+
+def _game(service: GameService) -> tuple[int, list[Account]]:
+    users = [service.accounts._create(f"player{i}", "not a real hash")[0] for i in range(7)]
+    day = 86400
+    game_id = service.create_game(users[0], GameOptions(
+        name="shared", players="7", deadlines=Deadlines(day, day, day, day)))
+    for user, power in zip(users, POWERS, strict=True):
+        service.join(user, game_id, power, None)
+    return game_id, users
+
+
+def _orders_given(game: Game, power: str) -> list[str]:
+    return [entry.text for entry in game.orders_of(power)]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_each_copy_gives_the_other_process_orders_when_they_are_needed(
+        database_url: str, seed: int) -> None:
+    first, second = _services(database_url)
+    game_id, users = _game(first)
+    rng = random.Random(seed)
+    legal = {p: {loc: [str(o) for o in orders]
+                 for loc, orders in first.legal_orders(users[i], game_id, p).items()}
+             for i, p in enumerate(POWERS)}
+    latest: dict[str, str] = {}
+    for step in range(60):
+        service = rng.choice((first, second))
+        i = rng.randrange(len(POWERS))
+        power = POWERS[i]
+        text = "\n".join(rng.choice(options) for _, options in sorted(legal[power].items()))
+        service.submit_orders(users[i], game_id, power, text)
+        latest[power] = text
+        if step % 7 == 6:  # now and then a read in either process, which gives every order
+            seen = rng.choice((first, second))._read(game_id).game
+            for p, given in latest.items():
+                assert _orders_given(seen, p) == _orders_given(_reference(seen, p, given), p)
+    for service in (first, second):
+        game = service._read(game_id).game
+        for power, text in latest.items():
+            assert _orders_given(game, power) == _orders_given(_reference(game, power, text),
+                                                               power)
+    # an adjudication by one process follows every power's latest orders, whichever process
+    # took them: the same results as a game loaded afresh from the database
+    with first.store.read() as conn:
+        fresh = savefile.loads(db.game_record(conn, game_id))
+    for power, text in sorted(latest.items()):
+        fresh.submit(power, text)
+    fresh.process()
+    assert rng.choice((first, second)).process(game_id)
+    third, _ = _services(database_url)
+    played = third._read(game_id).game
+    assert str(played.phase) == str(fresh.phase)
+    assert savefile.position_to_json(played.position) == savefile.position_to_json(
+        fresh.position)
+
+
+def _reference(game: Game, power: str, text: str) -> Game:
+    """A game in the same position given only ``power``'s ``text``."""
+    copy = savefile.loads(savefile.dumps(game))
+    copy.submit(power, text)
+    return copy
