@@ -18,6 +18,7 @@ convoy_spaces              which spaces' fleets may convoy                      
 initial_state              the variant's state at the start                            start
 public_state               what of that state players see (``show --json``, the API)   any time
 order_veto                 an order a unit may not be given (with the reason)          orders
+void_orders                orders void together (too many of a kind for one power)     movement
 standing_orders            the orders of units nobody orders (neutrals' supports)      movement
 defence_bonuses            extra strength needed to dislodge given units               movement
 movement_modifiers         defence by attacker, dislodging conditions, fragile convoys movement
@@ -262,6 +263,12 @@ class VariantHooks:
         """Why ``unit`` may not be given ``order`` (a movement-phase order other than a hold,
         already legal by the map), or None if it may. The reason is shown to the player."""
         return None
+
+    def void_orders(self, position: Position, orders: Sequence[Order]) -> dict[int, str]:
+        """Of a movement phase's legal ``orders`` (one per unit, in the order given), those
+        void because of the others (index -> the reason shown to the player): a rule that
+        limits how many units of a power may do something. None by default."""
+        return {}
 
     def standing_orders(self, position: Position) -> tuple[Order, ...]:
         """Orders of units nobody orders (neutral units that support each other), given with

@@ -739,6 +739,13 @@ class _Checker:
             return Disband(unit.type, unit.location, power=unit.power)
         return order
 
+    def mobilises_now(self, order: Mobilise) -> bool:
+        """True if the unit's power may mobilise units in this movement phase (a variant's
+        start choices), so that a mobilisation is not an order of the wrong phase."""
+        unit = self.position.units.get(province_of(order.location))
+        return unit is not None and self.position.variant.hooks.mobilisation(
+            self.position, unit.power) is not None
+
     def mobilise(self, order: Mobilise) -> Mobilise | Illegal:
         """The mobilisation of an inactive unit, as the variant's hooks allow it."""
         unit = self.find_unit(order)
@@ -793,6 +800,8 @@ class _Checker:
                 checked = self.convoy(order)
             elif isinstance(order, Block):
                 checked = self.block(order)
+            elif isinstance(order, Mobilise) and self.mobilises_now(order):
+                checked = self.mobilise(order)  # a start choice (Colonial Winters 8)
             else:
                 return self.wrong_phase(order)
             if isinstance(checked, Illegal) or not has_order_veto(self.position):

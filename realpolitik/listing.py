@@ -26,6 +26,7 @@ from typing import NamedTuple, TypeVar, cast
 
 from realpolitik.caches import Bounded, CacheSlot
 from realpolitik.geography import UnitType, province_of
+from realpolitik.hooks import VariantHooks
 from realpolitik.legality import (
     adjustment_counts,
     build_options,
@@ -561,6 +562,12 @@ def _movement_orders(position: Position, power: str) -> Mapping[str, tuple[Order
     made_table = _made_table(position)
     veto = position.variant.hooks.order_veto if has_order_veto(position) else None
     blocks_of = _block_points(position.variant)
+    hooks = position.variant.hooks
+    choosing: frozenset[str] = frozenset()  # units a start choice may mobilise (a variant's)
+    if type(hooks).mobilisation is not VariantHooks.mobilisation:
+        allowed = hooks.mobilisation(position, power)
+        if allowed is not None and allowed.per_build > 0:
+            choosing = allowed.units
     out: dict[str, tuple[Order, ...]] = {}
     for unit in position.units_of(power):
         loc, utype = unit.location, unit.type
@@ -586,6 +593,8 @@ def _movement_orders(position: Position, power: str) -> Mapping[str, tuple[Order
             blocks = blocks_of.get((utype, prov))
             if blocks:
                 orders = (*orders, *(Block(utype, loc, point, power=power) for point in blocks))
+        if choosing and prov in choosing:
+            orders = (*orders, Mobilise(utype, loc, power=power))
         if veto is not None:
             orders = tuple(o for o in orders if isinstance(o, Hold)
                            or veto(position, unit, o) is None)

@@ -62,10 +62,14 @@ def test_rule_4_the_1870_table_england_holds_sea_superiority(world: Variant) -> 
 
 def test_rule_8_the_units_that_start_inactive(world: Variant) -> None:
     game = Game(world)
-    assert len(game.position.state["inactive"]) == 37  # type: ignore[arg-type]
-    report = game.submit("england", "F s14 - 52\nF n19 H")
+    # 42 listed inactive, of which England, the United States and France make 5 active by
+    # their start choices (design notes, section 1)
+    assert len(game.position.state["inactive"]) == 42  # type: ignore[arg-type]
+    report = game.submit("england", "A n8 - n10\nF n19 H")
     assert report[0].error is not None and "inactive" in report[0].error
-    assert report[1].ok  # one of the two fleets England activates at the start
+    assert report[1].ok  # a candidate of England's start choice
+    game.process()
+    assert len(game.position.state["inactive"]) == 36  # 5 chosen; Casablanca in Fall 1870
 
 
 def test_rule_7c_rome_only_falls_to_a_fleet_with_four_armies(world: Variant) -> None:

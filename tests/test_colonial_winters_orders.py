@@ -421,3 +421,52 @@ def test_rule_6b_and_8_in_the_case_format() -> None:
     outcomes = [(r["order"], r["outcome"]) for r in mobilised["order_results"]]
     assert outcomes == [("F S14 MOBILISE", "mobilised"), ("F S44 MOBILISE", "mobilised"),
                         ("F E5 B", "built")]
+
+
+# -- 8: the start choices ---------------------------------------------------------------------
+
+def test_rule_8_england_chooses_the_two_fleets_it_starts_with(cw: Variant) -> None:
+    from realpolitik.game import Game
+    game = Game(cw)
+    pending = game.position.state["start_choices"]
+    assert isinstance(pending, dict)
+    assert pending["england"] == {"units": ["n19", "n20", "s14", "s44", "a36", "f2", "f64",
+                                            "o16", "a49", "f8", "a25", "e109"], "count": 2}
+    # its candidates may be ordered in the first orders, its other inactive units may not
+    listed = legal_orders(game.position, "england")
+    assert Mobilise(UnitType.FLEET, "s14", power="england") in listed["s14"]
+    assert any(isinstance(o, Move) for o in listed["s14"])
+    assert not any(isinstance(o, Move) for o in listed["n8"])  # A Winnipeg: not a candidate
+    near = sorted(cw.map.fleet_neighbours("f2"))[0]
+    given = game.submit("england", f"F s14 - 52\nF a36 MOBILISE\nF f2 - {near}")
+    assert all(line.ok for line in given)
+    resolution = game.process()
+    by_order = {str(r.order): r for r in resolution.results}
+    assert by_order["F S14 - 52"].succeeded
+    assert by_order["F A36 MOBILISE"].outcome is Outcome.HELD
+    assert by_order[f"F F2 - {near.upper()}"].reason.endswith(
+        "England chooses 2 of its inactive units to be active at the start, and ordered more "
+        "(rule 8): this one stays inactive.")
+    inactive = game.position.state["inactive"]
+    assert isinstance(inactive, list)
+    assert "a36" not in inactive and "f2" in inactive
+    assert {"n19", "n20"} <= set(inactive)  # not chosen: they stay inactive
+    assert game.position.state["start_choices"] == {}
+    # the choice is made once: in Fall 1870 the chosen fleet moves, the others hold
+    assert game.submit("england", f"F a36 - {sorted(cw.map.fleet_neighbours('a36'))[0]}")[0].ok
+    refused = game.submit("england", f"F n19 - {sorted(cw.map.fleet_neighbours('n19'))[0]}")
+    assert refused[0].error is not None and "inactive" in refused[0].error
+
+
+def test_rule_8_a_choice_not_made_takes_the_first_listed(cw: Variant) -> None:
+    from realpolitik.game import Game
+    game = Game(cw)
+    game.submit("usa", "A n48 - " + sorted(cw.map.army_neighbours("n48"))[0])
+    game.process()
+    inactive = game.position.state["inactive"]
+    assert isinstance(inactive, list)
+    # England chose nothing: its first two listed fleets; the United States chose one army:
+    # the first listed makes the second; France: its first listed fleet
+    assert not {"n19", "n20", "n33", "e64"} & set(inactive)
+    assert "n48" not in inactive and "n44" in inactive
+    assert "s14" in inactive

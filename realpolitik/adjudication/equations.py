@@ -31,7 +31,16 @@ from realpolitik.hooks import (
     MovementModifiers,
 )
 from realpolitik.maptables import MapTables
-from realpolitik.orders import Block, Convoy, Hold, Move, Order, SupportHold, SupportMove
+from realpolitik.orders import (
+    Block,
+    Convoy,
+    Hold,
+    Mobilise,
+    Move,
+    Order,
+    SupportHold,
+    SupportMove,
+)
 from realpolitik.position import Unit
 from realpolitik.rules import (
     AdjacentConvoy,
@@ -194,7 +203,8 @@ class Board:
                 kind[i] = BLOCK
                 dest[i] = order.point  # (the corner or passage it blocks)
             else:
-                assert order is None or isinstance(order, Hold)
+                # (a mobilisation in a movement phase, a start choice, holds)
+                assert order is None or isinstance(order, Hold | Mobilise)
 
         # Which supports and convoys match the order of the unit they name.
         matched = self.matched = [True] * n

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from realpolitik.adjudication.explain import void_sentence
 from realpolitik.adjudication.outcomes import OrderResult, Outcome, Result
 from realpolitik.geography import province_of
+from realpolitik.hooks import VariantHooks
 from realpolitik.legality import Illegal, normalize_order
 from realpolitik.listing import listed_checker
 from realpolitik.orders import Order, Waive
@@ -128,4 +129,14 @@ def accept_orders(position: Position, orders: tuple[Order, ...], rules: Rules,
         else:
             counted[unit_index] = keep
         unit_orders[unit_index] = readings[keep] if keep >= 0 else None
+    # Orders a variant's rule voids because of the others (a power's start choices).
+    hooks = position.variant.hooks
+    if type(hooks).void_orders is not VariantHooks.void_orders:
+        kept = sorted((k, u) for u, k in counted.items() if u >= 0 and unit_orders[u] is not None)
+        followed = [unit_orders[u] for _, u in kept]
+        voided = hooks.void_orders(position, [o for o in followed if o is not None])
+        for number, reason in voided.items():
+            k, unit_index = kept[number]
+            accepted.illegal[k] = Illegal("variant_rule", reason)
+            unit_orders[unit_index] = None
     return accepted

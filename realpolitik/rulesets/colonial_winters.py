@@ -11,6 +11,10 @@ What the variant's data gives these hooks, in ``[hooks_data]``::
     mutual_support = [["pan", "col"]]     # 7(b): neutral units that support each other
     inactive = ["hal", "vic"]             # 8: provinces whose starting unit is inactive
     activate = {f19 = "F1870M"}           # 8: ... and the phase it becomes active by itself
+    [[hooks_data.start_choices]]          # 8: "choice of two fleets on the inactive list"
+    power = "england"
+    count = 2
+    units = ["hal", "vic", "..."]         # inactive candidates, the first listed the default
     poles = ["npo", "spo"]                # 9: home centres of whoever owns them
     [[hooks_data.special_build]]          # 7(i): a special build country
     country = "canada"
@@ -28,6 +32,7 @@ The variant's state (kept in every position and saved in records)::
     {"sea_superiority": {"holder": "england" | None, "fleets": {power: n},
                          "tiers": {power: "a".."e"}, "strong_since": "S1870M" | None},
      "inactive": ["hal", ...],
+     "start_choices": {power: {"units": [...], "count": 2}},   # 8: until the first orders
      "owned": {province: power},          # 7(i): non-centre spaces of special build countries
      "inherited": {power: [home centres]}, "inherited_from": [powers]}      # 7(g)
 """
@@ -41,6 +46,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from realpolitik.adjudication.outcomes import Result
 from realpolitik.caches import CacheSlot
 from realpolitik.errors import VariantError
 from realpolitik.geography import Terrain, UnitType, province_of
@@ -56,7 +62,8 @@ from realpolitik.hooks import (
     VariantState,
     Victory,
 )
-from realpolitik.orders import Build, Mobilise, Move, Order, SupportHold
+from realpolitik.orders import Build, Hold, Mobilise, Move, Order, SupportHold, Waive
+from realpolitik.position import PhaseType
 from realpolitik.variant_rules import NEUTRAL
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -65,7 +72,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from realpolitik.position import DislodgedUnit, Position, Unit
     from realpolitik.variant import Setup, Variant
 
-__all__ = ["POLICIES", "ColonialWinters", "SpecialBuildCountry", "sea_superiority"]
+__all__ = ["POLICIES", "ColonialWinters", "SpecialBuildCountry", "StartChoice",
+           "sea_superiority"]
 
 POLICIES: Mapping[str, tuple[str, ...]] = MappingProxyType({
     # 4: when sea superiority and the tiers are worked out again
@@ -137,6 +145,19 @@ class Protectorate:
     max_units: int = 2
     first_dislodgement_bonus: tuple[str, ...] = ()
     """Units (by starting place) that need one support more until first dislodged."""
+
+
+@dataclass(frozen=True, slots=True)
+class StartChoice:
+    """Rule 8's choice at the start ("and choice of two fleets on the inactive list"): of
+    ``units`` (inactive at the start, in the order listed), ``power`` makes ``count`` active.
+    It chooses in its first orders: a candidate given an order other than a hold (a move, a
+    support, a convoy, a block, or MOBILISE to hold) is chosen, in the order given, and a
+    candidate ordered beyond ``count`` is void; the first listed fill the choices not made."""
+
+    power: str
+    units: tuple[str, ...]
+    count: int
 
 
 _TIER_FLEET_BUILDS = {"b": 2, "c": 2, "d": 1, "e": 1}
@@ -245,6 +266,7 @@ class ColonialWinters(VariantHooks):
         self.special_build: tuple[SpecialBuildCountry, ...] = ()
         self.activate: dict[str, str] = {}
         self.protectorates: tuple[Protectorate, ...] = ()
+        self.start_choices: tuple[StartChoice, ...] = ()
 
     # -- data and policies -------------------------------------------------------------------
 
@@ -267,10 +289,10 @@ class ColonialWinters(VariantHooks):
 
         for key in data:
             if key not in ("church", "mutual_support", "inactive", "activate", "poles",
-                           "special_build", "protectorate"):
+                           "special_build", "protectorate", "start_choices"):
                 raise VariantError(f"[hooks_data] has no key {key!r}; the keys are: church, "
                                    "mutual_support, inactive, activate, poles, special_build, "
-                                   "protectorate", file="variant.toml")
+                                   "protectorate, start_choices", file="variant.toml")
         self.church = province(data["church"], "church") if "church" in data else None
         pairs = []
         for pair in data.get("mutual_support", []):
@@ -300,6 +322,19 @@ class ColonialWinters(VariantHooks):
                 raise VariantError(f"[hooks_data] activate: {exc}", file="variant.toml") from exc
         self.activate = {str(k): str(v) for k, v in activate.items()}
         self.poles = provinces("poles")
+        choices = []
+        for entry in data.get("start_choices", []):
+            if not isinstance(entry, dict) or set(entry) - {"power", "units", "count"}:
+                raise VariantError("[[hooks_data.start_choices]] tables have the keys power, "
+                                   "units and count", file="variant.toml")
+            candidates = tuple(province(v, "start_choices") for v in entry.get("units", []))
+            count = entry.get("count", 1)
+            if any(c not in self.inactive for c in candidates) or not isinstance(count, int) \
+                    or not 0 < count <= len(candidates):
+                raise VariantError("[[hooks_data.start_choices]] units must be inactive, and "
+                                   "count between 1 and their number", file="variant.toml")
+            choices.append(StartChoice(str(entry.get("power", "")), candidates, count))
+        self.start_choices = tuple(choices)
         countries = []
         for entry in data.get("special_build", []):
             if not isinstance(entry, dict):
@@ -352,7 +387,14 @@ class ColonialWinters(VariantHooks):
 
     def initial_state(self, position: Position) -> VariantState:
         inactive: list[JsonValue] = [p for p in self.inactive if p in position.units]
+        choices: dict[str, JsonValue] = {}
+        if str(position.phase) == position.variant.start_phase:
+            for choice in self.start_choices:
+                choices[choice.power] = {"units": [u for u in choice.units
+                                                   if u in position.units],
+                                         "count": choice.count}
         return {"sea_superiority": _evaluate(position, None), "inactive": inactive,
+                "start_choices": choices,
                 "owned": self._owned(position, position.units, {}),
                 "inherited": {}, "inherited_from": [],
                 "protectorates": {
@@ -379,8 +421,10 @@ class ColonialWinters(VariantHooks):
                     if target is not None and target.power != result.power:
                         attacked.add(where)
             for result in resolution.results:
-                if isinstance(result.order, Mobilise) and result.succeeded:
+                if isinstance(result.order, Mobilise) and result.succeeded \
+                        and before.phase.type is not PhaseType.MOVEMENT:
                     attacked.add(province_of(result.order.location))  # mobilised in a winter
+            attacked |= self._chosen(before, resolution)  # the start choices (rule 8)
             # rule 8: a unit is mobilised by an order, by an attack, or when its time comes;
             # one that left the board is gone
             from realpolitik.position import Phase
@@ -390,7 +434,7 @@ class ColonialWinters(VariantHooks):
                                  and Phase.parse(self.activate[p]) <= after.phase)]
         every_phase = after.variant.policies.get("sea_superiority_evaluation") == "every_phase"
         # (position.py imports the hooks module)
-        from realpolitik.position import PhaseType, Season
+        from realpolitik.position import Season
         if every_phase or before.phase.type is PhaseType.ADJUSTMENTS:
             table = _evaluate(after, previous)
         else:
@@ -408,9 +452,70 @@ class ColonialWinters(VariantHooks):
             owned = self._owned(after, after.units, owned)
             self._inherit(after, inherited, inherited_from)
         protectorates = self._follow_protectorates(before, resolution, after, state)
-        return {"sea_superiority": table, "inactive": inactive, "owned": owned,
-                "inherited": inherited, "inherited_from": inherited_from,
+        return {"sea_superiority": table, "inactive": inactive, "start_choices": {},
+                "owned": owned, "inherited": inherited, "inherited_from": inherited_from,
                 "protectorates": protectorates}
+
+    # -- the start choices (rule 8) -----------------------------------------------------------
+
+    def pending_choice(self, position: Position, power: str) -> tuple[list[str], int] | None:
+        """The units among which ``power`` still chooses its active ones at the start (still
+        inactive, still there) and how many it chooses; None once chosen (after its first
+        movement phase) or with no choice."""
+        if position.phase.type is not PhaseType.MOVEMENT:
+            return None
+        table = position.state.get("start_choices")
+        entry = table.get(power) if isinstance(table, dict) else None
+        if not isinstance(entry, dict):
+            return None
+        inactive = self._inactive(position)
+        listed = entry.get("units")
+        units = [str(u) for u in listed if u in inactive] if isinstance(listed, list) else []
+        count = entry.get("count")
+        return (units, count) if units and isinstance(count, int) else None
+
+    def _chosen(self, before: Position, resolution: Resolution) -> set[str]:
+        """The units chosen at the start in ``before``'s orders: each power's candidates given
+        an order other than a hold (in the order given), then the first listed, up to its
+        count."""
+        out: set[str] = set()
+        for power in before.variant.power_ids:
+            pending = self.pending_choice(before, power)
+            if pending is None:
+                continue
+            candidates, count = pending
+            chosen: list[str] = []
+            for result in resolution.results:
+                where = province_of(result.order.location) \
+                    if not isinstance(result.order, Waive) else ""
+                if where in candidates and where not in chosen and result.power == power \
+                        and not isinstance(result.order, Hold) \
+                        and result.result is not Result.VOID:
+                    chosen.append(where)
+            chosen += [c for c in candidates if c not in chosen]
+            out.update(chosen[:count])
+        return out
+
+    def void_orders(self, position: Position, orders: Sequence[Order]) -> dict[int, str]:
+        # rule 8: "choice of two fleets on the inactive list": more candidates ordered than
+        # the power chooses are void (the first in the order given are its choice)
+        voids: dict[int, str] = {}
+        pendings = {p: self.pending_choice(position, p) for p in position.variant.power_ids}
+        taken: dict[str, int] = {}
+        for index, order in enumerate(orders):
+            if isinstance(order, Hold | Waive):
+                continue
+            unit = position.units.get(province_of(order.location))
+            pending = pendings.get(unit.power) if unit is not None else None
+            if unit is None or pending is None or unit.province not in pending[0]:
+                continue
+            taken[unit.power] = taken.get(unit.power, 0) + 1
+            if taken[unit.power] > pending[1]:
+                name = position.variant.power(unit.power).name
+                voids[index] = (f"{name} chooses {pending[1]} of its inactive units to be active "
+                                f"at the start, and ordered more (rule 8): this one stays "
+                                f"inactive")
+        return voids
 
     # -- protectorates (7(e), 7(f)) -----------------------------------------------------------
 
@@ -621,7 +726,9 @@ class ColonialWinters(VariantHooks):
 
     def order_veto(self, position: Position, unit: Unit, order: Order) -> str | None:
         names = position.variant.map
-        if unit.province in self._inactive(position):
+        pending = self.pending_choice(position, unit.power) if self.start_choices else None
+        if unit.province in self._inactive(position) and not (
+                pending is not None and unit.province in pending[0]):
             return (f"the {_kind(unit)} in {names.name(unit.province)} is inactive (in civil "
                     f"disorder) until it is mobilised or attacked: it can only hold (rule 8)")
         if isinstance(order, Move) and self.protectorates:
@@ -938,6 +1045,10 @@ class ColonialWinters(VariantHooks):
         # rule 8: "Mobilization is done by foregoing one build out of one's home supply centre
         # count; this allows two units to be mobilized. (Exception: the player with sea
         # superiority may mobilize three.) Only one build per year may be foregone"
+        if position.phase.type is PhaseType.MOVEMENT:
+            # the start choices: MOBILISE chooses a candidate, which holds
+            pending = self.pending_choice(position, power) if self.start_choices else None
+            return Mobilisation(frozenset(pending[0]), pending[1]) if pending else None
         inactive = self._inactive(position)
         if not inactive:
             return None
