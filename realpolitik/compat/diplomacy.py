@@ -55,6 +55,7 @@ from realpolitik.orders import (
 from realpolitik.position import PhaseType, Position, Unit
 from realpolitik.rules import Rules
 from realpolitik.variant import Variant, load_variant
+from realpolitik.variant_rules import NEUTRAL
 
 __all__ = ["Game", "PhaseData", "PowerView", "diplomacy_state", "order_statuses", "order_text",
            "record_orders", "update_influence",
@@ -864,9 +865,10 @@ def diplomacy_state(game: _Game, position: Position, influence: Mapping[str, str
 def update_influence(influence: dict[str, str], position: Position) -> None:
     """Record in ``influence`` the power standing in each province (centres keep their owner;
     a neutral unit, being no power's, changes nothing)."""
-    for power in position.variant.power_ids:
-        for unit in position.units_of(power):
-            influence[unit.province] = power
+    # (one pass over the board, in its order: this runs after every phase)
+    for province, unit in position.units.items():
+        if unit.power != NEUTRAL:
+            influence[province] = unit.power
     for center, owner in position.centers.items():
         influence.setdefault(center, owner)
 
