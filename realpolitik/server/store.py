@@ -88,13 +88,12 @@ class Store:
         self.engine = make_engine(url, sqlite_synchronous=sqlite_synchronous)
         self.postgres = self.engine.dialect.name == "postgresql"
         """Several server processes may share the database: changes to a game lock its row."""
-        self.inline = True
-        """Routes run transactions on the event loop rather than in a worker thread. Every
-        transaction is short (no transaction waits on a person or the network beyond the
-        database), so the longest a worker's loop can wait is another worker's transaction on
-        the same game (on PostgreSQL, a row lock): milliseconds, an adjudication at most. A
-        thread hop per request, and the threads' contention for the interpreter lock, cost
-        more than that (with two PostgreSQL workers, about a third of their CPU)."""
+        self.inline = url.startswith("sqlite")
+        """Transactions are short and never wait on another process: routes may run them on
+        the event loop instead of a worker thread. Not so on PostgreSQL: there a statement is
+        a round trip, and a change may wait for another worker's lock on the game's row,
+        during which the event loop must go on (:meth:`GameService.call` uses a few threads;
+        run on the loop, two workers did no better in the load test)."""
         # SQLite has one writer at a time; queueing writers on a lock in this process avoids
         # SQLite's busy handler, which sleeps in steps of up to 100 ms (the load test's p99).
         self._write_lock: threading.RLock | None = (
