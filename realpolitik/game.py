@@ -91,22 +91,8 @@ _listed_entries: CacheSlot[Variant, Bounded[Order, SubmittedOrder]] = CacheSlot(
     "submitted listed orders", _no_entries)
 """An order that legal_orders listed -> ``SubmittedOrder(str(order), order)``, kept in the
 variant (the entry is as immutable as the order), so that a submit of listed orders neither
-writes the orders out nor makes entries, and the history shares them (an equal copy of a listed
-order shares its entry too). Only a memo of the entry: whether an order is legal is decided
-before, by value (:meth:`~realpolitik.listing.ListedOrders.holds`). Bounded by
+writes the orders out nor makes entries, and the history shares them. Bounded by
 :data:`_MAX_ENTRIES`."""
-
-
-def _no_entries_by_identity(_variant: Variant) -> Bounded[int, SubmittedOrder]:
-    return Bounded(_MAX_ENTRIES)
-
-
-_entries_by_identity: CacheSlot[Variant, Bounded[int, SubmittedOrder]] = CacheSlot(
-    "submitted listed orders by identity", _no_entries_by_identity)
-"""The same entries under the identity of their own order, looked in first: hashing an order by
-value is a Python call, and a caller mostly gives back the very values listed. An entry keeps
-its order alive, so no other object carries that identity while the entry is kept; the entry's
-order is checked on look-up anyway. Bounded by :data:`_MAX_ENTRIES`."""
 
 
 def _no_boards(_variant: Variant) -> dict[str, Variant]:
@@ -377,13 +363,13 @@ class Game:
             entries = []
             listed = True
             is_listed = listed_orders(self._position, power, rules=self.rules).holds
-            known = _entries_by_identity(self.variant)
+            known = _listed_entries(self.variant)
             for given in orders:
                 order = with_power(given, power)
                 if is_listed(order):  # legal as it stands: no check, its entry kept ready
-                    entry = known.get(id(order))
-                    if entry is None or entry.order is not order:
-                        entry = self._listed_entry(order)
+                    entry = known.get(order)
+                    if entry is None:
+                        entry = known[order] = SubmittedOrder(str(order), order)
                     entries.append(entry)
                 else:
                     listed = False
@@ -469,17 +455,6 @@ class Game:
         if power in self.setup.inactive or (power in self.setup.neutral
                                             and self.coin_toss_winner is None):
             raise GameError(f"{power.title()} takes no orders in this game ({self.setup.name})")
-
-    def _listed_entry(self, order: Order) -> SubmittedOrder:
-        """The kept entry of a listed order, found by value (made the first time), and kept
-        under the order's identity when the entry holds this very object."""
-        by_value = _listed_entries(self.variant)
-        entry = by_value.get(order)
-        if entry is None:
-            entry = by_value[order] = SubmittedOrder(str(order), order)
-        if entry.order is order:
-            _entries_by_identity(self.variant)[id(order)] = entry
-        return entry
 
     def _entry(self, parsed: ParsedOrder) -> SubmittedOrder:
         if parsed.error is not None:

@@ -103,7 +103,7 @@ def test_caches_do_not_affect_equality_hash_or_repr() -> None:
 
 def test_the_variant_tables_stay_bounded_over_many_games() -> None:
     """The per-variant tables that grow with play stay within their stated bounds."""
-    from realpolitik.game import _MAX_ENTRIES, _entries_by_identity, _listed_entries
+    from realpolitik.game import _MAX_ENTRIES, _listed_entries
     from realpolitik.maptables import _MAX_CONVOY_ANSWERS
 
     variant = load_variant("classical")
@@ -119,7 +119,6 @@ def test_the_variant_tables_stay_bounded_over_many_games() -> None:
     assert 0 < len(tables._convoy_reach) <= _MAX_CONVOY_ANSWERS
     assert len(tables._reach_without) <= _MAX_CONVOY_ANSWERS
     assert 0 < len(_listed_entries(variant)) <= _MAX_ENTRIES
-    assert 0 < len(_entries_by_identity(variant)) <= _MAX_ENTRIES
     made = _made_of(variant)
     assert 0 < len(made) <= made.bound
 
