@@ -387,7 +387,8 @@ class _Checker:
         if supported.type is UnitType.FLEET:
             near = tables.fleet_adj.get(supported.location, frozenset())
             if destination == dest_prov and tables.coasts.get(dest_prov):
-                if not any(c in near for c in tables.coasts[dest_prov]):
+                reachable = [c for c in tables.coasts[dest_prov] if c in near]
+                if not reachable:
                     return self._impossible(supported, dest_prov)
                 if self.rules.support_coast is SupportCoast.REQUIRED:
                     return self.illegal(
@@ -395,7 +396,9 @@ class _Checker:
                         f"A support of a fleet moving to {_name(position, dest_prov)} must say "
                         f"which coast.",
                     )
-                return dest_prov
+                # One coast in reach: the order can mean only that coast, so it is read (and
+                # listed) with it. With two, the support without a coast backs either move.
+                return reachable[0] if len(reachable) == 1 else dest_prov
             if destination not in near:
                 if position.variant.map.is_location(destination) and destination != dest_prov:
                     return self._impossible(supported, destination)
