@@ -633,7 +633,7 @@ class _Checker:
                 f"{order.point.upper()} is no corner or passage whose crossings can be "
                 f"blocked" + ("." if rules.block_points() else
                               " (this variant has no block order)."))
-        where = f"the corner {point.id}" if point in rules.corners \
+        where = f"the corner {point.id.upper()}" if point in rules.corners \
             else f"the passage {_name(position, point.id)}"
         if unit.province not in point.blockers:
             return self.illegal(

@@ -60,7 +60,7 @@ def test_rule_6b_an_army_blocks_a_crossing_of_the_corner() -> None:
     done = outcome(pos, "A isl BLOCK strait", "F nsea - ssea")
     assert done["F NSEA - SSEA"] == (
         "fails: F NSEA - SSEA failed: the crossing North Sea-South Sea was blocked by "
-        "A ISL BLOCK STRAIT at the corner strait (no support against 1 block: each block "
+        "A ISL BLOCK STRAIT at the corner STRAIT (no support against 1 block: each block "
         "needs one support or a cut).")
     assert done["A ISL BLOCK STRAIT"] == \
         "succeeds: A ISL BLOCK STRAIT: the block stood and stopped F NSEA - SSEA."
@@ -118,7 +118,7 @@ def test_rule_6b_only_an_army_of_the_corner_may_block() -> None:
     assert check_order(pos, parse_order("A isl BLOCK strait", pos)) is None
     # a fleet may not, nor an army outside the corner's spaces
     assert check_order(pos, Block(UnitType.FLEET, "nsea", "strait", power="blue")) == (
-        "cannot_block", "The fleet in North Sea is not where the corner strait can be "
+        "cannot_block", "The fleet in North Sea is not where the corner STRAIT can be "
                         "blocked from.")
     assert check_order(pos, Block(UnitType.ARMY, "cal", "strait"))[0] == "cannot_block"
     assert check_order(pos, Block(UnitType.ARMY, "isl", "elsewhere"))[0] == "no_such_crossing"
@@ -209,7 +209,7 @@ def test_rule_6b_an_army_in_naples_blocks_the_strait_of_messina(cw: Variant) -> 
     done = outcome(pos, "A Naples BLOCK Sicily", "F 10 - 131")
     assert done["F 10 - 131"].startswith(
         "fails: F 10 - 131 failed: the crossing Tyrrhenian-Messina was blocked by A E49 "
-        "BLOCK SICILY at the corner sicily")
+        "BLOCK SICILY at the corner SICILY")
     assert Block(UnitType.ARMY, "e49", "sicily", power="italy") in legal_orders(pos,
                                                                                 "italy")["e49"]
 

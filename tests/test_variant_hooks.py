@@ -229,9 +229,9 @@ def test_crossings_in_two_directions_both_fail() -> None:
         Unit("red", UnitType.ARMY, "isl"), Unit("blue", UnitType.FLEET, "nsea")])
     done = outcome(position, "A isl - mai", "F nsea - ssea")
     assert done == {
-        "A ISL - MAI": "fails: A ISL - MAI failed: the corner strait was crossed in more than "
+        "A ISL - MAI": "fails: A ISL - MAI failed: the corner STRAIT was crossed in more than "
                        "one direction (by F NSEA).",
-        "F NSEA - SSEA": "fails: F NSEA - SSEA failed: the corner strait was crossed in more "
+        "F NSEA - SSEA": "fails: F NSEA - SSEA failed: the corner STRAIT was crossed in more "
                          "than one direction (by A ISL).",
     }
 

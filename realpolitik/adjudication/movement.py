@@ -429,10 +429,10 @@ class _Explainer(_Decided):
                      by=by, strength=attack, opposed_by=opposed)
 
     def point_name(self, point: str) -> str:
-        """``"the corner sicily"``, ``"the passage Lake St Clair"``."""
+        """``"the corner SICILY"``, ``"the passage Lake St Clair"``."""
         if point in self.places.provinces:
             return f"the passage {self.places.name(point)}"
-        return f"the corner {point}"
+        return f"the corner {point.upper()}"
 
     def crossing_name(self, i: int) -> str:
         """``"Tyrrhenian Sea-Messina"``: the two ends of move ``i``."""
@@ -484,7 +484,7 @@ class _Explainer(_Decided):
             return (_CROSSING_CLOSED, text, names, 0, None)
         names = tuple(self.unit_text(j) for j in units)
         if why == "clash":
-            text = f"the corner {place} was crossed in more than one direction (by " \
+            text = f"the corner {place.upper()} was crossed in more than one direction (by " \
                    f"{and_list(names)})"
         elif why == "fleet":
             text = f"the passage was closed by {and_list(names)} in {place}"
