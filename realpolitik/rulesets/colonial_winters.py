@@ -63,7 +63,7 @@ from realpolitik.hooks import (
     Victory,
 )
 from realpolitik.orders import Build, Hold, Mobilise, Move, Order, SupportHold, Waive
-from realpolitik.position import PhaseType
+from realpolitik.position import PhaseType, Season
 from realpolitik.variant_rules import NEUTRAL
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -401,7 +401,8 @@ class ColonialWinters(VariantHooks):
                     c.country: {"units": [u for u in c.units if u in position.units],
                                 "violated": False, "barred": None,
                                 "bonus": [u for u in c.first_dislodgement_bonus
-                                          if u in position.units]}
+                                          if u in position.units],
+                                "captured": []}
                     for c in self.protectorates}}
 
     def next_state(self, before: Position, resolution: Resolution,
@@ -433,8 +434,6 @@ class ColonialWinters(VariantHooks):
                         and not (p in self.activate
                                  and Phase.parse(self.activate[p]) <= after.phase)]
         every_phase = after.variant.policies.get("sea_superiority_evaluation") == "every_phase"
-        # (position.py imports the hooks module)
-        from realpolitik.position import Season
         if every_phase or before.phase.type is PhaseType.ADJUSTMENTS:
             table = _evaluate(after, previous)
         else:
@@ -522,7 +521,8 @@ class ColonialWinters(VariantHooks):
     def _follow_protectorates(self, before: Position, resolution: Resolution, after: Position,
                               state: Mapping[str, Any]) -> dict[str, JsonValue]:
         """Where each protectorate's units are after the phase (they may move, retreat or be
-        lost), which lost the bonus of 7(f), and whether a foreign unit entered the country."""
+        lost), which lost the bonus of 7(f), whether a foreign unit entered the country, and
+        which of its centres a power captured (7(e): those are not the controller's)."""
         from realpolitik.orders import Retreat
         previous = state.get("protectorates")
         previous = previous if isinstance(previous, dict) else {}
@@ -532,6 +532,7 @@ class ColonialWinters(VariantHooks):
             if isinstance(order, Move | Retreat) and result.succeeded:
                 moved[province_of(order.location)] = province_of(order.destination)
         holder = self.holder(after)
+        fall_over = before.phase.season is Season.FALL and after.phase.season is not Season.FALL
         out: dict[str, JsonValue] = {}
         for country in self.protectorates:
             was = previous.get(country.country) or {}
@@ -557,8 +558,28 @@ class ColonialWinters(VariantHooks):
                     violated = True
                     barred = holder if holder in intruders else None
             out[country.country] = {"units": units, "violated": violated, "barred": barred,
-                                    "bonus": bonus}
+                                    "bonus": bonus,
+                                    "captured": self._captured(country, was, mine, before,
+                                                               after, fall_over)}
         return out
+
+    @staticmethod
+    def _captured(country: Protectorate, was: Mapping[str, Any], units: set[str],
+                  before: Position, after: Position, fall_over: bool) -> list[JsonValue]:
+        """The country's centres that a power holds by capture: taken by its own unit (not
+        one of the country's) at the end of a Fall turn, and not lost since."""
+        kept = set(was.get("captured") or ())
+        captured: list[JsonValue] = []
+        for centre in country.provinces:
+            owner = after.centers.get(centre)
+            if owner is None or owner == NEUTRAL:
+                continue
+            unit = after.units.get(centre)
+            taken = fall_over and centre not in units and unit is not None \
+                and unit.power == owner
+            if taken or (centre in kept and before.centers.get(centre) == owner):
+                captured.append(centre)
+        return captured
 
     @staticmethod
     def _followed(where: str, before: Position, after: Position, moved: Mapping[str, str]
@@ -612,6 +633,7 @@ class ColonialWinters(VariantHooks):
         # (position.py imports the hooks module)
         from realpolitik.position import PhaseType, Unit
         units = dict(position.units)
+        centers = dict(position.centers)
         state = dict(position.state)
         kept = state.get("protectorates")
         table: dict[str, JsonValue] = dict(kept) if isinstance(kept, dict) else {}
@@ -639,10 +661,21 @@ class ColonialWinters(VariantHooks):
                     units[where] = Unit(owner, unit.type, unit.location)
             info["units"] = list[JsonValue](where_list)
             table[country.country] = info
-        if units == dict(position.units):
+            if owner != NEUTRAL:
+                # 7(e): the controller uses the country's centres as its own, but for those
+                # another power captured
+                captured = info.get("captured")
+                taken = set(captured) if isinstance(captured, list) else set()
+                for centre in country.provinces:
+                    if variant.map.provinces[centre].is_supply_center \
+                            and centre not in taken and centers.get(centre) != owner:
+                        centers[centre] = owner
+                        notes.append(f"{variant.map.name(centre)} is {variant.power(owner).name}'s "
+                                     f"with {country.country.title()} (rule 7(e))")
+        if units == dict(position.units) and centers == dict(position.centers):
             return events
         state["protectorates"] = table
-        changed = position.replace(units=units)
+        changed = position.replace(units=units, centers=centers)
         previous = before.state.get("sea_superiority") if before.state else None
         if variant.policies.get("sea_superiority_evaluation") == "every_phase" \
                 or before.phase.type is PhaseType.ADJUSTMENTS:
