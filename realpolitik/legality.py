@@ -511,7 +511,7 @@ class _Checker:
             return self.illegal(
                 "same_province", "An army cannot be convoyed to the province it is in."
             )
-        if dest not in tables.coastal or army_prov not in tables.coastal:
+        if dest not in tables.shores or army_prov not in tables.shores:
             return self.illegal(
                 "convoy_not_needed",
                 f"An army cannot be convoyed from {_name(position, army_prov)} to "

@@ -276,11 +276,11 @@ def _find_movement_shared(position: Position) -> _Shared:
     convoys_of: dict[str, list[tuple[str, str]]] = {}
     by_convoy_at: list[tuple[int, tuple[tuple[str, Mover, int], ...]]] = []  # (unit index, moves)
     if fleets:
-        coastal, shore_seas = tables.coastal, tables.shore_convoy_spaces
+        shores, shore_seas = tables.shores, tables.shore_convoy_spaces
         army = UnitType.ARMY
         group_of: dict[str, frozenset[str]] | None = None
         for index, (prov, unit) in enumerate(units.items()):
-            if unit.type is not army or prov not in coastal:
+            if unit.type is not army or prov not in shores:
                 continue
             seas = shore_seas[prov] & fleets
             if not seas:
@@ -649,7 +649,7 @@ def _find_empty_convoy_moves(position: Position) -> dict[str, _EmptyConvoyMoves]
     spaces = fleets | rule.spaces
     for prov, unit in units.items():
         if unit.power != rule.power or unit.type is not UnitType.ARMY \
-                or prov not in tables.coastal:
+                or prov not in tables.shores:
             continue
         start = tables.shore_convoy_spaces.get(prov, frozenset()) & ends
         if not start:

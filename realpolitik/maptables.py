@@ -45,6 +45,7 @@ class MapTables:
         "provinces",
         "sea",
         "coastal",
+        "shores",
         "land",
         "army_adj",
         "fleet_adj",
@@ -109,19 +110,31 @@ class MapTables:
             for other in near:
                 fleet_prov[province_of(loc)].add(province_of(other))
         convoying = self.convoy_spaces
+        # Land across a support-only border from a convoy space (Colonial Winters' South Pole,
+        # 6(l): "armies may reach it only by convoy"): no fleet enters it, but the fleets of
+        # that sea may land an army there or take one off.
+        for sea in convoying:
+            for land in self.fleet_reach.get(sea, frozenset()) - fleet_prov[sea]:
+                if land in self.land:
+                    fleet_prov[sea].add(land)
+                    fleet_prov[land].add(sea)
+        self.shores: frozenset[str] = self.coastal | frozenset(
+            p for p in self.land if any(n in convoying for n in fleet_prov[p]))
+        """Provinces an army may be convoyed from or to: the coastal ones, and land across a
+        support-only border from a convoy space."""
         self.convoy_adj: Mapping[str, frozenset[str]] = MappingProxyType(
             {s: frozenset(n for n in fleet_prov[s] if n in convoying) for s in convoying}
         )
         """Convoy space -> the convoy spaces next to it (by fleet)."""
         self.convoy_shores: Mapping[str, frozenset[str]] = MappingProxyType(
-            {s: frozenset(n for n in fleet_prov[s] if n in self.coastal) for s in convoying}
+            {s: frozenset(n for n in fleet_prov[s] if n in self.shores) for s in convoying}
         )
-        """Convoy space -> the coastal provinces an army could be convoyed from or to through
-        it."""
+        """Convoy space -> the provinces an army could be convoyed from or to through it
+        (:attr:`shores`)."""
         self.shore_convoy_spaces: Mapping[str, frozenset[str]] = MappingProxyType(
-            {p: frozenset(n for n in fleet_prov[p] if n in convoying) for p in self.coastal}
+            {p: frozenset(n for n in fleet_prov[p] if n in convoying) for p in self.shores}
         )
-        """Coastal province -> the convoy spaces next to it."""
+        """Province of :attr:`shores` -> the convoy spaces next to it."""
         self.any_adj: Mapping[str, frozenset[str]] = MappingProxyType(
             {p: frozenset(fleet_prov[p] | set(self.army_adj[p])) for p in provinces}
         )
@@ -352,7 +365,7 @@ class MapTables:
         """
         # (only convoy spaces are stepped on: other provinces in ``fleets`` do no harm)
         at_sea = fleets if isinstance(fleets, (set, frozenset)) else frozenset(fleets)
-        if origin not in self.coastal:
+        if origin not in self.shores:
             return []
         out: list[tuple[tuple[str, ...], frozenset[str]]] = []
         convoy_adj = self.convoy_adj

@@ -224,6 +224,12 @@ def test_rule_6l_fleets_support_into_the_south_pole_they_cannot_enter(world: Var
     assert not world.map.army_neighbours("204")  # armies only by convoy
 
 
+def test_rule_6l_an_army_is_convoyed_to_the_south_pole(world: Variant) -> None:
+    pos = board(world, ["england A o12", "england F 81", "england F 126"])
+    done = results(pos, "A o12 - 204", "F 81 C A o12 - 204", "F 126 C A o12 - 204")
+    assert done["A O12 - 204"].startswith("succeeds")
+
+
 def test_rule_6m_the_bering_crossing_on_the_map(world: Variant) -> None:
     alone = results(board(world, ["usa A n1"]), "A n1 - a3")
     assert alone["A N1 - A3"].startswith("succeeds")

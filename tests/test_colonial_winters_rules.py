@@ -584,6 +584,20 @@ def test_rule_6l_a_fleet_supports_into_the_pole_it_cannot_enter() -> None:
     assert done["A YHO - NPO"].startswith("succeeds")
 
 
+
+def test_rule_6l_armies_reach_the_pole_by_convoy_across_its_support_border() -> None:
+    """"Passable to armies only, and thus armies may reach it only by convoy": the fleet
+    beside the pole lands an army there, and takes it off again."""
+    pos = position(["yellow A chu", "yellow F s8"], phase="S1871M")
+    assert check_order(pos, parse_order("F s8 C A chu - npo", pos)) is None
+    done = results(pos, "A chu - npo", "F s8 C A chu - npo")
+    assert done["A CHU - NPO"].startswith("succeeds")
+    assert "A CHU - NPO" in {str(o) for o in legal_orders(pos, "yellow")["chu"]}
+    back = position(["yellow A npo", "yellow F s8"], phase="S1871M")
+    done = results(back, "A npo - chu", "F s8 C A npo - chu")
+    assert done["A NPO - CHU"].startswith("succeeds")
+    assert check_order(back, parse_order("F s8 - npo", back)) is not None  # fleets stay out
+
 # -- rule 7: politics --------------------------------------------------------------------------
 
 def test_rule_7a_a_defended_neutral_holds_is_supported_and_is_annihilated() -> None:
