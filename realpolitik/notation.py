@@ -1229,6 +1229,15 @@ def _split_segments(tokens: list[_Token], variant: Variant) -> list[list[_Token]
     return [s for s in segments if s]
 
 
+def _parse_alone(piece: str, position: Position | None, power: str | None,
+                 variant: Variant) -> Order | None:
+    """``piece`` read as an order of its own, or None if it is not one."""
+    try:
+        return _parse_one(piece, position, power, variant, None)
+    except OrderTextError:
+        return None
+
+
 def parse_orders(
     text: str,
     position: Position | None = None,
@@ -1282,11 +1291,19 @@ def parse_orders(
                 carried = "mobilise"
             elif first in _KEYWORDS and first not in _UNIT_TYPES:
                 carried = None
+            verb = carried if first not in _BUILD | _DISBAND | _MOBILISE else None
             try:
-                order = _parse_one(piece, position, current_power, the_variant,
-                                   carried if first not in _BUILD | _DISBAND | _MOBILISE
-                                   else None)
+                order = _parse_one(piece, position, current_power, the_variant, verb)
             except OrderTextError as exc:
+                # "Mobilise F Guy, F Gib - Pil": an order complete without the carried verb is
+                # an order of its own, and the verb covers no more of the line
+                alone = _parse_alone(piece, position, current_power, the_variant) \
+                    if verb is not None else None
+                if alone is not None:
+                    carried = None
+                    entries.append(ParsedOrder(piece, line_no, current_power or alone.power,
+                                               alone))
+                    continue
                 shift = segment[0].start
                 exc.text = line
                 exc.span = (exc.span[0] + shift, exc.span[1] + shift)

@@ -22,7 +22,7 @@ from realpolitik.adjudication.outcomes import Outcome
 from realpolitik.geography import UnitType
 from realpolitik.legality import check_order
 from realpolitik.listing import legal_orders
-from realpolitik.notation import parse_order
+from realpolitik.notation import parse_order, parse_orders
 from realpolitik.orders import Block, Hold, Mobilise, Move
 from realpolitik.position import Position, Unit
 from realpolitik.variant import Variant, load_variant
@@ -470,3 +470,18 @@ def test_rule_8_a_choice_not_made_takes_the_first_listed(cw: Variant) -> None:
     assert not {"n19", "n20", "n33", "e64"} & set(inactive)
     assert "n48" not in inactive and "n44" in inactive
     assert "s14" in inactive
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("England: Mobilise F Guyana, F Gibraltar - Pillars", ["F S14 MOBILISE", "F E109 - 140"]),
+    ("England: mobilise F Guyana and F Gibraltar", ["F S14 MOBILISE", "F E109 MOBILISE"]),
+    ("England: Mobilise F Guyana, F Victoria H, A Lagos - Dahomey",
+     ["F S14 MOBILISE", "F N20 H", "A F32 - F31"]),
+])
+def test_rule_8_a_carried_mobilise_stops_at_an_order_complete_without_it(
+        cw: Variant, text: str, expected: list[str]) -> None:
+    """The verb of "Mobilise F Guyana, F Gibraltar" covers the next unit, but a part of the
+    line that is an order by itself ("F Gibraltar - Pillars") is that order."""
+    sheet = parse_orders(text, variant=cw)
+    assert [e.error for e in sheet.entries] == [None] * len(expected)
+    assert [str(e.order) for e in sheet.entries] == expected
