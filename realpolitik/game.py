@@ -497,6 +497,10 @@ class Game:
                 due -= 1  # a build foregone to mobilise units
             builds = sum(1 for o in followed if isinstance(o, Build | Waive))
             removals = sum(1 for o in followed if isinstance(o, Disband))
+            given = [o for o in followed if isinstance(o, Build)][:max(due, 0)]
+            voids = self.variant.hooks.void_adjustments(position, power, given) if given \
+                else {}
+            out += [f"{given[i]}: will be void: {reason}" for i, reason in sorted(voids.items())]
             if due > 0 and builds < due:
                 out.append(f"{name}: may build {due}, gave {builds}; the rest are waived")
             elif due > 0 and builds > due:

@@ -882,7 +882,38 @@ def build_options(position: Position, power: str,
                   ) -> Iterator[tuple[str, list[tuple[UnitType, str]]]]:
     """Where ``power`` could build (a free centre among the hooks' build sites, by default an
     owned home centre) and what: each site with its (unit type, location) pairs, leaving out
-    a unit type the power may have no more of. Whether or not it is due a build."""
+    a unit type the power may have no more of, and a build the variant's winter limits
+    (:meth:`~realpolitik.hooks.VariantHooks.void_adjustments`) would void however the power's
+    other builds were given. Whether or not it is due a build (counted as one at least)."""
+    hooks = position.variant.hooks
+    others: list[Build] | None = None  # every candidate build, made when first needed
+
+    def stands(build: Build) -> bool:
+        nonlocal others
+        if not hooks.void_adjustments(position, power, [build]):
+            return True
+        # voided alone: does it stand after one other build (the half rule asks for a build
+        # at home first)?
+        if _adjustment_counts(position).get(power, 0) < 2:
+            return False
+        if others is None:
+            others = [Build(utype, loc, power=power)
+                      for _, builds in _build_candidates(position, power)
+                      for utype, loc in builds]
+        return any(province_of(other.location) != province_of(build.location)
+                   and 1 not in hooks.void_adjustments(position, power, [other, build])
+                   for other in others)
+
+    for province, builds in _build_candidates(position, power):
+        kept = [(utype, loc) for utype, loc in builds
+                if stands(Build(utype, loc, power=power))]
+        if kept:
+            yield province, kept
+
+
+def _build_candidates(position: Position, power: str,
+                      ) -> Iterator[tuple[str, list[tuple[UnitType, str]]]]:
+    """:func:`build_options` before the variant's winter limits are asked."""
     tables = tables_for(position.variant)
     hooks = position.variant.hooks
     units = position.units

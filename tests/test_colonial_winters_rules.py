@@ -23,12 +23,14 @@ from realpolitik.geography import UnitType, province_of
 from realpolitik.hooks import JsonValue
 from realpolitik.legality import (
     adjustment_counts,
+    build_sites,
     check_order,
     normalize_order,
     retreat_options,
 )
 from realpolitik.listing import _empty_convoy_moves, legal_orders
 from realpolitik.notation import parse_order
+from realpolitik.orders import Build
 from realpolitik.position import DislodgedUnit, PhaseType, Position, Unit
 from realpolitik.rulesets.colonial_winters import POLICIES, ColonialWinters, sea_superiority
 from realpolitik.variant import Variant, load_variant
@@ -537,6 +539,32 @@ def test_rule_3_policy_colony_builds_own_or_any_colony() -> None:
     pos = position(units, phase="W1871A", centers=centers,
                    variant=world(colony_builds="any_colony"), **NOT_HOLDER)
     assert check_order(pos, parse_order("build A bco", pos)) is None
+
+
+def test_rule_3_the_build_sites_leave_out_builds_the_half_rule_would_void() -> None:
+    centers = {"rho": "red", "rhb": "red", "rco": "red", "pan": "red", "col": "red"}
+    # two builds due and both homes free: a colony army stands beside a home one
+    pos = position(["red A inl"], phase="W1871A", centers=centers, **NOT_HOLDER)
+    assert set(build_sites(pos, "red")) == {"rho", "rhb", "rco"}
+    # both homes taken: a colony build alone is always void (ceil), so it is not offered
+    pos = position(["red A rho", "red A rhb"], phase="W1871A", centers=centers, **NOT_HOLDER)
+    assert adjustment_counts(pos)["red"] == 2
+    assert build_sites(pos, "red") == ()
+    assert all(not isinstance(o, Build) for options in legal_orders(pos, "red").values()
+               for o in options)
+    floor = position(["red A rho", "red A rhb"], phase="W1871A", centers=centers,
+                     variant=world(half_rule_rounding="floor"), **NOT_HOLDER)
+    assert build_sites(floor, "red") == ("rco",)
+
+
+def test_rule_3_a_build_the_half_rule_voids_is_warned_of_when_given() -> None:
+    centers = {"rho": "red", "rhb": "red", "rco": "red", "pan": "red", "col": "red"}
+    game = Game(world())
+    game._position = position(["red A rho", "red A rhb"], phase="W1871A",  # noqa: SLF001
+                              centers=centers, **NOT_HOLDER)
+    game.submit("red", "build A rco")
+    assert any(w.startswith("A RCO B: will be void: at least half of the armies built")
+               for w in game.warnings("red"))
 
 
 # -- rule 5: victory -------------------------------------------------------------------------
