@@ -117,7 +117,8 @@ def test_rule_4a_ii_the_holders_fleets_at_sea_need_one_more_support(world: Varia
     # England has 3 of the 5 fleets: its fleet in Biscay holds 2 against a supported attack
     units = ["england F 17", "england F 31", "england F 18", "france F e65", "france F e64"]
     done = results(board(world, units), "F e65 - 17", "F e64 S F e65 - 17")
-    assert done["F E65 - 17"] == "fails: F E65 - 17 failed: it bounced off F 17 (2 vs 2)."
+    assert done["F E65 - 17"] == ("fails: F E65 - 17 failed: it bounced off F 17 (2 vs 2), "
+                                  "which needs 1 more support than usual to be dislodged.")
     # with no majority (3 of 6 fleets), the same attack dislodges
     done = results(board(world, [*units, "spain F e68"]), "F e65 - 17", "F e64 S F e65 - 17")
     assert done["F E65 - 17"].startswith("succeeds")

@@ -362,7 +362,8 @@ def test_rule_4a_ii_a_majority_of_fleets_at_sea_needs_one_more_support() -> None
     units = ["red F s1", "red F s2", "red F s3", "red F s4", "red F rho",
              "blue F s8", "blue F chu"]
     done = results(position(units), "F s8 - s1", "F chu S F s8 - s1")
-    assert done["F S8 - S1"] == "fails: F S8 - S1 failed: it bounced off F S1 (2 vs 2)."
+    assert done["F S8 - S1"] == ("fails: F S8 - S1 failed: it bounced off F S1 (2 vs 2), which "
+                                 "needs 1 more support than usual to be dislodged.")
     # without the majority (5 of 10 fleets) the same attack dislodges
     more = [*units, "blue F s6", "blue F s7", "blue F gho"]
     done = results(position(more), "F s8 - s1", "F chu S F s8 - s1")
@@ -680,6 +681,13 @@ def test_rule_7c_a_fleet_with_four_army_supports_takes_the_church() -> None:
 
 
 ARMIES_AROUND_THE_CHURCH = ["red A rho", "red A yho", "red A pan", "red A inl"]
+
+
+def test_rule_7d_the_reason_says_the_azores_fleet_needs_one_more_support() -> None:
+    pos = position(["neutral F azo", "red F s1", "red F s2"])
+    done = results(pos, "F s1 - azo", "F s2 S F s1 - azo")
+    assert done["F S1 - AZO"] == ("fails: F S1 - AZO failed: it bounced off F AZO (2 vs 2), "
+                                  "which needs 1 more support than usual to be dislodged.")
 
 
 def test_rule_7d_the_azores_fleet_needs_one_more_support() -> None:

@@ -364,4 +364,5 @@ def test_a_sentence_counts_the_defence_bonus_its_phase_was_adjudicated_with() ->
                                 for text in ("A wes - for", "A sou S A wes - for")])
     attack = res.results[0]
     assert (attack.outcome, attack.reason, attack.strength, attack.opposed_by) == (
-        Outcome.BOUNCED, "A WES - FOR failed: it bounced off A FOR (2 vs 2).", 2, 2)
+        Outcome.BOUNCED, "A WES - FOR failed: it bounced off A FOR (2 vs 2), which needs 1 "
+        "more support than usual to be dislodged.", 2, 2)

@@ -270,7 +270,8 @@ def test_custom_hooks_carry_state_and_decide_victory() -> None:
     ({"variant": str(VARIANTS / "neutrals"), "phase": "S1901M",
       "units": {"RED": ["A WES", "A SOU"], "NEUTRAL": ["A FOR"]},
       "orders": {"RED": ["A WES - FOR", "A SOU S A WES - FOR"]}},
-     "A WES - FOR failed: it bounced off A FOR (2 vs 2)."),
+     "A WES - FOR failed: it bounced off A FOR (2 vs 2), which needs 1 more support than "
+     "usual to be dislodged."),
 ])
 def test_the_case_format_reads_a_variant_from_a_folder(tmp_path: Path, case: dict[str, object],
                                                         reason: str) -> None:

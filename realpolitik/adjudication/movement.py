@@ -549,6 +549,11 @@ class _Explainer(_Decided):
             if d >= 0 and hold >= attack:
                 opponents.append((self.unit_text(d), hold))
                 first = f"it bounced off {self.unit_text(d)} {versus(attack, hold)}"
+                # a variant's defended unit: say why the defence is more than 1 + supports
+                extra = hold - 1 - eq.support_count(d) if b.kind[d] != MOVE else 0
+                if extra > 0:
+                    first += (f", which needs {extra} more support{'s' if extra > 1 else ''} "
+                              f"than usual to be dislodged")
             else:
                 first = ""
         rivals = []
