@@ -18,7 +18,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 
 from realpolitik.caches import CacheSlot
-from realpolitik.geography import UnitType, province_of
+from realpolitik.geography import Terrain, UnitType, province_of
 from realpolitik.hooks import EmptyConvoys, VariantHooks
 from realpolitik.maptables import tables_for
 from realpolitik.orders import (
@@ -310,6 +310,8 @@ class _Checker:
         if destination in near:
             return destination
         reachable = tuple(c for c in tables.coasts[dest_prov] if c in near)
+        if self.impassable(dest_prov):
+            return self.no_entry(dest_prov)
         if dest_prov in tables.land - tables.coastal:
             return self.illegal(
                 "fleet_inland",
@@ -337,6 +339,15 @@ class _Checker:
             f"({', '.join(c.split('/')[1].upper() for c in reachable)}).",
         )
 
+    def impassable(self, province: str) -> bool:
+        """True if no unit may enter ``province`` (Switzerland; Colonial Winters 6(h))."""
+        found = self.position.variant.map.provinces.get(province)
+        return found is not None and found.terrain is Terrain.IMPASSABLE
+
+    def no_entry(self, province: str) -> Illegal:
+        return self.illegal("impassable", f"{_name(self.position, province)} is impassable: "
+                                          f"no unit may enter it.")
+
     def move(self, order: Move) -> Move | Illegal:
         unit = self.find_unit(order)
         if isinstance(unit, Illegal):
@@ -355,6 +366,8 @@ class _Checker:
                 fleets = _fleets_at_sea(position)
                 if not tables.has_convoy_route(unit.province, destination, fleets) \
                         and not open_sea_route(position, unit, destination):
+                    if self.impassable(destination):
+                        return self.no_entry(destination)
                     if via:
                         return self.illegal(
                             "no_convoy_route",

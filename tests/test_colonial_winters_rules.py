@@ -813,7 +813,8 @@ def test_rule_6e_6j_units_exchange_places_across_a_river(units: list[str], order
 def test_rule_6h_an_impassable_area() -> None:
     pos = position(["red A pan"])
     assert world().map.provinces["swi"].terrain.value == "impassable"
-    assert check_order(pos, parse_order("A pan - swi", pos)) is not None
+    assert check_order(pos, parse_order("A pan - swi", pos)) == (
+        "impassable", "Switzerland is impassable: no unit may enter it.")
 
 
 def test_rule_6i_a_province_on_the_polar_icecap_is_coastal_without_a_sea(tmp_path: Path
