@@ -159,3 +159,23 @@ def test_retreats_and_adjustments_are_read_out(tmp_path: Path,
     data = json.loads(capsys.readouterr().out)
     assert data["phase"] == "W1901A"
     assert data["adjustments"]["GERMANY"]["builds"] == 2
+
+
+def test_an_illegal_order_says_what_comes_of_it_in_its_phase(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = tmp_path / "g.json"
+    main(["new", str(game)])
+    sheet = tmp_path / "o.txt"
+    sheet.write_text("Germany: A Mun-Swi\n")
+    main(["orders", str(game), str(sheet)])
+    assert "the unit will hold unless you send" in capsys.readouterr().out
+    for text in ("Germany: A Mun-Ruh, A Ber-Kie, F Kie-Hol\n",
+                 "Germany: A Ruh-Bel, F Hol S A Ruh-Bel, A Kie-Hol\n"):
+        sheet.write_text(text)
+        main(["orders", str(game), str(sheet)])
+        main(["process", str(game)])
+    capsys.readouterr()
+    sheet.write_text("Germany: build A Paris\n")  # Winter 1901: not a German centre
+    main(["orders", str(game), str(sheet)])
+    out = capsys.readouterr().out
+    assert "illegal:" in out and "it will not be carried out unless you send" in out

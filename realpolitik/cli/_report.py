@@ -347,6 +347,16 @@ def awaited(game: Game) -> list[str]:
             if not game.has_submitted(p) and p not in game.setup.inactive]
 
 
+def _if_left(game: Game) -> str:
+    """What comes of an illegal order left as it is, in this phase."""
+    kind = game.position.phase.type
+    if kind is PhaseType.MOVEMENT:
+        return "the unit will hold"
+    if kind is PhaseType.RETREATS:
+        return "the unit will be disbanded"
+    return "it will not be carried out"
+
+
 def format_read(game: Game, lines: Sequence[Mapping[str, Any]], style: Style) -> list[str]:
     """The text of what ``orders`` understood, line by line."""
     out = []
@@ -365,7 +375,7 @@ def format_read(game: Game, lines: Sequence[Mapping[str, Any]], style: Style) ->
         if status == "illegal":
             out.append(f"  {where:<8} {who:<8} {item['text']:<{width}}  "
                        + style.bad(f"illegal: {item['message']}"))
-            out.append(f"  {'':<17} read as {item['order']}; the unit will hold unless you send "
+            out.append(f"  {'':<17} read as {item['order']}; {_if_left(game)} unless you send "
                        "this power's orders again with a legal order")
             continue
         message = item["message"]
