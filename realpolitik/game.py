@@ -454,7 +454,8 @@ class Game:
             )
         if power in self.setup.inactive or (power in self.setup.neutral
                                             and self.coin_toss_winner is None):
-            raise GameError(f"{power.title()} takes no orders in this game ({self.setup.name})")
+            raise GameError(f"{self.variant.power_name(power)} takes no orders in this game "
+                            f"({self.setup.name})")
 
     def _entry(self, parsed: ParsedOrder) -> SubmittedOrder:
         if parsed.error is not None:
@@ -477,7 +478,7 @@ class Game:
         entries = self.orders_of(power)
         followed = [e.order for e in entries if e.ok and e.order is not None]
         ordered = {unit_key(o) for o in followed}
-        name = power.title()
+        name = self.variant.power_name(power)
         out = [f"{e.text or e.order}: {e.error}" for e in entries if e.error_kind == REPLACED]
         kind = position.phase.type
         if kind is PhaseType.MOVEMENT:
@@ -539,14 +540,14 @@ class Game:
         if self.end is not None:
             raise GameError(f"the game is over ({self.end.summary})")
         if power not in self.active_powers():
-            raise GameError(f"{power.title()} is not in the game and cannot vote")
+            raise GameError(f"{self.variant.power_name(power)} is not in the game and cannot vote")
         self._draw_votes[power] = in_favour
         voters = self.draw_voters(unplayed)
         if voters and all(self._in_favour(powers) for powers in voters):
             drawn = tuple(p for powers in voters for p in powers
                           if self._position.units_of(p))
             self._finish(EndKind.DRAW, drawn,
-                         "a draw agreed by " + ", ".join(p.title() for p in drawn))
+                         "a draw agreed by " + ", ".join(map(self.variant.power_name, drawn)))
         return self.end
 
     def _in_favour(self, powers: Sequence[str]) -> bool:
@@ -563,7 +564,7 @@ class Game:
         if self.end is not None:
             raise GameError(f"the game is over ({self.end.summary})")
         winners = self.setup.teams[self._team_of[to]]
-        self._finish(EndKind.CONCESSION, winners, f"conceded to {to.title()}")
+        self._finish(EndKind.CONCESSION, winners, f"conceded to {self.variant.power_name(to)}")
         assert self.end is not None
         return self.end
 
@@ -654,8 +655,8 @@ class Game:
                 unit = dislodged.unit
                 order = Retreat(unit.type, unit.location, where, power=unit.power)
                 drawn.append(order)
-                notes.append(f"{unit.power.title()} gave no order for {unit}: it retreats to "
-                             f"{where.upper()}, drawn at random")
+                notes.append(f"{self.variant.power_name(unit.power)} gave no order for {unit}: "
+                             f"it retreats to {where.upper()}, drawn at random")
         return drawn
 
     def _setup_events(self, before: Position, after: Position, notes: list[str]) -> Position:
@@ -680,7 +681,7 @@ class Game:
                 continue
             if not position.centers_of(power) and not position.dislodged_of(power):
                 self.eliminated.append(power)
-                notes.append(f"{power.title()} is eliminated")
+                notes.append(f"{self.variant.power_name(power)} is eliminated")
 
     def _solo_target(self) -> int:
         return self.setup.solo_centers or self.variant.solo_centers
@@ -742,7 +743,7 @@ class Game:
         best = max(scores.values())
         top = [t for t, s in scores.items() if s == best]
         winners = tuple(p for t in top for p in self.setup.teams[t])
-        names = "/".join(p.title() for p in winners)
+        names = "/".join(map(self.variant.power_name, winners))
         if len(top) == 1:
             summary = f"short game ended after {self.end_year}: {names} has the most units ({best})"
         else:

@@ -423,7 +423,7 @@ class VariantHooks:
         notes: list[str] = []
         if coin_toss_winner is None and before.phase < toss_before <= after.phase:
             coin_toss_winner = rng.randrange(len(setup.teams))
-            team = ", ".join(p.title() for p in setup.teams[coin_toss_winner])
+            team = ", ".join(map(variant.power_name, setup.teams[coin_toss_winner]))
             notes.append(f"coin toss: {', '.join(setup.neutral)} will join {team}")
         if coin_toss_winner is None or not before.phase < joins <= after.phase:
             return SetupEvents(after, coin_toss_winner, notes=tuple(notes)) if notes else None
@@ -437,7 +437,7 @@ class VariantHooks:
         for center, owner in start.centers.items():
             if owner in neutral:
                 centers[center] = owner
-        notes.append(f"{', '.join(p.title() for p in setup.neutral)} joined the game")
+        notes.append(f"{', '.join(map(variant.power_name, setup.neutral))} joined the game")
         joined = Position(variant, after.phase, units, centers, after.dislodged, after.standoffs,
                           after.state)
         return SetupEvents(joined, coin_toss_winner, tuple(setup.neutral), tuple(notes))
@@ -472,13 +472,14 @@ class VariantHooks:
                         best_power, best_team, best_score = power, index, held[power]
             if best_team < 0:
                 return None
-            return Victory(best_team, f"{best_power.title()} won with {best_score} {what}")
+            name = position.variant.power_name(best_power)
+            return Victory(best_team, f"{name} won with {best_score} {what}")
         scores = [sum(held[p] for p in team) for team in teams]
         leaders = [t for t, score in enumerate(scores) if score >= target]
         if not leaders:
             return None
         best = max(leaders, key=lambda t: scores[t])
-        names = "/".join(p.title() for p in teams[best])
+        names = "/".join(map(position.variant.power_name, teams[best]))
         return Victory(best, f"{names} won with {scores[best]} {what}")
 
 

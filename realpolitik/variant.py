@@ -150,6 +150,14 @@ class Variant:
             return _NEUTRAL_POWER
         raise KeyError(power_id)
 
+    def power_name(self, power_id: str) -> str:
+        """The name players read for a power id (``usa`` -> ``United States``); an id that is
+        no power of the variant is shown capitalised."""
+        try:
+            return self.power(power_id).name
+        except KeyError:
+            return power_id.title()
+
     def home_centers(self, power_id: str) -> tuple[str, ...]:
         """The home centres of a power: those ``provinces.csv`` gives it, then the ``homes`` of
         its ``[[powers]]`` entry."""

@@ -81,11 +81,9 @@ def print_json(data: object, stream: TextIO | None = None) -> None:
 
 
 def power_name(game: Game, power: str) -> str:
-    """The display name of a power id (``england`` -> ``England``)."""
-    try:
-        return game.variant.power(power).name
-    except KeyError:
-        return power.title()
+    """The display name of a power id in any case (``england``, ``USA`` -> ``England``,
+    ``United States``)."""
+    return game.variant.power_name(power.lower())
 
 
 # -- the game file ---------------------------------------------------------------------------------

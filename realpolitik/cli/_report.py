@@ -174,8 +174,10 @@ def end_json(game: Game) -> JSON | None:
             "phase": game.end.phase, "summary": game.end.summary}
 
 
-def _title(power: str) -> str:
-    return power.title()
+def _named(game: Game, power: str) -> str:
+    """A power's name as players read it, from its id in any case (``USA`` -> ``United
+    States``)."""
+    return power_name(game, power.lower())
 
 
 def _names(items: Iterable[str]) -> str:
@@ -214,41 +216,41 @@ def format_results(game: Game, data: Mapping[str, Any], style: Style) -> list[st
                 retreats = info.get("retreats") or []
                 whence = f" (attacked from {info['attacker']})" if info.get("attacker") else ""
                 if retreats:
-                    lines.append(f"    {_title(power)}'s {unit}{whence} may retreat to "
+                    lines.append(f"    {_named(game, power)}'s {unit}{whence} may retreat to "
                                  f"{_names(retreats)}, or disband")
                 else:
-                    lines.append(f"    {_title(power)}'s {unit}{whence} has no retreat and "
+                    lines.append(f"    {_named(game, power)}'s {unit}{whence} has no retreat and "
                                  "will be disbanded")
     if data.get("standoffs_after"):
         lines.append(f"  Stand-offs (left empty, no retreat there): "
                      f"{_names(data['standoffs_after'])}")
     for power, units in (data.get("disbanded") or {}).items():
-        lines.append(f"  Disbanded: {_title(power)}'s {_names(units)}")
+        lines.append(f"  Disbanded: {_named(game, power)}'s {_names(units)}")
     removed = data.get("civil_disorder") or {}
     for power, units in removed.items():
-        lines.append(f"  Civil disorder: {_title(power)} gave too few removals; removed "
+        lines.append(f"  Civil disorder: {_named(game, power)} gave too few removals; removed "
                      f"{_names(units)}")
     if data.get("powers_in_civil_disorder"):
         lines.append("  Gave no orders (civil disorder: units hold, retreats disband): "
-                     + _names(_title(p) for p in data["powers_in_civil_disorder"]))
+                     + _names(_named(game, p) for p in data["powers_in_civil_disorder"]))
     grouped: dict[tuple[str, str], list[str]] = {}
     for change in data.get("center_changes", []):
         key = (change["to"] or "", change["from"] or "")
         grouped.setdefault(key, []).append(change["center"])
     order = {p.upper(): i for i, p in enumerate(game.powers)}
-    changes = [f"{_title(to) if to else 'nobody'} takes {_names(centres)}"
-               + (f" from {_title(was)}" if was else "")
+    changes = [f"{_named(game, to) if to else 'nobody'} takes {_names(centres)}"
+               + (f" from {_named(game, was)}" if was else "")
                for (to, was), centres in sorted(grouped.items(),
                                                 key=lambda kv: (order.get(kv[0][0], 99), kv[0]))]
     if changes:
         lines.append(f"  Centres changing hands: {'; '.join(changes)}")
     if "center_counts" in data:
-        tally = ", ".join(f"{_title(p)} {n}" for p, n in data["center_counts"].items() if n)
+        tally = ", ".join(f"{_named(game, p)} {n}" for p, n in data["center_counts"].items() if n)
         lines.append(f"  Supply centres: {tally}")
     adjustments = data.get("adjustments")
     if adjustments:
         lines.append("  Adjustments due:")
-        lines.extend(f"    {text}" for text in format_adjustments(adjustments))
+        lines.extend(f"    {text}" for text in format_adjustments(game, adjustments))
     for note in data.get("notes", []):
         lines.append(f"  Note: {note}")
     if data.get("end"):
@@ -259,18 +261,20 @@ def format_results(game: Game, data: Mapping[str, Any], style: Style) -> list[st
     return lines
 
 
-def format_adjustments(adjustments: Mapping[str, Any]) -> list[str]:
+def format_adjustments(game: Game, adjustments: Mapping[str, Any]) -> list[str]:
+    """One line per power of an ``adjustments`` report: the builds it may make and where, or
+    the removals it owes."""
     out = []
     for power, info in adjustments.items():
         if "removals" in info:
             n = info["removals"]
-            out.append(f"{_title(power)} must remove {n} unit{'s' if n != 1 else ''}")
+            out.append(f"{_named(game, power)} must remove {n} unit{'s' if n != 1 else ''}")
         else:
             n, due = info["builds"], info["due"]
             sites = _names(info["build_sites"]) or "none free"
             extra = f" ({due} due, but only {n} free centre{'s' if n != 1 else ''} to build in)" \
                 if n < due else ""
-            out.append(f"{_title(power)} may build {n}{extra}: {sites}")
+            out.append(f"{_named(game, power)} may build {n}{extra}: {sites}")
     return out
 
 
@@ -361,21 +365,23 @@ def format_read(game: Game, lines: Sequence[Mapping[str, Any]], style: Style) ->
     """The text of what ``orders`` understood, line by line."""
     out = []
     width = max((len(str(item["text"])) for item in lines), default=10)
+    name_width = name_column(game)
+    indent = " " * (9 + name_width)  # under the text, past the line number and the power
     for item in lines:
         where = f"line {item['line']}"
-        who = _title(item["power"]) if item["power"] else "?"
+        who = f"{_named(game, item['power']) if item['power'] else '?':<{name_width}}"
         status = item["status"]
         if status == "ok":
-            out.append(f"  {where:<8} {who:<8} {item['text']:<{width}}  -> {item['order']}")
+            out.append(f"  {where:<8} {who} {item['text']:<{width}}  -> {item['order']}")
             continue
         if status == REPLACED:
-            out.append(f"  {where:<8} {who:<8} {item['text']:<{width}}  "
+            out.append(f"  {where:<8} {who} {item['text']:<{width}}  "
                        + style.warn(f"not followed: {item['message']}"))
             continue
         if status == "illegal":
-            out.append(f"  {where:<8} {who:<8} {item['text']:<{width}}  "
+            out.append(f"  {where:<8} {who} {item['text']:<{width}}  "
                        + style.bad(f"illegal: {item['message']}"))
-            out.append(f"  {'':<17} read as {item['order']}; {_if_left(game)} unless you send "
+            out.append(f"  {indent} read as {item['order']}; {_if_left(game)} unless you send "
                        "this power's orders again with a legal order")
             continue
         message = item["message"]
@@ -384,23 +390,23 @@ def format_read(game: Game, lines: Sequence[Mapping[str, Any]], style: Style) ->
         text = f"{label}: {message}"
         if item.get("hint"):
             text += f"; {item['hint']}"
-        out.append(f"  {where:<8} {who:<8} {item['text']:<{width}}  " + style.bad(text))
+        out.append(f"  {where:<8} {who} {item['text']:<{width}}  " + style.bad(text))
         candidates = item.get("candidates") or []
         if candidates and not all(c in message or c in item.get("hint", "") for c in candidates):
-            out.append(f"  {'':<17} every reading: {' | '.join(candidates)}")
+            out.append(f"  {indent} every reading: {' | '.join(candidates)}")
         suggestions = item.get("suggestions") or []
         if suggestions and not all(s in message or s in item.get("hint", "")
                                    for s in suggestions):
-            out.append(f"  {'':<17} did you mean: {', '.join(suggestions)}")
+            out.append(f"  {indent} did you mean: {', '.join(suggestions)}")
         line_text, span = item.get("source_line") or "", item.get("span")
         if line_text and span:
             start, end = span
-            out.append(f"  {'':<17} {line_text}")
-            out.append(f"  {'':<17} {' ' * start}{'^' * max(1, end - start)}")
+            out.append(f"  {indent} {line_text}")
+            out.append(f"  {indent} {' ' * start}{'^' * max(1, end - start)}")
         if item.get("note"):
-            out.append(f"  {'':<17} {item['note']}")
+            out.append(f"  {indent} {item['note']}")
         if not item["kept"]:
-            out.append(f"  {'':<17} (not kept: put it under a power's name, e.g. "
+            out.append(f"  {indent} (not kept: put it under a power's name, e.g. "
                        "'England: A Lon-Nth')")
     return out
 
@@ -425,26 +431,35 @@ def position_report(game: Game, position: Position) -> JSON:
     return data
 
 
+def name_column(game: Game) -> int:
+    """The width of a column of power names: the longest name of the variant (at least 8, the
+    classical map's column)."""
+    return max(8, *(len(power_name(game, p)) for p in game.variant.power_ids))
+
+
 def format_position(game: Game, data: Mapping[str, Any], style: Style) -> list[str]:
+    """The text of a position for ``show``: each power's centres and units, then dislodged
+    units, stand-offs and adjustments due."""
     lines = [style.bold(f"{data['phase_name']} ({data['phase']})")]
     units = data.get("units", {})
     centers = data.get("centers", {})
+    width = name_column(game)
     for power in game.powers:
         key = power.upper()
         if not units.get(key) and not centers.get(key):
             continue
         owned = centers.get(key, [])
-        lines.append(f"  {power_name(game, power):<8} {len(owned):>2} centres  units: "
+        lines.append(f"  {power_name(game, power):<{width}} {len(owned):>2} centres  units: "
                      f"{_names(units.get(key, [])) or '-'}")
-        lines.append(f"  {'':<8}             centres: {_names(owned) or '-'}")
+        lines.append(f"  {'':<{width}}             centres: {_names(owned) or '-'}")
     for power, entries in data.get("dislodged", {}).items():
         for unit, attacker in entries.items():
             options = data.get("retreats", {}).get(power, {}).get(unit, [])
-            lines.append(f"  Dislodged: {_title(power)}'s {unit} (attacked from {attacker}); "
+            lines.append(f"  Dislodged: {_named(game, power)}'s {unit} (attacked from {attacker}); "
                          f"may retreat to {_names(options) or 'nowhere (it will disband)'}")
     if data.get("standoffs"):
         lines.append(f"  Stand-offs: {_names(data['standoffs'])}")
     if data.get("adjustments"):
         lines.append("  Adjustments due:")
-        lines.extend(f"    {text}" for text in format_adjustments(data["adjustments"]))
+        lines.extend(f"    {text}" for text in format_adjustments(game, data["adjustments"]))
     return lines
