@@ -474,7 +474,7 @@ class _Parser:
         hint = f"did you mean {' or '.join(suggestions)}?" if suggestions else \
             "write the province's name or its three-letter abbreviation"
         return UnknownNameError(
-            f"{self.text[token.start:token.end]!r} is not a place on the {self.variant.name} map",
+            f"{self.text[token.start:token.end]!r} is not a place on {self.variant.map_title}",
             name=name,
             suggestions=suggestions,
             text=self.text,

@@ -150,6 +150,19 @@ class Variant:
             return _NEUTRAL_POWER
         raise KeyError(power_id)
 
+    @property
+    def map_title(self) -> str:
+        """The variant's map as a sentence names it: ``the Classical map``; a name that says
+        "map" already is not followed by a second one (``Colonial Winters (reconstructed
+        map)`` -> ``the Colonial Winters map (reconstructed)``)."""
+        name = self.name
+        if name.endswith(" map)") and " (" in name:
+            base, _, note = name[:-len(" map)")].rpartition(" (")
+            return f"the {base} map ({note})"
+        if name.lower().endswith(" map"):
+            return f"the {name}"
+        return f"the {name} map"
+
     def power_name(self, power_id: str) -> str:
         """The name players read for a power id (``usa`` -> ``United States``); an id that is
         no power of the variant is shown capitalised."""
@@ -187,8 +200,12 @@ class Variant:
                 return setup
         if wanted == str(len(self.powers)):
             return _standard_setup(self)
-        known = ", ".join(s.id for s in self.setups) or str(len(self.powers))
-        raise VariantError(f"{self.name} has no setup for {players!r} players; choose from {known}")
+        if not self.setups:
+            raise VariantError(f"{self.name} has only its {len(self.powers)}-player setup (every "
+                               f"power has a player): there is no setup for {players} players")
+        known = "; ".join(f"{s.id}: {s.name}" for s in self.setups)
+        raise VariantError(f"{self.name} has no setup for {players} players; its setups are: "
+                           f"{known}")
 
     def __repr__(self) -> str:
         return f"<Variant {self.id!r}>"

@@ -65,3 +65,27 @@ def test_show_aligns_the_columns_by_the_longest_power_name(
              if line.lstrip().startswith("centres:")}
     assert below == columns
     assert "  United States 12 centres  units:" in out
+
+
+# -- messages ------------------------------------------------------------------------------------
+
+def test_a_name_that_is_no_place_names_the_map_once(
+        game_file: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out, _ = run(capsys, "orders", str(game_file), "-", stdin="England: F Londn - 140\n",
+                       monkeypatch=monkeypatch)
+    assert code == 1
+    assert "'Londn' is not a place on the Colonial Winters map (reconstructed);" in out
+    assert "map) map" not in out
+
+
+def test_a_player_count_it_has_no_setup_for_says_it_has_only_seventeen(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "new", "--variant", "colonial_winters", "--players", "5",
+                       str(tmp_path / "g.json"))
+    assert code == 2
+    assert "has only its 17-player setup (every power has a player): there is no setup for " \
+           "5 players" in err
+    assert "choose from" not in err
+    code, _, err = run(capsys, "new", "--players", "9", str(tmp_path / "g.json"))
+    assert code == 2 and "its setups are: 7: Seven players (the standard game); 6: " in err
