@@ -119,6 +119,13 @@ def test_unreadable_orders_are_void_with_a_reason(capsys: pytest.CaptureFixture[
     ({"options": {"4.A.2": "maybe"}}, ["4.A.2", "maybe", "szykman"]),
     ({"phase": "W1901A"}, ["'centers' is null", "adjustment"]),
     ({"orders": {"FRANCE": [3]}}, ["orders.FRANCE[0]", "string"]),
+    ({"variant_state": {"inactive": ["par"]}}, ["'variant_state'", "'inactive'",
+                                                "keeps no state"]),
+    # a misspelt key of the variant's state is refused, not silently ignored
+    ({"variant": "colonial_winters", "phase": "W1871A", "units": {"ENGLAND": ["F S14"]},
+      "centers": {"ENGLAND": ["S14"]}, "orders": {"ENGLAND": ["F S14 MOBILISE"]},
+      "variant_state": {"inactiv": ["s14"]}},
+     ["'variant_state'", "no state key 'inactiv'", "inactive, inherited"]),
 ])
 def test_bad_cases_say_what_is_wrong_and_where(change: dict[str, Any], words: list[str],
                                                capsys: pytest.CaptureFixture[str],

@@ -1,5 +1,5 @@
-"""``realpolitik adjudicate``: cases of ``../shared/spec/adjudicate-json.md`` in, results out, and
-agreement with a case's ``expect`` (the DATC file's comparison rules) when it has one."""
+"""``realpolitik adjudicate``: cases in the case format (``docs/adjudicate-json.md``) in, results
+out, and agreement with a case's ``expect`` (the DATC file's comparison rules) when it has one."""
 
 from __future__ import annotations
 
@@ -155,6 +155,14 @@ def read_case(case: Mapping[str, Any]) -> tuple[Position, list[Given], bool, Any
         if not isinstance(state, Mapping):
             raise CaseError("'variant_state' must be an object, e.g. {\"inactive\": [\"s14\"]}")
         start = variant.hooks.initial_state(position)
+        # a misspelt key would otherwise be ignored, and the case played without it
+        unknown = ", ".join(repr(str(key)) for key in sorted(state) if key not in start)
+        if unknown and not start:
+            raise CaseError(f"'variant_state': {variant.name} keeps no state of its own, so "
+                            f"it has no key {unknown}; leave 'variant_state' out")
+        if unknown:
+            raise CaseError(f"'variant_state': {variant.name} has no state key {unknown}; its "
+                            f"keys are {', '.join(sorted(start))}")
         position = position.replace(state={**start, **state})
     given: list[Given] = []
     for key, entries in _mapping(case, "orders", required=False).items():
