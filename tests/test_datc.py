@@ -1,7 +1,7 @@
 """Every DATC v3.0 case (tests/data/datc_v3.0.jsonl), one test each, with the DATC id as test id.
 
 The orders are read by the project's own parser; a case whose id ends in ``@edition`` runs under
-that rule edition. See tests/data/README (from ../shared/datc/README.md) for how results compare:
+that rule edition. docs/adjudicate-json.md says how results are compared with ``expect``:
 a void order meets an expected ``fails``.
 """
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import re
 from pathlib import Path
 
 import pytest
@@ -37,3 +38,17 @@ def test_the_worked_variant_example_plays_as_written(capsys: pytest.CaptureFixtu
     monkeypatch.chdir(ROOT)
     exec(compile(code, "variant-format.md", "exec"), {})  # noqa: S102
     assert capsys.readouterr().out.strip() == expected == "Red held the Hill for two years"
+
+
+def test_every_link_in_the_docs_leads_to_a_file_of_the_repository() -> None:
+    """A relative link in README.md or docs/ names a file that exists inside the repository (a
+    link that climbs out of it works only beside the folders it was written next to)."""
+    broken = []
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        for target in re.findall(r"\]\(([^)\s]+)\)", page.read_text(encoding="utf-8")):
+            if re.match(r"[a-z]+:", target) or target.startswith("#"):
+                continue  # a web address or a place on the same page
+            path = (page.parent / target.split("#")[0]).resolve()
+            if not path.exists() or ROOT.resolve() not in path.parents:
+                broken.append(f"{page.relative_to(ROOT)}: {target}")
+    assert not broken
