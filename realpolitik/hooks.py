@@ -17,6 +17,7 @@ read_data                  the variant's own data (``[hooks_data]``)            
 convoy_spaces              which spaces' fleets may convoy                             map load
 initial_state              the variant's state at the start                            start
 public_state               what of that state players see (``show --json``, the API)   any time
+inactive_units             units that only hold until brought into play (marked)      any time
 order_veto                 an order a unit may not be given (with the reason)          orders
 void_orders                orders void together (too many of a kind for one power)     movement
 standing_orders            the orders of units nobody orders (neutrals' supports)      movement
@@ -256,6 +257,12 @@ class VariantHooks:
         """Entries of the variant's state that ``show --json``, the API and the web page show
         beside the board (e.g. ``{"sea_superiority": {...}}``); none by default."""
         return {}
+
+    def inactive_units(self, position: Position) -> frozenset[str]:
+        """The provinces of the units that may only hold until something brings them into play
+        (Colonial Winters 8: until mobilised or attacked), which ``show`` and the map mark;
+        none by default."""
+        return frozenset()
 
     # -- orders ------------------------------------------------------------------------------
 

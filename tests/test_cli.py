@@ -127,6 +127,32 @@ def test_show_text_and_json(game_file: Path, capsys: pytest.CaptureFixture[str])
     assert len(data["awaiting"]) == 7
 
 
+def test_show_of_the_classical_game_has_no_variant_lines(game_file: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """No neutral units, inactive marks or sea superiority on the classical board: the text is
+    as docs/cli.md prints it."""
+    _, out, _ = run(capsys, "show", str(game_file))
+    assert out == (
+        "Spring 1901 movement (S1901M)\n"
+        "  Austria   3 centres  units: A BUD, F TRI, A VIE\n"
+        "                       centres: BUD, TRI, VIE\n"
+        "  England   3 centres  units: F EDI, F LON, A LVP\n"
+        "                       centres: EDI, LON, LVP\n"
+        "  France    3 centres  units: F BRE, A MAR, A PAR\n"
+        "                       centres: BRE, MAR, PAR\n"
+        "  Germany   3 centres  units: A BER, F KIE, A MUN\n"
+        "                       centres: BER, KIE, MUN\n"
+        "  Italy     3 centres  units: F NAP, A ROM, A VEN\n"
+        "                       centres: NAP, ROM, VEN\n"
+        "  Russia    4 centres  units: A MOS, F SEV, F STP/SC, A WAR\n"
+        "                       centres: MOS, SEV, STP, WAR\n"
+        "  Turkey    3 centres  units: F ANK, A CON, A SMY\n"
+        "                       centres: ANK, CON, SMY\n"
+        "  Awaiting orders from: Austria, England, France, Germany, Italy, Russia, Turkey\n")
+    _, data = run_json(capsys, "show", str(game_file))
+    assert "inactive_units" not in data and "sea_superiority" not in data
+
+
 def test_show_unknown_phase_says_which_exist(game_file: Path,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "show", str(game_file), "--phase", "S1905M")

@@ -89,3 +89,40 @@ def test_a_player_count_it_has_no_setup_for_says_it_has_only_seventeen(
     assert "choose from" not in err
     code, _, err = run(capsys, "new", "--players", "9", str(tmp_path / "g.json"))
     assert code == 2 and "its setups are: 7: Seven players (the standard game); 6: " in err
+
+
+# -- show: inactive and neutral units, sea superiority ------------------------------------------
+
+def test_show_marks_the_inactive_units_and_says_what_the_mark_means(
+        game_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "show", str(game_file))
+    lines = out.splitlines()
+    england = next(line for line in lines if line.startswith("  England "))
+    assert "F S14*" in england and "F S44*" in england  # rule 8: inactive at the start
+    assert "F E8," in england  # London's fleet is active
+    assert "  * inactive: the unit holds until it is mobilised or attacked" in lines
+    data = run_json(capsys, "show", str(game_file))
+    marked = [u for units in data["inactive_units"].values() for u in units]
+    assert len(marked) == len(data["state"]["inactive"]) == 42
+    assert out.count("*") - 1 == 42  # one mark per unit, and the legend's
+
+
+def test_show_lists_the_neutral_units_and_the_sea_superiority(
+        game_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "show", str(game_file))
+    neutral = next(line for line in out.splitlines() if line.startswith("  Neutral "))
+    assert neutral.index("units:") == out.splitlines()[1].index("units:")
+    for unit in ("A E47", "A E21", "F 54"):  # the Church in Rome, Copenhagen, the Azores
+        assert unit in neutral
+    assert ("  Sea superiority: England holds it; fleets (tier): England 14 (a), "
+            "United States 7 (b), France 4 (c), Germany 3 (d), Spain 3 (d)") in out
+    assert "Austria 0 (d)" in out
+
+
+def test_the_map_draws_inactive_units_faded_and_says_so_in_its_legend(
+        game_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    svg = tmp_path / "map.svg"
+    assert main(["render", str(game_file), "-o", str(svg)]) == 0
+    text = svg.read_text()
+    assert text.count('class="inactive"') == 42 + 1  # the units and the legend's sample
+    assert "inactive unit</text>" in text

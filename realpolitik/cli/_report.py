@@ -23,6 +23,7 @@ from realpolitik.savefile import (
     units_to_json,
 )
 from realpolitik.variant import normalize_name
+from realpolitik.variant_rules import NEUTRAL
 
 from ._common import JSON, Style, power_name
 
@@ -418,6 +419,10 @@ def position_report(game: Game, position: Position) -> JSON:
     data: JSON = position_to_json(position)
     data["phase_name"] = position.phase.long_name
     data["center_counts"] = {p.upper(): len(position.centers_of(p)) for p in game.powers}
+    inactive = position.variant.hooks.inactive_units(position)
+    if inactive:
+        data["inactive_units"] = units_to_json(
+            [position.units[p] for p in sorted(inactive) if p in position.units])
     if position.dislodged:
         from realpolitik.legality import retreat_options
 
@@ -429,6 +434,23 @@ def position_report(game: Game, position: Position) -> JSON:
     if position.phase.type is PhaseType.ADJUSTMENTS:
         data["adjustments"] = adjustments_json(position)
     return data
+
+
+INACTIVE_MARK = "*"
+"""Written after an inactive unit in ``show`` (a line below says what it means)."""
+
+
+def format_sea_superiority(game: Game, table: Mapping[str, Any]) -> str:
+    """The sea-superiority line of ``show``: who holds it, then each power's fleets and tier,
+    the most fleets first."""
+    holder = table.get("holder")
+    fleets: Mapping[str, int] = table.get("fleets") or {}
+    tiers: Mapping[str, str] = table.get("tiers") or {}
+    rank = {p: i for i, p in enumerate(game.variant.power_ids)}
+    order = sorted(fleets, key=lambda p: (-fleets[p], rank.get(p, len(rank)), p))
+    counts = ", ".join(f"{power_name(game, p)} {fleets[p]} ({tiers.get(p, '?')})" for p in order)
+    who = f"{power_name(game, holder)} holds it" if isinstance(holder, str) else "nobody holds it"
+    return f"  Sea superiority: {who}; fleets (tier): {counts}"
 
 
 def name_column(game: Game) -> int:
@@ -444,14 +466,29 @@ def format_position(game: Game, data: Mapping[str, Any], style: Style) -> list[s
     units = data.get("units", {})
     centers = data.get("centers", {})
     width = name_column(game)
+    inactive = {u for listed in data.get("inactive_units", {}).values() for u in listed}
+
+    def listed(power_units: Sequence[str]) -> str:
+        return _names(u + INACTIVE_MARK if u in inactive else u for u in power_units) or "-"
+
     for power in game.powers:
         key = power.upper()
         if not units.get(key) and not centers.get(key):
             continue
         owned = centers.get(key, [])
         lines.append(f"  {power_name(game, power):<{width}} {len(owned):>2} centres  units: "
-                     f"{_names(units.get(key, [])) or '-'}")
+                     f"{listed(units.get(key, []))}")
         lines.append(f"  {'':<{width}}             centres: {_names(owned) or '-'}")
+    neutral = units.get(NEUTRAL.upper())
+    if neutral:  # the units of no power (a variant's defended neutrals)
+        lines.append(f"  {power_name(game, NEUTRAL):<{width}}             units: "
+                     f"{listed(neutral)}")
+    if inactive:
+        lines.append(f"  {INACTIVE_MARK} inactive: the unit holds until it is mobilised or "
+                     "attacked")
+    superiority = data.get("sea_superiority")
+    if isinstance(superiority, Mapping):
+        lines.append(format_sea_superiority(game, superiority))
     for power, entries in data.get("dislodged", {}).items():
         for unit, attacker in entries.items():
             options = data.get("retreats", {}).get(power, {}).get(unit, [])

@@ -48,6 +48,8 @@ NEUTRAL_LAND = "#d9d4c7"
 BORDER = "#5b5346"
 LABEL = "#2b2620"
 FAILED = "#d0021b"
+INACTIVE_RING = "#4a4a4a"
+"""The dashed ring around an inactive unit (one that only holds until brought into play)."""
 UNIT_RADIUS = 9.0
 OWNED_TINT = 0.5
 """How much of its owner's colour a space with an owned supply centre is filled with."""
@@ -421,13 +423,18 @@ def render(
     out.append("</g>")
 
     canvas = _Canvas()
-    # units on the board (dislodged ones offset, with a red ring)
+    # units on the board (dislodged ones offset, with a red ring; inactive ones faded, in a
+    # dashed ring)
+    inactive = variant.hooks.inactive_units(position)
     for province in sorted(position.units):
         unit = position.units[province]
         at = unit_point(unit)
         if province in dislodged_here:
             continue  # drawn offset below, with a red ring
-        canvas.add("units", _unit_symbol(unit.type, at, colour_of(unit.power)))
+        if province in inactive:
+            canvas.add("units", _inactive_unit(unit.type, at, colour_of(unit.power)))
+        else:
+            canvas.add("units", _unit_symbol(unit.type, at, colour_of(unit.power)))
     def beside(location: str) -> Point:
         """Where a dislodged unit at ``location`` is drawn."""
         if location in art.dislodged:
@@ -514,12 +521,22 @@ def render(
                    'height="26" rx="4" fill="#ffffff" fill-opacity="0.85" stroke="#5b5346"/>'
                    '<text x="16" y="60" font-size="15" font-style="italic" '
                    f'fill="#2b2620">{escape(art.note)}</text></g>')
-    out.append(_legend(position, palette, art))
+    out.append(_legend(position, palette, art, inactive=bool(inactive)))
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
 
-def _legend(position: Position, palette: Mapping[str, str], art: MapArt) -> str:
+def _inactive_unit(unit_type: UnitType, at: Point, colour: str) -> str:
+    """A unit that only holds until brought into play (Colonial Winters 8): faded, in a dashed
+    grey ring."""
+    return (_unit_symbol(unit_type, at, colour, extra=' class="inactive" opacity="0.45"')
+            + _ring(at, 13.5, INACTIVE_RING, dash="3 2.5", width=1.6))
+
+
+def _legend(position: Position, palette: Mapping[str, str], art: MapArt, *,
+            inactive: bool = False) -> str:
+    """The table of powers (colour, centres, units), and with ``inactive`` a row saying how an
+    inactive unit is drawn."""
     variant = position.variant
     rows = []
     for power in variant.powers:
@@ -527,11 +544,15 @@ def _legend(position: Position, palette: Mapping[str, str], art: MapArt) -> str:
         units = len(position.units_of(power.id))
         rows.append((power, centers, units))
     line = 17
-    height = 10 + line * len(rows)
+    height = 10 + line * (len(rows) + (2 if inactive else 0))
+    # wide enough for the longest name beside its counts (158 fits the classical powers)
+    longest = max((len(power.name) for power in variant.powers), default=0)
+    width = max(158, round(26 + 6.6 * longest + 78))
     x0 = 8
     y0 = art.height - height - 8
     parts = [f'<g id="legend" font-size="11.5" fill="#2b2620">'
-             f'<rect x="{x0}" y="{_n(y0)}" width="158" height="{height}" rx="4" fill="#ffffff" '
+             f'<rect x="{x0}" y="{_n(y0)}" width="{width}" height="{height}" rx="4" '
+             'fill="#ffffff" '
              'fill-opacity="0.85" stroke="#5b5346"/>']
     for i, (power, centers, units) in enumerate(rows):
         y = y0 + 6 + i * line
@@ -539,8 +560,13 @@ def _legend(position: Position, palette: Mapping[str, str], art: MapArt) -> str:
         parts.append(f'<rect x="{x0 + 7}" y="{_n(y + 2)}" width="13" height="11" fill="{colour}" '
                      'stroke="#000" stroke-width="1"/>'
                      f'<text x="{x0 + 26}" y="{_n(y + 12)}">{escape(power.name)}</text>'
-                     f'<text x="{x0 + 150}" y="{_n(y + 12)}" text-anchor="end">'
+                     f'<text x="{x0 + width - 8}" y="{_n(y + 12)}" text-anchor="end">'
                      f"{centers} SC, {units} u</text>")
+    if inactive:
+        row = y0 + 6 + len(rows) * line + line / 2
+        parts.append(_inactive_unit(UnitType.ARMY, (x0 + 14, row + 7), "#888888")
+                     + f'<text x="{x0 + 34}" y="{_n(row + 11)}" class="inactive-legend">'
+                     "inactive unit</text>")
     parts.append("</g>")
     return "".join(parts)
 

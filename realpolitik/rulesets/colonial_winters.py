@@ -734,6 +734,10 @@ class ColonialWinters(VariantHooks):
                                     "fleets": table.get("fleets"),
                                     "tiers": table.get("tiers")}}
 
+    def inactive_units(self, position: Position) -> frozenset[str]:
+        # rule 8: the units on the inactive list, until mobilised, attacked or their date
+        return self._inactive(position)
+
     def _table(self, position: Position) -> Mapping[str, Any]:
         """The sea-superiority table in force in ``position`` (worked out if the position was
         made without the variant's state, as a test's may be)."""
