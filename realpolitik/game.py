@@ -614,6 +614,7 @@ class Game:
                 all_listed = False
         resolution = adjudicate(position, orders, rules=self.rules, checked=all_listed)
         following = _next_position(position, resolution)
+        notes.extend(self.variant.hooks.phase_notes(position, resolution, following))
         following = self._setup_events(position, following, notes)
         inactive = self.setup.inactive
         record = PhaseRecord(

@@ -37,6 +37,7 @@ removal_first              a unit type a power must remove before any other     
 remove_after_build         may a power remove a unit it builds in the same winter      winter
 mobilisation               which inactive units a power may mobilise, how many        winter
 next_state                 the variant's own state after a phase                       each phase
+phase_notes                events of a phase to say in words (a unit annihilated)      each phase
 setup_events               a setup's events (the 1914 game's coin toss, Italy joining) each phase
 victory                    has a player won                                            Fall end
 =========================  ==========================================================  =========
@@ -63,7 +64,8 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from realpolitik.errors import VariantError
-from realpolitik.geography import Terrain, UnitType
+from realpolitik.geography import Terrain, UnitType, province_of
+from realpolitik.orders import Move
 from realpolitik.variant_rules import (
     NEUTRAL,
     BuildSites,
@@ -89,6 +91,7 @@ __all__ = [
     "VariantHooks",
     "VariantState",
     "Victory",
+    "annihilated_units",
     "load_hooks",
 ]
 
@@ -457,6 +460,17 @@ class VariantHooks:
         ``resolution`` is applied. The rulebooks' game has none: it is carried unchanged."""
         return before.state
 
+    def phase_notes(self, before: Position, resolution: Resolution,
+                    after: Position) -> tuple[str, ...]:
+        """What the phase from ``before`` to ``after`` did that no order's result says, in
+        plain words for the phase's record and results: by default, each unit dislodged and
+        removed at once (:meth:`annihilated_when_dislodged`), which would otherwise vanish
+        from the board without a word."""
+        return tuple(f"{_owned_unit(before, unit)}, dislodged by {attack}, is annihilated: "
+                     + ("a unit of no power does not retreat" if unit.power == NEUTRAL
+                        else "the variant's rules give it no retreat")
+                     for unit, attack in annihilated_units(before, resolution))
+
     def victory(self, position: Position, teams: Sequence[Sequence[str]], target: int, *,
                 count_units: bool = False, per_power: bool = False) -> Victory | None:
         """The player who has won, or None (asked at the end of a Fall turn; with
@@ -488,6 +502,35 @@ class VariantHooks:
         best = max(leaders, key=lambda t: scores[t])
         names = "/".join(map(position.variant.power_name, teams[best]))
         return Victory(best, f"{names} won with {scores[best]} {what}")
+
+
+def annihilated_units(before: Position, resolution: Resolution) -> list[tuple[Unit, str]]:
+    """The units of ``before`` that its movement phase dislodged and removed at once (they are
+    neither on the board nor among the dislodged of ``resolution``), each with the move that
+    dislodged it, as text (``A E22 - E21``); none after other phases."""
+    from realpolitik.position import PhaseType  # (position.py imports this module)
+
+    if before.phase.type is not PhaseType.MOVEMENT \
+            or len(before.units) == len(resolution.units) + len(resolution.dislodged):
+        return []  # every unit is on the board or waiting to retreat (results not read)
+    attacks: dict[str, str] = {}
+    moved: set[str] = set()
+    for result in resolution.results:
+        order = result.order
+        if isinstance(order, Move) and result.succeeded:
+            moved.add(order.province)
+            attacks[province_of(order.destination)] = str(order)
+    waiting = {d.unit for d in resolution.dislodged}
+    return [(unit, attacks.get(unit.province, "an attack"))
+            for unit in before.units.values()
+            if unit.province not in moved and resolution.units.get(unit.province) != unit
+            and unit not in waiting]
+
+
+def _owned_unit(position: Position, unit: Unit) -> str:
+    """A unit with its owner, as a note names it: ``A E21 (neutral)``, ``F S14 (England)``."""
+    owner = "neutral" if unit.power == NEUTRAL else position.variant.power_name(unit.power)
+    return f"{unit} ({owner})"
 
 
 def load_hooks(folder: Path, class_name: str, *, line: int | None = None) -> VariantHooks:

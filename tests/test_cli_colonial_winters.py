@@ -126,3 +126,27 @@ def test_the_map_draws_inactive_units_faded_and_says_so_in_its_legend(
     text = svg.read_text()
     assert text.count('class="inactive"') == 42 + 1  # the units and the legend's sample
     assert "inactive unit</text>" in text
+
+
+# -- the record: units brought into play ----------------------------------------------------------
+
+def test_process_and_the_record_say_which_inactive_units_became_active_and_why(
+        game_file: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # England chooses its fleet in Guyana (S14, rule 8) and leaves its second choice unmade
+    run(capsys, "orders", str(game_file), "-", stdin="England: F S14 - 49\n",
+        monkeypatch=monkeypatch)
+    _, out, _ = run(capsys, "process", str(game_file))
+    assert "  Note: F S14 (England) is active: England chose it in its first orders " \
+           "(rule 8)" in out
+    assert "  Note: F N19 (England) is active, taken by default: England's first orders made " \
+           "fewer than its 2 start choices, and it is the first candidate listed (rule 8)" in out
+    assert "  Note: F E64 (France) is active, taken by default: France's first orders made " \
+           "fewer than its 1 start choice, and it is the first candidate listed (rule 8)" in out
+    # Spain's army in Casablanca (f19) comes into play by the date the variant gives it
+    assert "  Note: A F19 (Spain) becomes active: the rules bring it into play in Fall 1870 " \
+           "movement (rule 8)" in out
+    history = run_json(capsys, "history", str(game_file))
+    assert any("F S14 (England) is active" in n for n in history["phases"][0]["notes"])
+    shown = run_json(capsys, "show", str(game_file))
+    assert "F S14" not in str(shown["inactive_units"]) and "s14" not in shown["state"]["inactive"]

@@ -715,6 +715,53 @@ def test_rule_8_an_inactive_unit_only_holds_until_attacked() -> None:
     assert game.position.state["inactive"] == []  # attacked: mobilised
 
 
+def test_rule_8_the_record_says_what_brought_each_inactive_unit_into_play() -> None:
+    game = Game(world())
+    game.submit("blue", "F bho - s4")
+    game.process()
+    assert not game.history[-1].notes  # nothing woke F s3
+    game.submit("blue", "F s4 - s3")
+    game.process()
+    assert "F S3 (Red) is mobilised by the attack of F S4 - S3 (rule 8)" \
+        in game.history[-1].notes
+    # in a winter, by a MOBILISE order (one build foregone mobilises two units)
+    game = Game(world())
+    game._position = position(["blue F s5", "blue F s4", "blue A inl"], phase="W1871A",  # noqa: SLF001
+                              centers={"bho": "blue", "bco": "blue", "pan": "blue",
+                                       "col": "blue"}, inactive=("s5", "s4"))
+    game.submit("blue", "F s5 MOBILISE, F s4 MOBILISE")
+    game.process()
+    assert game.history[-1].notes[:2] == ("F S4 (Blue) is mobilised (rule 8)",
+                                          "F S5 (Blue) is mobilised (rule 8)")
+
+
+def test_rule_7a_the_record_and_the_results_say_a_neutral_is_annihilated() -> None:
+    from realpolitik.cli._common import Style
+    from realpolitik.cli._report import format_results, phase_report
+
+    game = Game(world())
+    game._position = position(["neutral A col", "red A rhb", "red A rco", "red A inl"])  # noqa: SLF001
+    game.submit("red", "A rhb - col, A rco S A rhb - col")
+    game.process()
+    note = "A COL (neutral), dislodged by A RHB - COL, is annihilated (rule 7(a))"
+    assert note in game.history[-1].notes
+    report = phase_report(game, 0)
+    assert note in report["notes"]
+    assert f"  Note: {note}" in format_results(game, report, Style(False))
+    assert note in savefile.game_to_json(game)["phases"][0]["notes"]
+
+
+def test_rule_8_the_record_says_an_inactive_unit_disbanded_when_dislodged() -> None:
+    game = Game(world(inactive_dislodged="disband"))
+    game._position = position(["red F s3", "blue F s4", "blue F rco"],  # noqa: SLF001
+                              variant=game.variant, inactive=("s3",))
+    game.submit("blue", "F s4 - s3, F rco S F s4 - s3")
+    game.process()
+    assert [n for n in game.history[-1].notes if "S3" in n] == [  # one note, not two
+        "F S3 (Red), dislodged by F S4 - S3, is annihilated (rule 8: an inactive unit "
+        "dislodged is disbanded, by the policy inactive_dislodged = disband)"]
+
+
 @pytest.mark.parametrize("policy, retreats", [("retreat", True), ("disband", False)])
 def test_rule_8_policy_inactive_dislodged(policy: str, retreats: bool) -> None:
     variant = world(inactive_dislodged=policy)

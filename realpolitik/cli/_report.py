@@ -251,7 +251,7 @@ def format_results(game: Game, data: Mapping[str, Any], style: Style) -> list[st
     adjustments = data.get("adjustments")
     if adjustments:
         lines.append("  Adjustments due:")
-        lines.extend(f"    {text}" for text in format_adjustments(game, adjustments))
+        lines.extend(f"    {text}" for text in format_adjustments(adjustments, game))
     for note in data.get("notes", []):
         lines.append(f"  Note: {note}")
     if data.get("end"):
@@ -262,20 +262,24 @@ def format_results(game: Game, data: Mapping[str, Any], style: Style) -> list[st
     return lines
 
 
-def format_adjustments(game: Game, adjustments: Mapping[str, Any]) -> list[str]:
+def format_adjustments(adjustments: Mapping[str, Any], game: Game | None = None) -> list[str]:
     """One line per power of an ``adjustments`` report: the builds it may make and where, or
-    the removals it owes."""
+    the removals it owes; powers are named as ``game``'s variant names them."""
+
+    def name_of(power: str) -> str:
+        return power_name(game, power) if game is not None else power.title()
+
     out = []
     for power, info in adjustments.items():
         if "removals" in info:
             n = info["removals"]
-            out.append(f"{_named(game, power)} must remove {n} unit{'s' if n != 1 else ''}")
+            out.append(f"{name_of(power)} must remove {n} unit{'s' if n != 1 else ''}")
         else:
             n, due = info["builds"], info["due"]
             sites = _names(info["build_sites"]) or "none free"
             extra = f" ({due} due, but only {n} free centre{'s' if n != 1 else ''} to build in)" \
                 if n < due else ""
-            out.append(f"{_named(game, power)} may build {n}{extra}: {sites}")
+            out.append(f"{name_of(power)} may build {n}{extra}: {sites}")
     return out
 
 
@@ -498,5 +502,5 @@ def format_position(game: Game, data: Mapping[str, Any], style: Style) -> list[s
         lines.append(f"  Stand-offs: {_names(data['standoffs'])}")
     if data.get("adjustments"):
         lines.append("  Adjustments due:")
-        lines.extend(f"    {text}" for text in format_adjustments(game, data["adjustments"]))
+        lines.extend(f"    {text}" for text in format_adjustments(data["adjustments"], game))
     return lines

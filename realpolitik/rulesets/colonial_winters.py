@@ -61,6 +61,7 @@ from realpolitik.hooks import (
     VariantHooks,
     VariantState,
     Victory,
+    annihilated_units,
 )
 from realpolitik.orders import Build, Hold, Mobilise, Move, Order, SupportHold, Waive
 from realpolitik.position import PhaseType, Season
@@ -414,18 +415,9 @@ class ColonialWinters(VariantHooks):
         inactive: list[JsonValue] = [p for p in listed if isinstance(p, str)] \
             if isinstance(listed, list) else []
         if inactive:
-            attacked = set()
-            for result in resolution.results:
-                if isinstance(result.order, Move):
-                    where = province_of(result.order.destination)
-                    target = before.units.get(where)
-                    if target is not None and target.power != result.power:
-                        attacked.add(where)
-            for result in resolution.results:
-                if isinstance(result.order, Mobilise) and result.succeeded \
-                        and before.phase.type is not PhaseType.MOVEMENT:
-                    attacked.add(province_of(result.order.location))  # mobilised in a winter
-            attacked |= self._chosen(before, resolution)  # the start choices (rule 8)
+            attacked = set(_attacks(before, resolution))
+            attacked |= _mobilised(before, resolution)  # mobilised in a winter
+            attacked |= set(self._choices(before, resolution))  # the start choices (rule 8)
             # rule 8: a unit is mobilised by an order, by an attack, or when its time comes;
             # one that left the board is gone
             from realpolitik.position import Phase
@@ -473,11 +465,11 @@ class ColonialWinters(VariantHooks):
         count = entry.get("count")
         return (units, count) if units and isinstance(count, int) else None
 
-    def _chosen(self, before: Position, resolution: Resolution) -> set[str]:
+    def _choices(self, before: Position, resolution: Resolution) -> dict[str, bool]:
         """The units chosen at the start in ``before``'s orders: each power's candidates given
         an order other than a hold (in the order given), then the first listed, up to its
-        count."""
-        out: set[str] = set()
+        count; each with True if its order chose it, False if it was taken by default."""
+        out: dict[str, bool] = {}
         for power in before.variant.power_ids:
             pending = self.pending_choice(before, power)
             if pending is None:
@@ -491,9 +483,65 @@ class ColonialWinters(VariantHooks):
                         and not isinstance(result.order, Hold) \
                         and result.result is not Result.VOID:
                     chosen.append(where)
+            ordered = len(chosen)
             chosen += [c for c in candidates if c not in chosen]
-            out.update(chosen[:count])
+            out.update((c, i < ordered) for i, c in enumerate(chosen[:count]))
         return out
+
+    # -- what the record says (rules 7(a), 8) --------------------------------------------------
+
+    def phase_notes(self, before: Position, resolution: Resolution,
+                    after: Position) -> tuple[str, ...]:
+        """Each unit annihilated when dislodged, with the rule that removes it (7(a): a
+        neutral; 8: an inactive unit under the policy ``inactive_dislodged = disband``), and
+        each unit that became active, with what brought it into play (rule 8)."""
+        notes = []
+        gone = set()
+        for unit, attack in annihilated_units(before, resolution):
+            rule = "rule 7(a)" if unit.power == NEUTRAL else "rule 8: an inactive unit " \
+                "dislodged is disbanded, by the policy inactive_dislodged = disband"
+            owner = "neutral" if unit.power == NEUTRAL else before.variant.power_name(unit.power)
+            notes.append(f"{unit} ({owner}), dislodged by {attack}, is annihilated ({rule})")
+            gone.add(unit.province)
+        notes.extend(self._activation_notes(before, resolution, after, gone))
+        return tuple(notes)
+
+    def _activation_notes(self, before: Position, resolution: Resolution, after: Position,
+                          gone: set[str]) -> list[str]:
+        """A note for each unit of ``before`` that is no longer inactive in ``after`` because
+        something brought it into play (not one that merely left the board, nor one ``gone``,
+        annihilated: its own note says so)."""
+        woken = self._inactive(before) - self._inactive(after) - gone
+        if not woken:
+            return []
+        from realpolitik.position import Phase  # (position.py imports the hooks module)
+        choices = self._choices(before, resolution)
+        mobilised = _mobilised(before, resolution)
+        attacks = _attacks(before, resolution)
+        rank = {p: i for i, p in enumerate(before.variant.power_ids)}
+        notes = []
+        for where in sorted(woken, key=lambda p: (rank.get(before.units[p].power, -1), p)):
+            unit = before.units[where]
+            name = before.variant.power_name(unit.power)
+            if where in choices and choices[where]:
+                why = f"is active: {name} chose it in its first orders"
+            elif where in choices:
+                pending = self.pending_choice(before, unit.power)
+                count = pending[1] if pending else 1
+                why = (f"is active, taken by default: {name}'s first orders made fewer than "
+                       f"its {count} start choice{'s' if count > 1 else ''}, and it is the first "
+                       f"candidate listed")
+            elif where in mobilised:
+                why = "is mobilised"
+            elif where in attacks:
+                why = f"is mobilised by the attack of {attacks[where]}"
+            elif where in self.activate and Phase.parse(self.activate[where]) <= after.phase:
+                when = Phase.parse(self.activate[where]).long_name
+                why = f"becomes active: the rules bring it into play in {when}"
+            else:
+                continue  # it left the board (removed in a winter) without coming into play
+            notes.append(f"{unit} ({name}) {why} (rule 8)")
+        return notes
 
     def void_orders(self, position: Position, orders: Sequence[Order]) -> dict[int, str]:
         # rule 8: "choice of two fleets on the inactive list": more candidates ordered than
@@ -1130,6 +1178,27 @@ class ColonialWinters(VariantHooks):
 
 
 _KINDS = {UnitType.ARMY: "armies", UnitType.FLEET: "fleets"}
+
+
+def _attacks(before: Position, resolution: Resolution) -> dict[str, str]:
+    """Province -> the first move (as text) of another power into the unit standing there:
+    rule 8's attack, which mobilises an inactive unit whatever the move's result."""
+    out: dict[str, str] = {}
+    for result in resolution.results:
+        if isinstance(result.order, Move):
+            where = province_of(result.order.destination)
+            target = before.units.get(where)
+            if target is not None and target.power != result.power:
+                out.setdefault(where, str(result.order))
+    return out
+
+
+def _mobilised(before: Position, resolution: Resolution) -> set[str]:
+    """The units mobilised in a winter by a MOBILISE order carried out (rule 8)."""
+    if before.phase.type is PhaseType.MOVEMENT:
+        return set()  # (a MOBILISE there is a start choice: see ColonialWinters._choices)
+    return {province_of(result.order.location) for result in resolution.results
+            if isinstance(result.order, Mobilise) and result.succeeded}
 
 
 def _kind(unit: Unit) -> str:
