@@ -45,7 +45,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
         if records is not None:
             save_game(str(records / f"game-{summary.index + 1:04d}.json"), summary.game)
         if not args.json and not args.quiet:
-            winners = ", ".join(f"{p.title()} ({summary.seats[p]})" for p in summary.winners)
+            winners = ", ".join(f"{variant.power_name(p)} ({summary.seats[p]})"
+                                for p in summary.winners)
             print(f"game {summary.index + 1}/{args.games} (seed {summary.seed}): "
                   f"{summary.end_kind.replace('_', ' ')} in {summary.phase}: {winners}",
                   file=sys.stderr)
