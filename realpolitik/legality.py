@@ -91,12 +91,7 @@ def _name(position: Position, location: str) -> str:
 
 
 def _power_name(position: Position, power: str | None) -> str:
-    if power is None:
-        return "nobody"
-    try:
-        return position.variant.power(power).name
-    except KeyError:
-        return power.title()
+    return "nobody" if power is None else position.variant.power_name(power)
 
 
 def _the_unit(position: Position, unit: Unit) -> str:

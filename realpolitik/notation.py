@@ -835,7 +835,7 @@ class _Settler:
                 "in an adjustment phase this order needs a power, to say whose build it is",
                 text=self.text, span=draft.span, hint=hint)
         due = adjustment_counts(self.position).get(who, 0)
-        name = who.title()
+        name = self.variant.power_name(who)
         if due < 0 and unit is not None and unit.power == who:
             return "disband"
         if due > 0 and unit is None and place is not None:
@@ -872,7 +872,7 @@ class _Settler:
                 return mine[0].type, mine[0].location, mine[0]
             if not mine:
                 raise InvalidOrderError(
-                    f"the order names no place and {power.title()} has no {kind}",
+                    f"the order names no place and {self.variant.power_name(power)} has no {kind}",
                     text=self.text, span=draft.unit_span, hint="write where the unit is",
                 )
             raise _ambiguous(self.text, "the unit's place", draft.unit_span,
@@ -1123,7 +1123,8 @@ def _parse_one(text: str, position: Position | None, power: str | None, the_vari
     written_power, tokens = _strip_power_prefix(the_variant, tokens)
     if written_power is not None and power is not None and written_power != power:
         raise InvalidOrderError(
-            f"the order is written for {written_power.title()} but given by {power.title()}",
+            f"the order is written for {the_variant.power_name(written_power)} but given by "
+            f"{the_variant.power_name(power)}",
             text=text, span=(0, tokens[0].start if tokens else len(text)),
             hint="give each power's orders under its own name",
         )
@@ -1264,7 +1265,8 @@ def parse_orders(
         if header is not None:
             if power is not None and header != power:
                 error = InvalidOrderError(
-                    f"these orders are for {header.title()}, but only {power.title()}'s "
+                    f"these orders are for {the_variant.power_name(header)}, but only "
+                    f"{the_variant.power_name(power)}'s "
                     "orders are taken here",
                     text=line, span=(tokens[0].start, tokens[0].end), line=line_no,
                     hint="send each power's orders under its own name",

@@ -485,3 +485,9 @@ def test_rule_8_a_carried_mobilise_stops_at_an_order_complete_without_it(
     sheet = parse_orders(text, variant=cw)
     assert [e.error for e in sheet.entries] == [None] * len(expected)
     assert [str(e.order) for e in sheet.entries] == expected
+
+
+def test_messages_name_powers_as_the_variant_does(cw: Variant) -> None:
+    sheet = parse_orders("United States: F N21 H", variant=cw, power="england")
+    assert "these orders are for United States, but only England's" in str(
+        sheet.entries[0].error)
