@@ -36,6 +36,7 @@ from realpolitik.phases import mobilising_powers
 from realpolitik.phases import next_position as _next_position
 from realpolitik.position import Phase, PhaseType, Position, Season
 from realpolitik.rules import Edition, Rules, rules_for
+from realpolitik.slots import slot_setter
 from realpolitik.variant import Setup, Variant, load_variant
 
 
@@ -78,6 +79,23 @@ class SubmittedOrder:
 
 
 _order_of = attrgetter("order")
+_new_object = object.__new__
+_set_entry_text = slot_setter(SubmittedOrder, "text")
+_set_entry_order = slot_setter(SubmittedOrder, "order")
+_set_entry_error = slot_setter(SubmittedOrder, "error")
+_set_entry_error_kind = slot_setter(SubmittedOrder, "error_kind")
+
+
+def _listed_entry(order: Order) -> SubmittedOrder:
+    """``SubmittedOrder(str(order), order)``, made without the frozen dataclass's ``__init__``
+    (every field set): a submit of listed orders makes one for each order not seen before."""
+    entry: SubmittedOrder = _new_object(SubmittedOrder)
+    _set_entry_text(entry, str(order))
+    _set_entry_order(entry, order)
+    _set_entry_error(entry, None)
+    _set_entry_error_kind(entry, None)
+    return entry
+
 _MAX_ENTRIES = 4096
 """How many entries :data:`_listed_entries` keeps: the orders of the games being played (a
 movement phase submits some thirty); a few hundred KB."""
@@ -295,14 +313,20 @@ class Game:
         cached = self._powers_cache
         if cached is not None and cached[0] is position and cached[1] == len(self.eliminated):
             return cached[2]
-        active = tuple(
-            p for p in self.powers
-            if p not in self.eliminated
-            and (position.units_of(p) or position.centers_of(p) or position.dislodged_of(p))
-        )
+        active_powers: list[str] = []
+        with_units: list[str] = []
+        for p in self.powers:
+            if p in self.eliminated:
+                continue
+            if position.units_of(p):
+                active_powers.append(p)
+                with_units.append(p)
+            elif position.centers_of(p) or position.dislodged_of(p):
+                active_powers.append(p)
+        active = tuple(active_powers)
         kind = position.phase.type
         if kind is PhaseType.MOVEMENT:
-            to_order = tuple(p for p in active if position.units_of(p))
+            to_order = tuple(with_units)
         elif kind is PhaseType.RETREATS:
             to_order = tuple(sorted({d.unit.power for d in position.dislodged}))
         else:
@@ -365,11 +389,11 @@ class Game:
             is_listed = listed_orders(self._position, power, rules=self.rules).holds
             known = _listed_entries(self.variant)
             for given in orders:
-                order = with_power(given, power)
+                order = given if given.power == power else with_power(given, power)
                 if is_listed(order):  # legal as it stands: no check, its entry kept ready
                     entry = known.get(order)
                     if entry is None:
-                        entry = known[order] = SubmittedOrder(str(order), order)
+                        entry = known[order] = _listed_entry(order)
                     entries.append(entry)
                 else:
                     listed = False

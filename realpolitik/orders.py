@@ -12,12 +12,10 @@ from dataclasses import dataclass, field, replace
 from realpolitik.geography import UnitType, province_of
 
 
-def _loc(location: str) -> str:
-    return location.upper()
-
-
+# A unit type formats as its letter (a StrEnum formats as its value, in C; ``.value`` is a
+# Python-level property, and a submit writes out every order it has not seen before).
 def _unit_text(unit_type: UnitType | None, location: str, power: str | None = None) -> str:
-    text = f"{unit_type.value} {_loc(location)}" if unit_type else _loc(location)
+    text = f"{unit_type} {location.upper()}" if unit_type else location.upper()
     return f"{power.upper()} {text}" if power else text
 
 
@@ -37,7 +35,7 @@ class _UnitOrder:
     @property
     def unit_text(self) -> str:
         """``"F STP/SC"``."""
-        return _unit_text(self.unit_type, self.location)
+        return f"{self.unit_type} {self.location.upper()}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +56,7 @@ class Move(_UnitOrder):
 
     def __str__(self) -> str:
         via = " VIA" if self.via_convoy else ""
-        return f"{self.unit_text} - {_loc(self.destination)}{via}"
+        return f"{self.unit_text} - {self.destination.upper()}{via}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +83,7 @@ class SupportMove(_UnitOrder):
 
     def __str__(self) -> str:
         supported = _unit_text(self.supported_type, self.supported_location, self.supported_power)
-        return f"{self.unit_text} S {supported} - {_loc(self.destination)}"
+        return f"{self.unit_text} S {supported} - {self.destination.upper()}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +96,7 @@ class Convoy(_UnitOrder):
 
     def __str__(self) -> str:
         army = _unit_text(UnitType.ARMY, self.army_location, self.army_power)
-        return f"{self.unit_text} C {army} - {_loc(self.destination)}"
+        return f"{self.unit_text} C {army} - {self.destination.upper()}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +106,7 @@ class Retreat(_UnitOrder):
     destination: str
 
     def __str__(self) -> str:
-        return f"{self.unit_text} R {_loc(self.destination)}"
+        return f"{self.unit_text} R {self.destination.upper()}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +135,7 @@ class Block(_UnitOrder):
     point: str
 
     def __str__(self) -> str:
-        return f"{self.unit_text} BLOCK {_loc(self.point)}"
+        return f"{self.unit_text} BLOCK {self.point.upper()}"
 
 
 @dataclass(frozen=True, slots=True)

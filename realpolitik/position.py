@@ -105,7 +105,7 @@ class Unit:
         return province_of(self.location)
 
     def __str__(self) -> str:
-        return f"{self.type.value} {self.location.upper()}"
+        return f"{self.type} {self.location.upper()}"  # (a unit type formats as its letter)
 
 
 _new_object = object.__new__
@@ -321,7 +321,11 @@ class Position:
 def _group_units(position: Position) -> dict[str, tuple[Unit, ...]]:
     grouped: dict[str, list[Unit]] = {}
     for unit in position.units.values():
-        grouped.setdefault(unit.power, []).append(unit)
+        group = grouped.get(unit.power)
+        if group is None:  # (not setdefault: it would make an empty list for every unit)
+            grouped[unit.power] = [unit]
+        else:
+            group.append(unit)
     return {p: tuple(us) for p, us in grouped.items()}
 
 
