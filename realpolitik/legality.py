@@ -14,8 +14,10 @@ power is :mod:`realpolitik.listing`'s, which builds on this module (never the ot
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
+from operator import attrgetter
 
 from realpolitik.caches import CacheSlot
 from realpolitik.geography import Terrain, UnitType, province_of
@@ -154,14 +156,14 @@ def adjustment_counts(position: Position) -> dict[str, int]:
     return dict(_adjustment_counts(position))
 
 
+_power_of_unit = attrgetter("power")
+
+
 def _count_adjustments(position: Position) -> Mapping[str, int]:
-    counts = {p: 0 for p in position.variant.power_ids}
-    for owner in position.centers.values():
-        if owner in counts:
-            counts[owner] += 1
-    for unit in position.units.values():
-        if unit.power in counts:
-            counts[unit.power] -= 1
+    # (counted in C: Counter counts an iterable without a Python-level step per item)
+    owned = Counter(position.centers.values())
+    units = Counter(map(_power_of_unit, position.units.values()))
+    counts = {p: owned.get(p, 0) - units.get(p, 0) for p in position.variant.power_ids}
     return position.variant.hooks.adjustments(position, counts)
 
 

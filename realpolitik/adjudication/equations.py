@@ -468,8 +468,12 @@ class Board:
 
     def _set_shields(self, tables: MapTables, rule: ConvoyParadox, helpers: list[int]) -> None:
         kind, prov, units = self.kind, self.prov, self.units
+        route, dest = self.route, self.dest
+        # (only a support in a province that a move with a convoy route enters can be shielded)
+        entered = {dest[j] for movers in self.moves_into.values() for j in movers
+                   if route[j] != LAND}
         for s in helpers:
-            if kind[s] == CONVOY or not self.matched[s]:
+            if kind[s] == CONVOY or not self.matched[s] or prov[s] not in entered:
                 continue
             shield: set[int] = set()
             for j in self.moves_into.get(prov[s], ()):

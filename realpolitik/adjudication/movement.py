@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from itertools import compress
+from operator import and_
 from types import MappingProxyType
 
 from realpolitik.adjudication.backup import backup_rule
@@ -84,6 +85,7 @@ def _unset(decision: int) -> bool:  # pragma: no cover - replaced before use
 
 
 _NO_PARADOXES: frozenset[int] = frozenset()
+_MOVE_KIND: int = MOVE
 
 _Said = tuple[Outcome, Detail]
 """The outcome an order's sentence tells, and its ``(reason, by, strength, opposed_by)``."""
@@ -122,8 +124,8 @@ def _units_of(position: Position) -> tuple[list[str], list[Unit], dict[str, int]
     """The occupied provinces in sorted order, their units, and each province's index (a
     unit's index is the number of its order's decision)."""
     provinces = sorted(position.units)
-    units = [position.units[p] for p in provinces]
-    return provinces, units, {p: i for i, p in enumerate(provinces)}
+    units = list(map(position.units.__getitem__, provinces))
+    return provinces, units, dict(zip(provinces, range(len(provinces)), strict=True))
 
 
 def _set_up(position: Position, rules: Rules, units: list[Unit],
@@ -151,26 +153,29 @@ def _decide(board: Board, rules: Rules, paradoxes: set[int]) -> tuple[Equations,
     kind, matched, prov, at = board.kind, board.matched, board.prov, board.at
     moves_into, route, dest = board.moves_into, board.route, board.dest
     conditional = board.conditional
-    settle = resolver.settle
     # Decisions whose equation reads no other decision are settled here, outside the solver.
+    succeed: list[int] = []
+    fail: list[int] = []
     left: list[int] = []
     for i in range(board.n):
         k = kind[i]
         if k == HOLD:
-            settle(i, True)
+            succeed.append(i)
         elif not matched[i]:
-            settle(i, False)
+            fail.append(i)
         elif k == MOVE:
             # over land into an empty province no one else moves to: nothing can stop it
             if route[i] == LAND and dest[i] not in at and len(moves_into[dest[i]]) == 1 \
                     and i not in conditional:
-                settle(i, True)
+                succeed.append(i)
             else:
                 left.append(i)
         elif prov[i] not in moves_into:
-            settle(i, True)  # a support or convoy that nobody attacks
+            succeed.append(i)  # a support or convoy that nobody attacks
         else:
             left.append(i)
+    resolver.settle_all(succeed, True)
+    resolver.settle_all(fail, False)
     is_resolved, resolve = resolver.is_resolved, resolver.resolve
     for i in left:
         if not is_resolved(i):
@@ -201,7 +206,8 @@ class _Decided:
         self.paradoxes = paradoxes
         b = board
         n = b.n
-        moved = self.moved = [k == MOVE and v for k, v in zip(b.kind, value, strict=True)]
+        # a move that succeeded (kind MOVE and value True), in C: a phase has some 30 units
+        moved = self.moved = list(map(and_, map(_MOVE_KIND.__eq__, b.kind), value))
         dislodged_by = [-1] * n
         at, dest = b.at, b.dest
         for i in compress(range(n), moved):

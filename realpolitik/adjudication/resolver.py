@@ -99,6 +99,14 @@ class Resolver:
         self.state[decision] = _RESOLVED
         self.value[decision] = value
 
+    def settle_all(self, decisions: Sequence[int], value: bool) -> None:
+        """Fix the value of each of ``decisions`` (the set-up settles most of a phase's
+        decisions before the solver runs: one call, not one each)."""
+        state, values = self.state, self.value
+        for decision in decisions:
+            state[decision] = _RESOLVED
+            values[decision] = value
+
     def _push(self, decision: int, rests_on: int) -> None:
         if not self._in_cycle[decision]:
             self._cycle.append(decision)

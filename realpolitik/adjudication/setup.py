@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import compress, repeat
+from operator import attrgetter
 
 from realpolitik.adjudication.explain import void_sentence
 from realpolitik.adjudication.outcomes import OrderResult, Outcome, Result
@@ -74,6 +76,65 @@ def accept_orders(position: Position, orders: tuple[Order, ...], rules: Rules,
     """Check every order of a movement phase; ``index`` maps provinces to unit indices. With
     ``checked`` the caller vouches that every order is legal as it stands."""
     accepted = Accepted(orders, len(index))
+    counted: dict[int, int] | None = None  # unit index -> the order that counts for it
+    if not (checked and _take_as_given(accepted, index)):
+        counted = _accept_one_by_one(accepted, position, rules, index, checked=checked)
+    unit_orders = accepted.unit_orders
+    # Orders a variant's rule voids because of the others (a power's start choices).
+    hooks = position.variant.hooks
+    if type(hooks).void_orders is not VariantHooks.void_orders:
+        if counted is None:  # taken as given: each order counts for its own unit
+            counted = dict(zip(accepted.unit_of, range(len(orders)), strict=True))
+        kept = sorted((k, u) for u, k in counted.items() if u >= 0 and unit_orders[u] is not None)
+        followed = [unit_orders[u] for _, u in kept]
+        voided = hooks.void_orders(position, [o for o in followed if o is not None])
+        for number, reason in voided.items():
+            k, unit_index = kept[number]
+            accepted.illegal[k] = Illegal("variant_rule", reason)
+            unit_orders[unit_index] = None
+    return accepted
+
+
+_NOT_FOUND = -1
+_location_of = attrgetter("location")
+_power_of = attrgetter("power")
+
+
+def _take_as_given(accepted: Accepted, index: Mapping[str, int]) -> bool:
+    """Accept orders the caller vouches for (legal as they stand) without a Python-level step
+    per order, when each names its power and a unit, and no unit is named twice: True if so
+    (a phase's orders are usually all listed ones). Otherwise False, with ``accepted``
+    untouched: the general pass handles a waive, an order without its power and several
+    orders to one unit."""
+    orders = accepted.given
+    try:
+        locations: list[str] = list(map(_location_of, orders))
+    except AttributeError:  # a waive, which is for no unit
+        return False
+    powers: list[str] = list(map(_power_of, orders))
+    if not all(powers):
+        return False
+    unit_of = list(map(index.get, locations, repeat(_NOT_FOUND)))
+    if _NOT_FOUND in unit_of:  # a fleet on a coast (units are indexed by province): look again
+        for k in compress(range(len(unit_of)), map(_NOT_FOUND.__eq__, unit_of)):
+            unit_of[k] = index.get(province_of(locations[k]), _NOT_FOUND)
+        if _NOT_FOUND in unit_of:
+            return False
+    if len(set(unit_of)) != len(unit_of):
+        return False
+    accepted.powers = powers
+    accepted.unit_of = unit_of
+    # unit index -> its order, in C (each call returns None, so any() goes through them all)
+    any(map(accepted.unit_orders.__setitem__, unit_of, orders))
+    return True
+
+
+def _accept_one_by_one(accepted: Accepted, position: Position, rules: Rules,
+                       index: Mapping[str, int], *, checked: bool) -> dict[int, int]:
+    """Accept each order in turn: find its unit and power, check it unless ``checked``, and
+    apply the rule for several orders to one unit (DATC 4.D.3). Returns unit index -> the
+    index of the order that counts for it."""
+    orders = accepted.given
     powers, unit_of, unit_orders = accepted.powers, accepted.unit_of, accepted.unit_orders
     readings: list[Order | None] = []  # each order as the rules read it (None: void)
     counted: dict[int, int] = {}  # unit index -> the index of the order that counts for it
@@ -129,14 +190,4 @@ def accept_orders(position: Position, orders: tuple[Order, ...], rules: Rules,
         else:
             counted[unit_index] = keep
         unit_orders[unit_index] = readings[keep] if keep >= 0 else None
-    # Orders a variant's rule voids because of the others (a power's start choices).
-    hooks = position.variant.hooks
-    if type(hooks).void_orders is not VariantHooks.void_orders:
-        kept = sorted((k, u) for u, k in counted.items() if u >= 0 and unit_orders[u] is not None)
-        followed = [unit_orders[u] for _, u in kept]
-        voided = hooks.void_orders(position, [o for o in followed if o is not None])
-        for number, reason in voided.items():
-            k, unit_index = kept[number]
-            accepted.illegal[k] = Illegal("variant_rule", reason)
-            unit_orders[unit_index] = None
-    return accepted
+    return counted
