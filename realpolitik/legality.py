@@ -14,10 +14,8 @@ power is :mod:`realpolitik.listing`'s, which builds on this module (never the ot
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
-from operator import attrgetter
 
 from realpolitik.caches import CacheSlot
 from realpolitik.geography import Terrain, UnitType, province_of
@@ -156,14 +154,14 @@ def adjustment_counts(position: Position) -> dict[str, int]:
     return dict(_adjustment_counts(position))
 
 
-_power_of_unit = attrgetter("power")
-
-
 def _count_adjustments(position: Position) -> Mapping[str, int]:
-    # (counted in C: Counter counts an iterable without a Python-level step per item)
-    owned = Counter(position.centers.values())
-    units = Counter(map(_power_of_unit, position.units.values()))
-    counts = {p: owned.get(p, 0) - units.get(p, 0) for p in position.variant.power_ids}
+    counts = dict.fromkeys(position.variant.power_ids, 0)
+    for owner in position.centers.values():
+        if owner in counts:
+            counts[owner] += 1
+    for unit in position.units.values():
+        if unit.power in counts:
+            counts[unit.power] -= 1
     return position.variant.hooks.adjustments(position, counts)
 
 

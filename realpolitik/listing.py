@@ -248,7 +248,9 @@ def _adjustment_orders(position: Position, power: str, rules: Rules,
 
 _Shared = tuple[dict[str, list[int]], frozenset[str], dict[str, list[tuple[Mover, int]]],
                 dict[str, frozenset[str]], dict[str, frozenset[str]],
-                dict[str, list[tuple[str, str]]]]
+                dict[str, list[tuple[str, str]]], MapTables,
+                "Bounded[tuple[UnitType, str, str], _Made]",
+                Mapping[tuple[UnitType, str], tuple[str, ...]], bool]
 
 _unit_key: Callable[[Unit], tuple[UnitType, str]] = attrgetter("type", "location")
 
@@ -315,8 +317,11 @@ def _find_movement_shared(position: Position) -> _Shared:
         for dest_prov, _, key in by_convoy:
             into[dest_prov].append(key)
         start = index + 1
+    # (and, so that each power's listing asks the caches once: the map tables, the variant's
+    # order values, its block points, and whether it has convoys through empty seas)
     return (into, frozenset(may_convoy), convoyed_into, group_of_army, convoy_reach,
-            convoys_of)
+            convoys_of, tables, _made_table(position), _block_points(position.variant),
+            empty_convoys(position) is not None)
 
 
 _movement_shared: CacheSlot[Position, _Shared] = CacheSlot(
@@ -554,15 +559,12 @@ def _made_for(position: Position, utype: UnitType, loc: str, power: str) -> _Mad
 
 
 def _movement_orders(position: Position, power: str) -> Mapping[str, tuple[Order, ...]]:
-    tables = tables_for(position.variant)
-    into, may_convoy, convoyed_into, group_of_army, convoy_reach, convoys_of = _movement_shared(
-        position)
+    (into, may_convoy, convoyed_into, group_of_army, convoy_reach, convoys_of, tables,
+     made_table, blocks_of, has_empty_convoys) = _movement_shared(position)
     into_of = into.__getitem__
     army_adj = tables.army_adj
-    made_table = _made_table(position)
-    veto = position.variant.hooks.order_veto if has_order_veto(position) else None
-    blocks_of = _block_points(position.variant)
     hooks = position.variant.hooks
+    veto = hooks.order_veto if type(hooks).order_veto is not VariantHooks.order_veto else None
     choosing: frozenset[str] = frozenset()  # units a start choice may mobilise (a variant's)
     if type(hooks).mobilisation is not VariantHooks.mobilisation:
         allowed = hooks.mobilisation(position, power)
@@ -599,7 +601,7 @@ def _movement_orders(position: Position, power: str) -> Mapping[str, tuple[Order
             orders = tuple(o for o in orders if isinstance(o, Hold)
                            or veto(position, unit, o) is None)
         out[loc] = orders
-    if empty_convoys(position) is not None:
+    if has_empty_convoys:
         _add_empty_convoys(position, power, out)
     return MappingProxyType(out)
 
@@ -725,8 +727,8 @@ def _needed_at_sea(made: _Made, convoyed_into: dict[str, list[tuple[Mover, int]]
     (6.D.31)."""
     prov = made.province
     needed: set[int] = set()
-    for target in made.reach:
-        for mover, key in convoyed_into.get(target, ()):
+    for target in convoyed_into.keys() & made.reach:
+        for mover, key in convoyed_into[target]:
             group = group_of_army[mover[0]]
             if prov in group and mover[1] not in tables.reach_without(mover[0], group, prov):
                 needed.add(key)

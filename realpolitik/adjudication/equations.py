@@ -126,6 +126,7 @@ class Board:
         "conditional",
         "corners",
         "mods",
+        "has_mods",
         "fragile",
         "empty_routes",
         "empty_space",
@@ -151,6 +152,9 @@ class Board:
         n = self.n = len(units)
         self.bonus = defence_bonus
         self.mods = modifiers
+        self.has_mods = bool(modifiers)
+        """True if the variant's hooks modify this phase's battles (asked once, not per
+        strength)."""
         self.empty_routes: Mapping[int, _EmptyRoute] = _NO_EMPTY_ROUTES
         """Army move -> its chains through empty seas (Colonial Winters 4(a)(i)): the nodes
         that may start and end one, and the graph of its nodes. A node is a convoying
@@ -644,7 +648,7 @@ class Equations:
         """The PATH of a move: it can reach its destination (by convoy if it must, and
         across its variant's conditional borders and corners if it crosses any)."""
         b = self.board
-        if i in b.conditional and not self.crossing_open(i):
+        if b.conditional and i in b.conditional and not self.crossing_open(i):
             return False
         if b.route[i] == CONVOY_ONLY:
             return self.convoy_path(i)
@@ -810,7 +814,7 @@ class Equations:
         if d < 0:
             return 0
         bonus = b.bonus.get(province, 0) if b.bonus else 0
-        if b.mods:
+        if b.has_mods:
             bonus += self.against(province, by)
         if b.kind[d] == MOVE:
             return 0 if self.resolve(d) else max(0, 1 + bonus)
@@ -820,7 +824,7 @@ class Equations:
         """DEFEND STRENGTH of move ``i`` in a head-to-head battle (against move ``by``)."""
         b = self.board
         bonus = b.bonus.get(b.prov[i], 0) if b.bonus else 0
-        if b.mods:
+        if b.has_mods:
             bonus += self.against(b.prov[i], by)
         return max(0, 1 + bonus + self.support_count(i))
 

@@ -309,7 +309,7 @@ class _Decided:
     def failure_kind(self, i: int) -> Outcome:
         """Why move ``i`` failed (its unit not dislodged): no path, own unit, or a bounce."""
         b = self.board
-        if i in b.conditional and not self.eq.crossing_open(i):
+        if b.conditional and i in b.conditional and not self.eq.crossing_open(i):
             return _CROSSING_CLOSED
         if not self.eq.path(i):
             fleets = b.route_union[i]
