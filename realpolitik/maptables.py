@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
-from types import MappingProxyType
 
 from realpolitik.caches import Bounded, CacheSlot
 from realpolitik.geography import Map, Terrain, UnitType, province_of
@@ -38,7 +37,12 @@ those of games long over are dropped first."""
 
 
 class MapTables:
-    """Adjacency and terrain of one map, in the shapes the rules need."""
+    """Adjacency and terrain of one map, in the shapes the rules need.
+
+    Its tables are plain dictionaries typed as read-only ``Mapping``: mypy keeps the engine
+    from changing them, and they are looked up hundreds of times a phase, where a
+    ``MappingProxyType`` cost some 300 more instructions per ``.get()`` (it looks the method
+    up on the dictionary behind it by name, each call)."""
 
     __slots__ = (
         "map",
@@ -93,13 +97,13 @@ class MapTables:
         self.land: frozenset[str] = frozenset(
             p for p, v in provinces.items() if v.terrain in (Terrain.LAND, Terrain.COAST)
         )
-        self.army_adj: Mapping[str, frozenset[str]] = MappingProxyType(
+        self.army_adj: Mapping[str, frozenset[str]] = (
             {p: the_map.army_neighbours(p) for p in provinces}
         )
-        self.fleet_adj: Mapping[str, frozenset[str]] = MappingProxyType(
+        self.fleet_adj: Mapping[str, frozenset[str]] = (
             {loc: the_map.fleet_neighbours(loc) for loc in the_map.locations}
         )
-        self.fleet_reach: Mapping[str, frozenset[str]] = MappingProxyType(
+        self.fleet_reach: Mapping[str, frozenset[str]] = (
             {loc: the_map.fleet_support_reach(loc) for loc in self.fleet_adj}
         )
         """Location -> the provinces a fleet there may support into (those it can move into,
@@ -122,40 +126,40 @@ class MapTables:
             p for p in self.land if any(n in convoying for n in fleet_prov[p]))
         """Provinces an army may be convoyed from or to: the coastal ones, and land across a
         support-only border from a convoy space."""
-        self.convoy_adj: Mapping[str, frozenset[str]] = MappingProxyType(
+        self.convoy_adj: Mapping[str, frozenset[str]] = (
             {s: frozenset(n for n in fleet_prov[s] if n in convoying) for s in convoying}
         )
         """Convoy space -> the convoy spaces next to it (by fleet)."""
-        self.convoy_shores: Mapping[str, frozenset[str]] = MappingProxyType(
+        self.convoy_shores: Mapping[str, frozenset[str]] = (
             {s: frozenset(n for n in fleet_prov[s] if n in self.shores) for s in convoying}
         )
         """Convoy space -> the provinces an army could be convoyed from or to through it
         (:attr:`shores`)."""
-        self.shore_convoy_spaces: Mapping[str, frozenset[str]] = MappingProxyType(
+        self.shore_convoy_spaces: Mapping[str, frozenset[str]] = (
             {p: frozenset(n for n in fleet_prov[p] if n in convoying) for p in self.shores}
         )
         """Province of :attr:`shores` -> the convoy spaces next to it."""
-        self.any_adj: Mapping[str, frozenset[str]] = MappingProxyType(
+        self.any_adj: Mapping[str, frozenset[str]] = (
             {p: frozenset(fleet_prov[p] | set(self.army_adj[p])) for p in provinces}
         )
         """Province -> every province next to it by land or by sea (civil-disorder distances)."""
-        self.coasts: Mapping[str, tuple[str, ...]] = MappingProxyType(
+        self.coasts: Mapping[str, tuple[str, ...]] = (
             {p: v.coasts for p, v in provinces.items()}
         )
-        self.names: Mapping[str, str] = MappingProxyType(
+        self.names: Mapping[str, str] = (
             {p: v.name for p, v in provinces.items()}
         )
-        self.home_of: Mapping[str, str | None] = MappingProxyType(
+        self.home_of: Mapping[str, str | None] = (
             {p: v.home_of for p, v in provinces.items()}
         )
         self.centers_in_order: tuple[str, ...] = the_map.supply_centers()
         """Every supply centre, in map order."""
         self.supply_centers: frozenset[str] = frozenset(self.centers_in_order)
-        self.location_index: Mapping[str, int] = MappingProxyType(
+        self.location_index: Mapping[str, int] = (
             {loc: i for i, loc in enumerate(the_map.locations)}
         )
         """Location -> its place in map order (for sorting)."""
-        self.province_at: Mapping[str, str] = MappingProxyType(
+        self.province_at: Mapping[str, str] = (
             {loc: province_of(loc) for loc in the_map.locations}
         )
         """Location -> its province (``province_of`` as one look-up, for the adjudicator)."""
@@ -168,7 +172,7 @@ class MapTables:
             nearby[UnitType.FLEET, loc] = (tuple(sorted(self.fleet_adj[loc])),
                                            tuple(sorted(self.fleet_reach[loc])))
         self.sorted_near: Mapping[tuple[UnitType, str], tuple[tuple[str, ...], tuple[str, ...]]]
-        self.sorted_near = MappingProxyType(nearby)
+        self.sorted_near = nearby
         """(unit type, location) -> (where it can move, sorted; which provinces it can support
         into, sorted)."""
         moves: dict[tuple[UnitType, str], tuple[tuple[str, Mover], ...]] = {}
@@ -177,10 +181,10 @@ class MapTables:
             moves[utype, loc] = tuple(
                 (province_of(d), (prov, d, utype, loc)) for d in dests)
         self.moves_from: Mapping[tuple[UnitType, str], tuple[tuple[str, Mover], ...]]
-        self.moves_from = MappingProxyType(moves)
+        self.moves_from = moves
         """(unit type, location) -> (province moved into, the move) for each move it can make
         without a convoy: made once, as the legal-order listing reads them every phase."""
-        self.moves_into: Mapping[tuple[UnitType, str], tuple[str, ...]] = MappingProxyType(
+        self.moves_into: Mapping[tuple[UnitType, str], tuple[str, ...]] = (
             {key: tuple(dest for dest, _ in made) for key, made in moves.items()})
         """(unit type, location) -> the provinces it can move into without a convoy."""
         # Supports are looked up by small ints rather than by tuples (hashing a tuple costs
@@ -188,11 +192,11 @@ class MapTables:
         self.support_keys: list[Occupant | Mover] = []
         """Support key -> the unit (to hold) or the move it stands for."""
         self._support_key_of: dict[Occupant | Mover, int] = {}
-        self.mover_keys: Mapping[tuple[UnitType, str], tuple[int, ...]] = MappingProxyType(
+        self.mover_keys: Mapping[tuple[UnitType, str], tuple[int, ...]] = (
             {key: tuple(self.support_key(mover) for _, mover in made)
              for key, made in moves.items()})
         """(unit type, location) -> the support keys of its moves, in step with ``moves_into``."""
-        self.occupant_keys: Mapping[tuple[UnitType, str], int] = MappingProxyType(
+        self.occupant_keys: Mapping[tuple[UnitType, str], int] = (
             {(utype, loc): self.support_key((loc, utype)) for utype, loc in nearby})
         """(unit type, location) -> the support key of that unit."""
         self._convoy_reach: Bounded[tuple[str, frozenset[str]], ConvoyReach] = Bounded(

@@ -17,9 +17,10 @@ from realpolitik.position import Phase, PhaseType, Position, Season
 def needs_adjustments(position: Position) -> bool:
     """True if some power must remove units, is due builds and has somewhere to build, or
     may mobilise inactive units (a variant's rule)."""
-    for power, difference in adjustment_counts(position).items():
-        if difference < 0:
-            return True
+    counts = adjustment_counts(position)
+    if any(difference < 0 for difference in counts.values()):
+        return True  # (asked first: whether a power can build costs far more to find out)
+    for power, difference in counts.items():
         if difference > 0 and can_build(position, power):
             return True
     return bool(mobilising_powers(position))

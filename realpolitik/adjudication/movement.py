@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from itertools import compress
-from operator import and_
 from types import MappingProxyType
 
 from realpolitik.adjudication.backup import backup_rule
@@ -85,7 +84,6 @@ def _unset(decision: int) -> bool:  # pragma: no cover - replaced before use
 
 
 _NO_PARADOXES: frozenset[int] = frozenset()
-_MOVE_KIND: int = MOVE
 
 _Said = tuple[Outcome, Detail]
 """The outcome an order's sentence tells, and its ``(reason, by, strength, opposed_by)``."""
@@ -124,8 +122,8 @@ def _units_of(position: Position) -> tuple[list[str], list[Unit], dict[str, int]
     """The occupied provinces in sorted order, their units, and each province's index (a
     unit's index is the number of its order's decision)."""
     provinces = sorted(position.units)
-    units = list(map(position.units.__getitem__, provinces))
-    return provinces, units, dict(zip(provinces, range(len(provinces)), strict=True))
+    units = [position.units[p] for p in provinces]
+    return provinces, units, {p: i for i, p in enumerate(provinces)}
 
 
 def _set_up(position: Position, rules: Rules, units: list[Unit],
@@ -206,8 +204,7 @@ class _Decided:
         self.paradoxes = paradoxes
         b = board
         n = b.n
-        # a move that succeeded (kind MOVE and value True), in C: a phase has some 30 units
-        moved = self.moved = list(map(and_, map(_MOVE_KIND.__eq__, b.kind), value))
+        moved = self.moved = [k == MOVE and v for k, v in zip(b.kind, value, strict=True)]
         dislodged_by = [-1] * n
         at, dest = b.at, b.dest
         for i in compress(range(n), moved):

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from itertools import compress, repeat
-from operator import attrgetter
 
 from realpolitik.adjudication.explain import void_sentence
 from realpolitik.adjudication.outcomes import OrderResult, Outcome, Result
@@ -95,38 +93,39 @@ def accept_orders(position: Position, orders: tuple[Order, ...], rules: Rules,
     return accepted
 
 
-_NOT_FOUND = -1
-_location_of = attrgetter("location")
-_power_of = attrgetter("power")
-
-
 def _take_as_given(accepted: Accepted, index: Mapping[str, int]) -> bool:
-    """Accept orders the caller vouches for (legal as they stand) without a Python-level step
-    per order, when each names its power and a unit, and no unit is named twice: True if so
-    (a phase's orders are usually all listed ones). Otherwise False, with ``accepted``
-    untouched: the general pass handles a waive, an order without its power and several
-    orders to one unit."""
-    orders = accepted.given
-    try:
-        locations: list[str] = list(map(_location_of, orders))
-    except AttributeError:  # a waive, which is for no unit
-        return False
-    powers: list[str] = list(map(_power_of, orders))
-    if not all(powers):
-        return False
-    unit_of = list(map(index.get, locations, repeat(_NOT_FOUND)))
-    if _NOT_FOUND in unit_of:  # a fleet on a coast (units are indexed by province): look again
-        for k in compress(range(len(unit_of)), map(_NOT_FOUND.__eq__, unit_of)):
-            unit_of[k] = index.get(province_of(locations[k]), _NOT_FOUND)
-        if _NOT_FOUND in unit_of:
-            return False
-    if len(set(unit_of)) != len(unit_of):
-        return False
+    """Accept orders the caller vouches for (legal as they stand) in one lean pass, when each
+    names its power and a unit, and no unit is named twice: True if so (a phase's orders are
+    usually all listed ones). Otherwise False, with ``accepted`` as it was made: the general
+    pass handles a waive, an order without its power and several orders to one unit."""
+    powers: list[str] = []
+    unit_of: list[int] = []
+    unit_orders = accepted.unit_orders
+    find = index.get
+    for order in accepted.given:
+        power = order.power
+        if not power or type(order) is Waive:
+            return _untaken(accepted)
+        assert not isinstance(order, Waive)
+        unit_index = find(order.location, -1)
+        if unit_index < 0:  # a fleet on a coast: units are indexed by province
+            unit_index = find(province_of(order.location), -1)
+            if unit_index < 0:
+                return _untaken(accepted)
+        if unit_orders[unit_index] is not None:  # a second order for the unit
+            return _untaken(accepted)
+        unit_orders[unit_index] = order
+        powers.append(power)
+        unit_of.append(unit_index)
     accepted.powers = powers
     accepted.unit_of = unit_of
-    # unit index -> its order, in C (each call returns None, so any() goes through them all)
-    any(map(accepted.unit_orders.__setitem__, unit_of, orders))
     return True
+
+
+def _untaken(accepted: Accepted) -> bool:
+    """Undo what :func:`_take_as_given` set, for the general pass: False."""
+    accepted.unit_orders = [None] * len(accepted.unit_orders)
+    return False
 
 
 def _accept_one_by_one(accepted: Accepted, position: Position, rules: Rules,
