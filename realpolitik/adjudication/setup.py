@@ -104,9 +104,8 @@ def _take_as_given(accepted: Accepted, index: Mapping[str, int]) -> bool:
     find = index.get
     for order in accepted.given:
         power = order.power
-        if not power or type(order) is Waive:
+        if not power or isinstance(order, Waive):
             return _untaken(accepted)
-        assert not isinstance(order, Waive)
         unit_index = find(order.location, -1)
         if unit_index < 0:  # a fleet on a coast: units are indexed by province
             unit_index = find(province_of(order.location), -1)
