@@ -466,10 +466,13 @@ class VariantHooks:
         plain words for the phase's record and results: by default, each unit dislodged and
         removed at once (:meth:`annihilated_when_dislodged`), which would otherwise vanish
         from the board without a word."""
+        annihilated = annihilated_units(before, resolution)
+        if not annihilated:
+            return ()
         return tuple(f"{_owned_unit(before, unit)}, dislodged by {attack}, is annihilated: "
                      + ("a unit of no power does not retreat" if unit.power == NEUTRAL
                         else "the variant's rules give it no retreat")
-                     for unit, attack in annihilated_units(before, resolution))
+                     for unit, attack in annihilated)
 
     def victory(self, position: Position, teams: Sequence[Sequence[str]], target: int, *,
                 count_units: bool = False, per_power: bool = False) -> Victory | None:
@@ -508,11 +511,14 @@ def annihilated_units(before: Position, resolution: Resolution) -> list[tuple[Un
     """The units of ``before`` that its movement phase dislodged and removed at once (they are
     neither on the board nor among the dislodged of ``resolution``), each with the move that
     dislodged it, as text (``A E22 - E21``); none after other phases."""
-    from realpolitik.position import PhaseType  # (position.py imports this module)
-
-    if before.phase.type is not PhaseType.MOVEMENT \
-            or len(before.units) == len(resolution.units) + len(resolution.dislodged):
+    if len(before.units) == len(resolution.units) + len(resolution.dislodged):
         return []  # every unit is on the board or waiting to retreat (results not read)
+    # (imported here, after the test that settles nearly every phase: position.py imports
+    # this module, and an import statement costs thousands of instructions each time)
+    from realpolitik.position import PhaseType
+
+    if before.phase.type is not PhaseType.MOVEMENT:
+        return []
     attacks: dict[str, str] = {}
     moved: set[str] = set()
     for result in resolution.results:

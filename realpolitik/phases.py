@@ -18,7 +18,7 @@ def needs_adjustments(position: Position) -> bool:
     """True if some power must remove units, is due builds and has somewhere to build, or
     may mobilise inactive units (a variant's rule)."""
     counts = adjustment_counts(position)
-    if any(difference < 0 for difference in counts.values()):
+    if min(counts.values(), default=0) < 0:
         return True  # (asked first: whether a power can build costs far more to find out)
     for power, difference in counts.items():
         if difference > 0 and can_build(position, power):

@@ -373,7 +373,12 @@ class Board:
         origin, dest = self.prov[i], self.dest[i]
         by_land = dest in tables.army_adj.get(origin, ())
         fleets = [c for c in self.convoyers[i] if self.prov[c] in tables.convoy_spaces]
-        own_fleet = any(self.power[c] == self.power[i] for c in fleets)
+        power = self.power[i]
+        own_fleet = False
+        for c in fleets:
+            if self.power[c] == power:
+                own_fleet = True
+                break
         choice = rules.adjacent_convoy
         if not by_land:
             route = CONVOY_ONLY
@@ -875,7 +880,12 @@ class Equations:
             return False
         if b.mods.dislodge_requirements and self.requirement_fails(i) is not None:
             return False
-        return all(not (k != i and attack <= self.prevent(k, i)) for k in b.moves_into[b.dest[i]])
+        # (a loop, not all() over a generator, which costs a generator object and a frame
+        # resumption per item: this runs for every move the solver decides)
+        for k in b.moves_into[b.dest[i]]:  # noqa: SIM110
+            if k != i and attack <= self.prevent(k, i):
+                return False
+        return True
 
     def support(self, s: int) -> bool:
         b = self.board
@@ -902,4 +912,7 @@ class Equations:
             # a fragile convoy fails on any attack, as a support is cut
             return not any(b.power[j] != b.power[c] and self.path(j)
                            for j in b.moves_into.get(b.prov[c], ()))
-        return all(not self.resolve(j) for j in b.moves_into.get(b.prov[c], ()))
+        for j in b.moves_into.get(b.prov[c], ()):  # noqa: SIM110 (a loop: see move())
+            if self.resolve(j):
+                return False
+        return True

@@ -258,10 +258,18 @@ class _Decided:
                 if self.moved[i]:
                     continue
                 attack = self.eq.attack(i)
-                if attack and any(k != i and self.eq.prevent(k, i) >= attack for k in movers):
+                if attack and self._prevented(i, attack, movers):
                     out.add(province)
                     break
         return frozenset(out)
+
+    def _prevented(self, i: int, attack: int, movers: list[int]) -> bool:
+        """True if another of ``movers`` prevents move ``i`` (of strength ``attack``)."""
+        prevent = self.eq.prevent
+        for k in movers:  # noqa: SIM110 (a loop, not any() over a generator: Equations.move)
+            if k != i and prevent(k, i) >= attack:
+                return True
+        return False
 
     # -- outcomes -----------------------------------------------------------------------------
 
