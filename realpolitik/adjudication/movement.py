@@ -204,7 +204,11 @@ class _Decided:
         self.paradoxes = paradoxes
         b = board
         n = b.n
-        moved = self.moved = [k == MOVE and v for k, v in zip(b.kind, value, strict=True)]
+        kind = b.kind
+        moved = self.moved = [False] * n
+        for i in compress(range(n), value):  # (the decisions that hold, picked out in C)
+            if kind[i] == MOVE:
+                moved[i] = True
         dislodged_by = [-1] * n
         at, dest = b.at, b.dest
         for i in compress(range(n), moved):
