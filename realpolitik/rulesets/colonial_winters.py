@@ -254,6 +254,17 @@ _INACTIVE: CacheSlot[Position, frozenset[str]] = CacheSlot(
 """At most one entry per unit (asked for every order the listing checks)."""
 
 
+def _protectorate_units_of(position: Position) -> Mapping[str, Protectorate]:
+    hooks = position.variant.hooks
+    assert isinstance(hooks, ColonialWinters)
+    return MappingProxyType(hooks._protectorate_units(position))  # noqa: SLF001
+
+
+_PROTECTORATE_UNITS: CacheSlot[Position, Mapping[str, Protectorate]] = CacheSlot(
+    "Colonial Winters: the protectorates' units of a position", _protectorate_units_of)
+"""At most one entry per protectorate unit (a handful)."""
+
+
 class ColonialWinters(VariantHooks):
     """Colonial Winters: sea superiority, its tiers and their consequences, the builds of
     rule 3, army retreats, victory by sea superiority and armies, the Church, mutually
@@ -664,8 +675,12 @@ class ColonialWinters(VariantHooks):
         info = table.get(country.country) if isinstance(table, dict) else None
         return info if isinstance(info, dict) else {}
 
-    def protectorate_units(self, position: Position) -> dict[str, Protectorate]:
-        """Province -> the protectorate whose unit stands there."""
+    def protectorate_units(self, position: Position) -> Mapping[str, Protectorate]:
+        """Province -> the protectorate whose unit stands there (kept per position: the
+        listing asks for every move it makes)."""
+        return _PROTECTORATE_UNITS(position) if self.protectorates else {}
+
+    def _protectorate_units(self, position: Position) -> dict[str, Protectorate]:
         out: dict[str, Protectorate] = {}
         for country in self.protectorates:
             for where in self._protectorate(position, country).get("units") or ():
@@ -811,9 +826,11 @@ class ColonialWinters(VariantHooks):
 
     def order_veto(self, position: Position, unit: Unit, order: Order) -> str | None:
         names = position.variant.map
-        pending = self.pending_choice(position, unit.power) if self.start_choices else None
+        # (asked for every order the listing makes: the cheap tests first)
         if unit.province in self._inactive(position) and not (
-                pending is not None and unit.province in pending[0]):
+                self.start_choices
+                and (pending := self.pending_choice(position, unit.power)) is not None
+                and unit.province in pending[0]):
             return (f"the {_kind(unit)} in {names.name(unit.province)} is inactive (in civil "
                     f"disorder) until it is mobilised or attacked: it can only hold (rule 8)")
         if isinstance(order, Move) and self.protectorates:
