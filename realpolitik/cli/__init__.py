@@ -176,6 +176,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--workers", type=int, default=1, metavar="N",
                      help="worker processes (default 1; more than one needs PostgreSQL, "
                      "see docs/deploy.md)")
+    sub.add_argument("--no-access-log", dest="access_log", action="store_false", default=None,
+                     help="no log line per request (default: REALPOLITIK_ACCESS_LOG, on)")
 
     sub = command("arena", "bots play games against each other: a league table",
                   _arena.cmd_arena,
@@ -226,7 +228,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     print(f"realpolitik server on http://{args.host}:{args.port}/ (Ctrl-C stops it)",
           file=sys.stderr)
     try:
-        serve(args.host, args.port, args.database, workers=args.workers)
+        serve(args.host, args.port, args.database, workers=args.workers,
+              access_log=args.access_log)
     except ValueError as exc:
         raise CliError(str(exc), EXIT_USAGE) from exc
     return EXIT_OK

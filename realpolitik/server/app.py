@@ -20,6 +20,7 @@ from realpolitik.errors import RealpolitikError
 from realpolitik.server import security
 from realpolitik.server.bus import PgBus, SharedHub
 from realpolitik.server.events import Hub
+from realpolitik.server.hot import HotRoutes
 from realpolitik.server.inputs import validation_error_answer
 from realpolitik.server.routes import api_router, web
 from realpolitik.server.service import Clock, GameService, ServiceError
@@ -143,6 +144,25 @@ class Guard:
             await response(scope, receive, with_headers)
 
 
+class ServerApp(FastAPI):
+    """The FastAPI application, with the busiest routes answered first by :class:`HotRoutes`
+    (which hands anything unusual back to the application)."""
+
+    hot_routes: HotRoutes | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and self.hot_routes is not None:
+            route = self.hot_routes.route_for(scope)
+            if route is not None:
+                await route(scope, receive, send)
+                return
+        await super().__call__(scope, receive, send)
+
+    async def without_hot_routes(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """The application as FastAPI alone answers (what :class:`HotRoutes` falls back to)."""
+        await super().__call__(scope, receive, send)
+
+
 async def _deadline_loop(service: GameService, every: float) -> None:
     while True:
         await asyncio.sleep(every)
@@ -152,7 +172,7 @@ async def _deadline_loop(service: GameService, every: float) -> None:
             log.exception("the deadline task failed")
 
 
-def create_app(settings: Settings | None = None, *, clock: Clock | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, *, clock: Clock | None = None) -> ServerApp:
     """The server application over ``settings.database_url`` (migrated at start-up, when every
     overdue phase is also processed). ``clock`` replaces ``time.time`` (tests)."""
     settings = settings or Settings.from_env()
@@ -189,7 +209,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
                 await run_in_threadpool(bus.stop)
             store.close()
 
-    app = FastAPI(
+    app = ServerApp(
         title="realpolitik",
         summary="A Diplomacy gamesmaster: games, orders, deadlines, press and live updates.",
         version="0.1.0",
@@ -211,17 +231,20 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
 
     app.include_router(api_router)
     app.include_router(web.router)  # the web page (routes/web.py)
+    app.hot_routes = HotRoutes(service, app.without_hot_routes,
+                               max_body_bytes=settings.max_body_bytes,
+                               extra_headers=SECURITY_HEADERS)
     return app
 
 
-def app_from_env() -> FastAPI:
+def app_from_env() -> ServerApp:
     """The application with the settings of the environment: the factory each worker process
     calls (``uvicorn --factory realpolitik.server.app:app_from_env``)."""
     return create_app(Settings.from_env())
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = None,
-          *, workers: int = 1, log_level: str = "info") -> None:
+          *, workers: int = 1, log_level: str = "info", access_log: bool | None = None) -> None:
     """Run the server with uvicorn until interrupted (``realpolitik serve``): one process, or
     ``workers`` processes sharing the port (PostgreSQL only: SQLite is for one process).
 
@@ -229,11 +252,12 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = 
     """
     import uvicorn
 
-    settings = Settings.from_env(database_url=database_url)
+    settings = Settings.from_env(database_url=database_url, access_log=access_log)
     if workers < 1:
         raise ValueError(f"--workers must be at least 1, not {workers}")
     if workers == 1:
-        uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level)
+        uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level,
+                    access_log=settings.access_log)
         return
     if settings.database_url.startswith("sqlite"):
         raise ValueError("several workers need a PostgreSQL database (--database "
@@ -241,4 +265,4 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = 
     # each worker process builds its own application from the environment
     os.environ["REALPOLITIK_DATABASE_URL"] = settings.database_url
     uvicorn.run("realpolitik.server.app:app_from_env", factory=True, host=host, port=port,
-                workers=workers, log_level=log_level)
+                workers=workers, log_level=log_level, access_log=settings.access_log)

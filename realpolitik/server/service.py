@@ -510,9 +510,12 @@ class GameService:
 
     def game_view(self, game_id: int, user: Account | None, invite: str | None = None) -> JSON:
         """The public state of a game, plus what the user may see of it."""
-        loaded = self._read(game_id)
-        self._check_visible(loaded, user, invite)
-        with self.store.read() as conn:
+        # one transaction for the game and its seats' history (a round trip less each way on
+        # PostgreSQL than a transaction of its own)
+        with self._locked(game_id), self.store.read() as conn:
+            loaded = self._load(conn, game_id)
+            loaded.game  # every power's orders given, under the lock  # noqa: B018
+            self._check_visible(loaded, user, invite)
             changes = db.seat_changes_of(conn, game_id)
             ids = {int(s.user_id) for s in loaded.seats if s.user_id is not None}
             ids |= {int(v) for c in changes for v in (c.player_id, c.previous_id, c.by_id)

@@ -56,6 +56,9 @@ class Settings:
     ws_check_seconds: float = 15.0
     """How often an open WebSocket checks that its user may still watch (the token is still
     valid, the game still visible to them)."""
+    access_log: bool = True
+    """Log a line per request (uvicorn's access log). It costs about a tenth of a worker's CPU
+    per request under load; a site that logs at its reverse proxy may turn it off."""
     background: bool = True
     """Run the deadline task (tests turn it off and call ``process_due`` themselves)."""
 
