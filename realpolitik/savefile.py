@@ -200,7 +200,14 @@ def dumps(game: Game) -> str:
     return json.dumps(game_to_json(game), indent=1, ensure_ascii=False) + "\n"
 
 
-def _restore_entries(game: Game, power: str, entries: list[JSON]) -> list[SubmittedOrder]:
+def _restore_entries(game: Game, power: str, entries: list[JSON],
+                     kept: tuple[SubmittedOrder, ...] | None = None) -> list[SubmittedOrder]:
+    """The recorded ``entries`` as submitted orders, read in the game's current position;
+    ``kept``: the same phase's entries of a copy of the game loaded before, taken as they are
+    when they write out as exactly these entries (the orders are not read again)."""
+    if kept is not None and len(kept) == len(entries) \
+            and all(_submitted_to_json(k) == e for k, e in zip(kept, entries, strict=True)):
+        return list(kept)
     restored = []
     for entry in entries:
         order = None
@@ -211,8 +218,12 @@ def _restore_entries(game: Game, power: str, entries: list[JSON]) -> list[Submit
     return restored
 
 
-def game_from_json(data: Mapping[str, Any]) -> Game:
+def game_from_json(data: Mapping[str, Any], *, earlier: Game | None = None) -> Game:
     """Rebuild a game from its record by replaying every phase; checks each recorded position.
+    ``earlier``: a copy of the same game loaded before (a server's, whose copy fell behind the
+    record): for each phase it played from the same position, the orders recorded as it
+    recorded them are taken from its history instead of being read again from their text,
+    which is most of the time of a load.
 
     :raises GameError: the document is not a game record, or does not replay as recorded.
     """
@@ -237,9 +248,14 @@ def game_from_json(data: Mapping[str, Any]) -> Game:
                 f"phase {number} ({phase['phase']}) does not replay: the record's position "
                 f"differs from the one reached by replaying the orders before it"
             )
+        known = earlier.history[number - 1] \
+            if earlier is not None and number <= len(earlier.history) else None
+        if known is not None and known.position != game.position:
+            known = None
         for power, entries in phase.get("orders", {}).items():
             power_id = power.lower()
-            game.restore_orders(power_id, _restore_entries(game, power_id, entries))
+            kept = known.orders.get(power_id) if known is not None else None
+            game.restore_orders(power_id, _restore_entries(game, power_id, entries, kept))
         for event in phase.get("events", []):
             game.note(str(event))
         game.process()
@@ -259,15 +275,15 @@ def game_from_json(data: Mapping[str, Any]) -> Game:
     return game
 
 
-def loads(text: str) -> Game:
-    """Read a game record from JSON text."""
+def loads(text: str, *, earlier: Game | None = None) -> Game:
+    """Read a game record from JSON text (``earlier``: as :func:`game_from_json`)."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise GameError(f"the game file is not valid JSON: {exc}") from exc
     if not isinstance(data, dict):
         raise GameError("the game file must hold a JSON object")
-    return game_from_json(data)
+    return game_from_json(data, earlier=earlier)
 
 
 __all__ = [

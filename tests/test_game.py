@@ -105,6 +105,35 @@ def test_game_record_round_trips_and_replays() -> None:
     assert game_to_json(again) == game_to_json(game)
 
 
+def test_a_record_loaded_with_an_earlier_copy_is_the_same_game() -> None:
+    """``loads(text, earlier=copy)`` takes the orders of the phases the copy played from it (a
+    server whose copy fell behind); the game is the same as one loaded afresh, and a copy that
+    played otherwise (other orders, or another game) only costs the orders being read again."""
+    def played(seed: int, phases: int) -> Game:
+        game = Game(seed=seed)
+        rng = random.Random(seed)
+        for _ in range(phases):
+            for power in game.powers_to_order():
+                options = game.legal_orders(power)
+                game.submit(power, [rng.choice(list(o)) for o in options.values() if o])
+            game.process()
+        return game
+
+    game = played(5, 9)
+    text = dumps(game)
+    behind = loads(dumps(played(5, 6)))  # the same game, three phases behind
+    behind.submit("france", "A Par H")  # with orders of its own in its current phase
+    for earlier in (behind, loads(text), played(6, 9), Game(seed=5)):
+        again = loads(text, earlier=earlier)
+        assert game_to_json(again) == game_to_json(game)
+        assert dumps(again) == text
+    kept = loads(text, earlier=behind)
+    # the first phases' orders are the earlier copy's own values, the later ones read afresh
+    assert kept.history[0].orders["france"] == behind.history[0].orders["france"]
+    assert all(a is b for a, b in zip(kept.history[0].orders["france"],
+                                      behind.history[0].orders["france"], strict=True))
+
+
 def test_a_tampered_record_does_not_replay() -> None:
     game = Game()
     game.play({"france": "A Par-Bur"})

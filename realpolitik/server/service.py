@@ -365,20 +365,23 @@ class GameService:
         is the row's; when only orders changed (another process took them) they are replayed
         onto the cached game; the record is read and loaded only when it changed. ``lock``,
         ``skip_locked``: as :func:`store.game_state` (:class:`_Busy` if the row is locked)."""
-        row = db.game_state(conn, game_id, lock=lock, skip_locked=skip_locked)
+        cached = self._cache.get(game_id)
+        known = cached.version if cached is not None and cached.seats is not None else None
+        row, seat_rows, pending_rows = db.game_state_and_changes(
+            conn, game_id, known, lock=lock, skip_locked=skip_locked)
         if row is None:
             if skip_locked:
                 raise _Busy(game_id)
             raise not_found("game")
         version, record_version = int(row.version), int(row.record_version)
         guard = self._lock_of(game_id)
-        cached = self._cache.get(game_id)
         if cached is not None and cached.version == version and cached.seats is not None:
             return _Loaded(row, cached.game, cached.seats, dict(cached.pending), guard,
                            cached.unapplied)
-        seats = db.seats_of(conn, game_id)
+        assert seat_rows is not None and pending_rows is not None
+        seats = seat_rows
         pending = {str(p.power): _Pending(str(p.power), str(p.phase), p.text, bool(p.ready))
-                   for p in db.pending_of(conn, game_id)}
+                   for p in pending_rows}
         game, unapplied = None, set()
         if cached is not None and cached.record_version == record_version:
             changed = _changed_orders(cached, pending)
@@ -388,7 +391,10 @@ class GameService:
                 # older texts
                 cached.unapplied.clear()
         if game is None:
-            game = savefile.loads(db.game_record(conn, game_id))
+            # the orders of the phases the cached copy played are taken from it, not read
+            # again (most of a load's time; another process adjudicated the game)
+            game = savefile.loads(db.game_record(conn, game_id),
+                                  earlier=cached.game if cached is not None else None)
             for power, p in sorted(pending.items()):
                 if p.text is not None and p.phase == str(game.phase):
                     game.submit(power, p.text)
