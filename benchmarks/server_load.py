@@ -30,12 +30,14 @@ adds game views (``GET /games/{id}``) at that rate, and ``--listeners`` WebSocke
 see every phase its game played.
 
 The HTTP client is a minimal keep-alive HTTP/1.1 client on asyncio streams (one connection per
-client), so that the load generator, which shares the machine's CPUs with the server, spends
-little of them. It reports the submissions per second, their latency (p50, p95, p99, max), the
-errors (anything but 200, and transport errors; a 409 ``nothing_to_order`` when a power has no
-retreat or adjustment to make is counted apart, as it is the right answer), the phases
-adjudicated, the live events, the CPU time of the server (all its processes, and PostgreSQL's)
-and of the load generator, the machine's load average, and the server's peak resident memory.
+client; uvloop's event loop when it is installed), so that the load generator, which shares the
+machine's CPUs with the server, spends little of them. It reports the submissions per second,
+their latency (p50, p95, p99, max), the errors (anything but 200, and transport errors; a 409
+``nothing_to_order`` when a power has no retreat or adjustment to make is counted apart, as it
+is the right answer), the phases adjudicated, the live events, the CPU time of the server (all
+its processes, and PostgreSQL's) and of the load generator (per submission and per request),
+the machine's load average, and the server's peak resident memory. ``--no-access-log`` runs the
+server without its access log.
 ``--check-rate`` and ``--check-p99`` make it exit 1 unless the figures meet them.
 
 The server's per-user order rate limit (120 a minute) would refuse most of a load test's
@@ -83,6 +85,9 @@ class RawConnection:
     with a JSON body or none, answers with a Content-Length), at a fraction of a general client's
     CPU cost. Reconnects once when the server has closed an idle connection."""
 
+    requests = 0
+    """Requests sent by every connection so far (the load generator's CPU per request)."""
+
     def __init__(self, port: int) -> None:
         self.port = port
         self._reader: asyncio.StreamReader | None = None
@@ -106,6 +111,7 @@ class RawConnection:
                 + (f"Authorization: Bearer {token}\r\n" if token else "")
                 + ("Content-Type: application/json\r\n" if body is not None else "")
                 + f"Content-Length: {len(payload)}\r\n\r\n").encode()
+        RawConnection.requests += 1
         for attempt in (1, 2):
             fresh = self._writer is None
             try:
@@ -568,6 +574,7 @@ async def run(args: argparse.Namespace, port: int, proc: subprocess.Popen[bytes]
         server_cpu0 = cpu_seconds(proc.pid)
         db_cpu0 = cpu_seconds(db_pid) if db_pid else None
         client_cpu0 = time.process_time()
+        requests0 = RawConnection.requests
         start = time.perf_counter()
         stop_at = time.monotonic() + args.seconds
         work = []
@@ -585,6 +592,7 @@ async def run(args: argparse.Namespace, port: int, proc: subprocess.Popen[bytes]
         server_cpu1 = cpu_seconds(proc.pid)
         db_cpu1 = cpu_seconds(db_pid) if db_pid else None
         client_cpu = time.process_time() - client_cpu0
+        requests = RawConnection.requests - requests0
         load1 = load_average()
         for c in clients:
             assert c.conn is not None
@@ -597,7 +605,7 @@ async def run(args: argparse.Namespace, port: int, proc: subprocess.Popen[bytes]
                  for seen in sets)
     return {"stats": stats, "wall": wall, "phases": phases, "now": now,
             "setup_seconds": setup_seconds, "rss_setup": rss_after_setup,
-            "rss": peak_rss_kib(proc.pid), "client_cpu": client_cpu,
+            "rss": peak_rss_kib(proc.pid), "client_cpu": client_cpu, "requests": requests,
             "server_cpu": None if server_cpu0 is None or server_cpu1 is None
             else server_cpu1 - server_cpu0,
             "db_cpu": None if db_cpu0 is None or db_cpu1 is None else db_cpu1 - db_cpu0,
@@ -647,7 +655,14 @@ def report(args: argparse.Namespace, out: dict[str, Any]) -> list[str]:
          f"{1000 * cpu / stats.submissions:.2f}" if cpu and stats.submissions else "n/a"),
         ("database server CPU (s)",
          f"{out['db_cpu']:.1f}" if out["db_cpu"] is not None else "n/a"),
+        ("database server CPU per submission (ms)",
+         f"{1000 * out['db_cpu'] / stats.submissions:.2f}"
+         if out["db_cpu"] is not None and stats.submissions else "n/a"),
         ("load client CPU during the run (s)", f"{out['client_cpu']:.1f}"),
+        ("HTTP requests sent (all kinds)", f"{out['requests']}"),
+        ("load client CPU per request / per submission (ms)",
+         f"{1000 * out['client_cpu'] / max(out['requests'], 1):.3f} / "
+         f"{1000 * out['client_cpu'] / max(stats.submissions, 1):.3f}"),
         ("load average before / after", f"{out['load_before']} / {out['load_after']}"),
         ("server peak RSS, largest process (MiB)",
          f"{out['rss'] / 1024:.0f}" if out["rss"] is not None else "n/a"),

@@ -10,7 +10,7 @@ The format is described in ``docs/game-record.md``.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from realpolitik.adjudication.outcomes import OrderResult, Resolution
@@ -21,6 +21,7 @@ from realpolitik.hooks import NO_STATE
 from realpolitik.notation import parse_order
 from realpolitik.position import DislodgedUnit, Phase, Position, Unit
 from realpolitik.rules import rules_for
+from realpolitik.variant import Variant
 
 FORMAT = "realpolitik-game"
 VERSION = 1
@@ -218,12 +219,14 @@ def _restore_entries(game: Game, power: str, entries: list[JSON],
     return restored
 
 
-def game_from_json(data: Mapping[str, Any], *, earlier: Game | None = None) -> Game:
+def game_from_json(data: Mapping[str, Any], *, earlier: Game | None = None,
+                   variants: Callable[[str], Variant] | None = None) -> Game:
     """Rebuild a game from its record by replaying every phase; checks each recorded position.
     ``earlier``: a copy of the same game loaded before (a server's, whose copy fell behind the
     record): for each phase it played from the same position, the orders recorded as it
     recorded them are taken from its history instead of being read again from their text,
-    which is most of the time of a load.
+    which is most of the time of a load. ``variants``: gives the variant the record names
+    (default: :func:`~realpolitik.variant.load_variant`, which reads its files again).
 
     :raises GameError: the document is not a game record, or does not replay as recorded.
     """
@@ -233,7 +236,7 @@ def game_from_json(data: Mapping[str, Any], *, earlier: Game | None = None) -> G
         raise GameError(f"the record has format version {data['version']}; this realpolitik "
                         f"reads up to version {VERSION}")
     game = Game(
-        data["variant"],
+        data["variant"] if variants is None else variants(data["variant"]),
         rules=data.get("rules", "2023"),
         options=data.get("options") or None,
         players=data.get("players"),
@@ -275,15 +278,17 @@ def game_from_json(data: Mapping[str, Any], *, earlier: Game | None = None) -> G
     return game
 
 
-def loads(text: str, *, earlier: Game | None = None) -> Game:
-    """Read a game record from JSON text (``earlier``: as :func:`game_from_json`)."""
+def loads(text: str, *, earlier: Game | None = None,
+          variants: Callable[[str], Variant] | None = None) -> Game:
+    """Read a game record from JSON text (``earlier``, ``variants``: as
+    :func:`game_from_json`)."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise GameError(f"the game file is not valid JSON: {exc}") from exc
     if not isinstance(data, dict):
         raise GameError("the game file must hold a JSON object")
-    return game_from_json(data, earlier=earlier)
+    return game_from_json(data, earlier=earlier, variants=variants)
 
 
 __all__ = [

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import re
@@ -14,6 +15,7 @@ from realpolitik.errors import GameError
 from realpolitik.game import EndKind, Game
 from realpolitik.position import PhaseType
 from realpolitik.savefile import dumps, game_to_json, loads, units_to_json
+from realpolitik.variant import load_variant
 
 DATA = Path(__file__).parent / "data"
 
@@ -123,10 +125,14 @@ def test_a_record_loaded_with_an_earlier_copy_is_the_same_game() -> None:
     text = dumps(game)
     behind = loads(dumps(played(5, 6)))  # the same game, three phases behind
     behind.submit("france", "A Par H")  # with orders of its own in its current phase
+    template = load_variant("classical")
     for earlier in (behind, loads(text), played(6, 9), Game(seed=5)):
         again = loads(text, earlier=earlier)
         assert game_to_json(again) == game_to_json(game)
         assert dumps(again) == text
+        # and with the variant given (a server's copy of the one it read once)
+        again = loads(text, earlier=earlier, variants=lambda _: dataclasses.replace(template))
+        assert dumps(again) == text and again.variant is not template
     kept = loads(text, earlier=behind)
     # the first phases' orders are the earlier copy's own values, the later ones read afresh
     assert kept.history[0].orders["france"] == behind.history[0].orders["france"]

@@ -13,6 +13,7 @@ that stores it, so a stale cache is never used. Changes to one game are serialis
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import random
@@ -58,7 +59,7 @@ from realpolitik.server.values import (
     iso_time,
     not_found,
 )
-from realpolitik.variant import available_variants, load_variant
+from realpolitik.variant import Variant, available_variants, load_variant
 
 log = logging.getLogger("realpolitik.server")
 
@@ -322,9 +323,18 @@ class GameService:
         self._locks: dict[int, threading.RLock] = {}
         self._locks_guard = threading.Lock()
         self._order_times: dict[tuple[int, int], deque[float]] = {}
+        self._variants: dict[str, Variant] = {}
         self._limiters: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop,
                                                   anyio.CapacityLimiter] = \
             weakref.WeakKeyDictionary()
+
+    def _variant(self, name: str) -> Variant:
+        """A variant for one game: a copy of the one this process read from its files once
+        (the copy has caches of its own, so games never share them across threads)."""
+        template = self._variants.get(name)
+        if template is None:
+            template = self._variants[name] = load_variant(name)
+        return dataclasses.replace(template)
 
     DATABASE_THREADS = 4
     """Threads per process that run service calls when they may wait on another process
@@ -394,7 +404,8 @@ class GameService:
             # the orders of the phases the cached copy played are taken from it, not read
             # again (most of a load's time; another process adjudicated the game)
             game = savefile.loads(db.game_record(conn, game_id),
-                                  earlier=cached.game if cached is not None else None)
+                                  earlier=cached.game if cached is not None else None,
+                                  variants=self._variant)
             for power, p in sorted(pending.items()):
                 if p.text is not None and p.phase == str(game.phase):
                     game.submit(power, p.text)
