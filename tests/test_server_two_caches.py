@@ -90,3 +90,29 @@ def _reference(game: Game, power: str, text: str) -> Game:
     copy = savefile.loads(savefile.dumps(game))
     copy.submit(power, text)
     return copy
+
+
+def test_a_view_without_the_other_process_orders_is_the_same(database_url: str) -> None:
+    """A game view (and the legal orders) does not give the copy the orders another process
+    took; what it shows is the same all the same, civil disorder included (a power leaves it by
+    giving orders, in whichever process)."""
+    first, second = _services(database_url)
+    game_id, users = _game(first)
+    # Spring: only Austria and England give orders; the others are in civil disorder after it
+    for i in (0, 1):
+        first.submit_orders(users[i], game_id, POWERS[i], "")
+    assert first.process(game_id)
+    seen = first.game_view(game_id, users[0])
+    assert set(seen["civil_disorder"]) == set(POWERS[2:])
+    # Fall: France and Germany give orders through the other process
+    for i in (2, 3):
+        second.submit_orders(users[i], game_id, POWERS[i], "")
+    keys = ("phase", "civil_disorder", "orders_in", "to_order", "ready", "free")
+    for viewer in (0, 4):
+        view = first.game_view(game_id, users[viewer])
+        fresh = _services(database_url)[0].game_view(game_id, users[viewer])
+        assert {k: view[k] for k in keys} == {k: fresh[k] for k in keys}
+        assert set(view["civil_disorder"]) == set(POWERS[4:])
+    assert first._cache.get(game_id).unapplied == {"france", "germany"}  # still not read
+    assert first.legal_orders(users[2], game_id, "france") == \
+        _services(database_url)[0].legal_orders(users[2], game_id, "france")

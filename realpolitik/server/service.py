@@ -421,10 +421,13 @@ class GameService:
         loaded.unsaved[power] = (power, phase, text, ready, self.clock())
         loaded.pending[power] = _Pending(power, phase, text, ready)
 
-    def _read(self, game_id: int) -> _Loaded:
+    def _read(self, game_id: int, *, orders: bool = True) -> _Loaded:
+        """The game as stored; ``orders``: with every power's orders given to it (under the
+        lock), else ``loaded.engine`` may lack those another process took."""
         with self._locked(game_id), self.store.read() as conn:
             loaded = self._load(conn, game_id)
-            loaded.game  # every power's orders given, under the lock  # noqa: B018
+            if orders:
+                loaded.game  # every power's orders given, under the lock  # noqa: B018
             return loaded
 
     def _save(self, conn: Connection, loaded: _Loaded, **values: Any) -> None:
@@ -523,22 +526,23 @@ class GameService:
 
     def _to_order(self, loaded: _Loaded) -> list[str]:
         """Powers with a player's seat that have something to order this phase."""
-        return [p for p in loaded.game.powers_to_order() if loaded.seat_of(p) is not None]
+        return [p for p in loaded.engine.powers_to_order() if loaded.seat_of(p) is not None]
 
     def game_view(self, game_id: int, user: Account | None, invite: str | None = None) -> JSON:
         """The public state of a game, plus what the user may see of it."""
         # one transaction for the game and its seats' history (a round trip less each way on
-        # PostgreSQL than a transaction of its own)
-        with self._locked(game_id), self.store.read() as conn:
-            loaded = self._load(conn, game_id)
-            loaded.game  # every power's orders given, under the lock  # noqa: B018
-            self._check_visible(loaded, user, invite)
-            changes = db.seat_changes_of(conn, game_id)
-            ids = {int(s.user_id) for s in loaded.seats if s.user_id is not None}
-            ids |= {int(v) for c in changes for v in (c.player_id, c.previous_id, c.by_id)
-                    if v is not None}
-            names = db.users_by_id(conn, [*ids, int(loaded.row.creator_id)])
-        view = self._view(loaded, user, names)
+        # PostgreSQL than a transaction of its own); the view needs no power's orders, so
+        # those another process took are not read for it (:meth:`_view`)
+        with self._locked(game_id):
+            with self.store.read() as conn:
+                loaded = self._load(conn, game_id)
+                self._check_visible(loaded, user, invite)
+                changes = db.seat_changes_of(conn, game_id)
+                ids = {int(s.user_id) for s in loaded.seats if s.user_id is not None}
+                ids |= {int(v) for c in changes for v in (c.player_id, c.previous_id, c.by_id)
+                        if v is not None}
+                names = db.users_by_id(conn, [*ids, int(loaded.row.creator_id)])
+            view = self._view(loaded, user, names)
         view["seat_changes"] = [{
             "phase": c.phase, "powers": [p for p in str(c.powers).split(",") if p],
             "kind": c.kind, "player": names.get(c.player_id) if c.player_id else None,
@@ -551,7 +555,12 @@ class GameService:
         return view
 
     def _view(self, loaded: _Loaded, user: Account | None, names: Mapping[int, str]) -> JSON:
-        row, game = loaded.row, loaded.game
+        """The game as anyone may see it (under the game's process lock). Nothing here depends
+        on the powers' orders but who is in civil disorder, which a power leaves by giving
+        orders: the orders another process took (``loaded.unapplied``) are not read for it."""
+        row, game = loaded.row, loaded.engine
+        # (a power whose orders are not given to this copy yet has given orders)
+        civil_disorder = game.civil_disorder - loaded.unapplied
         mine = loaded.powers_of_user(user.id) if user else ()
         is_gm = user is not None and user.id == row.creator_id
         in_favour, needed = game.draw_vote_count(loaded.unplayed())
@@ -599,7 +608,7 @@ class GameService:
             "to_order": self._to_order(loaded),
             "orders_in": self._orders_in(loaded),
             "ready": loaded.ready(),
-            "civil_disorder": sorted(game.civil_disorder
+            "civil_disorder": sorted(civil_disorder
                                      | (loaded.unplayed() & set(game.active_powers()))),
             "free": sorted(loaded.unplayed()),
             "eliminated": list(game.eliminated),
@@ -648,7 +657,7 @@ class GameService:
     @staticmethod
     def _orders_in(loaded: _Loaded) -> list[str]:
         """Powers whose order text for the current phase is not empty."""
-        phase = str(loaded.game.phase)
+        phase = str(loaded.engine.phase)
         return sorted(p for p, row in loaded.pending.items()
                       if row.phase == phase and (row.text or "").strip())
 
@@ -1046,11 +1055,11 @@ class GameService:
 
     def legal_orders(self, user: Account, game_id: int, power: str) -> dict[str, list[Order]]:
         """Every legal order of one of the user's powers this phase, per location."""
-        loaded = self._read(game_id)
+        loaded = self._read(game_id, orders=False)  # the position's orders, not the powers'
         (power,) = self._my_powers(loaded, user, power)
         if loaded.row.status == "finished":
             return {}
-        return {loc: list(orders) for loc, orders in loaded.game.legal_orders(power).items()}
+        return {loc: list(orders) for loc, orders in loaded.engine.legal_orders(power).items()}
 
     def turn(self, user: Account, game_id: int, power: str | None, since: int | None,
              press_after: int) -> JSON:
@@ -1440,7 +1449,7 @@ class GameService:
             return "the game is paused: press waits until the gamesmaster resumes it"
         if not press["private"] and not press["public"]:
             return "this game has no press"
-        if loaded.game.phase.type is not PhaseType.MOVEMENT and not press["outside_diplomacy"]:
+        if loaded.engine.phase.type is not PhaseType.MOVEMENT and not press["outside_diplomacy"]:
             return "press is closed during retreats and adjustments"
         return None
 
