@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from realpolitik.caches import CacheSlot
+from realpolitik.caches import Bounded, CacheSlot
 from realpolitik.errors import (
     AmbiguousOrderError,
     InvalidOrderError,
@@ -133,7 +133,27 @@ def _tokenize(text: str) -> list[_Token]:
     return tokens
 
 
+def _tokens(lexicon: _Lexicon, text: str) -> list[_Token]:
+    """:func:`_tokenize`, through the lexicon's memo for short texts."""
+    if len(text) > _MEMO_TEXT:
+        return _tokenize(text)
+    kept = lexicon.token_memo.get(text)
+    if kept is None:
+        kept = lexicon.token_memo[text] = tuple(_tokenize(text))
+    return list(kept)
+
+
 # -- the lexicon of one variant ------------------------------------------------------------
+
+
+_PrefixMatch = tuple[int, tuple[str, ...]]
+"""How many words matched as the beginnings of names, and the locations so named."""
+
+_MEMO_BOUND = 1024
+"""Entries kept by each of a lexicon's memos (under a kilobyte each: ~2 MB at most for the
+three)."""
+_MEMO_TEXT = 100
+"""The longest text whose tokens are kept (an order is shorter; a pasted sheet is not kept)."""
 
 
 @dataclass(frozen=True)
@@ -144,6 +164,19 @@ class _Lexicon:
     """Every (words, location) for prefix matching, by the first letter of the name."""
     display: dict[str, str]
     longest: int
+    prefix_memo: Bounded[tuple[tuple[str, ...], int], _PrefixMatch | None] = field(
+        default_factory=lambda: Bounded(_MEMO_BOUND))
+    """:meth:`_Parser._prefix_candidates` by its arguments: players write the same few names
+    again and again, and matching a word against every name with its initial is a third of
+    the time it takes to read an order."""
+    token_memo: Bounded[str, tuple[_Token, ...]] = field(
+        default_factory=lambda: Bounded(_MEMO_BOUND))
+    """:func:`_tokenize` by the text (of at most ``_MEMO_TEXT`` characters): a sheet's line is
+    read into tokens, then its orders one by one, most often the same text again."""
+    power_memo: Bounded[tuple[tuple[str, str], ...], tuple[str | None, int]] = field(
+        default_factory=lambda: Bounded(_MEMO_BOUND))
+    """:func:`_strip_power_prefix` by the kind and text of the first four tokens (all that
+    it reads): the power written and how many tokens it took, asked twice for every order."""
 
 
 def _words(name: str) -> tuple[str, ...]:
@@ -356,8 +389,18 @@ class _Parser:
 
     def _prefix_candidates(
         self, words: Sequence[str], exact_used: int
-    ) -> tuple[int, list[str]] | None:
+    ) -> _PrefixMatch | None:
         """Names whose words begin with the written words ("Gulf of L.", "W Med.", "Edin")."""
+        key = (tuple(words), exact_used)
+        memo = self.lexicon.prefix_memo
+        if key in memo:
+            return memo[key]
+        found = memo[key] = self._match_prefixes(key[0], exact_used)
+        return found
+
+    def _match_prefixes(
+        self, words: tuple[str, ...], exact_used: int
+    ) -> _PrefixMatch | None:
         for n in range(len(words), 0, -1):
             phrase = words[:n]
             if phrase[-1] in _KEYWORDS and n > 1:
@@ -377,7 +420,7 @@ class _Parser:
             if found:
                 if exact_used and n < exact_used:
                     return None
-                return n, sorted(found)
+                return n, tuple(sorted(found))
         return None
 
     def take_coast(self, candidates: Sequence[str]) -> tuple[str | None, int]:
@@ -1067,6 +1110,18 @@ def _strip_power_prefix(
     variant: Variant, tokens: list[_Token]
 ) -> tuple[str | None, list[_Token]]:
     """``England: A Lon-Nth`` or ``ENGLAND A Lon-Nth``: the power written before the order."""
+    key = tuple((t.kind, t.text) for t in tokens[:4])
+    memo = _lexicon(variant).power_memo
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = _written_power(variant, tokens)
+    power, taken = found
+    return power, tokens[taken:]
+
+
+def _written_power(variant: Variant, tokens: list[_Token]) -> tuple[str | None, int]:
+    """The power written at the start of ``tokens`` and how many tokens it takes (its colon
+    included), reading no further than the fourth token."""
     for length in (3, 2, 1):
         if len(tokens) < length:
             continue
@@ -1083,12 +1138,12 @@ def _strip_power_prefix(
             continue
         rest = tokens[length:]
         if rest and rest[0].kind == "colon":
-            return power, rest[1:]
+            return power, length + 1
         if not rest:
-            return power, rest
+            return power, length
         if rest[0].kind == "word" and rest[0].text in _STARTS_AFTER_POWER:
-            return power, rest
-    return None, tokens
+            return power, length
+    return None, 0
 
 
 def parse_order(
@@ -1119,7 +1174,7 @@ def _parse_one(text: str, position: Position | None, power: str | None, the_vari
                implied: str | None) -> Order:
     """:func:`parse_order`, with the verb (``build``, ``disband``) a sheet carries from the
     part of the sentence before ("builds F Kiel and A Mun")."""
-    tokens = _tokenize(text)
+    tokens = _tokens(_lexicon(the_variant), text)
     written_power, tokens = _strip_power_prefix(the_variant, tokens)
     if written_power is not None and power is not None and written_power != power:
         raise InvalidOrderError(
@@ -1260,7 +1315,7 @@ def parse_orders(
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
             continue
-        tokens = _tokenize(line)
+        tokens = _tokens(_lexicon(the_variant), line)
         header, rest = _strip_power_prefix(the_variant, tokens)
         if header is not None:
             if power is not None and header != power:

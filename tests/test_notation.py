@@ -233,3 +233,26 @@ def test_parsing_order_like_words_raises_only_order_text_errors(words: list[str]
     with contextlib.suppress(OrderTextError):
         parse_order(" ".join(words), START)
     parse_orders("\n".join(words), START)
+
+
+def test_the_parsers_memos_keep_answers_and_stay_within_their_bound() -> None:
+    """Reading the same text again gives the same order, and the lexicon's memos (tokens, the
+    power written, the beginnings of names) never pass their stated bound however many
+    different texts are read."""
+    from realpolitik.notation import _MEMO_BOUND, _lexicon
+
+    variant = load_variant("classical")
+    position = Position.initial(variant)
+    first = parse_orders("England: A Lvp - Edi\nF Lon - Nth", position)
+    again = parse_orders("England: A Lvp - Edi\nF Lon - Nth", position)
+    assert first.orders == again.orders
+    assert [str(o) for o in again.orders] == ["A LVP - EDI", "F LON - NTH"]
+    assert parse_order("Eng: F Lon-Eng", position).power == "england"
+    assert parse_order("F Lon-Eng", position, power="england").power == "england"
+    lexicon = _lexicon(variant)
+    for number in range(3 * _MEMO_BOUND):
+        with contextlib.suppress(Exception):
+            parse_order(f"A Lvp - Edi{number}", position)
+    for memo in (lexicon.token_memo, lexicon.power_memo, lexicon.prefix_memo):
+        assert 0 < len(memo) <= _MEMO_BOUND
+    assert str(parse_order("A Lvp - Edi", position)) == "A LVP - EDI"
