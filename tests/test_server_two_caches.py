@@ -116,3 +116,39 @@ def test_a_view_without_the_other_process_orders_is_the_same(database_url: str) 
     assert first._cache.get(game_id).unapplied == {"france", "germany"}  # still not read
     assert first.legal_orders(users[2], game_id, "france") == \
         _services(database_url)[0].legal_orders(users[2], game_id, "france")
+
+
+def test_a_read_that_saw_two_versions_of_the_game_is_made_again(
+        database_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A read does not lock the game's row, so another process may commit a change between two
+    of its statements: here the other process adjudicates again after this one read the row
+    and before it read the record. The record of the version read is gone; the read is made
+    again, and it gives what a process that never saw the game reads."""
+    first, second = _services(database_url)
+    game_id, _ = _game(first)
+    first._read(game_id)  # cached at Spring 1901
+    assert second.process(game_id)  # Fall 1901, adjudicated by the other process
+    real_record = db.game_record
+    calls: list[int | None] = []
+
+    def record_after_another_change(conn: object, game: int,
+                                    record_version: int | None = None) -> str:
+        calls.append(record_version)
+        if len(calls) == 1:
+            assert second.process(game)  # Winter 1901, between the row and the record
+        return real_record(conn, game, record_version)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(db, "game_record", record_after_another_change)
+    seen = first._read(game_id)
+    monkeypatch.undo()
+    assert calls[0] is not None
+    if first.store.engine.dialect.name == "sqlite":
+        # SQLite's read transaction is a snapshot: the record is the row's, read once
+        assert len(calls) == 1 and str(seen.game.phase) == "F1901M"
+    else:
+        assert calls == [calls[0], calls[0] + 1]
+        fresh = _services(database_url)[0]._read(game_id)
+        assert str(seen.game.phase) == str(fresh.game.phase) not in ("S1901M", "F1901M")
+        assert seen.version == fresh.version
+    with first.store.read() as conn, pytest.raises(db.TornRead):
+        db.game_record(conn, game_id, calls[0])

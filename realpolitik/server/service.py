@@ -368,13 +368,27 @@ class GameService:
         with self._lock_of(game_id):
             yield
 
+    _READ_ATTEMPTS = 10
+    """Reads of a game without its lock tried before giving up: each is repeated only when
+    another process committed a change to the game between two of its statements."""
+
     def _load(self, conn: Connection, game_id: int, *, lock: bool = False,
               skip_locked: bool = False) -> _Loaded:
         """The game as of the caller's transaction: the row (without the record) is read every
         time; the engine state, seats and pending orders come from the cache while its version
         is the row's; when only orders changed (another process took them) they are replayed
         onto the cached game; the record is read and loaded only when it changed. ``lock``,
-        ``skip_locked``: as :func:`store.game_state` (:class:`_Busy` if the row is locked)."""
+        ``skip_locked``: as :func:`store.game_state` (:class:`_Busy` if the row is locked).
+        Without the lock, a read that saw two versions of the game is made again."""
+        for _ in range(self._READ_ATTEMPTS):
+            try:
+                return self._load_once(conn, game_id, lock=lock, skip_locked=skip_locked)
+            except db.TornRead:
+                continue
+        raise conflict("the game kept changing while it was read; try again", "retry")
+
+    def _load_once(self, conn: Connection, game_id: int, *, lock: bool,
+                   skip_locked: bool) -> _Loaded:
         cached = self._cache.get(game_id)
         known = cached.version if cached is not None and cached.seats is not None else None
         row, seat_rows, pending_rows = db.game_state_and_changes(
@@ -403,7 +417,7 @@ class GameService:
         if game is None:
             # the orders of the phases the cached copy played are taken from it, not read
             # again (most of a load's time; another process adjudicated the game)
-            game = savefile.loads(db.game_record(conn, game_id),
+            game = savefile.loads(db.game_record(conn, game_id, record_version),
                                   earlier=cached.game if cached is not None else None,
                                   variants=self._variant)
             for power, p in sorted(pending.items()):

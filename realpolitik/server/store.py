@@ -123,7 +123,9 @@ class Store:
     def read(self) -> Iterator[Connection]:
         """A read-only transaction. On PostgreSQL each statement is its own (autocommit): at
         its READ COMMITTED level each statement of a transaction sees the latest commits
-        anyway, so ``BEGIN`` and ``COMMIT`` would only add two round trips to every read."""
+        anyway, so ``BEGIN`` and ``COMMIT`` would only add two round trips to every read. So
+        a read of several statements checks that they saw one version of the game
+        (:class:`TornRead` otherwise, and the caller reads again)."""
         with self._read_engine.connect() as conn, conn.begin():
             yield conn
 
@@ -256,12 +258,21 @@ _BOOLEAN_PENDING = PendingRow._fields.index("ready")
 _SEATS_SQL = f"SELECT {', '.join(SeatRow._fields)} FROM seats WHERE game_id = {{p}} ORDER BY seat"
 _PENDING_SQL = f"SELECT {', '.join(PendingRow._fields)} FROM pending_orders WHERE game_id = {{p}}"
 # PostgreSQL: the seats and pending orders only when the version is not the one the caller
-# has (sent in the same round trip as the game's row, and run after it took its lock)
-_PG_IF_CHANGED = " AND EXISTS (SELECT 1 FROM games WHERE id = %(game_id)s AND version <> %(known)s)"
+# has (sent in the same round trip as the game's row, and run after it took its lock). Each
+# row comes with the game's version as that statement saw it (a game without seats or orders
+# gives one row of NULLs with it): a read without the lock is three statements, and a change
+# committed between two of them would mix two versions of the game.
 _PG_STATE = f"SELECT {_STATE_COLUMNS} FROM games WHERE id = %(game_id)s"
-_PG_SEATS_IF_CHANGED = _SEATS_SQL.format(p="%(game_id)s").replace(
-    " ORDER BY", _PG_IF_CHANGED + " ORDER BY")
-_PG_PENDING_IF_CHANGED = _PENDING_SQL.format(p="%(game_id)s") + _PG_IF_CHANGED
+_SEAT_COLUMNS = ", ".join(f"s.{c.name}" for c in m.seats.c)
+_PENDING_COLUMNS = ", ".join(f"p.{c.name}" for c in m.pending_orders.c)
+_PG_SEATS_IF_CHANGED = (
+    f"SELECT g.version, {_SEAT_COLUMNS} FROM games g"
+    " LEFT JOIN seats s ON s.game_id = g.id"
+    " WHERE g.id = %(game_id)s AND g.version <> %(known)s ORDER BY s.seat")
+_PG_PENDING_IF_CHANGED = (
+    f"SELECT g.version, {_PENDING_COLUMNS} FROM games g"
+    " LEFT JOIN pending_orders p ON p.game_id = g.id"
+    " WHERE g.id = %(game_id)s AND g.version <> %(known)s")
 _SQLITE_STATE = f"SELECT {_STATE_COLUMNS} FROM games WHERE id = ?"
 _SQLITE_SEATS = _SEATS_SQL.format(p="?")
 _SQLITE_PENDING = _PENDING_SQL.format(p="?")
@@ -302,8 +313,12 @@ def game_state_and_changes(
         row: Any = GameStateRow(*found)
         if row.version == known_version:
             return row, None, None
-        return row, [SeatRow(*r) for r in seats.fetchall()], \
-            [PendingRow(*r) for r in pending.fetchall()]
+        seat_rows, pending_rows = seats.fetchall(), pending.fetchall()
+        if {r[0] for r in seat_rows} | {r[0] for r in pending_rows} != {row.version}:
+            raise TornRead(game_id)  # changed between the statements (never under the lock)
+        # the game_id column is NULL only in the row a game without seats or orders gives
+        return row, [SeatRow(*r[1:]) for r in seat_rows if r[1] is not None], \
+            [PendingRow(*r[1:]) for r in pending_rows if r[1] is not None]
     found = driver.execute(_SQLITE_STATE, (game_id,)).fetchone()
     if found is None:
         return None, None, None
@@ -326,9 +341,27 @@ def game_state(conn: Connection, game_id: int, *, lock: bool = False,
     return conn.execute(statement, {"game_id": game_id}).first()
 
 
-def game_record(conn: Connection, game_id: int) -> str:
-    return str(conn.execute(select(m.games.c.record).where(m.games.c.id == game_id))
-               .scalar_one())
+class TornRead(Exception):
+    """The rows read for a game are not all of one version: another process changed it between
+    two statements of a read that does not lock the row. Read it again."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"game {game_id} changed while it was read")
+        self.game_id = game_id
+
+
+def game_record(conn: Connection, game_id: int, record_version: int | None = None) -> str:
+    """The game's record; with ``record_version``, :class:`TornRead` unless it is the record
+    of that version (it changed since the caller read the game's row)."""
+    query = select(m.games.c.record).where(m.games.c.id == game_id)
+    if record_version is not None:
+        query = query.where(m.games.c.record_version == record_version)
+    record = conn.execute(query).scalar_one_or_none()
+    if record is None:
+        if record_version is None:
+            raise LookupError(f"no game {game_id}")
+        raise TornRead(game_id)
+    return str(record)
 
 
 _UPDATE_GAME: dict[frozenset[str], Any] = {}
