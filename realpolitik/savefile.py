@@ -171,7 +171,7 @@ def game_to_json(game: Game) -> JSON:
     data: JSON = {
         "format": FORMAT,
         "version": VERSION,
-        "variant": game.variant.source or game.variant.id,
+        "variant": variant_reference(game.variant),
         "rules": game.rules.edition,
         "options": _options_changed(game),
         "players": game.setup.id,
@@ -217,6 +217,12 @@ def _restore_entries(game: Game, power: str, entries: list[JSON],
         restored.append(SubmittedOrder(entry.get("text", ""), order, entry.get("error"),
                                        entry.get("error_kind")))
     return restored
+
+
+def variant_reference(variant: Variant) -> str:
+    """How a record names its variant: the folder it was loaded from, else its id (what
+    :func:`~realpolitik.variant.load_variant` reads back)."""
+    return variant.source or variant.id
 
 
 def game_from_json(data: Mapping[str, Any], *, earlier: Game | None = None,
@@ -300,6 +306,7 @@ __all__ = [
     "loads",
     "position_from_json",
     "position_to_json",
+    "variant_reference",
     "resolution_to_json",
     "PhaseRecord",
 ]

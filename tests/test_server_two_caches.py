@@ -152,3 +152,18 @@ def test_a_read_that_saw_two_versions_of_the_game_is_made_again(
         assert seen.version == fresh.version
     with first.store.read() as conn, pytest.raises(db.TornRead):
         db.game_record(conn, game_id, calls[0])
+
+
+def test_a_game_reloaded_keeps_its_copy_of_the_variant(database_url: str) -> None:
+    """When the other process adjudicated, the record is read again onto the copy of the
+    variant the game had, with its caches (the map's tables, the parser's names), not a new
+    one; another game has a copy of its own."""
+    first, second = _services(database_url)
+    game_id, users = _game(first)
+    other_id = first.create_game(users[0], GameOptions(name="another", players="7"))
+    variant = first._read(game_id).game.variant
+    assert first._read(other_id).game.variant is not variant
+    assert second.process(game_id)
+    reloaded = first._read(game_id).game
+    assert str(reloaded.phase) == "F1901M"
+    assert reloaded.variant is variant

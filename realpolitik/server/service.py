@@ -417,9 +417,17 @@ class GameService:
         if game is None:
             # the orders of the phases the cached copy played are taken from it, not read
             # again (most of a load's time; another process adjudicated the game)
+            earlier = cached.game if cached is not None else None
+
+            def variant_of(name: str) -> Variant:
+                # the copy this game had: its caches (the map's tables, the names the parser
+                # knows and has read) are this game's, used under its lock, and still good
+                if earlier is not None and savefile.variant_reference(earlier.variant) == name:
+                    return earlier.variant
+                return self._variant(name)
+
             game = savefile.loads(db.game_record(conn, game_id, record_version),
-                                  earlier=cached.game if cached is not None else None,
-                                  variants=self._variant)
+                                  earlier=earlier, variants=variant_of)
             for power, p in sorted(pending.items()):
                 if p.text is not None and p.phase == str(game.phase):
                     game.submit(power, p.text)
