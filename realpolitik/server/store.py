@@ -159,10 +159,18 @@ def user_by_name(conn: Connection, username: str) -> Row[Any] | None:
 
 
 def users_by_id(conn: Connection, ids: Sequence[int]) -> dict[int, str]:
+    """User names by id (asked for every game view: the statement goes to the driver)."""
     if not ids:
         return {}
-    rows = conn.execute(select(m.users.c.id, m.users.c.username).where(m.users.c.id.in_(ids)))
-    return {int(r.id): str(r.username) for r in rows}
+    driver = conn.connection.driver_connection
+    assert driver is not None
+    wanted = sorted(set(ids))
+    if conn.dialect.name == "postgresql":
+        rows = driver.execute("SELECT id, username FROM users WHERE id = ANY(%s)", (wanted,))
+    else:
+        marks = ", ".join("?" * len(wanted))
+        rows = driver.execute(f"SELECT id, username FROM users WHERE id IN ({marks})", wanted)
+    return {int(user_id): str(name) for user_id, name in rows}
 
 
 def add_token(conn: Connection, *, token_hash: str, user_id: int, now: float,
@@ -483,9 +491,20 @@ def add_seat_change(conn: Connection, **values: Any) -> None:
     conn.execute(insert(m.seat_changes).values(**values))
 
 
-def seat_changes_of(conn: Connection, game_id: int) -> list[Row[Any]]:
-    return list(conn.execute(select(m.seat_changes).where(m.seat_changes.c.game_id == game_id)
-                             .order_by(m.seat_changes.c.id)))
+SeatChangeRow = namedtuple(  # type: ignore[misc]  # (the columns are only known at import)
+    "SeatChangeRow", [c.name for c in m.seat_changes.c])
+_SEAT_CHANGES_SQL = (f"SELECT {', '.join(SeatChangeRow._fields)} FROM seat_changes"
+                     " WHERE game_id = {p} ORDER BY id")
+
+
+def seat_changes_of(conn: Connection, game_id: int) -> list[Any]:
+    """A game's seat changes in order (asked for every game view: the statement goes to the
+    driver)."""
+    driver = conn.connection.driver_connection
+    assert driver is not None
+    postgres = conn.dialect.name == "postgresql"
+    rows = driver.execute(_SEAT_CHANGES_SQL.format(p="%s" if postgres else "?"), (game_id,))
+    return [SeatChangeRow(*r) for r in rows]
 
 
 # -- orders of the current phase -------------------------------------------------------------------
