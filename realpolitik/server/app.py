@@ -7,9 +7,8 @@ import contextlib
 import logging
 import os
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -20,7 +19,7 @@ from realpolitik.errors import RealpolitikError
 from realpolitik.server import security
 from realpolitik.server.bus import PgBus, SharedHub
 from realpolitik.server.events import Hub
-from realpolitik.server.hot import HotRoutes
+from realpolitik.server.hot import ASGIApp, HotRoutes, Message, Receive, Scope, Send
 from realpolitik.server.inputs import validation_error_answer
 from realpolitik.server.routes import api_router, web
 from realpolitik.server.service import Clock, GameService, ServiceError
@@ -28,12 +27,6 @@ from realpolitik.server.settings import Settings
 from realpolitik.server.store import Store
 
 log = logging.getLogger("realpolitik.server")
-
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
 class BodyLimit:
