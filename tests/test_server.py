@@ -544,6 +544,22 @@ def test_websocket_gets_ready_press_and_phase_result(
         assert event["type"] == "press" and event["message"]["body"] == "public"
 
 
+def test_an_order_change_that_leaves_the_ready_flags_as_they_were_sends_no_event(
+        client: TestClient, two_player: tuple[int, Headers, Headers]) -> None:
+    game, alice, bob = two_player
+    with client.websocket_connect(f"/games/{game}/ws?ticket={ticket(client, bob)}") as ws:
+        assert ws.receive_json()["type"] == "hello"
+        orders(client, alice, game, "france", "A Par-Bur")  # not ready before or after
+        orders(client, alice, game, "france", "A Par-Pic", ready=True)
+        assert ws.receive_json() == {"type": "ready", "phase": "S1914M", "ready": ["france"]}
+        orders(client, alice, game, "france", "A Par-Bur")  # still ready
+        orders(client, alice, game, "france", "A Par-Gas", ready=True)
+        orders(client, alice, game, "france", "A Par-Bur", ready=False)
+        # the next event is the one that changed the flags: none came for the three before
+        assert ws.receive_json() == {"type": "ready", "phase": "S1914M", "ready": []}
+        assert view(client, bob, game)["ready"] == []
+
+
 def test_websocket_refuses_bad_ticket(client: TestClient,
                                       two_player: tuple[int, Headers, Headers]) -> None:
     game, _, _ = two_player

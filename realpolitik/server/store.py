@@ -7,7 +7,6 @@ writes the new game record, the phase log rows and the cleared orders in one tra
 
 from __future__ import annotations
 
-import re
 import threading
 from collections import namedtuple
 from collections.abc import Callable, Iterator, Sequence
@@ -27,7 +26,6 @@ from sqlalchemy import (
     insert,
     or_,
     select,
-    text,
     update,
 )
 from sqlalchemy.pool import StaticPool
@@ -402,22 +400,26 @@ def update_game(conn: Connection, game_id: int, version: int, **values: Any) -> 
 # On PostgreSQL, an order submission's writes are one statement (one round trip): its powers'
 # pending rows, inserted or replaced, and the version bump that makes them visible to every
 # worker's cache (a data-modifying WITH always runs in full, whatever the UPDATE matches).
-_PG_PENDING_AND_VERSION = text("""
+_PG_PENDING_AND_VERSION = """
 WITH pending_write AS (
     INSERT INTO pending_orders (game_id, power, phase, text, ready, updated_at)
-    SELECT :game_id, w.power, w.phase, w.text, w.ready, w.updated_at
-    FROM unnest(CAST(:powers AS varchar[]), CAST(:phases AS varchar[]),
-                CAST(:texts AS text[]), CAST(:readies AS boolean[]),
-                CAST(:times AS double precision[])) AS w(power, phase, text, ready, updated_at)
+    {rows}
     ON CONFLICT (game_id, power) DO UPDATE SET phase = excluded.phase, text = excluded.text,
         ready = excluded.ready, updated_at = excluded.updated_at
 )
-UPDATE games SET version = :new_version, updated_at = :now
-WHERE id = :game_id AND version = :old_version
-""")
-
-
-_PG_PENDING_AND_VERSION_SQL = re.sub(r":(\w+)", r"%(\1)s", str(_PG_PENDING_AND_VERSION))
+UPDATE games SET version = %(new_version)s, updated_at = %(now)s
+WHERE id = %(game_id)s AND version = %(old_version)s
+"""
+_PG_PENDING_ROWS_AND_VERSION_SQL = _PG_PENDING_AND_VERSION.format(rows="""
+    SELECT %(game_id)s, w.power, w.phase, w.text, w.ready, w.updated_at
+    FROM unnest(CAST(%(powers)s AS varchar[]), CAST(%(phases)s AS varchar[]),
+                CAST(%(texts)s AS text[]), CAST(%(readies)s AS boolean[]),
+                CAST(%(times)s AS double precision[]))
+         AS w(power, phase, text, ready, updated_at)""")
+# one power's orders (nearly every submission): plain values, which the driver sends in half the
+# time it takes to send arrays
+_PG_ONE_PENDING_AND_VERSION_SQL = _PG_PENDING_AND_VERSION.format(
+    rows="VALUES (%(game_id)s, %(power)s, %(phase)s, %(text)s, %(ready)s, %(when)s)")
 _SQLITE_PENDING_UPDATE = ("UPDATE pending_orders SET phase = ?, text = ?, ready = ?, "
                           "updated_at = ? WHERE game_id = ? AND power = ?")
 _SQLITE_PENDING_INSERT = ("INSERT INTO pending_orders (game_id, power, phase, text, ready, "
@@ -440,12 +442,16 @@ def update_game_with_pending(conn: Connection, game_id: int, version: int, now: 
                                                         ready, when))
         return bool(driver.execute(_SQLITE_VERSION_UPDATE,
                                    (version + 1, now, game_id, version)).rowcount == 1)
-    cursor = driver.execute(_PG_PENDING_AND_VERSION_SQL, {
-        "game_id": game_id, "old_version": version, "new_version": version + 1, "now": now,
-        "powers": [p[0] for p in pending], "phases": [p[1] for p in pending],
-        "texts": [p[2] for p in pending], "readies": [p[3] for p in pending],
-        "times": [p[4] for p in pending]})
-    return bool(cursor.rowcount == 1)
+    params: dict[str, Any] = {"game_id": game_id, "old_version": version,
+                              "new_version": version + 1, "now": now}
+    if len(pending) == 1:
+        ((params["power"], params["phase"], params["text"], params["ready"], params["when"]),) \
+            = pending
+        return bool(driver.execute(_PG_ONE_PENDING_AND_VERSION_SQL, params).rowcount == 1)
+    params.update(powers=[p[0] for p in pending], phases=[p[1] for p in pending],
+                  texts=[p[2] for p in pending], readies=[p[3] for p in pending],
+                  times=[p[4] for p in pending])
+    return bool(driver.execute(_PG_PENDING_ROWS_AND_VERSION_SQL, params).rowcount == 1)
 
 
 def list_games(conn: Connection, *, user_id: int | None, open_only: bool) -> list[Row[Any]]:
