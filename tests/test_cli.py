@@ -400,6 +400,39 @@ def test_serve_is_a_command_with_help(capsys: pytest.CaptureFixture[str]) -> Non
     assert "--port" in capsys.readouterr().out
 
 
+def test_serve_refuses_a_database_it_cannot_use_before_announcing_itself(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    pytest.importorskip("uvicorn")
+    missing = tmp_path / "no such folder" / "realpolitik.db"
+    code, _, err = run(capsys, "serve", "--database", f"sqlite:///{missing}")
+    assert code == 3
+    assert f"the folder {missing.parent} does not exist" in err and "Traceback" not in err
+    assert "realpolitik server on" not in err
+    code, _, err = run(capsys, "serve", "--database", f"sqlite:///{tmp_path / 'a.db'}",
+                       "--workers", "2")
+    assert code == 2 and "SQLite serves one process only" in err
+    assert "realpolitik server on" not in err
+
+
+def test_serve_refuses_a_database_of_a_newer_realpolitik(capsys: pytest.CaptureFixture[str],
+                                                         tmp_path: Path) -> None:
+    pytest.importorskip("uvicorn")
+    import sqlite3
+
+    from realpolitik.server.migrations import LATEST
+    from realpolitik.server.store import Store
+
+    path = tmp_path / "newer.db"
+    Store(f"sqlite:///{path}").migrate()
+    with sqlite3.connect(path) as conn:
+        conn.execute("INSERT INTO schema_version (version, applied_at) VALUES (?, 0)",
+                     (LATEST + 1,))
+    code, _, err = run(capsys, "serve", "--database", f"sqlite:///{path}")
+    assert code == 3
+    assert f"schema version {LATEST + 1}" in err and "upgrade realpolitik" in err
+    assert "Traceback" not in err and "realpolitik server on" not in err
+
+
 # -- arena ---------------------------------------------------------------------------------------
 
 def test_arena_prints_a_league_table_and_writes_records(capsys: pytest.CaptureFixture[str],

@@ -225,13 +225,18 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             "pip install 'realpolitik[server]'",
             EXIT_USAGE,
         ) from exc
-    print(f"realpolitik server on http://{args.host}:{args.port}/ (Ctrl-C stops it)",
-          file=sys.stderr)
+    from realpolitik.server.app import StartupError
+
+    def announce(address: str) -> None:
+        print(f"realpolitik server on {address} (Ctrl-C stops it)", file=sys.stderr)
+
     try:
         serve(args.host, args.port, args.database, workers=args.workers,
-              access_log=args.access_log)
+              access_log=args.access_log, announce=announce)
     except ValueError as exc:
         raise CliError(str(exc), EXIT_USAGE) from exc
+    except StartupError as exc:
+        raise CliError(str(exc), EXIT_FILE) from exc
     return EXIT_OK
 
 

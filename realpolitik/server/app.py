@@ -7,12 +7,15 @@ import contextlib
 import logging
 import os
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
 from starlette.concurrency import run_in_threadpool
 
 from realpolitik.errors import RealpolitikError
@@ -21,6 +24,7 @@ from realpolitik.server.bus import PgBus, SharedHub
 from realpolitik.server.events import Hub
 from realpolitik.server.hot import ASGIApp, HotRoutes, Message, Receive, Scope, Send
 from realpolitik.server.inputs import validation_error_answer
+from realpolitik.server.migrations import SchemaTooNew
 from realpolitik.server.routes import api_router, web
 from realpolitik.server.service import Clock, GameService, ServiceError
 from realpolitik.server.settings import Settings
@@ -236,25 +240,65 @@ def app_from_env() -> ServerApp:
     return create_app(Settings.from_env())
 
 
+class StartupError(Exception):
+    """The server cannot start on its database; the message says why."""
+
+
+def open_database(settings: Settings) -> None:
+    """Open the database of ``settings`` and bring its schema up to date, before the server
+    starts: a database it cannot use is reported at once, in a sentence, rather than as a
+    traceback from a worker.
+
+    :raises StartupError: the database cannot be opened (an SQLite file in a folder that does not
+        exist, a PostgreSQL server that refuses the connection) or is newer than this program.
+    """
+    url = settings.database_url
+    shown = make_url(url).render_as_string(hide_password=True)
+    sqlite_file = url.removeprefix("sqlite:///").partition("?")[0] \
+        if url.startswith("sqlite:///") else None
+    if sqlite_file and sqlite_file != ":memory:" and not sqlite_file.startswith("file:") \
+            and not Path(sqlite_file).parent.is_dir():
+        raise StartupError(f"cannot open the database {shown}: the folder "
+                           f"{Path(sqlite_file).parent} does not exist (create it, owned by the "
+                           "user the server runs as)")
+    store = Store(url, sqlite_synchronous=settings.sqlite_synchronous)
+    try:
+        store.migrate()
+    except SchemaTooNew as exc:
+        raise StartupError(str(exc)) from exc
+    except DBAPIError as exc:
+        raise StartupError(f"cannot open the database {shown}: "
+                           f"{str(exc.orig).strip() or type(exc.orig).__name__}") from exc
+    finally:
+        store.close()
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = None,
-          *, workers: int = 1, log_level: str = "info", access_log: bool | None = None) -> None:
+          *, workers: int = 1, log_level: str = "info", access_log: bool | None = None,
+          announce: Callable[[str], None] | None = None) -> None:
     """Run the server with uvicorn until interrupted (``realpolitik serve``): one process, or
     ``workers`` processes sharing the port (PostgreSQL only: SQLite is for one process).
+    ``announce`` is given the server's address once the options and the database are checked,
+    just before it starts.
 
     :raises ValueError: several workers over SQLite, or fewer than one.
+    :raises StartupError: the database cannot be used (:func:`open_database`).
     """
     import uvicorn
 
     settings = Settings.from_env(database_url=database_url, access_log=access_log)
     if workers < 1:
         raise ValueError(f"--workers must be at least 1, not {workers}")
+    if workers > 1 and settings.database_url.startswith("sqlite"):
+        raise ValueError("several workers need a PostgreSQL database (--database "
+                         "postgresql+psycopg://...): SQLite serves one process only")
+    open_database(settings)
+    if announce is not None:
+        announce(f"http://{host}:{port}/")
     if workers == 1:
         uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level,
                     access_log=settings.access_log)
         return
-    if settings.database_url.startswith("sqlite"):
-        raise ValueError("several workers need a PostgreSQL database (--database "
-                         "postgresql+psycopg://...): SQLite serves one process only")
     # each worker process builds its own application from the environment
     os.environ["REALPOLITIK_DATABASE_URL"] = settings.database_url
     uvicorn.run("realpolitik.server.app:app_from_env", factory=True, host=host, port=port,

@@ -186,6 +186,10 @@ MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
 LATEST = MIGRATIONS[-1][0]
 
 
+class SchemaTooNew(RuntimeError):
+    """The database was migrated by a newer realpolitik than this one."""
+
+
 def current_version(conn: Connection) -> int:
     """The schema version of the database (0 for an empty one)."""
     if not inspect(conn).has_table("schema_version"):
@@ -197,13 +201,13 @@ def current_version(conn: Connection) -> int:
 def migrate(engine: Engine) -> int:
     """Bring the database up to :data:`LATEST`; returns the version it was at.
 
-    :raises RuntimeError: the database is newer than this program.
+    :raises SchemaTooNew: the database is newer than this program.
     """
     with engine.begin() as conn:
         _version_md.create_all(conn)
         start = current_version(conn)
     if start > LATEST:
-        raise RuntimeError(f"the database has schema version {start}; this realpolitik knows "
+        raise SchemaTooNew(f"the database has schema version {start}; this realpolitik knows "
                            f"up to {LATEST}: upgrade realpolitik")
     for number, _description, step in MIGRATIONS:
         if number <= start:
