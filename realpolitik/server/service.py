@@ -341,7 +341,7 @@ class GameService:
     (PostgreSQL): enough to go on while some wait for the database or a row lock, few enough
     that they do not spend the process's CPU contending for the interpreter lock. In the load
     test of two workers, 40 threads (anyio's default) cost a third more CPU per order submission
-    than 4, and 4 a third more than 2 (2.4-2.7 ms against 1.8-2.0 ms)."""
+    than 4, and 4 a quarter more than 2 (2.4-2.7 ms against 1.8-2.3 ms)."""
 
     async def call(self, function: Callable[..., _T], *args: Any) -> _T:
         """Run a service method from a route: at once on the event loop when the store's

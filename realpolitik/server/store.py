@@ -416,8 +416,8 @@ _PG_PENDING_ROWS_AND_VERSION_SQL = _PG_PENDING_AND_VERSION.format(rows="""
                 CAST(%(texts)s AS text[]), CAST(%(readies)s AS boolean[]),
                 CAST(%(times)s AS double precision[]))
          AS w(power, phase, text, ready, updated_at)""")
-# one power's orders (nearly every submission): plain values, which the driver sends in half the
-# time it takes to send arrays
+# one power's orders (nearly every submission): plain values, which the driver sends with less
+# work than arrays (about 100 of a write transaction's 540 µs of CPU)
 _PG_ONE_PENDING_AND_VERSION_SQL = _PG_PENDING_AND_VERSION.format(
     rows="VALUES (%(game_id)s, %(power)s, %(phase)s, %(text)s, %(ready)s, %(when)s)")
 _SQLITE_PENDING_UPDATE = ("UPDATE pending_orders SET phase = ?, text = ?, ready = ?, "
