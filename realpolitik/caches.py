@@ -133,7 +133,8 @@ class Bounded(dict[_K, _V]):
     def _drop_older_half(self) -> None:
         older = list(islice(self, self.bound // 2 or 1))
         for key in older:
-            del self[key]
+            # pop, not del: two threads filling one table may both drop the same entry
+            self.pop(key, None)
 
     def _refuse(self, *_args: object, **_kwargs: object) -> Any:
         raise TypeError("a Bounded table is filled one entry at a time (table[key] = value)")

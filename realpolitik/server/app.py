@@ -252,16 +252,15 @@ def open_database(settings: Settings) -> None:
     :raises StartupError: the database cannot be opened (an SQLite file in a folder that does not
         exist, a PostgreSQL server that refuses the connection) or is newer than this program.
     """
-    url = settings.database_url
-    shown = make_url(url).render_as_string(hide_password=True)
-    sqlite_file = url.removeprefix("sqlite:///").partition("?")[0] \
-        if url.startswith("sqlite:///") else None
+    url = make_url(settings.database_url)
+    shown = url.render_as_string(hide_password=True)
+    sqlite_file = url.database if url.get_backend_name() == "sqlite" else None
     if sqlite_file and sqlite_file != ":memory:" and not sqlite_file.startswith("file:") \
             and not Path(sqlite_file).parent.is_dir():
         raise StartupError(f"cannot open the database {shown}: the folder "
                            f"{Path(sqlite_file).parent} does not exist (create it, owned by the "
                            "user the server runs as)")
-    store = Store(url, sqlite_synchronous=settings.sqlite_synchronous)
+    store = Store(settings.database_url, sqlite_synchronous=settings.sqlite_synchronous)
     try:
         store.migrate()
     except SchemaTooNew as exc:

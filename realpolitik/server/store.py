@@ -157,12 +157,19 @@ def user_by_name(conn: Connection, username: str) -> Row[Any] | None:
         func.lower(m.users.c.username) == username.lower())).first()
 
 
+def _driver(conn: Connection) -> Any:
+    """The database driver's own connection under ``conn``, in its transaction: the hot
+    statements go to it directly (SQLAlchemy's execution costs several times the statement)."""
+    driver = conn.connection.driver_connection
+    assert driver is not None
+    return driver
+
+
 def users_by_id(conn: Connection, ids: Sequence[int]) -> dict[int, str]:
     """User names by id (asked for every game view: the statement goes to the driver)."""
     if not ids:
         return {}
-    driver = conn.connection.driver_connection
-    assert driver is not None
+    driver = _driver(conn)
     wanted = sorted(set(ids))
     if conn.dialect.name == "postgresql":
         rows = driver.execute("SELECT id, username FROM users WHERE id = ANY(%s)", (wanted,))
@@ -311,8 +318,7 @@ def game_state_and_changes(
     :func:`pending_of` read them (else None, None). On PostgreSQL the three statements (and
     the transaction's ``BEGIN``) go in one round trip; the seats and orders are read after the
     game's row is locked, so they are the locked version's."""
-    driver = conn.connection.driver_connection
-    assert driver is not None
+    driver = _driver(conn)
     if conn.dialect.name == "postgresql":
         suffix = " FOR UPDATE SKIP LOCKED" if skip_locked else " FOR UPDATE" if lock else ""
         params = {"game_id": game_id, "known": -1 if known_version is None else known_version}
@@ -432,8 +438,7 @@ def update_game_with_pending(conn: Connection, game_id: int, version: int, now: 
     """Store the game's ``pending`` orders (power, phase, text, ready, time) and bump the
     version if the row is still at ``version`` (its ``updated_at`` set to ``now``), in one
     statement on PostgreSQL and as :func:`put_pending` and :func:`update_game` elsewhere."""
-    driver = conn.connection.driver_connection
-    assert driver is not None
+    driver = _driver(conn)
     if conn.dialect.name != "postgresql":
         for power, phase, order_text, ready, when in pending:
             if driver.execute(_SQLITE_PENDING_UPDATE, (phase, order_text, ready, when, game_id,
@@ -445,8 +450,8 @@ def update_game_with_pending(conn: Connection, game_id: int, version: int, now: 
     params: dict[str, Any] = {"game_id": game_id, "old_version": version,
                               "new_version": version + 1, "now": now}
     if len(pending) == 1:
-        ((params["power"], params["phase"], params["text"], params["ready"], params["when"]),) \
-            = pending
+        power, phase, order_text, ready, when = pending[0]
+        params.update(power=power, phase=phase, text=order_text, ready=ready, when=when)
         return bool(driver.execute(_PG_ONE_PENDING_AND_VERSION_SQL, params).rowcount == 1)
     params.update(powers=[p[0] for p in pending], phases=[p[1] for p in pending],
                   texts=[p[2] for p in pending], readies=[p[3] for p in pending],
@@ -512,8 +517,7 @@ _SEAT_CHANGES_SQL = (f"SELECT {', '.join(SeatChangeRow._fields)} FROM seat_chang
 def seat_changes_of(conn: Connection, game_id: int) -> list[Any]:
     """A game's seat changes in order (asked for every game view: the statement goes to the
     driver)."""
-    driver = conn.connection.driver_connection
-    assert driver is not None
+    driver = _driver(conn)
     postgres = conn.dialect.name == "postgresql"
     rows = driver.execute(_SEAT_CHANGES_SQL.format(p="%s" if postgres else "?"), (game_id,))
     return [SeatChangeRow(*r) for r in rows]
