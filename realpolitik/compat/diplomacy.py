@@ -68,12 +68,17 @@ from realpolitik.orders import (
     Waive,
 )
 from realpolitik.position import DislodgedUnit, Phase, PhaseType, Position, Unit
-from realpolitik.rules import Rules
+from realpolitik.rules import Rules, rules_for
 from realpolitik.variant import Variant, load_variant
 from realpolitik.variant_rules import NEUTRAL
 
 __all__ = ["Game", "GamePhaseData", "Map", "Message", "Power", "SortedDict", "diplomacy_state",
            "order_statuses", "order_text", "record_orders", "update_influence", "unit_text"]
+
+PACKAGE_RULES = rules_for("2000", {"4.A.2": "szykman", "4.A.5": "allowed"})
+"""The rules the facade plays by default, the package's reading: the 2000 rulebook, and a unit
+dislodged by a convoyed attack may retreat to the province the attack came from (DATC 4.A.5;
+the package allows it)."""
 
 _MAPS = {"standard": "classical"}
 _LOADED: dict[str, Variant] = {}
@@ -346,17 +351,23 @@ def order_statuses(position: Position, resolution: Resolution) -> dict[str, list
     out: dict[str, list[str]] = {}
     kind = position.phase.type
     moved: set[str] = set()
+    unconvoyed: set[str] = set()
     if kind is PhaseType.MOVEMENT:
         for unit in position.units.values():
             out[unit_text(unit)] = []
         moved = {r.order.location for r in resolution.results
                  if r.outcome is Outcome.MOVED and isinstance(r.order, Move)}
         unconvoyed = {r.order.location for r in resolution.results
-                      if isinstance(r.order, Move) and _not_convoyed(r.order, r.outcome, position)}
+                      if isinstance(r.order, Move)
+                      and _not_convoyed(r.order, r.outcome, position, resolution)}
     for result in resolution.results:
         order = result.order
         key = "WAIVE" if isinstance(order, Waive) else \
             f"{order.unit_type.value} {order.location.upper()}"
+        if kind is PhaseType.MOVEMENT and not isinstance(order, Waive):
+            owner = position.units.get(province_of(order.location))
+            if owner is not None and owner.power != result.power:
+                continue  # an order for another power's unit (rule NO_CHECK): not its result
         statuses = out.setdefault(key, [])
         if isinstance(order, SupportMove) and result.outcome is not Outcome.DISLODGED:
             # the package voids a support of an attack on a unit of the supporter's power
@@ -366,9 +377,20 @@ def order_statuses(position: Position, resolution: Resolution) -> dict[str, list
                     and target.location not in moved:
                 statuses.append("void")
                 continue
-        if isinstance(order, Convoy) and result.outcome is Outcome.NO_EFFECT \
-                and order.army_location in unconvoyed:
-            statuses.append("no convoy")  # the army went over land, or its convoy failed
+        if isinstance(order, Convoy) and order.army_location in unconvoyed \
+                and result.outcome in (Outcome.NO_EFFECT, Outcome.DISLODGED):
+            # the army went over land, or its convoy failed
+            statuses.extend(("no convoy", "dislodged") if result.outcome is Outcome.DISLODGED
+                            else ("no convoy",))
+            continue
+        if isinstance(order, Move) and order.location in unconvoyed \
+                and result.outcome in (Outcome.BOUNCED, Outcome.SELF_DISLODGE) \
+                and (order.via_convoy or not _by_land(order, position)):
+            statuses.append("no convoy")  # its convoy was broken by a dislodged fleet
+            continue
+        if isinstance(order, SupportMove) and order.supported_location in unconvoyed \
+                and kind is PhaseType.MOVEMENT and _failed_convoy(order, resolution):
+            statuses.append("no convoy")  # a support of an army whose convoy failed
             continue
         for status in _statuses_of(order, result.outcome, kind):
             if status not in statuses:
@@ -395,11 +417,31 @@ def disbanded_units(position: Position, resolution: Resolution) -> list[str]:
     return [unit_text(d.unit) for d in position.dislodged if d.unit.location not in retreated]
 
 
-def _not_convoyed(move: Move, outcome: Outcome, position: Position) -> bool:
-    """True if an army's move was not carried by convoy: its convoy failed, or it went (or
-    tried to go) over land."""
-    if outcome in (Outcome.NO_CONVOY, Outcome.CONVOY_DISRUPTED):
+def _by_land(move: Move, position: Position) -> bool:
+    """True if the move's destination is next to the unit by land."""
+    return province_of(move.destination) in position.variant.map.army_neighbours(move.location)
+
+
+def _failed_convoy(support: SupportMove, resolution: Resolution) -> bool:
+    """True if the move ``support`` supports was an army's move whose convoy failed."""
+    return any(isinstance(r.order, Move) and r.order.location == support.supported_location
+               and r.outcome in _CONVOY_FAILED for r in resolution.results)
+
+
+_CONVOY_FAILED = (Outcome.NO_CONVOY, Outcome.CONVOY_DISRUPTED, Outcome.PARADOX)
+
+
+def _not_convoyed(move: Move, outcome: Outcome, position: Position,
+                  resolution: Resolution) -> bool:
+    """True if an army's move was not carried by convoy: its convoy failed (a fleet of it was
+    dislodged), or it went (or tried to go) over land."""
+    if outcome in _CONVOY_FAILED:
         return True
+    if move.unit_type is UnitType.ARMY and outcome in (Outcome.BOUNCED, Outcome.SELF_DISLODGE):
+        convoys = [r.outcome for r in resolution.results
+                   if isinstance(r.order, Convoy) and r.order.army_location == move.location]
+        if convoys and all(o is Outcome.DISLODGED for o in convoys):
+            return True
     return move.unit_type is UnitType.ARMY and not move.via_convoy and \
         province_of(move.destination) in position.variant.map.army_neighbours(move.location)
 
@@ -412,10 +454,13 @@ def _statuses_of(order: Order, outcome: Outcome, kind: PhaseType) -> tuple[str, 
         if isinstance(order, SupportHold | SupportMove):
             return ("cut", "dislodged")
         return ("dislodged",)
-    if outcome in (Outcome.NO_CONVOY, Outcome.CONVOY_DISRUPTED) and isinstance(order, Move):
+    if outcome in (Outcome.NO_CONVOY, Outcome.CONVOY_DISRUPTED, Outcome.PARADOX) \
+            and isinstance(order, Move):
         return ("no convoy",)
+    if outcome is Outcome.PARADOX and isinstance(order, Convoy):
+        return ("disrupted",)
     if kind is PhaseType.ADJUSTMENTS and outcome in (
-            Outcome.BUILT, Outcome.DISBANDED, Outcome.WAIVED):
+            Outcome.BUILT, Outcome.REMOVED, Outcome.DISBANDED, Outcome.WAIVED):
         return ("",)
     status = _STATUS.get(outcome)
     return () if status is None else (status,)
@@ -572,7 +617,7 @@ class Game:
     ``map_name`` is ``"standard"`` (or any realpolitik variant); ``rules`` are the package's
     rule names (``NO_CHECK`` keeps orders unchecked until adjudication, as in the package; the
     others are kept and reported). ``edition`` picks realpolitik's rules (a
-    :class:`realpolitik.rules.Rules` or an edition name; the 2000 rulebook by default, the
+    :class:`realpolitik.rules.Rules` or an edition name; :data:`PACKAGE_RULES` by default, the
     package's reading). The realpolitik game underneath is :attr:`realpolitik_game`.
     """
 
@@ -582,14 +627,15 @@ class Game:
         *,
         map_name: str = "standard",
         rules: Iterable[str] | None = None,
-        edition: Rules | str = "2000",
+        edition: Rules | str | None = None,
         seed: int = 0,
         **kwargs: Any,
     ) -> None:
         variant = _LOADED.get(map_name)
         if variant is None:
             variant = _LOADED[map_name] = load_variant(_MAPS.get(map_name, map_name))
-        self.realpolitik_game = _Game(variant, rules=edition, seed=seed)
+        self.realpolitik_game = _Game(variant, rules=PACKAGE_RULES if edition is None else edition,
+                                      seed=seed)
         self.game_id: str = game_id or f"realpolitik-{int(time.time() * 1e6):x}"
         self.map_name = map_name
         self.rules: list[str] = []
@@ -1131,7 +1177,9 @@ class Game:
                 given[f"WAIVE {waives}"] = (written, order)
                 continue
             place = province_of(order.location)
-            if place not in given:
+            if place in given:  # a second order for one place in one call is void
+                holder._voids.append(_unit_of(order))
+            else:
                 given[place] = (written, order)
         current: dict[str, tuple[str, Order]] = {}
         for written, order in holder._values.values():
@@ -1589,9 +1637,8 @@ def _package_results(records: Sequence[PhaseRecord], voids: Mapping[str, list[st
     package skips, played straight after, adds its disbands): unit -> statuses."""
     first = records[0]
     results = order_statuses(first.position, first.resolution)
-    for unit, statuses in voids.items():
-        results.setdefault(unit, []).extend(s for s in statuses
-                                            if s not in results.get(unit, []))
+    for unit, statuses in voids.items():  # (the package says void first)
+        results[unit] = statuses + [s for s in results.get(unit, []) if s not in statuses]
     return results
 
 
