@@ -67,7 +67,7 @@ from realpolitik.orders import (
     SupportMove,
     Waive,
 )
-from realpolitik.position import DislodgedUnit, Phase, PhaseType, Position, Unit
+from realpolitik.position import DislodgedUnit, Phase, PhaseType, Position, Season, Unit
 from realpolitik.rules import Rules, rules_for
 from realpolitik.variant import Variant, load_variant
 from realpolitik.variant_rules import NEUTRAL
@@ -389,7 +389,8 @@ def order_statuses(position: Position, resolution: Resolution) -> dict[str, list
             statuses.append("no convoy")  # its convoy was broken by a dislodged fleet
             continue
         if isinstance(order, SupportMove) and order.supported_location in unconvoyed \
-                and kind is PhaseType.MOVEMENT and _failed_convoy(order, resolution):
+                and result.outcome in (Outcome.SUPPORTED, Outcome.CUT) \
+                and _failed_convoy(order, resolution):
             statuses.append("no convoy")  # a support of an army whose convoy failed
             continue
         for status in _statuses_of(order, result.outcome, kind):
@@ -1277,6 +1278,12 @@ class Game:
         name = self.get_current_phase()
         if self._over:
             return GamePhaseData(name, self.get_state(), {}, {}, {})
+        if not game.position.centers and game.phase.season is Season.FALL:
+            # as the package does when it counts centres and no power owns any: each power
+            # starts from its home centres
+            homes = {center: power for power in game.variant.power_ids
+                     for center in game.variant.map.home_centers(power)}
+            game.set_position(game.position.replace(centers=homes))
         orders_given = {power.name: self.get_orders(power.name) for power in self.powers.values()}
         messages, self.messages = self.messages, SortedDict()
         start = len(game.history)
