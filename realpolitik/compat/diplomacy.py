@@ -1591,7 +1591,8 @@ class Game:
     def __getstate__(self) -> dict[str, Any]:
         state = {key: value for key, value in self.__dict__.items()
                  if key not in ("_tables", "_texts", "_movement_texts", "_map")}
-        for history in ("state_history", "result_history"):  # made now: a function won't pickle
+        # (the histories are made now: the functions that would make them do not pickle)
+        for history in ("state_history", "order_history", "result_history"):
             state[history] = SortedDict(getattr(self, history).items())
         return state
 
