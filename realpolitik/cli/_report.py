@@ -12,7 +12,7 @@ from typing import Any
 from realpolitik.adjudication.outcomes import OrderResult, Resolution
 from realpolitik.errors import OrderTextError
 from realpolitik.game import REPLACED, Game, SubmittedOrder
-from realpolitik.legality import adjustment_counts, build_sites
+from realpolitik.legality import adjustment_counts, build_sites, retreat_options
 from realpolitik.notation import parse_orders
 from realpolitik.orders import Order, Retreat
 from realpolitik.position import Phase, PhaseType, Position, Season
@@ -148,6 +148,7 @@ def phase_report(game: Game, index: int) -> JSON:
              for entry in record.orders.get(power, ())]
     data = resolution_json(record.resolution, record.position, after, given)
     data["phase_name"] = record.position.phase.long_name
+    _mark_obliged_retreats(data, after, game)
     if record.position.phase.type is PhaseType.RETREATS:
         retreated = {r.order.province for r in record.resolution.results
                      if r.succeeded and isinstance(r.order, Retreat)}
@@ -166,6 +167,22 @@ def phase_report(game: Game, index: int) -> JSON:
     if index == len(game.history) - 1 and game.end is not None:
         data["end"] = end_json(game)
     return data
+
+
+def _mark_obliged_retreats(data: JSON, after: Position, game: Game) -> None:
+    """Mark in ``dislodged_after`` each unit that may not disband (``"may_disband": false``:
+    with a retreat open, under a variant's rule such as Colonial Winters' rule 2, armies must
+    retreat when able)."""
+    if after.phase.type is not PhaseType.RETREATS or not data.get("dislodged_after"):
+        return
+    hooks = after.variant.hooks
+    for dislodged in after.dislodged:
+        unit = dislodged.unit
+        info = data["dislodged_after"].get(unit.power.upper(), {}).get(
+            f"{unit.type.value} {unit.location.upper()}")
+        if isinstance(info, dict):
+            options = retreat_options(after, dislodged, rules=game.rules)
+            info["may_disband"] = hooks.may_disband(after, dislodged, options)
 
 
 def end_json(game: Game) -> JSON | None:
@@ -216,9 +233,12 @@ def format_results(game: Game, data: Mapping[str, Any], style: Style) -> list[st
             for unit, info in units.items():
                 retreats = info.get("retreats") or []
                 whence = f" (attacked from {info['attacker']})" if info.get("attacker") else ""
-                if retreats:
+                if retreats and info.get("may_disband", True):
                     lines.append(f"    {_named(game, power)}'s {unit}{whence} may retreat to "
                                  f"{_names(retreats)}, or disband")
+                elif retreats:
+                    lines.append(f"    {_named(game, power)}'s {unit}{whence} must retreat to "
+                                 f"{_names(retreats)} (it may not disband while it can retreat)")
                 else:
                     lines.append(f"    {_named(game, power)}'s {unit}{whence} has no retreat and "
                                  "will be disbanded")
