@@ -229,3 +229,41 @@ def test_rule_8_the_start_state_is_the_games(world: Variant) -> None:
     start = Position.initial(world)
     assert start.state == Game(world).position.state
     assert len(start.state["inactive"]) == 42  # type: ignore[arg-type]
+
+
+# -- rule 7(h): an order that cannot be carried out never uses up a build -------------------------
+
+def _england_without_home_centres(world: Variant) -> Position:
+    """Winter 1871: England holds sea superiority, owns neither London nor Liverpool, and owns
+    Halifax (a colony), Ceylon, Canton and Singapore: one build, the fleet of 7(h)."""
+    pos = board(world, ["england F 1", "england F 2", "england F 3", "england F 4"], "W1871A",
+                n19="england", a49="england", a25="england", a36="england", f2="england",
+                e8="france", e5="france")
+    return pos
+
+
+@pytest.mark.parametrize("lines", [
+    ("A n19 B", "F a49 B"),
+    ("F a49 B", "A n19 B"),
+    ("A n19 B", "A a25 B", "F a49 B"),
+], ids=["army_first", "fleet_first", "two_armies_first"])
+def test_rule_7h_an_illegal_build_never_uses_up_the_holders_fleet_build(
+        world: Variant, lines: tuple[str, ...]) -> None:
+    pos = _england_without_home_centres(world)
+    assert world.hooks.holder(pos) == "england"
+    resolution = adjudicate(pos, [parse_order(line, pos) for line in lines])
+    outcome = {str(r.order): (r.result.value, r.reason) for r in resolution.results}
+    assert outcome["F A49 B"][0] == "succeeds"
+    for army in (str(parse_order(line, pos)) for line in lines if line.startswith("A")):
+        result, reason = outcome[army]
+        assert result == "void" and "no builds left" not in reason
+        assert "home supply centres" in reason or "rule 7(h)" in reason
+    assert resolution.units["a49"] == Unit("england", UnitType.FLEET, "a49")
+
+
+def test_rule_7h_a_second_fleet_build_has_no_build_left(world: Variant) -> None:
+    pos = _england_without_home_centres(world)
+    resolution = adjudicate(pos, [parse_order(o, pos) for o in ("F a49 B", "F a25 B")])
+    first, second = resolution.results
+    assert first.succeeded and second.result.value == "void"
+    assert "builds only one fleet a year" in second.reason
