@@ -39,6 +39,7 @@ from realpolitik.position import Phase, PhaseType, Position, Season
 from realpolitik.rules import Edition, Rules, rules_for
 from realpolitik.slots import slot_setter
 from realpolitik.variant import Setup, Variant, load_variant
+from realpolitik.winter import adjustments
 
 
 class EndKind(StrEnum):
@@ -519,16 +520,20 @@ class Game:
                            "no retreat order and will be disbanded")
         else:
             due = adjustment_counts(position).get(power, 0)
+            # the builds it can carry out (the variant's limits may leave fewer than due)
+            info = adjustments(position).get(power)
+            can = info.builds if info is not None and due > 0 else due
             if due > 0 and any(isinstance(o, Mobilise) for o in followed):
                 due -= 1  # a build foregone to mobilise units
+                can = min(can, due)
             builds = sum(1 for o in followed if isinstance(o, Build | Waive))
             removals = sum(1 for o in followed if isinstance(o, Disband))
             given = [o for o in followed if isinstance(o, Build)][:max(due, 0)]
             voids = self.variant.hooks.void_adjustments(position, power, given) if given \
                 else {}
             out += [f"{given[i]}: will be void: {reason}" for i, reason in sorted(voids.items())]
-            if due > 0 and builds < due:
-                out.append(f"{name}: may build {due}, gave {builds}; the rest are waived")
+            if due > 0 and builds < can:
+                out.append(f"{name}: may build {can}, gave {builds}; the rest are waived")
             elif due > 0 and builds > due:
                 out.append(f"{name}: may build {due}, gave {builds}: more builds than due; "
                            + _too_many(self.rules.too_many_builds.value, due))

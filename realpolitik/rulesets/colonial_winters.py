@@ -575,7 +575,8 @@ class ColonialWinters(VariantHooks):
             elif where in choices:
                 pending = self.pending_choice(before, unit.power)
                 count = pending[1] if pending else 1
-                why = (f"is active, taken by default: {name}'s first orders made fewer than "
+                whose = before.variant.power_possessive(unit.power)
+                why = (f"is active, taken by default: {whose} first orders made fewer than "
                        f"its {count} start choice{'s' if count > 1 else ''}, and it is the first "
                        f"candidate listed")
             elif where in mobilised:
@@ -769,7 +770,8 @@ class ColonialWinters(VariantHooks):
                     if variant.map.provinces[centre].is_supply_center \
                             and centre not in taken and centers.get(centre) != owner:
                         centers[centre] = owner
-                        notes.append(f"{variant.map.name(centre)} is {variant.power(owner).name}'s "
+                        notes.append(f"{variant.map.name(centre)} is "
+                                     f"{variant.power_possessive(owner)} "
                                      f"with {country.country.title()} (rule 7(e))")
         if units == dict(position.units) and centers == dict(position.centers):
             return events
@@ -1112,6 +1114,41 @@ class ColonialWinters(VariantHooks):
             differences[power] = min(surplus, owned_homes + extra)
         return differences
 
+    def adjustment_notes(self, position: Position, power: str, due: int) -> tuple[str, ...]:
+        notes = []
+        exempt = 0
+        served: dict[Protectorate, list[Unit]] = {}
+        for where, country in self.protectorate_units(position).items():
+            unit = position.units.get(where)
+            if unit is not None and unit.power == power:
+                served.setdefault(country, []).append(unit)
+        for country, units in served.items():
+            exempt += len(units)
+            rule = "7(e)" if country.trigger == "always" else "7(f)"
+            kinds = sorted({_kind(u) for u in units})
+            plural = {"army": "armies", "fleet": "fleets"}
+            what = f"{len(units)} {plural[kinds[0]]}" if len(kinds) == 1 and len(units) > 1 \
+                else " and ".join(kinds) if len(units) > 1 else kinds[0]
+            verb = "need" if len(units) > 1 else "needs"
+            notes.append(f"{_country_name(country.country)}'s {what} {verb} no supply centres "
+                         f"(rule {rule})")
+        surplus = len(position.centers_of(power)) - len(position.units_of(power)) + exempt
+        if 0 <= due < surplus:
+            owned_homes = sum(1 for c in self.home_centres(position, power)
+                              if position.centers.get(c) == power)
+            _, extra = self.special_allowance(position, power)
+            if owned_homes == 0 and self.holder(position) == power:
+                notes.append("it owns no home supply centre, but with sea superiority builds "
+                             "one fleet a year in a colony or possession (rule 7(h))")
+            else:
+                centres = "centre" if owned_homes == 1 else "centres"
+                notes.append(f"no more builds a year than the {owned_homes} home supply "
+                             f"{centres} it owns (rule 3)")
+            if extra:
+                notes.append(f"and {extra} more {'army' if extra == 1 else 'armies'} in its "
+                             f"special build centres (rule 7(i))")
+        return tuple(notes)
+
     def build_sites(self, position: Position, power: str) -> tuple[str, ...]:
         sites = list(self.home_centres(position, power))
         sites += [c for c in self.colonies(position, power) if c not in sites]
@@ -1259,6 +1296,11 @@ def _mobilised(before: Position, resolution: Resolution) -> set[str]:
         return set()  # (a MOBILISE there is a start choice: see ColonialWinters._choices)
     return {province_of(result.order.location) for result in resolution.results
             if isinstance(result.order, Mobilise) and result.succeeded}
+
+
+def _country_name(country: str) -> str:
+    """A minor country's name from its id in the data (``south_africa`` -> South Africa)."""
+    return country.replace("_", " ").title()
 
 
 def _kind(unit: Unit) -> str:
