@@ -263,6 +263,13 @@ class SeaSuperiorityOut(BaseModel):
     tiers: dict[str, str]
 
 
+class ProtectorateOut(BaseModel):
+    controller: str | None
+    """The power that commands its units (None: civil disorder)."""
+    units: list[str]
+    """Where its units stand (codes)."""
+
+
 class AdjustmentOut(BaseModel):
     """One power's builds or removals this winter: the engine's one count
     (:func:`realpolitik.winter.adjustments`), which every view shows."""
@@ -338,6 +345,9 @@ class GameOut(BaseModel):
     """The variant's named policies (readings of ambiguous rules) this game plays under."""
     sea_superiority: SeaSuperiorityOut | None = None
     """Colonial Winters: who holds sea superiority, each power's fleets and tier (a-e)."""
+    protectorates: dict[str, ProtectorateOut] | None = None
+    """Colonial Winters 7(e), 7(f): each protectorate (India, Holland, Belgium) by name, the
+    power that commands its units and where they stand."""
     adjustments: dict[str, AdjustmentOut] = Field(default_factory=dict)
     """In an adjustment phase, each power with builds or removals due (upper case) -> them."""
 
