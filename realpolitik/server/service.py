@@ -655,13 +655,16 @@ class GameService:
             "bots": {p: name for p in game.powers if (name := loaded.bot_of(p)) is not None},
         }
 
-    def list_games(self, user: Account | None, *, mine: bool) -> list[JSON]:
-        """Open games anyone may join or watch, or the games the user plays or runs."""
+    def list_games(self, user: Account | None, *, mine: bool, offset: int = 0,
+                   limit: int = 500) -> list[JSON]:
+        """Open games anyone may join or watch (those with the most players first, so that
+        empty games cannot crowd out the others), or the games the user plays or runs; at
+        most ``limit`` from ``offset``."""
         if mine and user is None:
             raise ServiceError(401, "not_logged_in", "log in to list your games")
         with self.store.read() as conn:
             rows = db.list_games(conn, user_id=user.id if mine and user else None,
-                                 open_only=not mine)
+                                 open_only=not mine, offset=offset, limit=limit)
             out = []
             for row in rows:
                 seats = db.seats_of(conn, int(row.id))
@@ -736,6 +739,11 @@ class GameService:
                                 if seat != join_seat}
             all_bots = join_seat is None
         with self.store.write() as conn:
+            waiting = db.forming_games_of(conn, user.id)
+            if waiting >= self.settings.forming_games_per_user:
+                raise ServiceError(429, "too_many_games", f"you have {waiting} games waiting "
+                                   "for players: start one (or let it fill) before creating "
+                                   "another")
             game_id = db.insert_game(
                 conn, name=options.name, creator_id=user.id, variant=variant.id,
                 rules=game.rules.edition, setup=setup.id, private=options.private,

@@ -61,6 +61,9 @@ class Settings:
     not tell which names exist beyond the few it has asked about."""
     games_per_client: str = "30 per hour"
     """New games from one client address."""
+    forming_games_per_user: int = 5
+    """Games one user may have created that still wait for players (429 for another): with
+    the lobby listing the games with most players first, a flood of empty games hides none."""
     ticket_seconds: float = 30.0
     """How long a WebSocket ticket (``POST /auth/ticket``) may wait before it is used."""
     sockets_per_client: int = 20

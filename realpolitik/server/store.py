@@ -497,16 +497,31 @@ def update_game_with_pending(conn: Connection, game_id: int, version: int, now: 
     return bool(driver.execute(_PG_PENDING_ROWS_AND_VERSION_SQL, params).rowcount == 1)
 
 
-def list_games(conn: Connection, *, user_id: int | None, open_only: bool) -> list[Row[Any]]:
+def list_games(conn: Connection, *, user_id: int | None, open_only: bool, offset: int = 0,
+               limit: int = 500) -> list[Row[Any]]:
+    """Games, the newest first; ``open_only``: public and not finished, those with the most
+    players seated first (a flood of games no one joined sinks below the others)."""
     query = select(m.games.c.id, m.games.c.name, m.games.c.variant, m.games.c.rules,
                    m.games.c.setup, m.games.c.private, m.games.c.status, m.games.c.phase,
                    m.games.c.deadline, m.games.c.creator_id, m.games.c.settings)
+    order = [m.games.c.id.desc()]
     if open_only:
         query = query.where(m.games.c.private.is_(False), m.games.c.status != "finished")
+        players = select(func.count()).select_from(m.seats).where(
+            m.seats.c.game_id == m.games.c.id, m.seats.c.user_id.is_not(None)
+        ).scalar_subquery()
+        order.insert(0, players.desc())
     if user_id is not None:
         seated = select(m.seats.c.game_id).where(m.seats.c.user_id == user_id)
         query = query.where(or_(m.games.c.id.in_(seated), m.games.c.creator_id == user_id))
-    return list(conn.execute(query.order_by(m.games.c.id.desc()).limit(500)))
+    return list(conn.execute(query.order_by(*order).offset(offset).limit(limit)))
+
+
+def forming_games_of(conn: Connection, user_id: int) -> int:
+    """How many games the user created are still waiting for players."""
+    count = conn.execute(select(func.count()).select_from(m.games).where(
+        m.games.c.creator_id == user_id, m.games.c.status == "forming")).scalar_one()
+    return int(count)
 
 
 def due_games(conn: Connection, now: float) -> list[int]:
