@@ -9,7 +9,7 @@ It starts ``realpolitik serve`` as ``benchmarks/server_load.py`` does (a fresh S
 a throwaway PostgreSQL server), with the server's own limits, except that the sign-ups and new
 games of the set-up (all from 127.0.0.1) are not limited. Ten other users meanwhile play as
 people do, in an open loop of 20 requests a second (a game view, their orders, the press of
-their game), each latency counted from when the request was due.
+their game), each latency counted from when the request was due, from a process of their own.
 
 Each attack then runs for ``--seconds`` (8), one after the other, and the report gives, per
 attack: the requests it sent, its answers 5xx (and those of the other users), the growth of the
@@ -41,6 +41,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import os
 import random
 import re
@@ -161,37 +162,52 @@ async def make_world(http: httpx.AsyncClient, port: int) -> World:
                  attacker_game, press_game)
 
 
-async def other_users(world: World, tally_of: Callable[[], Tally], stop: asyncio.Event) -> None:
-    """The other users, in an open loop: each request's latency counts from when it was due."""
+async def other_users(base: str, others: list[tuple[str, int, str]], out: Path) -> None:
+    """The other users, in an open loop, until killed: each request's latency counts from when
+    it was due. Every answer is written to ``out`` as ``due status latency`` (wall-clock due
+    time), for the attack that ran then. This runs in a process of its own, so that the
+    attacks' own client work (16 MiB messages, long answers read) delays none of it."""
     rng = random.Random(0)
-    async with httpx.AsyncClient(base_url=world.base, timeout=30) as http:
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         pending: set[asyncio.Task[None]] = set()
-        started = time.monotonic()
+        started_wall, started = time.time(), time.monotonic()
         n = 0
+        with open(out, "a", buffering=1) as log:
 
-        async def one(due: float, token: str, game: int, power: str, kind: int) -> None:
-            try:
-                if kind == 0:
-                    r = await http.get(f"/games/{game}", headers=bearer(token))
-                elif kind == 1:
-                    r = await http.put(f"/games/{game}/orders", headers=bearer(token),
-                                       json={"power": power, "text": "hold everything"})
-                else:
-                    r = await http.get(f"/games/{game}/press?limit=20", headers=bearer(token))
-                status = r.status_code
-            except httpx.HTTPError:
-                status = 599
-            tally_of().count(status, time.monotonic() - due)
+            async def one(due: float, token: str, game: int, power: str, kind: int) -> None:
+                try:
+                    if kind == 0:
+                        r = await http.get(f"/games/{game}", headers=bearer(token))
+                    elif kind == 1:
+                        r = await http.put(f"/games/{game}/orders", headers=bearer(token),
+                                           json={"power": power, "text": "hold everything"})
+                    else:
+                        r = await http.get(f"/games/{game}/press?limit=20",
+                                           headers=bearer(token))
+                    status = r.status_code
+                except httpx.HTTPError:
+                    status = 599
+                log.write(f"{started_wall + due - started:.3f} {status} "
+                          f"{time.monotonic() - due:.4f}\n")
 
-        while not stop.is_set():
-            due = started + n / OTHERS_RATE
-            await asyncio.sleep(max(0.0, due - time.monotonic()))
-            token, game, power = world.others[n % len(world.others)]
-            task = asyncio.create_task(one(due, token, game, power, rng.randrange(3)))
-            pending.add(task)
-            task.add_done_callback(pending.discard)
-            n += 1
-        await asyncio.gather(*pending, return_exceptions=True)
+            while True:
+                due = started + n / OTHERS_RATE
+                await asyncio.sleep(max(0.0, due - time.monotonic()))
+                token, game, power = others[n % len(others)]
+                task = asyncio.create_task(one(due, token, game, power, rng.randrange(3)))
+                pending.add(task)
+                task.add_done_callback(pending.discard)
+                n += 1
+
+
+def others_between(out: Path, start: float, end: float) -> Tally:
+    """The other users' answers to the requests due between ``start`` and ``end``."""
+    tally = Tally()
+    for line in out.read_text().splitlines():
+        due, status, latency = line.split()
+        if start <= float(due) < end:
+            tally.count(int(status), float(latency))
+    return tally
 
 
 # -- the attacks ---------------------------------------------------------------------------------
@@ -448,27 +464,34 @@ class Row:
     rss_growth: float
 
 
-async def run_attacks(args: argparse.Namespace, port: int, proc: subprocess.Popen[bytes]
-                      ) -> tuple[list[Row], dict[str, str], float, float]:
+async def run_attacks(args: argparse.Namespace, port: int, proc: subprocess.Popen[bytes],
+                      tmp: Path) -> tuple[list[Row], dict[str, str], float, float]:
     async with httpx.AsyncClient(base_url=f"http://{HOST}:{port}", timeout=60) as http:
         await wait_ready(http, proc, 60)
         world = await make_world(http, port)
-    current = [Tally()]
-    stop = asyncio.Event()
-    background = asyncio.create_task(other_users(world, lambda: current[0], stop))
-    await asyncio.sleep(3)  # warm up
-    rss_start = rss_mib(proc.pid)
-    rows = []
-    for name in args.only:
-        others = current[0] = Tally()
-        before = rss_mib(proc.pid)
-        tally = Tally()
-        await ATTACKS[name](world, tally, time.monotonic() + args.seconds)
-        await asyncio.sleep(1)  # the last answers of the others come in
-        rows.append(Row(name, tally, others, rss_mib(proc.pid) - before))
-        print(f"  {name}: done", file=sys.stderr)
-    stop.set()
-    await background
+    answers = tmp / "others.txt"
+    answers.touch()
+    world_file = tmp / "world.json"
+    world_file.write_text(json.dumps({"base": world.base, "others": world.others}))
+    others = subprocess.Popen([sys.executable, __file__, "--others", str(world_file),
+                               str(answers)])
+    try:
+        await asyncio.sleep(3)  # warm up
+        rss_start = rss_mib(proc.pid)
+        rows = []
+        for name in args.only:
+            before = rss_mib(proc.pid)
+            tally = Tally()
+            start = time.time()
+            await ATTACKS[name](world, tally, time.monotonic() + args.seconds)
+            end = time.time()
+            await asyncio.sleep(2)  # the last answers of the others come in
+            rows.append(Row(name, tally, others_between(answers, start, end),
+                            rss_mib(proc.pid) - before))
+            print(f"  {name}: done", file=sys.stderr)
+    finally:
+        others.terminate()
+        others.wait()
     return rows, world.notes, rss_start, rss_mib(proc.pid)
 
 
@@ -538,7 +561,7 @@ def one_database(args: argparse.Namespace, kind: str) -> int:
                                         cwd=tmp)
             try:
                 with asyncio.Runner(loop_factory=event_loop_factory()) as runner:
-                    rows, notes, start, end = runner.run(run_attacks(args, port, proc))
+                    rows, notes, start, end = runner.run(run_attacks(args, port, proc, tmp))
             finally:
                 proc.send_signal(signal.SIGINT)
                 try:
@@ -557,6 +580,15 @@ def one_database(args: argparse.Namespace, kind: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--others"]:  # the other users' process (run_attacks starts it)
+        world = json.loads(Path(argv[1]).read_text())
+        others = [(str(t), int(g), str(p)) for t, g, p in world["others"]]
+        with contextlib.suppress(KeyboardInterrupt), \
+                asyncio.Runner(loop_factory=event_loop_factory()) as runner:
+            signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+            runner.run(other_users(world["base"], others, Path(argv[2])))
+        return 0
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--database", default="sqlite", choices=("sqlite", "postgres", "both"))
     parser.add_argument("--workers", type=int, default=2,

@@ -428,7 +428,9 @@ def test_14_a_database_error_of_the_connection_is_503(client: TestClient,
         assert r.json()["detail"]["code"] == "unavailable"
 
 
-def test_14_postgres_stopped_gives_503_with_retry_after(tmp_path: Path) -> None:
+def test_14_postgres_stopped_gives_503_with_retry_after(request: pytest.FixtureRequest) -> None:
+    if request.config.getoption("--database") != "postgres":
+        pytest.skip("PostgreSQL only: runs with --database postgres")
     if postgres_bin() is None:
         pytest.skip("PostgreSQL is not installed")
     pytest.importorskip("psycopg")
@@ -460,7 +462,9 @@ def test_14_postgres_stopped_gives_503_with_retry_after(tmp_path: Path) -> None:
 # -- 4, 5: what uvicorn bounds, through a real server ----------------------------------------------
 
 @pytest.fixture
-def live(tmp_path: Path) -> Iterator[LiveServer]:
+def live(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[LiveServer]:
+    if request.config.getoption("--database") == "postgres":
+        pytest.skip("uvicorn's limits, the same on any database: run on SQLite")
     server = LiveServer(tmp_path / "live.db", tmp_path / "live.log", extra=(
         "from realpolitik.server.connections import HeadTimeoutProtocol\n"
         "HeadTimeoutProtocol.head_seconds = 1.0"))
