@@ -138,6 +138,32 @@ class TokenOut(BaseModel):
     username: str
 
 
+class PasswordChange(Strict):
+    current_password: str = Field(min_length=1, max_length=200)
+    new_password: str = Field(min_length=1, max_length=200)
+
+
+class RevokedOut(BaseModel):
+    revoked: int
+    """How many log-ins were ended."""
+
+
+class SessionOut(BaseModel):
+    """One log-in of the user: a token still valid."""
+
+    id: str
+    """Names the log-in for ``DELETE /auth/sessions/{id}`` (not the token, nor enough to
+    make one)."""
+    created_at: str | None
+    expires_at: str | None
+    client: str | None
+    """The address it logged in from."""
+    agent: str | None
+    """The browser or program it logged in with (its ``User-Agent``)."""
+    current: bool
+    """True for the log-in of this request."""
+
+
 class TicketOut(BaseModel):
     ticket: str
     """Open ``/games/{id}/ws?ticket=<ticket>`` with it, once."""
