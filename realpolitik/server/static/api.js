@@ -168,3 +168,27 @@ export function duration(seconds) {
   if (hr) return `${hr}:${two(m)}:${two(s)}`;
   return `${m}:${two(s)}`;
 }
+
+/** A text box's length against the server's limit, shown as one types (nothing is ever cut):
+ * the counter element, and ``fits()`` to call before sending (false when over, and the counter
+ * says by how much). */
+export function lengthLimit(box, max, what) {
+  const counter = h("p", { class: "counter small", "aria-live": "polite" });
+  const n = (x) => x.toLocaleString("en-GB");
+  const update = () => {
+    const used = box.value.length;
+    const over = max ? used - max : 0;
+    counter.classList.toggle("over", over > 0);
+    counter.textContent = !max ? "" : over > 0
+      ? `${n(used)} characters: ${n(over)} over the limit of ${n(max)} for ${what}. Shorten it to send; nothing is cut.`
+      : `${n(used)} / ${n(max)} characters`;
+  };
+  box.addEventListener("input", update);
+  update();
+  return { counter, update, fits: () => { update(); return !max || box.value.length <= max; } };
+}
+
+/** True on a touch screen without a keyboard shortcut to speak of (a phone). */
+export function touchOnly() {
+  return window.matchMedia("(pointer: coarse)").matches && !window.matchMedia("(pointer: fine)").matches;
+}

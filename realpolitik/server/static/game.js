@@ -1,7 +1,7 @@
 // The game page: the map, order entry (clicks, lists, text), ready flag, deadline, seats and the
 // gamesmaster's buttons, with the press and history panels. Every choice offered comes from the
 // server's legal-orders endpoint and every order goes through the server's parser: no rules here.
-import { api, auth, h, fill, title, phaseName, toast, notify, local, duration } from "./api.js";
+import { api, auth, h, fill, title, phaseName, toast, notify, local, duration, lengthLimit, touchOnly } from "./api.js";
 import { MapView } from "./mapview.js";
 import { PressPanel } from "./press.js";
 import { HistoryPanel } from "./history.js";
@@ -29,6 +29,13 @@ export class GamePage {
     this.timer = setInterval(() => this.tick(), 1000);
     this.keyHandler = (ev) => { if (ev.key === "Escape") this.cancelSelection(); };
     document.addEventListener("keydown", this.keyHandler);
+    this.changedElsewhere = {};  // power -> {before, now, refused}: orders changed in another tab
+    this.inflight = {};          // power -> the submission on its way
+    // a draft typed in another tab of this game shows here too (drafts live in localStorage)
+    this.storageHandler = (ev) => {
+      if (ev.key && ev.key.startsWith(`rp:draft:orders:${id}:`) && this.game && this.ordersBox) this.renderOrders();
+    };
+    window.addEventListener("storage", this.storageHandler);
     this.start();
   }
 
@@ -36,6 +43,7 @@ export class GamePage {
     this.closed = true;
     clearInterval(this.timer);
     document.removeEventListener("keydown", this.keyHandler);
+    window.removeEventListener("storage", this.storageHandler);
     if (this.ws) this.ws.close();
     clearTimeout(this.reconnect);
   }
@@ -173,6 +181,9 @@ export class GamePage {
       case "press":
         this.press.add(ev.message);
         break;
+      case "orders":
+        await this.ordersChangedElsewhere(ev);
+        break;
       case "end":
         await this.refresh();
         toast(`The game is over: ${ev.summary}`);
@@ -186,6 +197,29 @@ export class GamePage {
       default:
         break;
     }
+  }
+
+  /** My orders changed (the event goes only to my own pages): unless this page made the change,
+   * load them and say what changed. */
+  async ordersChangedElsewhere(ev) {
+    if (!this.game || ev.phase !== this.game.phase) return;
+    if (this.inflight[ev.power]) await this.inflight[ev.power].catch(() => {});
+    const held = this.orders[ev.power];
+    if (held && held.revision === ev.revision) return;  // this page's own change
+    const before = (held && held.text) || "";
+    await this.reloadOrders();
+    const now = (this.orders[ev.power] && this.orders[ev.power].text) || "";
+    if (before !== now) {
+      this.changedElsewhere[ev.power] = { before, now, refused: false };
+      toast(`Your orders for ${title(ev.power)} were changed in another tab or on another device.`);
+    }
+    this.renderOrders();
+    this.renderHead();
+    if (this.tab !== "history") this.showMap();
+  }
+
+  async reloadOrders() {
+    try { this.orders = await api("GET", `/games/${this.id}/orders`); } catch (err) { toast(err.message); }
   }
 
   showResults() {
@@ -400,6 +434,7 @@ export class GamePage {
     const lines = (this.orders[power] && this.orders[power].lines) || [];
     const help = phaseHelp(g, power, legal, lines);
     box.append(h("h2", { id: "orders-h" }, `Orders for ${title(power)}`));
+    if (this.changedElsewhere[power]) box.append(this.changedBox(power, this.changedElsewhere[power]));
     if (help.due) box.append(h("p", { class: "due", id: "orders-due", role: "status" }, help.due));
     box.append(h("p", { class: "muted small", id: "orders-how" }, help.how));
 
@@ -450,9 +485,11 @@ export class GamePage {
     area.addEventListener("scroll", () => { gutter.scrollTop = area.scrollTop; });
     area.addEventListener("keydown", (ev) => { if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) { ev.preventDefault(); this.submit(power, area.value); } });
     fillGutter();
+    const limit = lengthLimit(area, this.limits.order_chars, "a power's orders");
+    limit.counter.id = "order-count";
     box.append(h("label", { for: "order-text", class: "block" }, "Orders as text"),
-      h("p", { id: "order-help", class: "muted small" }, "One order per line. Ctrl+Enter sends."),
-      h("div", { class: "editor" }, gutter, area), status,
+      h("p", { id: "order-help", class: "muted small" }, touchOnly() ? "One order per line." : "One order per line. Ctrl+Enter sends."),
+      h("div", { class: "editor" }, gutter, area), limit.counter, status,
       h("div", { class: "row" },
         h("button", { type: "button", id: "send-orders", onclick: () => this.submit(power, area.value) }, "Send orders"),
         h("button", { type: "button", class: "secondary", onclick: () => this.submit(power, "") }, "Clear all")));
@@ -487,6 +524,30 @@ export class GamePage {
     if (warnings.length) box.append(h("ul", { class: "warnings", id: "order-warnings", role: "status" }, warnings.map((w) => h("li", {}, w))));
   }
 
+  /** The server's limits on what is typed (from /web/variants). */
+  get limits() { return (this.catalogue && this.catalogue.limits) || {}; }
+
+  /** Orders changed in another tab or on another device: what changed, and what to do. */
+  changedBox(power, changed) {
+    const lines = (text) => text.split("\n").map((l) => l.trim()).filter(Boolean);
+    const before = lines(changed.before), now = lines(changed.now);
+    const added = now.filter((l) => !before.includes(l)), removed = before.filter((l) => !now.includes(l));
+    const forget = () => { delete this.changedElsewhere[power]; this.renderOrders(); };
+    return h("div", { class: "changed", id: "orders-changed", role: "alert" },
+      h("p", {}, changed.refused
+        ? `Not sent: your orders for ${title(power)} were changed in another tab or on another device after this page loaded them. Nothing was overwritten.`
+        : `Your orders for ${title(power)} were changed in another tab or on another device.`),
+      h("ul", { class: "diff" },
+        added.map((l) => h("li", { class: "added" }, `+ ${l}`)),
+        removed.map((l) => h("li", { class: "removed" }, `− ${l}`)),
+        !added.length && !removed.length ? h("li", {}, "(the same lines, in another order)") : null),
+      changed.refused ? h("p", { class: "small" }, "Your text is kept below: press Send orders to replace the new orders with it, or use the new ones.") : null,
+      h("div", { class: "row" },
+        changed.refused ? h("button", { type: "button", class: "secondary small", id: "use-new-orders",
+          onclick: () => { local.set(this.draftKey(power), null); forget(); } }, "Use the new orders") : null,
+        h("button", { type: "button", class: "secondary small", onclick: forget }, "OK")));
+  }
+
   /** Replace the unit's order (or add it) in the power's text and send the whole text. */
   giveOrder(power, loc, orderText) {
     const prov = provOf(loc);
@@ -508,10 +569,25 @@ export class GamePage {
     this.submit(power, all.join("\n"));
   }
 
-  async submit(power, text) {
+  submit(power, text) {
+    const sending = this.send(power, text);
+    this.inflight[power] = sending;
+    return sending.finally(() => { if (this.inflight[power] === sending) delete this.inflight[power]; });
+  }
+
+  async send(power, text) {
+    const max = this.limits.order_chars;
+    if (max && text.length > max) {
+      local.set(this.draftKey(power), text || null);
+      this.renderOrders();
+      toast(`Orders not sent: ${text.length} characters, over the limit of ${max}. Nothing was cut: shorten them.`);
+      return;
+    }
+    const held = this.orders[power] || {};
     try {
-      const answer = await api("PUT", `/games/${this.id}/orders`, { power, text, phase: this.game.phase });
-      this.orders[power] = { ...(this.orders[power] || {}), text, lines: answer.lines, ready: answer.ready, submitted: true, warnings: answer.warnings || [] };
+      const answer = await api("PUT", `/games/${this.id}/orders`, { power, text, phase: this.game.phase, revision: held.revision });
+      this.orders[power] = { ...held, text, revision: answer.revision, lines: answer.lines, ready: answer.ready, submitted: true, warnings: answer.warnings || [] };
+      delete this.changedElsewhere[power];
       local.set(this.draftKey(power), null);
       this.renderOrders();
       const status = this.root.querySelector("#order-status");
@@ -519,6 +595,16 @@ export class GamePage {
       if (this.tab !== "history") this.showMap();
     } catch (err) {
       local.set(this.draftKey(power), text || null);
+      if (err.code === "orders_changed") {
+        // written on a view older than the stored orders: show what changed, keep the text
+        await this.reloadOrders();
+        const now = (this.orders[power] && this.orders[power].text) || "";
+        this.changedElsewhere[power] = { before: held.text || "", now, refused: true };
+        this.renderOrders();
+        this.renderHead();
+        if (this.tab !== "history") this.showMap();
+        return;
+      }
       toast(`Orders not sent: ${err.message}`);
     }
   }
