@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from realpolitik.daide.tokens import (
     FIXED_TOKENS,
@@ -16,7 +16,7 @@ from realpolitik.daide.tokens import (
     Item,
     Message,
 )
-from realpolitik.geography import Terrain, UnitType
+from realpolitik.geography import Map, Terrain, UnitType
 from realpolitik.listing import legal_orders
 from realpolitik.orders import (
     Build,
@@ -53,6 +53,11 @@ _TURN_OF: Mapping[tuple[Season, PhaseType], str] = {
     (Season.WINTER, PhaseType.ADJUSTMENTS): "WIN",
 }
 _PHASE_OF = {token: key for key, token in _TURN_OF.items()}
+
+_PHASE_OF_ORDER = {"HLD": PhaseType.MOVEMENT, "MTO": PhaseType.MOVEMENT,
+                   "CTO": PhaseType.MOVEMENT, "SUP": PhaseType.MOVEMENT,
+                   "CVY": PhaseType.MOVEMENT, "RTO": PhaseType.RETREATS,
+                   "DSB": PhaseType.RETREATS, "REM": PhaseType.ADJUSTMENTS}
 
 _UNIT_TOKEN = {UnitType.ARMY: "AMY", UnitType.FLEET: "FLT"}
 _UNIT_TYPE = {token: unit_type for unit_type, token in _UNIT_TOKEN.items()}
@@ -366,11 +371,17 @@ class DaideMap:
                 raise OrderNote("NYU", "a power builds only its own units")
             return _require_phase(Build(unit.type, unit.location, power=power), position,
                                   PhaseType.ADJUSTMENTS)
+        wanted = _PHASE_OF_ORDER.get(str(kind))
+        if wanted is None:
+            raise OrderNote("HUH", f"{format_item(item)} is not an order DAIDE knows")
+        _require_phase(Hold(unit.type, unit.location), position, wanted)
         standing = _unit_for(position, unit, kind)
-        if standing is None:
+        if standing is None and kind in ("RTO", "DSB") and position.unit_at(unit.province):
+            raise OrderNote("NRN", f"{format_item(item[0])} was not dislodged")
+        if standing is None or standing.power != unit.power:
             raise OrderNote("NSU", f"no unit {format_item(item[0])} on the board")
         if standing.power != power:
-            raise OrderNote("NYU", f"{standing} is not {power}'s unit")
+            raise OrderNote("NYU", f"{format_item(item[0])} is not {power}'s unit")
         where, unit_type = standing.location, standing.type
         rest = item[2:]
         order: Order
@@ -398,11 +409,7 @@ class DaideMap:
             order = Disband(unit_type, where, power=power)
         else:
             raise OrderNote("HUH", f"{format_item(item)} is not an order DAIDE knows")
-        wanted = {"HLD": PhaseType.MOVEMENT, "MTO": PhaseType.MOVEMENT,
-                  "CTO": PhaseType.MOVEMENT, "SUP": PhaseType.MOVEMENT,
-                  "CVY": PhaseType.MOVEMENT, "RTO": PhaseType.RETREATS,
-                  "DSB": PhaseType.RETREATS, "REM": PhaseType.ADJUSTMENTS}[str(kind)]
-        return _require_phase(order, position, wanted)
+        return order
 
     def read_position(self, now: Message, sco: Message | None) -> Position:
         """The position a ``NOW`` (and the latest ``SCO``) describe. In a retreat phase each
@@ -503,6 +510,18 @@ def convoy_routes(orders: Iterable[Order], position: Position
     return routes
 
 
+def loose(order: Order, the_map: Map) -> Order:
+    """The order as DAIDE can say it: a support's destination without its coast, and a move
+    that can only go by convoy marked as one (``MTO`` or ``CTO``), as DAIDE readers write it;
+    two orders with the same loose form are one order in DAIDE."""
+    if isinstance(order, SupportMove) and "/" in order.destination:
+        return replace(order, destination=order.destination.partition("/")[0])
+    if isinstance(order, Move) and not order.via_convoy and not the_map.can_move(
+            order.unit_type, order.location, order.destination):
+        return replace(order, via_convoy=True)
+    return order
+
+
 def format_item(item: Item) -> str:
     """One item in the text form."""
     from realpolitik.daide.tokens import format_message
@@ -524,8 +543,7 @@ def _unit_for(position: Position, unit: Unit, kind: Item) -> Unit | None:
 
 def _require_phase(order: Order, position: Position, kind: PhaseType) -> Order:
     if position.phase.type is not kind:
-        raise OrderNote("NRS", f"{order} is not an order of a {position.phase.type.name.lower()}"
-                        " phase")
+        raise OrderNote("NRS", f"not an order of a {position.phase.type.name.lower()} phase")
     return order
 
 

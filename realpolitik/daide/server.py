@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from realpolitik.adjudication.outcomes import OrderResult, Outcome, Result
 from realpolitik.bots import Bot, make_bot
-from realpolitik.daide.board import DaideMap, MapError, OrderNote
+from realpolitik.daide.board import DaideMap, MapError, OrderNote, loose
 from realpolitik.daide.tokens import DaideSyntaxError, Item, Message, Text, TokenTable
 from realpolitik.daide.wire import (
     MAGIC,
@@ -278,8 +278,22 @@ class DaideGame:
         return True
 
     def _draw_agreed(self) -> bool:
-        survivors = [p for p in self.game.active_powers()]
-        return bool(survivors) and all(self.seats[p].draw for p in survivors)
+        """Every power still in the game is for a draw: the DAIDE players that sent ``DRW``
+        this turn, and the bots, which vote by their draw policy once a player has asked for
+        one (they never ask themselves)."""
+        survivors = self.game.active_powers()
+        if not any(self.seats[p].draw for p in survivors):
+            return False
+        position = self.game.position
+        history = [record.position for record in self.game.history]
+        for power in survivors:
+            seat = self.seats[power]
+            if seat.bot is not None:
+                if not seat.bot.draw_vote(position, power, history):
+                    return False
+            elif not seat.draw:
+                return False
+        return True
 
     def _announce_end(self, position: Position) -> None:
         end = self.game.end
@@ -357,7 +371,9 @@ class DaideGame:
         replies: list[Message] = []
         position = self.game.position
         listing = legal_orders(position, seat.power, rules=self.game.rules)
-        legal = {order for options in listing.values() for order in options}
+        the_map = position.variant.map
+        legal = {loose(order, the_map): order for options in listing.values()
+                 for order in options}
         for item in items:
             try:
                 order = self.dmap.read_order(item, position, seat.power)
@@ -373,7 +389,11 @@ class DaideGame:
         self.changed.set()
         return replies
 
-    def _check(self, order: Order, legal: set[Order], seat: _Seat) -> Order:
+    def _check(self, order: Order, legal: dict[Order, Order], seat: _Seat) -> Order:
+        """The listed order that ``order`` (read from DAIDE) stands for.
+
+        :raises OrderNote: it is not legal, or one build or removal too many.
+        """
         position = self.game.position
         if position.phase.type is PhaseType.ADJUSTMENTS:
             due = adjustment_counts(position).get(seat.power, 0)
@@ -383,14 +403,9 @@ class DaideGame:
                 raise OrderNote("NMR", "no more removals are due")
             if isinstance(order, Waive):
                 return order
-        if order in legal:
-            return order
-        if isinstance(order, Move):
-            for other in (True, False):
-                variant = Move(order.unit_type, order.location, order.destination, other,
-                               power=order.power)
-                if variant in legal:
-                    return variant
+        listed = legal.get(loose(order, position.variant.map))
+        if listed is not None:
+            return listed
         raise OrderNote(_note_for(order, position, seat.power), f"{order} is not legal now")
 
 
@@ -625,6 +640,8 @@ class DaideServer:
             game.broadcast(message)
         elif head in ("SUB", "GOF", "MIS", "DRW", "NOT", "SND"):
             self._player_message(game, client, message)
+        elif head in ("HST", "LST", "SEL", "PRF"):
+            send(("REJ", message))  # no history, one game at a time, powers dealt at random
         elif head == "PNG":
             send(("YES", message))
         else:

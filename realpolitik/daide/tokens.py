@@ -89,6 +89,9 @@ FIXED_TOKENS: Mapping[str, int] = {
                        "THN": 0x19, "TRY": 0x1A, "VSS": 0x1C, "WHT": 0x1D, "WHY": 0x1E,
                        "XDO": 0x1F, "XOY": 0x20, "YDO": 0x21, "CHO": 0x22, "BCC": 0x23,
                        "UNT": 0x24}),
+    # Parlance's own tokens, not yet numbered by the DAIDE documents (its protocol.html, 4.??)
+    **_numbered(0x4E, {"SET": 0x01, "LST": 0x02, "SEL": 0x03, "PNG": 0x04, "PRB": 0x05,
+                       "PRF": 0x06, "VAR": 0x07}),
 }
 """Every token whose number the protocol fixes, by name (the brackets, powers, provinces,
 numbers and text aside)."""
