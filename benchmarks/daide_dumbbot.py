@@ -16,8 +16,9 @@ goal of the issue: the heuristic bot beats DumbBot in both settings (more centre
 than the DumbBots, and a top share above 1/7 against six of them).
 
 Not a test: it needs Python 2.7 for Parlance (``scripts/install_parlance.sh`` installs it and is
-run first) and takes about half a minute a game on a shared machine. ``--json FILE`` writes every
-game's result.
+run first) and takes about half a minute a game on a shared machine. ``--json FILE`` appends
+each game's result as it ends, and ``--summarise FILE`` prints the figures of such a file (a run
+cut short included); the settings take turns game by game.
 """
 
 from __future__ import annotations
@@ -166,34 +167,43 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="seed of the heuristic bots")
     parser.add_argument("--settings", choices=["both", "one", "six"], default="both",
                         help="one: 1 heuristic vs 6 DumbBots; six: 6 heuristic vs 1 DumbBot")
-    parser.add_argument("--json", metavar="FILE", help="write every game's result to FILE")
+    parser.add_argument("--json", metavar="FILE",
+                        help="append each game's result to FILE as it ends (JSON lines)")
+    parser.add_argument("--summarise", metavar="FILE",
+                        help="play nothing: print the figures of the games in FILE (--json)")
     args = parser.parse_args(argv)
-    bin_dir = install_parlance()
+    bin_dir = Path() if args.summarise else install_parlance()
     os.environ["PATH"] = f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"
     settings = []
     if args.settings in ("both", "one"):
         settings.append(("1 heuristic vs 6 DumbBots", 1))
     if args.settings in ("both", "six"):
         settings.append(("6 heuristic vs 1 DumbBot", 6))
-    everything: list[GameResult] = []
-    figures = {}
-    for name, heuristic in settings:
-        games = []
+    figures: dict[str, list[GameResult]] = {name: [] for name, _ in settings}
+    if args.summarise:
+        for line in Path(args.summarise).read_text(encoding="utf-8").splitlines():
+            game = GameResult(**json.loads(line))
+            figures.setdefault(game.setting, []).append(game)
+    else:
+        out = open(args.json, "a", encoding="utf-8") if args.json else None  # noqa: SIM115
+        # the settings take turns game by game, so that a run cut short still has both
         for index in range(args.games):
-            game = play_game(bin_dir, name, index, heuristic, args.end_year,
-                             args.seed + index)
-            games.append(game)
-            print(f"{name}, game {index + 1}/{args.games}: {game.end}, "
-                  f"{game.seconds:.1f} s; centres " + ", ".join(
-                      f"{p}{'*' if p in game.heuristic_powers else ''} {c}"
-                      for p, c in game.centres.items()), file=sys.stderr, flush=True)
-        everything.extend(games)
-        figures[name] = games
+            for name, heuristic in settings:
+                game = play_game(bin_dir, name, index, heuristic, args.end_year,
+                                 args.seed + index)
+                figures[name].append(game)
+                print(f"{name}, game {index + 1}/{args.games}: {game.end}, "
+                      f"{game.seconds:.1f} s; centres " + ", ".join(
+                          f"{p}{'*' if p in game.heuristic_powers else ''} {c}"
+                          for p, c in game.centres.items()), file=sys.stderr, flush=True)
+                if out is not None:
+                    out.write(json.dumps(asdict(game)) + "\n")
+                    out.flush()
+        if out is not None:
+            out.close()
     for name, games in figures.items():
-        report(name, games, args.end_year)
-    if args.json:
-        Path(args.json).write_text(json.dumps([asdict(g) for g in everything], indent=1),
-                                   encoding="utf-8")
+        if games:
+            report(name, games, args.end_year)
     return 0
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import struct
-from itertools import pairwise
 from collections.abc import Awaitable, Callable
+from itertools import pairwise
 from typing import Any
 
 import pytest
