@@ -435,6 +435,37 @@ def test_bots_refuse_a_draw_in_the_first_years() -> None:
     _run(test, bots=["heuristic"] * 6, end_year=1901)
 
 
+def test_a_deadline_plays_the_phase_without_the_missing_orders() -> None:
+    async def test(port: int, _task: object) -> None:
+        client = await _join(port)
+        hello = await _until(client, "HLO")
+        assert hello[3] == (("LVL", 10), ("MTL", 1), ("RTL", 1), ("BTL", 1))
+        assert (await _until(client, "NOW"))[1] == ("SPR", 1901)
+        started = asyncio.get_running_loop().time()
+        results = []
+        while (message := await client.message())[0] != "NOW":
+            results.append(message)
+        assert asyncio.get_running_loop().time() - started >= 0.4
+        assert message[1] == ("FAL", 1901)
+        assert sum(1 for r in results if r[0] == "ORD") == 22
+    _run(test, bots=["heuristic"] * 6, end_year=1901, deadline=0.5)
+
+
+def test_a_player_who_leaves_does_not_hold_up_the_game() -> None:
+    """A DAIDE player disconnects after the game starts: its units hold, and the game plays
+    on to its end with the other player."""
+    async def test(port: int, task: asyncio.Task[list[GameSummary]]) -> None:
+        leaving = await _join(port)
+        staying = asyncio.create_task(play_bots("127.0.0.1", port, [make_bot("heuristic")]))
+        await _until(leaving, "NOW")
+        leaving.writer.close()
+        summary = (await task)[0]
+        assert summary.phase == "S1902M"
+        result = (await staying)[0]
+        assert result.end == "draw" and result.problems == []
+    _run(test, bots=["heuristic"] * 5, end_year=1901)
+
+
 # -- the command line ------------------------------------------------------------------------
 
 def test_daide_serve_refuses_a_map_daide_cannot_describe(capsys: pytest.CaptureFixture[str]

@@ -253,6 +253,17 @@ class DaideGame:
                 self.broadcast(("CCD", (self.dmap.power_tokens[power],)))
         resolution = game.process()
         self.last_results = [self._ord(position, result) for result in resolution.results]
+        if position.phase.type is PhaseType.MOVEMENT:
+            # DAIDE reports every unit: those left without orders held
+            ordered = {unit_key(r.order) for r in resolution.results}
+            dislodged = {d.unit.province for d in resolution.dislodged}
+            turn = self.dmap.turn(position.phase)
+            for unit in position.units.values():
+                if unit.province not in ordered:
+                    outcome: tuple[Item, ...] = ("RET",) if unit.province in dislodged \
+                        else ("SUC",)
+                    self.last_results.append(("ORD", turn, (self.dmap.unit(unit), "HLD"),
+                                              outcome))
         for message in self.last_results:
             self.broadcast(message)
         after = game.position
