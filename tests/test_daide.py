@@ -466,6 +466,29 @@ def test_a_player_who_leaves_does_not_hold_up_the_game() -> None:
     _run(test, bots=["heuristic"] * 5, end_year=1901)
 
 
+def test_press_is_passed_on_and_observers_see_the_game() -> None:
+    """Level 10 press from one DAIDE player reaches the one it names as FRM, unread; an
+    observer gets the map, then the position as the game starts."""
+    async def test(port: int, _task: object) -> None:
+        observer = await _RawClient.open(port)
+        await observer.frame()
+        observer.send("OBS")
+        assert await observer.message() == ("YES", ("OBS",))
+        assert await observer.message() == ("MAP", (Text("standard"),))
+        observer.send("YES (MAP ('standard'))")
+        first, second = await _join(port), await _join(port)
+        me = (await _until(first, "HLO"))[1][0]
+        them = (await _until(second, "HLO"))[1][0]
+        assert (await _until(observer, "NOW"))[1] == ("SPR", 1901)
+        await _until(first, "NOW")
+        press = f"SND ({them}) (PRP (PCE ({me} {them})))"
+        first.send(press)
+        assert await first.message() == ("YES", parse_message(press))
+        assert await _until(second, "FRM") == (
+            "FRM", (me,), (them,), ("PRP", ("PCE", (me, them))))
+    _run(test, bots=["heuristic"] * 5, end_year=1901)
+
+
 # -- the command line ------------------------------------------------------------------------
 
 def test_daide_serve_refuses_a_map_daide_cannot_describe(capsys: pytest.CaptureFixture[str]
