@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import struct
 from collections.abc import Awaitable, Callable
 from itertools import pairwise
@@ -506,3 +507,17 @@ def test_daide_commands_say_what_is_wrong(argv: list[str], words: str,
                                           capsys: pytest.CaptureFixture[str]) -> None:
     assert main(argv) == 2
     assert words in capsys.readouterr().err
+
+
+def test_daide_serve_plays_bots_alone_and_prints_each_game(capsys: pytest.CaptureFixture[str]
+                                                           ) -> None:
+    """Seven bots and no seat for DAIDE clients: the games play at once, a JSON line each."""
+    argv = ["daide", "serve", "--bots", "heuristic*7", "--games", "2", "--end-year", "1901",
+            "--port", "0", "--quiet", "--json"]
+    assert main(argv) == 0
+    games = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [g["game"] for g in games] == [1, 2]
+    for game in games:
+        assert game["end"] == "short_game" and game["phase"] == "S1902M"
+        assert {s["player"] for s in game["seats"]} == {"realpolitik heuristic bot"}
+        assert sum(s["centres"] for s in game["seats"]) >= 22

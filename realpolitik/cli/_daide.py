@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import sys
 
 from realpolitik.bots import BOT_NAMES, make_bot
@@ -47,9 +48,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             print(text, file=sys.stderr, flush=True)
 
     def finished(summary: GameSummary) -> None:
-        if args.json:
-            print_json(summary.as_json())
-            sys.stdout.flush()
+        if args.json:  # a line per game, as each ends
+            print(json.dumps(summary.as_json(), ensure_ascii=False), flush=True)
             return
         print(f"game {summary.index + 1}: {summary.summary} ({summary.phase}, "
               f"{summary.seconds:.1f} s)")
