@@ -506,6 +506,9 @@ class Power:
         it was read as)."""
         self._voids: list[str] = []
         """Units given an order that could not be read or is illegal (results: ``void``)."""
+        self._sent: tuple[Position, dict[str, str] | list[str]] | None = None
+        """The position and a copy of :attr:`orders` (or :attr:`adjust`) when they were last
+        handed to the engine: unchanged since, they need not be handed over again."""
 
     # -- the board, as the package's lists --------------------------------------------------
 
@@ -595,10 +598,16 @@ class Power:
 
     def clear_orders(self) -> None:
         """Withdraw its orders for the current phase."""
+        if self._sent is not None:  # the engine has them already: withdrawn there too
+            self.game.realpolitik_game.clear_orders(self.game._names[self.name])
+        self._reset_orders()
+
+    def _reset_orders(self) -> None:
         self.orders = {}
         self.adjust = []
         self._values = {}
         self._voids = []
+        self._sent = None
 
     def __repr__(self) -> str:
         return f"<Power {self.name}>"
@@ -1127,6 +1136,7 @@ class Game:
                 continue
             holder.orders[unit] = rest
             holder._values[unit] = (rest, order)
+        self._send(holder)
 
     def _set_unchecked(self, holder: Power, texts: list[str], replace: bool) -> None:
         """``NO_CHECK``: movement orders kept as given (``"ORDER n"`` -> text), read and
@@ -1188,6 +1198,7 @@ class Game:
                 current[key] = entry
         holder._values = {key: entry for key, entry in current.items()}
         holder.adjust = [written for written, _ in current.values()]
+        self._send(holder)
 
     def _read(self, power: str, text: str) -> Order | None:
         """The slow path: an order string not in the table of legal orders."""
@@ -1313,19 +1324,30 @@ class Game:
         orders here are cleared. Returns the units given an order that was void (unit ->
         ``["void"]``)."""
         self._sync()
-        game = self.realpolitik_game
+        position = self.realpolitik_game.position
+        movement = position.phase.type is PhaseType.MOVEMENT
         voids: dict[str, list[str]] = {}
         for holder in self.powers.values():
-            values = self._given_orders(holder)
+            sent = holder._sent
+            if sent is None or sent[0] is not position or \
+                    sent[1] != (holder.orders if movement else holder.adjust):
+                self._send(holder)  # (given since, or changed by the caller)
             for unit in holder._voids:
                 voids[unit] = ["void"]
-            if values or holder.orders or holder.adjust:
-                try:
-                    game.submit(self._names[holder.name], values)
-                except GameError as error:  # a power that takes no orders in this game
-                    self.error.append(f"{holder.name}: {error}")
-            holder.clear_orders()
+            holder._reset_orders()
         return voids
+
+    def _send(self, holder: Power) -> None:
+        """Hand a power's orders as they stand to the engine (replacing those it had)."""
+        game = self.realpolitik_game
+        values = self._given_orders(holder)
+        if values or holder.orders or holder.adjust or holder._sent is not None:
+            try:
+                game.submit(self._names[holder.name], values)
+            except GameError as error:  # a power that takes no orders in this game
+                self.error.append(f"{holder.name}: {error}")
+        movement = game.phase.type is PhaseType.MOVEMENT
+        holder._sent = (game.position, dict(holder.orders) if movement else list(holder.adjust))
 
     # The package's record of the phase just played, made when first read.
 
