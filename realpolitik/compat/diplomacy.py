@@ -224,7 +224,7 @@ class _MovementTexts:
     value). Bounded by :data:`_MAX_MOVEMENT_TEXTS` orders: then it starts over.
     """
 
-    __slots__ = ("text", "held", "alias", "orders", "tables")
+    __slots__ = ("text", "held", "alias", "orders", "parts", "tables")
 
     def __init__(self, tables: MapTables) -> None:
         self.tables = tables
@@ -237,6 +237,8 @@ class _MovementTexts:
         to a coast is also listed without the coast, as the package does)."""
         self.orders: dict[str, dict[str, Order]] = {}
         """power -> string -> the order it names (not the aliases)."""
+        self.parts: dict[str, tuple[str, str]] = {}
+        """string -> (its unit, the rest of the order): ``("A PAR", "- BUR")``."""
 
     def clear(self) -> None:
         """Start over (the tables are full)."""
@@ -244,6 +246,7 @@ class _MovementTexts:
         self.held.clear()
         self.alias.clear()
         self.orders.clear()
+        self.parts.clear()
 
     def text_of(self, order: Order) -> str:
         """The string of ``order``, made and kept the first time."""
@@ -256,6 +259,7 @@ class _MovementTexts:
         main, other = _order_texts(order, self.tables)
         named = self.orders.setdefault(order.power or "", {})
         named.setdefault(main, order)
+        self.parts[main] = _split_order(main)
         if other is not None:
             # (the string without the coast names a support of the move to any coast: it is
             # read by the parser, not taken for this order)
@@ -1112,6 +1116,7 @@ class Game:
         # The order a string names, if the listing made it and lists it now (else the slow
         # path reads the string).
         named = self._movement_texts.orders.get(power, {})
+        split = self._movement_texts.parts
         listed = None
         for text in texts:
             order = named.get(text)
@@ -1129,9 +1134,10 @@ class Game:
                     self.error.append(f"{power.upper()}: {text}: {problem[1]}")
                     continue
                 text = order_text(order, self._tables, game.position)
-            unit, _, rest = text.partition(" ")
-            unit = f"{unit} {rest.split(' ', 1)[0]}"
-            rest = rest.split(" ", 1)[1] if " " in rest else ""
+            parts = split.get(text)
+            if parts is None:
+                parts = _split_order(text)
+            unit, rest = parts
             if not replace and unit in holder.orders:
                 continue
             holder.orders[unit] = rest
