@@ -30,6 +30,7 @@ import copy
 import hashlib
 import time
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from realpolitik.adjudication.outcomes import Outcome, Resolution
@@ -224,7 +225,7 @@ class _MovementTexts:
     value). Bounded by :data:`_MAX_MOVEMENT_TEXTS` orders: then it starts over.
     """
 
-    __slots__ = ("text", "held", "alias", "orders", "parts", "tables")
+    __slots__ = ("text", "held", "alias", "orders", "parts", "coastless", "tables")
 
     def __init__(self, tables: MapTables) -> None:
         self.tables = tables
@@ -239,6 +240,9 @@ class _MovementTexts:
         """power -> string -> the order it names (not the aliases)."""
         self.parts: dict[str, tuple[str, str]] = {}
         """string -> (its unit, the rest of the order): ``("A PAR", "- BUR")``."""
+        self.coastless: dict[str, Order] = {}
+        """A listed support's string without the coast -> that support with no coast (the
+        listing gives only the supports naming a coast; this one is checked when given)."""
 
     def clear(self) -> None:
         """Start over (the tables are full)."""
@@ -247,6 +251,7 @@ class _MovementTexts:
         self.alias.clear()
         self.orders.clear()
         self.parts.clear()
+        self.coastless.clear()
 
     def text_of(self, order: Order) -> str:
         """The string of ``order``, made and kept the first time."""
@@ -261,9 +266,12 @@ class _MovementTexts:
         named.setdefault(main, order)
         self.parts[main] = _split_order(main)
         if other is not None:
-            # (the string without the coast names a support of the move to any coast: it is
-            # read by the parser, not taken for this order)
+            # (the string without the coast names a support of the move to either coast: not
+            # this order, but the same support with no coast)
             self.alias[main] = other
+            assert isinstance(order, SupportMove)
+            self.coastless[other] = replace(order, destination=province_of(order.destination))
+            self.parts[other] = _split_order(other)
         self.held[key] = order
         self.text[key] = main
         return main
@@ -522,6 +530,7 @@ class Power:
         if self._board is position:
             return
         self._board = position
+        self.game._read_lists.add(self.name)
         self._units = [unit_text(unit) for unit in position.units_of(self.name.lower())]
         self._centers = [center.upper() for center in position.centers_of(self.name.lower())]
         self._retreats = {unit: options[:] for unit, options
@@ -681,6 +690,9 @@ class Game:
         self._movement_texts = _movement_texts(variant)
         self._upper_locations = [loc.upper() for loc in variant.map.locations]
         self._names: dict[str, str] = {p.upper(): p for p in variant.power_ids}
+        self._read_lists: set[str] = set()
+        """The powers whose lists (:attr:`Power.units`...) have been made: only those can have
+        been changed by the caller."""
         self.powers: dict[str, Power] = {name: Power(self, name) for name in self._names}
         self._phase: _PhaseTables = _PhaseTables(self.realpolitik_game.position)
         self._influence: dict[str, str] = {}
@@ -720,7 +732,8 @@ class Game:
 
     def _sync(self) -> None:
         """Read the powers' lists back into the position if the caller changed them."""
-        if not any(power._changed() for power in self.powers.values()):
+        if not self._read_lists or not any(
+                self.powers[name]._changed() for name in self._read_lists):
             return
         game = self.realpolitik_game
         position = game.position
@@ -1118,6 +1131,9 @@ class Game:
         named = self._movement_texts.orders.get(power, {})
         split = self._movement_texts.parts
         listed = None
+        fresh = not holder.orders  # (then what this call writes is all there is)
+        if fresh:
+            holder._values = {}
         for text in texts:
             order = named.get(text)
             if order is not None:
@@ -1126,14 +1142,15 @@ class Game:
                 if not listed(order):
                     order = None
             if order is None:
-                order = self._read(power, text)
+                order = self._movement_texts.coastless.get(text) or self._read(power, text)
                 if order is None:
                     continue
                 problem = check_order(game.position, order, rules=game.rules)
                 if problem is not None:
                     self.error.append(f"{power.upper()}: {text}: {problem[1]}")
                     continue
-                text = order_text(order, self._tables, game.position)
+                if text not in split:
+                    text = order_text(order, self._tables, game.position)
             parts = split.get(text)
             if parts is None:
                 parts = _split_order(text)
@@ -1142,7 +1159,7 @@ class Game:
                 continue
             holder.orders[unit] = rest
             holder._values[unit] = (rest, order)
-        self._send(holder)
+        self._send(holder, [entry[1] for entry in holder._values.values()] if fresh else None)
 
     def _set_unchecked(self, holder: Power, texts: list[str], replace: bool) -> None:
         """``NO_CHECK``: movement orders kept as given (``"ORDER n"`` -> text), read and
@@ -1343,10 +1360,12 @@ class Game:
             holder._reset_orders()
         return voids
 
-    def _send(self, holder: Power) -> None:
-        """Hand a power's orders as they stand to the engine (replacing those it had)."""
+    def _send(self, holder: Power, values: list[Order] | None = None) -> None:
+        """Hand a power's orders as they stand to the engine (replacing those it had);
+        ``values``: their order values, if the caller has them."""
         game = self.realpolitik_game
-        values = self._given_orders(holder)
+        if values is None:
+            values = self._given_orders(holder)
         if values or holder.orders or holder.adjust or holder._sent is not None:
             try:
                 game.submit(self._names[holder.name], values)
