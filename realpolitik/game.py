@@ -38,6 +38,7 @@ from realpolitik.position import Phase, PhaseType, Position, Season
 from realpolitik.rules import Edition, Rules, rules_for
 from realpolitik.slots import slot_setter
 from realpolitik.variant import Setup, Variant, load_variant
+from realpolitik.writing import place_writer
 
 
 class EndKind(StrEnum):
@@ -506,13 +507,15 @@ class Game:
         out = [f"{e.text or e.order}: {e.error}" for e in entries if e.error_kind == REPLACED]
         kind = position.phase.type
         if kind is PhaseType.MOVEMENT:
-            idle = [str(u) for u in position.units_of(power) if u.province not in ordered]
+            writer = place_writer(self.variant)
+            idle = [writer.unit_of(u) for u in position.units_of(power)
+                    if u.province not in ordered]
             if idle:
                 out.append(f"{name}: {', '.join(idle)} {'has' if len(idle) == 1 else 'have'} "
                            "no order that can be followed and will hold")
         elif kind is PhaseType.RETREATS:
-            idle = [str(d.unit) for d in position.dislodged_of(power)
-                    if d.unit.province not in ordered]
+            idle = [place_writer(self.variant).unit_of(d.unit)
+                    for d in position.dislodged_of(power) if d.unit.province not in ordered]
             if idle:
                 out.append(f"{name}: {', '.join(idle)} {'has' if len(idle) == 1 else 'have'} "
                            "no retreat order and will be disbanded")
@@ -680,8 +683,10 @@ class Game:
                 unit = dislodged.unit
                 order = Retreat(unit.type, unit.location, where, power=unit.power)
                 drawn.append(order)
-                notes.append(f"{self.variant.power_name(unit.power)} gave no order for {unit}: "
-                             f"it retreats to {where.upper()}, drawn at random")
+                writer = place_writer(self.variant)
+                notes.append(f"{self.variant.power_name(unit.power)} gave no order for "
+                             f"{writer.unit_of(unit)}: it retreats to {writer.place(where)}, "
+                             f"drawn at random")
         return drawn
 
     def _setup_events(self, before: Position, after: Position, notes: list[str]) -> Position:

@@ -80,10 +80,14 @@ class PlaceWriter:
         return str(unit) if not self.by_name else f"{unit.type} {self.place(unit.location)}"
 
     def point(self, point: str) -> str:
-        """A block's point: a passage by its space's name, a corner by its id."""
-        if self.by_name and point in self.variant.map.provinces:
+        """A block's point: a passage by its space's name, a corner by its id (in words where
+        places are written by name: ``Southern Africa``; in capitals by code:
+        ``SOUTHERN_AFRICA``)."""
+        if not self.by_name:
+            return point.upper()
+        if point in self.variant.map.provinces:
             return self.place(point)
-        return point.upper()
+        return point.replace("_", " ").title()
 
     def order(self, order: Order) -> str:
         """The order as people read it; :func:`~realpolitik.notation.parse_order` reads it back

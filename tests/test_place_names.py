@@ -62,21 +62,20 @@ def _orders(variant: Variant) -> st.SearchStrategy[Order]:
     anywhere = st.sampled_from(sorted(set(army) | set(fleet)))
     provinces = st.sampled_from(army)
 
-    def move(u: tuple[UnitType, str], to: str, via: bool) -> Order:
-        if u[0] is UnitType.ARMY:
-            return Move(u[0], u[1], province_of(to), via)
-        return Move(u[0], u[1], to)
-
+    armies = _unit(variant, UnitType.ARMY, army)
+    fleets = _unit(variant, UnitType.FLEET, fleet)
+    fleet_places = st.sampled_from(fleet)
     return st.one_of(
         units.map(lambda u: Hold(*u)),
-        st.builds(move, units, anywhere, st.booleans()),
+        st.builds(lambda u, to, via: Move(*u, to, via), armies, provinces, st.booleans()),
+        st.builds(lambda u, to: Move(*u, to), fleets, fleet_places),
         st.builds(lambda u, s: SupportHold(*u, s[1], s[0]), units, units),
         st.builds(lambda u, s, to: SupportMove(*u, s[1], province_of(to), s[0]),
-                  units, units, provinces),
+                  units, units, anywhere),
         st.builds(lambda f, a, to: Convoy(UnitType.FLEET, f, a, to),
-                  st.sampled_from(fleet), provinces, provinces),
-        st.builds(lambda u, to: Retreat(u[0], u[1], to if u[0] is UnitType.FLEET
-                                        else province_of(to)), units, anywhere),
+                  fleet_places, provinces, provinces),
+        st.builds(lambda u, to: Retreat(*u, to), armies, provinces),
+        st.builds(lambda u, to: Retreat(*u, to), fleets, fleet_places),
         units.map(lambda u: Disband(*u)),
         units.map(lambda u: Build(*u)),
         units.map(lambda u: Mobilise(*u)),

@@ -20,6 +20,7 @@ from realpolitik.listing import listed_checker
 from realpolitik.orders import Order, Retreat, Waive
 from realpolitik.position import Position, moved_unit
 from realpolitik.rules import DuplicateOrders, Rules
+from realpolitik.writing import place_writer
 
 __all__ = ["adjudicate_retreats"]
 
@@ -80,6 +81,7 @@ def adjudicate_retreats(position: Position, orders: Iterable[Order], rules: Rule
             going.setdefault(province_of(entry.order.destination), []).append(index)
     units = dict(position.units)
     results: list[OrderResult] = []
+    writer = place_writer(position.variant)
     for entry in entries:
         if entry.illegal is not None or entry.order is None:
             result = entry.void_result()
@@ -90,12 +92,13 @@ def adjudicate_retreats(position: Position, orders: Iterable[Order], rules: Rule
             ))
             continue
         order = entry.order
-        text = str(order)
+        text = writer.order(order)
         if isinstance(order, Retreat):
             dest = province_of(order.destination)
             rivals = [i for i in going[dest] if i != entry.unit_index]
             if rivals:
-                names = [str(chosen[i].order) for i in rivals]
+                names = [writer.order(rival) for i in rivals
+                         if (rival := chosen[i].order) is not None]
                 results.append(OrderResult(
                     entry.given, entry.power, Result.FAILS, Outcome.BOUNCED,
                     f"{text} failed: it bounced with {and_list(names)}, and the unit was "
