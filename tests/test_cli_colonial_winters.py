@@ -133,8 +133,8 @@ def test_process_and_the_record_say_which_inactive_units_became_active_and_why(
     assert "  Note: F Bordeaux (France) is active, taken by default: France's first orders made " \
            "fewer than its 1 start choice, and it is the first candidate listed (rule 8)" in out
     # Spain's army in Casablanca (f19) comes into play by the date the variant gives it
-    assert "  Note: A Casablanca (Spain) becomes active: the rules bring it into play in Fall 1870 " \
-           "movement (rule 8)" in out
+    assert "  Note: A Casablanca (Spain) becomes active: the rules bring it into play in Fall " \
+           "1870 movement (rule 8)" in out
     history = run_json(capsys, "history", str(game_file))
     assert any("F Guyana (England) is active" in n for n in history["phases"][0]["notes"])
     shown = run_json(capsys, "show", str(game_file))
