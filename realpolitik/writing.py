@@ -13,7 +13,11 @@ case files and the typed API compare. The text written here is for people.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
 
 from realpolitik.caches import CacheSlot
 from realpolitik.geography import UnitType, province_of
@@ -34,7 +38,8 @@ from realpolitik.orders import (
 from realpolitik.position import Unit
 from realpolitik.variant import Variant
 
-__all__ = ["PlaceWriter", "place_writer", "write_order", "write_place", "write_unit"]
+__all__ = ["UNIT_TEXT", "PlaceWriter", "names_table", "place_names", "place_writer", "write_order",
+           "write_place", "write_unit"]
 
 
 @dataclass(frozen=True)
@@ -131,6 +136,23 @@ place_writer: CacheSlot[Variant, PlaceWriter] = CacheSlot("place writer", _make_
 """The writer of a variant's places (one per variant)."""
 
 
+def _make_place_names(variant: Variant) -> Mapping[str, str]:
+    writer = place_writer(variant)
+    return MappingProxyType({loc.upper(): writer.place(loc) for loc in variant.map.locations})
+
+
+_place_names: CacheSlot[Variant, Mapping[str, str]] = CacheSlot("place names",
+                                                                _make_place_names)
+"""Every location's name by its code in capitals (one table per variant)."""
+
+
+def place_names(variant: Variant) -> dict[str, str] | None:
+    """Every place's name by its code in capitals (``{"E8": "London", "E26/WC": "Kiel
+    (wc)"}``) for a variant that writes places by name; None for one whose codes are its
+    names."""
+    return dict(_place_names(variant)) if variant.writes_names else None
+
+
 def write_place(location: str, variant: Variant) -> str:
     """A place as the variant writes it: ``"London"`` (Colonial Winters), ``"LON"``
     (classical)."""
@@ -146,3 +168,41 @@ def write_order(order: Order, variant: Variant) -> str:
     """An order as the variant writes it: ``"F London - English Channel"`` (Colonial Winters),
     ``"F LON - ENG"`` (classical, the same as ``str(order)``)."""
     return place_writer(variant).order(order)
+
+
+UNIT_TEXT = re.compile(r"(?:[A-Z]+ )?([AF]) (\S+)")
+"""A unit in the canonical text (``F E26/WC``, ``ENGLAND A E8``): its type and location."""
+
+_FREE_TEXT = frozenset({"names", "reason", "input", "text", "notes", "summary", "message",
+                        "hint", "name"})
+"""Keys of JSON-ready reports whose values are sentences or written text, not codes."""
+
+
+def names_table(variant: Variant, data: Any) -> dict[str, str]:
+    """Code -> name of every place a JSON-ready report mentions, as a place (``"E8"``) or in a
+    unit (``"F E26/WC"``): the ``names`` table that the command line's and the server's JSON
+    carry beside the codes. Empty for a variant that writes places by code (the classical
+    map: its codes are its names)."""
+    if not variant.writes_names:
+        return {}
+    writer = place_writer(variant)
+    is_location = variant.map.is_location
+    table: dict[str, str] = {}
+
+    def visit(value: Any) -> None:
+        if isinstance(value, str):
+            unit = UNIT_TEXT.fullmatch(value)
+            code = unit.group(2) if unit else value
+            if is_location(code.lower()):
+                table[code] = writer.place(code.lower())
+        elif isinstance(value, Mapping):
+            for key, item in value.items():
+                if key not in _FREE_TEXT:
+                    visit(key)
+                    visit(item)
+        elif isinstance(value, list | tuple):
+            for item in value:
+                visit(item)
+
+    visit(data)
+    return dict(sorted(table.items()))

@@ -24,7 +24,7 @@ from realpolitik.savefile import (
 )
 from realpolitik.variant import Variant, normalize_name
 from realpolitik.variant_rules import NEUTRAL
-from realpolitik.writing import place_writer, write_order
+from realpolitik.writing import UNIT_TEXT, names_table, write_order
 
 from ._common import JSON, Style, power_name
 
@@ -55,37 +55,6 @@ def first_line(text: str | None) -> str:
 
 # -- names -------------------------------------------------------------------------------------
 
-_UNIT = re.compile(r"(?:[A-Z]+ )?([AF]) (\S+)")
-
-
-def names_table(variant: Variant, data: Any) -> dict[str, str]:
-    """Code -> name of every place the JSON-ready ``data`` mentions, as a place (``"E8"``)
-    or in a unit (``"F E26/WC"``); empty for a variant that writes places by code (the
-    classical map: its codes are its names)."""
-    if not variant.writes_names:
-        return {}
-    writer = place_writer(variant)
-    table: dict[str, str] = {}
-
-    def visit(value: Any) -> None:
-        if isinstance(value, str):
-            unit = _UNIT.fullmatch(value)
-            code = unit.group(2) if unit else value
-            if variant.map.is_location(code.lower()):
-                table[code] = writer.place(code.lower())
-        elif isinstance(value, Mapping):
-            for key, item in value.items():
-                if key not in ("names", "reason", "input", "text", "notes", "summary"):
-                    visit(key)
-                    visit(item)
-        elif isinstance(value, list | tuple):
-            for item in value:
-                visit(item)
-
-    visit(data)
-    return dict(sorted(table.items()))
-
-
 def with_names(variant: Variant, data: JSON) -> JSON:
     """``data`` with its ``names`` table (:func:`names_table`) when the variant writes places
     by name; unchanged otherwise."""
@@ -103,7 +72,7 @@ def named(data: Mapping[str, Any], text: str) -> str:
         return text
     if text in table:
         return str(table[text])
-    unit = _UNIT.fullmatch(text)
+    unit = UNIT_TEXT.fullmatch(text)
     if unit is not None and unit.group(2) in table:
         return text[:unit.start(2)] + str(table[unit.group(2)])
     return text

@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
+from realpolitik.geography import UnitType
 from realpolitik.orders import (
     Block,
     Build,
@@ -35,6 +36,7 @@ from realpolitik.server.values import (
     OrderLine,
     PressRules,
 )
+from realpolitik.writing import PlaceWriter
 
 _DURATION = re.compile(r"(\d+)\s*([smhd])")
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
@@ -314,6 +316,10 @@ class GameOut(BaseModel):
     """The variant's named policies (readings of ambiguous rules) this game plays under."""
     sea_superiority: SeaSuperiorityOut | None = None
     """Colonial Winters: who holds sea superiority, each power's fleets and tier (a-e)."""
+    names: dict[str, str] | None = None
+    """In a variant that writes places by name (Colonial Winters): every place's name by its
+    code (``{"E8": "London", "E26/WC": "Kiel (wc)"}``); null where the codes are the names
+    (the classical map)."""
 
 
 class JoinIn(Strict):
@@ -388,13 +394,36 @@ class StructuredOrder(BaseModel):
 
 
 class OrderOut(StructuredOrder):
-    """An engine order as fields, with its canonical text."""
+    """An engine order as fields, with its canonical text. In a variant that writes places by
+    name (Colonial Winters) it also has ``name``, the order as people read it (``F London -
+    English Channel``, read back to the same order), and ``unit_name``, ``to_name`` and
+    ``target_name`` beside ``unit``, ``to`` and ``target``."""
 
+    model_config = ConfigDict(extra="allow")
     text: str
 
 
-def order_to_wire(order: Order) -> OrderOut:
-    """The wire form of an engine order."""
+def order_to_wire(order: Order, writer: PlaceWriter | None = None) -> OrderOut:
+    """The wire form of an engine order; with the ``writer`` of a variant that writes places
+    by name, with the names beside the codes."""
+    out = _order_fields(order)
+    if writer is None or not writer.by_name or isinstance(order, Waive):
+        return out
+    extra: dict[str, str] = {"name": writer.order(order),
+                             "unit_name": writer.unit(order.unit_type, order.location)}
+    if isinstance(order, Move | Retreat | SupportMove | Convoy):
+        extra["to_name"] = writer.place(order.destination)
+    elif isinstance(order, Block):
+        extra["to_name"] = writer.point(order.point)
+    if isinstance(order, SupportHold | SupportMove):
+        extra["target_name"] = writer.unit(order.supported_type, order.supported_location)
+    elif isinstance(order, Convoy):
+        extra["target_name"] = writer.unit(UnitType.ARMY, order.army_location)
+    values: dict[str, Any] = {**out.model_dump(exclude_unset=True), **extra}
+    return OrderOut.model_construct(None, **values)
+
+
+def _order_fields(order: Order) -> OrderOut:
     text = str(order)
     if isinstance(order, Waive):
         return OrderOut(kind="waive", text=text)
@@ -476,10 +505,10 @@ class OrderLineOut(BaseModel):
     error: OrderError | None
 
 
-def line_to_wire(line: OrderLine) -> OrderLineOut:
+def line_to_wire(line: OrderLine, writer: PlaceWriter | None = None) -> OrderLineOut:
     return OrderLineOut(
         line=line.line, text=line.text, ok=line.error is None and line.order is not None,
-        order=order_to_wire(line.order) if line.order is not None else None,
+        order=order_to_wire(line.order, writer) if line.order is not None else None,
         error=OrderError(**line.error) if line.error is not None else None)
 
 

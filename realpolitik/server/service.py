@@ -60,6 +60,7 @@ from realpolitik.server.values import (
     not_found,
 )
 from realpolitik.variant import Variant, available_variants, load_variant
+from realpolitik.writing import PlaceWriter, names_table, place_names, place_writer
 
 log = logging.getLogger("realpolitik.server")
 
@@ -301,12 +302,31 @@ def _add_unordered_dislodged(entry: JSON, played: PhaseRecord) -> None:
         unit = dislodged.unit
         if unit.province in ordered:
             continue
-        by = f" by the unit from {dislodged.attacker_from.upper()}" \
+        writer = place_writer(played.position.variant)
+        by = f" by the unit from {writer.place(dislodged.attacker_from)}" \
             if dislodged.attacker_from else ""
-        results.append({
+        written = writer.unit_of(unit)
+        entry_json: JSON = {
             "power": unit.power.upper(), "order": str(unit), "result": "dislodged",
             "outcome": "dislodged", "unordered": True,
-            "reason": f"{unit} had no order, so it held, and was dislodged{by}."})
+            "reason": f"{written} had no order, so it held, and was dislodged{by}."}
+        if writer.by_name:
+            entry_json["name"] = written
+        results.append(entry_json)
+
+
+def _add_names(entry: JSON, played: PhaseRecord) -> None:
+    """In a variant that writes places by name: each result of a played phase with its order
+    as people read it (``name``), and the phase with the name of every place it mentions by
+    code (``names``)."""
+    variant = played.position.variant
+    if not variant.writes_names:
+        return
+    writer = place_writer(variant)
+    for data, result in zip(entry["resolution"]["results"], played.resolution.results,
+                            strict=False):
+        data["name"] = writer.order(result.order)
+    entry["names"] = names_table(variant, entry)
 
 
 class GameService:
@@ -625,6 +645,7 @@ class GameService:
             "powers": list(game.powers),
             "position": savefile.position_to_json(game.position),
             "centers": game.centers(),
+            "names": place_names(game.variant),
             "policies": dict(game.variant.policies),
             # what the variant's state shows beside the board (e.g. "sea_superiority")
             **game.variant.hooks.public_state(game.position),
@@ -1080,6 +1101,15 @@ class GameService:
         self.hub.publish(game_id, {"type": "ready", "phase": phase, "ready": loaded.ready()})
         return loaded
 
+    def writer_of(self, game_id: int) -> PlaceWriter | None:
+        """The writer of the places of a game the service holds (as the last request left
+        it), where its variant writes places by name; None otherwise (the wire's codes are
+        the names then)."""
+        cached = self._cache.get(game_id)
+        if cached is None or not cached.game.variant.writes_names:
+            return None
+        return place_writer(cached.game.variant)
+
     def legal_orders(self, user: Account, game_id: int, power: str) -> dict[str, list[Order]]:
         """Every legal order of one of the user's powers this phase, per location."""
         loaded = self._read(game_id, orders=False)  # the position's orders, not the powers'
@@ -1153,6 +1183,7 @@ class GameService:
             record = savefile.game_to_json(game)
             new_phases = record["phases"][before:]
             for offset, entry in enumerate(new_phases):
+                _add_names(entry, game.history[before + offset])
                 _add_unordered_dislodged(entry, game.history[before + offset])
                 db.append_phase(conn, game_id=game_id, seq=before + offset,
                                 phase=entry["phase"], data=json.dumps(entry, ensure_ascii=False),

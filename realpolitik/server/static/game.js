@@ -8,6 +8,9 @@ import { HistoryPanel } from "./history.js";
 
 const provOf = (loc) => (loc || "").split("/")[0].toLowerCase();
 const unitProv = (unit) => provOf((unit || "").split(" ")[1]);
+/** How an order reads: with the places' names where the variant writes them (Colonial Winters:
+ * "F London - English Channel", which the server reads back), else its text ("F LON - ENG"). */
+const said = (o) => (o && (o.name || o.text)) || "";
 const KIND_LABEL = { hold: "Hold", move: "Move", support: "Support", convoy: "Convoy", retreat: "Retreat",
   disband: "Disband", build: "Build", waive: "Waive", block: "Block", mobilise: "Mobilise" };
 
@@ -405,18 +408,18 @@ export class GamePage {
 
     // One list of legal orders per unit (or free centre): the keyboard way to give orders.
     const chosen = new Map();
-    for (const line of lines) if (line.ok && line.order && line.order.unit) chosen.set(unitProv(line.order.unit), line.order.text);
+    for (const line of lines) if (line.ok && line.order && line.order.unit) chosen.set(unitProv(line.order.unit), said(line.order));
     const list = h("ul", { class: "units", "aria-label": "Units and their orders" });
     for (const [loc, orders] of Object.entries(legal)) {
       if (loc === "waive") continue;
       const prov = provOf(loc);
       const isBuild = orders.every((o) => o.kind === "build");
-      const label = isBuild ? `Build in ${prov.toUpperCase()}` : orders[0].unit;
+      const label = isBuild ? `Build in ${this.placeName(prov)}` : orders[0].unit_name || orders[0].unit;
       const id = `sel-${power}-${loc.replace("/", "-")}`;
       const select = h("select", { id, onchange: (ev) => { if (ev.target.value) this.giveOrder(power, loc, ev.target.value); } },
         h("option", { value: "" }, isBuild ? "— no build —" : "— no order —"),
         groupBy(orders, (o) => o.kind).map(([kind, group]) => h("optgroup", { label: KIND_LABEL[kind] || kind },
-          group.map((o) => h("option", { value: o.text, selected: chosen.get(prov) === o.text }, o.text)))));
+          group.map((o) => h("option", { value: said(o), selected: chosen.get(prov) === said(o) }, said(o))))));
       list.append(h("li", { class: chosen.has(prov) ? "done" : "" }, h("label", { for: id }, label), select));
     }
     box.append(list);
@@ -461,15 +464,16 @@ export class GamePage {
     const results = h("ol", { class: "lines", id: "order-lines", "aria-label": "Orders as the server read them" });
     for (const line of lines) {
       if (line.ok) {
-        results.append(h("li", { class: "ok" }, h("span", { class: "mark" }, "✓"), " ", h("span", { class: "order" }, line.order.text),
-          line.text.trim() !== line.order.text ? h("span", { class: "muted small" }, ` (line ${line.line}: ${line.text.trim()})`) : null));
+        results.append(h("li", { class: "ok" }, h("span", { class: "mark" }, "✓"), " ", h("span", { class: "order" }, said(line.order)),
+          line.text.trim() !== said(line.order) ? h("span", { class: "muted small" }, ` (line ${line.line}: ${line.text.trim()})`) : null));
       } else {
         const e = line.error || {};
         const fixes = [];
         for (const c of e.candidates || []) fixes.push(h("button", { type: "button", class: "chip", onclick: () => this.replaceLine(power, line.line, c) }, c));
         if (e.span && e.suggestions) {
           for (const s of e.suggestions) {
-            const name = s.split(" ")[0];
+            // "LON (London)", "London (e8)": the place as written, before its bracket
+            const name = s.lastIndexOf(" (") > 0 ? s.slice(0, s.lastIndexOf(" (")) : s;
             const fixed = line.text.slice(0, e.span[0]) + name + line.text.slice(e.span[1]);
             fixes.push(h("button", { type: "button", class: "chip", onclick: () => this.replaceLine(power, line.line, fixed) }, s));
           }
@@ -558,21 +562,21 @@ export class GamePage {
     const entry = this.byProv.get(prov);
     if (!entry) {
       this.cancelSelection();
-      if (this.orderingPowers.length) this.hint.textContent = `Nothing of yours to order in ${prov.toUpperCase()}.`;
+      if (this.orderingPowers.length) this.hint.textContent = `Nothing of yours to order in ${this.placeName(prov)}.`;
       return;
     }
     if (entry.power !== this.power) { this.power = entry.power; this.renderOrders(); }
     const { orders } = entry;
     const moves = orders.filter((o) => o.kind === "move" || o.kind === "retreat");
     const items = [];
-    const label = orders[0].kind === "build" ? `Build in ${prov.toUpperCase()}` : orders[0].unit;
+    const label = orders[0].kind === "build" ? `Build in ${this.placeName(prov)}` : orders[0].unit_name || orders[0].unit;
     for (const o of orders) {
-      if (o.kind === "hold") items.push(["Hold", o.text]);
-      if (o.kind === "disband") items.push([orders[0].kind === "retreat" || moves.length ? "Disband" : "Remove", o.text]);
-      if (o.kind === "build") items.push([describeBuild(o), o.text]);
+      if (o.kind === "hold") items.push(["Hold", said(o)]);
+      if (o.kind === "disband") items.push([orders[0].kind === "retreat" || moves.length ? "Disband" : "Remove", said(o)]);
+      if (o.kind === "build") items.push([describeBuild(o), said(o)]);
       // the variant's own orders: blocking a corner or a passage, mobilising an inactive unit
-      if (o.kind === "block") items.push([`Block ${o.to}`, o.text]);
-      if (o.kind === "mobilise") items.push(["Mobilise", o.text]);
+      if (o.kind === "block") items.push([`Block ${o.to_name || o.to}`, said(o)]);
+      if (o.kind === "mobilise") items.push(["Mobilise", said(o)]);
     }
     if (orders.some((o) => o.kind === "support")) {
       items.push(["Support…", () => this.setSel({ ...entry, mode: "support-target",
@@ -594,14 +598,14 @@ export class GamePage {
     const sel = this.sel;
     if (prov === provOf(sel.loc)) {
       const hold = sel.orders.find((o) => o.kind === "hold");
-      if (hold) { this.pick(hold.text); return; }
+      if (hold) { this.pick(said(hold)); return; }
       this.cancelSelection();
       return;
     }
     const options = sel.orders.filter((o) => (o.kind === "move" || o.kind === "retreat") && provOf(o.to) === prov);
-    if (options.length === 1) { this.pick(options[0].text); return; }
+    if (options.length === 1) { this.pick(said(options[0])); return; }
     if (options.length > 1) {  // coasts, or by land and by convoy
-      this.openMenu(`${sel.orders[0].unit} to ${prov.toUpperCase()}`, options.map((o) => [describeMove(o), o.text]), at);
+      this.openMenu(`${sel.orders[0].unit_name || sel.orders[0].unit} to ${this.placeName(prov)}`, options.map((o) => [describeMove(o), said(o)]), at);
       return;
     }
     this.selectUnit(prov, at);  // another of my units, or nothing
@@ -610,36 +614,43 @@ export class GamePage {
   clickSupportTarget(prov, at) {
     const sel = this.sel;
     const options = sel.orders.filter((o) => o.kind === "support" && unitProv(o.target) === prov);
-    if (!options.length) { this.hint.textContent = `${prov.toUpperCase()}: no support possible there. Click a highlighted unit, or press Escape.`; return; }
+    if (!options.length) { this.hint.textContent = `${this.placeName(prov)}: no support possible there. Click a highlighted unit, or press Escape.`; return; }
     const dests = uniq(options.map((o) => o.to ? provOf(o.to) : prov));
     this.setSel({ ...sel, mode: "support-dest", target: prov, options,
       highlight: [["hl-sel", [provOf(sel.loc)]], ["hl-target", [prov]], ["hl-dest", dests]] },
-    `Support ${options[0].target}: click where it goes (itself to hold), or choose in the menu.`);
-    this.openMenu(`Support ${options[0].target}`, options.map((o) => [o.to ? `to ${o.to}` : "to hold", o.text]), at);
+    `Support ${options[0].target_name || options[0].target}: click where it goes (itself to hold), or choose in the menu.`);
+    this.openMenu(`Support ${options[0].target_name || options[0].target}`, options.map((o) => [o.to ? `to ${o.to_name || o.to}` : "to hold", said(o)]), at);
   }
 
   clickSupportDest(prov, at) {
     const sel = this.sel;
     const options = sel.options.filter((o) => (o.to ? provOf(o.to) : sel.target) === prov);
-    if (options.length === 1) { this.pick(options[0].text); return; }
-    if (options.length > 1) { this.openMenu("Support", options.map((o) => [o.text, o.text]), at); return; }
+    if (options.length === 1) { this.pick(said(options[0])); return; }
+    if (options.length > 1) { this.openMenu("Support", options.map((o) => [said(o), said(o)]), at); return; }
     this.hint.textContent = "Click a highlighted province, or press Escape.";
   }
 
   clickConvoyArmy(prov, at) {
     const sel = this.sel;
     const options = sel.orders.filter((o) => o.kind === "convoy" && unitProv(o.target) === prov);
-    if (!options.length) { this.hint.textContent = `${prov.toUpperCase()}: this fleet cannot convoy that. Click a highlighted army.`; return; }
+    if (!options.length) { this.hint.textContent = `${this.placeName(prov)}: this fleet cannot convoy that. Click a highlighted army.`; return; }
     this.setSel({ ...sel, mode: "convoy-dest", target: prov, options,
       highlight: [["hl-sel", [provOf(sel.loc)]], ["hl-target", [prov]], ["hl-dest", uniq(options.map((o) => provOf(o.to)))]] },
-    `Convoy ${options[0].target}: click where to.`);
-    this.openMenu(`Convoy ${options[0].target}`, options.map((o) => [`to ${o.to}`, o.text]), at);
+    `Convoy ${options[0].target_name || options[0].target}: click where to.`);
+    this.openMenu(`Convoy ${options[0].target_name || options[0].target}`, options.map((o) => [`to ${o.to_name || o.to}`, said(o)]), at);
   }
 
   clickConvoyDest(prov) {
     const o = this.sel.options.find((x) => provOf(x.to) === prov);
-    if (o) this.pick(o.text);
+    if (o) this.pick(said(o));
     else this.hint.textContent = "Click a highlighted province, or press Escape.";
+  }
+
+  /** A place as the game writes it: its name where the variant writes places by name
+   * (the game's names table), else its code in capitals. */
+  placeName(loc) {
+    const code = (loc || "").toUpperCase();
+    return (this.game && this.game.names && this.game.names[code]) || code;
   }
 
   pick(text) {
@@ -679,7 +690,8 @@ export class GamePage {
     const svg = this.map.svg;
     const keep = [];
     for (const text of svg ? svg.querySelectorAll("#labels > g:last-child text") : []) {
-      if (!lit.has(text.textContent.trim().toLowerCase())) continue;
+      // a label names its space by data-space where it is written by name (Colonial Winters)
+      if (!lit.has(text.dataset.space || text.textContent.trim().toLowerCase())) continue;
       const r = text.getBoundingClientRect();
       keep.push([r.x + r.width / 2 - paneBox.x, r.y + r.height / 2 - paneBox.y]);
     }
@@ -865,7 +877,7 @@ function placeWithCoast(loc) {
 }
 
 function describeMove(o) {
-  return `${placeWithCoast(o.to)}${o.via_convoy ? " via convoy" : ""}`;
+  return `${o.to_name || placeWithCoast(o.to)}${o.via_convoy ? " via convoy" : ""}`;
 }
 
 function describeBuild(o) {
@@ -892,7 +904,7 @@ function seatState(g, p, player) {
 function phaseHelp(g, power, legal, lines) {
   const given = (kind) => lines.filter((l) => l.ok && l.order && l.order.kind === kind).length;
   const entries = Object.entries(legal).filter(([loc]) => loc !== "waive");
-  const first = (kind) => { for (const [, os] of entries) { const o = os.find((x) => x.kind === kind); if (o) return o.text; } return null; };
+  const first = (kind) => { for (const [, os] of entries) { const o = os.find((x) => x.kind === kind); if (o) return said(o); } return null; };
   const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
   if (g.phase_type === "retreats") {
     const example = [first("retreat"), first("disband")].filter(Boolean);
@@ -953,7 +965,7 @@ function examples(legal) {
   const out = [];
   for (const orders of Object.values(legal)) {
     const o = orders.find((x) => x.kind !== "hold") || orders[0];
-    if (o && out.length < 3) out.push(o.text);
+    if (o && out.length < 3) out.push(said(o));
   }
   return out.join("\n");
 }

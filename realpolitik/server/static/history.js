@@ -64,7 +64,7 @@ export class HistoryPanel {
       const p = (r.power || "").toLowerCase();
       if (!byPower.has(p)) byPower.set(p, []);
       byPower.get(p).push(h("li", { class: `res ${r.result}` },
-        h("span", { class: "order" }, r.order), " ",
+        h("span", { class: "order" }, r.name || r.order), " ",
         h("span", { class: "tag" }, RESULT_LABEL[r.result] || r.result),
         r.reason ? h("div", { class: "why" }, r.reason) : null));
     }
