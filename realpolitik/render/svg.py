@@ -597,6 +597,9 @@ def _make_named_labels(variant: Variant) -> _NamedLabels:
         x, y = art.labels[space]
         half = len(texts[space]) * _LEADER_SIZE * 0.3
         best: tuple[float, Point] | None = None
+        far = _LEADER_REACH[-1] + half + 60  # only the boxes that a candidate may touch
+        near = [t for t in taken if t[2] > x - far and t[0] < x + far
+                and t[3] > y - far and t[1] < y + far]
         for reach in _LEADER_REACH:
             for step in range(12):
                 angle = math.pi * 2 * step / 12 - math.pi / 2
@@ -605,7 +608,7 @@ def _make_named_labels(variant: Variant) -> _NamedLabels:
                 if box[0] < 0 or box[2] > art.width or box[1] < 0 or box[3] > art.height:
                     continue
                 overlap = sum(max(0.0, min(box[2], t[2]) - max(box[0], t[0]))
-                              * max(0.0, min(box[3], t[3]) - max(box[1], t[1])) for t in taken)
+                              * max(0.0, min(box[3], t[3]) - max(box[1], t[1])) for t in near)
                 score = overlap + reach * 0.5
                 if best is None or score < best[0]:
                     best = (score, (cx, cy))
