@@ -80,7 +80,7 @@ def test_rule_2_a_legal_retreat_is_followed_and_nothing_is_drawn(world: Variant)
     pos = _venice_dislodged(world)
     resolution = adjudicate(pos, [parse_order(o, pos) for o in ("A e43 D", "A e43 - e46")])
     assert [r.result.value for r in resolution.results] == ["void", "succeeds"]
-    assert resolution.results[0].reason.endswith("; A E43 R E46 is followed instead.")
+    assert resolution.results[0].reason.endswith("; A Venice R Tuscany is followed instead.")
     assert len(resolution.results) == 2
 
 

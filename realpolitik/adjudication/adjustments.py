@@ -214,7 +214,7 @@ def _results(entries: tuple[Entry, ...], writer: PlaceWriter) -> tuple[OrderResu
     for e in entries:
         order = e.order
         if e.illegal is not None or order is None:
-            results.append(e.void_result())
+            results.append(e.void_result(writer))
         elif isinstance(order, Build):
             results.append(OrderResult(e.given, e.power, Result.SUCCEEDS, Outcome.BUILT,
                                        f"{writer.order(order)}: the unit was built."))

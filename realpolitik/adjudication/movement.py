@@ -751,10 +751,11 @@ class _Record:
         illegal, outcomes = self._illegal, self._outcomes
         lazy = OrderResult.explained_later
         out: list[OrderResult] = []
+        writer = place_writer(self._position.variant) if illegal else None
         for k, (given, power, unit_index) in enumerate(zip(self._given, self._powers,
                                                             self._unit_of, strict=True)):
             if k in illegal:
-                out.append(void_result(given, power, illegal[k]))
+                out.append(void_result(given, power, illegal[k], writer))
             else:
                 outcome = _OUTCOMES[outcomes[unit_index]]
                 out.append(lazy(given, power, _RESULT_OF[outcome], outcome, self, k))

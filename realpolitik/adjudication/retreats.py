@@ -129,7 +129,7 @@ def adjudicate_retreats(position: Position, orders: Iterable[Order], rules: Rule
     writer = place_writer(position.variant)
     for entry in entries:
         if entry.illegal is not None or entry.order is None:
-            result = entry.void_result()
+            result = entry.void_result(writer)
             followed = chosen.get(entry.unit_index)
             if followed is None or followed.order is None:
                 reason = f"{result.reason[:-1]}; the unit was disbanded."
@@ -137,9 +137,10 @@ def adjudicate_retreats(position: Position, orders: Iterable[Order], rules: Rule
                 reason = result.reason  # (it says that another order is followed)
             elif followed.given in drawn:
                 reason = (f"{result.reason[:-1]}; the unit is treated as unordered and "
-                          f"retreats at random: {followed.order}.")
+                          f"retreats at random: {writer.order(followed.order)}.")
             else:
-                reason = f"{result.reason[:-1]}; {followed.order} is followed instead."
+                reason = f"{result.reason[:-1]}; {writer.order(followed.order)} is followed " \
+                         f"instead."
             results.append(OrderResult(
                 result.order, result.power, result.result, result.outcome, reason,
                 illegal_reason=result.illegal_reason,
