@@ -6,6 +6,7 @@ the error lists both. The classical map writes its three-letter codes, exactly a
 from __future__ import annotations
 
 import csv
+import re
 from pathlib import Path
 
 import pytest
@@ -215,3 +216,24 @@ def test_the_docs_list_every_decided_name() -> None:
     for name in ("Columbia (US)", "Colombia", "Qattara", "English Channel", "The Hague",
                  "Mafia & Pemba"):
         assert name in docs
+
+
+def test_the_text_record_writes_names_and_replays_to_the_same_game() -> None:
+    from realpolitik.bots import make_bot
+    from realpolitik.game import Game
+    from realpolitik.record import from_text, to_text
+
+    game = Game(CW, seed=3)
+    bot = make_bot("random", seed=3)
+    for _ in range(4):  # Spring and Fall 1870, and what follows
+        for power in game.powers_to_order():
+            game.submit(power, "\n".join(str(o) for o in bot.orders(game.position, power,
+                                                                      game.rules)))
+        game.process()
+    text = to_text(game)
+    assert "F London" in text
+    orders = [line for line in text.splitlines() if ":" in line and not line.startswith("[")]
+    assert not any(re.search(r"\b[AF] [eafnsoEAFNSO]?\d+\b", line) for line in orders)
+    replayed = from_text(text)
+    assert dict(replayed.position.units) == dict(game.position.units)
+    assert dict(replayed.position.centers) == dict(game.position.centers)
