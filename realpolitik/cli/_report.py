@@ -524,9 +524,15 @@ def format_position(game: Game, data: Mapping[str, Any], style: Style) -> list[s
     width = name_column(game)
     inactive = {u for listed in data.get("inactive_units", {}).values() for u in listed}
 
+    by_name = bool(data.get("names"))  # places written by name are listed alphabetically
+
+    def in_order(items: Sequence[str]) -> list[str]:
+        return sorted(items, key=lambda u: named(data, u).split(" ", 1)[-1]) if by_name \
+            else list(items)
+
     def listed(power_units: Sequence[str]) -> str:
         return _names(named(data, u) + INACTIVE_MARK if u in inactive else named(data, u)
-                      for u in power_units) or "-"
+                      for u in in_order(power_units)) or "-"
 
     for power in game.powers:
         key = power.upper()
@@ -536,7 +542,7 @@ def format_position(game: Game, data: Mapping[str, Any], style: Style) -> list[s
         lines.append(f"  {power_name(game, power):<{width}} {len(owned):>2} centres  units: "
                      f"{listed(units.get(key, []))}")
         lines.append(f"  {'':<{width}}             centres: "
-                     f"{_names(named(data, c) for c in owned) or '-'}")
+                     f"{_names(named(data, c) for c in in_order(owned)) or '-'}")
     neutral = units.get(NEUTRAL.upper())
     if neutral:  # the units of no power (a variant's defended neutrals)
         lines.append(f"  {power_name(game, NEUTRAL):<{width}}             units: "
