@@ -43,6 +43,7 @@ from realpolitik.server import security
 from realpolitik.server import store as db
 from realpolitik.server.accounts import AccountService
 from realpolitik.server.events import Event, Hub
+from realpolitik.server.notify import Notifier
 from realpolitik.server.privacy import orders_revision, phase_as_seen, record_as_seen
 from realpolitik.server.settings import Settings
 from realpolitik.server.values import (
@@ -330,6 +331,7 @@ class GameService:
         self.hub = hub or Hub()
         self.clock = clock
         self.accounts = AccountService(store, settings, clock, self.hub)
+        self.notifier = Notifier(store, settings, clock)
         self._cache = _GameCache(settings.game_cache_size)
         self._locks: dict[int, threading.RLock] = {}
         self._locks_guard = threading.Lock()
@@ -1220,9 +1222,31 @@ class GameService:
                 "centers": game.centers(),
             }
         self.hub.publish(game_id, event)
+        self._mail_phase_played(loaded, game, before)
         if over:
             self._publish_end(game_id, game)
         return True
+
+    def _mail_phase_played(self, loaded: _Loaded, game: Game, first_played: int) -> None:
+        """Tell the players by e-mail (those who chose it) that a phase was played."""
+        users = [u for p in game.powers if (u := loaded.user_of(p)) is not None]
+        self.notifier.phase_played(int(loaded.row.id), str(loaded.row.name), users,
+                                   game.history[first_played].position.phase.long_name,
+                                   game.phase.long_name)
+
+    def owing_orders(self, game_id: int) -> dict[int, list[str]]:
+        """The players of an active game whose powers still owe orders this phase (neither
+        given nor marked ready), each with those powers (the deadline reminders)."""
+        loaded = self._read(game_id)
+        if loaded.row.status != "active":
+            return {}
+        ready, given = set(loaded.ready()), set(self._orders_in(loaded))
+        out: dict[int, list[str]] = {}
+        for power in self._to_order(loaded):
+            user = loaded.user_of(power)
+            if user is not None and power not in ready and power not in given:
+                out.setdefault(user, []).append(power)
+        return out
 
     def process_due(self) -> list[int]:
         """Process every active game whose deadline has passed (at start-up, every overdue one).
@@ -1240,6 +1264,10 @@ class GameService:
                 continue
             except Exception:  # one broken game must not stop the clock for the others
                 log.exception("processing game %s failed", game_id)
+        try:
+            self.notifier.tick(self)  # deadline reminders, and the mail due
+        except Exception:  # the mail must not stop the clock either
+            log.exception("sending notifications failed")
         return done
 
     def _publish_deadline(self, game_id: int, status: str, deadline: float | None) -> None:
@@ -1578,6 +1606,10 @@ class GameService:
         if to:
             audience = {u for p in [sender, *to] if (u := loaded.user_of(p)) is not None}
         self.hub.publish(game_id, {"type": "press", "message": message}, audience)
+        readers = audience if audience is not None else \
+            {u for p in loaded.game.powers if (u := loaded.user_of(p)) is not None}
+        self.notifier.press_sent(game_id, str(loaded.row.name), readers - {user.id},
+                                 loaded.game.variant.power_name(sender), not to, body)
         return message
 
     def press(self, user: Account | None, game_id: int, after: int = 0) -> list[JSON]:
