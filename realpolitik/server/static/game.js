@@ -188,6 +188,9 @@ export class GamePage {
         break;
       case "press":
         this.press.add(ev.message);
+        if (ev.message && !this.mine.includes(ev.message.sender)) {
+          notify(this.game.name, `${title(ev.message.sender)}: ${String(ev.message.body).slice(0, 140)}`, `rp-press-${this.id}`);
+        }
         break;
       case "orders":
         await this.ordersChangedElsewhere(ev);
@@ -374,7 +377,18 @@ export class GamePage {
       const left = (this.deadlineAt - Date.now()) / 1000;
       el.textContent = left > 0 ? `${duration(left)} left` : "deadline passed: adjudicating…";
       el.classList.toggle("urgent", left < 60);
+      this.remindIfOwing(left);
     }
+  }
+
+  /** A browser notification (if allowed, and the page is in the background) once a phase,
+   * ten minutes before the deadline, when my orders are not in. */
+  remindIfOwing(left) {
+    const g = this.game;
+    if (left > 600 || left <= 0 || this.reminded === g.phase) return;
+    const owing = this.orderingPowers.filter((p) => g.to_order.includes(p) && !g.ready.includes(p) && !(g.orders_in || []).includes(p));
+    if (!owing.length) return;
+    if (notify(g.name, `${duration(left)} left, and no orders yet for ${owing.map(title).join(", ")}.`, `rp-deadline-${this.id}`)) this.reminded = g.phase;
   }
 
   /** What my orders leave open (units without orders, builds unused...), from the server. */
@@ -935,10 +949,10 @@ export class GamePage {
   notifyControl() {
     if (!("Notification" in window)) return null;
     const state = Notification.permission;
-    if (state === "granted") return h("p", { class: "muted small", id: "notify-state" }, "You get a notification when a phase is played while this page is in the background.");
+    if (state === "granted") return h("p", { class: "muted small", id: "notify-state" }, "While this page is open in the background, you get a notification when a phase is played, when press arrives, and ten minutes before the deadline if your orders are not in. For e-mail, see Notifications in the lobby.");
     if (state === "denied") return h("p", { class: "muted small", id: "notify-state" }, "Notifications are blocked for this site in your browser's settings.");
     return h("p", {}, h("button", { type: "button", class: "secondary", id: "notify-me",
-      onclick: async () => { await Notification.requestPermission(); this.renderSeats(); } }, "Notify me when a phase is played"));
+      onclick: async () => { await Notification.requestPermission(); this.renderSeats(); } }, "Notify me while this page is open (phases, press, deadlines)"));
   }
 
   gmControls() {
