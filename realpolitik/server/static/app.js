@@ -96,7 +96,8 @@ class Lobby {
       h("h2", { id: "notify-h" }, "Notifications"),
       h("p", { class: "muted small" }, "Games last days or weeks: get an e-mail when something needs you. Every mail has a link to stop that kind of mail."),
       h("label", {}, "E-mail address", address), state,
-      h("div", {}, check("phase", "a phase of my games is played"), check("reminder", "a deadline is near and my orders are not in"),
+      h("fieldset", {}, h("legend", {}, "E-mail me when"),
+        check("phase", "a phase of my games is played"), check("reminder", "a deadline is near and my orders are not in"),
         check("press", "press arrives for me"), check("digest", "gather phases and press into one mail a day")),
       h("button", { type: "submit" }, "Save"), msg);
     f.addEventListener("submit", async (ev) => {
