@@ -178,6 +178,13 @@ def _step_3(conn: Connection) -> None:
     ).create(conn)
 
 
+def _step_4(conn: Connection) -> None:
+    """Sessions a user can see and end: each log-in token keeps the client address and the
+    browser or program (``User-Agent``) it was made from."""
+    conn.execute(text("ALTER TABLE tokens ADD COLUMN client VARCHAR(64)"))
+    conn.execute(text("ALTER TABLE tokens ADD COLUMN agent VARCHAR(200)"))
+
+
 def _step_5(conn: Connection) -> None:
     """E-mail notifications: each user's address (verified or not) and choices, the mail
     waiting to be sent, and the reminders already sent (one per player, game and phase)."""
@@ -224,7 +231,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (1, "the first schema", _step_1),
     (2, "bounded deadlines, token expiry index, seat changes", _step_2),
     (3, "the version of the game record, WebSocket tickets", _step_3),
-    # 4 is issue 34's (server reliability); the integrator renumbers if needed
+    (4, "the address and browser of each log-in", _step_4),
     (5, "e-mail notifications: addresses, choices, outbox, reminders sent", _step_5),
 ]
 LATEST = MIGRATIONS[-1][0]

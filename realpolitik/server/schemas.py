@@ -138,6 +138,32 @@ class TokenOut(BaseModel):
     username: str
 
 
+class PasswordChange(Strict):
+    current_password: str = Field(min_length=1, max_length=200)
+    new_password: str = Field(min_length=1, max_length=200)
+
+
+class RevokedOut(BaseModel):
+    revoked: int
+    """How many log-ins were ended."""
+
+
+class SessionOut(BaseModel):
+    """One log-in of the user: a token still valid."""
+
+    id: str
+    """Names the log-in for ``DELETE /auth/sessions/{id}`` (not the token, nor enough to
+    make one)."""
+    created_at: str | None
+    expires_at: str | None
+    client: str | None
+    """The address it logged in from."""
+    agent: str | None
+    """The browser or program it logged in with (its ``User-Agent``)."""
+    current: bool
+    """True for the log-in of this request."""
+
+
 class TicketOut(BaseModel):
     ticket: str
     """Open ``/games/{id}/ws?ticket=<ticket>`` with it, once."""
@@ -263,6 +289,13 @@ class SeaSuperiorityOut(BaseModel):
     tiers: dict[str, str]
 
 
+class ProtectorateOut(BaseModel):
+    controller: str | None
+    """The power that commands its units (None: civil disorder)."""
+    units: list[str]
+    """Where its units stand (codes)."""
+
+
 class AdjustmentOut(BaseModel):
     """One power's builds or removals this winter: the engine's one count
     (:func:`realpolitik.winter.adjustments`), which every view shows."""
@@ -338,6 +371,9 @@ class GameOut(BaseModel):
     """The variant's named policies (readings of ambiguous rules) this game plays under."""
     sea_superiority: SeaSuperiorityOut | None = None
     """Colonial Winters: who holds sea superiority, each power's fleets and tier (a-e)."""
+    protectorates: dict[str, ProtectorateOut] | None = None
+    """Colonial Winters 7(e), 7(f): each protectorate (India, Holland, Belgium) by name, the
+    power that commands its units and where they stand."""
     adjustments: dict[str, AdjustmentOut] = Field(default_factory=dict)
     """In an adjustment phase, each power with builds or removals due (upper case) -> them."""
 
