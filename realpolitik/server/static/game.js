@@ -273,6 +273,9 @@ export class GamePage {
           // notices go here, above the panel: never over the map or what one is reading
           h("div", { id: "notices", class: "notices", role: "status", "aria-live": "polite" }),
           this.ordersBox, this.historyBox, this.pressBox, this.gameBox))));
+    // a notice given just before this page opened (by the lobby) moves here, off the map
+    const notices = this.root.querySelector("#notices"), early = document.getElementById("toasts");
+    if (notices && early) notices.append(...early.querySelectorAll(".toast"));
     this.map = new MapView(this.mapBox, (prov, at) => this.mapClick(prov, at));
     this.mapBox.addEventListener("zoomchange", (ev) => {
       const button = this.root.querySelector("#zoom");

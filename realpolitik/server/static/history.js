@@ -79,7 +79,10 @@ export class HistoryPanel {
       }
     }
     const cd = (entry.civil_disorder || []).map((p) => p.toLowerCase());
-    const blocks = [...byPower.entries()].sort().map(([p, items]) => h("div", { class: "power-res" },
+    // one's own powers first (what one looks for after a phase), then the others by name
+    const mine = (this.page.game && this.page.game.my_powers) || [];
+    const order = ([a], [b]) => (mine.includes(b) - mine.includes(a)) || a.localeCompare(b);
+    const blocks = [...byPower.entries()].sort(order).map(([p, items]) => h("div", { class: "power-res" },
       h("h4", { class: `p-${p}` }, title(p), cd.includes(p) ? h("span", { class: "muted small" }, " (civil disorder)") : null),
       h("ul", {}, items)));
     const quiet = cd.filter((p) => !byPower.has(p));
