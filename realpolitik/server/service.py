@@ -1029,14 +1029,21 @@ class GameService:
         return game.warnings(power)
 
     def set_ready(self, user: Account, game_id: int, power: str | None, ready: bool,
-                  phase: str | None = None) -> tuple[list[str], list[str]]:
+                  phase: str | None = None,
+                  revisions: Mapping[str, str] | None = None) -> tuple[list[str], list[str]]:
         """Mark the user's powers (or one) ready or not; a ready power that gave no orders has
         given none on purpose (its units hold, and it is not in civil disorder). Returns the
         powers changed and, when marked ready, what their orders leave open (the warnings of
-        the phase they were ready for)."""
+        the phase they were ready for). ``revisions``: per power, the revision of the orders
+        the sender sees; orders changed since (elsewhere) refuse the flag (409
+        ``orders_changed``): no one is marked ready on orders they have not seen."""
         with self._changing(game_id) as (conn, loaded):
             powers = self._my_powers(loaded, user, power)
             self._check_phase(loaded, phase)
+            if ready:
+                for p, revision in (revisions or {}).items():
+                    if p.strip().lower() in powers:
+                        self._check_revision(loaded, p.strip().lower(), revision)
             game = loaded.game
             to_order = set(game.powers_to_order())
             if loaded.row.status != "active":

@@ -405,10 +405,24 @@ export class GamePage {
     const warnings = ready ? this.warningsNow() : [];
     if (warnings.length && !confirm(`${warnings.join("\n")}\n\nMark ready anyway?`)) return;
     try {
-      // the phase it is for: a click on a phase that has just passed is refused, not moved on
-      await api("POST", `/games/${this.id}/ready`, { ready, phase: this.game.phase });
+      // the phase it is for: a click on a phase that has just passed is refused, not moved on;
+      // and the orders it is for: orders changed in another tab refuse it until they are seen
+      const revisions = Object.fromEntries(this.mine.filter((p) => this.orders[p] && this.orders[p].revision)
+        .map((p) => [p, this.orders[p].revision]));
+      await api("POST", `/games/${this.id}/ready`, { ready, phase: this.game.phase, revisions });
       await this.refresh();
     } catch (err) {
+      if (err.code === "orders_changed") {
+        const before = Object.fromEntries(this.mine.map((p) => [p, (this.orders[p] && this.orders[p].text) || ""]));
+        await this.refresh();
+        for (const p of this.mine) {
+          const now = (this.orders[p] && this.orders[p].text) || "";
+          if (now !== before[p]) this.changedElsewhere[p] = { before: before[p], now, refused: false };
+        }
+        this.renderOrders();
+        toast("Not marked ready: your orders were changed in another tab or on another device. Look at them, then mark ready.");
+        return;
+      }
       toast(err.message);
       if (err.status === 409) await this.refresh();
     }
