@@ -1348,8 +1348,7 @@ def _names_power_mid_line(variant: Variant, tokens: list[_Token], index: int) ->
 
 
 def _parse_alone(piece: str, position: Position | None, power: str | None,
-                 variant: Variant, allowance: _Allowance,
-                 verb: str | None = None) -> Order | None:
+                 variant: Variant, allowance: _Allowance, verb: str | None = None) -> Order | None:
     """``piece`` read as an order of its own (with the carried ``verb``), or None if it is
     not one."""
     try:

@@ -11,13 +11,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from realpolitik.bots import BOT_NAMES, Bot, make_bot
+from realpolitik.adjudication.outcomes import Outcome, Result
+from realpolitik.bots import BOT_NAMES, Bot, DrawPolicy, make_bot
 from realpolitik.bots.arena import league_text, parse_lineup, play_game, run_arena
-from realpolitik.game import EndKind, Game
+from realpolitik.game import EndKind, Game, PhaseRecord
+from realpolitik.geography import UnitType, province_of
 from realpolitik.legality import adjustment_counts, check_order
 from realpolitik.listing import legal_orders
 from realpolitik.orders import Build, Convoy, Disband, Move, Order, Waive, unit_key
-from realpolitik.position import PhaseType, Position
+from realpolitik.position import PhaseType, Position, Unit
 from realpolitik.rules import rules_for
 from realpolitik.variant import Variant, load_variant
 
@@ -206,3 +208,110 @@ def test_the_bots_play_colonial_winters_legally() -> None:
         played += 1
     first = variant.power_ids[0]
     assert len(game.position.centers_of(first)) > len(Position.initial(variant).centers_of(first))
+
+
+def own_unit_in_the_way(record: PhaseRecord) -> list[str]:
+    """The moves of a phase that failed into a space where a unit of their own power stayed
+    (a unit that held, supported or convoyed, or whose own move failed)."""
+    position = record.position
+    moved = {province_of(r.order.location) for r in record.resolution.results
+             if isinstance(r.order, Move) and r.result is Result.SUCCEEDS}
+    found = []
+    for result in record.resolution.results:
+        order = result.order
+        if not isinstance(order, Move) or result.result is Result.SUCCEEDS:
+            continue
+        target = position.units.get(province_of(order.destination))
+        if target is not None and target.power == result.power \
+                and target.province not in moved:
+            found.append(f"{position.phase} {order}")
+    return found
+
+
+def test_the_heuristic_bot_never_moves_into_its_own_unit_that_stays() -> None:
+    """Issue 31: Italy ordered A ROM - VEN into its own unit four turns running. Over seeded
+    games of seven heuristic bots, no move bounces off a unit of its own power: a unit
+    follows another only when that move cannot fail, and otherwise supports it or goes
+    elsewhere."""
+    _, games = run_arena(["heuristic"] * 7, games=4, seed=31, end_year=1910)
+    followed = 0
+    for summary in games:
+        for record in summary.game.history:
+            assert own_unit_in_the_way(record) == []
+            for entries in record.orders.values():
+                moves = {province_of(o.location): o for e in entries
+                         if isinstance(o := e.order, Move)}
+                followed += sum(1 for o in moves.values()
+                                if province_of(o.destination) in moves)
+    assert followed > 0, "a unit still follows another one that surely moves on"
+
+
+def test_the_old_self_blocking_is_what_the_check_finds() -> None:
+    """The check above finds the fault: a move into an own unit that holds fails."""
+    game = Game(loaded("classical"), rules=RULES)
+    game.submit("italy", "A ROM - VEN\nA VEN H")
+    game.submit("austria", "A VIE - TRI\nF TRI - ADR")
+    game.process()
+    assert own_unit_in_the_way(game.history[-1]) == ["S1901M A ROM - VEN"]
+
+
+def at(phase: str, centers: dict[str, int]) -> Position:
+    """A classical position in ``phase`` where each power named owns that many centres (and
+    has a unit on each), the others none."""
+    variant = loaded("classical")
+    free = sorted(variant.map.supply_centers())
+    owners: dict[str, str] = {}
+    units = []
+    for power, count in centers.items():
+        homes = list(variant.home_centers(power))[:count]
+        rest = [c for c in free if c not in owners and c not in homes
+                and all(c not in variant.home_centers(p) for p in centers)]
+        for center in (homes + rest)[:count]:
+            owners[center] = power
+            kind = UnitType.ARMY if variant.map.can_hold(UnitType.ARMY, center) \
+                else UnitType.FLEET
+            units.append(Unit(power, kind, center))
+    position = Position.build(variant, phase, units, owners)
+    assert {p: len(position.centers_of(p)) for p in centers} == centers
+    return position
+
+
+def test_the_draw_policy() -> None:
+    """A bot votes for a draw when it cannot win and the draw includes it: never in the first
+    two years, not when out of the game, not when it leads every other power by two centres
+    or more unless it has not grown in two years."""
+    policy = DrawPolicy()
+    start = Position.initial(loaded("classical"))
+    assert not any(policy.vote(start, power) for power in start.variant.power_ids)
+    even = {"england": 6, "france": 5, "germany": 5, "italy": 4, "turkey": 4, "russia": 5,
+            "austria": 3}
+    position = at("S1905M", even)
+    assert all(policy.vote(position, power) for power in even)
+    leading = at("S1905M", {**even, "england": 7})
+    assert not policy.vote(leading, "england")
+    assert policy.vote(leading, "france")
+    stalled = [at("S1903M", {**even, "england": 7}), at("F1903M", {**even, "england": 6})]
+    growing = [at("S1903M", {**even, "england": 6})]
+    assert policy.vote(leading, "england", stalled)
+    assert not policy.vote(leading, "england", growing)
+    out = at("S1905M", {p: n for p, n in even.items() if p != "austria"})
+    assert not policy.vote(out, "austria")
+    assert make_bot("heuristic").draw_vote(leading, "france", stalled)
+    assert not make_bot("random").draw_vote(leading, "england")
+
+
+def test_the_heuristic_bot_obeys_colonial_winters_rules_over_a_seeded_game() -> None:
+    """Issue 28/31: the bots' builds were voided by rules 3 and 4(d), and their first orders
+    by rule 8's start choices. Seventeen heuristic bots from 1870 to 1874: no order of
+    theirs is void, in any phase, and they mobilise inactive units (rule 8)."""
+    variant = load_variant("colonial_winters")
+    bots: dict[str, Bot] = {p: make_bot("heuristic", i) for i, p in enumerate(variant.power_ids)}
+    game = play_game(variant, bots, seed=3, end_year=1874, rules=RULES)
+    outcomes: Counter[str] = Counter()
+    for record in game.history:
+        void = [f"{record.position.phase} {r.order}: {r.reason}"
+                for r in record.resolution.results if r.result is Result.VOID]
+        assert void == []
+        outcomes.update(r.outcome.value for r in record.resolution.results)
+    assert outcomes[Outcome.MOBILISED.value] > 0 and outcomes[Outcome.BUILT.value] > 0
+    assert game.phase.year == 1875

@@ -29,9 +29,18 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from realpolitik.bots.base import Bot, Listing, build_sites, hold_of, removals_listed, waives
+from realpolitik.bots.base import (
+    Bot,
+    Listing,
+    build_sites,
+    hold_of,
+    mobilisations,
+    removals_listed,
+    waives,
+)
 from realpolitik.caches import CacheSlot
 from realpolitik.geography import UnitType, province_of
+from realpolitik.hooks import VariantHooks
 from realpolitik.maptables import MapTables, tables_for
 from realpolitik.orders import (
     Build,
@@ -213,6 +222,38 @@ class _Plan:
     """Province -> location of the own unit that will be there (moving in or staying)."""
     leaving: set[str] = field(default_factory=set)
     """Provinces whose own unit is ordered to move away."""
+    holding: set[str] = field(default_factory=set)
+    """Locations of units that hold whatever happens (a variant's rule would void another
+    order)."""
+
+
+_REPLANS = 3
+"""How many times a movement phase is planned again when a variant's rule voids orders."""
+
+
+def _certain(move: Move, position: Position, view: _View, plan: _Plan, depth: int = 0) -> bool:
+    """True if ``move``, planned for one of the bot's units, cannot fail: over land (or by
+    sea for a fleet) into a space no other power's unit can reach, that is empty or whose own
+    unit itself moves on with a certain move. Only then may another own unit follow it."""
+    unit = position.units[province_of(move.location)]
+    target = province_of(move.destination)
+    if view.enemy(target) > 0 or move.via_convoy or (
+            unit.type is UnitType.ARMY and target not in view.tables.army_adj.get(
+                unit.province, frozenset())):
+        return False
+    occupant = position.units.get(target)
+    if occupant is None:
+        return True
+    onward = plan.orders.get(occupant.location)
+    return occupant.power == view.power and isinstance(onward, Move) \
+        and depth < len(plan.orders) and _certain(onward, position, view, plan, depth + 1)
+
+
+def _contested(position: Position, view: _View, target: str) -> bool:
+    """True if a move into ``target`` can use a support: another power's unit stands there or
+    could move in."""
+    occupant = position.units.get(target)
+    return (occupant is not None and occupant.power != view.power) or view.enemy(target) > 0
 
 
 class HeuristicBot(Bot):
@@ -228,22 +269,64 @@ class HeuristicBot(Bot):
 
     def movement(self, position: Position, power: str, listing: Listing,
                  rng: random.Random) -> list[Order]:
-        weights = self.weights
-        view = _view(position, power, weights)
+        view = _view(position, power, self.weights)
+        hooks = position.variant.hooks
+        voids_some = type(hooks).void_orders is not VariantHooks.void_orders
+        holding: set[str] = set()
+        for _ in range(_REPLANS):
+            planned = self._plan(position, listing, view, holding, rng)
+            orders = [order for _, order in planned]
+            void = hooks.void_orders(position, orders) if voids_some else {}
+            if not void:
+                return orders
+            # A variant's rule voids some of them (Colonial Winters 8: only so many inactive
+            # units may be chosen at the start): those units hold, the others plan again.
+            holding.update(planned[index][0] for index in void)
+        return [hold_of(listing[loc]) if index in void else order
+                for index, (loc, order) in enumerate(planned)]
+
+    def _plan(self, position: Position, listing: Listing, view: _View, holding: set[str],
+              rng: random.Random) -> list[tuple[str, Order]]:
+        """(location, order) for each unit of the listing: the units of ``holding`` hold; the
+        others choose
+        in a random order, then those left holding help. The moves worth most come first (a
+        variant may keep only the first of several orders: the start choices of Colonial
+        Winters 8)."""
         units = [position.units[province_of(loc)] for loc in listing]
         rng.shuffle(units)
-        plan = _Plan()
+        plan = _Plan(holding=holding)
+        for loc in holding:
+            self._stay(plan, position.units[province_of(loc)], hold_of(listing[loc]))
         for unit in units:
             if unit.location in plan.orders:
-                continue  # already given a convoy
+                continue  # already given a convoy, or held by the variant's rule
             self._choose(unit, position, listing, view, plan, rng)
         self._help(position, listing, view, plan)
-        return [plan.orders.get(loc) or hold_of(options) for loc, options in listing.items()]
+        orders = [(loc, plan.orders.get(loc) or hold_of(options))
+                  for loc, options in listing.items()]
+        weights = self.weights
+
+        def gain(entry: tuple[str, Order]) -> float:
+            order = entry[1]
+            if not isinstance(order, Move):
+                return 0.0 if isinstance(order, Hold) else 0.5
+            unit = position.units[province_of(order.location)]
+            return 1.0 + view.score(unit.type, province_of(order.destination), weights) \
+                - view.score(unit.type, unit.province, weights)
+
+        return sorted(orders, key=gain, reverse=True)
+
+    @staticmethod
+    def _stay(plan: _Plan, unit: Unit, order: Order) -> None:
+        """``unit`` stays where it is with ``order`` (a hold, support, convoy or block)."""
+        plan.orders[unit.location] = order
+        plan.bound_for[unit.province] = unit.location
 
     def _choose(self, unit: Unit, position: Position, listing: Listing, view: _View,
                 plan: _Plan, rng: random.Random) -> None:
         """Choose ``unit``'s order: hold, a move, a convoyed move, or support for an own move
-        into the space it wanted."""
+        (into the space it wanted, or out of it when following that move could bounce off its
+        own unit)."""
         weights = self.weights
         options = listing[unit.location]
         candidates: list[tuple[Order, str, tuple[str, ...]]] = [(hold_of(options), unit.province,
@@ -268,44 +351,48 @@ class HeuristicBot(Bot):
             index = _pick(remaining, rng, weights.alternative)
             order, target, route = candidates[index]
             if isinstance(order, Hold):
-                plan.orders[unit.location] = order
-                plan.bound_for[unit.province] = unit.location
+                self._stay(plan, unit, order)
                 return
             taken = plan.bound_for.get(target)
             occupant = position.units.get(target)
-            blocked = occupant is not None and occupant.power == view.power \
-                and target not in plan.leaving
-            if taken is None and not blocked:
+            ahead = None if occupant is None or occupant.power != view.power \
+                else plan.orders.get(occupant.location)
+            if taken is None and (occupant is None or occupant.power != view.power
+                                  or (isinstance(ahead, Move)
+                                      and _certain(ahead, position, view, plan))):
                 plan.orders[unit.location] = order
                 plan.bound_for[target] = unit.location
                 plan.leaving.add(unit.province)
                 for fleet_province in route:
                     self._convoy(position, listing, plan, fleet_province, unit, target)
                 return
-            if taken:
-                mover = plan.orders.get(taken)
-                contested = (occupant is not None and occupant.power != view.power) \
-                    or view.enemy(target) > 0
-                if isinstance(mover, Move) and contested:
-                    support = _support_for(options, taken, target)
-                    if support is not None:
-                        plan.orders[unit.location] = support
-                        plan.bound_for[unit.province] = unit.location
-                        return
+            # Taken by an own unit moving in, or an own unit there that stays or moves where
+            # it could bounce (following it would bounce off it): support that move instead
+            # where it is contested, else look elsewhere.
+            helped: tuple[str, str] | None = None
+            if taken and isinstance(plan.orders.get(taken), Move):
+                helped = (taken, target)
+            elif isinstance(ahead, Move) and occupant is not None:
+                helped = (occupant.location, province_of(ahead.destination))
+            if helped is not None and _contested(position, view, helped[1]):
+                support = _support_for(options, *helped)
+                if support is not None:
+                    self._stay(plan, unit, support)
+                    return
             remaining = [entry for entry in remaining if entry[1] != index]
-        plan.orders[unit.location] = hold_of(options)
-        plan.bound_for[unit.province] = unit.location
+        self._stay(plan, unit, hold_of(options))
 
     @staticmethod
     def _free_fleets(position: Position, power: str, listing: Listing,
                      plan: _Plan) -> frozenset[str]:
         """Provinces of own fleets in convoy spaces that are free to convoy: not yet ordered,
-        or ordered to hold."""
+        or ordered to hold (and not held by a variant's rule)."""
         spaces = tables_for(position.variant).convoy_spaces
         free: set[str] = set()
         for loc in listing:
             unit = position.units.get(province_of(loc))
-            if unit is None or unit.type is not UnitType.FLEET or unit.province not in spaces:
+            if unit is None or unit.type is not UnitType.FLEET or unit.province not in spaces \
+                    or loc in plan.holding:
                 continue
             order = plan.orders.get(loc)
             if order is None or isinstance(order, Hold):
@@ -348,7 +435,8 @@ class HeuristicBot(Bot):
             need[loc] = against  # supports wanted: the move then has strength against + 1
         movers.sort(key=lambda m: -view.score(position.units[province_of(m[0])].type,
                                                province_of(m[1].destination), self.weights))
-        holders = [loc for loc, order in plan.orders.items() if isinstance(order, Hold)]
+        holders = [loc for loc, order in plan.orders.items()
+                   if isinstance(order, Hold) and loc not in plan.holding]
         for loc in holders:
             options = listing[loc]
             best: tuple[int, Order, str] | None = None
@@ -411,6 +499,9 @@ class HeuristicBot(Bot):
 
     def builds(self, position: Position, power: str, listing: Listing, count: int,
                rng: random.Random) -> list[Order]:
+        """The builds worth most that the variant's limits for the whole winter leave standing
+        (Colonial Winters 3 and 4(d)), after mobilising inactive units when that brings more
+        units into play than the build it foregoes (Colonial Winters 8)."""
         view = _view(position, power, self.weights)
         choices: list[tuple[float, Build]] = []
         for builds in build_sites(listing).values():
@@ -419,20 +510,56 @@ class HeuristicBot(Bot):
                 if build.unit_type is UnitType.FLEET:
                     worth *= self.weights.fleet_bias
                 choices.append((worth, build))
+        chosen = self._standing_builds(position, power, choices, count, rng)
         orders: list[Order] = []
-        while choices and len(orders) < count:
+        mobilisable = mobilisations(listing)
+        allowed = position.variant.hooks.mobilisation(position, power) if mobilisable else None
+        if allowed is not None and allowed.per_build > 0:
+            mobilised = min(allowed.per_build, len(mobilisable))
+            # one build is foregone for them all: worth it for two units or more, or when the
+            # build could not be made anyway
+            if count == 0 or mobilised >= 2 or len(chosen) < count:
+                ranked = sorted(mobilisable.items(), key=lambda item: (
+                    -view.score(item[1].unit_type, province_of(item[0]), self.weights),
+                    item[0]))
+                orders += [order for _, order in ranked[:mobilised]]
+                count = max(0, count - 1)
+                chosen = chosen[:count]
+        orders += chosen
+        return orders + waives(listing, count - len(chosen))
+
+    def _standing_builds(self, position: Position, power: str,
+                         choices: list[tuple[float, Build]], count: int,
+                         rng: random.Random) -> list[Build]:
+        """Up to ``count`` of the (worth, build) ``choices`` on distinct sites, each taken
+        (best first, now and then the next best) only if the variant's winter limits void
+        none of the builds taken with it."""
+        hooks = position.variant.hooks
+        limits = type(hooks).void_adjustments is not VariantHooks.void_adjustments
+        chosen: list[Build] = []
+        while choices and len(chosen) < count:
             scored = sorted(((worth, i) for i, (worth, _) in enumerate(choices)),
                             key=lambda entry: (-entry[0], entry[1]))
-            chosen = choices[_pick(scored, rng, self.weights.alternative)][1]
-            orders.append(chosen)
-            choices = [c for c in choices if c[1].province != chosen.province]
-        return orders + waives(listing, count - len(orders))
+            first = _pick(scored, rng, self.weights.alternative)
+            for index in [first] + [i for _, i in scored if i != first]:
+                build = choices[index][1]
+                if not limits or not hooks.void_adjustments(position, power, [*chosen, build]):
+                    break
+            else:
+                break  # every build left would be void with those taken
+            chosen.append(build)
+            choices = [c for c in choices if c[1].province != build.province]
+        return chosen
 
     def removals(self, position: Position, power: str, listing: Listing, count: int,
                  rng: random.Random) -> list[Order]:
+        """The units worth least where they stand, of the type the variant says goes first
+        (Colonial Winters 4(c): fleets before armies) before the others."""
         view = _view(position, power, self.weights)
+        first = position.variant.hooks.removal_first(position, power)
         removable = removals_listed(listing)
         ranked = sorted(removable.items(), key=lambda item: (
+            item[1].unit_type is not first,
             view.score(item[1].unit_type, province_of(item[0]), self.weights), item[0]))
         return [order for _, order in ranked[:count]]
 

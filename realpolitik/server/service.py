@@ -1228,6 +1228,7 @@ class GameService:
             while not game.is_over and game.phase.type is not PhaseType.MOVEMENT \
                     and not game.powers_to_order():
                 game.process()
+            self._bots_vote(loaded)  # on a draw still proposed, in the new position
             now = self.clock()
             record = savefile.game_to_json(game)
             new_phases = record["phases"][before:]
@@ -1479,6 +1480,7 @@ class GameService:
                 game.vote_draw(p, in_favour, unplayed=loaded.unplayed())
                 if game.is_over:
                     break
+            self._bots_vote(loaded)
             values: dict[str, Any] = {"record": _record_text(game)}
             if game.is_over:
                 values.update(status="finished", deadline=None)
@@ -1490,6 +1492,32 @@ class GameService:
             self._publish_end(game_id, game)
         return {"in_favour": count[0], "needed": count[1],
                 "end": None if game.end is None else game.end.summary}
+
+    @staticmethod
+    def _bots_vote(loaded: _Loaded) -> None:
+        """While a player (not a bot) has voted for a draw, each bot votes by its draw policy
+        (``realpolitik.bots.DrawPolicy``: for when it cannot win); with no such vote standing
+        the bots vote against, so a bot never proposes a draw."""
+        game = loaded.game
+        if not loaded.bots or game.is_over:
+            return
+        unplayed = loaded.unplayed()
+        votes = game.draw_votes
+        survivors = game.active_powers()
+        proposed = any(votes.get(p) for p in survivors
+                       if loaded.bot_of(p) is None and p not in unplayed)
+        history = [record.position for record in game.history]
+        for power in survivors:
+            name = loaded.bot_of(power)
+            if name is None:
+                continue
+            seat = loaded.seat_of(power) or 0
+            in_favour = proposed and make_bot(name, seed=game.seed * 101 + seat).draw_vote(
+                game.position, power, history)
+            if bool(votes.get(power)) != in_favour:
+                game.vote_draw(power, in_favour, unplayed=unplayed)
+                if game.is_over:
+                    return
 
     def concede(self, user: Account, game_id: int, to: str | None) -> JSON:
         """Concede the game to the player commanding ``to`` (or withdraw with None); when every
