@@ -296,6 +296,9 @@ def test_the_handshake_names_the_map_and_describes_it() -> None:
         assert await client.message() == ("REJ", ("HST", ("SPR", 1901)))
         client.writer.write(frame(Frame.DIPLOMACY, bytes([0x48, 0x04, 0x5F, 0x00])))
         assert await client.message() == ("HUH", ("ERR",))  # a token that does not exist
+        client.writer.write(frame(Frame.DIPLOMACY, bytes([0x48, 0x04, 0x40, 0x00])))
+        kind, payload = await client.frame()  # PRN quotes it, its lone bracket included
+        assert payload == bytes([0x48, 0x13, 0x40, 0x00, 0x48, 0x04, 0x40, 0x00, 0x40, 0x01])
         client.send("PNG (1)")
         assert await client.message() == ("YES", ("PNG", (1,)))
     _run(test)

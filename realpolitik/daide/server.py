@@ -18,7 +18,17 @@ from dataclasses import dataclass, field
 from realpolitik.adjudication.outcomes import OrderResult, Outcome, Result
 from realpolitik.bots import Bot, make_bot
 from realpolitik.daide.board import DaideMap, MapError, OrderNote, loose
-from realpolitik.daide.tokens import DaideSyntaxError, Item, Message, Text, TokenTable
+from realpolitik.daide.tokens import (
+    BRA,
+    KET,
+    BracketError,
+    DaideSyntaxError,
+    Item,
+    Message,
+    Text,
+    TokenTable,
+    encode,
+)
 from realpolitik.daide.wire import (
     MAGIC,
     VERSION,
@@ -48,6 +58,8 @@ from realpolitik.variant import Variant
 
 PRESS_LEVEL = 10
 """The press level the server announces: peace and alliances; press is passed on unread."""
+
+_BRA, _KET = BRA.to_bytes(2, "big"), KET.to_bytes(2, "big")
 
 INITIAL_MESSAGE_SECONDS = 30.0
 """How long a new connection has to send its initial message (protocol document, 2.2)."""
@@ -560,9 +572,13 @@ class DaideServer:
                     raise ProtocolError(ErrorCode.RM_FROM_CLIENT, "an RM from a client")
                 try:
                     message = connection.decode(payload)
-                except DaideSyntaxError as exc:
-                    connection.send(("PRN", ()) if "(" in str(exc) or ")" in str(exc)
-                                    else ("HUH", ("ERR",)))
+                except BracketError:
+                    # PRN quotes the message as it came, unmatched brackets and all
+                    connection.write_frame(Frame.DIPLOMACY, encode(("PRN",), self._table)
+                                           + _BRA + payload + _KET)
+                    continue
+                except DaideSyntaxError:
+                    connection.send(("HUH", ("ERR",)))
                     continue
                 game = self.game if client.seat is None and not client.observer else game
                 if client not in game.clients:
