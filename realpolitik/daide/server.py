@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from realpolitik.adjudication.outcomes import OrderResult, Outcome, Result
 from realpolitik.bots import Bot, make_bot
-from realpolitik.daide.board import DaideMap, MapError, OrderNote, loose
+from realpolitik.daide.board import DaideMap, MapError, OrderNote, format_item, loose
 from realpolitik.daide.tokens import (
     BRA,
     KET,
@@ -376,10 +376,8 @@ class DaideGame:
         if kind is PhaseType.ADJUSTMENTS:
             due = adjustment_counts(position).get(power, 0)
             given = len(seat.orders)
-            if due > 0:
-                can = sum(1 for k in legal_orders(position, power, rules=self.game.rules)
-                          if k != "waive")
-                return -(min(due, can) - given) if given < min(due, can) else 0
+            if due > 0:  # DAIDE: every build due is given or waived, even one with no site
+                return -(due - given) if given < due else 0
             return max(0, -due - given)
         if kind is PhaseType.RETREATS:
             now = self.dmap.now(position, self.game.rules)
@@ -403,6 +401,8 @@ class DaideGame:
                 order = self._check(order, legal, seat)
             except OrderNote as note:
                 replies.append(("THX", item, (note.note,)))
+                self.log(f"game {self.index + 1}: {seat.player} ({seat.power}) gave "
+                         f"{format_item(item)}: {note.note}, {note}")
                 continue
             seat.orders[_key(order, seat.orders)] = (order, item)
             replies.append(("THX", item, ("MBV",)))
