@@ -470,6 +470,28 @@ def test_a_player_who_leaves_does_not_hold_up_the_game() -> None:
     _run(test, bots=["heuristic"] * 5, end_year=1901)
 
 
+def test_a_player_who_dropped_takes_its_seat_back_with_its_passcode() -> None:
+    async def test(port: int, _task: object) -> None:
+        first = await _join(port)
+        hello = await _until(first, "HLO")
+        power, passcode = hello[1], hello[2]
+        now = await _until(first, "NOW")
+        first.writer.close()
+        again = await _RawClient.open(port)
+        await again.frame()
+        wrong = (passcode[0] + 1) % 8000,
+        again.send(f"IAM {format_message((power,))} {format_message((wrong,))}")
+        assert (await again.message())[0] == "REJ"
+        again.send(f"IAM {format_message((power,))} {format_message((passcode,))}")
+        assert await again.message() == ("YES", ("IAM", power, passcode))
+        assert await again.message() == ("NOT", ("CCD", power))  # to every client
+        again.send("HLO")
+        assert await again.message() == hello
+        again.send("NOW")
+        assert await again.message() == now
+    _run(test, bots=["heuristic"] * 6, end_year=1901)
+
+
 def test_press_is_passed_on_and_observers_see_the_game() -> None:
     """Level 10 press from one DAIDE player reaches the one it names as FRM, unread; an
     observer gets the map, then the position as the game starts."""
