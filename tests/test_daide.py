@@ -473,6 +473,7 @@ def test_a_player_who_leaves_does_not_hold_up_the_game() -> None:
 def test_a_player_who_dropped_takes_its_seat_back_with_its_passcode() -> None:
     async def test(port: int, _task: object) -> None:
         first = await _join(port)
+        idle = await _join(port)  # gives no orders: the game stays in Spring 1901
         hello = await _until(first, "HLO")
         power, passcode = hello[1], hello[2]
         now = await _until(first, "NOW")
@@ -489,7 +490,8 @@ def test_a_player_who_dropped_takes_its_seat_back_with_its_passcode() -> None:
         assert await again.message() == hello
         again.send("NOW")
         assert await again.message() == now
-    _run(test, bots=["heuristic"] * 6, end_year=1901)
+        idle.writer.close()
+    _run(test, bots=["heuristic"] * 5, end_year=1901)
 
 
 def test_press_is_passed_on_and_observers_see_the_game() -> None:
