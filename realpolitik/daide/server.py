@@ -220,6 +220,7 @@ class DaideGame:
             for s in self.seats.values()))
         while not self.game.is_over:
             await self._play_phase()
+            await asyncio.sleep(0)  # let the messages out (bots alone never wait)
         summary = self._summary(time.monotonic() - started)
         self.finished.set()
         return summary
@@ -252,11 +253,11 @@ class DaideGame:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.changed.wait(), left)
         if self._draw_agreed():
-            for seat in self.seats.values():
-                if seat.power in game.active_powers():
-                    game.vote_draw(seat.power)
-            self._announce_end(position)
-            return
+            for power in game.active_powers():
+                game.vote_draw(power)
+            if game.is_over:  # (the engine counts players as it does on the game server)
+                self._announce_end(position)
+                return
         for power in due:
             seat = self.seats[power]
             if seat.orders:
