@@ -30,9 +30,11 @@ retreat_allowed            may this dislodged unit retreat to this place        
 unordered_retreat          where a dislodged unit given no order goes                  retreats
 center_owners              who owns each supply centre after a Fall turn               Fall end
 build_sites                where may a power build now                                 winter
+why_not_build_site         why a centre is not a build site now (the variant's rule)   winter
 adjustments                how many units each power builds or removes                 winter
 unit_limit                 how many units of a type a power may have                   winter
 void_adjustments           builds of a winter that the variant's limits void           winter
+adjustment_notes           why a power's builds or removals differ from the difference winter
 removal_first              a unit type a power must remove before any other            winter
 remove_after_build         may a power remove a unit it builds in the same winter      winter
 mobilisation               which inactive units a power may mobilise, how many        winter
@@ -372,6 +374,12 @@ class VariantHooks:
         extra = variant.rules.of_power(power).build_sites
         return homes + tuple(s for s in extra if s not in homes) if extra else homes
 
+    def why_not_build_site(self, position: Position, power: str, province: str) -> str | None:
+        """Why the supply centre ``province`` is not among ``power``'s :meth:`build_sites` now,
+        when the variant's own rule is the cause (a special build centre whose country is not
+        all owned), for the player; None: the generic reason (not a home centre)."""
+        return None
+
     def unit_limit(self, position: Position, power: str, unit_type: UnitType) -> int | None:
         """How many units of ``unit_type`` ``power`` may have on the board (None: no limit),
         from ``max_fleets`` / ``max_armies`` in its ``[[powers]]`` entry."""
@@ -409,6 +417,12 @@ class VariantHooks:
                 if difference > cap:
                     differences[power] = cap
         return differences
+
+    def adjustment_notes(self, position: Position, power: str, due: int) -> tuple[str, ...]:
+        """Sentences that say why ``power``'s ``due`` builds (> 0) or removals (< 0), as
+        :meth:`adjustments` settled them, differ from its centres minus its units (units that
+        need no centre, a cap on builds), for the players; none by default."""
+        return ()
 
     # -- the setup's events ---------------------------------------------------------------
 

@@ -127,6 +127,21 @@ class Variant:
     def __post_init__(self) -> None:
         object.__setattr__(self, "power_ids", tuple(p.id for p in self.powers))
 
+    def __deepcopy__(self, memo: dict[int, object]) -> Variant:
+        # Immutable: a deep copy of a game or position shares its variant (and the tables the
+        # variant keeps in its caches).
+        return self
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Pickled by reference: what loads it again, the policies chosen and the provinces
+        # closed (a neutral country), not its tables (a mappingproxy cannot be pickled).
+        if not self.source:
+            raise TypeError(f"variant {self.id!r} was made in memory, not loaded from a folder: "
+                            "it cannot be pickled")
+        closed = tuple(p.id for p in self.map.provinces.values()
+                       if p.terrain is Terrain.IMPASSABLE)
+        return (_unpickled_variant, (self.source, dict(self.policies), closed))
+
     def with_policies(self, chosen: Mapping[str, str]) -> Variant:
         """This variant with some policies chosen otherwise (a game's choice); itself when
         nothing changes.
@@ -170,6 +185,11 @@ class Variant:
             return self.power(power_id).name
         except KeyError:
             return power_id.title()
+
+    def power_possessive(self, power_id: str) -> str:
+        """The power's name in the possessive, in running text (``england`` -> ``England's``,
+        ``usa`` -> ``the United States'``): see :func:`possessive`."""
+        return possessive(self.power_name(power_id))
 
     def home_centers(self, power_id: str) -> tuple[str, ...]:
         """The home centres of a power: those ``provinces.csv`` gives it, then the ``homes`` of
@@ -278,6 +298,14 @@ def available_variants() -> tuple[str, ...]:
     return tuple(
         sorted(p.name for p in VARIANTS_DIR.iterdir() if (p / "variant.toml").is_file())
     )
+
+
+def possessive(name: str) -> str:
+    """A name in the possessive, in running text: ``England's``; a plural name (of more words
+    than one, ending in s) takes the article and a bare apostrophe: ``the United States'``."""
+    if " " in name and name.endswith("s"):
+        return f"the {name}'"
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
 def load_variant(name_or_path: str | Path) -> Variant:
@@ -459,6 +487,17 @@ def _load_folder(folder: Path) -> Variant:
         source=str(head["id"]) if folder.resolve().parent == VARIANTS_DIR.resolve()
         else str(folder.resolve()),
     )
+
+
+def _unpickled_variant(source: str, policies: dict[str, str], closed: tuple[str, ...],
+                       ) -> Variant:
+    """A variant read back by :mod:`pickle` (:meth:`Variant.__reduce__`): loaded again."""
+    variant = load_variant(source).with_policies(policies)
+    loaded_closed = {p.id for p in variant.map.provinces.values()
+                     if p.terrain is Terrain.IMPASSABLE}
+    if set(closed) != loaded_closed:
+        variant = replace(variant, map=variant.map.with_impassable(set(closed) - loaded_closed))
+    return variant
 
 
 _TABLES = ("variant", "powers", "start", "start_centers", "rules", "setups",

@@ -138,6 +138,32 @@ class TokenOut(BaseModel):
     username: str
 
 
+class PasswordChange(Strict):
+    current_password: str = Field(min_length=1, max_length=200)
+    new_password: str = Field(min_length=1, max_length=200)
+
+
+class RevokedOut(BaseModel):
+    revoked: int
+    """How many log-ins were ended."""
+
+
+class SessionOut(BaseModel):
+    """One log-in of the user: a token still valid."""
+
+    id: str
+    """Names the log-in for ``DELETE /auth/sessions/{id}`` (not the token, nor enough to
+    make one)."""
+    created_at: str | None
+    expires_at: str | None
+    client: str | None
+    """The address it logged in from."""
+    agent: str | None
+    """The browser or program it logged in with (its ``User-Agent``)."""
+    current: bool
+    """True for the log-in of this request."""
+
+
 class TicketOut(BaseModel):
     ticket: str
     """Open ``/games/{id}/ws?ticket=<ticket>`` with it, once."""
@@ -263,6 +289,37 @@ class SeaSuperiorityOut(BaseModel):
     tiers: dict[str, str]
 
 
+class ProtectorateOut(BaseModel):
+    controller: str | None
+    """The power that commands its units (None: civil disorder)."""
+    units: list[str]
+    """Where its units stand (codes)."""
+
+
+class AdjustmentOut(BaseModel):
+    """One power's builds or removals this winter: the engine's one count
+    (:func:`realpolitik.winter.adjustments`), which every view shows."""
+
+    centres: int
+    units: int
+    builds: int | None = None
+    """Builds it can carry out (at most ``due``); absent when it must remove."""
+    due: int | None = None
+    """Builds the rules give it (its centres minus its units, as the variant counts them)."""
+    build_sites: list[str] = Field(default_factory=list)
+    """Where a unit can be built (codes)."""
+    unbuildable: dict[str, str] = Field(default_factory=dict)
+    """Free places it may build in where no unit can be built now -> why."""
+    limit: str | None = None
+    """Why ``builds`` is less than ``due``."""
+    removals: int | None = None
+    notes: list[str] = Field(default_factory=list)
+    """Why the count is not its centres minus its units (units that need no centre, a cap)."""
+    summary: str
+    """The sentence: "England may build 1 (21 centres, 22 units; India's 2 armies need no
+    supply centres (rule 7(e))): A45"."""
+
+
 class GameOut(BaseModel):
     """A game as anyone who may see it sees it (orders and private press are never here)."""
 
@@ -314,6 +371,11 @@ class GameOut(BaseModel):
     """The variant's named policies (readings of ambiguous rules) this game plays under."""
     sea_superiority: SeaSuperiorityOut | None = None
     """Colonial Winters: who holds sea superiority, each power's fleets and tier (a-e)."""
+    protectorates: dict[str, ProtectorateOut] | None = None
+    """Colonial Winters 7(e), 7(f): each protectorate (India, Holland, Belgium) by name, the
+    power that commands its units and where they stand."""
+    adjustments: dict[str, AdjustmentOut] = Field(default_factory=dict)
+    """In an adjustment phase, each power with builds or removals due (upper case) -> them."""
 
 
 class JoinIn(Strict):
@@ -436,6 +498,10 @@ class OrdersIn(Strict):
     phase: str | None = Field(default=None, max_length=12, examples=["S1901M"])
     """The phase these orders are for: if the game has moved on since, they are refused (409
     ``phase_changed``) instead of landing on the next phase."""
+    revision: str | None = Field(default=None, max_length=32, examples=["3f0c9a1be2d4c5a6"])
+    """The ``revision`` of this power's orders that the sender last saw (from ``GET .../orders``
+    or the answer to its last ``PUT``): if they have been changed since (in another tab, on
+    another device), these orders are refused (409 ``orders_changed``), not written over them."""
 
     @model_validator(mode="after")
     def _one_of(self) -> OrdersIn:
@@ -491,6 +557,8 @@ class OrdersOut(BaseModel):
     accepted: int
     """How many lines will be carried out."""
     errors: int
+    revision: str = ""
+    """The fingerprint of these orders as stored: send it back with the next orders."""
     warnings: list[str] = Field(default_factory=list)
     """What the orders leave open or overdo (units without orders, builds not used, more
     removals than due, an order replaced by a later one): to show before "ready"."""
@@ -498,6 +566,8 @@ class OrdersOut(BaseModel):
 
 class MyPowerOrders(BaseModel):
     text: str | None
+    revision: str = ""
+    """The fingerprint of these orders as stored: send it back with the next orders (``PUT``)."""
     submitted: bool
     ready: bool
     lines: list[OrderLineOut]

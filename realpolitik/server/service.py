@@ -33,7 +33,7 @@ from realpolitik import savefile
 from realpolitik.bots import BOT_NAMES, make_bot
 from realpolitik.errors import GameError, RealpolitikError
 from realpolitik.game import REPLACED, Game, PhaseRecord, SubmittedOrder, replaced_orders
-from realpolitik.legality import adjustment_counts, check_order
+from realpolitik.legality import check_order
 from realpolitik.notation import parse_orders
 from realpolitik.orders import Order, Waive
 from realpolitik.position import PhaseType
@@ -42,7 +42,8 @@ from realpolitik.rules import rules_for
 from realpolitik.server import security
 from realpolitik.server import store as db
 from realpolitik.server.accounts import AccountService
-from realpolitik.server.events import Event, Hub
+from realpolitik.server.events import Event, Hub, SocketCount
+from realpolitik.server.privacy import orders_revision, phase_as_seen, record_as_seen
 from realpolitik.server.settings import Settings
 from realpolitik.server.values import (
     JSON,
@@ -60,8 +61,18 @@ from realpolitik.server.values import (
     not_found,
 )
 from realpolitik.variant import Variant, available_variants, load_variant
+from realpolitik.winter import adjustments, adjustments_to_json
 
 log = logging.getLogger("realpolitik.server")
+
+
+def _adjustment(game: Game, power: str) -> int:
+    """The builds (> 0) ``power`` can make or the removals (< 0) it owes this winter: the
+    engine's one count (:func:`realpolitik.winter.adjustments`); 0 in other phases."""
+    info = adjustments(game.position).get(power)
+    if info is None:
+        return 0
+    return info.builds if info.due > 0 else info.due
 
 _T = TypeVar("_T")
 
@@ -319,10 +330,15 @@ class GameService:
         self.hub = hub or Hub()
         self.clock = clock
         self.accounts = AccountService(store, settings, clock, self.hub)
+        self.sockets = SocketCount(settings.sockets_per_client)
         self._cache = _GameCache(settings.game_cache_size)
-        self._locks: dict[int, threading.RLock] = {}
+        # a game's lock lives while a request or the cached copy of the game holds it: asking
+        # about ever more game ids leaves nothing behind
+        self._locks: weakref.WeakValueDictionary[int, threading.RLock] = \
+            weakref.WeakValueDictionary()
         self._locks_guard = threading.Lock()
         self._order_times: dict[tuple[int, int], deque[float]] = {}
+        self._order_times_swept = clock()
         self._variants: dict[str, Variant] = {}
         self._limiters: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop,
                                                   anyio.CapacityLimiter] = \
@@ -337,20 +353,18 @@ class GameService:
         return dataclasses.replace(template)
 
     DATABASE_THREADS = 2
-    """Threads per process that run service calls when they may wait on another process
-    (PostgreSQL): enough to go on while some wait for the database or a row lock, few enough
-    that they do not spend the process's CPU contending for the interpreter lock. In the load
-    test of two workers, 40 threads (anyio's default) cost a third more CPU per order submission
-    than 4, and 4 a quarter more than 2 (2.4-2.7 ms against 1.8-2.3 ms)."""
+    """Threads per process that run service calls: enough to go on while some wait for the
+    database or a row lock, few enough that they do not spend the process's CPU contending
+    for the interpreter lock. In the load test of two workers, 40 threads (anyio's default)
+    cost a third more CPU per order submission than 4, and 4 a quarter more than 2 (2.4-2.7 ms
+    against 1.8-2.3 ms)."""
 
     async def call(self, function: Callable[..., _T], *args: Any) -> _T:
-        """Run a service method from a route: at once on the event loop when the store's
-        transactions never wait on another process (SQLite, one process: a thread hop costs
-        more than the work), else on one of :attr:`DATABASE_THREADS` threads (PostgreSQL,
-        where a row lock may wait for another worker, and every statement is a round trip
-        during which the event loop must go on)."""
-        if self.store.inline:
-            return function(*args)
+        """Run a service method from a route on one of :attr:`DATABASE_THREADS` threads, never
+        on the event loop: a request that takes long (an adjudication, a long order text, a
+        statement waiting for a lock or a PostgreSQL round trip) then delays no other
+        request's reading, writing or waiting, and the threads take the waiting calls in turn
+        (anyio's limiter is first come, first served)."""
         loop = asyncio.get_running_loop()
         limiter = self._limiters.get(loop)
         if limiter is None:
@@ -527,6 +541,15 @@ class GameService:
             raise forbidden(f"you do not command {power!r} in this game", "not_your_power")
         return (power,)
 
+    def _my_power(self, loaded: _Loaded, user: Account, power: str | None) -> str:
+        """The one power of the user's that ``power`` names; without it, the user's only
+        power (422 ``which_power`` for a player commanding several)."""
+        mine = self._my_powers(loaded, user, power)
+        if len(mine) > 1:
+            raise bad(f"you command several powers here ({', '.join(mine)}): say which with "
+                      "'power'", "which_power", field="power")
+        return mine[0]
+
     def _check_gm(self, loaded: _Loaded, user: Account) -> None:
         if loaded.row.creator_id != user.id:
             raise forbidden("only the gamesmaster of this game may do that", "not_gamesmaster")
@@ -628,6 +651,8 @@ class GameService:
             "policies": dict(game.variant.policies),
             # what the variant's state shows beside the board (e.g. "sea_superiority")
             **game.variant.hooks.public_state(game.position),
+            # the winter's builds and removals: the engine's one count, with its sentence
+            "adjustments": adjustments_to_json(game.position),
             "to_order": self._to_order(loaded),
             "orders_in": self._orders_in(loaded),
             "ready": loaded.ready(),
@@ -643,13 +668,16 @@ class GameService:
             "bots": {p: name for p in game.powers if (name := loaded.bot_of(p)) is not None},
         }
 
-    def list_games(self, user: Account | None, *, mine: bool) -> list[JSON]:
-        """Open games anyone may join or watch, or the games the user plays or runs."""
+    def list_games(self, user: Account | None, *, mine: bool, offset: int = 0,
+                   limit: int = 500) -> list[JSON]:
+        """Open games anyone may join or watch (those with the most players first, so that
+        empty games cannot crowd out the others), or the games the user plays or runs; at
+        most ``limit`` from ``offset``."""
         if mine and user is None:
             raise ServiceError(401, "not_logged_in", "log in to list your games")
         with self.store.read() as conn:
             rows = db.list_games(conn, user_id=user.id if mine and user else None,
-                                 open_only=not mine)
+                                 open_only=not mine, offset=offset, limit=limit)
             out = []
             for row in rows:
                 seats = db.seats_of(conn, int(row.id))
@@ -724,6 +752,11 @@ class GameService:
                                 if seat != join_seat}
             all_bots = join_seat is None
         with self.store.write() as conn:
+            waiting = db.forming_games_of(conn, user.id)
+            if waiting >= self.settings.forming_games_per_user:
+                raise ServiceError(429, "too_many_games", f"you have {waiting} games waiting "
+                                   "for players: start one (or let it fill) before creating "
+                                   "another")
             game_id = db.insert_game(
                 conn, name=options.name, creator_id=user.id, variant=variant.id,
                 rules=game.rules.edition, setup=setup.id, private=options.private,
@@ -835,14 +868,21 @@ class GameService:
     # -- orders ---------------------------------------------------------------------------------
 
     def _check_rate(self, user: Account, game_id: int) -> None:
+        """Count an order submission of a player of the game (so there is one entry per seat
+        taken at most); the entries of a minute ago are swept once a minute."""
         now = self.clock()
-        times = self._order_times.setdefault((user.id, game_id), deque())
-        while times and times[0] <= now - 60:
-            times.popleft()
-        if len(times) >= self.settings.orders_per_minute:
-            raise ServiceError(429, "too_many_requests",
-                               "too many order submissions; wait a minute")
-        times.append(now)
+        with self._locks_guard:
+            if now - self._order_times_swept >= 60:
+                self._order_times = {key: times for key, times in self._order_times.items()
+                                     if times and times[-1] > now - 60}
+                self._order_times_swept = now
+            times = self._order_times.setdefault((user.id, game_id), deque())
+            while times and times[0] <= now - 60:
+                times.popleft()
+            if len(times) >= self.settings.orders_per_minute:
+                raise ServiceError(429, "too_many_requests",
+                                   "too many order submissions; wait a minute")
+            times.append(now)
 
     def _check_orders_open(self, loaded: _Loaded, power: str) -> None:
         status = loaded.row.status
@@ -889,21 +929,25 @@ class GameService:
                            "phase_changed")
 
     def submit_orders(self, user: Account, game_id: int, power: str, text: str,
-                      ready: bool | None = None,
-                      phase: str | None = None) -> tuple[str, list[OrderLine], bool, list[str]]:
+                      ready: bool | None = None, phase: str | None = None,
+                      revision: str | None = None) -> tuple[str, list[OrderLine], bool, list[str]]:
         """Give ``power``'s orders for the current phase (replacing earlier ones); returns the
         phase, each order with its messages, the ready flag and what the orders leave open
         (:meth:`Game.warnings`, as of this submission: read in the same transaction rather
         than with another request to the database). Unreadable and illegal lines are kept
-        (nothing typed is lost) but not carried out."""
+        (nothing typed is lost) but not carried out. ``revision``: the
+        :func:`~realpolitik.server.privacy.orders_revision` of the orders the sender last saw;
+        if they have changed since (another tab or device), the orders are refused (409
+        ``orders_changed``) instead of overwriting what the sender has not seen."""
         if len(text) > self.settings.max_order_chars:
             raise ServiceError(413, "too_long", f"order text is limited to "
                                f"{self.settings.max_order_chars} characters")
-        self._check_rate(user, game_id)
         with self._changing(game_id) as (conn, loaded):
-            (power,) = self._my_powers(loaded, user, power)
+            power = self._my_power(loaded, user, power)
+            self._check_rate(user, game_id)
             self._check_phase(loaded, phase)
             self._check_orders_open(loaded, power)
+            self._check_revision(loaded, power, revision)
             # this power's orders need no other power's: those another process took are not
             # read here (``loaded.engine``, not ``loaded.game``)
             game = loaded.engine
@@ -924,8 +968,34 @@ class GameService:
             warnings = game.warnings(power)
             self._set_pending(conn, loaded, power, text, is_ready)
             self._save(conn, loaded)
+        self._tell_own_pages(game_id, user, power, phase, text, is_ready)
         self._after_ready_change(game_id, loaded, announce=is_ready != was_ready)
         return phase, lines, is_ready, warnings
+
+    @staticmethod
+    def _stored_text(loaded: _Loaded, power: str) -> str | None:
+        """``power``'s order text for the current phase as stored (None: none given)."""
+        row = loaded.pending.get(power)
+        return row.text if row is not None and row.phase == str(loaded.engine.phase) else None
+
+    def _check_revision(self, loaded: _Loaded, power: str, revision: str | None) -> None:
+        """Refuse orders written on a view of ``power``'s orders older than the stored ones."""
+        if revision is None:
+            return
+        phase = str(loaded.engine.phase)
+        if revision.strip() != orders_revision(phase, self._stored_text(loaded, power)):
+            raise conflict(f"{power.title()}'s orders were changed elsewhere (in another tab "
+                           "or on another device) after this page loaded them; nothing was "
+                           "overwritten: look at them and send again", "orders_changed")
+
+    def _tell_own_pages(self, game_id: int, user: Account, power: str, phase: str,
+                        text: str, ready: bool) -> None:
+        """Tell the user's other pages of this game (other tabs, other devices) that
+        ``power``'s orders changed, so they show them (only the user hears of it: the event
+        carries the new revision, not the orders)."""
+        self.hub.publish(game_id, {"type": "orders", "power": power, "phase": phase,
+                                   "revision": orders_revision(phase, text), "ready": ready},
+                         (user.id,))
 
     def orders(self, user: Account, game_id: int) -> dict[str, JSON]:
         """The user's own orders for the current phase: per power, the text and each line."""
@@ -937,6 +1007,7 @@ class GameService:
             text = row.text if row is not None and row.phase == str(loaded.game.phase) else None
             out[power] = {
                 "text": text,
+                "revision": orders_revision(str(loaded.game.phase), text),
                 "submitted": loaded.game.has_submitted(power),
                 "ready": bool(row.ready) if row is not None else False,
                 "lines": self.describe(loaded.game, power, text) if text else [],
@@ -949,7 +1020,7 @@ class GameService:
         """What one of the user's powers' orders leave open or overdo this phase
         (:meth:`Game.warnings`); empty once the phase has moved on."""
         loaded = self._read(game_id)
-        (power,) = self._my_powers(loaded, user, power)
+        power = self._my_power(loaded, user, power)
         game = loaded.game
         if game.is_over or power not in game.powers_to_order():
             return []
@@ -1083,7 +1154,7 @@ class GameService:
     def legal_orders(self, user: Account, game_id: int, power: str) -> dict[str, list[Order]]:
         """Every legal order of one of the user's powers this phase, per location."""
         loaded = self._read(game_id, orders=False)  # the position's orders, not the powers'
-        (power,) = self._my_powers(loaded, user, power)
+        power = self._my_power(loaded, user, power)
         if loaded.row.status == "finished":
             return {}
         return {loc: list(orders) for loc, orders in loaded.engine.legal_orders(power).items()}
@@ -1096,7 +1167,7 @@ class GameService:
         phases played from ``since`` (by default the last one), and the press after message
         ``press_after`` that the user may read."""
         loaded = self._read(game_id)
-        (power,) = self._my_powers(loaded, user, power)
+        power = self._my_power(loaded, user, power)
         game = loaded.game
         view = self.game_view(game_id, user)
         over = loaded.row.status == "finished"
@@ -1109,8 +1180,7 @@ class GameService:
             "game": view,
             "power": power,
             "must_order": must_order,
-            "adjustment": adjustment_counts(game.position).get(power, 0)
-            if must_order and game.phase.type is PhaseType.ADJUSTMENTS else 0,
+            "adjustment": _adjustment(game, power) if must_order else 0,
             "legal_orders": {loc: list(orders) for loc, orders in
                              game.legal_orders(power).items()} if must_order else {},
             "orders": row.text if current and row is not None else None,
@@ -1171,7 +1241,9 @@ class GameService:
                 "phase_type": game.phase.type.name.lower(),
                 "deadline": iso_time(deadline),
                 "status": "finished" if over else "active",
-                "results": [dict(entry, seq=before + i) for i, entry in enumerate(new_phases)],
+                # every watcher gets this event: the orders as read, no one's other lines
+                "results": [dict(phase_as_seen(entry), seq=before + i)
+                            for i, entry in enumerate(new_phases)],
                 "position": savefile.position_to_json(game.position),
                 "centers": game.centers(),
             }
@@ -1453,14 +1525,17 @@ class GameService:
     # -- history and the record --------------------------------------------------------------
 
     def history(self, user: Account | None, game_id: int, since: int = 0) -> list[JSON]:
-        """Every played phase: the position, all orders as given and their results."""
+        """Every played phase: the position, every power's orders as read and their results;
+        the lines that were not orders only for the user's own powers, marked not sent
+        (:func:`~realpolitik.server.privacy.phase_as_seen`)."""
         loaded = self._read(game_id)
         self._check_visible(loaded, user)
+        own = loaded.powers_of_user(user.id) if user is not None else ()
         with self.store.read() as conn:
             rows = db.phases_of(conn, game_id, since)
         out = []
         for row in rows:
-            entry: JSON = json.loads(row.data)
+            entry: JSON = phase_as_seen(json.loads(row.data), own)
             entry["seq"] = int(row.seq)
             out.append(entry)
         return out
@@ -1471,7 +1546,9 @@ class GameService:
         self._check_visible(loaded, user)
         if not loaded.game.is_over:
             raise conflict("the game record is available once the game is over", "not_over")
-        return savefile.dumps(loaded.game)
+        # the lines that were not orders are their writers' own: not in the public record
+        public = record_as_seen(savefile.game_to_json(loaded.game))
+        return json.dumps(public, indent=1, ensure_ascii=False) + "\n"
 
     def map_svg(self, user: Account | None, game_id: int, seq: int | None = None,
                 mine: bool = False) -> str:
@@ -1558,19 +1635,25 @@ class GameService:
         self.hub.publish(game_id, {"type": "press", "message": message}, audience)
         return message
 
-    def press(self, user: Account | None, game_id: int, after: int = 0) -> list[JSON]:
-        """The messages the user may read: public ones, and private ones to or from a power the
-        user commands now."""
+    PRESS_PAGE = 100
+    """Messages in one answer of :meth:`press` unless asked for fewer (at most
+    :data:`PRESS_PAGE_MAX`): a client reads further pages with ``after``."""
+    PRESS_PAGE_MAX = 500
+
+    def press(self, user: Account | None, game_id: int, after: int = 0,
+              limit: int = PRESS_PAGE) -> list[JSON]:
+        """The messages the user may read after id ``after``, oldest first, at most ``limit``
+        (a page: the next starts after the last one's id): public ones, and private ones to or
+        from a power the user commands now."""
         loaded = self._read(game_id)
         self._check_visible(loaded, user)
-        mine = set(loaded.powers_of_user(user.id)) if user else set()
+        mine = sorted(loaded.powers_of_user(user.id)) if user else []
         with self.store.read() as conn:
-            rows = db.messages_of(conn, game_id, after)
+            rows = db.messages_of(conn, game_id, after, readers=mine,
+                                  limit=max(1, min(limit, self.PRESS_PAGE_MAX)))
         out = []
         for row in rows:
             to = [p for p in str(row.recipients).split(",") if p]
-            if to and not (mine & {str(row.sender), *to}):
-                continue
             out.append({"id": int(row.id), "phase": row.phase, "sender": row.sender,
                         "recipients": to or None, "public": not to, "body": row.body,
                         "sent_at": iso_time(row.created_at)})

@@ -7,7 +7,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 
 from realpolitik.server.deps import CurrentUser, ServiceDep
-from realpolitik.server.inputs import GameId, StrictJSONRoute
+from realpolitik.server.inputs import GameId, StrictJSONRoute, counter
+from realpolitik.server.privacy import orders_revision
 from realpolitik.server.schemas import (
     MyPowerOrders,
     OrderOut,
@@ -29,14 +30,16 @@ async def submit_orders(game_id: GameId, body: OrdersIn, user: CurrentUser,
     """Give one of your powers' orders for this phase, replacing earlier ones. Every line comes
     back with the order it was read as, or the error with its fields; bad lines are kept but
     not carried out. Secret until the phase is adjudicated."""
+    text = body.as_text()
     phase, lines, ready, warnings = await service.call(
-        service.submit_orders, user, game_id, body.power, body.as_text(), body.ready, body.phase)
+        service.submit_orders, user, game_id, body.power, text, body.ready, body.phase,
+        body.revision)
     wire = [line_to_wire(line) for line in lines]
     power = body.power.strip().lower()
     return OrdersOut(phase=phase, power=power, ready=ready, lines=wire,
                      accepted=sum(1 for w in wire if w.ok),
                      errors=sum(1 for w in wire if not w.ok),
-                     warnings=warnings)
+                     warnings=warnings, revision=orders_revision(phase, text))
 
 
 @router.get("/orders", response_model=dict[str, MyPowerOrders])
@@ -44,7 +47,8 @@ async def my_orders(game_id: GameId, user: CurrentUser,
                     service: ServiceDep) -> dict[str, MyPowerOrders]:
     """Your own orders for this phase, per power (no one else's)."""
     return {
-        power: MyPowerOrders(text=data["text"], submitted=data["submitted"],
+        power: MyPowerOrders(text=data["text"], revision=data["revision"],
+                             submitted=data["submitted"],
                              ready=data["ready"],
                              lines=[line_to_wire(line) for line in data["lines"]],
                              warnings=data["warnings"])
@@ -75,12 +79,15 @@ async def legal_orders(game_id: GameId, user: CurrentUser, service: ServiceDep,
 @router.get("/turn", response_model=TurnOut)
 async def turn(game_id: GameId, user: CurrentUser, service: ServiceDep,
                power: Annotated[str | None, Query(max_length=40)] = None,
-               since: Annotated[int | None, Query(ge=0)] = None,
-               press_after: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
+               since: Annotated[int | None, counter("the first played phase to return")]
+               = None,
+               press_after: Annotated[int, counter("the press after this message id")] = 0,
+               ) -> dict[str, Any]:
     """One call per phase for a program that plays: the game (as ``GET /games/{id}``), whether
     your power (``power``, needed only if you command several) must order, its builds or
     removals, its legal orders, the orders it gave so far, the phases played from ``since``
-    (by default the last one) and the press after message ``press_after``. Answer with
+    (by default the last one) and the press after message ``press_after`` (a page of 100, as
+    ``GET .../press``). Answer with
     ``PUT .../orders`` and ``"ready": true``."""
     answer = await service.call(service.turn, user, game_id, power, since, press_after)
     answer["legal_orders"] = {loc: [order_to_wire(o) for o in orders]
