@@ -204,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:
         diplomacy = None
     engines.append(("realpolitik (facade)", lambda seed, t: play_api(
-        lambda: FacadeGame(edition=RULES), seed, args.end_year, t)))
+        FacadeGame, seed, args.end_year, t)))
     classical = load_variant("classical")
     engines.append(("realpolitik (native)", lambda seed, t: play_native(
         classical, seed, args.end_year, t)))

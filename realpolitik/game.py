@@ -340,6 +340,24 @@ class Game:
         self._powers_cache = (position, len(self.eliminated), answer)
         return answer
 
+    def set_position(self, position: Position) -> None:
+        """Put the board as ``position`` has it: a gamesmaster's correction, or a test or a
+        compatibility layer setting up a case. The orders given so far are withdrawn and the
+        history is kept; a power given units or centres again is no longer eliminated, and a
+        game that had ended goes on from ``position``.
+
+        :raises GameError: ``position`` is of another variant.
+        """
+        if position.variant.id != self.variant.id:
+            raise GameError(f"the position is of {position.variant.name}, the game of "
+                            f"{self.variant.name}")
+        self._position = position
+        self._pending = {}
+        self._draw_votes = {}
+        self.end = None
+        self.eliminated = [p for p in self.eliminated if not (
+            position.units_of(p) or position.centers_of(p) or position.dislodged_of(p))]
+
     def orders_of(self, power: str) -> tuple[SubmittedOrder, ...]:
         """The orders ``power`` has given for the current phase so far."""
         pending = self._pending.get(power)

@@ -1326,17 +1326,51 @@ def _split_segments(tokens: list[_Token], variant: Variant,
             )
             if not follows_power and not follows_word and before.kind not in ("colon", "dash"):
                 segments.append([])
+        elif current and _names_power_mid_line(variant, tokens, index):
+            segments.append([])  # "F Edi. Germany builds F Kiel": Germany's orders start
         segments[-1].append(token)
     return [s for s in segments if s]
 
 
+def _names_power_mid_line(variant: Variant, tokens: list[_Token], index: int) -> bool:
+    """True if the word at ``index``, in the middle of a line, starts another power's orders as
+    a name at the start of a line does ("Germany builds", "Germany: A Mun-Ruh"), rather than
+    naming the owner of a unit supported or convoyed ("S Russian A Sil-Ber")."""
+    token, before = tokens[index], tokens[index - 1]
+    if token.kind != "word" or token.text in _KEYWORDS:
+        return False
+    if before.kind in ("colon", "dash", "slash", "lparen") or (
+            before.kind == "word" and (before.text in _STARTS_ORDER_AFTER
+                                       or before.text in _KEYWORDS)):
+        return False
+    power, rest = _strip_power_prefix(variant, tokens[index:index + 4])
+    return power is not None and (bool(rest) or index + 4 < len(tokens))
+
+
 def _parse_alone(piece: str, position: Position | None, power: str | None,
-                 variant: Variant, allowance: _Allowance) -> Order | None:
-    """``piece`` read as an order of its own, or None if it is not one."""
+                 variant: Variant, allowance: _Allowance, verb: str | None = None) -> Order | None:
+    """``piece`` read as an order of its own (with the carried ``verb``), or None if it is
+    not one."""
     try:
-        return _parse_one(piece, position, power, variant, None, allowance)
+        return _parse_one(piece, position, power, variant, verb, allowance)
     except OrderTextError:
         return None
+
+
+def _without_stray_marks(line: str, segment: list[_Token]) -> str | None:
+    """The text of ``segment`` without the marks that are no part of an order at its ends
+    (an apostrophe, a star, a question mark...), or None if it has none there."""
+    first, last = 0, len(segment)
+    while first < last and segment[first].kind == "other":
+        first += 1
+    while last > first and segment[last - 1].kind == "other":
+        last -= 1
+    if (first, last) == (0, len(segment)) or first == last:
+        return None
+    end = segment[last - 1].end
+    while end < len(line) and line[end] == ".":
+        end += 1  # the abbreviation's dot, as for any order
+    return line[segment[first].start:end]
 
 
 def parse_orders(
@@ -1383,6 +1417,18 @@ def parse_orders(
             tokens = rest
         carried: str | None = None  # "builds F Kiel and A Mun": the verb covers both
         for segment in _split_segments(tokens, the_variant, SHEET_ORDER_LIMIT - len(entries)):
+            # "England builds F Edi., Germany builds F Kiel": a power named in the middle of a
+            # line starts its orders, as it does at the start of a line
+            named_here, after_name = _strip_power_prefix(the_variant, segment) \
+                if segment[0].kind == "word" else (None, segment)
+            if named_here is not None and named_here != current_power and power is None:
+                current_power = named_here
+                carried = None
+                if named_here not in named:
+                    named.append(named_here)
+                if not after_name:
+                    continue
+                segment = after_name
             end = segment[-1].end
             while end < len(line) and line[end] == ".":
                 end += 1  # keep the abbreviation's dot: the text is reported as written
@@ -1415,6 +1461,15 @@ def parse_orders(
             try:
                 order = _parse_one(piece, position, current_power, the_variant, verb, allowance)
             except OrderTextError as exc:
+                # "A Vie.-Bud' A Bud.-Ser.": a stray mark between two orders does not lose the
+                # first; read without it, the order has one meaning and is followed (1971 VII.4)
+                unmarked = _without_stray_marks(line, segment)
+                cleaned = None if unmarked is None else \
+                    _parse_alone(unmarked, position, current_power, the_variant, allowance, verb)
+                if cleaned is not None and unmarked is not None:
+                    entries.append(ParsedOrder(unmarked, line_no,
+                                               current_power or cleaned.power, cleaned))
+                    continue
                 # "Mobilise F Guy, F Gib - Pil": an order complete without the carried verb is
                 # an order of its own, and the verb covers no more of the line
                 alone = _parse_alone(piece, position, current_power, the_variant, allowance) \

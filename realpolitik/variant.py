@@ -127,6 +127,21 @@ class Variant:
     def __post_init__(self) -> None:
         object.__setattr__(self, "power_ids", tuple(p.id for p in self.powers))
 
+    def __deepcopy__(self, memo: dict[int, object]) -> Variant:
+        # Immutable: a deep copy of a game or position shares its variant (and the tables the
+        # variant keeps in its caches).
+        return self
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Pickled by reference: what loads it again, the policies chosen and the provinces
+        # closed (a neutral country), not its tables (a mappingproxy cannot be pickled).
+        if not self.source:
+            raise TypeError(f"variant {self.id!r} was made in memory, not loaded from a folder: "
+                            "it cannot be pickled")
+        closed = tuple(p.id for p in self.map.provinces.values()
+                       if p.terrain is Terrain.IMPASSABLE)
+        return (_unpickled_variant, (self.source, dict(self.policies), closed))
+
     def with_policies(self, chosen: Mapping[str, str]) -> Variant:
         """This variant with some policies chosen otherwise (a game's choice); itself when
         nothing changes.
@@ -472,6 +487,17 @@ def _load_folder(folder: Path) -> Variant:
         source=str(head["id"]) if folder.resolve().parent == VARIANTS_DIR.resolve()
         else str(folder.resolve()),
     )
+
+
+def _unpickled_variant(source: str, policies: dict[str, str], closed: tuple[str, ...],
+                       ) -> Variant:
+    """A variant read back by :mod:`pickle` (:meth:`Variant.__reduce__`): loaded again."""
+    variant = load_variant(source).with_policies(policies)
+    loaded_closed = {p.id for p in variant.map.provinces.values()
+                     if p.terrain is Terrain.IMPASSABLE}
+    if set(closed) != loaded_closed:
+        variant = replace(variant, map=variant.map.with_impassable(set(closed) - loaded_closed))
+    return variant
 
 
 _TABLES = ("variant", "powers", "start", "start_centers", "rules", "setups",

@@ -40,7 +40,7 @@ from realpolitik.daide.wire import Frame, frame, initial_message, parse_represen
 from realpolitik.game import Game
 from realpolitik.geography import UnitType
 from realpolitik.listing import legal_orders
-from realpolitik.orders import Move, Order
+from realpolitik.orders import Move, Order, SupportMove
 from realpolitik.position import Position, Unit
 from realpolitik.variant import load_variant
 
@@ -179,9 +179,12 @@ def test_every_legal_order_reads_back_as_itself() -> None:
                     text = format_message((written,))
                     again = DMAP.read_order(parse_message(text)[0], position, power)
                     assert loose(again, the_map) == loose(order, the_map), text
-                    # and DAIDE's form stands for one listed order only
-                    assert sum(1 for o in listed
-                               if loose(o, the_map) == loose(order, the_map)) == 1, text
+                    # and DAIDE's form stands for one listed order only, but for the
+                    # supports of a fleet's moves to each coast of one province (a support
+                    # names no coast)
+                    alike = [o for o in listed if loose(o, the_map) == loose(order, the_map)]
+                    assert len(alike) == 1 or all(isinstance(o, SupportMove)
+                                                  for o in alike), text
                     checked += 1
     assert checked > 2000
 

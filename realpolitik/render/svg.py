@@ -557,8 +557,13 @@ def _legend(position: Position, palette: Mapping[str, str], art: MapArt, *,
     for i, (power, centers, units) in enumerate(rows):
         y = y0 + 6 + i * line
         colour = palette.get(power.id, power.colour)
-        parts.append(f'<rect x="{x0 + 7}" y="{_n(y + 2)}" width="13" height="11" fill="{colour}" '
-                     'stroke="#000" stroke-width="1"/>'
+        # the swatch is the power's land as the map fills it, with its units' colour in the
+        # middle: the two colours one looks for on the board
+        parts.append(f'<rect x="{x0 + 6}" y="{_n(y + 1.5)}" width="15" height="12" '
+                     f'fill="{_tint(colour, OWNED_TINT)}" stroke="#000" stroke-width="1" '
+                     'class="land"/>'
+                     f'<circle cx="{x0 + 13.5}" cy="{_n(y + 7.5)}" r="3.4" fill="{colour}" '
+                     'stroke="#000" stroke-width="0.8" class="unit"/>'
                      f'<text x="{x0 + 26}" y="{_n(y + 12)}">{escape(power.name)}</text>'
                      f'<text x="{x0 + width - 8}" y="{_n(y + 12)}" text-anchor="end">'
                      f"{centers} SC, {units} u</text>")

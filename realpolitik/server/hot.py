@@ -28,6 +28,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from realpolitik.errors import RealpolitikError
 from realpolitik.server.inputs import MAX_ID, strict_loads
+from realpolitik.server.privacy import orders_revision
 from realpolitik.server.schemas import (
     GameOut,
     OrderOut,
@@ -158,14 +159,15 @@ class HotRoutes:
         service = self.service
 
         async def answer() -> bytes:
+            text = request.as_text()
             phase, lines, ready, warnings = await service.call(
-                service.submit_orders, user, game_id, request.power, request.as_text(),
-                request.ready, request.phase)
+                service.submit_orders, user, game_id, request.power, text,
+                request.ready, request.phase, request.revision)
             wire = [line_to_wire(line) for line in lines]
             accepted = sum(1 for w in wire if w.ok)
             out = OrdersOut(phase=phase, power=request.power.strip().lower(), ready=ready,
                             lines=wire, accepted=accepted, errors=len(wire) - accepted,
-                            warnings=warnings)
+                            warnings=warnings, revision=orders_revision(phase, text))
             return _orders_out.dump_json(out, by_alias=True)
 
         await self._respond(scope, send, answer)

@@ -498,6 +498,10 @@ class OrdersIn(Strict):
     phase: str | None = Field(default=None, max_length=12, examples=["S1901M"])
     """The phase these orders are for: if the game has moved on since, they are refused (409
     ``phase_changed``) instead of landing on the next phase."""
+    revision: str | None = Field(default=None, max_length=32, examples=["3f0c9a1be2d4c5a6"])
+    """The ``revision`` of this power's orders that the sender last saw (from ``GET .../orders``
+    or the answer to its last ``PUT``): if they have been changed since (in another tab, on
+    another device), these orders are refused (409 ``orders_changed``), not written over them."""
 
     @model_validator(mode="after")
     def _one_of(self) -> OrdersIn:
@@ -553,6 +557,8 @@ class OrdersOut(BaseModel):
     accepted: int
     """How many lines will be carried out."""
     errors: int
+    revision: str = ""
+    """The fingerprint of these orders as stored: send it back with the next orders."""
     warnings: list[str] = Field(default_factory=list)
     """What the orders leave open or overdo (units without orders, builds not used, more
     removals than due, an order replaced by a later one): to show before "ready"."""
@@ -560,6 +566,8 @@ class OrdersOut(BaseModel):
 
 class MyPowerOrders(BaseModel):
     text: str | None
+    revision: str = ""
+    """The fingerprint of these orders as stored: send it back with the next orders (``PUT``)."""
     submitted: bool
     ready: bool
     lines: list[OrderLineOut]

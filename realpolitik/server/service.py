@@ -43,6 +43,7 @@ from realpolitik.server import security
 from realpolitik.server import store as db
 from realpolitik.server.accounts import AccountService
 from realpolitik.server.events import Event, Hub, SocketCount
+from realpolitik.server.privacy import orders_revision, phase_as_seen, record_as_seen
 from realpolitik.server.settings import Settings
 from realpolitik.server.values import (
     JSON,
@@ -928,13 +929,16 @@ class GameService:
                            "phase_changed")
 
     def submit_orders(self, user: Account, game_id: int, power: str, text: str,
-                      ready: bool | None = None,
-                      phase: str | None = None) -> tuple[str, list[OrderLine], bool, list[str]]:
+                      ready: bool | None = None, phase: str | None = None,
+                      revision: str | None = None) -> tuple[str, list[OrderLine], bool, list[str]]:
         """Give ``power``'s orders for the current phase (replacing earlier ones); returns the
         phase, each order with its messages, the ready flag and what the orders leave open
         (:meth:`Game.warnings`, as of this submission: read in the same transaction rather
         than with another request to the database). Unreadable and illegal lines are kept
-        (nothing typed is lost) but not carried out."""
+        (nothing typed is lost) but not carried out. ``revision``: the
+        :func:`~realpolitik.server.privacy.orders_revision` of the orders the sender last saw;
+        if they have changed since (another tab or device), the orders are refused (409
+        ``orders_changed``) instead of overwriting what the sender has not seen."""
         if len(text) > self.settings.max_order_chars:
             raise ServiceError(413, "too_long", f"order text is limited to "
                                f"{self.settings.max_order_chars} characters")
@@ -943,6 +947,7 @@ class GameService:
             self._check_rate(user, game_id)
             self._check_phase(loaded, phase)
             self._check_orders_open(loaded, power)
+            self._check_revision(loaded, power, revision)
             # this power's orders need no other power's: those another process took are not
             # read here (``loaded.engine``, not ``loaded.game``)
             game = loaded.engine
@@ -963,8 +968,34 @@ class GameService:
             warnings = game.warnings(power)
             self._set_pending(conn, loaded, power, text, is_ready)
             self._save(conn, loaded)
+        self._tell_own_pages(game_id, user, power, phase, text, is_ready)
         self._after_ready_change(game_id, loaded, announce=is_ready != was_ready)
         return phase, lines, is_ready, warnings
+
+    @staticmethod
+    def _stored_text(loaded: _Loaded, power: str) -> str | None:
+        """``power``'s order text for the current phase as stored (None: none given)."""
+        row = loaded.pending.get(power)
+        return row.text if row is not None and row.phase == str(loaded.engine.phase) else None
+
+    def _check_revision(self, loaded: _Loaded, power: str, revision: str | None) -> None:
+        """Refuse orders written on a view of ``power``'s orders older than the stored ones."""
+        if revision is None:
+            return
+        phase = str(loaded.engine.phase)
+        if revision.strip() != orders_revision(phase, self._stored_text(loaded, power)):
+            raise conflict(f"{power.title()}'s orders were changed elsewhere (in another tab "
+                           "or on another device) after this page loaded them; nothing was "
+                           "overwritten: look at them and send again", "orders_changed")
+
+    def _tell_own_pages(self, game_id: int, user: Account, power: str, phase: str,
+                        text: str, ready: bool) -> None:
+        """Tell the user's other pages of this game (other tabs, other devices) that
+        ``power``'s orders changed, so they show them (only the user hears of it: the event
+        carries the new revision, not the orders)."""
+        self.hub.publish(game_id, {"type": "orders", "power": power, "phase": phase,
+                                   "revision": orders_revision(phase, text), "ready": ready},
+                         (user.id,))
 
     def orders(self, user: Account, game_id: int) -> dict[str, JSON]:
         """The user's own orders for the current phase: per power, the text and each line."""
@@ -976,6 +1007,7 @@ class GameService:
             text = row.text if row is not None and row.phase == str(loaded.game.phase) else None
             out[power] = {
                 "text": text,
+                "revision": orders_revision(str(loaded.game.phase), text),
                 "submitted": loaded.game.has_submitted(power),
                 "ready": bool(row.ready) if row is not None else False,
                 "lines": self.describe(loaded.game, power, text) if text else [],
@@ -1209,7 +1241,9 @@ class GameService:
                 "phase_type": game.phase.type.name.lower(),
                 "deadline": iso_time(deadline),
                 "status": "finished" if over else "active",
-                "results": [dict(entry, seq=before + i) for i, entry in enumerate(new_phases)],
+                # every watcher gets this event: the orders as read, no one's other lines
+                "results": [dict(phase_as_seen(entry), seq=before + i)
+                            for i, entry in enumerate(new_phases)],
                 "position": savefile.position_to_json(game.position),
                 "centers": game.centers(),
             }
@@ -1491,14 +1525,17 @@ class GameService:
     # -- history and the record --------------------------------------------------------------
 
     def history(self, user: Account | None, game_id: int, since: int = 0) -> list[JSON]:
-        """Every played phase: the position, all orders as given and their results."""
+        """Every played phase: the position, every power's orders as read and their results;
+        the lines that were not orders only for the user's own powers, marked not sent
+        (:func:`~realpolitik.server.privacy.phase_as_seen`)."""
         loaded = self._read(game_id)
         self._check_visible(loaded, user)
+        own = loaded.powers_of_user(user.id) if user is not None else ()
         with self.store.read() as conn:
             rows = db.phases_of(conn, game_id, since)
         out = []
         for row in rows:
-            entry: JSON = json.loads(row.data)
+            entry: JSON = phase_as_seen(json.loads(row.data), own)
             entry["seq"] = int(row.seq)
             out.append(entry)
         return out
@@ -1509,7 +1546,9 @@ class GameService:
         self._check_visible(loaded, user)
         if not loaded.game.is_over:
             raise conflict("the game record is available once the game is over", "not_over")
-        return savefile.dumps(loaded.game)
+        # the lines that were not orders are their writers' own: not in the public record
+        public = record_as_seen(savefile.game_to_json(loaded.game))
+        return json.dumps(public, indent=1, ensure_ascii=False) + "\n"
 
     def map_svg(self, user: Account | None, game_id: int, seq: int | None = None,
                 mine: bool = False) -> str:

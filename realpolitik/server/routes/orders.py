@@ -8,6 +8,7 @@ from fastapi import APIRouter, Query
 
 from realpolitik.server.deps import CurrentUser, ServiceDep
 from realpolitik.server.inputs import GameId, StrictJSONRoute, counter
+from realpolitik.server.privacy import orders_revision
 from realpolitik.server.schemas import (
     MyPowerOrders,
     OrderOut,
@@ -29,14 +30,16 @@ async def submit_orders(game_id: GameId, body: OrdersIn, user: CurrentUser,
     """Give one of your powers' orders for this phase, replacing earlier ones. Every line comes
     back with the order it was read as, or the error with its fields; bad lines are kept but
     not carried out. Secret until the phase is adjudicated."""
+    text = body.as_text()
     phase, lines, ready, warnings = await service.call(
-        service.submit_orders, user, game_id, body.power, body.as_text(), body.ready, body.phase)
+        service.submit_orders, user, game_id, body.power, text, body.ready, body.phase,
+        body.revision)
     wire = [line_to_wire(line) for line in lines]
     power = body.power.strip().lower()
     return OrdersOut(phase=phase, power=power, ready=ready, lines=wire,
                      accepted=sum(1 for w in wire if w.ok),
                      errors=sum(1 for w in wire if not w.ok),
-                     warnings=warnings)
+                     warnings=warnings, revision=orders_revision(phase, text))
 
 
 @router.get("/orders", response_model=dict[str, MyPowerOrders])
@@ -44,7 +47,8 @@ async def my_orders(game_id: GameId, user: CurrentUser,
                     service: ServiceDep) -> dict[str, MyPowerOrders]:
     """Your own orders for this phase, per power (no one else's)."""
     return {
-        power: MyPowerOrders(text=data["text"], submitted=data["submitted"],
+        power: MyPowerOrders(text=data["text"], revision=data["revision"],
+                             submitted=data["submitted"],
                              ready=data["ready"],
                              lines=[line_to_wire(line) for line in data["lines"]],
                              warnings=data["warnings"])

@@ -81,13 +81,26 @@ class Lobby {
       if (!box) return;
       try {
         const games = await api("GET", `/games?scope=${scope}`);
-        box.replaceChildren(games.length ? (scope === "mine" ? await this.mineTable(games) : this.table(games)) :
-          h("p", { class: "muted" }, scope === "mine" ? "No games yet: create one below, or join an open game." : "No open games: create one."));
+        if (scope === "mine") {
+          box.replaceChildren(games.length ? await this.mineTable(games) : h("p", { class: "muted" }, "No games yet: create one below, or join an open game."));
+        } else {
+          box.replaceChildren(...this.openLists(games));
+        }
       } catch (err) {
         box.replaceChildren(h("p", { class: "error" }, err.message));
       }
     };
     await Promise.all([auth.token ? fill("mine", "mine") : null, fill("open", "open")]);
+  }
+
+  /** Open games: those with a free seat to take, then (folded) those one can only watch. */
+  openLists(games) {
+    const joinable = games.filter((g) => g.seats_free > 0 && g.status !== "finished");
+    const full = games.filter((g) => !joinable.includes(g));
+    return [
+      joinable.length ? this.table(joinable) : h("p", { class: "muted", id: "no-free-seats" }, "No game has a free seat: create one below."),
+      full.length ? h("details", { id: "watch-only" }, h("summary", {}, `Games to watch (no free seat): ${full.length}`), this.table(full)) : null,
+    ].filter(Boolean);
   }
 
   table(games) {
@@ -210,6 +223,7 @@ class Lobby {
     const setupSel = h("select", { name: "players" });
     const joinSel = h("select", { name: "join_as" });
     const setupInfo = h("p", { class: "muted small", id: "setup-info" });
+    const joinHelp = h("span", { class: "muted small", id: "join-help", "aria-live": "polite" });
     const fillSetups = () => {
       const v = cat.variants.find((x) => x.id === variantSel.value);
       setupSel.replaceChildren(...v.setups.map((s) => h("option", { value: s.id }, `${s.players} players${s.id !== String(s.players) ? ` (${s.id})` : ""}`)));
@@ -219,12 +233,15 @@ class Lobby {
       const v = cat.variants.find((x) => x.id === variantSel.value);
       const s = v.setups.find((x) => x.id === setupSel.value) || v.setups[0];
       setupInfo.textContent = s.name;
-      joinSel.replaceChildren(h("option", { value: "" }, "no power (gamesmaster only)"),
-        h("option", { value: "any" }, "any power (drawn by lot)"),
-        ...s.teams.map((team) => h("option", { value: team[0] }, team.map(title).join(" / "))));
+      // playing is the default: running a game without playing is a choice one makes on purpose
+      joinSel.replaceChildren(h("option", { value: "any" }, "any power (drawn by lot)"),
+        ...s.teams.map((team) => h("option", { value: team[0] }, team.map(title).join(" / "))),
+        h("option", { value: "" }, "no power: I only run the game (gamesmaster)"));
+      joinHelp.textContent = joinSel.value ? "" : "You will not play: you only run the game.";
     };
     variantSel.addEventListener("change", fillSetups);
     setupSel.addEventListener("change", fillJoin);
+    joinSel.addEventListener("change", () => { joinHelp.textContent = joinSel.value ? "" : "You will not play: you only run the game."; });
     fillSetups();
     const dl = (name, label, value) => h("label", {}, label, h("input", { name, value, size: 6, "aria-describedby": "dl-help" }));
     const check = (name, label, checked) => h("label", { class: "check" }, h("input", { type: "checkbox", name, checked }), label);
@@ -235,7 +252,7 @@ class Lobby {
         h("label", {}, "Variant", variantSel),
         h("label", {}, "Rules", h("select", { name: "rules" }, cat.editions.map((e) => h("option", { value: e, selected: e === "2023" }, e)))),
         h("label", {}, "Players", setupSel),
-        h("label", {}, "Play as", joinSel),
+        h("label", {}, "Play as", joinSel, joinHelp),
         h("label", {}, "Last year (short game)", h("input", { name: "end_year", type: "number", min: 1, max: 9999, placeholder: "none" }))),
       setupInfo,
       h("fieldset", {}, h("legend", {}, "Deadlines"),

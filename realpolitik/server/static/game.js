@@ -1,7 +1,7 @@
 // The game page: the map, order entry (clicks, lists, text), ready flag, deadline, seats and the
 // gamesmaster's buttons, with the press and history panels. Every choice offered comes from the
 // server's legal-orders endpoint and every order goes through the server's parser: no rules here.
-import { api, auth, h, fill, title, phaseName, toast, notify, local, duration } from "./api.js";
+import { api, auth, h, fill, title, phaseName, toast, notify, local, duration, lengthLimit, touchOnly } from "./api.js";
 import { MapView } from "./mapview.js";
 import { PressPanel } from "./press.js";
 import { HistoryPanel } from "./history.js";
@@ -29,6 +29,13 @@ export class GamePage {
     this.timer = setInterval(() => this.tick(), 1000);
     this.keyHandler = (ev) => { if (ev.key === "Escape") this.cancelSelection(); };
     document.addEventListener("keydown", this.keyHandler);
+    this.changedElsewhere = {};  // power -> {before, now, refused}: orders changed in another tab
+    this.inflight = {};          // power -> the submission on its way
+    // a draft typed in another tab of this game shows here too (drafts live in localStorage)
+    this.storageHandler = (ev) => {
+      if (ev.key && ev.key.startsWith(`rp:draft:orders:${id}:`) && this.game && this.ordersBox) this.renderOrders();
+    };
+    window.addEventListener("storage", this.storageHandler);
     this.start();
   }
 
@@ -36,6 +43,7 @@ export class GamePage {
     this.closed = true;
     clearInterval(this.timer);
     document.removeEventListener("keydown", this.keyHandler);
+    window.removeEventListener("storage", this.storageHandler);
     if (this.ws) this.ws.close();
     clearTimeout(this.reconnect);
   }
@@ -156,13 +164,21 @@ export class GamePage {
   async onEvent(ev) {
     switch (ev.type) {
       case "phase": {
-        const played = (ev.results || []).map((r) => r.phase);
+        const played = ev.results || [];
+        const browsing = this.tab === "history";
         await this.refresh();
         await this.history.load();
         if (played.length) {
-          const last = played[played.length - 1];
-          const text = `${phaseName(last)} was adjudicated: now ${phaseName(this.game.phase)}.`;
-          toast(text, { label: "See the results", run: () => this.showResults() });
+          // the phase to show: the last one played with orders (a winter with nothing to do,
+          // played by itself after it, has nothing to show)
+          const last = [...played].reverse().find((r) => ((r.resolution || {}).results || []).length) || played[played.length - 1];
+          // the Results tab opens on the phase just played (unless one is looking at another)
+          if (!browsing) {
+            this.history.seq = last.seq;
+            if (this.tab === "history") { this.history.render(); this.showMap(); }  // opened meanwhile
+          }
+          const text = `${phaseName(last.phase)} was adjudicated: now ${phaseName(this.game.phase)}.`;
+          toast(text, { label: "See the results", run: () => this.showResults(last.seq) });
           notify(this.game.name, text, `rp-phase-${this.id}`);
         }
         break;
@@ -172,6 +188,9 @@ export class GamePage {
         break;
       case "press":
         this.press.add(ev.message);
+        break;
+      case "orders":
+        await this.ordersChangedElsewhere(ev);
         break;
       case "end":
         await this.refresh();
@@ -188,8 +207,33 @@ export class GamePage {
     }
   }
 
-  showResults() {
-    this.history.seq = Math.max(0, this.history.entries.length - 1);
+  /** My orders changed (the event goes only to my own pages): unless this page made the change,
+   * load them and say what changed. */
+  async ordersChangedElsewhere(ev) {
+    if (!this.game || ev.phase !== this.game.phase) return;
+    if (this.inflight[ev.power]) await this.inflight[ev.power].catch(() => {});
+    const held = this.orders[ev.power];
+    if (held && held.revision === ev.revision) return;  // this page's own change
+    const before = (held && held.text) || "";
+    await this.reloadOrders();
+    const now = (this.orders[ev.power] && this.orders[ev.power].text) || "";
+    if (before !== now) {
+      this.changedElsewhere[ev.power] = { before, now, refused: false };
+      toast(`Your orders for ${title(ev.power)} were changed in another tab or on another device.`);
+    }
+    this.renderOrders();
+    this.renderHead();
+    if (this.tab !== "history") this.showMap();
+  }
+
+  async reloadOrders() {
+    try { this.orders = await api("GET", `/games/${this.id}/orders`); } catch (err) { toast(err.message); }
+  }
+
+  /** The Results tab on played phase ``seq`` (the latest if not given). */
+  showResults(seq) {
+    const last = Math.max(0, this.history.entries.length - 1);
+    this.history.seq = seq === undefined ? last : Math.min(seq, last);
     this.setTab("history");
   }
 
@@ -222,7 +266,10 @@ export class GamePage {
           h("div", { class: "map-bar" }, this.hint,
             h("button", { type: "button", class: "secondary small", id: "zoom", "aria-pressed": String(narrow),
               onclick: (ev) => { const on = this.mapBox.classList.toggle("zoomed"); ev.target.setAttribute("aria-pressed", String(on)); if (on) this.centreOnMine(); } }, "Zoom"))),
-        h("div", { class: "side" }, this.ordersBox, this.historyBox, this.pressBox, this.gameBox))));
+        h("div", { class: "side" },
+          // notices go here, above the panel: never over the map or what one is reading
+          h("div", { id: "notices", class: "notices", role: "status", "aria-live": "polite" }),
+          this.ordersBox, this.historyBox, this.pressBox, this.gameBox))));
     this.map = new MapView(this.mapBox, (prov, at) => this.mapClick(prov, at));
     this.mapBox.addEventListener("zoomchange", (ev) => {
       const button = this.root.querySelector("#zoom");
@@ -400,6 +447,7 @@ export class GamePage {
     const lines = (this.orders[power] && this.orders[power].lines) || [];
     const help = phaseHelp(g, power, legal, lines);
     box.append(h("h2", { id: "orders-h" }, `Orders for ${title(power)}`));
+    if (this.changedElsewhere[power]) box.append(this.changedBox(power, this.changedElsewhere[power]));
     if (help.due) box.append(h("p", { class: "due", id: "orders-due", role: "status" }, help.due));
     box.append(h("p", { class: "muted small", id: "orders-how" }, help.how));
 
@@ -450,9 +498,11 @@ export class GamePage {
     area.addEventListener("scroll", () => { gutter.scrollTop = area.scrollTop; });
     area.addEventListener("keydown", (ev) => { if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) { ev.preventDefault(); this.submit(power, area.value); } });
     fillGutter();
+    const limit = lengthLimit(area, this.limits.order_chars, "a power's orders");
+    limit.counter.id = "order-count";
     box.append(h("label", { for: "order-text", class: "block" }, "Orders as text"),
-      h("p", { id: "order-help", class: "muted small" }, "One order per line. Ctrl+Enter sends."),
-      h("div", { class: "editor" }, gutter, area), status,
+      h("p", { id: "order-help", class: "muted small" }, touchOnly() ? "One order per line." : "One order per line. Ctrl+Enter sends."),
+      h("div", { class: "editor" }, gutter, area), limit.counter, status,
       h("div", { class: "row" },
         h("button", { type: "button", id: "send-orders", onclick: () => this.submit(power, area.value) }, "Send orders"),
         h("button", { type: "button", class: "secondary", onclick: () => this.submit(power, "") }, "Clear all")));
@@ -487,6 +537,30 @@ export class GamePage {
     if (warnings.length) box.append(h("ul", { class: "warnings", id: "order-warnings", role: "status" }, warnings.map((w) => h("li", {}, w))));
   }
 
+  /** The server's limits on what is typed (from /web/variants). */
+  get limits() { return (this.catalogue && this.catalogue.limits) || {}; }
+
+  /** Orders changed in another tab or on another device: what changed, and what to do. */
+  changedBox(power, changed) {
+    const lines = (text) => text.split("\n").map((l) => l.trim()).filter(Boolean);
+    const before = lines(changed.before), now = lines(changed.now);
+    const added = now.filter((l) => !before.includes(l)), removed = before.filter((l) => !now.includes(l));
+    const forget = () => { delete this.changedElsewhere[power]; this.renderOrders(); };
+    return h("div", { class: "changed", id: "orders-changed", role: "alert" },
+      h("p", {}, changed.refused
+        ? `Not sent: your orders for ${title(power)} were changed in another tab or on another device after this page loaded them. Nothing was overwritten.`
+        : `Your orders for ${title(power)} were changed in another tab or on another device.`),
+      h("ul", { class: "diff" },
+        added.map((l) => h("li", { class: "added" }, `+ ${l}`)),
+        removed.map((l) => h("li", { class: "removed" }, `− ${l}`)),
+        !added.length && !removed.length ? h("li", {}, "(the same lines, in another order)") : null),
+      changed.refused ? h("p", { class: "small" }, "Your text is kept below: press Send orders to replace the new orders with it, or use the new ones.") : null,
+      h("div", { class: "row" },
+        changed.refused ? h("button", { type: "button", class: "secondary small", id: "use-new-orders",
+          onclick: () => { local.set(this.draftKey(power), null); forget(); } }, "Use the new orders") : null,
+        h("button", { type: "button", class: "secondary small", onclick: forget }, "OK")));
+  }
+
   /** Replace the unit's order (or add it) in the power's text and send the whole text. */
   giveOrder(power, loc, orderText) {
     const prov = provOf(loc);
@@ -508,10 +582,25 @@ export class GamePage {
     this.submit(power, all.join("\n"));
   }
 
-  async submit(power, text) {
+  submit(power, text) {
+    const sending = this.send(power, text);
+    this.inflight[power] = sending;
+    return sending.finally(() => { if (this.inflight[power] === sending) delete this.inflight[power]; });
+  }
+
+  async send(power, text) {
+    const max = this.limits.order_chars;
+    if (max && text.length > max) {
+      local.set(this.draftKey(power), text || null);
+      this.renderOrders();
+      toast(`Orders not sent: ${text.length} characters, over the limit of ${max}. Nothing was cut: shorten them.`);
+      return;
+    }
+    const held = this.orders[power] || {};
     try {
-      const answer = await api("PUT", `/games/${this.id}/orders`, { power, text, phase: this.game.phase });
-      this.orders[power] = { ...(this.orders[power] || {}), text, lines: answer.lines, ready: answer.ready, submitted: true, warnings: answer.warnings || [] };
+      const answer = await api("PUT", `/games/${this.id}/orders`, { power, text, phase: this.game.phase, revision: held.revision });
+      this.orders[power] = { ...held, text, revision: answer.revision, lines: answer.lines, ready: answer.ready, submitted: true, warnings: answer.warnings || [] };
+      delete this.changedElsewhere[power];
       local.set(this.draftKey(power), null);
       this.renderOrders();
       const status = this.root.querySelector("#order-status");
@@ -519,6 +608,16 @@ export class GamePage {
       if (this.tab !== "history") this.showMap();
     } catch (err) {
       local.set(this.draftKey(power), text || null);
+      if (err.code === "orders_changed") {
+        // written on a view older than the stored orders: show what changed, keep the text
+        await this.reloadOrders();
+        const now = (this.orders[power] && this.orders[power].text) || "";
+        this.changedElsewhere[power] = { before: held.text || "", now, refused: true };
+        this.renderOrders();
+        this.renderHead();
+        if (this.tab !== "history") this.showMap();
+        return;
+      }
       toast(`Orders not sent: ${err.message}`);
     }
   }
@@ -544,7 +643,12 @@ export class GamePage {
   }
 
   mapClick(prov, at) {
-    if (this.tab === "history" || !prov) { this.cancelSelection(); return; }
+    if (this.tab === "history" || !prov) {
+      const choosing = this.sel && this.sel.choosing;
+      this.cancelSelection();
+      if (choosing) this.hint.textContent = `No order given for ${choosing}: the choice was left open.`;
+      return;
+    }
     const sel = this.sel;
     if (sel && sel.mode === "unit") return this.clickFromUnit(prov, at);
     if (sel && sel.mode === "support-target") return this.clickSupportTarget(prov, at);
@@ -600,11 +704,38 @@ export class GamePage {
     }
     const options = sel.orders.filter((o) => (o.kind === "move" || o.kind === "retreat") && provOf(o.to) === prov);
     if (options.length === 1) { this.pick(options[0].text); return; }
-    if (options.length > 1) {  // coasts, or by land and by convoy
-      this.openMenu(`${sel.orders[0].unit} to ${prov.toUpperCase()}`, options.map((o) => [describeMove(o), o.text]), at);
+    const byLand = options.filter((o) => !o.via_convoy);
+    if (byLand.length === 1 && options.every((o) => o.to === byLand[0].to)) {
+      // a move that can go by land or via convoy goes by land, as people mean it; the convoy
+      // is one click away (and in the unit's list)
+      const viaConvoy = options.find((o) => o.via_convoy);
+      this.pick(byLand[0].text).then(() => this.offerConvoy(byLand[0], viaConvoy));
+      return;
+    }
+    if (options.length > 1) {  // coasts
+      const convoyToo = options.some((o) => o.via_convoy);
+      this.openMenu(`${sel.orders[0].unit} to ${prov.toUpperCase()}`, options.map((o) => [describeMove(o, convoyToo), o.text]), at);
+      this.sel = { ...this.sel, choosing: `${sel.orders[0].unit} to ${prov.toUpperCase()}` };
+      return;
+    }
+    if (sel.choosing) {
+      // the menu's question was left open: say that no order was given
+      const choosing = sel.choosing;
+      this.selectUnit(prov, at);
+      this.hint.textContent = `No order given for ${choosing}: the choice was left open. ${this.hint.textContent}`;
       return;
     }
     this.selectUnit(prov, at);  // another of my units, or nothing
+  }
+
+  /** After a move given by land, the way to send it via convoy instead. */
+  offerConvoy(byLand, viaConvoy) {
+    if (!viaConvoy) return;
+    const power = this.power;
+    const loc = viaConvoy.unit.split(" ")[1];
+    this.hint.replaceChildren(`${byLand.text}: by land. `,
+      h("button", { type: "button", class: "link", id: "via-convoy", onclick: () => { this.hint.textContent = ""; this.giveOrder(power, loc, viaConvoy.text); } },
+        "Go via convoy instead"));
   }
 
   clickSupportTarget(prov, at) {
@@ -645,19 +776,31 @@ export class GamePage {
   pick(text) {
     const sel = this.sel;
     this.cancelSelection();
-    if (sel) this.giveOrder(sel.power, sel.loc, text);
+    return sel ? this.giveOrder(sel.power, sel.loc, text) : Promise.resolve();
   }
 
   openMenu(label, items, at) {
     const menu = this.menu;
+    // where the lit spaces can be clicked, found before the menu is shown (it would hide them)
+    const lit = this.litPoints();
     menu.replaceChildren(h("p", { class: "menu-title" }, label),
       ...items.map(([text, action]) => h("button", { type: "button", role: "menuitem",
         onclick: (ev) => { ev.stopPropagation(); if (typeof action === "function") { this.closeMenu(); action(); } else this.pick(action); } }, text)),
       h("button", { type: "button", role: "menuitem", class: "secondary", onclick: () => this.cancelSelection() }, "Cancel"));
+    menu.classList.remove("docked");
+    menu.style.left = "0px";
+    menu.style.top = "0px";
     menu.hidden = false;
-    const [x, y] = this.menuPlace(at);
-    menu.style.left = `${x}px`;
-    menu.style.top = `${y}px`;
+    const place = this.menuPlace(at, lit);
+    if (place) {
+      menu.style.left = `${place[0]}px`;
+      menu.style.top = `${place[1]}px`;
+    } else {
+      // no room on the map that leaves every lit space free (a phone): under the map instead
+      menu.classList.add("docked");
+      menu.style.left = "";
+      menu.style.top = "";
+    }
     const first = menu.querySelector("button");
     if (first) first.focus({ preventScroll: true });
     menu.onkeydown = (ev) => {
@@ -668,35 +811,59 @@ export class GamePage {
     };
   }
 
-  /** Where the menu goes: beside the clicked point, on the side where it covers the fewest
-   * names of the lit provinces (the destinations next to the unit stay visible and tappable). */
-  menuPlace(at) {
+  /** Points (in the window, every few pixels) of the lit spaces of the selection, in the
+   * visible part of the map: the places the menu must leave free. */
+  litPoints() {
+    const svg = this.map && this.map.svg;
+    if (!svg) return [];
+    const provs = new Set((this.sel && this.sel.highlight || []).flatMap(([, ps]) => ps));
+    const view = this.mapBox.getBoundingClientRect();
+    const points = [];
+    const step = 6;
+    for (const prov of provs) {
+      const path = svg.querySelector(`#spaces path[id="${CSS.escape(prov)}"]`);
+      const matrix = path && path.getScreenCTM();
+      if (!matrix) continue;
+      const toSvg = matrix.inverse();
+      const b = path.getBoundingClientRect();
+      const x0 = Math.max(b.left, view.left, 0), x1 = Math.min(b.right, view.right, window.innerWidth);
+      const y0 = Math.max(b.top, view.top, 0), y1 = Math.min(b.bottom, view.bottom, window.innerHeight);
+      for (let x = x0; x <= x1; x += step) {
+        for (let y = y0; y <= y1; y += step) {
+          if (path.isPointInFill(new DOMPoint(x, y).matrixTransform(toSvg))) points.push([x, y]);
+        }
+      }
+    }
+    return points;
+  }
+
+  /** Where the menu goes (its left and top in the map pane): the place nearest the clicked
+   * point, in the visible part of the map, that covers no point of a lit space (the unit's
+   * destinations stay visible and clickable); null if there is no such place. */
+  menuPlace(at, lit) {
     const menu = this.menu;
-    const paneBox = menu.parentElement.getBoundingClientRect();
-    const mapBox = this.mapBox.getBoundingClientRect();
+    const pane = menu.parentElement.getBoundingClientRect();
+    const map = this.mapBox.getBoundingClientRect();
     const w = menu.offsetWidth, hgt = menu.offsetHeight;
-    const lit = new Set((this.sel && this.sel.highlight || []).flatMap(([, provs]) => provs));
-    const svg = this.map.svg;
-    const keep = [];
-    for (const text of svg ? svg.querySelectorAll("#labels > g:last-child text") : []) {
-      if (!lit.has(text.textContent.trim().toLowerCase())) continue;
-      const r = text.getBoundingClientRect();
-      keep.push([r.x + r.width / 2 - paneBox.x, r.y + r.height / 2 - paneBox.y]);
+    // the visible part of the map, in window coordinates
+    const left = Math.max(map.left, 0), top = Math.max(map.top, 0);
+    const right = Math.min(map.right, window.innerWidth), bottom = Math.min(map.bottom, window.innerHeight);
+    if (right - left < w || bottom - top < hgt) return null;
+    const cx = at.x + map.x, cy = at.y + map.y;
+    const margin = 6;
+    const covers = (x, y) => lit.some(([px, py]) => px >= x - margin && px <= x + w + margin && py >= y - margin && py <= y + hgt + margin);
+    let best = null, nearest = Infinity;
+    const step = 16;
+    for (let x = left; x <= right - w; x += step) {
+      for (let y = top; y <= bottom - hgt; y += step) {
+        if (covers(x, y)) continue;
+        // distance from the clicked point to the menu's nearest edge
+        const dx = Math.max(x - cx, 0, cx - (x + w)), dy = Math.max(y - cy, 0, cy - (y + hgt));
+        const d = dx * dx + dy * dy;
+        if (d < nearest) { nearest = d; best = [x, y]; }
+      }
     }
-    keep.push([at.x + mapBox.x - paneBox.x, at.y + mapBox.y - paneBox.y]);
-    const cx = at.x + mapBox.x - paneBox.x, cy = at.y + mapBox.y - paneBox.y;
-    const gap = 14;
-    const maxX = Math.max(0, paneBox.width - w - 4), maxY = Math.max(0, paneBox.height - hgt - 4);
-    const candidates = [[cx + gap, cy + gap], [cx + gap, cy - hgt - gap], [cx - w - gap, cy + gap],
-      [cx - w - gap, cy - hgt - gap], [0, 0], [maxX, 0], [0, maxY], [maxX, maxY]]
-      .map(([x, y]) => [Math.min(Math.max(0, x), maxX), Math.min(Math.max(0, y), maxY)]);
-    const covered = ([x, y]) => keep.filter(([px, py]) => px >= x - 4 && px <= x + w + 4 && py >= y - 4 && py <= y + hgt + 4).length;
-    let best = candidates[0], fewest = Infinity;
-    for (const c of candidates) {
-      const n = covered(c);
-      if (n < fewest) { best = c; fewest = n; }
-    }
-    return best;
+    return best && [best[0] - pane.x, best[1] - pane.y];
   }
 
   closeMenu() { if (this.menu) { this.menu.hidden = true; this.menu.replaceChildren(); } }
@@ -864,8 +1031,10 @@ function placeWithCoast(loc) {
   return coast ? `${place} (${COAST_WORDS[coast.toUpperCase()] || coast.toLowerCase()} coast)` : place;
 }
 
-function describeMove(o) {
-  return `${placeWithCoast(o.to)}${o.via_convoy ? " via convoy" : ""}`;
+/** A destination in a menu; ``convoyToo``: the menu also offers moves via convoy, so a move
+ * over land says so. */
+function describeMove(o, convoyToo = false) {
+  return `${placeWithCoast(o.to)}${o.via_convoy ? " via convoy" : convoyToo ? " by land" : ""}`;
 }
 
 function describeBuild(o) {

@@ -73,8 +73,9 @@ export class HistoryPanel {
       for (const o of given) {
         if (o.order) continue;
         if (!byPower.has(p)) byPower.set(p, []);
+        // only the writer gets these lines from the server: the others see the orders read
         byPower.get(p).push(h("li", { class: "res unread" }, h("span", { class: "order" }, o.text), " ",
-          h("span", { class: "tag" }, "not read"), h("div", { class: "why" }, (o.error || "").split("\n")[0])));
+          h("span", { class: "tag" }, "not sent: only you see this"), h("div", { class: "why" }, (o.error || "").split("\n")[0])));
       }
     }
     const cd = (entry.civil_disorder || []).map((p) => p.toLowerCase());
