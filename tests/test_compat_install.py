@@ -123,3 +123,14 @@ def test_run_refuses_without_a_script() -> None:
     done = subprocess.run([sys.executable, "-m", "realpolitik.compat"], capture_output=True,
                           text=True, timeout=60)
     assert done.returncode != 0 and "usage" in done.stderr
+
+
+def test_a_module_runs_with_dash_m(tmp_path: Path) -> None:
+    (tmp_path / "research_module.py").write_text(textwrap.dedent('''
+        import sys
+        from diplomacy import Game
+        game = Game()
+        print(type(game).__module__, sys.argv[1:], game.get_current_phase())
+    '''), encoding="utf-8")
+    out = _run(["-m", "realpolitik.compat", "-m", "research_module", "x"], tmp_path)
+    assert out.split() == ["realpolitik.compat.diplomacy", "['x']", "S1901M"]
