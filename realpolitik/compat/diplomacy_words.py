@@ -323,10 +323,12 @@ def order_statuses(position: Position, resolution: Resolution) -> dict[str, list
         statuses = out.setdefault(key, [])
         if isinstance(order, SupportMove) and result.outcome is not Outcome.DISLODGED:
             # the package voids a support of an attack on a unit of the supporter's power
-            # that does not move away
+            # that does not move away, when that attack is the strongest on the province
+            # (the support is what would have dislodged the unit: the attack is bounced)
             target = position.units.get(province_of(order.destination))
             if target is not None and target.power == result.power \
-                    and target.location not in moved:
+                    and target.location not in moved \
+                    and _strongest_attack(order, resolution):
                 statuses.append("void")
                 continue
         if isinstance(order, Convoy) and order.army_location in unconvoyed \
@@ -382,6 +384,25 @@ def _failed_convoy(support: SupportMove, resolution: Resolution) -> bool:
 
 
 _CONVOY_FAILED = (Outcome.NO_CONVOY, Outcome.CONVOY_DISRUPTED, Outcome.PARADOX)
+
+
+def _strongest_attack(support: SupportMove, resolution: Resolution) -> bool:
+    """True if the move ``support`` supports is alone the strongest of the moves into its
+    province (strength: the move and the supports given to it that were not cut)."""
+    target = province_of(support.destination)
+    strengths: dict[str, int] = {}
+    for r in resolution.results:
+        order = r.order
+        if isinstance(order, Move) and province_of(order.destination) == target:
+            strengths[order.location] = strengths.get(order.location, 0) + 1
+        elif isinstance(order, SupportMove) and province_of(order.destination) == target \
+                and r.outcome is Outcome.SUPPORTED:
+            strengths[order.supported_location] = strengths.get(order.supported_location, 0) + 1
+    mine = strengths.get(support.supported_location)
+    if mine is None:
+        return False
+    return all(strength < mine for location, strength in strengths.items()
+               if location != support.supported_location)
 
 
 def _not_convoyed(move: Move, outcome: Outcome, position: Position,
