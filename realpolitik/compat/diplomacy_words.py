@@ -304,11 +304,18 @@ def order_statuses(position: Position, resolution: Resolution) -> dict[str, list
     kind = position.phase.type
     moved: set[str] = set()
     unconvoyed: set[str] = set()
+    by_land: set[str] = set()
+    routeless: set[str] = set()
     if kind is PhaseType.MOVEMENT:
         for unit in position.units.values():
             out[unit_text(unit)] = []
         moved = {r.order.location for r in resolution.results
                  if r.outcome is Outcome.MOVED and isinstance(r.order, Move)}
+        by_land = {r.order.location for r in resolution.results
+                   if isinstance(r.order, Move) and not r.order.via_convoy
+                   and _by_land(r.order, position)}
+        routeless = {r.order.location for r in resolution.results
+                     if isinstance(r.order, Move) and r.outcome is Outcome.NO_CONVOY}
         unconvoyed = {r.order.location for r in resolution.results
                       if isinstance(r.order, Move)
                       and _not_convoyed(r.order, r.outcome, position, resolution)}
@@ -332,10 +339,14 @@ def order_statuses(position: Position, resolution: Resolution) -> dict[str, list
                 statuses.append("void")
                 continue
         if isinstance(order, Convoy) and order.army_location in unconvoyed \
-                and result.outcome in (Outcome.NO_EFFECT, Outcome.DISLODGED):
-            # the army went over land, or its convoy failed
-            statuses.extend(("no convoy", "dislodged") if result.outcome is Outcome.DISLODGED
-                            else ("no convoy",))
+                and (result.outcome is Outcome.NO_EFFECT
+                     or (result.outcome is Outcome.DISLODGED and order.army_location in by_land)):
+            # the army went over land, or its convoy failed (void too if it had no route)
+            statuses.append("no convoy")
+            if result.outcome is Outcome.DISLODGED:
+                statuses.append("dislodged")
+            elif order.army_location in routeless:
+                statuses.append("void")
             continue
         if isinstance(order, Move) and order.location in unconvoyed \
                 and result.outcome in (Outcome.BOUNCED, Outcome.SELF_DISLODGE) \
@@ -345,7 +356,8 @@ def order_statuses(position: Position, resolution: Resolution) -> dict[str, list
         if isinstance(order, SupportMove) and order.supported_location in unconvoyed \
                 and result.outcome in (Outcome.SUPPORTED, Outcome.CUT) \
                 and _failed_convoy(order, resolution):
-            statuses.append("no convoy")  # a support of an army whose convoy failed
+            # a support of an army whose convoy failed: void if there was no route at all
+            statuses.append("void" if order.supported_location in routeless else "no convoy")
             continue
         for status in _statuses_of(order, result.outcome, kind):
             if status not in statuses:
@@ -388,10 +400,15 @@ _CONVOY_FAILED = (Outcome.NO_CONVOY, Outcome.CONVOY_DISRUPTED, Outcome.PARADOX)
 
 def _strongest_attack(support: SupportMove, resolution: Resolution) -> bool:
     """True if the move ``support`` supports is alone the strongest of the moves into its
-    province (strength: the move and the supports given to it that were not cut)."""
+    province and stronger than the unit there holding (strength: the move and the supports
+    given to it that were not cut; the unit's holding strength: 1 and its supports to hold)."""
     target = province_of(support.destination)
     strengths: dict[str, int] = {}
+    defence = 1
     for r in resolution.results:
+        if isinstance(r.order, SupportHold) and r.outcome is Outcome.SUPPORTED \
+                and province_of(r.order.supported_location) == target:
+            defence += 1
         order = r.order
         if isinstance(order, Move) and province_of(order.destination) == target:
             strengths[order.location] = strengths.get(order.location, 0) + 1
@@ -399,7 +416,7 @@ def _strongest_attack(support: SupportMove, resolution: Resolution) -> bool:
                 and r.outcome is Outcome.SUPPORTED:
             strengths[order.supported_location] = strengths.get(order.supported_location, 0) + 1
     mine = strengths.get(support.supported_location)
-    if mine is None:
+    if mine is None or mine <= defence:
         return False
     return all(strength < mine for location, strength in strengths.items()
                if location != support.supported_location)
