@@ -30,6 +30,7 @@ retreat_allowed            may this dislodged unit retreat to this place        
 unordered_retreat          where a dislodged unit given no order goes                  retreats
 center_owners              who owns each supply centre after a Fall turn               Fall end
 build_sites                where may a power build now                                 winter
+why_not_build_site         why a centre is not a build site now (the variant's rule)   winter
 adjustments                how many units each power builds or removes                 winter
 unit_limit                 how many units of a type a power may have                   winter
 void_adjustments           builds of a winter that the variant's limits void           winter
@@ -373,6 +374,12 @@ class VariantHooks:
         extra = variant.rules.of_power(power).build_sites
         return homes + tuple(s for s in extra if s not in homes) if extra else homes
 
+    def why_not_build_site(self, position: Position, power: str, province: str) -> str | None:
+        """Why the supply centre ``province`` is not among ``power``'s :meth:`build_sites` now,
+        when the variant's own rule is the cause (a special build centre whose country is not
+        all owned), for the player; None: the generic reason (not a home centre)."""
+        return None
+
     def unit_limit(self, position: Position, power: str, unit_type: UnitType) -> int | None:
         """How many units of ``unit_type`` ``power`` may have on the board (None: no limit),
         from ``max_fleets`` / ``max_armies`` in its ``[[powers]]`` entry."""
@@ -523,6 +530,7 @@ def annihilated_units(before: Position, resolution: Resolution) -> list[tuple[Un
     # (imported here, after the test that settles nearly every phase: position.py imports
     # this module, and an import statement costs thousands of instructions each time)
     from realpolitik.position import PhaseType
+    from realpolitik.writing import write_order
 
     if before.phase.type is not PhaseType.MOVEMENT:
         return []
@@ -532,7 +540,7 @@ def annihilated_units(before: Position, resolution: Resolution) -> list[tuple[Un
         order = result.order
         if isinstance(order, Move) and result.succeeded:
             moved.add(order.province)
-            attacks[province_of(order.destination)] = str(order)
+            attacks[province_of(order.destination)] = write_order(order, before.variant)
     waiting = {d.unit for d in resolution.dislodged}
     return [(unit, attacks.get(unit.province, "an attack"))
             for unit in before.units.values()
@@ -542,8 +550,10 @@ def annihilated_units(before: Position, resolution: Resolution) -> list[tuple[Un
 
 def _owned_unit(position: Position, unit: Unit) -> str:
     """A unit with its owner, as a note names it: ``A E21 (neutral)``, ``F S14 (England)``."""
+    from realpolitik.writing import write_unit  # (writing imports variant, which imports this)
+
     owner = "neutral" if unit.power == NEUTRAL else position.variant.power_name(unit.power)
-    return f"{unit} ({owner})"
+    return f"{write_unit(unit, position.variant)} ({owner})"
 
 
 def load_hooks(folder: Path, class_name: str, *, line: int | None = None) -> VariantHooks:

@@ -48,6 +48,7 @@ from realpolitik.rules import (
     WaiveBuilds,
     rules_for,
 )
+from realpolitik.writing import place_writer
 
 __all__ = [
     "Illegal",
@@ -641,7 +642,8 @@ class _Checker:
                 f"{order.point.upper()} is no corner or passage whose crossings can be "
                 f"blocked" + ("." if rules.block_points() else
                               " (this variant has no block order)."))
-        where = f"the corner {point.id.upper()}" if point in rules.corners \
+        where = f"the corner {place_writer(position.variant).point(point.id)}" \
+            if point in rules.corners \
             else f"the passage {_name(position, point.id)}"
         if unit.province not in point.blockers:
             return self.illegal(
@@ -674,6 +676,9 @@ class _Checker:
             return self.illegal("not_home_center", f"{name} is nobody's home centre.")
         hooks = position.variant.hooks
         if province not in hooks.build_sites(position, power):
+            why = hooks.why_not_build_site(position, power, province)
+            if why is not None:
+                return self.illegal("variant_rule", why)
             return self.illegal(
                 "not_home_center",
                 f"{name} is not a home centre of {_power_name(position, power)}"
