@@ -294,10 +294,12 @@ def _changed_orders(cached: _Cached, pending: Mapping[str, _Pending]) -> set[str
     return changed
 
 
-def _record_text(game: Game) -> str:
-    """The game record as stored: pending orders live in their own rows, not in the record."""
-    data = savefile.game_to_json(game)
-    data["current"]["orders"] = {}
+def _record_text(game: Game, record: JSON | None = None) -> str:
+    """The game record as stored: pending orders live in their own rows, not in the record.
+    ``record``: the game's :func:`savefile.game_to_json`, when the caller has it already (it
+    is left as it was)."""
+    data = dict(savefile.game_to_json(game) if record is None else record)
+    data["current"] = {**data["current"], "orders": {}}
     return json.dumps(data, ensure_ascii=False)
 
 
@@ -1260,7 +1262,10 @@ class GameService:
                 game.process()
             self._bots_vote(loaded)  # on a draw still proposed, in the new position
             now = self.clock()
+            # the whole record is turned into JSON once (it grows with every phase: some
+            # hundred milliseconds after sixty phases, during which no other change is written)
             record = savefile.game_to_json(game)
+            record_text = _record_text(game, record)
             new_phases = record["phases"][before:]
             for offset, entry in enumerate(new_phases):
                 _add_names(entry, game.history[before + offset])
@@ -1272,7 +1277,7 @@ class GameService:
             loaded.pending = {}
             over = game.is_over
             deadline = None if over else self._deadline_for(loaded, now)
-            self._save(conn, loaded, record=_record_text(game), phase=str(game.phase),
+            self._save(conn, loaded, record=record_text, phase=str(game.phase),
                        status="finished" if over else "active", deadline=deadline,
                        paused_remaining=None)
             event: Event = {
