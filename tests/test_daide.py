@@ -299,6 +299,9 @@ def test_the_handshake_names_the_map_and_describes_it() -> None:
         assert await client.message() == ("REJ", ("HST", ("SPR", 1901)))
         client.writer.write(frame(Frame.DIPLOMACY, bytes([0x48, 0x04, 0x5F, 0x00])))
         assert await client.message() == ("HUH", ("ERR",))  # a token that does not exist
+        client.writer.write(frame(Frame.DIPLOMACY, bytes([0x48, 0x04, 0x40, 0x00])))
+        kind, payload = await client.frame()  # PRN quotes it, its lone bracket included
+        assert payload == bytes([0x48, 0x13, 0x40, 0x00, 0x48, 0x04, 0x40, 0x00, 0x40, 0x01])
         client.send("PNG (1)")
         assert await client.message() == ("YES", ("PNG", (1,)))
     _run(test)
@@ -467,6 +470,30 @@ def test_a_player_who_leaves_does_not_hold_up_the_game() -> None:
         assert summary.phase == "S1902M"
         result = (await staying)[0]
         assert result.end == "draw" and result.problems == []
+    _run(test, bots=["heuristic"] * 5, end_year=1901)
+
+
+def test_a_player_who_dropped_takes_its_seat_back_with_its_passcode() -> None:
+    async def test(port: int, _task: object) -> None:
+        first = await _join(port)
+        idle = await _join(port)  # gives no orders: the game stays in Spring 1901
+        hello = await _until(first, "HLO")
+        power, passcode = hello[1], hello[2]
+        now = await _until(first, "NOW")
+        first.writer.close()
+        again = await _RawClient.open(port)
+        await again.frame()
+        wrong = (passcode[0] + 1) % 8000,
+        again.send(f"IAM {format_message((power,))} {format_message((wrong,))}")
+        assert (await again.message())[0] == "REJ"
+        again.send(f"IAM {format_message((power,))} {format_message((passcode,))}")
+        assert await again.message() == ("YES", ("IAM", power, passcode))
+        assert await again.message() == ("NOT", ("CCD", power))  # to every client
+        again.send("HLO")
+        assert await again.message() == hello
+        again.send("NOW")
+        assert await again.message() == now
+        idle.writer.close()
     _run(test, bots=["heuristic"] * 5, end_year=1901)
 
 
