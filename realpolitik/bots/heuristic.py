@@ -349,6 +349,7 @@ class HeuristicBot(Bot):
     # -- movement ---------------------------------------------------------------------------
 
     def orders(self, position: Position, power: str, rules: Rules | None = None) -> list[Order]:
+        """As :meth:`Bot.orders`; in a movement phase the lookahead adjudicates by ``rules``."""
         rules = rules or _RULES
         if position.phase.type is not PhaseType.MOVEMENT:
             return super().orders(position, power, rules)
@@ -359,6 +360,8 @@ class HeuristicBot(Bot):
 
     def movement(self, position: Position, power: str, listing: Listing,
                  rng: random.Random) -> list[Order]:
+        """The movement orders, the lookahead adjudicating by the 2023 rules (:meth:`orders`
+        passes the game's)."""
         return self._movement(position, power, listing, rng, _RULES)
 
     def _movement(self, position: Position, power: str, listing: Listing,
