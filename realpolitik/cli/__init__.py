@@ -253,6 +253,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="how many bots to connect (default 1)")
     play.add_argument("--seed", type=int, default=0, help="seed of the first bot; bot i uses "
                       "SEED+i (default 0)")
+    play.add_argument("--variant", action="append", metavar="FOLDER",
+                      help="a variant's folder whose map the server may offer, beyond the "
+                      "shipped variants (repeatable)")
     json_arg(play)
 
     sub = command("demo", "a short demonstration: the rulebook's 1901 sample game",
