@@ -612,6 +612,10 @@ class ReadyIn(Strict):
     phase: str | None = Field(default=None, max_length=12, examples=["S1901M"])
     """The phase you are ready in: if the game has moved on since, the flag is refused (409
     ``phase_changed``) rather than set in a phase you have not seen."""
+    revisions: dict[Power, Annotated[str, Field(max_length=32)]] | None = Field(
+        default=None, max_length=20)
+    """Per power, the ``revision`` of its orders as you see them: if they have been changed
+    since (in another tab, on another device), "ready" is refused (409 ``orders_changed``)."""
 
 
 class ReadyOut(BaseModel):

@@ -43,6 +43,7 @@ from realpolitik.server import security
 from realpolitik.server import store as db
 from realpolitik.server.accounts import AccountService
 from realpolitik.server.events import Event, Hub, SocketCount
+from realpolitik.server.notify import Notifier
 from realpolitik.server.privacy import orders_revision, phase_as_seen, record_as_seen
 from realpolitik.server.settings import Settings
 from realpolitik.server.values import (
@@ -351,6 +352,7 @@ class GameService:
         self.clock = clock
         self.accounts = AccountService(store, settings, clock, self.hub)
         self.sockets = SocketCount(settings.sockets_per_client)
+        self.notifier = Notifier(store, settings, clock)
         self._cache = _GameCache(settings.game_cache_size)
         # a game's lock lives while a request or the cached copy of the game holds it: asking
         # about ever more game ids leaves nothing behind
@@ -1048,14 +1050,21 @@ class GameService:
         return game.warnings(power)
 
     def set_ready(self, user: Account, game_id: int, power: str | None, ready: bool,
-                  phase: str | None = None) -> tuple[list[str], list[str]]:
+                  phase: str | None = None,
+                  revisions: Mapping[str, str] | None = None) -> tuple[list[str], list[str]]:
         """Mark the user's powers (or one) ready or not; a ready power that gave no orders has
         given none on purpose (its units hold, and it is not in civil disorder). Returns the
         powers changed and, when marked ready, what their orders leave open (the warnings of
-        the phase they were ready for)."""
+        the phase they were ready for). ``revisions``: per power, the revision of the orders
+        the sender sees; orders changed since (elsewhere) refuse the flag (409
+        ``orders_changed``): no one is marked ready on orders they have not seen."""
         with self._changing(game_id) as (conn, loaded):
             powers = self._my_powers(loaded, user, power)
             self._check_phase(loaded, phase)
+            if ready:
+                for p, revision in (revisions or {}).items():
+                    if p.strip().lower() in powers:
+                        self._check_revision(loaded, p.strip().lower(), revision)
             game = loaded.game
             to_order = set(game.powers_to_order())
             if loaded.row.status != "active":
@@ -1279,9 +1288,31 @@ class GameService:
                 "centers": game.centers(),
             }
         self.hub.publish(game_id, event)
+        self._mail_phase_played(loaded, game, before)
         if over:
             self._publish_end(game_id, game)
         return True
+
+    def _mail_phase_played(self, loaded: _Loaded, game: Game, first_played: int) -> None:
+        """Tell the players by e-mail (those who chose it) that a phase was played."""
+        users = [u for p in game.powers if (u := loaded.user_of(p)) is not None]
+        self.notifier.phase_played(int(loaded.row.id), str(loaded.row.name), users,
+                                   game.history[first_played].position.phase.long_name,
+                                   game.phase.long_name)
+
+    def owing_orders(self, game_id: int) -> dict[int, list[str]]:
+        """The players of an active game whose powers still owe orders this phase (neither
+        given nor marked ready), each with those powers (the deadline reminders)."""
+        loaded = self._read(game_id)
+        if loaded.row.status != "active":
+            return {}
+        ready, given = set(loaded.ready()), set(self._orders_in(loaded))
+        out: dict[int, list[str]] = {}
+        for power in self._to_order(loaded):
+            user = loaded.user_of(power)
+            if user is not None and power not in ready and power not in given:
+                out.setdefault(user, []).append(power)
+        return out
 
     def process_due(self) -> list[int]:
         """Process every active game whose deadline has passed (at start-up, every overdue one).
@@ -1299,6 +1330,10 @@ class GameService:
                 continue
             except Exception:  # one broken game must not stop the clock for the others
                 log.exception("processing game %s failed", game_id)
+        try:
+            self.notifier.tick(self)  # deadline reminders, and the mail due
+        except Exception:  # the mail must not stop the clock either
+            log.exception("sending notifications failed")
         return done
 
     def _publish_deadline(self, game_id: int, status: str, deadline: float | None) -> None:
@@ -1664,6 +1699,10 @@ class GameService:
         if to:
             audience = {u for p in [sender, *to] if (u := loaded.user_of(p)) is not None}
         self.hub.publish(game_id, {"type": "press", "message": message}, audience)
+        readers = audience if audience is not None else \
+            {u for p in loaded.game.powers if (u := loaded.user_of(p)) is not None}
+        self.notifier.press_sent(game_id, str(loaded.row.name), readers - {user.id},
+                                 loaded.game.variant.power_name(sender), not to, body)
         return message
 
     PRESS_PAGE = 100

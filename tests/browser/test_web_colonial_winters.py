@@ -118,7 +118,8 @@ def test_the_block_order_in_the_menus(browser: Any, server: Any) -> None:
         blocks = page.eval_on_selector_all("#sel-transvaal-f69 optgroup[label=Block] option",
                                            "els => els.map(e => e.value)")
         assert blocks == ["A Rhodesia BLOCK Southern Africa"]  # by name (issue 28)
-        # and the map's menu offers it when the army is clicked
+        # and the map's menu offers it when the army is clicked (once the world map is drawn)
+        page.wait_for_selector("#map svg #spaces")
         click_province(page, "f69")
         page.wait_for_selector(".menu:not([hidden]) >> text=Block Southern Africa")
         page.click(".menu button:has-text('Block Southern Africa')")

@@ -65,7 +65,7 @@ async def set_ready(game_id: GameId, body: ReadyIn, user: CurrentUser,
     """Mark your powers (or one) ready; when every power that must order is ready, the phase is
     adjudicated at once (IV.1). A ready power with no orders holds."""
     powers, warnings = await service.call(service.set_ready, user, game_id, body.power,
-                                          body.ready, body.phase)
+                                          body.ready, body.phase, body.revisions)
     return ReadyOut(powers=powers, ready=body.ready, warnings=warnings)
 
 

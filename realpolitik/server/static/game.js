@@ -191,6 +191,9 @@ export class GamePage {
         break;
       case "press":
         this.press.add(ev.message);
+        if (ev.message && !this.mine.includes(ev.message.sender)) {
+          notify(this.game.name, `${title(ev.message.sender)}: ${String(ev.message.body).slice(0, 140)}`, `rp-press-${this.id}`);
+        }
         break;
       case "orders":
         await this.ordersChangedElsewhere(ev);
@@ -273,6 +276,9 @@ export class GamePage {
           // notices go here, above the panel: never over the map or what one is reading
           h("div", { id: "notices", class: "notices", role: "status", "aria-live": "polite" }),
           this.ordersBox, this.historyBox, this.pressBox, this.gameBox))));
+    // a notice given just before this page opened (by the lobby) moves here, off the map
+    const notices = this.root.querySelector("#notices"), early = document.getElementById("toasts");
+    if (notices && early) notices.append(...early.querySelectorAll(".toast"));
     this.map = new MapView(this.mapBox, (prov, at) => this.mapClick(prov, at));
     this.mapBox.addEventListener("zoomchange", (ev) => {
       const button = this.root.querySelector("#zoom");
@@ -377,7 +383,18 @@ export class GamePage {
       const left = (this.deadlineAt - Date.now()) / 1000;
       el.textContent = left > 0 ? `${duration(left)} left` : "deadline passed: adjudicating…";
       el.classList.toggle("urgent", left < 60);
+      this.remindIfOwing(left);
     }
+  }
+
+  /** A browser notification (if allowed, and the page is in the background) once a phase,
+   * ten minutes before the deadline, when my orders are not in. */
+  remindIfOwing(left) {
+    const g = this.game;
+    if (left > 600 || left <= 0 || this.reminded === g.phase) return;
+    const owing = this.orderingPowers.filter((p) => g.to_order.includes(p) && !g.ready.includes(p) && !(g.orders_in || []).includes(p));
+    if (!owing.length) return;
+    if (notify(g.name, `${duration(left)} left, and no orders yet for ${owing.map(title).join(", ")}.`, `rp-deadline-${this.id}`)) this.reminded = g.phase;
   }
 
   /** What my orders leave open (units without orders, builds unused...), from the server. */
@@ -391,10 +408,24 @@ export class GamePage {
     const warnings = ready ? this.warningsNow() : [];
     if (warnings.length && !confirm(`${warnings.join("\n")}\n\nMark ready anyway?`)) return;
     try {
-      // the phase it is for: a click on a phase that has just passed is refused, not moved on
-      await api("POST", `/games/${this.id}/ready`, { ready, phase: this.game.phase });
+      // the phase it is for: a click on a phase that has just passed is refused, not moved on;
+      // and the orders it is for: orders changed in another tab refuse it until they are seen
+      const revisions = Object.fromEntries(this.mine.filter((p) => this.orders[p] && this.orders[p].revision)
+        .map((p) => [p, this.orders[p].revision]));
+      await api("POST", `/games/${this.id}/ready`, { ready, phase: this.game.phase, revisions });
       await this.refresh();
     } catch (err) {
+      if (err.code === "orders_changed") {
+        const before = Object.fromEntries(this.mine.map((p) => [p, (this.orders[p] && this.orders[p].text) || ""]));
+        await this.refresh();
+        for (const p of this.mine) {
+          const now = (this.orders[p] && this.orders[p].text) || "";
+          if (now !== before[p]) this.changedElsewhere[p] = { before: before[p], now, refused: false };
+        }
+        this.renderOrders();
+        toast("Not marked ready: your orders were changed in another tab or on another device. Look at them, then mark ready.");
+        return;
+      }
       toast(err.message);
       if (err.status === 409) await this.refresh();
     }
@@ -947,10 +978,10 @@ export class GamePage {
   notifyControl() {
     if (!("Notification" in window)) return null;
     const state = Notification.permission;
-    if (state === "granted") return h("p", { class: "muted small", id: "notify-state" }, "You get a notification when a phase is played while this page is in the background.");
+    if (state === "granted") return h("p", { class: "muted small", id: "notify-state" }, "While this page is open in the background, you get a notification when a phase is played, when press arrives, and ten minutes before the deadline if your orders are not in. For e-mail, see Notifications in the lobby.");
     if (state === "denied") return h("p", { class: "muted small", id: "notify-state" }, "Notifications are blocked for this site in your browser's settings.");
     return h("p", {}, h("button", { type: "button", class: "secondary", id: "notify-me",
-      onclick: async () => { await Notification.requestPermission(); this.renderSeats(); } }, "Notify me when a phase is played"));
+      onclick: async () => { await Notification.requestPermission(); this.renderSeats(); } }, "Notify me while this page is open (phases, press, deadlines)"));
   }
 
   gmControls() {
