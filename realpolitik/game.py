@@ -506,6 +506,7 @@ class Game:
         out = [f"{e.text or e.order}: {e.error}" for e in entries if e.error_kind == REPLACED]
         kind = position.phase.type
         if kind is PhaseType.MOVEMENT:
+            out += self._void_warnings(followed)
             idle = [str(u) for u in position.units_of(power) if u.province not in ordered]
             if idle:
                 out.append(f"{name}: {', '.join(idle)} {'has' if len(idle) == 1 else 'have'} "
@@ -538,6 +539,15 @@ class Game:
                 out.append(f"{name}: must remove {-due}, gave {removals}: more removals than "
                            "due; " + _too_many(self.rules.too_many_disbands.value, -due))
         return out
+
+    def _void_warnings(self, followed: Sequence[Order]) -> list[str]:
+        """The movement orders that the variant's rules would make void because of the power's
+        other orders (Colonial Winters 8: more start choices ordered than it may make), each
+        as ``"<order>: will be void: <reason>"``, the form of a void build's warning."""
+        if not followed:
+            return []
+        voids = self.variant.hooks.void_orders(self._position, followed)
+        return [f"{followed[i]}: will be void: {reason}" for i, reason in sorted(voids.items())]
 
     # -- draws and concessions ---------------------------------------------------------------
 

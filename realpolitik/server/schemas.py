@@ -263,6 +263,33 @@ class SeaSuperiorityOut(BaseModel):
     tiers: dict[str, str]
 
 
+class StartChoiceOut(BaseModel):
+    units: list[str]
+    """The inactive units (their provinces) among which the power chooses."""
+    count: int
+    """How many of them it makes active."""
+
+
+class MobilisationOut(BaseModel):
+    units: list[str]
+    """The power's inactive units (their provinces) that a mobilisation may bring in."""
+    per_build: int
+    """How many units the one build foregone this winter mobilises (0: none now)."""
+    reason: str
+    """Why it may not mobilise now, when ``per_build`` is 0."""
+
+
+class ProtectorateOut(BaseModel):
+    controller: str | None
+    """The power commanding its units now (None: nobody, they are in civil disorder)."""
+    units: list[str]
+    trigger: str
+    """``always`` (India, 7(e)) or ``violation`` (Holland and Belgium, 7(f))."""
+    confined: bool
+    """Its units may not leave it."""
+    violated: bool
+
+
 class GameOut(BaseModel):
     """A game as anyone who may see it sees it (orders and private press are never here)."""
 
@@ -314,6 +341,15 @@ class GameOut(BaseModel):
     """The variant's named policies (readings of ambiguous rules) this game plays under."""
     sea_superiority: SeaSuperiorityOut | None = None
     """Colonial Winters: who holds sea superiority, each power's fleets and tier (a-e)."""
+    inactive: list[str] = Field(default_factory=list)
+    """Colonial Winters 8: the provinces of the inactive units (they may only hold until
+    mobilised or attacked)."""
+    start_choices: dict[str, StartChoiceOut] = Field(default_factory=dict)
+    """Colonial Winters 8: power -> the inactive units it still chooses among this phase."""
+    mobilisation: dict[str, MobilisationOut] = Field(default_factory=dict)
+    """Colonial Winters 8, in a winter: power -> what mobilising costs and brings."""
+    protectorates: dict[str, ProtectorateOut] = Field(default_factory=dict)
+    """Colonial Winters 7(e), 7(f): country -> who commands its units."""
 
 
 class JoinIn(Strict):

@@ -49,15 +49,21 @@ def _variants() -> list[dict[str, Any]]:
             "id": variant.id,
             "name": variant.name,
             "powers": [{"id": p.id, "name": p.name, "colour": p.colour} for p in variant.powers],
+            # each province's name, for the page's lists and completion (orders keep the ids)
+            "places": {p: variant.map.name(p) for p in variant.map.provinces},
             "setups": [{"id": s.id, "players": s.players, "name": s.name,
                         "teams": [list(team) for team in s.teams]}
                        for s in (variant.setups or (variant.setup(),))],
+            # groups of spaces the game page offers to jump to (a world map's continents)
+            "regions": [{"name": name, "provinces": list(ids)}
+                        for name, ids in variant.hooks.regions(variant).items()],
         })
     return out
 
 
 @router.get("/web/variants", tags=["web"])
 def variants() -> dict[str, Any]:
-    """The variants a game can be created with (their powers, with colours, and the setups for
-    fewer players, with the powers each player commands), and the rule editions."""
+    """The variants a game can be created with (their powers, with colours, the setups for
+    fewer players, with the powers each player commands, and the regions of a large map), and
+    the rule editions."""
     return {"variants": _variants(), "editions": list(EDITIONS)}

@@ -5,6 +5,7 @@ import { api, auth, h, fill, title, phaseName, toast, notify, local, duration } 
 import { MapView } from "./mapview.js";
 import { PressPanel } from "./press.js";
 import { HistoryPanel } from "./history.js";
+import { rulesBox, unitNote, voidReasons, quickEntry, sheetText, jumpControl, mapNote } from "./quick.js";
 
 const provOf = (loc) => (loc || "").split("/")[0].toLowerCase();
 const unitProv = (unit) => provOf((unit || "").split(" ")[1]);
@@ -104,10 +105,26 @@ export class GamePage {
     }
   }
 
-  async refresh() {
-    await this.loadGame();
-    await this.loadOrders();
-    this.renderAll();
+  /** Load the game and my orders again and redraw. A call made while another waits to start
+   * shares it; one made while another runs waits and runs once more. (A phase played sends
+   * "phase" and "deadline" while the Mark ready request returns: three refreshes at once, each
+   * loading the map, took a second and a half with the 800 KB world map.) */
+  refresh() {
+    if (this.queuedRefresh) return this.queuedRefresh;
+    const run = (this.runningRefresh || Promise.resolve()).catch(() => {}).then(async () => {
+      this.queuedRefresh = null;
+      this.runningRefresh = run;
+      try {
+        await this.loadGame();
+        this.renderHead();  // the new phase at once; the orders and the map follow
+        await this.loadOrders();
+        this.renderAll();
+      } finally {
+        if (this.runningRefresh === run) this.runningRefresh = null;
+      }
+    });
+    this.queuedRefresh = run;
+    return run;
   }
 
   // -- live events --------------------------------------------------------------------------------
@@ -219,7 +236,7 @@ export class GamePage {
       this.head, tabList,
       h("div", { class: "game-body" },
         h("div", { class: "map-pane" }, this.mapBox, this.menu,
-          h("div", { class: "map-bar" }, this.hint,
+          h("div", { class: "map-bar" }, this.hint, this.mapTools = h("span", { class: "map-tools" }),
             h("button", { type: "button", class: "secondary small", id: "zoom", "aria-pressed": String(narrow),
               onclick: (ev) => { const on = this.mapBox.classList.toggle("zoomed"); ev.target.setAttribute("aria-pressed", String(on)); if (on) this.centreOnMine(); } }, "Zoom"))),
         h("div", { class: "side" }, this.ordersBox, this.historyBox, this.pressBox, this.gameBox))));
@@ -246,6 +263,13 @@ export class GamePage {
     const midX = boxes.reduce((n, b) => n + b.x + b.width / 2, 0) / boxes.length - view.x + this.mapBox.scrollLeft;
     const midY = boxes.reduce((n, b) => n + b.y + b.height / 2, 0) / boxes.length - view.y + this.mapBox.scrollTop;
     this.mapBox.scrollTo({ left: midX - view.width / 2, top: midY - view.height / 2 });
+  }
+
+  /** The map bar's jump list and the note explaining the map's marks (quick.js). */
+  renderMapTools() {
+    if (!this.mapTools || !this.game) return;
+    const note = mapNote(this.game);
+    fill(this.mapTools, jumpControl(this), note ? h("span", { class: "map-note small muted", id: "map-note" }, note) : null);
   }
 
   tabKeys(ev, keys, key) {
@@ -279,7 +303,12 @@ export class GamePage {
     if (this.tab === "history" && this.history.entries.length) {
       return this.map.show(`/games/${this.id}/map.svg?seq=${this.history.seq}`);
     }
-    return this.map.show(`/games/${this.id}/map.svg${auth.token && this.mine.length ? "?mine=true" : ""}`).then(() => {
+    // the same picture as shown (same phase, same orders) is not fetched and drawn again
+    const url = `/games/${this.id}/map.svg${auth.token && this.mine.length ? "?mine=true" : ""}`;
+    const key = `${url} ${this.game.phase} ${this.game.status} ${JSON.stringify(this.orders)}`;
+    if (key === this.mapKey && this.map.url === url && this.map.svg) { this.rehighlight(); return Promise.resolve(); }
+    this.mapKey = key;
+    return this.map.show(url).then(() => {
       this.rehighlight();
       if (!this.centred) { this.centred = true; this.centreOnMine(); }
     });
@@ -367,6 +396,9 @@ export class GamePage {
     this.renderOrdersPanel();
     const area = this.root.querySelector("#order-text");
     if (focus && area) { area.focus(); area.setSelectionRange(...focus); }
+    const quick = this.root.querySelector("#quick");
+    if (this.quickFocus && quick) { quick.focus(); this.quickFocus = false; }
+    this.renderMapTools();
   }
 
   renderOrdersPanel() {
@@ -402,6 +434,11 @@ export class GamePage {
     box.append(h("h2", { id: "orders-h" }, `Orders for ${title(power)}`));
     if (help.due) box.append(h("p", { class: "due", id: "orders-due", role: "status" }, help.due));
     box.append(h("p", { class: "muted small", id: "orders-how" }, help.how));
+    const warned = voidReasons(this.orders[power] && this.orders[power].warnings);
+    const rules = rulesBox(this, power, lines);
+    if (rules) box.append(rules);
+    const quick = quickEntry(this, power);
+    if (quick) box.append(quick);
 
     // One list of legal orders per unit (or free centre): the keyboard way to give orders.
     const chosen = new Map();
@@ -417,7 +454,11 @@ export class GamePage {
         h("option", { value: "" }, isBuild ? "— no build —" : "— no order —"),
         groupBy(orders, (o) => o.kind).map(([kind, group]) => h("optgroup", { label: KIND_LABEL[kind] || kind },
           group.map((o) => h("option", { value: o.text, selected: chosen.get(prov) === o.text }, o.text)))));
-      list.append(h("li", { class: chosen.has(prov) ? "done" : "" }, h("label", { for: id }, label), select));
+      const note = isBuild ? null : unitNote(g, power, loc);
+      const voided = warned.get(chosen.get(prov));
+      list.append(h("li", { class: `${chosen.has(prov) ? "done" : ""}${voided ? " void" : ""}` },
+        h("label", { for: id }, label, note ? h("span", { class: `unit-note ${note.cls}`, title: note.why }, note.text) : null), select,
+        voided ? h("p", { class: "void-why" }, `⚠ will be void: ${voided}`) : null));
     }
     box.append(list);
     if (legal.waive) {
@@ -455,14 +496,18 @@ export class GamePage {
       h("div", { class: "editor" }, gutter, area), status,
       h("div", { class: "row" },
         h("button", { type: "button", id: "send-orders", onclick: () => this.submit(power, area.value) }, "Send orders"),
-        h("button", { type: "button", class: "secondary", onclick: () => this.submit(power, "") }, "Clear all")));
+        h("button", { type: "button", class: "secondary", onclick: () => this.submit(power, "") }, "Clear all"),
+        h("button", { type: "button", class: "secondary", id: "fill-sheet", title: "One line per unit, places by name, to type over",
+          onclick: () => { const a = this.root.querySelector("#order-text"); a.value = sheetText(this, power); a.rows = a.value.split("\n").length + 1; a.dispatchEvent(new Event("input")); a.focus(); } }, "Sheet of my units")));
 
     // What the server read: each line with its order or its error.
     const results = h("ol", { class: "lines", id: "order-lines", "aria-label": "Orders as the server read them" });
     for (const line of lines) {
       if (line.ok) {
-        results.append(h("li", { class: "ok" }, h("span", { class: "mark" }, "✓"), " ", h("span", { class: "order" }, line.order.text),
-          line.text.trim() !== line.order.text ? h("span", { class: "muted small" }, ` (line ${line.line}: ${line.text.trim()})`) : null));
+        const voided = warned.get(line.order.text);
+        results.append(h("li", { class: voided ? "ok void" : "ok" }, h("span", { class: "mark" }, voided ? "⚠" : "✓"), " ", h("span", { class: "order" }, line.order.text),
+          line.text.trim() !== line.order.text ? h("span", { class: "muted small" }, ` (line ${line.line}: ${line.text.trim()})`) : null,
+          voided ? h("div", { class: "why" }, `will be void: ${voided}`) : null));
       } else {
         const e = line.error || {};
         const fixes = [];
