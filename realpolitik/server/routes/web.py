@@ -63,7 +63,6 @@ def _variants() -> list[dict[str, Any]]:
 
 @router.get("/web/variants", tags=["web"])
 def variants() -> dict[str, Any]:
-    """The variants a game can be created with (their powers, with colours, the setups for
-    fewer players, with the powers each player commands, and the regions of a large map), and
-    the rule editions."""
+    """The variants a game can be created with (their powers, with colours, and the setups for
+    fewer players, with the powers each player commands), and the rule editions."""
     return {"variants": _variants(), "editions": list(EDITIONS)}

@@ -39,6 +39,7 @@ export class GamePage {
     document.removeEventListener("keydown", this.keyHandler);
     if (this.ws) this.ws.close();
     clearTimeout(this.reconnect);
+    clearTimeout(this.mapTimer);
   }
 
   async start() {
@@ -314,6 +315,13 @@ export class GamePage {
     });
   }
 
+  /** Draw the map again once orders stop coming for a moment: a player ordering unit after
+   * unit from the keyboard does not wait for the world map (800 KB) after each one. */
+  showMapSoon() {
+    clearTimeout(this.mapTimer);
+    this.mapTimer = setTimeout(() => { if (this.tab !== "history" && !this.closed) this.showMap(); }, 350);
+  }
+
   renderAll() {
     this.renderHead();
     this.renderTabs();
@@ -393,11 +401,16 @@ export class GamePage {
   renderOrders() {
     const old = this.root.querySelector("#order-text");
     const focus = old && document.activeElement === old ? [old.selectionStart, old.selectionEnd] : null;
+    // the quick entry keeps the focus and what is typed in it while the panel is drawn again
+    const oldQuick = this.root.querySelector("#quick");
+    const typed = oldQuick ? oldQuick.value : "";
+    const quickFocus = this.quickFocus || (oldQuick && document.activeElement === oldQuick);
     this.renderOrdersPanel();
     const area = this.root.querySelector("#order-text");
     if (focus && area) { area.focus(); area.setSelectionRange(...focus); }
     const quick = this.root.querySelector("#quick");
-    if (this.quickFocus && quick) { quick.focus(); this.quickFocus = false; }
+    if (quick && typed) { quick.value = typed; quick.dispatchEvent(new Event("input")); }
+    if (quickFocus && quick) { quick.focus(); this.quickFocus = false; }
     this.renderMapTools();
   }
 
@@ -561,7 +574,7 @@ export class GamePage {
       this.renderOrders();
       const status = this.root.querySelector("#order-status");
       if (status) status.textContent = answer.errors ? `${answer.accepted} read, ${answer.errors} not: see below.` : `Sent: ${answer.accepted} order${answer.accepted === 1 ? "" : "s"}.`;
-      if (this.tab !== "history") this.showMap();
+      if (this.tab !== "history") this.showMapSoon();
     } catch (err) {
       local.set(this.draftKey(power), text || null);
       toast(`Orders not sent: ${err.message}`);

@@ -24,7 +24,7 @@ function variantOf(page) {
 export function placeName(places, loc) {
   if (!loc) return "";
   const [id, coast] = loc.toLowerCase().split("/");
-  const name = places[id] || loc.toUpperCase();
+  const name = places[id] || (coast ? loc.split("/")[0] : loc);
   return coast ? `${name} (${COASTS[coast] || coast} coast)` : name;
 }
 
@@ -316,8 +316,8 @@ export function jumpControl(page) {
   return sel;
 }
 
-/** Zoom the map so that ``provinces`` fill its box (with ``readable``: at least the zoom at
- * which the smallest labels can be read) and scroll them to the middle. */
+/** Zoom the map so that ``provinces`` fill its box (with ``readable``, for one unit: the zoom
+ * at which the smallest names can be read) and scroll them to the middle. */
 export function zoomTo(page, provinces, { readable = false } = {}) {
   const svg = page.map && page.map.svg;
   if (!svg || !provinces.length) return;
@@ -334,8 +334,8 @@ export function zoomTo(page, provinces, { readable = false } = {}) {
   const drawnHeight = svg.viewBox.baseVal.height || drawn;
   const fitWidth = el.clientWidth * drawn / Math.max(x1 - x0, 1) * 0.8;
   const fitHeight = el.clientHeight * drawnHeight / Math.max(y1 - y0, 1) * 0.8 * (drawn / drawnHeight);
-  let width = Math.min(fitWidth, fitHeight);
-  if (readable) width = Math.max(width, drawn * READABLE);
+  // one unit: the zoom at which the smallest names read; several: all of them in the box
+  let width = readable ? Math.max(drawn * READABLE, el.clientWidth * 2.5) : Math.min(fitWidth, fitHeight);
   width = Math.min(Math.max(width, el.clientWidth), Math.max(drawn * 3, el.clientWidth * 6));
   if (width > el.clientWidth + 1) {
     el.classList.add("zoomed");
