@@ -203,7 +203,7 @@ export function quickEntry(page, power) {
   for (const [loc, orders] of Object.entries(legal)) {
     for (const o of orders) {
       const label = orderName(places, o);
-      const words = `${label} ${o.text}`.toLowerCase().replace(/[()→:,/-]/g, " ").split(/\s+/).filter(Boolean);
+      const words = wordsOf(`${label} ${o.text}`);
       options.push({ loc, o, label, words });
     }
   }
@@ -220,7 +220,7 @@ export function quickEntry(page, power) {
   let shown = [];
   let at = 0;
   const render = () => {
-    const words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
+    const words = wordsOf(input.value);
     shown = words.length ? options.filter((x) => words.every((w) => x.words.some((v) => v.startsWith(w)))) : [];
     // a unit not ordered yet first, then shorter (simpler) orders
     shown.sort((a, b) => (ordered.has(a.loc.split("/")[0].toLowerCase()) - ordered.has(b.loc.split("/")[0].toLowerCase())) || (a.label.length - b.label.length));
@@ -253,6 +253,12 @@ export function quickEntry(page, power) {
     h("p", { class: "muted small", id: "quick-help" }, "Type a few letters of the unit's place and of where it goes (", h("kbd", {}, "lon cha"),
       "), then Enter. ↑ ↓ choose among the matches. ", h("span", { id: "quick-left" }, left ? `${left} unit${left === 1 ? "" : "s"} without an order.` : "Every unit has an order.")),
     h("div", { class: "combo" }, input, list));
+}
+
+/** The words of an order or of what is typed, lower case, without the signs between them
+ * ("F E8 - 18", "f e8-18" and "F London → Channel" are all words). */
+function wordsOf(text) {
+  return text.toLowerCase().replace(/[()→:,/>-]/g, " ").split(/\s+/).filter(Boolean);
 }
 
 function hintFor(places, orders) {
