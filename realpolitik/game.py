@@ -17,9 +17,10 @@ from operator import attrgetter
 
 from realpolitik.adjudication import adjudicate
 from realpolitik.adjudication.outcomes import Resolution
+from realpolitik.adjudication.retreats import unordered_retreats
 from realpolitik.caches import Bounded, CacheSlot
 from realpolitik.errors import GameError
-from realpolitik.legality import adjustment_counts, check_order, retreat_options
+from realpolitik.legality import adjustment_counts, check_order
 from realpolitik.listing import legal_orders, listed_orders
 from realpolitik.notation import ParsedOrder, parse_orders
 from realpolitik.orders import (
@@ -38,6 +39,7 @@ from realpolitik.position import Phase, PhaseType, Position, Season
 from realpolitik.rules import Edition, Rules, rules_for
 from realpolitik.slots import slot_setter
 from realpolitik.variant import Setup, Variant, load_variant
+from realpolitik.winter import adjustments
 
 
 class EndKind(StrEnum):
@@ -519,16 +521,20 @@ class Game:
                            "no retreat order and will be disbanded")
         else:
             due = adjustment_counts(position).get(power, 0)
+            # the builds it can carry out (the variant's limits may leave fewer than due)
+            info = adjustments(position).get(power)
+            can = info.builds if info is not None and due > 0 else due
             if due > 0 and any(isinstance(o, Mobilise) for o in followed):
                 due -= 1  # a build foregone to mobilise units
+                can = min(can, due)
             builds = sum(1 for o in followed if isinstance(o, Build | Waive))
             removals = sum(1 for o in followed if isinstance(o, Disband))
             given = [o for o in followed if isinstance(o, Build)][:max(due, 0)]
             voids = self.variant.hooks.void_adjustments(position, power, given) if given \
                 else {}
             out += [f"{given[i]}: will be void: {reason}" for i, reason in sorted(voids.items())]
-            if due > 0 and builds < due:
-                out.append(f"{name}: may build {due}, gave {builds}; the rest are waived")
+            if due > 0 and builds < can:
+                out.append(f"{name}: may build {can}, gave {builds}; the rest are waived")
             elif due > 0 and builds > due:
                 out.append(f"{name}: may build {due}, gave {builds}: more builds than due; "
                            + _too_many(self.rules.too_many_builds.value, due))
@@ -673,26 +679,20 @@ class Game:
 
     def _unordered_retreats(self, position: Position, orders: list[Order],
                             notes: list[str]) -> list[Order]:
-        """Retreats the variant's hooks choose for dislodged units given no order (the
-        rulebooks disband them). The generator is seeded from the game's seed and the phase,
-        so a replayed record draws the same; each draw is noted in the record."""
-        ordered = {order.province for order in orders if isinstance(order, Retreat | Disband)}
-        unordered = [d for d in position.dislodged if d.unit.province not in ordered]
-        if not unordered:
+        """Retreats the variant's hooks choose for dislodged units given no order that can be
+        followed (the rulebooks disband them). The generator is seeded from the game's seed
+        and the phase, so a replayed record draws the same; each draw is noted in the record."""
+        if not position.dislodged:
             return []
         rng = random.Random(f"{self.seed}/retreats/{position.phase}")
-        hooks = position.variant.hooks
-        drawn: list[Order] = []
-        for dislodged in unordered:
-            options = retreat_options(position, dislodged, rules=self.rules)
-            where = hooks.unordered_retreat(position, dislodged, options, rng)
-            if where is not None:
-                unit = dislodged.unit
-                order = Retreat(unit.type, unit.location, where, power=unit.power)
-                drawn.append(order)
-                notes.append(f"{self.variant.power_name(unit.power)} gave no order for {unit}: "
-                             f"it retreats to {where.upper()}, drawn at random")
-        return drawn
+        drawn = unordered_retreats(position, orders, self.rules, rng)
+        ordered = {order.province for order in orders if isinstance(order, Retreat | Disband)}
+        for order in drawn:
+            unit = next(d.unit for d in position.dislodged if d.unit.province == order.province)
+            given = " it could follow" if unit.province in ordered else ""
+            notes.append(f"{self.variant.power_name(unit.power)} gave no order{given} for "
+                         f"{unit}: it retreats to {order.destination.upper()}, drawn at random")
+        return list(drawn)
 
     def _setup_events(self, before: Position, after: Position, notes: list[str]) -> Position:
         """The setup's events between two phases, as the variant's hooks decide them (the 1914

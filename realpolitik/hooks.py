@@ -33,6 +33,7 @@ build_sites                where may a power build now                          
 adjustments                how many units each power builds or removes                 winter
 unit_limit                 how many units of a type a power may have                   winter
 void_adjustments           builds of a winter that the variant's limits void           winter
+adjustment_notes           why a power's builds or removals differ from the difference winter
 removal_first              a unit type a power must remove before any other            winter
 remove_after_build         may a power remove a unit it builds in the same winter      winter
 mobilisation               which inactive units a power may mobilise, how many        winter
@@ -414,6 +415,12 @@ class VariantHooks:
                 if difference > cap:
                     differences[power] = cap
         return differences
+
+    def adjustment_notes(self, position: Position, power: str, due: int) -> tuple[str, ...]:
+        """Sentences that say why ``power``'s ``due`` builds (> 0) or removals (< 0), as
+        :meth:`adjustments` settled them, differ from its centres minus its units (units that
+        need no centre, a cap on builds), for the players; none by default."""
+        return ()
 
     # -- the setup's events ---------------------------------------------------------------
 

@@ -1321,7 +1321,7 @@ def parse_orders(
             if power is not None and header != power:
                 error = InvalidOrderError(
                     f"these orders are for {the_variant.power_name(header)}, but only "
-                    f"{the_variant.power_name(power)}'s "
+                    f"{the_variant.power_possessive(power)} "
                     "orders are taken here",
                     text=line, span=(tokens[0].start, tokens[0].end), line=line_no,
                     hint="send each power's orders under its own name",

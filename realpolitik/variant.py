@@ -171,6 +171,11 @@ class Variant:
         except KeyError:
             return power_id.title()
 
+    def power_possessive(self, power_id: str) -> str:
+        """The power's name in the possessive, in running text (``england`` -> ``England's``,
+        ``usa`` -> ``the United States'``): see :func:`possessive`."""
+        return possessive(self.power_name(power_id))
+
     def home_centers(self, power_id: str) -> tuple[str, ...]:
         """The home centres of a power: those ``provinces.csv`` gives it, then the ``homes`` of
         its ``[[powers]]`` entry."""
@@ -278,6 +283,14 @@ def available_variants() -> tuple[str, ...]:
     return tuple(
         sorted(p.name for p in VARIANTS_DIR.iterdir() if (p / "variant.toml").is_file())
     )
+
+
+def possessive(name: str) -> str:
+    """A name in the possessive, in running text: ``England's``; a plural name (of more words
+    than one, ending in s) takes the article and a bare apostrophe: ``the United States'``."""
+    if " " in name and name.endswith("s"):
+        return f"the {name}'"
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
 def load_variant(name_or_path: str | Path) -> Variant:

@@ -139,7 +139,10 @@ def test_cli_adjustments_follow_the_variants_builds_rule(any_centre_folder: Path
     assert text[0].startswith("France may build 2: ") and "SPA" in text[0]
 
     classical = _report.adjustments_json(_winter(load_variant("classical")))
-    assert classical["FRANCE"] == {"builds": 0, "due": 2, "build_sites": []}
+    assert classical["FRANCE"] == {
+        "builds": 0, "due": 2, "build_sites": [], "centres": 5, "units": 3,
+        "limit": "only 0 free centres to build in",
+        "summary": "France may build 0 (2 due, but only 0 free centres to build in): none free"}
     assert _report.format_adjustments(classical) == [
         "France may build 0 (2 due, but only 0 free centres to build in): none free"]
 

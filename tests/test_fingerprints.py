@@ -10,7 +10,10 @@ ended when a player's countries held 18 centres together, and now go on until on
 victory rule put back they match the earlier digests exactly; every other game is unchanged.
 All digests were rewritten a second time when a support's sentence changed from "... was
 given." to "...: the support counted." (issue 19); with the old sentence put back into the
-digest the games come out identical.
+digest the games come out identical. A third time (issue 28), 40 digests changed because a
+retreat order left out for the unit's other order no longer ends "...which is the one followed;
+the unit was disbanded." (the unit was not disbanded: its other order was followed); with the old
+sentence put back the games come out identical.
 """
 
 from __future__ import annotations

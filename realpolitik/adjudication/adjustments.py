@@ -21,6 +21,7 @@ from types import MappingProxyType
 from realpolitik.adjudication.outcomes import OrderResult, Outcome, Resolution, Result
 from realpolitik.adjudication.setup import Entry
 from realpolitik.geography import UnitType, province_of
+from realpolitik.hooks import VariantHooks
 from realpolitik.legality import Illegal, adjustment_counts, normalize_order
 from realpolitik.listing import listed_checker
 from realpolitik.maptables import MapTables, tables_for
@@ -78,6 +79,7 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
 
     # Builds and waives, then removals, each power in turn and in the order given.
     hooks = position.variant.hooks
+    limited = type(hooks).void_adjustments is not VariantHooks.void_adjustments
     after_build: list[Entry] = []
     built: set[str] = set()
     removed: set[str] = set()
@@ -103,20 +105,14 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
                     wanted.append(e)
                 elif isinstance(e.order, Waive):
                     wanted.append(e)
-            _limit(wanted, count, rules.too_many_builds, _TOO_MANY_BUILDS, built)
-            builds = [e for e in wanted if isinstance(e.order, Build)]
+            if limited and any(isinstance(e.order, Build) for e in wanted):
+                _limit_builds(position, power, wanted, count, rules.too_many_builds, built)
+            else:
+                _limit(wanted, count, rules.too_many_builds, _TOO_MANY_BUILDS, built)
             # removals of units built in these orders (a variant's rule): after the builds
             for e in mine:
                 if isinstance(e.order, Disband):
                     after_build.append(e)
-            if builds:
-                voids = hooks.void_adjustments(
-                    position, power, [e.order for e in builds if isinstance(e.order, Build)])
-                for index, reason in voids.items():
-                    e = builds[index]
-                    assert isinstance(e.order, Build)
-                    built.discard(province_of(e.order.location))
-                    e.illegal, e.order = Illegal("variant_rule", reason), None
         elif count < 0:
             wanted = []
             for e in mine:
@@ -230,6 +226,59 @@ def _results(entries: tuple[Entry, ...]) -> tuple[OrderResult, ...]:
             results.append(OrderResult(e.given, e.power, Result.SUCCEEDS, Outcome.REMOVED,
                                        f"{order}: the unit was removed."))
     return tuple(results)
+
+
+def _limit_builds(position: Position, power: str, wanted: list[Entry], allowed: int,
+                  policy: TooManyBuilds, built: set[str]) -> None:
+    """Keep ``allowed`` of the builds and waives ``wanted`` under a variant's winter limits
+    (:meth:`~realpolitik.hooks.VariantHooks.void_adjustments`) and void the others, so that an
+    order that cannot be carried out never uses up a build, whatever the order of the lines
+    (Colonial Winters 7(h): an illegal army build given first does not take the one fleet build
+    of the power with sea superiority).
+
+    The orders are taken in the order given (the last first under ``too_many_builds = last``):
+    each that the limits allow beside those kept is kept while builds are left; the passes are
+    repeated, since a build kept may allow one left out before (the half rule of rule 3 lets a
+    colony build stand beside a build at home). A void build says the limit that voids it
+    beside the builds kept, else that no build is left."""
+    hooks = position.variant.hooks
+    preference = list(range(len(wanted)))
+    if policy is TooManyBuilds.LAST:
+        preference.reverse()
+
+    def voids(indices: set[int]) -> dict[int, str]:
+        """The limits' verdict on the builds of ``indices`` (by their index in ``wanted``)."""
+        builds = [i for i in sorted(indices) if isinstance(wanted[i].order, Build)]
+        found = hooks.void_adjustments(position, power, [
+            order for i in builds if isinstance(order := wanted[i].order, Build)])
+        return {builds[k]: reason for k, reason in found.items()}
+
+    room = len(wanted) if policy is TooManyBuilds.NONE else allowed
+    kept: set[int] = set()
+    changed = True
+    while changed and len(kept) < room:
+        changed = False
+        for i in preference:
+            if i not in kept and len(kept) < room and not voids(kept | {i}):
+                kept.add(i)
+                changed = True
+    too_many = policy is TooManyBuilds.NONE and len(kept) > allowed
+    if too_many:
+        kept = set()  # more that could be carried out than builds due: every one is void
+    for i, e in enumerate(wanted):
+        if i in kept:
+            continue
+        order = e.order
+        reason = voids(kept | {i}) if isinstance(order, Build) and not too_many else {}
+        if isinstance(order, Build):
+            built.discard(province_of(order.location))
+        if i in reason:
+            e.illegal = Illegal("variant_rule", reason[i])
+        elif reason and len(kept) < allowed:
+            e.illegal = Illegal("variant_rule", next(iter(reason.values())))
+        else:
+            e.illegal = _TOO_MANY_BUILDS
+        e.order = None
 
 
 def _limit(wanted: list[Entry], allowed: int, policy: TooManyBuilds, illegal: Illegal,

@@ -3,11 +3,15 @@
 A retreat must go to a place the unit could move to, not occupied, not where its attacker came
 from (unless that attacker came by convoy and the rules allow it, DATC 4.A.5), and not left empty
 by a stand-off. Two or more units retreating to one province are all disbanded. A unit with no
-(legal) retreat order is disbanded. Retreats are neither supported nor convoyed.
+(legal) retreat order is disbanded, unless the variant's hooks send it somewhere
+(:meth:`~realpolitik.hooks.VariantHooks.unordered_retreat`: Colonial Winters' rule 2 retreats an
+unordered army at random, with a generator seeded by the phase). Retreats are neither supported
+nor convoyed.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
 from types import MappingProxyType
 
@@ -15,13 +19,15 @@ from realpolitik.adjudication.explain import and_list
 from realpolitik.adjudication.outcomes import OrderResult, Outcome, Resolution, Result
 from realpolitik.adjudication.setup import Entry
 from realpolitik.geography import province_of
-from realpolitik.legality import Illegal, normalize_order
+from realpolitik.hooks import VariantHooks
+from realpolitik.legality import Illegal, normalize_order, retreat_options
 from realpolitik.listing import listed_checker
-from realpolitik.orders import Order, Retreat, Waive
+from realpolitik.orders import Disband, Order, Retreat, Waive
 from realpolitik.position import Position, moved_unit
 from realpolitik.rules import DuplicateOrders, Rules
+from realpolitik.variant_rules import UnorderedRetreats
 
-__all__ = ["adjudicate_retreats"]
+__all__ = ["adjudicate_retreats", "unordered_retreats"]
 
 _DUPLICATE = Illegal("duplicate_order", "The unit was given another order, which is the one "
                                         "followed.")
@@ -43,8 +49,47 @@ def _dislodged_index(position: Position, order: Order) -> int:
     return found
 
 
+def _draws_retreats(position: Position) -> bool:
+    """True if the variant may send a dislodged unit with no order somewhere."""
+    hooks = position.variant.hooks
+    return type(hooks).unordered_retreat is not VariantHooks.unordered_retreat \
+        or position.variant.rules.unordered_retreats is UnorderedRetreats.RANDOM
+
+
+def unordered_retreats(position: Position, orders: Iterable[Order], rules: Rules,
+                       rng: random.Random) -> list[Retreat]:
+    """The retreats the variant's hooks draw (with ``rng``) for the dislodged units given no
+    order that can be followed: none, or an illegal one (Colonial Winters' rule 2: an army
+    ordered to disband with a retreat open is retreated at random, as an unordered one is).
+    The rulebooks draw none: such units are disbanded."""
+    if not position.dislodged or not _draws_retreats(position):
+        return []
+    ordered = set()
+    for order in orders:
+        if isinstance(order, Retreat | Disband) \
+                and not isinstance(normalize_order(position, order, rules=rules), Illegal):
+            ordered.add(order.province)
+    hooks = position.variant.hooks
+    drawn: list[Retreat] = []
+    for dislodged in position.dislodged:
+        unit = dislodged.unit
+        if unit.province in ordered:
+            continue
+        options = retreat_options(position, dislodged, rules=rules)
+        where = hooks.unordered_retreat(position, dislodged, options, rng)
+        if where is not None:
+            drawn.append(Retreat(unit.type, unit.location, where, power=unit.power))
+    return drawn
+
+
 def adjudicate_retreats(position: Position, orders: Iterable[Order], rules: Rules) -> Resolution:
-    """Resolve a retreat phase."""
+    """Resolve a retreat phase. A dislodged unit with no order that can be followed goes where
+    the variant's hooks send it, drawn with a generator seeded by the phase (a game draws with
+    its own seed first, :func:`unordered_retreats`, and gives the draws as orders)."""
+    orders = tuple(orders)
+    drawn = set(unordered_retreats(position, orders, rules,
+                                   random.Random(f"{position.phase}/retreats")))
+    orders = (*orders, *drawn)
     entries: list[Entry] = []
     legal_for: dict[int, list[Entry]] = {}
     listed = listed_checker(position, rules)  # a listed order is legal as it stands
@@ -83,9 +128,18 @@ def adjudicate_retreats(position: Position, orders: Iterable[Order], rules: Rule
     for entry in entries:
         if entry.illegal is not None or entry.order is None:
             result = entry.void_result()
+            followed = chosen.get(entry.unit_index)
+            if followed is None or followed.order is None:
+                reason = f"{result.reason[:-1]}; the unit was disbanded."
+            elif entry.illegal is _DUPLICATE:
+                reason = result.reason  # (it says that another order is followed)
+            elif followed.given in drawn:
+                reason = (f"{result.reason[:-1]}; the unit is treated as unordered and "
+                          f"retreats at random: {followed.order}.")
+            else:
+                reason = f"{result.reason[:-1]}; {followed.order} is followed instead."
             results.append(OrderResult(
-                result.order, result.power, result.result, result.outcome,
-                f"{result.reason[:-1]}; the unit was disbanded.",
+                result.order, result.power, result.result, result.outcome, reason,
                 illegal_reason=result.illegal_reason,
             ))
             continue
@@ -105,8 +159,10 @@ def adjudicate_retreats(position: Position, orders: Iterable[Order], rules: Rule
                 continue
             unit = position.dislodged[entry.unit_index].unit
             units[dest] = moved_unit(unit, order.destination)
+            how = ", drawn at random: it had no order that could be followed" \
+                if entry.given in drawn else ""
             results.append(OrderResult(entry.given, entry.power, Result.SUCCEEDS,
-                                       Outcome.RETREATED, f"{text}: the unit retreated."))
+                                       Outcome.RETREATED, f"{text}: the unit retreated{how}."))
         else:
             results.append(OrderResult(entry.given, entry.power, Result.SUCCEEDS,
                                        Outcome.DISBANDED, f"{text}: the unit was disbanded."))

@@ -148,13 +148,16 @@ def read_case(case: Mapping[str, Any]) -> tuple[Position, list[Given], bool, Any
                                   standoffs=standoffs)
     except (RealpolitikError, ValueError) as exc:
         raise CaseError(f"'units': {exc}") from None
+    # the variant's own state (Colonial Winters' inactive units, sea superiority,
+    # protectorates) worked out for the phase as a game that reached it has it
+    start = variant.hooks.initial_state(position)
+    if start:
+        position = position.replace(state=start)
     state = case.get("variant_state")
     if state is not None:
-        # (an extension of the format: the variant's own state, e.g. Colonial Winters'
-        # inactive units, over what its hooks work out for the position)
+        # (an extension of the format: the variant's own state, over what its hooks work out)
         if not isinstance(state, Mapping):
             raise CaseError("'variant_state' must be an object, e.g. {\"inactive\": [\"s14\"]}")
-        start = variant.hooks.initial_state(position)
         # a misspelt key would otherwise be ignored, and the case played without it
         unknown = ", ".join(repr(str(key)) for key in sorted(state) if key not in start)
         if unknown and not start:

@@ -12,7 +12,7 @@ from typing import Any
 from realpolitik.adjudication.outcomes import OrderResult, Resolution
 from realpolitik.errors import OrderTextError
 from realpolitik.game import REPLACED, Game, SubmittedOrder
-from realpolitik.legality import adjustment_counts, build_sites
+from realpolitik.legality import retreat_options
 from realpolitik.notation import parse_orders
 from realpolitik.orders import Order, Retreat
 from realpolitik.position import Phase, PhaseType, Position, Season
@@ -24,6 +24,7 @@ from realpolitik.savefile import (
 )
 from realpolitik.variant import normalize_name
 from realpolitik.variant_rules import NEUTRAL
+from realpolitik.winter import adjustments_to_json
 
 from ._common import JSON, Style, power_name
 
@@ -112,21 +113,11 @@ def resolution_json(resolution: Resolution, before: Position, after: Position | 
 # -- a played phase ----------------------------------------------------------------------------
 
 def adjustments_json(game_or_position: Game | Position) -> JSON:
-    """Power -> builds due (and where) or removals due, for an adjustment phase."""
+    """Power -> its builds (and where) or removals, for an adjustment phase: the engine's one
+    count (:func:`realpolitik.winter.adjustments`), with the sentence every view writes."""
     position = game_or_position.position if isinstance(game_or_position, Game) \
         else game_or_position
-    out: JSON = {}
-    if position.phase.type is not PhaseType.ADJUSTMENTS:
-        return out
-    for power, count in adjustment_counts(position).items():
-        if count > 0:
-            sites = build_sites(position, power)
-            # builds beyond the free build sites are lost
-            out[power.upper()] = {"builds": min(count, len(sites)), "due": count,
-                                  "build_sites": [site.upper() for site in sites]}
-        elif count < 0:
-            out[power.upper()] = {"removals": -count}
-    return out
+    return adjustments_to_json(position)
 
 
 def center_changes(before: Position, after: Position) -> list[JSON]:
@@ -148,6 +139,7 @@ def phase_report(game: Game, index: int) -> JSON:
              for entry in record.orders.get(power, ())]
     data = resolution_json(record.resolution, record.position, after, given)
     data["phase_name"] = record.position.phase.long_name
+    _mark_obliged_retreats(data, after, game)
     if record.position.phase.type is PhaseType.RETREATS:
         retreated = {r.order.province for r in record.resolution.results
                      if r.succeeded and isinstance(r.order, Retreat)}
@@ -168,6 +160,22 @@ def phase_report(game: Game, index: int) -> JSON:
     return data
 
 
+def _mark_obliged_retreats(data: JSON, after: Position, game: Game) -> None:
+    """Mark in ``dislodged_after`` each unit that may not disband (``"may_disband": false``:
+    with a retreat open, under a variant's rule such as Colonial Winters' rule 2, armies must
+    retreat when able)."""
+    if after.phase.type is not PhaseType.RETREATS or not data.get("dislodged_after"):
+        return
+    hooks = after.variant.hooks
+    for dislodged in after.dislodged:
+        unit = dislodged.unit
+        info = data["dislodged_after"].get(unit.power.upper(), {}).get(
+            f"{unit.type.value} {unit.location.upper()}")
+        if isinstance(info, dict):
+            options = retreat_options(after, dislodged, rules=game.rules)
+            info["may_disband"] = hooks.may_disband(after, dislodged, options)
+
+
 def end_json(game: Game) -> JSON | None:
     if game.end is None:
         return None
@@ -179,6 +187,13 @@ def _named(game: Game, power: str) -> str:
     """A power's name as players read it, from its id in any case (``USA`` -> ``United
     States``)."""
     return power_name(game, power.lower())
+
+
+def _owners(game: Game, power: str, *, start: bool = False) -> str:
+    """A power's name in the possessive (``England's``, ``the United States'``), capitalised
+    at the ``start`` of a sentence."""
+    text = game.variant.power_possessive(power.lower())
+    return text[0].upper() + text[1:] if start else text
 
 
 def _names(items: Iterable[str]) -> str:
@@ -216,17 +231,19 @@ def format_results(game: Game, data: Mapping[str, Any], style: Style) -> list[st
             for unit, info in units.items():
                 retreats = info.get("retreats") or []
                 whence = f" (attacked from {info['attacker']})" if info.get("attacker") else ""
-                if retreats:
-                    lines.append(f"    {_named(game, power)}'s {unit}{whence} may retreat to "
-                                 f"{_names(retreats)}, or disband")
+                whose = f"{_owners(game, power, start=True)} {unit}{whence}"
+                if retreats and info.get("may_disband", True):
+                    lines.append(f"    {whose} may retreat to {_names(retreats)}, or disband")
+                elif retreats:
+                    lines.append(f"    {whose} must retreat to {_names(retreats)} (it may not "
+                                 "disband while it can retreat)")
                 else:
-                    lines.append(f"    {_named(game, power)}'s {unit}{whence} has no retreat and "
-                                 "will be disbanded")
+                    lines.append(f"    {whose} has no retreat and will be disbanded")
     if data.get("standoffs_after"):
         lines.append(f"  Stand-offs (left empty, no retreat there): "
                      f"{_names(data['standoffs_after'])}")
     for power, units in (data.get("disbanded") or {}).items():
-        lines.append(f"  Disbanded: {_named(game, power)}'s {_names(units)}")
+        lines.append(f"  Disbanded: {_owners(game, power)} {_names(units)}")
     removed = data.get("civil_disorder") or {}
     for power, units in removed.items():
         lines.append(f"  Civil disorder: {_named(game, power)} gave too few removals; removed "
@@ -263,24 +280,10 @@ def format_results(game: Game, data: Mapping[str, Any], style: Style) -> list[st
 
 
 def format_adjustments(adjustments: Mapping[str, Any], game: Game | None = None) -> list[str]:
-    """One line per power of an ``adjustments`` report: the builds it may make and where, or
-    the removals it owes; powers are named as ``game``'s variant names them."""
-
-    def name_of(power: str) -> str:
-        return power_name(game, power) if game is not None else power.title()
-
-    out = []
-    for power, info in adjustments.items():
-        if "removals" in info:
-            n = info["removals"]
-            out.append(f"{name_of(power)} must remove {n} unit{'s' if n != 1 else ''}")
-        else:
-            n, due = info["builds"], info["due"]
-            sites = _names(info["build_sites"]) or "none free"
-            extra = f" ({due} due, but only {n} free centre{'s' if n != 1 else ''} to build in)" \
-                if n < due else ""
-            out.append(f"{name_of(power)} may build {n}{extra}: {sites}")
-    return out
+    """One line per power of an ``adjustments`` report: the sentence of the engine's count
+    (the builds it may make and where, or the removals it owes, and why when the count is not
+    its centres minus its units)."""
+    return [str(info["summary"]) for info in adjustments.values()]
 
 
 # -- orders as read ----------------------------------------------------------------------------
@@ -496,7 +499,7 @@ def format_position(game: Game, data: Mapping[str, Any], style: Style) -> list[s
     for power, entries in data.get("dislodged", {}).items():
         for unit, attacker in entries.items():
             options = data.get("retreats", {}).get(power, {}).get(unit, [])
-            lines.append(f"  Dislodged: {_named(game, power)}'s {unit} (attacked from {attacker}); "
+            lines.append(f"  Dislodged: {_owners(game, power)} {unit} (attacked from {attacker}); "
                          f"may retreat to {_names(options) or 'nowhere (it will disband)'}")
     if data.get("standoffs"):
         lines.append(f"  Stand-offs: {_names(data['standoffs'])}")

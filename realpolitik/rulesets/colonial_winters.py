@@ -16,6 +16,8 @@ What the variant's data gives these hooks, in ``[hooks_data]``::
     count = 2
     units = ["hal", "vic", "..."]         # inactive candidates, the first listed the default
     poles = ["npo", "spo"]                # 9: home centres of whoever owns them
+    not_seas = ["45"]                     # 6(j): water spaces that are "not seas" (the
+                                          # Mississippi): coastal spaces for rule 4
     [[hooks_data.special_build]]          # 7(i): a special build country
     country = "canada"
     provinces = ["n2", "n3", "..."]       # every space of the country (seas: no foreign unit)
@@ -290,6 +292,7 @@ class ColonialWinters(VariantHooks):
         self.activate: dict[str, str] = {}
         self.protectorates: tuple[Protectorate, ...] = ()
         self.start_choices: tuple[StartChoice, ...] = ()
+        self.not_seas: frozenset[str] = frozenset()
 
     # -- data and policies -------------------------------------------------------------------
 
@@ -312,10 +315,10 @@ class ColonialWinters(VariantHooks):
 
         for key in data:
             if key not in ("church", "mutual_support", "inactive", "activate", "poles",
-                           "special_build", "protectorate", "start_choices"):
+                           "special_build", "protectorate", "start_choices", "not_seas"):
                 raise VariantError(f"[hooks_data] has no key {key!r}; the keys are: church, "
                                    "mutual_support, inactive, activate, poles, special_build, "
-                                   "protectorate, start_choices", file="variant.toml")
+                                   "protectorate, start_choices, not_seas", file="variant.toml")
         self.church = province(data["church"], "church") if "church" in data else None
         pairs = []
         for pair in data.get("mutual_support", []):
@@ -345,6 +348,11 @@ class ColonialWinters(VariantHooks):
                 raise VariantError(f"[hooks_data] activate: {exc}", file="variant.toml") from exc
         self.activate = {str(k): str(v) for k, v in activate.items()}
         self.poles = provinces("poles")
+        self.not_seas = frozenset(provinces("not_seas"))
+        for space in self.not_seas:
+            if the_map.provinces[space].terrain is not Terrain.SEA:
+                raise VariantError(f"[hooks_data] not_seas: {space!r} is not a water space",
+                                   file="variant.toml")
         choices = []
         for entry in data.get("start_choices", []):
             if not isinstance(entry, dict) or set(entry) - {"power", "units", "count"}:
@@ -409,24 +417,52 @@ class ColonialWinters(VariantHooks):
     # -- the state: sea superiority and inactive units ---------------------------------------
 
     def initial_state(self, position: Position) -> VariantState:
-        inactive: list[JsonValue] = [p for p in self.inactive if p in position.units]
+        """The state of ``position`` as a game that reached it would have it, as far as the
+        board tells: at the start, the start's state; in a later phase (a case of
+        ``realpolitik adjudicate``), a unit is inactive only if it is the very unit that
+        started inactive there, still in place, and its date (Casablanca: Fall 1870) has not
+        come; a protectorate's unit is the one that started there, under no power or under the
+        power that commands it."""
+        from realpolitik.position import Phase  # (position.py imports the hooks module)
+        variant = position.variant
+        units = position.units
+        started = {province_of(s.location): (s.power, s.type) for s in variant.start_units}
+        started.update((province_of(n.location), (NEUTRAL, n.type))
+                       for n in variant.rules.neutral_units)
+
+        def unmoved(where: str, *owners: str) -> bool:
+            unit = units.get(where)
+            first = started.get(where)
+            return unit is not None and first is not None and unit.type is first[1] \
+                and unit.power in (first[0], *owners)
+
+        inactive: list[JsonValue] = [
+            p for p in self.inactive if unmoved(p)
+            and not (p in self.activate and Phase.parse(self.activate[p]) <= position.phase)]
         choices: dict[str, JsonValue] = {}
-        if str(position.phase) == position.variant.start_phase:
+        if str(position.phase) == variant.start_phase:
             for choice in self.start_choices:
-                choices[choice.power] = {"units": [u for u in choice.units
-                                                   if u in position.units],
+                choices[choice.power] = {"units": [u for u in choice.units if u in inactive],
                                          "count": choice.count}
-        return {"sea_superiority": _evaluate(position, None), "inactive": inactive,
+        table = _evaluate(position, None)
+        holder = table.get("holder")
+        commander = (holder,) if isinstance(holder, str) else ()
+        protectorates: dict[str, JsonValue] = {}
+        for country in self.protectorates:
+            kept = [u for u in country.units if unmoved(u, *commander)]
+            protectorates[country.country] = {
+                "units": list[JsonValue](kept),
+                # a protectorate of 7(f) whose units serve a power was violated before
+                "violated": country.trigger == "violation"
+                and any(units[u].power != NEUTRAL for u in kept),
+                "barred": None,
+                "bonus": [u for u in country.first_dislodgement_bonus if u in kept],
+                "captured": []}
+        return {"sea_superiority": table, "inactive": inactive,
                 "start_choices": choices,
                 "owned": self._owned(position, position.units, {}),
                 "inherited": {}, "inherited_from": [],
-                "protectorates": {
-                    c.country: {"units": [u for u in c.units if u in position.units],
-                                "violated": False, "barred": None,
-                                "bonus": [u for u in c.first_dislodgement_bonus
-                                          if u in position.units],
-                                "captured": []}
-                    for c in self.protectorates}}
+                "protectorates": protectorates}
 
     def next_state(self, before: Position, resolution: Resolution,
                    after: Position) -> VariantState:
@@ -550,7 +586,8 @@ class ColonialWinters(VariantHooks):
             elif where in choices:
                 pending = self.pending_choice(before, unit.power)
                 count = pending[1] if pending else 1
-                why = (f"is active, taken by default: {name}'s first orders made fewer than "
+                whose = before.variant.power_possessive(unit.power)
+                why = (f"is active, taken by default: {whose} first orders made fewer than "
                        f"its {count} start choice{'s' if count > 1 else ''}, and it is the first "
                        f"candidate listed")
             elif where in mobilised:
@@ -744,7 +781,8 @@ class ColonialWinters(VariantHooks):
                     if variant.map.provinces[centre].is_supply_center \
                             and centre not in taken and centers.get(centre) != owner:
                         centers[centre] = owner
-                        notes.append(f"{variant.map.name(centre)} is {variant.power(owner).name}'s "
+                        notes.append(f"{variant.map.name(centre)} is "
+                                     f"{variant.power_possessive(owner)} "
                                      f"with {country.country.title()} (rule 7(e))")
         if units == dict(position.units) and centers == dict(position.centers):
             return events
@@ -875,6 +913,15 @@ class ColonialWinters(VariantHooks):
         tiers = self._table(position).get("tiers") or {}
         return str(tiers.get(power, "d"))
 
+    def terrain(self, position: Position, province: str) -> Terrain:
+        """The terrain of ``province`` for the rules of sea superiority: a water space that is
+        "not seas" (6(j): the Mississippi) is a coastal space, so the holder's fleet there gets
+        no extra support (4(a)(ii)), a lone fleet may enter it (4(e)), and a dislodged fleet
+        below the second place may retreat there (4(c))."""
+        if province in self.not_seas:
+            return Terrain.COAST
+        return position.variant.map.provinces[province].terrain
+
     def _inactive(self, position: Position) -> frozenset[str]:
         return _INACTIVE(position)
 
@@ -898,7 +945,7 @@ class ColonialWinters(VariantHooks):
         if isinstance(order, Move) and unit.type is UnitType.FLEET \
                 and self.tier(position, unit.power) == "e":
             sea = province_of(order.destination)
-            if names.provinces[sea].terrain is Terrain.SEA and not any(
+            if self.terrain(position, sea) is Terrain.SEA and not any(
                     position.centers.get(province_of(n)) == unit.power
                     for n in names.fleet_neighbours(order.destination)):
                 return (f"a power with only one fleet may move it to a sea space only next to "
@@ -933,9 +980,8 @@ class ColonialWinters(VariantHooks):
             fleets = [u for u in position.units.values() if u.type is UnitType.FLEET]
             mine = [u for u in fleets if u.power == holder]
             if 2 * len(mine) > len(fleets):  # 4(a)(ii): a majority of the fleets on the board
-                terrain = position.variant.map.provinces
                 for unit in mine:
-                    if terrain[unit.province].terrain is Terrain.SEA:
+                    if self.terrain(position, unit.province) is Terrain.SEA:
                         bonuses[unit.province] = bonuses.get(unit.province, 0) + 1
         return bonuses
 
@@ -950,21 +996,19 @@ class ColonialWinters(VariantHooks):
         if strong:
             weaker = -1 if position.variant.policies.get("one_fleet_defense") == "base_zero" \
                 else -1000
-            terrain = position.variant.map.provinces
             for unit in position.units.values():
                 if unit.type is UnitType.FLEET and tiers.get(unit.power) == "e" \
-                        and terrain[unit.province].terrain is Terrain.SEA:
+                        and self.terrain(position, unit.province) is Terrain.SEA:
                     against[unit.province] = {p: weaker for p in strong if p != unit.power}
         # 4(e), last sentence: the lone fleet in a coastal space and the holder
         holder = self.holder(position)
         lowered: dict[str, dict[str, int]] = {}
         if holder is not None:
             reading = position.variant.policies.get("one_fleet_coastal_rule", "holder_wins_tie")
-            terrain = position.variant.map.provinces
             for unit in position.units.values():
                 if unit.type is UnitType.FLEET and tiers.get(unit.power) == "e" \
                         and unit.power != holder \
-                        and terrain[unit.province].terrain is Terrain.COAST:
+                        and self.terrain(position, unit.province) is Terrain.COAST:
                     if reading == "holder_wins_tie":
                         lowered[unit.province] = {holder: -1}
                     else:
@@ -1004,7 +1048,8 @@ class ColonialWinters(VariantHooks):
             return None
         provinces = position.variant.map.provinces
         empty = frozenset(p for p, province in provinces.items()
-                          if province.terrain is Terrain.SEA and p not in position.units)
+                          if province.terrain is Terrain.SEA and p not in self.not_seas
+                          and p not in position.units)
         own = position.variant.policies.get("empty_convoy_ends", "own_fleets") == "own_fleets"
         return EmptyConvoys(holder, empty, own, "rule 4(a)(i)")
 
@@ -1032,7 +1077,7 @@ class ColonialWinters(VariantHooks):
                 return False  # 7(e): Indian armies retreat only within India
         if unit.type is not UnitType.FLEET or self.tier(position, unit.power) not in "cde":
             return True
-        return position.variant.map.provinces[province_of(location)].terrain is Terrain.COAST
+        return self.terrain(position, province_of(location)) is Terrain.COAST
 
     def unordered_retreat(self, position: Position, dislodged: DislodgedUnit,
                           options: Sequence[str], rng: random.Random) -> str | None:
@@ -1124,6 +1169,41 @@ class ColonialWinters(VariantHooks):
             _, extra = self.special_allowance(position, power)
             differences[power] = min(surplus, owned_homes + extra)
         return differences
+
+    def adjustment_notes(self, position: Position, power: str, due: int) -> tuple[str, ...]:
+        notes = []
+        exempt = 0
+        served: dict[Protectorate, list[Unit]] = {}
+        for where, country in self.protectorate_units(position).items():
+            unit = position.units.get(where)
+            if unit is not None and unit.power == power:
+                served.setdefault(country, []).append(unit)
+        for country, units in served.items():
+            exempt += len(units)
+            rule = "7(e)" if country.trigger == "always" else "7(f)"
+            kinds = sorted({_kind(u) for u in units})
+            plural = {"army": "armies", "fleet": "fleets"}
+            what = f"{len(units)} {plural[kinds[0]]}" if len(kinds) == 1 and len(units) > 1 \
+                else " and ".join(kinds) if len(units) > 1 else kinds[0]
+            verb = "need" if len(units) > 1 else "needs"
+            notes.append(f"{_country_name(country.country)}'s {what} {verb} no supply centres "
+                         f"(rule {rule})")
+        surplus = len(position.centers_of(power)) - len(position.units_of(power)) + exempt
+        if 0 <= due < surplus:
+            owned_homes = sum(1 for c in self.home_centres(position, power)
+                              if position.centers.get(c) == power)
+            _, extra = self.special_allowance(position, power)
+            if owned_homes == 0 and self.holder(position) == power:
+                notes.append("it owns no home supply centre, but with sea superiority builds "
+                             "one fleet a year in a colony or possession (rule 7(h))")
+            else:
+                centres = "centre" if owned_homes == 1 else "centres"
+                notes.append(f"no more builds a year than the {owned_homes} home supply "
+                             f"{centres} it owns (rule 3)")
+            if extra:
+                notes.append(f"and {extra} more {'army' if extra == 1 else 'armies'} in its "
+                             f"special build centres (rule 7(i))")
+        return tuple(notes)
 
     def build_sites(self, position: Position, power: str) -> tuple[str, ...]:
         sites = list(self.home_centres(position, power))
@@ -1272,6 +1352,11 @@ def _mobilised(before: Position, resolution: Resolution) -> set[str]:
         return set()  # (a MOBILISE there is a start choice: see ColonialWinters._choices)
     return {province_of(result.order.location) for result in resolution.results
             if isinstance(result.order, Mobilise) and result.succeeded}
+
+
+def _country_name(country: str) -> str:
+    """A minor country's name from its id in the data (``south_africa`` -> South Africa)."""
+    return country.replace("_", " ").title()
 
 
 def _kind(unit: Unit) -> str:

@@ -290,6 +290,30 @@ class ProtectorateOut(BaseModel):
     violated: bool
 
 
+class AdjustmentOut(BaseModel):
+    """One power's builds or removals this winter: the engine's one count
+    (:func:`realpolitik.winter.adjustments`), which every view shows."""
+
+    centres: int
+    units: int
+    builds: int | None = None
+    """Builds it can carry out (at most ``due``); absent when it must remove."""
+    due: int | None = None
+    """Builds the rules give it (its centres minus its units, as the variant counts them)."""
+    build_sites: list[str] = Field(default_factory=list)
+    """Where a unit can be built (codes)."""
+    unbuildable: dict[str, str] = Field(default_factory=dict)
+    """Free places it may build in where no unit can be built now -> why."""
+    limit: str | None = None
+    """Why ``builds`` is less than ``due``."""
+    removals: int | None = None
+    notes: list[str] = Field(default_factory=list)
+    """Why the count is not its centres minus its units (units that need no centre, a cap)."""
+    summary: str
+    """The sentence: "England may build 1 (21 centres, 22 units; India's 2 armies need no
+    supply centres (rule 7(e))): A45"."""
+
+
 class GameOut(BaseModel):
     """A game as anyone who may see it sees it (orders and private press are never here)."""
 
@@ -350,6 +374,8 @@ class GameOut(BaseModel):
     """Colonial Winters 8, in a winter: power -> what mobilising costs and brings."""
     protectorates: dict[str, ProtectorateOut] = Field(default_factory=dict)
     """Colonial Winters 7(e), 7(f): country -> who commands its units."""
+    adjustments: dict[str, AdjustmentOut] = Field(default_factory=dict)
+    """In an adjustment phase, each power with builds or removals due (upper case) -> them."""
 
 
 class JoinIn(Strict):

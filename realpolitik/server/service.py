@@ -33,7 +33,7 @@ from realpolitik import savefile
 from realpolitik.bots import BOT_NAMES, make_bot
 from realpolitik.errors import GameError, RealpolitikError
 from realpolitik.game import REPLACED, Game, PhaseRecord, SubmittedOrder, replaced_orders
-from realpolitik.legality import adjustment_counts, check_order
+from realpolitik.legality import check_order
 from realpolitik.notation import parse_orders
 from realpolitik.orders import Order, Waive
 from realpolitik.position import PhaseType
@@ -60,8 +60,18 @@ from realpolitik.server.values import (
     not_found,
 )
 from realpolitik.variant import Variant, available_variants, load_variant
+from realpolitik.winter import adjustments, adjustments_to_json
 
 log = logging.getLogger("realpolitik.server")
+
+
+def _adjustment(game: Game, power: str) -> int:
+    """The builds (> 0) ``power`` can make or the removals (< 0) it owes this winter: the
+    engine's one count (:func:`realpolitik.winter.adjustments`); 0 in other phases."""
+    info = adjustments(game.position).get(power)
+    if info is None:
+        return 0
+    return info.builds if info.due > 0 else info.due
 
 _T = TypeVar("_T")
 
@@ -628,6 +638,8 @@ class GameService:
             "policies": dict(game.variant.policies),
             # what the variant's state shows beside the board (e.g. "sea_superiority")
             **game.variant.hooks.public_state(game.position),
+            # the winter's builds and removals: the engine's one count, with its sentence
+            "adjustments": adjustments_to_json(game.position),
             "to_order": self._to_order(loaded),
             "orders_in": self._orders_in(loaded),
             "ready": loaded.ready(),
@@ -1109,8 +1121,7 @@ class GameService:
             "game": view,
             "power": power,
             "must_order": must_order,
-            "adjustment": adjustment_counts(game.position).get(power, 0)
-            if must_order and game.phase.type is PhaseType.ADJUSTMENTS else 0,
+            "adjustment": _adjustment(game, power) if must_order else 0,
             "legal_orders": {loc: list(orders) for loc, orders in
                              game.legal_orders(power).items()} if must_order else {},
             "orders": row.text if current and row is not None else None,
