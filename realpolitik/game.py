@@ -498,7 +498,8 @@ class Game:
     def warnings(self, power: str) -> list[str]:
         """What ``power``'s orders so far leave open or overdo, to say before it is marked
         ready: units without an order that can be followed (they hold; dislodged ones are
-        disbanded), builds not used, fewer or more removals than due, orders replaced by a
+        disbanded; inactive units, which only hold, are not named), orders the variant's rules
+        would make void, builds not used, fewer or more removals than due, orders replaced by a
         later order for the same unit. Empty when nothing needs saying."""
         position = self._position
         entries = self.orders_of(power)
@@ -509,7 +510,10 @@ class Game:
         kind = position.phase.type
         if kind is PhaseType.MOVEMENT:
             out += self._void_warnings(followed)
-            idle = [str(u) for u in position.units_of(power) if u.province not in ordered]
+            # (an inactive unit only holds, whatever it is ordered: leaving it is no oversight)
+            inactive = self.variant.hooks.inactive_units(position)
+            idle = [str(u) for u in position.units_of(power)
+                    if u.province not in ordered and u.province not in inactive]
             if idle:
                 out.append(f"{name}: {', '.join(idle)} {'has' if len(idle) == 1 else 'have'} "
                            "no order that can be followed and will hold")

@@ -174,3 +174,14 @@ def test_the_catalogue_gives_places_by_name_and_regions(tmp_path: Path) -> None:
     assert len(world["places"]) == 553
     assert [r["name"] for r in world["regions"]][0] == "Europe"
     assert standard["regions"] == [] and standard["places"]["par"] == "Paris"
+
+
+def test_rule_8_the_warnings_do_not_name_inactive_units_left_to_hold(world: Variant) -> None:
+    game = Game(world, seed=1)
+    game.submit("england", "F London - Channel")
+    (idle,) = [w for w in game.warnings("england") if "will hold" in w]
+    assert "F E5" in idle and "A N12" in idle  # active units left without an order
+    inactive = world.hooks.inactive_units(game.position)
+    english = [u for u in game.position.units_of("england") if u.province in inactive]
+    assert len(english) == 15  # 12 start choices and 3 others, none named
+    assert not [u for u in english if f"{u}," in idle or idle.endswith(f"{u} have")]

@@ -979,31 +979,37 @@ function phaseHelp(g, power, legal, lines) {
 /** The help of an adjustment phase: builds or removals due. */
 function adjustmentHelp(g, power, entries, given, first) {
   const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-  const units = ((g.position.units || {})[power.toUpperCase()] || []).length;
-  const centres = g.centers[power] ?? 0;
-  if (centres > units) {
+  // the engine's one count (GET /games/{id} "adjustments"), which says why it is not centres
+  // minus units (India's armies need no centres...) and what caps the builds
+  const info = g.adjustments ? g.adjustments[power.toUpperCase()] || { builds: 0, removals: 0 } : null;
+  const units = info && info.units !== undefined ? info.units : ((g.position.units || {})[power.toUpperCase()] || []).length;
+  const centres = info && info.centres !== undefined ? info.centres : g.centers[power] ?? 0;
+  const why = info && info.notes && info.notes.length ? `; ${info.notes.join("; ")}` : "";
+  const builds = info ? info.builds || 0 : Math.max(0, centres - units);
+  const removals = info ? info.removals || 0 : Math.max(0, units - centres);
+  if (builds > 0 || (info && info.due > 0)) {
     const sites = entries.filter(([, os]) => os.some((o) => o.kind === "build")).length;
-    const due = Math.min(centres - units, sites);
+    const due = info ? builds : Math.min(builds, sites);
     const waived = given("waive");
+    const limit = info ? (info.limit ? `; ${info.due} due, but ${info.limit}` : "")
+      : due < builds ? `; only ${plural(sites, "free home centre")}` : "";
     return {
-      due: `Builds: ${plural(due, "build")} allowed (${centres} centres, ${units} units)` +
-        (due < centres - units ? `; only ${plural(sites, "free home centre")}` : "") +
+      due: `Builds: ${plural(due, "build")} allowed (${centres} centres, ${units} units${why})${limit}` +
         `; ${given("build")} given${waived ? `, ${waived} waived` : ""}.`,
       how: "Click a free home centre on the map and choose an army or a fleet. Or pick from the lists, or type below (WAIVE gives up a build).",
       fallback: "builds not given are given up.",
       placeholder: first("build") ? `For example:\n${first("build")}\n(one line per build)` : "",
     };
   }
-  if (units > centres) {
-    const due = units - centres;
+  if (removals > 0) {
     return {
-      due: `Removals: ${plural(due, "unit")} must be removed (${centres} centres, ${units} units); ${given("disband")} given.`,
+      due: `Removals: ${plural(removals, "unit")} must be removed (${centres} centres, ${units} units${why}); ${given("disband")} given.`,
       how: "Click a unit on the map and choose Remove. Or pick from the lists, or type below.",
       fallback: "if too few are removed, the rules remove units for you, those farthest from your home centres first.",
-      placeholder: first("disband") ? `For example:\n${first("disband")}\n(one line per unit to remove: ${due} due)` : "",
+      placeholder: first("disband") ? `For example:\n${first("disband")}\n(one line per unit to remove: ${removals} due)` : "",
     };
   }
-  return { due: "No builds or removals: centres and units are even.", how: "", fallback: "nothing to do this winter.", placeholder: "" };
+  return { due: `No builds or removals: ${why ? `centres and units are even${why}` : "centres and units are even"}.`, how: "", fallback: "nothing to do this winter.", placeholder: "" };
 }
 
 /** A few of the power's own legal orders, as an example of what to type. */
