@@ -131,7 +131,7 @@ def test_colonial_winters_spring_1870_as_england(browser: Any, server: Any,
     assert "will be void" in why and "rule 8" in why, why
     assert "will be void" in page.inner_text("#order-warnings")
     assert page.locator("ul.units li.void").count() == 1
-    # the choice boxes say two are chosen and the third's order is the one flagged
+    page.locator("#order-lines li.void").scroll_into_view_if_needed()
     page.screenshot(path=str(shots / "web-cw-void-flagged.png"))
     page.fill("#order-text", sheet)
     page.click("#send-orders")

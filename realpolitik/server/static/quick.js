@@ -216,7 +216,7 @@ export function quickEntry(page, power) {
   const list = h("ul", { class: "completions", id: "quick-list", role: "listbox", hidden: true });
   const input = h("input", { id: "quick", type: "text", role: "combobox", autocomplete: "off", spellcheck: "false",
     "aria-controls": "quick-list", "aria-expanded": "false", "aria-autocomplete": "list",
-    placeholder: next ? `e.g. ${hintFor(places, legal[next])}` : "every unit has an order" });
+    placeholder: next ? `e.g. ${hintFor(places, legal[next])}` : page.game.phase_type === "adjustments" ? "" : "every unit has an order" });
   let shown = [];
   let at = 0;
   const render = () => {
@@ -247,11 +247,14 @@ export function quickEntry(page, power) {
     else if (ev.key === "Escape") { input.value = ""; render(); }
   });
   input.addEventListener("blur", () => { list.hidden = true; input.setAttribute("aria-expanded", "false"); });
-  const left = Object.keys(legal).filter((l) => l !== "waive" && !ordered.has(l.toLowerCase().split("/")[0])).length;
+  // (in a winter the lists hold build sites and units that may be removed: none is owed an order)
+  const left = page.game.phase_type === "adjustments" ? 0
+    : Object.keys(legal).filter((l) => l !== "waive" && !ordered.has(l.toLowerCase().split("/")[0])).length;
   return h("div", { class: "quick" },
     h("label", { for: "quick", class: "block" }, "Quick order"),
     h("p", { class: "muted small", id: "quick-help" }, "Type a few letters of the unit's place and of where it goes (", h("kbd", {}, "lon cha"),
-      "), then Enter. ↑ ↓ choose among the matches. ", h("span", { id: "quick-left" }, left ? `${left} unit${left === 1 ? "" : "s"} without an order.` : "Every unit has an order.")),
+      "), then Enter. ↑ ↓ choose among the matches. ", page.game.phase_type === "adjustments" ? null
+        : h("span", { id: "quick-left" }, left ? `${left} unit${left === 1 ? "" : "s"} without an order.` : "Every unit has an order.")),
     h("div", { class: "combo" }, input, list));
 }
 
@@ -264,7 +267,9 @@ function wordsOf(text) {
 function hintFor(places, orders) {
   const o = (orders || []).find((x) => x.kind === "move") || (orders || [])[0];
   if (!o) return "";
-  const unit = placeName(places, o.unit.split(" ")[1]).split(" ")[0].slice(0, 3).toLowerCase();
+  const [type, loc] = o.unit.split(" ");
+  const unit = placeName(places, loc).split(" ")[0].slice(0, 3).toLowerCase();
+  if (o.kind === "build") return `${unit} ${type.toLowerCase()}`;
   const to = o.to ? placeName(places, o.to).split(" ")[0].slice(0, 3).toLowerCase() : "h";
   return `${unit} ${to}`;
 }
