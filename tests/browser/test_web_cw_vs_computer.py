@@ -187,6 +187,16 @@ def test_jump_to_a_unit_and_a_region(browser: Any, server: Any, tmp_path: Path) 
       return r.x >= box.x - 1 && r.right <= box.right + 1 && r.y >= box.y - 1
         && r.bottom <= box.bottom + 1; }""")
     assert inside
+    # the + and − buttons zoom about the middle of the box; "/" goes to the quick entry
+    width = "document.querySelector('#map svg').getBoundingClientRect().width"
+    before = page.evaluate(width)
+    page.click("#zoom-in")
+    assert page.evaluate(width) > before * 1.4
+    page.click("#zoom-out")
+    page.click("#zoom-out")
+    assert page.evaluate(width) < before
+    page.locator("body").press("/")
+    assert page.evaluate("document.activeElement.id") == "quick"
     assert not page.errors, page.errors  # type: ignore[attr-defined]
 
 

@@ -5,7 +5,7 @@ import { api, auth, h, fill, title, phaseName, toast, notify, local, duration } 
 import { MapView } from "./mapview.js";
 import { PressPanel } from "./press.js";
 import { HistoryPanel } from "./history.js";
-import { rulesBox, unitNote, voidReasons, quickEntry, sheetText, jumpControl, mapNote } from "./quick.js";
+import { rulesBox, unitNote, voidReasons, quickEntry, sheetText, jumpControl, mapNote, zoomButtons } from "./quick.js";
 
 const provOf = (loc) => (loc || "").split("/")[0].toLowerCase();
 const unitProv = (unit) => provOf((unit || "").split(" ")[1]);
@@ -28,7 +28,12 @@ export class GamePage {
     this.ws = null;
     this.closed = false;
     this.timer = setInterval(() => this.tick(), 1000);
-    this.keyHandler = (ev) => { if (ev.key === "Escape") this.cancelSelection(); };
+    this.keyHandler = (ev) => {
+      if (ev.key === "Escape") this.cancelSelection();
+      // "/" goes to the quick order entry, unless one is typing somewhere already
+      const typing = ev.target && ev.target.closest && ev.target.closest("input, textarea, select, [contenteditable]");
+      if (ev.key === "/" && !typing && this.root.querySelector("#quick")) { ev.preventDefault(); this.root.querySelector("#quick").focus(); }
+    };
     document.addEventListener("keydown", this.keyHandler);
     this.start();
   }
@@ -270,7 +275,9 @@ export class GamePage {
   renderMapTools() {
     if (!this.mapTools || !this.game) return;
     const note = mapNote(this.game);
-    fill(this.mapTools, jumpControl(this), note ? h("span", { class: "map-note small muted", id: "map-note" }, note) : null);
+    const jump = jumpControl(this);
+    fill(this.mapTools, jump, jump ? zoomButtons(this) : null,
+      note ? h("span", { class: "map-note small muted", id: "map-note" }, note) : null);
   }
 
   tabKeys(ev, keys, key) {

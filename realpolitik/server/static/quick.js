@@ -253,7 +253,7 @@ export function quickEntry(page, power) {
   return h("div", { class: "quick" },
     h("label", { for: "quick", class: "block" }, "Quick order"),
     h("p", { class: "muted small", id: "quick-help" }, "Type a few letters of the unit's place and of where it goes (", h("kbd", {}, "lon cha"),
-      "), then Enter. ↑ ↓ choose among the matches. ", page.game.phase_type === "adjustments" ? null
+      "), then Enter. ↑ ↓ choose among the matches; ", h("kbd", {}, "/"), " comes back here. ", page.game.phase_type === "adjustments" ? null
         : h("span", { id: "quick-left" }, left ? `${left} unit${left === 1 ? "" : "s"} without an order.` : "Every unit has an order.")),
     h("div", { class: "combo" }, input, list));
 }
@@ -325,6 +325,17 @@ export function jumpControl(page) {
     } else if (value.startsWith("region:")) zoomTo(page, regions[Number(value.slice(7))].provinces);
   });
   return sel;
+}
+
+/** The map bar's − and + buttons: zoom out or in about the middle of the map's box (the
+ * mouse wheel and two fingers do the same about the pointer). */
+export function zoomButtons(page) {
+  const step = (factor) => () => {
+    const box = page.mapBox.getBoundingClientRect();
+    page.map.zoomBy(factor, box.x + box.width / 2, box.y + box.height / 2);
+  };
+  return [h("button", { type: "button", class: "secondary small", id: "zoom-out", "aria-label": "Zoom out", title: "Zoom out", onclick: step(1 / 1.5) }, "−"),
+    h("button", { type: "button", class: "secondary small", id: "zoom-in", "aria-label": "Zoom in", title: "Zoom in", onclick: step(1.5) }, "+")];
 }
 
 /** Zoom the map so that ``provinces`` fill its box (with ``readable``, for one unit: the zoom
