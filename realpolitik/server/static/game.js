@@ -266,8 +266,13 @@ export class GamePage {
       .map((el) => el.getBoundingClientRect());
     if (!boxes.length) return;
     const view = this.mapBox.getBoundingClientRect();
-    const midX = boxes.reduce((n, b) => n + b.x + b.width / 2, 0) / boxes.length - view.x + this.mapBox.scrollLeft;
-    const midY = boxes.reduce((n, b) => n + b.y + b.height / 2, 0) / boxes.length - view.y + this.mapBox.scrollTop;
+    // the box's worth of map holding most of them (units spread over the world average out
+    // in the Sahara), then the middle of those
+    const points = boxes.map((b) => [b.x + b.width / 2, b.y + b.height / 2]);
+    const near = (p) => points.filter((q) => Math.abs(q[0] - p[0]) < view.width / 2 && Math.abs(q[1] - p[1]) < view.height / 2);
+    const group = points.map(near).reduce((a, b) => (b.length > a.length ? b : a), []);
+    const midX = group.reduce((n, q) => n + q[0], 0) / group.length - view.x + this.mapBox.scrollLeft;
+    const midY = group.reduce((n, q) => n + q[1], 0) / group.length - view.y + this.mapBox.scrollTop;
     this.mapBox.scrollTo({ left: midX - view.width / 2, top: midY - view.height / 2 });
   }
 

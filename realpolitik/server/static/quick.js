@@ -132,7 +132,10 @@ export function rulesBox(page, power, lines) {
         : info.trigger === "violation" ? (info.violated ? "neutral (entered by the holder of sea superiority)" : "neutral until another power enters it") : "neutral"}`
         + (info.units.length ? ` (${info.units.map((p) => placeName(places, p)).join(", ")})` : "")).join("; "), " (rule 7)."));
   }
-  const open = page.rulesOpen ?? Boolean(facts.choice || others.length);
+  // open when there is something to decide or to fix: the start choice, a void order, a
+  // winter's mobilisation; otherwise its summary line says enough (it opens on a click)
+  const voids = voidReasons(page.orders[power] && page.orders[power].warnings).size;
+  const open = page.rulesOpen ?? Boolean(facts.choice || voids || (g.phase_type === "adjustments" && facts.mobilisation));
   return h("details", { class: "rules-box", id: "rules-box", open: open || undefined, ontoggle: (ev) => { page.rulesOpen = ev.target.open; } },
     h("summary", {}, "Rules acting now", facts.choice ? ` · choose ${facts.choice.count} of ${facts.choice.units.length}` : "",
       others.length ? ` · ${others.length} inactive` : ""), parts);
