@@ -80,6 +80,10 @@ def test_colonial_winters_spring_1870_as_england(browser: Any, server: Any,
     assert "inactive" in page.inner_text("#map-note")
     notes = page.eval_on_selector_all("ul.units .unit-note", "els => els.map(e => e.textContent)")
     assert notes.count("inactive · start choice") == 12 and notes.count("India's") == 2
+    # the map's menu says what MOBILISE does this spring: it chooses the unit, which holds
+    page.select_option("#jump", "unit:n19")
+    page.wait_for_selector(".menu:not([hidden]) >> text=Choose it as active (it holds)")
+    page.keyboard.press("Escape")
 
     # The keyboard: 22 units, each by a few letters of its place and where it goes, as a
     # player reads them on the map (the words are worked out before the clock starts)

@@ -642,7 +642,8 @@ export class GamePage {
       if (o.kind === "build") items.push([describeBuild(o), o.text]);
       // the variant's own orders: blocking a corner or a passage, mobilising an inactive unit
       if (o.kind === "block") items.push([`Block ${o.to}`, o.text]);
-      if (o.kind === "mobilise") items.push(["Mobilise", o.text]);
+      // (rule 8: in the first spring it chooses the unit, which holds; in a winter it costs a build)
+      if (o.kind === "mobilise") items.push([this.game.phase_type === "adjustments" ? "Mobilise (costs a build)" : "Choose it as active (it holds)", o.text]);
     }
     if (orders.some((o) => o.kind === "support")) {
       items.push(["Support…", () => this.setSel({ ...entry, mode: "support-target",

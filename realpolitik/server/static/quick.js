@@ -34,8 +34,9 @@ export function unitName(places, unit) {
   return loc ? `${type} ${placeName(places, loc)}` : unit;
 }
 
-/** An order of the legal-orders list in words, places by name: "F London → Channel". */
-export function orderName(places, o) {
+/** An order of the legal-orders list in words, places by name: "F London → Channel". In a
+ * movement phase MOBILISE is rule 8's start choice, in a winter it costs a build. */
+export function orderName(places, o, phaseType = "movement") {
   const unit = unitName(places, o.unit);
   switch (o.kind) {
     case "hold": return `${unit} holds`;
@@ -46,7 +47,7 @@ export function orderName(places, o) {
     case "convoy": return `${unit} convoys ${unitName(places, o.target)} → ${placeName(places, o.to)}`;
     case "disband": return `${unit}: disband`;
     case "build": return `Build ${unit}`;
-    case "mobilise": return `${unit}: mobilise`;
+    case "mobilise": return phaseType === "adjustments" ? `${unit}: mobilise (costs a build)` : `${unit}: choose it as active (holds)`;
     case "block": return `${unit} blocks ${o.to}`;
     default: return o.text;
   }
@@ -205,7 +206,7 @@ export function quickEntry(page, power) {
   const options = [];
   for (const [loc, orders] of Object.entries(legal)) {
     for (const o of orders) {
-      const label = orderName(places, o);
+      const label = orderName(places, o, page.game.phase_type);
       const words = wordsOf(`${label} ${o.text}`);
       options.push({ loc, o, label, words });
     }
