@@ -30,6 +30,7 @@ retreat_allowed            may this dislodged unit retreat to this place        
 unordered_retreat          where a dislodged unit given no order goes                  retreats
 center_owners              who owns each supply centre after a Fall turn               Fall end
 build_sites                where may a power build now                                 winter
+why_not_build_site         why a centre is not a build site now (the variant's rule)   winter
 adjustments                how many units each power builds or removes                 winter
 unit_limit                 how many units of a type a power may have                   winter
 void_adjustments           builds of a winter that the variant's limits void           winter
@@ -377,6 +378,12 @@ class VariantHooks:
         homes = variant.home_centers(power)
         extra = variant.rules.of_power(power).build_sites
         return homes + tuple(s for s in extra if s not in homes) if extra else homes
+
+    def why_not_build_site(self, position: Position, power: str, province: str) -> str | None:
+        """Why the supply centre ``province`` is not among ``power``'s :meth:`build_sites` now,
+        when the variant's own rule is the cause (a special build centre whose country is not
+        all owned), for the player; None: the generic reason (not a home centre)."""
+        return None
 
     def unit_limit(self, position: Position, power: str, unit_type: UnitType) -> int | None:
         """How many units of ``unit_type`` ``power`` may have on the board (None: no limit),

@@ -674,6 +674,9 @@ class _Checker:
             return self.illegal("not_home_center", f"{name} is nobody's home centre.")
         hooks = position.variant.hooks
         if province not in hooks.build_sites(position, power):
+            why = hooks.why_not_build_site(position, power, province)
+            if why is not None:
+                return self.illegal("variant_rule", why)
             return self.illegal(
                 "not_home_center",
                 f"{name} is not a home centre of {_power_name(position, power)}"

@@ -18,6 +18,7 @@ import difflib
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from realpolitik.caches import Bounded, CacheSlot
 from realpolitik.errors import (
@@ -107,8 +108,8 @@ _TOKEN_RE = re.compile(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class _Token:
+class _Token(NamedTuple):
+    # a named tuple, not a dataclass: made four times faster, and a long text has thousands
     kind: str  # word, dash, slash, lparen, rparen, sep, colon, other
     text: str  # lower-case word text, or the symbol
     start: int
@@ -122,14 +123,14 @@ def _tokenize(text: str) -> list[_Token]:
     previous_end = -1
     for match in _TOKEN_RE.finditer(text):
         kind = match.lastgroup or "other"
-        if kind in ("space", "dot"):
+        if kind == "space" or kind == "dot":
             continue
         if kind == "arrow":
             kind = "dash"
+        start, end = match.span()
         value = match.group().lower() if kind == "word" else match.group()
-        tokens.append(_Token(kind, value, match.start(), match.end(),
-                             glued=match.start() == previous_end))
-        previous_end = match.end()
+        tokens.append(_Token(kind, value, start, end, start == previous_end))
+        previous_end = end
     return tokens
 
 
@@ -155,6 +156,20 @@ three)."""
 _MEMO_TEXT = 100
 """The longest text whose tokens are kept (an order is shorter; a pasted sheet is not kept)."""
 
+SHEET_ORDER_LIMIT = 300
+"""The most orders :func:`parse_orders` reads from one sheet; the rest is one error entry.
+Every power of the largest variant giving an order for each of its units and a few
+corrections fits; the bound keeps the time to read any text in proportion to it (about
+50 microseconds an order) however the text is made."""
+
+ORDER_TOKEN_LIMIT = 100
+"""The most words and signs one order may have (the longest order people write has some
+thirty); a longer piece is reported as too long, not read."""
+
+SHEET_SUGGESTION_LIMIT = 20
+"""Unknown names of one sheet for which the places they may have meant are looked for (each
+new one compares the name with every name of the map); later ones get the general hint."""
+
 
 @dataclass(frozen=True)
 class _Lexicon:
@@ -177,6 +192,10 @@ class _Lexicon:
         default_factory=lambda: Bounded(_MEMO_BOUND))
     """:func:`_strip_power_prefix` by the kind and text of the first four tokens (all that
     it reads): the power written and how many tokens it took, asked twice for every order."""
+    suggestion_memo: Bounded[str, tuple[str, ...]] = field(
+        default_factory=lambda: Bounded(_MEMO_BOUND))
+    """The places an unknown name may have meant, by the name: finding them compares the name
+    with every name of the map (a fifth of a millisecond)."""
 
 
 def _words(name: str) -> tuple[str, ...]:
@@ -244,12 +263,20 @@ class _Draft:
     the build or removal the power is due."""
 
 
+@dataclass(slots=True)
+class _Allowance:
+    """What is left of the costly help one sheet may have (:data:`SHEET_SUGGESTION_LIMIT`)."""
+
+    suggestions: int = SHEET_SUGGESTION_LIMIT
+
+
 class _Parser:
     """Recursive descent over the tokens of one order."""
 
     def __init__(self, variant: Variant, text: str, tokens: Sequence[_Token],
-                 implied: str | None = None) -> None:
+                 implied: str | None = None, allowance: _Allowance | None = None) -> None:
         self.variant = variant
+        self.allowance = allowance
         self.lexicon = _lexicon(variant)
         self.text = text
         self.tokens = list(tokens)
@@ -504,16 +531,29 @@ class _Parser:
             raise self.error(f"expected {what} but found {token.text!r}")
         raise self._unknown(token)
 
-    def _unknown(self, token: _Token) -> UnknownNameError:
-        name = token.text
-        keys = list(self.variant.names)
-        close = difflib.get_close_matches(name, keys, n=4, cutoff=0.6)
+    def _suggestions(self, name: str) -> list[str]:
+        """The places ``name`` may have meant (none once the sheet's allowance is spent)."""
+        memo = self.lexicon.suggestion_memo
+        kept = memo.get(name)
+        if kept is not None:
+            return list(kept)
+        if self.allowance is not None:
+            if self.allowance.suggestions <= 0:
+                return []
+            self.allowance.suggestions -= 1
+        close = difflib.get_close_matches(name, list(self.variant.names), n=4, cutoff=0.6)
         suggestions: list[str] = []
         for key in close:
             loc = self.variant.names[key]
             text = f"{loc.upper()} ({self.lexicon.display[loc]})"
             if text not in suggestions:
                 suggestions.append(text)
+        memo[name] = tuple(suggestions)
+        return suggestions
+
+    def _unknown(self, token: _Token) -> UnknownNameError:
+        name = token.text
+        suggestions = self._suggestions(name)
         hint = f"did you mean {' or '.join(suggestions)}?" if suggestions else \
             "write the province's name or its three-letter abbreviation"
         return UnknownNameError(
@@ -1171,7 +1211,7 @@ def parse_order(
 
 
 def _parse_one(text: str, position: Position | None, power: str | None, the_variant: Variant,
-               implied: str | None) -> Order:
+               implied: str | None, allowance: _Allowance | None = None) -> Order:
     """:func:`parse_order`, with the verb (``build``, ``disband``) a sheet carries from the
     part of the sentence before ("builds F Kiel and A Mun")."""
     tokens = _tokens(_lexicon(the_variant), text)
@@ -1183,7 +1223,7 @@ def _parse_one(text: str, position: Position | None, power: str | None, the_vari
             text=text, span=(0, tokens[0].start if tokens else len(text)),
             hint="give each power's orders under its own name",
         )
-    draft = _Parser(the_variant, text, tokens, implied).parse()
+    draft = _Parser(the_variant, text, tokens, implied, allowance).parse()
     draft.power = written_power or power
     order = _Settler(the_variant, text, position, draft.power).settle(draft)
     if draft.power is not None and order.power != draft.power:
@@ -1254,11 +1294,16 @@ def _is_power_word(variant: Variant, word: str) -> bool:
     ) == 1
 
 
-def _split_segments(tokens: list[_Token], variant: Variant) -> list[list[_Token]]:
-    """Cut a line into orders at commas, at ``and``, and at a unit letter that starts an order."""
+def _split_segments(tokens: list[_Token], variant: Variant,
+                    limit: int) -> list[list[_Token]]:
+    """Cut a line into orders at commas, at ``and``, and at a unit letter that starts an order;
+    beyond ``limit`` orders, the last one holds the rest of the line."""
     segments: list[list[_Token]] = [[]]
     for index, token in enumerate(tokens):
         current = segments[-1]
+        if len(segments) > limit:
+            current.append(token)
+            continue
         if token.kind == "sep" or (token.kind == "word" and token.text == "and"):
             if current:
                 segments.append([])
@@ -1286,10 +1331,10 @@ def _split_segments(tokens: list[_Token], variant: Variant) -> list[list[_Token]
 
 
 def _parse_alone(piece: str, position: Position | None, power: str | None,
-                 variant: Variant) -> Order | None:
+                 variant: Variant, allowance: _Allowance) -> Order | None:
     """``piece`` read as an order of its own, or None if it is not one."""
     try:
-        return _parse_one(piece, position, power, variant, None)
+        return _parse_one(piece, position, power, variant, None, allowance)
     except OrderTextError:
         return None
 
@@ -1306,8 +1351,12 @@ def parse_orders(
     A line starting with a power's name and a colon (``England: A Liv-Yor, F Lon-Nth``), or a
     line that is only a power's name, says whose orders follow. Orders are separated by new
     lines, commas, semicolons, or simply start with their unit letter (``A Liv.-Yor. F Lon.-Nth``).
+
+    At most :data:`SHEET_ORDER_LIMIT` orders are read: the first piece beyond is an entry with
+    an error saying so, and nothing after it is read.
     """
     the_variant = _variant_of(position, variant)
+    allowance = _Allowance()
     entries: list[ParsedOrder] = []
     named: list[str] = []
     current_power = power
@@ -1333,11 +1382,25 @@ def parse_orders(
                 named.append(header)
             tokens = rest
         carried: str | None = None  # "builds F Kiel and A Mun": the verb covers both
-        for segment in _split_segments(tokens, the_variant):
+        for segment in _split_segments(tokens, the_variant, SHEET_ORDER_LIMIT - len(entries)):
             end = segment[-1].end
             while end < len(line) and line[end] == ".":
                 end += 1  # keep the abbreviation's dot: the text is reported as written
             piece = line[segment[0].start:end]
+            if len(entries) >= SHEET_ORDER_LIMIT:
+                entries.append(ParsedOrder(piece, line_no, current_power, None, InvalidOrderError(
+                    f"more than {SHEET_ORDER_LIMIT} orders in one sheet: this one and those "
+                    "after it are not read",
+                    text=line, span=(segment[0].start, len(line)), line=line_no,
+                    hint="send fewer orders at once (one power's orders are far fewer)")))
+                return OrderSheet(tuple(entries), tuple(named))
+            if len(segment) > ORDER_TOKEN_LIMIT:
+                entries.append(ParsedOrder(piece, line_no, current_power, None, InvalidOrderError(
+                    f"this is too long to be one order (more than {ORDER_TOKEN_LIMIT} words "
+                    "and signs)", text=line, span=(segment[0].start, end), line=line_no,
+                    hint="put each order on a line of its own")))
+                carried = None
+                continue
             first = segment[0].text if segment[0].kind == "word" else ""
             if first in _BUILD and not (len(segment) > 1 and segment[1].text in ("none",
                                                                                   "nothing")):
@@ -1350,11 +1413,11 @@ def parse_orders(
                 carried = None
             verb = carried if first not in _BUILD | _DISBAND | _MOBILISE else None
             try:
-                order = _parse_one(piece, position, current_power, the_variant, verb)
+                order = _parse_one(piece, position, current_power, the_variant, verb, allowance)
             except OrderTextError as exc:
                 # "Mobilise F Guy, F Gib - Pil": an order complete without the carried verb is
                 # an order of its own, and the verb covers no more of the line
-                alone = _parse_alone(piece, position, current_power, the_variant) \
+                alone = _parse_alone(piece, position, current_power, the_variant, allowance) \
                     if verb is not None else None
                 if alone is not None:
                     carried = None

@@ -23,8 +23,10 @@ python3 -m venv .venv
 .venv/bin/ruff check .
 .venv/bin/mypy --strict realpolitik
 .venv/bin/pytest "$@"
-# The server tests again, on PostgreSQL (the PostgreSQL-only tests ran above).
-.venv/bin/pytest --database postgres tests/test_server.py tests/test_server_safety.py "$@"
+# The server tests again, on PostgreSQL (the PostgreSQL-only tests ran above), the API fuzzed
+# there too (8 examples per operation: REALPOLITIK_TEST_DATABASE tells the fuzz module).
+REALPOLITIK_TEST_DATABASE=postgres .venv/bin/pytest tests/test_server.py \
+  tests/test_server_safety.py tests/test_server_reliability.py tests/test_fuzz_api.py "$@"
 
 # The compiled path (mypyc, setup.py) must pass the same tests as the pure-Python one: build it
 # into .venv-mypyc and run the suite against it (the browser tests only once, above).

@@ -42,9 +42,12 @@ class LiveServer:
         code = "\n".join([
             "import uvicorn",
             "from realpolitik.server.app import create_app",
+            "from realpolitik.server.connections import uvicorn_limits",
             "app = create_app()",
+            "limits = uvicorn_limits()",
             self.extra,
-            f"uvicorn.run(app, host='127.0.0.1', port={self.port}, log_level={self.log_level!r})",
+            f"uvicorn.run(app, host='127.0.0.1', port={self.port}, log_level={self.log_level!r},"
+            " **limits)",
         ])
         self._log = open(self.log_path, "ab")  # noqa: SIM115 (closed in stop/kill)
         self.proc = subprocess.Popen([sys.executable, "-c", code], env=self.env,

@@ -159,7 +159,9 @@ def test_rule_4_the_state_at_the_start_and_in_show_json(tmp_path: Path) -> None:
     assert table["tiers"] == TIERS
     shown = world().hooks.public_state(start)
     assert shown == {"sea_superiority": {"holder": "red", "fleets": table["fleets"],
-                                         "tiers": TIERS}}
+                                         "tiers": TIERS},
+                     "protectorates": {"India": {"controller": "red", "units": ["IND", "BOM"]},
+                                       "Holland": {"controller": None, "units": ["HOL"]}}}
     from realpolitik.cli import main
     game_file = tmp_path / "game.json"
     assert main(["new", str(game_file), "--variant", str(FOLDER)]) == 0

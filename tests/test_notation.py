@@ -256,3 +256,64 @@ def test_the_parsers_memos_keep_answers_and_stay_within_their_bound() -> None:
     for memo in (lexicon.token_memo, lexicon.power_memo, lexicon.prefix_memo):
         assert 0 < len(memo) <= _MEMO_BOUND
     assert str(parse_order("A Lvp - Edi", position)) == "A LVP - EDI"
+
+
+# -- bounded reading: any text costs time in proportion to a fixed number of orders ----------
+
+def test_a_sheet_reads_at_most_its_limit_of_orders_and_says_where_it_stopped() -> None:
+    from realpolitik.notation import SHEET_ORDER_LIMIT
+
+    sheet = parse_orders("A Par-Bur\n" * (SHEET_ORDER_LIMIT + 50), START, power="france")
+    assert len(sheet.entries) == SHEET_ORDER_LIMIT + 1
+    assert all(e.ok for e in sheet.entries[:SHEET_ORDER_LIMIT])
+    last = sheet.entries[-1]
+    assert last.error is not None and last.line == SHEET_ORDER_LIMIT + 1
+    assert f"more than {SHEET_ORDER_LIMIT} orders" in last.error.message
+    # on one line too: unit letters start orders ("F F F ...")
+    one_line = parse_orders("F " * 4000, START, power="france")
+    assert len(one_line.entries) == SHEET_ORDER_LIMIT + 1
+    assert one_line.entries[-1].error is not None
+    assert one_line.entries[-1].error.span[1] == len("F " * 4000)
+
+
+def test_a_piece_too_long_to_be_an_order_is_refused_unread() -> None:
+    from realpolitik.notation import ORDER_TOKEN_LIMIT
+
+    text = "A Par-Bur\n" + "(" * (ORDER_TOKEN_LIMIT + 1) + "\nA Mar-Spa"
+    sheet = parse_orders(text, START, power="france")
+    assert [e.ok for e in sheet.entries] == [True, False, True]
+    error = sheet.entries[1].error
+    assert error is not None and "too long to be one order" in error.message
+    assert error.line == 2
+
+
+def test_unknown_names_get_suggestions_up_to_the_sheets_allowance() -> None:
+    from realpolitik.notation import SHEET_SUGGESTION_LIMIT, _lexicon
+
+    # names no earlier test asked about (the lexicon keeps the suggestions found)
+    names = [f"Parqz{'x' * n}" for n in range(SHEET_SUGGESTION_LIMIT + 5)]
+    _lexicon(VARIANT).suggestion_memo.clear()
+    sheet = parse_orders("\n".join(f"A {name}-Bur" for name in names), START, power="france")
+    errors = [e.error for e in sheet.entries]
+    assert all(isinstance(e, UnknownNameError) for e in errors)
+    with_suggestions = [e for e in errors if isinstance(e, UnknownNameError) and e.suggestions]
+    assert 0 < len(with_suggestions) <= SHEET_SUGGESTION_LIMIT
+    # every error still says what is wrong and where
+    assert all(e is not None and e.line is not None and e.span[1] > e.span[0] for e in errors)
+    # a name already looked for gets its suggestions again, allowance or not
+    again = parse_orders("\n".join(["A Parqz-Bur"] * (SHEET_SUGGESTION_LIMIT + 5)), START,
+                         power="france")
+    assert all(isinstance(e.error, UnknownNameError) and e.error.suggestions
+               for e in again.entries)
+
+
+@given(st.lists(st.sampled_from(list("xaF(-P \n,:") + ["Par", "England:", "Bur"]),
+                max_size=4000).map("".join))
+@settings(max_examples=60, deadline=None)  # no timing assertions: the machine is shared
+def test_any_sheet_gives_a_bounded_number_of_entries(text: str) -> None:
+    from realpolitik.notation import SHEET_ORDER_LIMIT
+
+    sheet = parse_orders(text, START, power="france")
+    assert len(sheet.entries) <= SHEET_ORDER_LIMIT + 1
+    for entry in sheet.entries:
+        assert entry.ok or entry.error is not None

@@ -104,7 +104,7 @@ def two_player(client: TestClient) -> tuple[int, Headers, Headers]:
 def test_sign_up_log_in_log_out(client: TestClient) -> None:
     alice = sign_up(client, "alice")
     assert client.get("/auth/me", headers=alice).json()["username"] == "alice"
-    again = client.post("/auth/signup", json={"username": "Alice", "password": "whatever1"})
+    again = client.post("/auth/signup", json={"username": "Alice", "password": "whatever one"})
     assert again.status_code == 409
     assert again.json()["detail"]["code"] == "username_taken"
     wrong = client.post("/auth/login", json={"username": "alice", "password": "nope nope"})

@@ -51,7 +51,7 @@ def setup(database_url: str) -> Iterator[Setup]:
         game = client.post("/games", json={"name": "hot", "players": "7"}, headers=gm_auth)
         assert game.json()["id"] == 1
         for power in POWERS:
-            r = client.post("/auth/signup", json={"username": power, "password": "pw 12345"})
+            r = client.post("/auth/signup", json={"username": power, "password": "correct horse"})
             s.tokens[power] = r.json()["token"]
             r = client.post("/games/1/join", json={"power": power}, headers=s.headers(power))
             assert r.status_code == 200, r.text

@@ -87,9 +87,10 @@ def adjudicate_retreats(position: Position, orders: Iterable[Order], rules: Rule
     the variant's hooks send it, drawn with a generator seeded by the phase (a game draws with
     its own seed first, :func:`unordered_retreats`, and gives the draws as orders)."""
     orders = tuple(orders)
-    drawn = set(unordered_retreats(position, orders, rules,
-                                   random.Random(f"{position.phase}/retreats")))
-    orders = (*orders, *drawn)
+    draws = unordered_retreats(position, orders, rules,
+                               random.Random(f"{position.phase}/retreats"))
+    drawn = set(draws)
+    orders = (*orders, *draws)  # (in the order of the dislodged units: results are stable)
     entries: list[Entry] = []
     legal_for: dict[int, list[Entry]] = {}
     listed = listed_checker(position, rules)  # a listed order is legal as it stands

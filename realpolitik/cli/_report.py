@@ -200,9 +200,16 @@ def _names(items: Iterable[str]) -> str:
     return ", ".join(items)
 
 
+_UNREAD = {PhaseType.MOVEMENT: "the unit holds",
+           PhaseType.RETREATS: "it is as if the unit had no order",
+           PhaseType.ADJUSTMENTS: "nothing is built or removed by it"}
+"""What comes of an order that could not be read, by the phase."""
+
+
 def format_results(game: Game, data: Mapping[str, Any], style: Style) -> list[str]:
     """The text of a phase report, as read out to the players."""
     lines = [style.bold(f"{data['phase_name']} ({data['phase']}): results")]
+    unread = _UNREAD[Phase.parse(data["phase"]).type]
     by_power: dict[str, list[Mapping[str, Any]]] = {}
     for entry in data["order_results"]:
         by_power.setdefault(entry["power"], []).append(entry)
@@ -218,7 +225,7 @@ def format_results(game: Game, data: Mapping[str, Any], style: Style) -> list[st
                     "void": style.warn("void    ")}.get(result, result)
             reason = str(entry["reason"])
             if entry["order"] is None:
-                reason = f"'{entry['input']}' could not be read: {reason}; the unit holds"
+                reason = f"'{entry['input']}' could not be read: {reason}; {unread}"
             elif not reason.startswith(shown):
                 reason = f"{shown}: {reason}"
             if entry["input"] is None:
@@ -474,9 +481,17 @@ def format_position(game: Game, data: Mapping[str, Any], style: Style) -> list[s
     centers = data.get("centers", {})
     width = name_column(game)
     inactive = {u for listed in data.get("inactive_units", {}).values() for u in listed}
+    # a protectorate's units (Colonial Winters' India) are marked with its name
+    country_of = {where: country for country, info in (data.get("protectorates") or {}).items()
+                  for where in info.get("units", ())}
+
+    def marked(unit: str) -> str:
+        country = country_of.get(unit.split()[-1].split("/")[0])
+        text = f"{unit} ({country})" if country else unit
+        return text + INACTIVE_MARK if unit in inactive else text
 
     def listed(power_units: Sequence[str]) -> str:
-        return _names(u + INACTIVE_MARK if u in inactive else u for u in power_units) or "-"
+        return _names(marked(u) for u in power_units) or "-"
 
     for power in game.powers:
         key = power.upper()

@@ -48,6 +48,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from realpolitik.adjudication.explain import and_list
 from realpolitik.adjudication.outcomes import Result
 from realpolitik.caches import CacheSlot
 from realpolitik.errors import VariantError
@@ -749,7 +750,10 @@ class ColonialWinters(VariantHooks):
         kept = state.get("protectorates")
         table: dict[str, JsonValue] = dict(kept) if isinstance(kept, dict) else {}
         notes: list[str] = []
+        switched: list[Protectorate] = []
         for country in self.protectorates:
+            rule = "rule 7(e)" if country.trigger == "always" else "rule 7(f)"
+            land = _country_name(country.country)
             owner = self.controller(position, country) or NEUTRAL
             held = table.get(country.country)
             info: dict[str, JsonValue] = dict(held) if isinstance(held, dict) else {}
@@ -763,13 +767,18 @@ class ColonialWinters(VariantHooks):
                     place = centres.pop(0)
                     units[place] = Unit(owner, UnitType.ARMY, place)
                     where_list.append(place)
-                    notes.append(f"an army of {country.country.title()} reappears in "
-                                 f"{variant.map.name(place)} (rule 7(e))")
+                    notes.append(f"an army of {land} reappears in "
+                                 f"{variant.map.name(place)} ({rule})")
             waiting = {d.unit.province for d in position.dislodged}
+            handed: list[Unit] = []
             for where in where_list:
                 unit = units.get(where)
                 if unit is not None and unit.power != owner and where not in waiting:
                     units[where] = Unit(owner, unit.type, unit.location)
+                    handed.append(unit)
+            if handed:
+                switched.append(country)
+                notes.append(self._hands_note(position, country, owner, handed, where_list))
             info["units"] = list[JsonValue](where_list)
             table[country.country] = info
             if owner != NEUTRAL:
@@ -782,8 +791,9 @@ class ColonialWinters(VariantHooks):
                             and centre not in taken and centers.get(centre) != owner:
                         centers[centre] = owner
                         notes.append(f"{variant.map.name(centre)} is "
-                                     f"{variant.power_possessive(owner)} "
-                                     f"with {country.country.title()} (rule 7(e))")
+                                     f"{variant.power_possessive(owner)} with {land} ({rule})")
+        if any(c.trigger == "violation" for c in switched):
+            notes.extend(self._neutral_notes(position, switched))
         if units == dict(position.units) and centers == dict(position.centers):
             return events
         state["protectorates"] = table
@@ -799,6 +809,51 @@ class ColonialWinters(VariantHooks):
             return SetupEvents(changed, coin_toss_winner, notes=tuple(notes))
         return SetupEvents(changed, events.coin_toss_winner, events.joined,
                            events.notes + tuple(notes))
+
+    def _hands_note(self, position: Position, country: Protectorate, owner: str,
+                    handed: Sequence[Unit], where_list: Sequence[str]) -> str:
+        """The note that a protectorate's units changed hands, and why (7(e), 7(f))."""
+        rule = "rule 7(e)" if country.trigger == "always" else "rule 7(f)"
+        land = _country_name(country.country)
+        units = and_list([str(u) for u in handed])
+        served = f"{land}'s {units}"
+        if owner == NEUTRAL:
+            info = self._protectorate(position, country)
+            holder = self.holder(position)
+            if holder is not None and info.get("barred") == holder:
+                name = position.variant.power_name(holder)
+                return (f"{served} stay in civil disorder: {name}, which holds sea "
+                        f"superiority, entered {land} itself ({rule})")
+            return f"{served} are in civil disorder: nobody holds sea superiority ({rule})"
+        name = position.variant.power_name(owner)
+        if country.trigger == "always":
+            return f"{served} now serve {name}, which holds sea superiority ({rule})"
+        intruders = sorted({f"{position.variant.power_possessive(u.power)} {u}"
+                            for p, u in position.units.items()
+                            if p in country.provinces and p not in where_list
+                            and u.power not in (NEUTRAL, owner)})
+        entered = f" ({and_list(intruders)})" if intruders else ""
+        return (f"{served} now serve {name}, which holds sea superiority: a foreign unit"
+                f"{entered} entered {land} ({rule})")
+
+    def _neutral_notes(self, position: Position, switched: Sequence[Protectorate]
+                       ) -> list[str]:
+        """Why each other country of 7(f) stays neutral while one changed hands."""
+        notes = []
+        holder = self.holder(position)
+        for country in self.protectorates:
+            if country.trigger != "violation" or country in switched:
+                continue
+            land = _country_name(country.country)
+            info = self._protectorate(position, country)
+            if not info.get("violated"):
+                notes.append(f"{land} stays neutral: no foreign unit has entered it "
+                             f"(rule 7(f))")
+            elif holder is not None and info.get("barred") == holder:
+                notes.append(f"{land} stays neutral: "
+                             f"{position.variant.power_name(holder)}, which holds sea "
+                             f"superiority, entered it itself (rule 7(f))")
+        return notes
 
     def _owned(self, position: Position, units: Mapping[str, Unit],
                owned: Mapping[str, JsonValue]) -> dict[str, JsonValue]:
@@ -842,16 +897,25 @@ class ColonialWinters(VariantHooks):
 
     def public_state(self, position: Position) -> dict[str, JsonValue]:
         table = self._table(position)
-        return {"sea_superiority": {"holder": table.get("holder"),
-                                    "fleets": table.get("fleets"),
-                                    "tiers": table.get("tiers")},
-                **self._rule_state(position)}
+        shown: dict[str, JsonValue] = {"sea_superiority": {"holder": table.get("holder"),
+                                                           "fleets": table.get("fleets"),
+                                                           "tiers": table.get("tiers")}}
+        if self.protectorates:
+            # 7(e), 7(f): whose units stand where, so that they are not taken for the
+            # commanding power's own
+            shown["protectorates"] = {
+                _country_name(c.country): {
+                    "controller": self.controller(position, c),
+                    "units": [p.upper() for p in self._protectorate(position, c).get("units")
+                              or () if p in position.units]}
+                for c in self.protectorates}
+        shown.update(self._rule_state(position))
+        return shown
 
     def _rule_state(self, position: Position) -> dict[str, JsonValue]:
         """What a player needs to see before ordering (the page shows it): the inactive
-        units (rule 8), each power's start choice still to make (rule 8), what mobilising
-        costs and brings this winter (rule 8), and who commands each protectorate (7(e),
-        7(f)); empty entries are left out."""
+        units (rule 8), each power's start choice still to make (rule 8), and what mobilising
+        costs and brings this winter (rule 8); empty entries are left out."""
         out: dict[str, JsonValue] = {}
         inactive = sorted(self._inactive(position) & position.units.keys())
         if inactive:
@@ -871,15 +935,6 @@ class ColonialWinters(VariantHooks):
                     costs[power] = {"units": [u for u in sorted(offer.units)],
                                     "per_build": offer.per_build, "reason": offer.reason}
             out["mobilisation"] = costs
-        if self.protectorates:
-            out["protectorates"] = {
-                country.country: {
-                    "controller": self.controller(position, country),
-                    "units": [str(u) for u in self._protectorate(position, country)
-                              .get("units") or () if u in position.units],
-                    "trigger": country.trigger, "confined": country.confined,
-                    "violated": bool(self._protectorate(position, country).get("violated"))}
-                for country in self.protectorates}
         return out
 
     def regions(self, variant: Variant) -> Mapping[str, tuple[str, ...]]:
@@ -940,7 +995,7 @@ class ColonialWinters(VariantHooks):
             country = self.protectorate_units(position).get(unit.province)
             if country is not None and country.confined \
                     and province_of(order.destination) not in country.provinces:
-                return (f"the armies of {country.country.title()} may not leave it "
+                return (f"the armies of {_country_name(country.country)} may not leave it "
                         f"(rule 7(e))")
         if isinstance(order, Move) and unit.type is UnitType.FLEET \
                 and self.tier(position, unit.power) == "e":
@@ -1142,6 +1197,34 @@ class ColonialWinters(VariantHooks):
         per_year = 3 if counted >= 4 else 1
         extra = min(sum(allowances), max([per_year, *limits]))
         return frozenset(sites), extra
+
+    def why_not_build_site(self, position: Position, power: str, province: str) -> str | None:
+        # 7(i), 7(j): a special build centre is a build site only while its country is owned
+        names = position.variant.map
+        who = position.variant.power_name(power)
+        for country in self.special_build:
+            if province not in country.centres:
+                continue
+            name, land = names.name(province), _country_name(country.country)
+            if position.centers.get(province) != power:
+                return (f"{who} does not own {name}, a special build centre of {land}, so it "
+                        f"cannot build there (rule 7(i))")
+            missing = [s for s in country.provinces
+                       if not self._owns_space(position, power, s)]
+            if missing:
+                seas = [names.name(s) for s in missing
+                        if names.provinces[s].terrain is Terrain.SEA]
+                lands = [names.name(s) for s in missing if names.name(s) not in seas]
+                gaps = ([f"it does not own {and_list(lands)}"] if lands else []) + (
+                    [f"a foreign unit is in {and_list(seas)}"] if seas else [])
+                return (f"{name} is a special build centre of {land}, where a power builds "
+                        f"armies only while it owns all of {land} (rule 7(i)), and "
+                        f"{' and '.join(gaps)}")
+            if province in position.units:
+                return f"{name} is occupied, so no unit can be built there"
+            return (f"{who} builds no more armies in special build centres this winter "
+                    f"(rule 7(i))")
+        return None
 
     def _owns_space(self, position: Position, power: str, space: str) -> bool:
         province = position.variant.map.provinces[space]
@@ -1355,8 +1438,10 @@ def _mobilised(before: Position, resolution: Resolution) -> set[str]:
 
 
 def _country_name(country: str) -> str:
-    """A minor country's name from its id in the data (``south_africa`` -> South Africa)."""
-    return country.replace("_", " ").title()
+    """A minor country's name from its id in the data, as written in running text
+    (``south_africa`` -> South Africa, ``inca_empire`` -> the Inca Empire)."""
+    name = country.replace("_", " ").title()
+    return f"the {name}" if name.endswith("Empire") else name
 
 
 def _kind(unit: Unit) -> str:

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import re
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -21,8 +22,17 @@ from starlette.concurrency import run_in_threadpool
 from realpolitik.errors import RealpolitikError
 from realpolitik.server import security
 from realpolitik.server.bus import PgBus, SharedHub
+from realpolitik.server.connections import uvicorn_limits
 from realpolitik.server.events import Hub
-from realpolitik.server.hot import ASGIApp, HotRoutes, Message, Receive, Scope, Send
+from realpolitik.server.hot import (
+    ASGIApp,
+    HotRoutes,
+    Message,
+    Receive,
+    Scope,
+    Send,
+    failure_answer,
+)
 from realpolitik.server.inputs import validation_error_answer
 from realpolitik.server.migrations import SchemaTooNew
 from realpolitik.server.routes import api_router, web
@@ -107,8 +117,9 @@ addresses (game ids, invite codes in ``?invite=``) leaked to other sites in ``Re
 
 class Guard:
     """The outermost layer of our own: adds :data:`SECURITY_HEADERS` to every answer, and turns
-    an unexpected exception into a logged 500 JSON answer *without* re-raising it, so the
-    server keeps the connection open for the client's next request."""
+    an unexpected exception into a logged 500 JSON answer (503 with ``Retry-After`` when the
+    database cannot be reached) *without* re-raising it, so the server keeps the connection
+    open for the client's next request."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -130,15 +141,38 @@ class Guard:
 
         try:
             await self.app(scope, receive, with_headers)
-        except Exception:
-            log.exception("unexpected error answering %s %s", scope.get("method"),
-                          scope.get("path"))
+        except Exception as exc:
+            status, detail, headers = failure_answer(scope, exc)
             if started:
                 raise  # half an answer is out: only closing the connection can end it
-            response = JSONResponse({"detail": {"code": "internal_error", "message":
-                                                "the server failed on this request; it is "
-                                                "logged"}}, 500)
+            response = JSONResponse({"detail": detail}, status, headers=headers)
             await response(scope, receive, with_headers)
+
+
+SECRET_PARAMETERS = ("invite", "ticket", "token")
+"""Query parameters whose values are secrets (an invite code, a WebSocket ticket, a token sent
+where it should not be): the access log shows them as ``***``."""
+_SECRET_VALUE = re.compile(r"([?&](?:" + "|".join(SECRET_PARAMETERS) + r")=)[^&#\s]*",
+                           re.IGNORECASE)
+
+
+class RedactSecrets(logging.Filter):
+    """Hides :data:`SECRET_PARAMETERS` in uvicorn's access log lines (whose third argument is
+    the path with its query)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if isinstance(args, tuple) and len(args) >= 3 and isinstance(args[2], str) \
+                and "?" in args[2]:
+            record.args = (*args[:2], _SECRET_VALUE.sub(r"\1***", args[2]), *args[3:])
+        return True
+
+
+def redact_access_log() -> None:
+    """Install :class:`RedactSecrets` on uvicorn's access log (once per process)."""
+    access = logging.getLogger("uvicorn.access")
+    if not any(isinstance(f, RedactSecrets) for f in access.filters):
+        access.addFilter(RedactSecrets())
 
 
 class ServerApp(FastAPI):
@@ -173,6 +207,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     """The server application over ``settings.database_url`` (migrated at start-up, when every
     overdue phase is also processed). ``clock`` replaces ``time.time`` (tests)."""
     settings = settings or Settings.from_env()
+    redact_access_log()
     store = Store(settings.database_url, sqlite_synchronous=settings.sqlite_synchronous)
     # over PostgreSQL this process may be one worker of several: live events and log-outs go
     # to every worker through the database (bus.py)
@@ -296,9 +331,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = 
         announce(f"http://{host}:{port}/")
     if workers == 1:
         uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level,
-                    access_log=settings.access_log)
+                    access_log=settings.access_log, **uvicorn_limits())
         return
     # each worker process builds its own application from the environment
     os.environ["REALPOLITIK_DATABASE_URL"] = settings.database_url
     uvicorn.run("realpolitik.server.app:app_from_env", factory=True, host=host, port=port,
-                workers=workers, log_level=log_level, access_log=settings.access_log)
+                workers=workers, log_level=log_level, access_log=settings.access_log,
+                **uvicorn_limits())

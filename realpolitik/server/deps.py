@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request
@@ -58,7 +59,18 @@ def client_address(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def client_agent(request: Request) -> str | None:
+    """The client's ``User-Agent`` (its browser or program), printable and at most 200
+    characters, to show the user their log-ins."""
+    agent = request.headers.get("user-agent")
+    return None if agent is None else _UNPRINTABLE.sub("", agent)[:200] or None
+
+
 ClientAddress = Annotated[str, Depends(client_address)]
+ClientAgent = Annotated[str | None, Depends(client_agent)]
 MaybeUser = Annotated[Account | None, Depends(optional_user)]
 CurrentUser = Annotated[Account, Depends(current_user)]
 Token = Annotated[str, Depends(bearer_token)]

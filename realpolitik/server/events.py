@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +23,37 @@ class Close:
 
     code: int
     reason: str
+
+class SocketCount:
+    """Live connections per client address, at most ``limit`` each. An address's entry is
+    there while it has a connection open (so the table never outgrows the open sockets). Used
+    from the event loop only."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._open: dict[str, int] = {}
+
+    @contextmanager
+    def held(self, address: str) -> Iterator[bool]:
+        """Hold one place for ``address`` while the block runs; yields False (and holds
+        nothing) when it has :attr:`limit` already."""
+        count = self._open.get(address, 0)
+        if count >= self.limit:
+            yield False
+            return
+        self._open[address] = count + 1
+        try:
+            yield True
+        finally:
+            left = self._open[address] - 1
+            if left:
+                self._open[address] = left
+            else:
+                del self._open[address]
+
+    def __len__(self) -> int:
+        return len(self._open)
+
 
 _MAX_QUEUED = 1000
 """A connection that falls this far behind is dropped (it reconnects and reloads)."""

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import traceback
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 from urllib.parse import parse_qsl
@@ -36,6 +37,7 @@ from realpolitik.server.schemas import (
     order_to_wire,
 )
 from realpolitik.server.service import Account, GameService, ServiceError
+from realpolitik.server.store import database_unavailable
 
 log = logging.getLogger("realpolitik.server")
 
@@ -73,6 +75,33 @@ def _header(scope: Scope, name: bytes) -> bytes | None:
         if key == name:
             return bytes(value)
     return None
+
+
+RETRY_AFTER_SECONDS = 5
+"""What a 503 answer (the database cannot be reached) tells the client to wait."""
+
+
+def failure_answer(scope: Scope, exc: BaseException) -> tuple[int, Any, dict[str, str]]:
+    """The status, ``detail`` and headers of the answer to an exception no handler took: 503
+    with ``Retry-After`` when the database cannot be reached (logged in one line), else 500
+    (logged with its traceback)."""
+    if database_unavailable(exc):
+        log.warning("the database is unavailable answering %s %s: %s", scope.get("method"),
+                    scope.get("path"), _short(exc))
+        return 503, {"code": "unavailable", "message": "the database cannot be reached just "
+                     f"now: try again in {RETRY_AFTER_SECONDS} seconds"}, \
+            {"Retry-After": str(RETRY_AFTER_SECONDS)}
+    log.error("unexpected error answering %s %s: %s\n%s", scope.get("method"), scope.get("path"),
+              _short(exc), "".join(traceback.format_tb(exc.__traceback__, limit=-30)))
+    return 500, {"code": "internal_error", "message": "the server failed on this request; it is "
+                 "logged"}, {}
+
+
+def _short(exc: BaseException) -> str:
+    """The exception's kind and the start of its message: a message may quote the request
+    (a validation error quotes the body), which the log must not keep whole."""
+    text = str(exc)
+    return f"{type(exc).__name__}: {text[:300]}{'...' if len(text) > 300 else ''}"
 
 
 def _json_answer(content: Any) -> bytes:
@@ -244,12 +273,9 @@ class HotRoutes:
         except RealpolitikError as exc:
             status, body = 409, _json_answer({"detail": {"code": "game_error",
                                                               "message": str(exc)}})
-        except Exception:
-            log.exception("unexpected error answering %s %s", scope.get("method"),
-                          scope.get("path"))
-            status, body = 500, _json_answer({"detail": {
-                "code": "internal_error",
-                "message": "the server failed on this request; it is logged"}})
+        except Exception as exc:
+            status, detail, headers = failure_answer(scope, exc)
+            body = _json_answer({"detail": detail})
         head = [(b"content-length", str(len(body)).encode()),
                 (b"content-type", b"application/json")]
         if headers:

@@ -178,10 +178,18 @@ def _step_3(conn: Connection) -> None:
     ).create(conn)
 
 
+def _step_4(conn: Connection) -> None:
+    """Sessions a user can see and end: each log-in token keeps the client address and the
+    browser or program (``User-Agent``) it was made from."""
+    conn.execute(text("ALTER TABLE tokens ADD COLUMN client VARCHAR(64)"))
+    conn.execute(text("ALTER TABLE tokens ADD COLUMN agent VARCHAR(200)"))
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (1, "the first schema", _step_1),
     (2, "bounded deadlines, token expiry index, seat changes", _step_2),
     (3, "the version of the game record, WebSocket tickets", _step_3),
+    (4, "the address and browser of each log-in", _step_4),
 ]
 LATEST = MIGRATIONS[-1][0]
 

@@ -38,6 +38,8 @@ tokens = Table(
            index=True),
     Column("created_at", Float, nullable=False),
     Column("expires_at", Float, nullable=False, index=True),
+    Column("client", String(64), nullable=True),  # the address it logged in from
+    Column("agent", String(200), nullable=True),  # the User-Agent it logged in with
 )
 
 games = Table(

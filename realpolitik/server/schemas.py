@@ -138,6 +138,32 @@ class TokenOut(BaseModel):
     username: str
 
 
+class PasswordChange(Strict):
+    current_password: str = Field(min_length=1, max_length=200)
+    new_password: str = Field(min_length=1, max_length=200)
+
+
+class RevokedOut(BaseModel):
+    revoked: int
+    """How many log-ins were ended."""
+
+
+class SessionOut(BaseModel):
+    """One log-in of the user: a token still valid."""
+
+    id: str
+    """Names the log-in for ``DELETE /auth/sessions/{id}`` (not the token, nor enough to
+    make one)."""
+    created_at: str | None
+    expires_at: str | None
+    client: str | None
+    """The address it logged in from."""
+    agent: str | None
+    """The browser or program it logged in with (its ``User-Agent``)."""
+    current: bool
+    """True for the log-in of this request."""
+
+
 class TicketOut(BaseModel):
     ticket: str
     """Open ``/games/{id}/ws?ticket=<ticket>`` with it, once."""
@@ -281,13 +307,9 @@ class MobilisationOut(BaseModel):
 
 class ProtectorateOut(BaseModel):
     controller: str | None
-    """The power commanding its units now (None: nobody, they are in civil disorder)."""
+    """The power that commands its units (None: civil disorder)."""
     units: list[str]
-    trigger: str
-    """``always`` (India, 7(e)) or ``violation`` (Holland and Belgium, 7(f))."""
-    confined: bool
-    """Its units may not leave it."""
-    violated: bool
+    """Where its units stand (codes)."""
 
 
 class AdjustmentOut(BaseModel):
@@ -372,8 +394,9 @@ class GameOut(BaseModel):
     """Colonial Winters 8: power -> the inactive units it still chooses among this phase."""
     mobilisation: dict[str, MobilisationOut] = Field(default_factory=dict)
     """Colonial Winters 8, in a winter: power -> what mobilising costs and brings."""
-    protectorates: dict[str, ProtectorateOut] = Field(default_factory=dict)
-    """Colonial Winters 7(e), 7(f): country -> who commands its units."""
+    protectorates: dict[str, ProtectorateOut] | None = None
+    """Colonial Winters 7(e), 7(f): each protectorate (India, Holland, Belgium) by name, the
+    power that commands its units and where they stand."""
     adjustments: dict[str, AdjustmentOut] = Field(default_factory=dict)
     """In an adjustment phase, each power with builds or removals due (upper case) -> them."""
 

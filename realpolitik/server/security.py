@@ -72,12 +72,43 @@ class PasswordPool:
         """:func:`hash_password`, in the pool."""
         return await self._run(hash_password, password)
 
+    async def problem(self, password: str, username: str) -> str | None:
+        """:func:`password_problem`, in the pool (judging a password takes milliseconds)."""
+        return await self._run(password_problem, password, username)
+
     async def verify(self, stored: str | None, password: str) -> bool:
         """:func:`verify_password` against ``stored``, or against :func:`dummy_hash` when there
         is no user (then always False, after the same work)."""
         against = stored if stored is not None else dummy_hash()
         ok = await self._run(verify_password, against, password)
         return ok and stored is not None
+
+
+MIN_PASSWORD_CHARS = 8
+"""The shortest password accepted."""
+
+_STRENGTH_CHARS = 72
+"""The characters of a password its strength is judged on (zxcvbn reads no more; a longer
+password is at least as strong as its beginning)."""
+
+
+def password_problem(password: str, username: str) -> str | None:
+    """Why ``password`` may not be used, or None. It must have :data:`MIN_PASSWORD_CHARS`
+    characters and not be easy to guess: zxcvbn (Dropbox's estimator, whose lists hold the
+    passwords most often found in leaks, common words and names, keyboard patterns, dates and
+    the user name) must rate it 2 of 4 or more, about 10^6 guesses or more at that rate."""
+    if len(password) < MIN_PASSWORD_CHARS:
+        return f"a password needs at least {MIN_PASSWORD_CHARS} characters"
+    from zxcvbn import zxcvbn  # its lists take some megabytes: read on the first sign-up
+
+    verdict = zxcvbn(password[:_STRENGTH_CHARS], user_inputs=[username])
+    if verdict["score"] >= 2:
+        return None
+    feedback = verdict["feedback"]
+    why = str(feedback.get("warning") or "").rstrip(".")
+    advice = " ".join(str(s) for s in feedback.get("suggestions") or [])
+    return ("this password is too easy to guess" + (f" ({why.lower()})" if why else "")
+            + (f". {advice}" if advice else ". Add another word or two"))
 
 
 def new_token() -> str:

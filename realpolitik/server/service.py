@@ -42,7 +42,7 @@ from realpolitik.rules import rules_for
 from realpolitik.server import security
 from realpolitik.server import store as db
 from realpolitik.server.accounts import AccountService
-from realpolitik.server.events import Event, Hub
+from realpolitik.server.events import Event, Hub, SocketCount
 from realpolitik.server.settings import Settings
 from realpolitik.server.values import (
     JSON,
@@ -329,10 +329,15 @@ class GameService:
         self.hub = hub or Hub()
         self.clock = clock
         self.accounts = AccountService(store, settings, clock, self.hub)
+        self.sockets = SocketCount(settings.sockets_per_client)
         self._cache = _GameCache(settings.game_cache_size)
-        self._locks: dict[int, threading.RLock] = {}
+        # a game's lock lives while a request or the cached copy of the game holds it: asking
+        # about ever more game ids leaves nothing behind
+        self._locks: weakref.WeakValueDictionary[int, threading.RLock] = \
+            weakref.WeakValueDictionary()
         self._locks_guard = threading.Lock()
         self._order_times: dict[tuple[int, int], deque[float]] = {}
+        self._order_times_swept = clock()
         self._variants: dict[str, Variant] = {}
         self._limiters: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop,
                                                   anyio.CapacityLimiter] = \
@@ -347,20 +352,18 @@ class GameService:
         return dataclasses.replace(template)
 
     DATABASE_THREADS = 2
-    """Threads per process that run service calls when they may wait on another process
-    (PostgreSQL): enough to go on while some wait for the database or a row lock, few enough
-    that they do not spend the process's CPU contending for the interpreter lock. In the load
-    test of two workers, 40 threads (anyio's default) cost a third more CPU per order submission
-    than 4, and 4 a quarter more than 2 (2.4-2.7 ms against 1.8-2.3 ms)."""
+    """Threads per process that run service calls: enough to go on while some wait for the
+    database or a row lock, few enough that they do not spend the process's CPU contending
+    for the interpreter lock. In the load test of two workers, 40 threads (anyio's default)
+    cost a third more CPU per order submission than 4, and 4 a quarter more than 2 (2.4-2.7 ms
+    against 1.8-2.3 ms)."""
 
     async def call(self, function: Callable[..., _T], *args: Any) -> _T:
-        """Run a service method from a route: at once on the event loop when the store's
-        transactions never wait on another process (SQLite, one process: a thread hop costs
-        more than the work), else on one of :attr:`DATABASE_THREADS` threads (PostgreSQL,
-        where a row lock may wait for another worker, and every statement is a round trip
-        during which the event loop must go on)."""
-        if self.store.inline:
-            return function(*args)
+        """Run a service method from a route on one of :attr:`DATABASE_THREADS` threads, never
+        on the event loop: a request that takes long (an adjudication, a long order text, a
+        statement waiting for a lock or a PostgreSQL round trip) then delays no other
+        request's reading, writing or waiting, and the threads take the waiting calls in turn
+        (anyio's limiter is first come, first served)."""
         loop = asyncio.get_running_loop()
         limiter = self._limiters.get(loop)
         if limiter is None:
@@ -537,6 +540,15 @@ class GameService:
             raise forbidden(f"you do not command {power!r} in this game", "not_your_power")
         return (power,)
 
+    def _my_power(self, loaded: _Loaded, user: Account, power: str | None) -> str:
+        """The one power of the user's that ``power`` names; without it, the user's only
+        power (422 ``which_power`` for a player commanding several)."""
+        mine = self._my_powers(loaded, user, power)
+        if len(mine) > 1:
+            raise bad(f"you command several powers here ({', '.join(mine)}): say which with "
+                      "'power'", "which_power", field="power")
+        return mine[0]
+
     def _check_gm(self, loaded: _Loaded, user: Account) -> None:
         if loaded.row.creator_id != user.id:
             raise forbidden("only the gamesmaster of this game may do that", "not_gamesmaster")
@@ -655,13 +667,16 @@ class GameService:
             "bots": {p: name for p in game.powers if (name := loaded.bot_of(p)) is not None},
         }
 
-    def list_games(self, user: Account | None, *, mine: bool) -> list[JSON]:
-        """Open games anyone may join or watch, or the games the user plays or runs."""
+    def list_games(self, user: Account | None, *, mine: bool, offset: int = 0,
+                   limit: int = 500) -> list[JSON]:
+        """Open games anyone may join or watch (those with the most players first, so that
+        empty games cannot crowd out the others), or the games the user plays or runs; at
+        most ``limit`` from ``offset``."""
         if mine and user is None:
             raise ServiceError(401, "not_logged_in", "log in to list your games")
         with self.store.read() as conn:
             rows = db.list_games(conn, user_id=user.id if mine and user else None,
-                                 open_only=not mine)
+                                 open_only=not mine, offset=offset, limit=limit)
             out = []
             for row in rows:
                 seats = db.seats_of(conn, int(row.id))
@@ -736,6 +751,11 @@ class GameService:
                                 if seat != join_seat}
             all_bots = join_seat is None
         with self.store.write() as conn:
+            waiting = db.forming_games_of(conn, user.id)
+            if waiting >= self.settings.forming_games_per_user:
+                raise ServiceError(429, "too_many_games", f"you have {waiting} games waiting "
+                                   "for players: start one (or let it fill) before creating "
+                                   "another")
             game_id = db.insert_game(
                 conn, name=options.name, creator_id=user.id, variant=variant.id,
                 rules=game.rules.edition, setup=setup.id, private=options.private,
@@ -847,14 +867,21 @@ class GameService:
     # -- orders ---------------------------------------------------------------------------------
 
     def _check_rate(self, user: Account, game_id: int) -> None:
+        """Count an order submission of a player of the game (so there is one entry per seat
+        taken at most); the entries of a minute ago are swept once a minute."""
         now = self.clock()
-        times = self._order_times.setdefault((user.id, game_id), deque())
-        while times and times[0] <= now - 60:
-            times.popleft()
-        if len(times) >= self.settings.orders_per_minute:
-            raise ServiceError(429, "too_many_requests",
-                               "too many order submissions; wait a minute")
-        times.append(now)
+        with self._locks_guard:
+            if now - self._order_times_swept >= 60:
+                self._order_times = {key: times for key, times in self._order_times.items()
+                                     if times and times[-1] > now - 60}
+                self._order_times_swept = now
+            times = self._order_times.setdefault((user.id, game_id), deque())
+            while times and times[0] <= now - 60:
+                times.popleft()
+            if len(times) >= self.settings.orders_per_minute:
+                raise ServiceError(429, "too_many_requests",
+                                   "too many order submissions; wait a minute")
+            times.append(now)
 
     def _check_orders_open(self, loaded: _Loaded, power: str) -> None:
         status = loaded.row.status
@@ -911,9 +938,9 @@ class GameService:
         if len(text) > self.settings.max_order_chars:
             raise ServiceError(413, "too_long", f"order text is limited to "
                                f"{self.settings.max_order_chars} characters")
-        self._check_rate(user, game_id)
         with self._changing(game_id) as (conn, loaded):
-            (power,) = self._my_powers(loaded, user, power)
+            power = self._my_power(loaded, user, power)
+            self._check_rate(user, game_id)
             self._check_phase(loaded, phase)
             self._check_orders_open(loaded, power)
             # this power's orders need no other power's: those another process took are not
@@ -961,7 +988,7 @@ class GameService:
         """What one of the user's powers' orders leave open or overdo this phase
         (:meth:`Game.warnings`); empty once the phase has moved on."""
         loaded = self._read(game_id)
-        (power,) = self._my_powers(loaded, user, power)
+        power = self._my_power(loaded, user, power)
         game = loaded.game
         if game.is_over or power not in game.powers_to_order():
             return []
@@ -1095,7 +1122,7 @@ class GameService:
     def legal_orders(self, user: Account, game_id: int, power: str) -> dict[str, list[Order]]:
         """Every legal order of one of the user's powers this phase, per location."""
         loaded = self._read(game_id, orders=False)  # the position's orders, not the powers'
-        (power,) = self._my_powers(loaded, user, power)
+        power = self._my_power(loaded, user, power)
         if loaded.row.status == "finished":
             return {}
         return {loc: list(orders) for loc, orders in loaded.engine.legal_orders(power).items()}
@@ -1108,7 +1135,7 @@ class GameService:
         phases played from ``since`` (by default the last one), and the press after message
         ``press_after`` that the user may read."""
         loaded = self._read(game_id)
-        (power,) = self._my_powers(loaded, user, power)
+        power = self._my_power(loaded, user, power)
         game = loaded.game
         view = self.game_view(game_id, user)
         over = loaded.row.status == "finished"
@@ -1541,19 +1568,25 @@ class GameService:
         self.hub.publish(game_id, {"type": "press", "message": message}, audience)
         return message
 
-    def press(self, user: Account | None, game_id: int, after: int = 0) -> list[JSON]:
-        """The messages the user may read: public ones, and private ones to or from a power the
-        user commands now."""
+    PRESS_PAGE = 100
+    """Messages in one answer of :meth:`press` unless asked for fewer (at most
+    :data:`PRESS_PAGE_MAX`): a client reads further pages with ``after``."""
+    PRESS_PAGE_MAX = 500
+
+    def press(self, user: Account | None, game_id: int, after: int = 0,
+              limit: int = PRESS_PAGE) -> list[JSON]:
+        """The messages the user may read after id ``after``, oldest first, at most ``limit``
+        (a page: the next starts after the last one's id): public ones, and private ones to or
+        from a power the user commands now."""
         loaded = self._read(game_id)
         self._check_visible(loaded, user)
-        mine = set(loaded.powers_of_user(user.id)) if user else set()
+        mine = sorted(loaded.powers_of_user(user.id)) if user else []
         with self.store.read() as conn:
-            rows = db.messages_of(conn, game_id, after)
+            rows = db.messages_of(conn, game_id, after, readers=mine,
+                                  limit=max(1, min(limit, self.PRESS_PAGE_MAX)))
         out = []
         for row in rows:
             to = [p for p in str(row.recipients).split(",") if p]
-            if to and not (mine & {str(row.sender), *to}):
-                continue
             out.append({"id": int(row.id), "phase": row.phase, "sender": row.sender,
                         "recipients": to or None, "public": not to, "body": row.body,
                         "sent_at": iso_time(row.created_at)})

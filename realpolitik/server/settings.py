@@ -43,16 +43,33 @@ class Settings:
     """Passwords hashed or checked at once (argon2id takes 64 MiB and about 0.1-0.5 s each);
     more requests wait their turn without holding a worker thread."""
     login_failures_per_account: str = "10 per 15 minutes"
-    """Failed log-ins one account may have before it is refused (429) for a while; attempts
-    still under way count too."""
+    """Failed log-ins one account may have (from every address together) before each further
+    attempt waits ``login_delay_seconds`` before its password is checked. Never a refusal: a
+    stranger could then lock the owner out."""
+    login_delay_seconds: float = 2.0
+    """The wait of a log-in to an account past ``login_failures_per_account``."""
+    login_failures_per_account_and_client: str = "10 per 15 minutes"
+    """Failed log-ins to one account from one client address before that address is refused
+    (429) for it; attempts still under way count too. The owner, elsewhere, is not."""
     login_failures_per_client: str = "30 per 15 minutes"
     """Failed log-ins from one client address (all accounts together)."""
     signups_per_client: str = "10 per hour"
     """Sign-ups from one client address."""
+    taken_names_per_client: str = "5 per hour"
+    """Sign-ups from one client address that found their name taken; past it, every sign-up
+    from the address is refused (429) for a while, whatever the name, so that the answers do
+    not tell which names exist beyond the few it has asked about."""
     games_per_client: str = "30 per hour"
     """New games from one client address."""
+    forming_games_per_user: int = 5
+    """Games one user may have created that still wait for players (429 for another): with
+    the lobby listing the games with most players first, a flood of empty games hides none."""
     ticket_seconds: float = 30.0
     """How long a WebSocket ticket (``POST /auth/ticket``) may wait before it is used."""
+    sockets_per_client: int = 20
+    """Live connections (WebSockets) one client address may hold at once; more are closed at
+    once (code 1008). Behind a reverse proxy this counts the addresses uvicorn is told
+    (``--forwarded-allow-ips``)."""
     ws_check_seconds: float = 15.0
     """How often an open WebSocket checks that its user may still watch (the token is still
     valid, the game still visible to them)."""

@@ -14,6 +14,7 @@ from contextlib import contextmanager, nullcontext
 from typing import Any
 
 from sqlalchemy import (
+    BigInteger,
     Connection,
     Engine,
     Row,
@@ -24,10 +25,13 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    literal,
     or_,
     select,
     update,
 )
+from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import TimeoutError as SQLAlchemyTimeoutError
 from sqlalchemy.pool import StaticPool
 
 from realpolitik.server import models as m
@@ -91,12 +95,6 @@ class Store:
         """Several server processes may share the database: changes to a game lock its row."""
         self._read_engine = self.engine.execution_options(isolation_level="AUTOCOMMIT") \
             if self.postgres else self.engine
-        self.inline = url.startswith("sqlite")
-        """Transactions are short and never wait on another process: routes may run them on
-        the event loop instead of a worker thread. Not so on PostgreSQL: there a statement is
-        a round trip, and a change may wait for another worker's lock on the game's row,
-        during which the event loop must go on (:meth:`GameService.call` uses a few threads;
-        run on the loop, two workers did no better in the load test)."""
         # SQLite has one writer at a time; queueing writers on a lock in this process avoids
         # SQLite's busy handler, which sleeps in steps of up to 100 ms (the load test's p99).
         self._write_lock: threading.RLock | None = (
@@ -157,6 +155,20 @@ def user_by_name(conn: Connection, username: str) -> Row[Any] | None:
         func.lower(m.users.c.username) == username.lower())).first()
 
 
+def database_unavailable(exc: BaseException) -> bool:
+    """True if ``exc`` says the database cannot be reached or used for now (PostgreSQL down or
+    restarting, no connection free in the pool, SQLite's file locked too long), rather than a
+    fault of the request or of the program: the answer is 503, to try again later."""
+    if isinstance(exc, OperationalError | SQLAlchemyTimeoutError):
+        return True
+    if isinstance(exc, DBAPIError) and exc.connection_invalidated:
+        return True
+    # the hot statements go to the driver directly (:func:`_driver`), which raises its own
+    # errors (psycopg is imported only with a PostgreSQL database)
+    return any(kind.__name__ == "OperationalError" and kind.__module__.startswith("psycopg")
+               for kind in type(exc).__mro__)
+
+
 def _driver(conn: Connection) -> Any:
     """The database driver's own connection under ``conn``, in its transaction: the hot
     statements go to it directly (SQLAlchemy's execution costs several times the statement)."""
@@ -180,9 +192,35 @@ def users_by_id(conn: Connection, ids: Sequence[int]) -> dict[int, str]:
 
 
 def add_token(conn: Connection, *, token_hash: str, user_id: int, now: float,
-              expires_at: float) -> None:
+              expires_at: float, client: str | None = None, agent: str | None = None) -> None:
     conn.execute(insert(m.tokens).values(token_hash=token_hash, user_id=user_id, created_at=now,
-                                         expires_at=expires_at))
+                                         expires_at=expires_at, client=client, agent=agent))
+
+
+def tokens_of(conn: Connection, user_id: int, now: float) -> list[Row[Any]]:
+    """The user's valid log-ins, the newest first."""
+    t = m.tokens
+    return list(conn.execute(
+        select(t.c.token_hash, t.c.created_at, t.c.expires_at, t.c.client, t.c.agent)
+        .where(t.c.user_id == user_id, t.c.expires_at > now)
+        .order_by(t.c.created_at.desc(), t.c.token_hash)))
+
+
+def delete_tokens_of(conn: Connection, user_id: int, *, keep: str | None = None) -> list[str]:
+    """Delete the user's log-ins (but ``keep``, a token hash); returns the hashes deleted."""
+    t = m.tokens
+    condition = t.c.user_id == user_id
+    if keep is not None:
+        condition = condition & (t.c.token_hash != keep)
+    hashes = [str(h) for h in conn.execute(select(t.c.token_hash).where(condition)).scalars()]
+    if hashes:
+        conn.execute(delete(t).where(t.c.token_hash.in_(hashes)))
+    return hashes
+
+
+def set_password_hash(conn: Connection, user_id: int, password_hash: str) -> None:
+    conn.execute(update(m.users).where(m.users.c.id == user_id)
+                 .values(password_hash=password_hash))
 
 
 _USER_FOR_TOKEN = (
@@ -459,16 +497,31 @@ def update_game_with_pending(conn: Connection, game_id: int, version: int, now: 
     return bool(driver.execute(_PG_PENDING_ROWS_AND_VERSION_SQL, params).rowcount == 1)
 
 
-def list_games(conn: Connection, *, user_id: int | None, open_only: bool) -> list[Row[Any]]:
+def list_games(conn: Connection, *, user_id: int | None, open_only: bool, offset: int = 0,
+               limit: int = 500) -> list[Row[Any]]:
+    """Games, the newest first; ``open_only``: public and not finished, those with the most
+    players seated first (a flood of games no one joined sinks below the others)."""
     query = select(m.games.c.id, m.games.c.name, m.games.c.variant, m.games.c.rules,
                    m.games.c.setup, m.games.c.private, m.games.c.status, m.games.c.phase,
                    m.games.c.deadline, m.games.c.creator_id, m.games.c.settings)
+    order = [m.games.c.id.desc()]
     if open_only:
         query = query.where(m.games.c.private.is_(False), m.games.c.status != "finished")
+        players = select(func.count()).select_from(m.seats).where(
+            m.seats.c.game_id == m.games.c.id, m.seats.c.user_id.is_not(None)
+        ).scalar_subquery()
+        order.insert(0, players.desc())
     if user_id is not None:
         seated = select(m.seats.c.game_id).where(m.seats.c.user_id == user_id)
         query = query.where(or_(m.games.c.id.in_(seated), m.games.c.creator_id == user_id))
-    return list(conn.execute(query.order_by(m.games.c.id.desc()).limit(500)))
+    return list(conn.execute(query.order_by(*order).offset(offset).limit(limit)))
+
+
+def forming_games_of(conn: Connection, user_id: int) -> int:
+    """How many games the user created are still waiting for players."""
+    count = conn.execute(select(func.count()).select_from(m.games).where(
+        m.games.c.creator_id == user_id, m.games.c.status == "forming")).scalar_one()
+    return int(count)
 
 
 def due_games(conn: Connection, now: float) -> list[int]:
@@ -558,9 +611,17 @@ def append_phase(conn: Connection, *, game_id: int, seq: int, phase: str, data: 
                                          created_at=now))
 
 
+def _counter(name: str, value: int) -> Any:
+    """A counter from a request (up to 2^63-1) compared with a column: bound as a 64-bit
+    integer, since PostgreSQL cannot make a larger number into the 32-bit type of an
+    ``INTEGER`` column (an error, not an empty answer)."""
+    return bindparam(name, value, type_=BigInteger)
+
+
 def phases_of(conn: Connection, game_id: int, since: int = 0) -> list[Row[Any]]:
     return list(conn.execute(select(m.phases).where(
-        m.phases.c.game_id == game_id, m.phases.c.seq >= since).order_by(m.phases.c.seq)))
+        m.phases.c.game_id == game_id, m.phases.c.seq >= _counter("since", since))
+        .order_by(m.phases.c.seq)))
 
 
 # -- press ---------------------------------------------------------------------------------------
@@ -572,9 +633,20 @@ def add_message(conn: Connection, **values: Any) -> int:
     return int(key[0])
 
 
-def messages_of(conn: Connection, game_id: int, after: int = 0) -> list[Row[Any]]:
-    return list(conn.execute(select(m.messages).where(
-        m.messages.c.game_id == game_id, m.messages.c.id > after).order_by(m.messages.c.id)))
+def messages_of(conn: Connection, game_id: int, after: int = 0, *,
+                readers: Sequence[str] | None = None, limit: int | None = None) -> list[Row[Any]]:
+    """The game's messages after id ``after``, oldest first, at most ``limit`` of them; with
+    ``readers``, only those the powers ``readers`` may read: the public ones, and the private
+    ones they sent or were sent (chosen by the database, so that a page is full however many
+    messages others exchanged)."""
+    query = select(m.messages).where(
+        m.messages.c.game_id == game_id, m.messages.c.id > _counter("after", after))
+    if readers is not None:
+        listed = literal(",") + m.messages.c.recipients + literal(",")
+        query = query.where(or_(
+            m.messages.c.recipients == "", m.messages.c.sender.in_(list(readers)),
+            *[listed.contains(f",{power},", autoescape=True) for power in readers]))
+    return list(conn.execute(query.order_by(m.messages.c.id).limit(limit)))
 
 
 def messages_sent_since(conn: Connection, game_id: int, user_id: int, since: float) -> int:

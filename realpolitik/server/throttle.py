@@ -1,9 +1,13 @@
-"""Rate limits per account and per client address, with the ``limits`` library (a moving window
-in memory: one server process keeps them; a restart forgets them).
+"""Rate limits per account and per client address, with the ``limits`` library (a sliding
+window counter in memory, whose entries expire with their window: a key asked about once
+leaves nothing behind a window later; one server process keeps them; a restart forgets them).
 
 Only what costs the server or threatens an account is limited: failed log-ins (per account and
-per client address), sign-ups and new games (per client address). Each limit is a setting
-written as ``limits`` reads it, such as ``"10 per 15 minutes"``.
+client address together, and per client address), sign-ups, sign-ups that found their name
+taken and new games (per client address). Failed log-ins per account alone are never refused
+(a stranger could then lock anyone out): past the limit, each attempt on the account waits a
+little first (:meth:`Throttle.spent`). Each limit is a setting written as ``limits`` reads it,
+such as ``"10 per 15 minutes"``.
 """
 
 from __future__ import annotations
@@ -16,27 +20,31 @@ from contextlib import contextmanager
 
 import limits
 from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
+from limits.strategies import SlidingWindowCounterRateLimiter
 
 from realpolitik.server.settings import Settings
 from realpolitik.server.values import ServiceError
 
 
 class Throttle:
-    """The server's rate limits, by name (``login_account``, ``login_client``, ``signup``,
-    ``new_game``)."""
+    """The server's rate limits, by name (``login_account``, ``login_pair``, ``login_client``,
+    ``signup``, ``signup_taken``, ``new_game``)."""
 
     def __init__(self, settings: Settings) -> None:
-        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+        self._limiter = SlidingWindowCounterRateLimiter(MemoryStorage())
         self._pending: dict[tuple[str, str], int] = {}
         self._lock = threading.Lock()
         self._limits: dict[str, tuple[limits.RateLimitItem, str]] = {}
         for name, text, what in [
             ("login_account", settings.login_failures_per_account,
              "too many failed log-ins for this account"),
+            ("login_pair", settings.login_failures_per_account_and_client,
+             "too many failed log-ins for this account from your address"),
             ("login_client", settings.login_failures_per_client,
              "too many failed log-ins from your address"),
             ("signup", settings.signups_per_client, "too many sign-ups from your address"),
+            ("signup_taken", settings.taken_names_per_client,
+             "too many sign-ups with names already taken from your address"),
             ("new_game", settings.games_per_client, "too many new games from your address"),
         ]:
             try:
@@ -51,6 +59,21 @@ class Throttle:
         wait = max(1, math.ceil(stats.reset_time - time.time()))
         return ServiceError(429, "too_many_requests", f"{what} ({item}); try again in {wait} s",
                             headers={"Retry-After": str(wait)}, retry_after=wait)
+
+    def spent(self, name: str, key: str) -> bool:
+        """True if ``key`` has used all of ``name``'s allowance in the current window."""
+        item, _ = self._limits[name]
+        return not self._limiter.test(item, name, key)
+
+    def check(self, name: str, key: str) -> None:
+        """Raise 429 if ``key`` has used all of ``name``'s allowance (counting nothing)."""
+        if self.spent(name, key):
+            raise self._refusal(name, key)
+
+    def count(self, name: str, key: str) -> None:
+        """Count one event against ``name`` for ``key``, never refusing."""
+        item, _ = self._limits[name]
+        self._limiter.hit(item, name, key)
 
     def hit(self, name: str, key: str) -> None:
         """Count one event against ``name`` for ``key``; raise 429 if it was over the limit."""

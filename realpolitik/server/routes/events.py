@@ -17,6 +17,8 @@ can read (an HTTP refusal would only show as a failed connection):
 4408    the ticket expired before it was used
 4429    the client fell too far behind the events; reconnect and reload
 1003    a binary frame was sent (only text is understood)
+1008    too many live connections from the client's address (``sockets_per_client``)
+1009    a message larger than 4 KiB was sent
 ======  ==================================================================================
 
 While open, the connection checks every ``ws_check_seconds`` that its log-in is still valid
@@ -39,6 +41,7 @@ from realpolitik.server.service import Account, GameService, ServiceError
 router = APIRouter(tags=["events"])
 
 UNAUTHENTICATED, FORBIDDEN, NO_GAME, TICKET_EXPIRED, TOO_SLOW = 4401, 4403, 4404, 4408, 4429
+TOO_MANY = 1008  # policy violation: more sockets from one address than allowed
 UNSUPPORTED_DATA = 1003
 
 
@@ -70,6 +73,17 @@ async def events(websocket: WebSocket, game_id: str, ticket: str | None = None,
                  token: str | None = None) -> None:
     service: GameService = websocket.app.state.service
     await websocket.accept()  # then close with a code the client can read
+    address = websocket.client.host if websocket.client else "unknown"
+    with service.sockets.held(address) as admitted:
+        if not admitted:
+            await websocket.close(TOO_MANY, "too many live connections from your address "
+                                  f"(at most {service.settings.sockets_per_client})")
+            return
+        await _events(websocket, service, game_id, ticket, token)
+
+
+async def _events(websocket: WebSocket, service: GameService, game_id: str,
+                  ticket: str | None, token: str | None) -> None:
     number = _game_id(game_id)
     if number is None:
         await websocket.close(NO_GAME, f"no game {game_id[:30]!r}")

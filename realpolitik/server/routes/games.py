@@ -37,9 +37,13 @@ def create_game(body: GameCreate, user: CurrentUser, service: ServiceDep,
 
 @router.get("", response_model=list[GameSummary])
 def list_games(service: ServiceDep, user: MaybeUser,
-               scope: Literal["open", "mine"] = "open") -> list[dict[str, Any]]:
-    """Open games (public and not finished), or ``scope=mine``: the games you play or run."""
-    return service.list_games(user, mine=scope == "mine")
+               scope: Literal["open", "mine"] = "open",
+               offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+               limit: Annotated[int, Query(ge=1, le=500)] = 500) -> list[dict[str, Any]]:
+    """Open games (public and not finished; those with the most players first, then the
+    newest), or ``scope=mine``: the games you play or run (the newest first). At most
+    ``limit`` (500) from ``offset``: the next page starts at ``offset + limit``."""
+    return service.list_games(user, mine=scope == "mine", offset=offset, limit=limit)
 
 
 @router.get("/{game_id}", response_model=GameOut)

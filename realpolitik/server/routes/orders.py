@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 
 from realpolitik.server.deps import CurrentUser, ServiceDep
-from realpolitik.server.inputs import GameId, StrictJSONRoute
+from realpolitik.server.inputs import GameId, StrictJSONRoute, counter
 from realpolitik.server.schemas import (
     MyPowerOrders,
     OrderOut,
@@ -75,12 +75,15 @@ async def legal_orders(game_id: GameId, user: CurrentUser, service: ServiceDep,
 @router.get("/turn", response_model=TurnOut)
 async def turn(game_id: GameId, user: CurrentUser, service: ServiceDep,
                power: Annotated[str | None, Query(max_length=40)] = None,
-               since: Annotated[int | None, Query(ge=0)] = None,
-               press_after: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
+               since: Annotated[int | None, counter("the first played phase to return")]
+               = None,
+               press_after: Annotated[int, counter("the press after this message id")] = 0,
+               ) -> dict[str, Any]:
     """One call per phase for a program that plays: the game (as ``GET /games/{id}``), whether
     your power (``power``, needed only if you command several) must order, its builds or
     removals, its legal orders, the orders it gave so far, the phases played from ``since``
-    (by default the last one) and the press after message ``press_after``. Answer with
+    (by default the last one) and the press after message ``press_after`` (a page of 100, as
+    ``GET .../press``). Answer with
     ``PUT .../orders`` and ``"ready": true``."""
     answer = await service.call(service.turn, user, game_id, power, since, press_after)
     answer["legal_orders"] = {loc: [order_to_wire(o) for o in orders]

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 
 from realpolitik.server.deps import CurrentUser, MaybeUser, ServiceDep
 from realpolitik.server.inputs import GameId, StrictJSONRoute, counter
 from realpolitik.server.schemas import PressMessageIn, PressMessageOut
+from realpolitik.server.service import GameService
 
 router = APIRouter(prefix="/games/{game_id}/press", tags=["press"], route_class=StrictJSONRoute)
 
@@ -24,7 +25,11 @@ def send(game_id: GameId, body: PressMessageIn, user: CurrentUser,
 @router.get("", response_model=list[PressMessageOut])
 def read(game_id: GameId, service: ServiceDep, user: MaybeUser,
          after: Annotated[int, counter("return the messages after this id")] = 0,
+         limit: Annotated[int, Query(ge=1, le=GameService.PRESS_PAGE_MAX,
+                                     description="the most messages to return")]
+         = GameService.PRESS_PAGE,
          ) -> list[dict[str, Any]]:
     """The messages you may read (public ones, and those to or from your powers), after id
-    ``after``."""
-    return service.press(user, game_id, after)
+    ``after``, oldest first, at most ``limit`` (100 by default, 500 at most): read the next
+    page with ``after`` set to the last message's id, until a page comes back short."""
+    return service.press(user, game_id, after, limit)

@@ -34,6 +34,8 @@ def index() -> FileResponse:
 @router.api_route("/static/{name:path}", methods=["GET", "HEAD"], include_in_schema=False)
 def static(name: str) -> FileResponse:
     """A file of the page (no directory listings, nothing outside the static folder)."""
+    if "\x00" in name:  # no file name holds one (resolve() would raise)
+        raise HTTPException(404, {"code": "not_found", "message": "no such file"})
     path = (STATIC / name).resolve()
     if not path.is_relative_to(STATIC) or not path.is_file() or path.suffix not in _TYPES:
         raise HTTPException(404, {"code": "not_found", "message": f"no file {name!r}"})

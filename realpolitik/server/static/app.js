@@ -1,7 +1,7 @@
 // The page: a hash router over the lobby (#/) and the game page (#/game/<id>).
 import { api, auth, h, title, phaseName, toast, duration, clockTime, learnPowerNames } from "./api.js";
 import { GamePage } from "./game.js";
-import { countUnread } from "./press.js";
+import { allPress, countUnread } from "./press.js";
 
 const main = document.getElementById("main");
 let current = null;  // the view being shown (has destroy())
@@ -104,7 +104,7 @@ class Lobby {
 
   /** One's own games: what is owed this phase, the deadline, and unread press (this device's). */
   async mineTable(games) {
-    const unread = await Promise.all(games.map((g) => api("GET", `/games/${g.id}/press`)
+    const unread = await Promise.all(games.map((g) => allPress(g.id)
       .then((messages) => countUnread(g.id, messages, g.my_powers || [])).catch(() => 0)));
     const owed = (g) => {
       if (g.status === "finished") return h("span", { class: "muted" }, "finished");

@@ -10,6 +10,19 @@ export function countUnread(gameId, messages, mine) {
   return messages.filter((m) => !mine.includes(m.sender) && m.id > local.get(readKey(gameId, keyOf(m)), 0)).length;
 }
 
+/** Every message of a game the user may read, page by page (the server answers at most
+ * ``PRESS_PAGE`` messages at a time, oldest first). */
+const PRESS_PAGE = 500;
+export async function allPress(gameId) {
+  const messages = [];
+  for (;;) {
+    const after = messages.length ? messages[messages.length - 1].id : 0;
+    const page = await api("GET", `/games/${gameId}/press?after=${after}&limit=${PRESS_PAGE}`);
+    messages.push(...page);
+    if (page.length < PRESS_PAGE) return messages;
+  }
+}
+
 export class PressPanel {
   constructor(page, box) {
     this.page = page;
@@ -24,7 +37,7 @@ export class PressPanel {
 
   async load() {
     try {
-      const fresh = await api("GET", `/games/${this.page.id}/press`);
+      const fresh = await allPress(this.page.id);
       this.messages = fresh;
     } catch (err) { /* private games: nothing to read */ }
     this.render();

@@ -63,7 +63,7 @@ export function ruleFacts(g, power) {
   const choice = (g.start_choices || {})[power] || null;
   const guarded = new Map();  // province -> protectorate commanded by this power
   for (const [country, info] of Object.entries(g.protectorates || {})) {
-    for (const p of info.units) if (mine.has(p)) guarded.set(p, { country, ...info });
+    for (const p of info.units) if (mine.has(p.toLowerCase())) guarded.set(p.toLowerCase(), { country, ...info });
   }
   return { inactive, choice, guarded, mobilisation: (g.mobilisation || {})[power] || null };
 }
@@ -81,7 +81,7 @@ export function unitNote(g, power, loc) {
   }
   const country = facts.guarded.get(prov);
   if (country) {
-    return { cls: "protectorate", text: `${title(country.country)}'s`, why: `A unit of ${title(country.country)}, commanded by the holder of sea superiority${country.confined ? "; it may not leave " + title(country.country) : ""} (rule 7).` };
+    return { cls: "protectorate", text: `${country.country}'s`, why: `A unit of ${country.country}, which needs no supply centre: the holder of sea superiority commands it (rule 7).` };
   }
   return null;
 }
@@ -129,9 +129,8 @@ export function rulesBox(page, power, lines) {
   const protectorates = Object.entries(g.protectorates || {});
   if (protectorates.length) {
     parts.push(h("p", { id: "rules-protectorates" }, h("strong", {}, "Protectorates: "),
-      protectorates.map(([country, info]) => `${title(country)}: ${info.controller ? `commanded by ${title(info.controller)}`
-        : info.trigger === "violation" ? (info.violated ? "neutral (entered by the holder of sea superiority)" : "neutral until another power enters it") : "neutral"}`
-        + (info.units.length ? ` (${info.units.map((p) => placeName(places, p)).join(", ")})` : "")).join("; "), " (rule 7)."));
+      protectorates.map(([country, info]) => `${country}: ${info.controller ? `commanded by ${title(info.controller)}` : "neutral, its units in civil disorder"}`
+        + (info.units.length ? ` (${info.units.map((p) => placeName(places, p)).join(", ")})` : "")).join("; "), " (rules 7(e), 7(f))."));
   }
   // open when there is something to decide or to fix: the start choice, a void order, a
   // winter's mobilisation; otherwise its summary line says enough (it opens on a click)
