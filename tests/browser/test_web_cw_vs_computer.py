@@ -122,7 +122,7 @@ def test_colonial_winters_spring_1870_as_england(browser: Any, server: Any,
     seconds = time.perf_counter() - started
     given = page.locator("#order-lines li").count()
     print(f"22 English units ordered from the keyboard in {seconds:.1f} s "
-          f"({len(entries)} typed entries, 2 ticks)")
+          f"({len(entries)} typed entries of {sum(map(len, entries))} keys in all, and 2 ticks)")
     assert given == 22
     page.screenshot(path=str(shots / "web-cw-ordered.png"))
 
@@ -158,6 +158,11 @@ def test_colonial_winters_spring_1870_as_england(browser: Any, server: Any,
     assert "Rule 8: England chooses" not in page.inner_text("#panel-orders")
     assert not page.errors, page.errors  # type: ignore[attr-defined]
     page.screenshot(path=str(shots / "web-cw-fall-1870.png"))
+    page.click("#tab-history")
+    page.wait_for_selector("#panel-history li")
+    # one's own results first among the 17 powers'
+    assert page.inner_text("#hist-results .power-res h4 >> nth=0").startswith("England")
+    page.screenshot(path=str(shots / "web-cw-results-1870.png"))
 
 
 def test_jump_to_a_unit_and_a_region(browser: Any, server: Any, tmp_path: Path) -> None:

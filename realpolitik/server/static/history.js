@@ -78,7 +78,9 @@ export class HistoryPanel {
       }
     }
     const cd = (entry.civil_disorder || []).map((p) => p.toLowerCase());
-    const blocks = [...byPower.entries()].sort().map(([p, items]) => h("div", { class: "power-res" },
+    // one's own powers first (17 powers in Colonial Winters), then the others by name
+    const mine = this.page.mine || [];
+    const blocks = [...byPower.entries()].sort(([a], [b]) => (mine.includes(b) - mine.includes(a)) || a.localeCompare(b)).map(([p, items]) => h("div", { class: "power-res" },
       h("h4", { class: `p-${p}` }, title(p), cd.includes(p) ? h("span", { class: "muted small" }, " (civil disorder)") : null),
       h("ul", {}, items)));
     const quiet = cd.filter((p) => !byPower.has(p));
