@@ -172,7 +172,7 @@ class Lobby {
     const fullSetup = (v) => v.setups.reduce((a, b) => (b.teams.length > a.teams.length ? b : a), v.setups[0]);
     const msg = h("p", { class: "error", role: "alert" });
     const variantSel = h("select", { name: "variant", id: "vs-variant" },
-      cat.variants.map((v) => h("option", { value: v.id, selected: v.id === first.id }, `${v.name} (${fullSetup(v).teams.length} powers)`)));
+      cat.variants.map((v) => h("option", { value: v.id, selected: v.id === first.id }, `${v.name} · ${fullSetup(v).teams.length} powers`)));
     const powerSel = h("select", { name: "power", id: "vs-power" });
     const about = h("p", { class: "muted small", id: "vs-about" });
     const fillPowers = () => {
