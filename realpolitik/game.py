@@ -20,6 +20,7 @@ from realpolitik.adjudication.outcomes import Resolution
 from realpolitik.adjudication.retreats import unordered_retreats
 from realpolitik.caches import Bounded, CacheSlot
 from realpolitik.errors import GameError
+from realpolitik.geography import province_of
 from realpolitik.legality import adjustment_counts, check_order
 from realpolitik.listing import legal_orders, listed_orders
 from realpolitik.notation import ParsedOrder, parse_orders
@@ -537,6 +538,7 @@ class Game:
             voids = self.variant.hooks.void_adjustments(position, power, given) if given \
                 else {}
             out += [f"{given[i]}: will be void: {reason}" for i, reason in sorted(voids.items())]
+            out += self._mobilise_warnings(power, followed)
             if due > 0 and builds < can:
                 out.append(f"{name}: may build {can}, gave {builds}; the rest are waived")
             elif due > 0 and builds > due:
@@ -548,6 +550,29 @@ class Game:
             elif due < 0 and removals > -due:
                 out.append(f"{name}: must remove {-due}, gave {removals}: more removals than "
                            "due; " + _too_many(self.rules.too_many_disbands.value, -due))
+        return out
+
+    def _mobilise_warnings(self, power: str, followed: Sequence[Order]) -> list[str]:
+        """The winter's mobilisations beyond what the one foregone build brings (Colonial
+        Winters 8: two units, three for the holder of sea superiority), which the
+        adjudication voids (``adjudication.adjustments``): the first given are kept, as it
+        keeps them."""
+        wanted = [o for o in followed if isinstance(o, Mobilise)]
+        if not wanted:
+            return []
+        offer = self.variant.hooks.mobilisation(self._position, power)
+        per_build = offer.per_build if offer is not None else 0
+        kept: set[str] = set()
+        out = []
+        for order in wanted:
+            where = province_of(order.location)
+            if where in kept:
+                continue
+            if len(kept) >= per_build:
+                out.append(f"{order}: will be void: one build a year may be foregone to "
+                           f"mobilise units, and it mobilises at most {per_build}")
+            else:
+                kept.add(where)
         return out
 
     def _void_warnings(self, followed: Sequence[Order]) -> list[str]:

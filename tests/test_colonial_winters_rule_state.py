@@ -174,3 +174,23 @@ def test_rule_8_the_warnings_do_not_name_inactive_units_left_to_hold(world: Vari
     english = [u for u in game.position.units_of("england") if u.province in inactive]
     assert len(english) == 15  # 12 start choices and 3 others, none named
     assert not [u for u in english if f"{u}," in idle or idle.endswith(f"{u} have")]
+
+
+def test_rule_8_a_mobilisation_beyond_the_three_of_the_holder_is_flagged(world: Variant) -> None:
+    game = Game(world, seed=1)
+    game.process()
+    game.process()  # Winter 1870: England, with sea superiority, mobilises three for a build
+    offer = world.hooks.mobilisation(game.position, "england")
+    assert offer is not None and offer.per_build == 3
+    four = sorted(offer.units & {"a25", "a36", "a49", "e109"})
+    assert len(four) == 4
+    text = "\n".join(f"F {p.upper()} MOBILISE" for p in four)
+    game.submit("england", text)
+    void = [w for w in game.warnings("england") if "will be void" in w]
+    assert void == ["F E109 MOBILISE: will be void: one build a year may be foregone to "
+                    "mobilise units, and it mobilises at most 3"]
+    game.process()
+    results = {str(r.order): r.result.name for r in game.history[-1].resolution.results
+               if r.power == "england"}
+    assert results["F E109 MOBILISE"] == "VOID"
+    assert [results[f"F {p.upper()} MOBILISE"] for p in ("a25", "a36", "a49")] == ["SUCCEEDS"] * 3
