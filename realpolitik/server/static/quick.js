@@ -116,8 +116,9 @@ export function rulesBox(page, power, lines) {
   }
   if (g.phase_type === "adjustments" && facts.mobilisation) {
     const m = facts.mobilisation;
+    const given = lines.filter((l) => l.ok && l.order && l.order.kind === "mobilise").length;
     parts.push(h("p", { id: "rules-mobilise" }, h("strong", {}, "Mobilising: "),
-      m.per_build > 0 ? `forgo one build this winter to bring up to ${m.per_build} of your ${m.units.length} inactive units into play (rule 8): choose Mobilise on each. The build count drops by one.`
+      m.per_build > 0 ? `forgo one build this winter to bring up to ${m.per_build} of your ${m.units.length} inactive units into play (rule 8): choose Mobilise on each (${given} of ${m.per_build} given). The build count drops by one; more than ${m.per_build} are void.`
         : `not this winter: ${m.reason}.`));
   }
   if (sea) {
