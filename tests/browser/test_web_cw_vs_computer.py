@@ -164,6 +164,21 @@ def test_colonial_winters_spring_1870_as_england(browser: Any, server: Any,
     assert page.inner_text("#hist-results .power-res h4 >> nth=0").startswith("England")
     page.screenshot(path=str(shots / "web-cw-results-1870.png"))
 
+    # Winter 1870: the engine's count, and what mobilising costs and brings
+    page.click("#tab-orders")
+    page.click("#ready")
+    page.wait_for_selector("#phase:has-text('Winter 1870')", timeout=60000)
+    page.wait_for_selector("#rules-mobilise")
+    due = page.inner_text("#orders-due")
+    assert "India's 2 armies need no supply centres" in due, due
+    assert "3 of your" in page.inner_text("#rules-mobilise")  # the holder: three a build
+    winter = server.api("GET", f"/games/{game}", token=token)["mobilisation"]["england"]
+    quick_order(page, f"{places[winter['units'][0]].split(' ')[0].lower()} mobilise")
+    page.wait_for_selector("#rules-mobilise:has-text('1 of 3 given')")
+    assert "1 foregone to mobilise units" in page.inner_text("#orders-due")
+    assert "Mobilise (costs a build)" not in page.inner_text("#quick-help")
+    page.screenshot(path=str(shots / "web-cw-winter-1870.png"))
+
 
 def test_jump_to_a_unit_and_a_region(browser: Any, server: Any, tmp_path: Path) -> None:
     shots = shots_dir(tmp_path)

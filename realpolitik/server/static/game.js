@@ -1002,12 +1002,15 @@ function adjustmentHelp(g, power, entries, given, first) {
   const removals = info ? info.removals || 0 : Math.max(0, units - centres);
   if (builds > 0 || (info && info.due > 0)) {
     const sites = entries.filter(([, os]) => os.some((o) => o.kind === "build")).length;
-    const due = info ? builds : Math.min(builds, sites);
+    // a mobilisation foregoes one build (Colonial Winters 8), as the engine counts it
+    const foregone = builds > 0 && given("mobilise") > 0 ? 1 : 0;
+    const due = (info ? builds : Math.min(builds, sites)) - foregone;
     const waived = given("waive");
     const limit = info ? (info.limit ? `; ${info.due} due, but ${info.limit}` : "")
       : due < builds ? `; only ${plural(sites, "free home centre")}` : "";
     return {
       due: `Builds: ${plural(due, "build")} allowed (${centres} centres, ${units} units${why})${limit}` +
+        (foregone ? "; 1 foregone to mobilise units" : "") +
         `; ${given("build")} given${waived ? `, ${waived} waived` : ""}.`,
       how: "Click a free home centre on the map and choose an army or a fleet. Or pick from the lists, or type below (WAIVE gives up a build).",
       fallback: "builds not given are given up.",
