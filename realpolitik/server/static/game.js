@@ -87,10 +87,15 @@ export class GamePage {
     this.legal = {};
     if (!auth.token || !this.mine.length || this.game.status === "finished") { this.indexLegal(); return; }
     try {
+      const sent = { ...(this.sentOrders || {}) };  // what was sent before this read began
       const [mine, ...legal] = await Promise.all([
         api("GET", `/games/${this.id}/orders`),
         ...this.mine.map((p) => api("GET", `/games/${this.id}/legal-orders?power=${p}`)),
       ]);
+      // orders sent while this read was under way are newer than what it read
+      for (const [p, answer] of Object.entries(this.sentOrders || {})) {
+        if (answer !== sent[p] && answer.phase === this.game.phase) mine[p] = answer.orders;
+      }
       this.orders = mine;
       this.mine.forEach((p, i) => { this.legal[p] = legal[i]; });
     } catch (err) {
@@ -582,6 +587,7 @@ export class GamePage {
     try {
       const answer = await api("PUT", `/games/${this.id}/orders`, { power, text, phase: this.game.phase });
       this.orders[power] = { ...(this.orders[power] || {}), text, lines: answer.lines, ready: answer.ready, submitted: true, warnings: answer.warnings || [] };
+      this.sentOrders = { ...(this.sentOrders || {}), [power]: { phase: answer.phase, orders: this.orders[power] } };
       local.set(this.draftKey(power), null);
       this.renderOrders();
       const status = this.root.querySelector("#order-status");

@@ -152,16 +152,7 @@ function unitOf(g, power, prov) {
  * holds), unticking a hold. Candidates ordered beyond the count are shown as void. */
 function startChoice(page, power, choice, lines, places) {
   const legal = page.legal[power] || {};
-  const acting = [];
-  const orderOf = new Map();
-  for (const l of lines) {
-    if (!l.ok || !l.order || !l.order.unit) continue;
-    const prov = l.order.unit.split(" ")[1].toLowerCase().split("/")[0];
-    if (!choice.units.includes(prov)) continue;
-    orderOf.set(prov, l.order);
-    if (l.order.kind !== "hold" && !acting.includes(prov)) acting.push(prov);
-  }
-  const chosen = acting.slice(0, choice.count);
+  const { acting, chosen, orderOf } = choiceState(choice, lines);
   const full = chosen.length >= choice.count;
   const boxes = choice.units.map((prov) => {
     const loc = Object.keys(legal).find((l) => l.toLowerCase().split("/")[0] === prov);
@@ -190,6 +181,22 @@ function startChoice(page, power, choice, lines, places) {
     h("ul", { class: "choices" }, boxes));
 }
 
+/** Where the start choice stands in the orders given: the candidates given an order other
+ * than a hold, in the order given (``acting``), the first ``count`` of them (``chosen``), and
+ * each candidate's order. */
+function choiceState(choice, lines) {
+  const acting = [];
+  const orderOf = new Map();
+  for (const l of lines) {
+    if (!l.ok || !l.order || !l.order.unit) continue;
+    const prov = l.order.unit.split(" ")[1].toLowerCase().split("/")[0];
+    if (!choice.units.includes(prov)) continue;
+    orderOf.set(prov, l.order);
+    if (l.order.kind !== "hold" && !acting.includes(prov)) acting.push(prov);
+  }
+  return { acting, chosen: acting.slice(0, choice.count), orderOf };
+}
+
 /** The sentence under the map explaining its marks, for a variant with inactive units. */
 export function mapNote(g) {
   return (g.inactive || []).length ? "Faded units in a dashed ring are inactive (rule 8): they only hold until mobilised or attacked." : "";
@@ -212,9 +219,24 @@ export function quickEntry(page, power) {
     }
   }
   if (!options.length) return null;
+  const lines = (page.orders[power] && page.orders[power].lines) || [];
   const ordered = new Set();
-  for (const l of (page.orders[power] && page.orders[power].lines) || []) {
+  for (const l of lines) {
     if (l.ok && l.order && l.order.unit) ordered.add(l.order.unit.split(" ")[1].toLowerCase().split("/")[0]);
+  }
+  // rule 8: with the start choice made, another candidate's order but a hold would be void
+  const choice = ruleFacts(page.game, power).choice;
+  if (choice) {
+    const { chosen } = choiceState(choice, lines);
+    if (chosen.length >= choice.count) {
+      for (const x of options) {
+        const prov = x.loc.toLowerCase().split("/")[0];
+        if (choice.units.includes(prov) && !chosen.includes(prov) && x.o.kind !== "hold") {
+          x.label += ` — void: ${choice.count} chosen already (rule 8)`;
+          x.void = true;
+        }
+      }
+    }
   }
   const next = Object.keys(legal).find((l) => l !== "waive" && !ordered.has(l.toLowerCase().split("/")[0]));
   const list = h("ul", { class: "completions", id: "quick-list", role: "listbox", hidden: true });
@@ -226,11 +248,13 @@ export function quickEntry(page, power) {
   const render = () => {
     const words = wordsOf(input.value);
     shown = words.length ? options.filter((x) => words.every((w) => x.words.some((v) => v.startsWith(w)))) : [];
-    // a unit not ordered yet first, then shorter (simpler) orders
-    shown.sort((a, b) => (ordered.has(a.loc.split("/")[0].toLowerCase()) - ordered.has(b.loc.split("/")[0].toLowerCase())) || (a.label.length - b.label.length));
+      // orders that would be void last, then a unit not ordered yet first, then shorter orders
+    shown.sort((a, b) => (Boolean(a.void) - Boolean(b.void))
+      || (ordered.has(a.loc.split("/")[0].toLowerCase()) - ordered.has(b.loc.split("/")[0].toLowerCase()))
+      || (a.label.length - b.label.length));
     shown = shown.slice(0, 8);
     at = Math.min(at, Math.max(0, shown.length - 1));
-    list.replaceChildren(...shown.map((x, i) => h("li", { role: "option", id: `quick-${i}`, "aria-selected": String(i === at),
+    list.replaceChildren(...shown.map((x, i) => h("li", { role: "option", id: `quick-${i}`, "aria-selected": String(i === at), class: x.void ? "void" : null,
       onmousedown: (ev) => { ev.preventDefault(); choose(i); } }, x.label, h("span", { class: "muted small" }, ` ${x.o.text}`))));
     list.hidden = !shown.length;
     input.setAttribute("aria-expanded", String(shown.length > 0));
