@@ -41,6 +41,7 @@ from realpolitik.rules import Edition, Rules, rules_for
 from realpolitik.slots import slot_setter
 from realpolitik.variant import Setup, Variant, load_variant
 from realpolitik.winter import adjustments
+from realpolitik.writing import place_writer
 
 
 class EndKind(StrEnum):
@@ -341,6 +342,24 @@ class Game:
         self._powers_cache = (position, len(self.eliminated), answer)
         return answer
 
+    def set_position(self, position: Position) -> None:
+        """Put the board as ``position`` has it: a gamesmaster's correction, or a test or a
+        compatibility layer setting up a case. The orders given so far are withdrawn and the
+        history is kept; a power given units or centres again is no longer eliminated, and a
+        game that had ended goes on from ``position``.
+
+        :raises GameError: ``position`` is of another variant.
+        """
+        if position.variant.id != self.variant.id:
+            raise GameError(f"the position is of {position.variant.name}, the game of "
+                            f"{self.variant.name}")
+        self._position = position
+        self._pending = {}
+        self._draw_votes = {}
+        self.end = None
+        self.eliminated = [p for p in self.eliminated if not (
+            position.units_of(p) or position.centers_of(p) or position.dislodged_of(p))]
+
     def orders_of(self, power: str) -> tuple[SubmittedOrder, ...]:
         """The orders ``power`` has given for the current phase so far."""
         pending = self._pending.get(power)
@@ -513,14 +532,15 @@ class Game:
             out += self._void_warnings(followed)
             # (an inactive unit only holds, whatever it is ordered: leaving it is no oversight)
             inactive = self.variant.hooks.inactive_units(position)
-            idle = [str(u) for u in position.units_of(power)
+            writer = place_writer(self.variant)
+            idle = [writer.unit_of(u) for u in position.units_of(power)
                     if u.province not in ordered and u.province not in inactive]
             if idle:
                 out.append(f"{name}: {', '.join(idle)} {'has' if len(idle) == 1 else 'have'} "
                            "no order that can be followed and will hold")
         elif kind is PhaseType.RETREATS:
-            idle = [str(d.unit) for d in position.dislodged_of(power)
-                    if d.unit.province not in ordered]
+            idle = [place_writer(self.variant).unit_of(d.unit)
+                    for d in position.dislodged_of(power) if d.unit.province not in ordered]
             if idle:
                 out.append(f"{name}: {', '.join(idle)} {'has' if len(idle) == 1 else 'have'} "
                            "no retreat order and will be disbanded")
@@ -716,11 +736,13 @@ class Game:
         rng = random.Random(f"{self.seed}/retreats/{position.phase}")
         drawn = unordered_retreats(position, orders, self.rules, rng)
         ordered = {order.province for order in orders if isinstance(order, Retreat | Disband)}
+        writer = place_writer(self.variant)
         for order in drawn:
             unit = next(d.unit for d in position.dislodged if d.unit.province == order.province)
             given = " it could follow" if unit.province in ordered else ""
             notes.append(f"{self.variant.power_name(unit.power)} gave no order{given} for "
-                         f"{unit}: it retreats to {order.destination.upper()}, drawn at random")
+                         f"{writer.unit_of(unit)}: it retreats to "
+                         f"{writer.place(order.destination)}, drawn at random")
         return list(drawn)
 
     def _setup_events(self, before: Position, after: Position, notes: list[str]) -> Position:

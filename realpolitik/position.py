@@ -257,6 +257,17 @@ class Position:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Position) and self._compare_key() == other._compare_key()
 
+    def __deepcopy__(self, memo: dict[int, object]) -> Position:
+        # An immutable value: a deep copy of a game shares its positions (and their variant).
+        return self
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # The read-only mappings are pickled as dictionaries (a mappingproxy cannot be), the
+        # caches not at all (they are worked out again when asked for).
+        state = None if self.state is NO_STATE else dict(self.state)
+        return (_unpickled_position, (self.variant, self.phase, dict(self.units),
+                                      dict(self.centers), self.dislodged, self.standoffs, state))
+
     def __hash__(self) -> int:
         return hash(self._compare_key())
 
@@ -314,6 +325,14 @@ class Position:
     def __repr__(self) -> str:
         units = ", ".join(f"{u.power}: {u}" for u in self.units.values())
         return f"<Position {self.phase} [{units}]>"
+
+
+def _unpickled_position(variant: Variant, phase: Phase, units: dict[str, Unit],
+                        centers: dict[str, str], dislodged: tuple[DislodgedUnit, ...],
+                        standoffs: frozenset[str], state: VariantState | None) -> Position:
+    """A position read back by :mod:`pickle` (:meth:`Position.__reduce__`)."""
+    return Position(variant, phase, units, centers, dislodged, standoffs,
+                    NO_STATE if state is None else MappingProxyType(dict(state)))
 
 
 # Asked for every power several times a phase (who orders, eliminations, scores): grouped once

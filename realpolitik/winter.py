@@ -26,12 +26,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from realpolitik.adjudication.adjustments import builds_that_stand, limit_voids
 from realpolitik.caches import CacheSlot
 from realpolitik.geography import UnitType, province_of
 from realpolitik.hooks import VariantHooks
 from realpolitik.legality import adjustment_counts, build_options
 from realpolitik.orders import Build
 from realpolitik.position import PhaseType, Position
+from realpolitik.writing import place_writer
 
 __all__ = ["Adjustment", "adjustments", "adjustments_to_json"]
 
@@ -99,10 +101,11 @@ class Adjustment:
         return text
 
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self, place: Callable[[str], str] = str.upper) -> dict[str, object]:
         """As JSON (places as upper-case codes): ``centres``, ``units``, then ``removals``, or
         ``builds``, ``due``, ``build_sites`` (and ``unbuildable``, ``limit`` when there are),
-        ``notes`` when the variant gives some, and ``summary``, the :meth:`sentence`."""
+        ``notes`` when the variant gives some, and ``summary``, the :meth:`sentence` (its
+        places written by ``place``)."""
         data: dict[str, object] = {"centres": self.centres, "units": self.units}
         if self.due < 0:
             data["removals"] = self.removals
@@ -116,7 +119,7 @@ class Adjustment:
                 data["limit"] = self.limit
         if self.notes:
             data["notes"] = list(self.notes)
-        data["summary"] = self.sentence()
+        data["summary"] = self.sentence(place)
         return data
 
 
@@ -124,8 +127,9 @@ def adjustments_to_json(position: Position) -> dict[str, dict[str, object]]:
     """Upper-case power id -> :meth:`Adjustment.to_json`, for each power with builds or
     removals due (empty outside an adjustment phase): what ``show --json``, ``process --json``
     and the server's game give as ``adjustments``."""
-    return {power.upper(): info.to_json() for power, info in adjustments(position).items()
-            if info.due}
+    place = place_writer(position.variant).place  # names, where the variant writes them
+    return {power.upper(): info.to_json(place)
+            for power, info in adjustments(position).items() if info.due}
 
 
 def adjustments(position: Position) -> Mapping[str, Adjustment]:
@@ -169,15 +173,15 @@ def _builds(position: Position, base: Adjustment) -> Adjustment:
     else:
         candidates = [Build(utype, loc, power=power) for _, made in options
                       for utype, loc in made]
-        kept = _most_builds(position, power, candidates, due)
+        kept = builds_that_stand(position, power, candidates, due)
         builds = len(kept)
         if builds < min(due, len(sites)):
             # the sites cannot all be used together: the first limit that says why
-            for candidate in candidates:
-                if province_of(candidate.location) in {province_of(b.location) for b in kept}:
+            places = {province_of(candidates[i].location) for i in kept}
+            for index, candidate in enumerate(candidates):
+                if province_of(candidate.location) in places:
                     continue
-                trial = sorted([*kept, candidate], key=candidates.index)
-                voids = hooks.void_adjustments(position, power, trial)
+                voids = limit_voids(position, power, candidates, kept | {index})
                 if voids:
                     limit = f"only {builds} can be built together: {next(iter(voids.values()))}"
                     break
@@ -193,29 +197,6 @@ def _builds(position: Position, base: Adjustment) -> Adjustment:
             if free or not unbuildable else "no free centre where a unit can be built"
     return Adjustment(power, base.name, base.centres, base.units, due, builds, sites,
                       MappingProxyType(unbuildable), limit, base.notes)
-
-
-def _most_builds(position: Position, power: str, candidates: list[Build], due: int
-                 ) -> list[Build]:
-    """As many of ``candidates`` (at most ``due``, one per place) as the variant's winter
-    limits allow together, taken in order in repeated passes (a build at home kept may let a
-    colony build stand under a half rule)."""
-    hooks = position.variant.hooks
-    kept: list[Build] = []
-    used: set[str] = set()
-    changed = True
-    while changed and len(kept) < due:
-        changed = False
-        for candidate in candidates:
-            where = province_of(candidate.location)
-            if where in used or len(kept) >= due:
-                continue
-            trial = sorted([*kept, candidate], key=candidates.index)
-            if not hooks.void_adjustments(position, power, trial):
-                kept = trial
-                used.add(where)
-                changed = True
-    return kept
 
 
 def _why_not(position: Position, power: str, site: str) -> str:

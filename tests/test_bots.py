@@ -11,13 +11,27 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from realpolitik.bots import BOT_NAMES, Bot, make_bot
+from realpolitik.adjudication import adjudicate
+from realpolitik.adjudication.outcomes import Outcome, Result
+from realpolitik.bots import BOT_NAMES, Bot, DrawPolicy, make_bot
 from realpolitik.bots.arena import league_text, parse_lineup, play_game, run_arena
-from realpolitik.game import EndKind, Game
+from realpolitik.bots.lookahead import LOOKAHEAD, improve
+from realpolitik.game import EndKind, Game, PhaseRecord
+from realpolitik.geography import UnitType, province_of
 from realpolitik.legality import adjustment_counts, check_order
 from realpolitik.listing import legal_orders
-from realpolitik.orders import Build, Convoy, Disband, Move, Order, Waive, unit_key
-from realpolitik.position import PhaseType, Position
+from realpolitik.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Move,
+    Order,
+    SupportHold,
+    SupportMove,
+    Waive,
+    unit_key,
+)
+from realpolitik.position import PhaseType, Position, Unit
 from realpolitik.rules import rules_for
 from realpolitik.variant import Variant, load_variant
 
@@ -61,10 +75,10 @@ def assert_legal_set(position: Position, power: str, orders: list[Order]) -> Non
         assert len(orders) == len(listing), "every unit gets an order"
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(variant=st.sampled_from(["classical", *SYNTHETIC]),
        seed=st.integers(0, 100_000),
-       phases=st.integers(0, 45))
+       phases=st.integers(0, 40))
 def test_every_bot_gives_only_legal_orders_in_random_positions(variant: str, seed: int,
                                                               phases: int) -> None:
     """Random games (random bots, some powers silent) reach random positions; there every bot
@@ -94,7 +108,7 @@ def test_the_same_seed_gives_the_same_game_and_another_seed_another() -> None:
     def record(seed: int) -> list[str]:
         bots: dict[str, Bot] = {power: make_bot("heuristic", seed + i)
                                 for i, power in enumerate(variant.power_ids)}
-        game = play_game(variant, bots, seed=seed, end_year=1905, rules=RULES)
+        game = play_game(variant, bots, seed=seed, end_year=1903, rules=RULES)
         return [f"{r.position.phase} {p}: {e.order}" for r in game.history
                 for p, entries in sorted(r.orders.items()) for e in entries]
 
@@ -127,17 +141,17 @@ def test_the_heuristic_bot_beats_six_weaker_bots(opponent: str) -> None:
 
 
 def test_seven_heuristic_bots_finish_their_games() -> None:
-    table, games = run_arena(["heuristic"] * 7, games=3, seed=5, end_year=1912)
+    table, games = run_arena(["heuristic"] * 7, games=2, seed=5, end_year=1908)
     for game in games:
         assert game.end_kind in (EndKind.VICTORY.value, EndKind.SHORT_GAME.value)
         assert game.game.is_over
-    assert table[0].seats == 21
+    assert table[0].seats == 14
 
 
 def test_the_heuristic_bot_convoys_supports_and_builds() -> None:
     """Over a few games of heuristic bots: convoys that carry an army of their own power to
     where it was ordered, supports, builds and retreats all occur."""
-    _, games = run_arena(["heuristic"] * 7, games=3, seed=1, end_year=1910)
+    _, games = run_arena(["heuristic"] * 7, games=2, seed=1, end_year=1909)
     kinds: Counter[str] = Counter()
     carried = 0
     for summary in games:
@@ -206,3 +220,142 @@ def test_the_bots_play_colonial_winters_legally() -> None:
         played += 1
     first = variant.power_ids[0]
     assert len(game.position.centers_of(first)) > len(Position.initial(variant).centers_of(first))
+
+
+def own_unit_in_the_way(record: PhaseRecord) -> list[str]:
+    """The moves of a phase that failed into a space where a unit of their own power stayed
+    (a unit that held, supported or convoyed, or whose own move failed)."""
+    position = record.position
+    moved = {province_of(r.order.location) for r in record.resolution.results
+             if isinstance(r.order, Move) and r.result is Result.SUCCEEDS}
+    found = []
+    for result in record.resolution.results:
+        order = result.order
+        if not isinstance(order, Move) or result.result is Result.SUCCEEDS:
+            continue
+        target = position.units.get(province_of(order.destination))
+        if target is not None and target.power == result.power \
+                and target.province not in moved:
+            found.append(f"{position.phase} {order}")
+    return found
+
+
+def test_the_heuristic_bot_never_moves_into_its_own_unit_that_stays() -> None:
+    """Issue 31: Italy ordered A ROM - VEN into its own unit four turns running. Over seeded
+    games of seven heuristic bots, no move bounces off a unit of its own power: a unit
+    follows another only when that move cannot fail, and otherwise supports it or goes
+    elsewhere."""
+    _, games = run_arena(["heuristic"] * 7, games=3, seed=31, end_year=1908)
+    followed = 0
+    for summary in games:
+        for record in summary.game.history:
+            assert own_unit_in_the_way(record) == []
+            for entries in record.orders.values():
+                moves = {province_of(o.location): o for e in entries
+                         if isinstance(o := e.order, Move)}
+                followed += sum(1 for o in moves.values()
+                                if province_of(o.destination) in moves)
+    assert followed > 0, "a unit still follows another one that surely moves on"
+
+
+def test_the_old_self_blocking_is_what_the_check_finds() -> None:
+    """The check above finds the fault: a move into an own unit that holds fails."""
+    game = Game(loaded("classical"), rules=RULES)
+    game.submit("italy", "A ROM - VEN\nA VEN H")
+    game.submit("austria", "A VIE - TRI\nF TRI - ADR")
+    game.process()
+    assert own_unit_in_the_way(game.history[-1]) == ["S1901M A ROM - VEN"]
+
+
+def at(phase: str, centers: dict[str, int]) -> Position:
+    """A classical position in ``phase`` where each power named owns that many centres (and
+    has a unit on each), the others none."""
+    variant = loaded("classical")
+    free = sorted(variant.map.supply_centers())
+    owners: dict[str, str] = {}
+    units = []
+    for power, count in centers.items():
+        homes = list(variant.home_centers(power))[:count]
+        rest = [c for c in free if c not in owners and c not in homes
+                and all(c not in variant.home_centers(p) for p in centers)]
+        for center in (homes + rest)[:count]:
+            owners[center] = power
+            kind = UnitType.ARMY if variant.map.can_hold(UnitType.ARMY, center) \
+                else UnitType.FLEET
+            units.append(Unit(power, kind, center))
+    position = Position.build(variant, phase, units, owners)
+    assert {p: len(position.centers_of(p)) for p in centers} == centers
+    return position
+
+
+def test_the_draw_policy() -> None:
+    """A bot votes for a draw when it cannot win and the draw includes it: never in the first
+    two years, not when out of the game, not when it leads every other power by two centres
+    or more unless it has not grown in two years."""
+    policy = DrawPolicy()
+    start = Position.initial(loaded("classical"))
+    assert not any(policy.vote(start, power) for power in start.variant.power_ids)
+    even = {"england": 6, "france": 5, "germany": 5, "italy": 4, "turkey": 4, "russia": 5,
+            "austria": 3}
+    position = at("S1905M", even)
+    assert all(policy.vote(position, power) for power in even)
+    leading = at("S1905M", {**even, "england": 7})
+    assert not policy.vote(leading, "england")
+    assert policy.vote(leading, "france")
+    stalled = [at("S1903M", {**even, "england": 7}), at("F1903M", {**even, "england": 6})]
+    growing = [at("S1903M", {**even, "england": 6})]
+    assert policy.vote(leading, "england", stalled)
+    assert not policy.vote(leading, "england", growing)
+    out = at("S1905M", {p: n for p, n in even.items() if p != "austria"})
+    assert not policy.vote(out, "austria")
+    assert make_bot("heuristic").draw_vote(leading, "france", stalled)
+    assert not make_bot("random").draw_vote(leading, "england")
+
+
+def test_the_heuristic_bot_obeys_colonial_winters_rules_over_a_seeded_game() -> None:
+    """Issue 28/31: the bots' builds were voided by rules 3 and 4(d), and their first orders
+    by rule 8's start choices. Seventeen heuristic bots from 1870 to 1874: no order of
+    theirs is void, in any phase, and they mobilise inactive units (rule 8)."""
+    variant = load_variant("colonial_winters")
+    bots: dict[str, Bot] = {p: make_bot("heuristic", i) for i, p in enumerate(variant.power_ids)}
+    game = play_game(variant, bots, seed=3, end_year=1874, rules=RULES)
+    outcomes: Counter[str] = Counter()
+    for record in game.history:
+        void = [f"{record.position.phase} {r.order}: {r.reason}"
+                for r in record.resolution.results if r.result is Result.VOID]
+        assert void == []
+        outcomes.update(r.outcome.value for r in record.resolution.results)
+    assert outcomes[Outcome.MOBILISED.value] > 0 and outcomes[Outcome.BUILT.value] > 0
+    assert game.phase.year == 1875
+
+
+def test_the_lookahead_finds_the_supports_that_save_a_unit() -> None:
+    """The lookahead adjudicates the bot's orders against what it expects of the others:
+    French A BUR, holding, would be dislodged by A MUN - BUR supported by A RUH; of the
+    orders it tries, the ones that keep it (a support from Paris or Marseilles) win, and no
+    unit is sent into Burgundy."""
+    variant = loaded("classical")
+    units = [Unit("france", UnitType.ARMY, "bur"), Unit("france", UnitType.ARMY, "par"),
+             Unit("france", UnitType.ARMY, "mar"), Unit("germany", UnitType.ARMY, "mun"),
+             Unit("germany", UnitType.ARMY, "ruh")]
+    position = Position.build(variant, "S1902M", units,
+                              {"par": "france", "mar": "france", "mun": "germany"})
+    listing = legal_orders(position, "france", rules=RULES)
+    planned: dict[str, Order] = {loc: next(o for o in options if str(o).endswith(" H"))
+                                 for loc, options in listing.items()}
+    expected = [[Move(UnitType.ARMY, "mun", "bur", power="germany"),
+                 SupportMove(UnitType.ARMY, "ruh", "mun", "bur", power="germany")]]
+    worth = {UnitType.ARMY: {"bur": 10.0, "par": 5.0, "mar": 5.0}, UnitType.FLEET: {}}
+
+    def outcome(orders: dict[str, Order]) -> list[str]:
+        resolution = adjudicate(position, [*orders.values(), *expected[0]], rules=RULES)
+        return [str(d.unit) for d in resolution.dislodged]
+
+    assert outcome(planned) == ["A BUR"]
+    improved = improve(position, "france", listing, planned, expected, worth,
+                       lambda unit_type, province: worth[unit_type].get(province, 0.0),
+                       set(), lambda orders, location, order: True, RULES, LOOKAHEAD,
+                       random.Random(1))
+    assert outcome(improved) == []
+    assert any(isinstance(o, SupportHold) and o.supported_location == "bur"
+               for o in improved.values()), improved

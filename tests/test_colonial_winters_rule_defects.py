@@ -2,18 +2,21 @@
 map: rule 2 (an army with a retreat open is not disbanded, in a game, in ``adjudicate`` and in
 the listings), 6(j) (the Mississippi is no sea for sea superiority), 7(h) (a build that cannot be
 carried out never uses up a build) and rule 8 in the case format (the state worked out from the
-phase as a game has it)."""
+phase as a game has it). The same defects are cases of ``tests/data/colonial_winters_cases.jsonl``,
+which ``realpolitik adjudicate --jsonl --check`` reads."""
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from realpolitik.adjudication import adjudicate
 from realpolitik.adjudication.retreats import unordered_retreats
-from realpolitik.cli._cases import adjudicate_case
+from realpolitik.cli._cases import adjudicate_case, compare
 from realpolitik.cli._common import Style
 from realpolitik.cli._report import format_results, phase_report
 from realpolitik.game import Game
@@ -80,7 +83,7 @@ def test_rule_2_a_legal_retreat_is_followed_and_nothing_is_drawn(world: Variant)
     pos = _venice_dislodged(world)
     resolution = adjudicate(pos, [parse_order(o, pos) for o in ("A e43 D", "A e43 - e46")])
     assert [r.result.value for r in resolution.results] == ["void", "succeeds"]
-    assert resolution.results[0].reason.endswith("; A E43 R E46 is followed instead.")
+    assert resolution.results[0].reason.endswith("; A Venice R Tuscany is followed instead.")
     assert len(resolution.results) == 2
 
 
@@ -103,7 +106,7 @@ def test_rule_2_the_game_draws_with_its_seed_for_an_army_ordered_to_disband(
     record = game.history[-1]
     italian = [u for u in game.position.units.values() if u.power == "italy"]
     assert len(italian) == 2  # retreated, not disbanded
-    assert any("gave no order it could follow for A E43: it retreats to" in n
+    assert any("gave no order it could follow for A Venice: it retreats to" in n
                for n in record.notes)
 
 
@@ -267,3 +270,19 @@ def test_rule_7h_a_second_fleet_build_has_no_build_left(world: Variant) -> None:
     first, second = resolution.results
     assert first.succeeded and second.result.value == "void"
     assert "builds only one fleet a year" in second.reason
+
+
+# -- the same defects as cases of the case format (``realpolitik adjudicate --check``) -----------
+
+CASES = Path(__file__).parent / "data" / "colonial_winters_cases.jsonl"
+
+
+def _cases() -> list[dict[str, Any]]:
+    return [json.loads(line) for line in CASES.read_text().splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize("case", _cases(), ids=lambda case: str(case["id"]))
+def test_the_case_file_agrees_with_its_expect(case: dict[str, Any]) -> None:
+    got = adjudicate_case(case)
+    assert "error" not in got
+    assert compare(case["expect"], got) == []

@@ -230,3 +230,38 @@ def test_a_click_meant_for_a_phase_that_has_passed_is_refused(client: TestClient
         assert "Fall 1901 movement" in r.json()["detail"]["message"]
     state = view(client, alice, game)
     assert state["phase"] == "F1901M" and "france" not in state["ready"]
+
+
+def test_the_bots_vote_on_a_draw_a_player_proposes(client: TestClient) -> None:
+    """Bots never propose a draw; once a player votes for one, each bot votes by its draw
+    policy (docs/bots.md) in every phase while the proposal stands: against in the game's
+    first two years, for it from 1903 when it cannot win. Against six hold bots that never
+    gain a centre, nobody leads by two, so the draw passes at the start of 1903."""
+    alice = sign_up(client, "alice")
+    game = create(client, alice, join_as="france", fill_with_bots="hold")
+    assert view(client, alice, game)["draw_votes"] == {"in_favour": 0, "needed": 7}
+    r = client.post(f"/games/{game}/draw", json={"in_favour": True}, headers=alice)
+    assert r.status_code == 200, r.text
+    assert r.json()["in_favour"] == 1 and r.json()["end"] is None  # 1901: too early for bots
+    holds = "A PAR H\nA MAR H\nF BRE H"
+    while (state := view(client, alice, game))["status"] == "active":
+        assert int(state["phase"][1:5]) < 1903, state["phase"]
+        assert state["draw_votes"] == {"in_favour": 1, "needed": 7}, state["phase"]
+        orders(client, alice, game, "france", holds, ready=True)
+    assert state["end"]["kind"] == "draw" and state["phase"] == "S1903M"
+    assert sorted(state["end"]["winners"]) == sorted(state["powers"])
+
+
+def test_the_bots_withdraw_when_the_player_does(client: TestClient) -> None:
+    alice = sign_up(client, "alice")
+    game = create(client, alice, join_as="france", fill_with_bots="hold")
+    holds = "A PAR H\nA MAR H\nF BRE H"
+    while view(client, alice, game)["phase"] != "S1903M":
+        orders(client, alice, game, "france", holds, ready=True)
+    r = client.post(f"/games/{game}/draw", json={"in_favour": False}, headers=alice)
+    assert r.json() == {"in_favour": 0, "needed": 7, "end": None}
+    orders(client, alice, game, "france", holds, ready=True)
+    state = view(client, alice, game)
+    assert state["status"] == "active" and state["draw_votes"]["in_favour"] == 0
+    r = client.post(f"/games/{game}/draw", json={"in_favour": True}, headers=alice)
+    assert r.json()["end"] is not None and view(client, alice, game)["status"] == "finished"

@@ -14,7 +14,7 @@ the civil-disorder rule of the edition chooses (DATC 4.D.8):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from functools import partial
 from types import MappingProxyType
 
@@ -28,8 +28,10 @@ from realpolitik.maptables import MapTables, tables_for
 from realpolitik.orders import Build, Disband, Mobilise, Order, Waive
 from realpolitik.position import Position, Unit
 from realpolitik.rules import CivilDisorder, Rules, TooManyBuilds, TooManyDisbands
+from realpolitik.writing import PlaceWriter, place_writer
 
-__all__ = ["adjudicate_adjustments", "civil_disorder_removals"]
+__all__ = ["adjudicate_adjustments", "builds_that_stand", "civil_disorder_removals",
+           "limit_voids"]
 
 _TOO_MANY_BUILDS = Illegal("too_many_builds", "The power has no builds left for it.")
 _TOO_MANY_REMOVALS = Illegal("too_many_removals", "The power has no removals left for it.")
@@ -178,7 +180,7 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
             disorder.extend(chosen)
     return Resolution(
         phase=position.phase,
-        results=partial(_results, tuple(entries)),
+        results=partial(_results, tuple(entries), place_writer(position.variant)),
         units=MappingProxyType({p: units[p] for p in sorted(units)}),
         civil_disorder=tuple(disorder),
     )
@@ -206,70 +208,92 @@ def _mobilise(position: Position, power: str, mine: list[Entry]) -> bool:
     return bool(kept)
 
 
-def _results(entries: tuple[Entry, ...]) -> tuple[OrderResult, ...]:
-    """The result of each order given (made when first read: a game seldom reads them)."""
+def _results(entries: tuple[Entry, ...], writer: PlaceWriter) -> tuple[OrderResult, ...]:
+    """The result of each order given (made when first read: a game seldom reads them), its
+    order written as ``writer`` writes it."""
     results: list[OrderResult] = []
     for e in entries:
         order = e.order
         if e.illegal is not None or order is None:
-            results.append(e.void_result())
+            results.append(e.void_result(writer))
         elif isinstance(order, Build):
             results.append(OrderResult(e.given, e.power, Result.SUCCEEDS, Outcome.BUILT,
-                                       f"{order}: the unit was built."))
+                                       f"{writer.order(order)}: the unit was built."))
         elif isinstance(order, Waive):
             results.append(OrderResult(e.given, e.power, Result.SUCCEEDS, Outcome.WAIVED,
                                        "The build was waived."))
         elif isinstance(order, Mobilise):
             results.append(OrderResult(e.given, e.power, Result.SUCCEEDS, Outcome.MOBILISED,
-                                       f"{order}: the unit was mobilised."))
+                                       f"{writer.order(order)}: the unit was mobilised."))
         else:
             results.append(OrderResult(e.given, e.power, Result.SUCCEEDS, Outcome.REMOVED,
-                                       f"{order}: the unit was removed."))
+                                       f"{writer.order(order)}: the unit was removed."))
     return tuple(results)
+
+
+def builds_that_stand(position: Position, power: str, orders: Sequence[Build | Waive],
+                      allowed: int, *, last_first: bool = False) -> set[int]:
+    """The indices of the builds and waives of ``orders`` that ``power`` carries out under its
+    variant's winter limits (:meth:`~realpolitik.hooks.VariantHooks.void_adjustments`): at
+    most ``allowed``, one build per place, none the limits void beside the others kept.
+
+    The orders are taken in the order given (the last first with ``last_first``): each that the
+    limits allow beside those kept is kept while builds are left, and the passes are repeated,
+    since a build kept may allow one left out before (the half rule of Colonial Winters' rule 3
+    lets a colony build stand beside a build at home). So an order that cannot be carried out
+    never uses up a build, whatever the order of the lines."""
+    preference = list(range(len(orders)))
+    if last_first:
+        preference.reverse()
+    kept: set[int] = set()
+    places: set[str] = set()
+    changed = True
+    while changed and len(kept) < allowed:
+        changed = False
+        for i in preference:
+            order = orders[i]
+            where = province_of(order.location) if isinstance(order, Build) else None
+            if i in kept or where in places or len(kept) >= allowed:
+                continue
+            if not limit_voids(position, power, orders, kept | {i}):
+                kept.add(i)
+                changed = True
+                if where is not None:
+                    places.add(where)
+    return kept
+
+
+def limit_voids(position: Position, power: str, orders: Sequence[Build | Waive],
+                indices: set[int]) -> dict[int, str]:
+    """The variant's winter limits on the builds of ``orders`` at ``indices`` given together
+    (in the order given): index -> why it is void."""
+    builds = [i for i in sorted(indices) if isinstance(orders[i], Build)]
+    found = position.variant.hooks.void_adjustments(
+        position, power, [order for i in builds if isinstance(order := orders[i], Build)])
+    return {builds[k]: reason for k, reason in found.items()}
 
 
 def _limit_builds(position: Position, power: str, wanted: list[Entry], allowed: int,
                   policy: TooManyBuilds, built: set[str]) -> None:
     """Keep ``allowed`` of the builds and waives ``wanted`` under a variant's winter limits
-    (:meth:`~realpolitik.hooks.VariantHooks.void_adjustments`) and void the others, so that an
-    order that cannot be carried out never uses up a build, whatever the order of the lines
-    (Colonial Winters 7(h): an illegal army build given first does not take the one fleet build
-    of the power with sea superiority).
-
-    The orders are taken in the order given (the last first under ``too_many_builds = last``):
-    each that the limits allow beside those kept is kept while builds are left; the passes are
-    repeated, since a build kept may allow one left out before (the half rule of rule 3 lets a
-    colony build stand beside a build at home). A void build says the limit that voids it
-    beside the builds kept, else that no build is left."""
-    hooks = position.variant.hooks
-    preference = list(range(len(wanted)))
-    if policy is TooManyBuilds.LAST:
-        preference.reverse()
-
-    def voids(indices: set[int]) -> dict[int, str]:
-        """The limits' verdict on the builds of ``indices`` (by their index in ``wanted``)."""
-        builds = [i for i in sorted(indices) if isinstance(wanted[i].order, Build)]
-        found = hooks.void_adjustments(position, power, [
-            order for i in builds if isinstance(order := wanted[i].order, Build)])
-        return {builds[k]: reason for k, reason in found.items()}
-
-    room = len(wanted) if policy is TooManyBuilds.NONE else allowed
-    kept: set[int] = set()
-    changed = True
-    while changed and len(kept) < room:
-        changed = False
-        for i in preference:
-            if i not in kept and len(kept) < room and not voids(kept | {i}):
-                kept.add(i)
-                changed = True
-    too_many = policy is TooManyBuilds.NONE and len(kept) > allowed
+    (:func:`builds_that_stand`) and void the others (Colonial Winters 7(h): an illegal army
+    build given first does not take the one fleet build of the power with sea superiority). A
+    void build says the limit that voids it beside the builds kept, else that no build is
+    left; with ``too_many_builds = none`` more builds that stand than due are all void."""
+    orders = [e.order for e in wanted if isinstance(e.order, Build | Waive)]
+    assert len(orders) == len(wanted)
+    everything = policy is TooManyBuilds.NONE
+    kept = builds_that_stand(position, power, orders, len(wanted) if everything else allowed,
+                             last_first=policy is TooManyBuilds.LAST)
+    too_many = everything and len(kept) > allowed
     if too_many:
         kept = set()  # more that could be carried out than builds due: every one is void
     for i, e in enumerate(wanted):
         if i in kept:
             continue
-        order = e.order
-        reason = voids(kept | {i}) if isinstance(order, Build) and not too_many else {}
+        order = orders[i]
+        reason = limit_voids(position, power, orders, kept | {i}) \
+            if isinstance(order, Build) and not too_many else {}
         if isinstance(order, Build):
             built.discard(province_of(order.location))
         if i in reason:

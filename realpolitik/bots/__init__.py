@@ -18,7 +18,7 @@ seed. Standard library only.
 
 from __future__ import annotations
 
-from realpolitik.bots.base import Bot
+from realpolitik.bots.base import DRAW_POLICY, Bot, DrawPolicy
 from realpolitik.bots.heuristic import HeuristicBot, Weights
 from realpolitik.bots.simple import HoldBot, RandomBot
 
@@ -39,5 +39,5 @@ def make_bot(name: str, seed: int = 0) -> Bot:
     return bot(seed)
 
 
-__all__ = ["BOTS", "BOT_NAMES", "Bot", "HeuristicBot", "HoldBot", "RandomBot", "Weights",
-           "make_bot"]
+__all__ = ["BOTS", "BOT_NAMES", "DRAW_POLICY", "Bot", "DrawPolicy", "HeuristicBot", "HoldBot",
+           "RandomBot", "Weights", "make_bot"]

@@ -1,23 +1,68 @@
-"""What every bot shares: the interface, its seeded random generator, and the helpers that turn a
-listing of legal orders into a legal set of orders for a whole power."""
+"""What every bot shares: the interface, its seeded random generator, its policy on draws, and the
+helpers that turn a listing of legal orders into a legal set of orders for a whole power."""
 
 from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import ClassVar
 
 from realpolitik.legality import adjustment_counts
 from realpolitik.listing import legal_orders
-from realpolitik.orders import Build, Disband, Hold, Order, Waive
-from realpolitik.position import PhaseType, Position
+from realpolitik.orders import Build, Disband, Hold, Mobilise, Order, Waive
+from realpolitik.position import Phase, PhaseType, Position
 from realpolitik.rules import Rules, rules_for
 
 _DEFAULT_RULES = rules_for("2023")
 
 Listing = Mapping[str, tuple[Order, ...]]
 """Legal orders per location, as :func:`realpolitik.listing.legal_orders` lists them."""
+
+
+@dataclass(frozen=True, slots=True)
+class DrawPolicy:
+    """When a bot votes for a draw it is asked about: when it cannot win and the draw includes
+    it (:meth:`vote`). A bot never proposes a draw itself: on the server it votes only while a
+    player has voted for one (``docs/bots.md``)."""
+
+    first_years: int = 2
+    """The game's first years, in which nothing is settled yet: the bot votes against."""
+    winning_lead: int = 2
+    """A lead in centres over every other power at which the bot still hopes to win."""
+    stalled_years: int = 2
+    """A leader whose centres have not grown over this many years accepts after all."""
+
+    def vote(self, position: Position, power: str, history: Sequence[Position] = ()) -> bool:
+        """True if ``power``, played by a bot, votes for a draw in ``position``.
+
+        Against if the power is out of the game (it would not share the draw) or the game is
+        in its :attr:`first_years`; against if it leads every other power by
+        :attr:`winning_lead` centres or more, unless ``history`` (the game's earlier
+        positions, if the caller has them) shows it held as many centres
+        :attr:`stalled_years` years before; for the draw otherwise: it cannot expect to
+        win."""
+        if not position.units_of(power):
+            return False
+        start = Phase.parse(position.variant.start_phase).year
+        if position.phase.year < start + self.first_years:
+            return False
+        mine = len(position.centers_of(power))
+        others = [len(position.centers_of(p)) for p in position.variant.power_ids
+                  if p != power]
+        if mine < max(others, default=0) + self.winning_lead:
+            return True
+        phase = position.phase
+        for earlier in reversed(history):
+            if earlier.phase.year == phase.year - self.stalled_years \
+                    and earlier.phase.season is phase.season:
+                return mine <= len(earlier.centers_of(power))
+        return False
+
+
+DRAW_POLICY = DrawPolicy()
+"""The policy every bot votes by unless given another."""
 
 
 class Bot(ABC):
@@ -33,8 +78,16 @@ class Bot(ABC):
     name: ClassVar[str]
     """The bot's name on the command line and the server (``random``, ``hold``...)."""
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, draws: DrawPolicy = DRAW_POLICY) -> None:
         self.seed = seed
+        self.draws = draws
+
+    def draw_vote(self, position: Position, power: str, history: Sequence[Position] = ()
+                  ) -> bool:
+        """Whether ``power`` votes for a draw proposed in ``position``, by the bot's
+        :class:`DrawPolicy` (``history``: the game's earlier positions, if known, to see
+        whether a leading power has stalled)."""
+        return self.draws.vote(position, power, history)
 
     def random_for(self, position: Position, power: str) -> random.Random:
         """The generator for one power's orders in one phase, drawn from the bot's seed."""
@@ -53,7 +106,7 @@ class Bot(ABC):
         if kind is PhaseType.RETREATS:
             return self.retreats(position, power, listing, rng)
         count = adjustment_counts(position).get(power, 0)
-        if count > 0:
+        if count > 0 or (count == 0 and mobilisations(listing)):
             return self.builds(position, power, listing, count, rng)
         if count < 0:
             return self.removals(position, power, listing, -count, rng)
@@ -72,7 +125,8 @@ class Bot(ABC):
     @abstractmethod
     def builds(self, position: Position, power: str, listing: Listing, count: int,
                rng: random.Random) -> list[Order]:
-        """At most ``count`` builds on distinct sites (or waives)."""
+        """At most ``count`` builds on distinct sites (or waives), and the mobilisations of
+        inactive units the listing offers, if any (each foregoes a build: a variant's)."""
 
     @abstractmethod
     def removals(self, position: Position, power: str, listing: Listing, count: int,
@@ -106,3 +160,10 @@ def removals_listed(listing: Listing) -> dict[str, Disband]:
     remove."""
     return {loc: o for loc, options in listing.items() for o in options
             if isinstance(o, Disband)}
+
+
+def mobilisations(listing: Listing) -> dict[str, Mobilise]:
+    """Unit location -> its listed mobilisation (a variant's inactive units, Colonial Winters
+    8), in an adjustment listing."""
+    return {loc: o for loc, options in listing.items() for o in options
+            if isinstance(o, Mobilise)}

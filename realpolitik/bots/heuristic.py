@@ -29,9 +29,20 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from realpolitik.bots.base import Bot, Listing, build_sites, hold_of, removals_listed, waives
+from realpolitik.bots.base import (
+    Bot,
+    Listing,
+    build_sites,
+    hold_of,
+    mobilisations,
+    removals_listed,
+    waives,
+)
+from realpolitik.bots.lookahead import LOOKAHEAD, Lookahead, improve
 from realpolitik.caches import CacheSlot
 from realpolitik.geography import UnitType, province_of
+from realpolitik.hooks import VariantHooks
+from realpolitik.listing import legal_orders
 from realpolitik.maptables import MapTables, tables_for
 from realpolitik.orders import (
     Build,
@@ -44,7 +55,8 @@ from realpolitik.orders import (
     SupportHold,
     SupportMove,
 )
-from realpolitik.position import Position, Season, Unit
+from realpolitik.position import PhaseType, Position, Season, Unit
+from realpolitik.rules import Rules, rules_for
 from realpolitik.variant import Variant
 
 
@@ -80,6 +92,9 @@ class Weights:
     """Multiplies the worth of building a fleet (some variants want more of them)."""
     extra: Mapping[str, float] = field(default_factory=dict)
     """Room for a variant's own weights; unused by the classical game."""
+
+
+_RULES = rules_for("2023")
 
 
 @dataclass(slots=True)
@@ -141,7 +156,46 @@ class _View:
                 - weights.competition * self.enemy(province))
 
 
+@dataclass(slots=True)
+class _Recent:
+    """What heuristic bots worked out about the position they were last asked about on a
+    variant: in a game each bot values the same position for itself and for its neighbours
+    (whose orders it guesses), and the seven bots of a game share that work."""
+
+    position: Position | None = None
+    weights: Weights | None = None
+    views: dict[str, _View] = field(default_factory=dict)
+    """Power -> the view of the position for it."""
+    guesses: dict[tuple[str, int], list[Order]] = field(default_factory=dict)
+    """(power, sample) -> the orders guessed for the power."""
+
+
+_recent_of: CacheSlot[Variant, list[_Recent]] = CacheSlot(
+    "heuristic bots' last position", lambda variant: [_Recent()])
+"""One entry per variant, replaced when another position is asked about (a game's
+positions are not kept: their history would hold every view)."""
+
+
+def _recent(position: Position, weights: Weights) -> _Recent:
+    """The shared work on ``position`` with ``weights`` (new when the last was another)."""
+    holder = _recent_of(position.variant)
+    recent = holder[0]
+    if recent.position is not position or recent.weights != weights:
+        recent = holder[0] = _Recent(position, weights)
+    return recent
+
+
 def _view(position: Position, power: str, weights: Weights) -> _View:
+    """What the bot works out about ``position`` for ``power`` (kept while the position is
+    the one last asked about)."""
+    views = _recent(position, weights).views
+    view = views.get(power)
+    if view is None:
+        view = views[power] = _make_view(position, power, weights)
+    return view
+
+
+def _make_view(position: Position, power: str, weights: Weights) -> _View:
     tables = tables_for(position.variant)
     graph = _graph_of(position.variant)
     strength: dict[str, dict[str, int]] = {}
@@ -213,6 +267,62 @@ class _Plan:
     """Province -> location of the own unit that will be there (moving in or staying)."""
     leaving: set[str] = field(default_factory=set)
     """Provinces whose own unit is ordered to move away."""
+    holding: set[str] = field(default_factory=set)
+    """Locations of units that hold whatever happens (a variant's rule would void another
+    order)."""
+
+
+_REPLANS = 3
+"""How many times a movement phase is planned again when a variant's rule voids orders."""
+
+
+def _certain(move: Move, position: Position, view: _View, orders: Mapping[str, Order],
+             depth: int = 0) -> bool:
+    """True if ``move``, planned for one of the bot's units, cannot fail: over land (or by
+    sea for a fleet) into a space no other power's unit can reach, that is empty or whose own
+    unit itself moves on with a certain move. Only then may another own unit follow it."""
+    unit = position.units[province_of(move.location)]
+    target = province_of(move.destination)
+    if view.enemy(target) > 0 or move.via_convoy or (
+            unit.type is UnitType.ARMY and target not in view.tables.army_adj.get(
+                unit.province, frozenset())):
+        return False
+    occupant = position.units.get(target)
+    if occupant is None:
+        return True
+    onward = orders.get(occupant.location)
+    return occupant.power == view.power and isinstance(onward, Move) \
+        and depth < len(orders) and _certain(onward, position, view, orders, depth + 1)
+
+
+def _may_take(position: Position, view: _View, orders: Mapping[str, Order], location: str,
+              order: Order) -> bool:
+    """True if the unit at ``location`` may be given ``order`` beside the bot's other
+    ``orders``: no two of its units move into one space, and none moves into a space where
+    its own unit stays or moves with a move that could fail."""
+    province = province_of(location)
+    followed = any(isinstance(o, Move) and province_of(o.destination) == province
+                   for loc, o in orders.items() if loc != location)
+    if not isinstance(order, Move):
+        return not followed
+    if followed and not _certain(order, position, view, orders):
+        return False
+    target = province_of(order.destination)
+    if any(isinstance(o, Move) and province_of(o.destination) == target
+           for loc, o in orders.items() if loc != location):
+        return False
+    occupant = position.units.get(target)
+    if occupant is None or occupant.power != view.power:
+        return True
+    ahead = orders.get(occupant.location)
+    return isinstance(ahead, Move) and _certain(ahead, position, view, orders)
+
+
+def _contested(position: Position, view: _View, target: str) -> bool:
+    """True if a move into ``target`` can use a support: another power's unit stands there or
+    could move in."""
+    occupant = position.units.get(target)
+    return (occupant is not None and occupant.power != view.power) or view.enemy(target) > 0
 
 
 class HeuristicBot(Bot):
@@ -220,30 +330,140 @@ class HeuristicBot(Bot):
 
     name = "heuristic"
 
-    def __init__(self, seed: int = 0, weights: Weights | None = None) -> None:
+    def __init__(self, seed: int = 0, weights: Weights | None = None,
+                 lookahead: Lookahead | None = LOOKAHEAD) -> None:
         super().__init__(seed)
         self.weights = weights or Weights()
+        self.lookahead = lookahead
+        """How its movement orders are improved by adjudicating them (None: not at all)."""
 
     # -- movement ---------------------------------------------------------------------------
 
+    def orders(self, position: Position, power: str, rules: Rules | None = None) -> list[Order]:
+        rules = rules or _RULES
+        if position.phase.type is not PhaseType.MOVEMENT:
+            return super().orders(position, power, rules)
+        listing = legal_orders(position, power, rules=rules)
+        if not listing:
+            return []
+        return self._movement(position, power, listing, self.random_for(position, power), rules)
+
     def movement(self, position: Position, power: str, listing: Listing,
                  rng: random.Random) -> list[Order]:
-        weights = self.weights
-        view = _view(position, power, weights)
+        return self._movement(position, power, listing, rng, _RULES)
+
+    def _movement(self, position: Position, power: str, listing: Listing,
+                  rng: random.Random, rules: Rules) -> list[Order]:
+        view = _view(position, power, self.weights)
+        hooks = position.variant.hooks
+        voids_some = type(hooks).void_orders is not VariantHooks.void_orders
+        holding: set[str] = set()
+        for attempt in range(_REPLANS + 1):
+            planned = self._plan(position, listing, view, holding, rng)
+            if self.lookahead is not None and len(position.units) <= self.lookahead.max_units:
+                planned = self._look_ahead(position, power, listing, view, planned, holding,
+                                           rules, rng)
+            ranked = self._ranked(position, view, planned)
+            orders = [order for _, order in ranked]
+            void = hooks.void_orders(position, orders) if voids_some else {}
+            if not void:
+                return orders
+            if attempt < _REPLANS:
+                # A variant's rule voids some of them (Colonial Winters 8: only so many inactive
+                # units may be chosen at the start): those units hold, the others plan again.
+                holding.update(ranked[index][0] for index in void)
+        return [hold_of(listing[loc]) if index in void else order
+                for index, (loc, order) in enumerate(ranked)]
+
+    def _plan(self, position: Position, listing: Listing, view: _View, holding: set[str],
+              rng: random.Random) -> dict[str, Order]:
+        """Location -> order for each unit of the listing: the units of ``holding`` hold; the
+        others choose in a random order, then those left holding help."""
         units = [position.units[province_of(loc)] for loc in listing]
         rng.shuffle(units)
-        plan = _Plan()
+        plan = _Plan(holding=holding)
+        for loc in holding:
+            self._stay(plan, position.units[province_of(loc)], hold_of(listing[loc]))
         for unit in units:
             if unit.location in plan.orders:
-                continue  # already given a convoy
+                continue  # already given a convoy, or held by the variant's rule
             self._choose(unit, position, listing, view, plan, rng)
         self._help(position, listing, view, plan)
-        return [plan.orders.get(loc) or hold_of(options) for loc, options in listing.items()]
+        return {loc: plan.orders.get(loc) or hold_of(options) for loc, options in listing.items()}
+
+    def _ranked(self, position: Position, view: _View, planned: Mapping[str, Order],
+                ) -> list[tuple[str, Order]]:
+        """The (location, order) pairs of a plan, the moves worth most first (a variant may
+        keep only the first of several orders: the start choices of Colonial Winters 8)."""
+        weights = self.weights
+
+        def gain(entry: tuple[str, Order]) -> float:
+            order = entry[1]
+            if not isinstance(order, Move):
+                return 0.0 if isinstance(order, Hold) else 0.5
+            unit = position.units[province_of(order.location)]
+            return 1.0 + view.score(unit.type, province_of(order.destination), weights) \
+                - view.score(unit.type, unit.province, weights)
+
+        return sorted(planned.items(), key=gain, reverse=True)
+
+    def _look_ahead(self, position: Position, power: str, listing: Listing, view: _View,
+                    planned: dict[str, Order], holding: set[str], rules: Rules,
+                    rng: random.Random) -> dict[str, Order]:
+        """``planned`` improved by :func:`~realpolitik.bots.lookahead.improve` against the
+        orders the heuristic expects of the powers whose units can reach where the bot's
+        can (the others' units hold in the prediction)."""
+        settings = self.lookahead
+        assert settings is not None
+        weights = self.weights
+        mine = set(view.strength.get(power, {}))
+        near = [p for p, reach in view.strength.items()
+                if p != power and not mine.isdisjoint(reach)]
+        guesses = _recent(position, weights).guesses
+        predictions: list[list[Order]] = [[] for _ in range(settings.samples)]
+        for other in near:
+            for sample, orders in enumerate(predictions):
+                guess = guesses.get((other, sample))
+                if guess is None:
+                    guess = guesses[other, sample] = self._guess(position, other, sample, rules)
+                orders += guess
+        # Units that no other power's unit can meet keep their planned orders: nothing they
+        # could do changes an adjudication, and supports there are not needed.
+        quiet = {loc for loc in listing if view.enemy(province_of(loc)) == 0
+                 and all(view.enemy(p) == 0 for p in view.tables.reach(
+                     position.units[province_of(loc)].type, loc))}
+
+        def score(unit_type: UnitType, province: str) -> float:
+            return view.score(unit_type, province, weights)
+
+        def allowed(orders: dict[str, Order], location: str, order: Order) -> bool:
+            return _may_take(position, view, orders, location, order)
+
+        return improve(position, power, listing, planned, predictions, view.worth, score,
+                       holding | quiet, allowed, rules, settings, rng)
+
+    def _guess(self, position: Position, power: str, sample: int, rules: Rules) -> list[Order]:
+        """The orders the heuristic (without lookahead) gives ``power``: a guess of another
+        power's orders, the same for every bot (its draws are seeded by the power, the phase
+        and the sample only)."""
+        listing = legal_orders(position, power, rules=rules)
+        if not listing:
+            return []
+        guess = random.Random(f"guess/{power}/{position.phase}/{sample}")
+        view = _view(position, power, self.weights)
+        return list(self._plan(position, listing, view, set(), guess).values())
+
+    @staticmethod
+    def _stay(plan: _Plan, unit: Unit, order: Order) -> None:
+        """``unit`` stays where it is with ``order`` (a hold, support, convoy or block)."""
+        plan.orders[unit.location] = order
+        plan.bound_for[unit.province] = unit.location
 
     def _choose(self, unit: Unit, position: Position, listing: Listing, view: _View,
                 plan: _Plan, rng: random.Random) -> None:
         """Choose ``unit``'s order: hold, a move, a convoyed move, or support for an own move
-        into the space it wanted."""
+        (into the space it wanted, or out of it when following that move could bounce off its
+        own unit)."""
         weights = self.weights
         options = listing[unit.location]
         candidates: list[tuple[Order, str, tuple[str, ...]]] = [(hold_of(options), unit.province,
@@ -268,44 +488,48 @@ class HeuristicBot(Bot):
             index = _pick(remaining, rng, weights.alternative)
             order, target, route = candidates[index]
             if isinstance(order, Hold):
-                plan.orders[unit.location] = order
-                plan.bound_for[unit.province] = unit.location
+                self._stay(plan, unit, order)
                 return
             taken = plan.bound_for.get(target)
             occupant = position.units.get(target)
-            blocked = occupant is not None and occupant.power == view.power \
-                and target not in plan.leaving
-            if taken is None and not blocked:
+            ahead = None if occupant is None or occupant.power != view.power \
+                else plan.orders.get(occupant.location)
+            if taken is None and (occupant is None or occupant.power != view.power
+                                  or (isinstance(ahead, Move)
+                                      and _certain(ahead, position, view, plan.orders))):
                 plan.orders[unit.location] = order
                 plan.bound_for[target] = unit.location
                 plan.leaving.add(unit.province)
                 for fleet_province in route:
                     self._convoy(position, listing, plan, fleet_province, unit, target)
                 return
-            if taken:
-                mover = plan.orders.get(taken)
-                contested = (occupant is not None and occupant.power != view.power) \
-                    or view.enemy(target) > 0
-                if isinstance(mover, Move) and contested:
-                    support = _support_for(options, taken, target)
-                    if support is not None:
-                        plan.orders[unit.location] = support
-                        plan.bound_for[unit.province] = unit.location
-                        return
+            # Taken by an own unit moving in, or an own unit there that stays or moves where
+            # it could bounce (following it would bounce off it): support that move instead
+            # where it is contested, else look elsewhere.
+            helped: tuple[str, str] | None = None
+            if taken and isinstance(plan.orders.get(taken), Move):
+                helped = (taken, target)
+            elif isinstance(ahead, Move) and occupant is not None:
+                helped = (occupant.location, province_of(ahead.destination))
+            if helped is not None and _contested(position, view, helped[1]):
+                support = _support_for(options, *helped)
+                if support is not None:
+                    self._stay(plan, unit, support)
+                    return
             remaining = [entry for entry in remaining if entry[1] != index]
-        plan.orders[unit.location] = hold_of(options)
-        plan.bound_for[unit.province] = unit.location
+        self._stay(plan, unit, hold_of(options))
 
     @staticmethod
     def _free_fleets(position: Position, power: str, listing: Listing,
                      plan: _Plan) -> frozenset[str]:
         """Provinces of own fleets in convoy spaces that are free to convoy: not yet ordered,
-        or ordered to hold."""
+        or ordered to hold (and not held by a variant's rule)."""
         spaces = tables_for(position.variant).convoy_spaces
         free: set[str] = set()
         for loc in listing:
             unit = position.units.get(province_of(loc))
-            if unit is None or unit.type is not UnitType.FLEET or unit.province not in spaces:
+            if unit is None or unit.type is not UnitType.FLEET or unit.province not in spaces \
+                    or loc in plan.holding:
                 continue
             order = plan.orders.get(loc)
             if order is None or isinstance(order, Hold):
@@ -348,7 +572,8 @@ class HeuristicBot(Bot):
             need[loc] = against  # supports wanted: the move then has strength against + 1
         movers.sort(key=lambda m: -view.score(position.units[province_of(m[0])].type,
                                                province_of(m[1].destination), self.weights))
-        holders = [loc for loc, order in plan.orders.items() if isinstance(order, Hold)]
+        holders = [loc for loc, order in plan.orders.items()
+                   if isinstance(order, Hold) and loc not in plan.holding]
         for loc in holders:
             options = listing[loc]
             best: tuple[int, Order, str] | None = None
@@ -411,6 +636,9 @@ class HeuristicBot(Bot):
 
     def builds(self, position: Position, power: str, listing: Listing, count: int,
                rng: random.Random) -> list[Order]:
+        """The builds worth most that the variant's limits for the whole winter leave standing
+        (Colonial Winters 3 and 4(d)), after mobilising inactive units when that brings more
+        units into play than the build it foregoes (Colonial Winters 8)."""
         view = _view(position, power, self.weights)
         choices: list[tuple[float, Build]] = []
         for builds in build_sites(listing).values():
@@ -419,20 +647,56 @@ class HeuristicBot(Bot):
                 if build.unit_type is UnitType.FLEET:
                     worth *= self.weights.fleet_bias
                 choices.append((worth, build))
+        chosen = self._standing_builds(position, power, choices, count, rng)
         orders: list[Order] = []
-        while choices and len(orders) < count:
+        mobilisable = mobilisations(listing)
+        allowed = position.variant.hooks.mobilisation(position, power) if mobilisable else None
+        if allowed is not None and allowed.per_build > 0:
+            mobilised = min(allowed.per_build, len(mobilisable))
+            # one build is foregone for them all: worth it for two units or more, or when the
+            # build could not be made anyway
+            if count == 0 or mobilised >= 2 or len(chosen) < count:
+                ranked = sorted(mobilisable.items(), key=lambda item: (
+                    -view.score(item[1].unit_type, province_of(item[0]), self.weights),
+                    item[0]))
+                orders += [order for _, order in ranked[:mobilised]]
+                count = max(0, count - 1)
+                chosen = chosen[:count]
+        orders += chosen
+        return orders + waives(listing, count - len(chosen))
+
+    def _standing_builds(self, position: Position, power: str,
+                         choices: list[tuple[float, Build]], count: int,
+                         rng: random.Random) -> list[Build]:
+        """Up to ``count`` of the (worth, build) ``choices`` on distinct sites, each taken
+        (best first, now and then the next best) only if the variant's winter limits void
+        none of the builds taken with it."""
+        hooks = position.variant.hooks
+        limits = type(hooks).void_adjustments is not VariantHooks.void_adjustments
+        chosen: list[Build] = []
+        while choices and len(chosen) < count:
             scored = sorted(((worth, i) for i, (worth, _) in enumerate(choices)),
                             key=lambda entry: (-entry[0], entry[1]))
-            chosen = choices[_pick(scored, rng, self.weights.alternative)][1]
-            orders.append(chosen)
-            choices = [c for c in choices if c[1].province != chosen.province]
-        return orders + waives(listing, count - len(orders))
+            first = _pick(scored, rng, self.weights.alternative)
+            for index in [first] + [i for _, i in scored if i != first]:
+                build = choices[index][1]
+                if not limits or not hooks.void_adjustments(position, power, [*chosen, build]):
+                    break
+            else:
+                break  # every build left would be void with those taken
+            chosen.append(build)
+            choices = [c for c in choices if c[1].province != build.province]
+        return chosen
 
     def removals(self, position: Position, power: str, listing: Listing, count: int,
                  rng: random.Random) -> list[Order]:
+        """The units worth least where they stand, of the type the variant says goes first
+        (Colonial Winters 4(c): fleets before armies) before the others."""
         view = _view(position, power, self.weights)
+        first = position.variant.hooks.removal_first(position, power)
         removable = removals_listed(listing)
         ranked = sorted(removable.items(), key=lambda item: (
+            item[1].unit_type is not first,
             view.score(item[1].unit_type, province_of(item[0]), self.weights), item[0]))
         return [order for _, order in ranked[:count]]
 

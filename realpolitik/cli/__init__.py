@@ -61,7 +61,7 @@ def _formatter(prog: str) -> argparse.HelpFormatter:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every command."""
-    from . import _arena, _cases, _commands, _demo
+    from . import _arena, _cases, _commands, _daide, _demo
 
     parser = _Parser(prog="realpolitik", description=DESCRIPTION, epilog=EPILOG,
                      formatter_class=_formatter)
@@ -206,6 +206,55 @@ def build_parser() -> argparse.ArgumentParser:
                      help="no line per game on standard error")
     json_arg(sub)
 
+    sub = command("daide", "DAIDE: host games for DAIDE bots, or play bots on a DAIDE server",
+                  _daide_help,
+                  "The DAIDE protocol is how computer players of Diplomacy talk to a server\n"
+                  "(DumbBot, Albert and others). 'daide serve' hosts games they join;\n"
+                  "'daide play' puts realpolitik's bots on any DAIDE server. See docs/daide.md.")
+    daide = sub.add_subparsers(dest="daide_command", metavar="COMMAND", parser_class=_Parser)
+    serve = daide.add_parser(
+        "serve", help="host games that DAIDE clients join over TCP", formatter_class=_formatter,
+        description="Host games of a variant for DAIDE clients. Seats not given to realpolitik\n"
+        "bots with --bots wait for DAIDE clients; a game starts when every seat is taken, and\n"
+        "each finished game's summary is printed (--json: one JSON object per game).")
+    serve.set_defaults(handler=_daide.cmd_serve)
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on "
+                       "(default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=16713, help="TCP port (default 16713, "
+                       "the usual DAIDE port; 0 picks a free one)")
+    serve.add_argument("--variant", default="classical",
+                       help="the map: a variant's name or folder (default classical)")
+    serve.add_argument("--games", type=int, default=1, metavar="N",
+                       help="games to play before stopping (default 1; 0: until stopped)")
+    serve.add_argument("--end-year", type=int, metavar="YEAR",
+                       help="end each game after this year's adjustments (default: play to "
+                       "a solo or a draw)")
+    serve.add_argument("--deadline", type=float, metavar="SECONDS",
+                       help="seconds per phase (default: wait for every connected player)")
+    serve.add_argument("--bots", metavar="NAMES", default="",
+                       help="realpolitik bots taking seats, e.g. heuristic*6 (default: none; "
+                       "the other seats wait for DAIDE clients)")
+    serve.add_argument("--seed", type=int, default=0,
+                       help="seed of the first game's seating and bots; game i uses SEED+i")
+    serve.add_argument("--rules", default="2023", metavar="EDITION",
+                       help="rule edition (default 2023)")
+    serve.add_argument("-q", "--quiet", action="store_true",
+                       help="no log lines on standard error")
+    json_arg(serve)
+    play = daide.add_parser(
+        "play", help="connect realpolitik bots to a DAIDE server", formatter_class=_formatter,
+        description="Connect COUNT bots to the DAIDE server at HOST:PORT (Parlance's, or\n"
+        "'realpolitik daide serve'); each plays the power it is given until the game ends.\n"
+        "Exit code 1 if a bot got no seat.")
+    play.set_defaults(handler=_daide.cmd_play)
+    play.add_argument("address", metavar="HOST:PORT", help="the server, e.g. localhost:16713")
+    play.add_argument("--bot", default="heuristic", help="which bot (default heuristic)")
+    play.add_argument("--count", type=int, default=1, metavar="N",
+                      help="how many bots to connect (default 1)")
+    play.add_argument("--seed", type=int, default=0, help="seed of the first bot; bot i uses "
+                      "SEED+i (default 0)")
+    json_arg(play)
+
     sub = command("demo", "a short demonstration: the rulebook's 1901 sample game",
                   _demo.run_demo,
                   "Play Spring and Fall 1901 of the 1971 rulebook's sample game from the\n"
@@ -213,6 +262,12 @@ def build_parser() -> argparse.ArgumentParser:
                   "with its reason. Nothing is written to disk.")
     json_arg(sub)
     return parser
+
+
+def _daide_help(args: argparse.Namespace) -> int:
+    """``realpolitik daide`` alone: say which subcommands there are."""
+    build_parser().parse_args(["daide", "--help"])
+    return EXIT_USAGE
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:

@@ -1,11 +1,18 @@
 """Compatibility layers for code written against other Diplomacy engines.
 
-:mod:`realpolitik.compat.diplomacy` is a facade with the calls, order strings and location names
-of the ``diplomacy`` package on PyPI (1.1.2), so that research code runs on realpolitik by
-changing one import::
+:func:`install` makes ``import diplomacy`` (the ``diplomacy`` package on PyPI, 1.1.2) give
+realpolitik's compatibility layer, so research code written for that package runs unchanged::
 
-    from realpolitik.compat.diplomacy import Game
+    import realpolitik.compat
+    realpolitik.compat.install()
+    from diplomacy import Game          # realpolitik's facade
 
-:mod:`realpolitik.compat.diplomacy_json` reads and writes that package's saved-game JSON.
-Neither needs the ``diplomacy`` package itself.
+or, without touching the script, ``python -m realpolitik.compat SCRIPT [ARGS...]``.
+:mod:`realpolitik.compat.diplomacy` is the facade itself (``Game``, ``Power``, ``Map``,
+``Message``); :mod:`realpolitik.compat.diplomacy_json` reads and writes that package's saved
+games. None of it needs the ``diplomacy`` package installed.
 """
+
+from realpolitik.compat.importing import install, uninstall
+
+__all__ = ["install", "uninstall"]

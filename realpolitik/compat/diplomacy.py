@@ -15,8 +15,9 @@ changing one import::
 Order strings and location names are exactly that package's: upper case, coasts written
 ``STP/SC``, ``A PAR - BUR``, ``F NTH C A LON - BEL``, ``A LON - BEL VIA``, ``A PAR S A MAR``,
 ``A PAR B``, ``F BRE D``, ``A PAR R BUR``, ``WAIVE``. Powers are ``"FRANCE"`` and so on. The
-rules are realpolitik's (an edition, the 2023 rulebook by default), so a few adjudications differ
-from that package's where it departs from the DATC; ``docs/compat.md`` lists them.
+rules are realpolitik's (the 2000 rulebook by default, the package's reading), so a few
+adjudications differ from that package's where it departs from the DATC; ``docs/compat.md``
+lists them. :func:`realpolitik.compat.install` serves this module as ``diplomacy`` itself.
 
 Orders given as strings are looked up in a table of the current phase's legal orders (built once
 per phase), so the canonical strings cost a dictionary look-up; anything else is read by the
@@ -25,17 +26,32 @@ lenient parser of :mod:`realpolitik.notation`.
 
 from __future__ import annotations
 
+import copy
+import hashlib
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from realpolitik.adjudication.outcomes import Outcome, Resolution
 from realpolitik.caches import Bounded, CacheSlot
-from realpolitik.errors import RealpolitikError
+from realpolitik.compat.diplomacy_map import Map
+from realpolitik.compat.diplomacy_message import (
+    GLOBAL,
+    OBSERVER,
+    OMNISCIENT,
+    SYSTEM,
+    Deferred,
+    GamePhaseData,
+    Message,
+    SortedDict,
+    timestamp_microseconds,
+)
+from realpolitik.compat.diplomacy_names import DEFAULT_GAME_RULES
+from realpolitik.errors import GameError, RealpolitikError
 from realpolitik.game import Game as _Game
 from realpolitik.game import PhaseRecord
 from realpolitik.geography import UnitType, province_of
-from realpolitik.legality import adjustment_counts, build_sites, retreat_options
+from realpolitik.legality import adjustment_counts, build_sites, check_order, retreat_options
 from realpolitik.listing import listed_orders
 from realpolitik.maptables import MapTables, tables_for
 from realpolitik.notation import parse_order
@@ -50,16 +66,19 @@ from realpolitik.orders import (
     SupportHold,
     SupportMove,
     Waive,
-    unit_key,
 )
-from realpolitik.position import PhaseType, Position, Unit
-from realpolitik.rules import Rules
+from realpolitik.position import DislodgedUnit, Phase, PhaseType, Position, Season, Unit
+from realpolitik.rules import Rules, rules_for
 from realpolitik.variant import Variant, load_variant
 from realpolitik.variant_rules import NEUTRAL
 
-__all__ = ["Game", "PhaseData", "PowerView", "diplomacy_state", "order_statuses", "order_text",
-           "record_orders", "update_influence",
-           "unit_text"]
+__all__ = ["Game", "GamePhaseData", "Map", "Message", "Power", "SortedDict", "diplomacy_state",
+           "order_statuses", "order_text", "record_orders", "update_influence", "unit_text"]
+
+PACKAGE_RULES = rules_for("2000", {"4.A.2": "szykman", "4.A.5": "allowed"})
+"""The rules the facade plays by default, the package's reading: the 2000 rulebook, and a unit
+dislodged by a convoyed attack may retreat to the province the attack came from (DATC 4.A.5;
+the package allows it)."""
 
 _MAPS = {"standard": "classical"}
 _LOADED: dict[str, Variant] = {}
@@ -146,89 +165,6 @@ class _PhaseTables:
         self.retreats: dict[str, dict[str, list[str]]] | None = None
 
 
-class PowerView:
-    """A power as the ``diplomacy`` package shows it (``game.powers["FRANCE"]``), read-only."""
-
-    __slots__ = ("_facade", "name")
-
-    def __init__(self, facade: Game, name: str) -> None:
-        self._facade = facade
-        self.name = name
-        """``"FRANCE"``."""
-
-    @property
-    def units(self) -> list[str]:
-        """The power's units on the board: ``["A PAR", "F BRE"]``."""
-        return self._facade._units_by_power().get(self.name, [])[:]
-
-    @property
-    def centers(self) -> list[str]:
-        """The supply centres it owns."""
-        centers: list[str] = self._facade.get_centers(self.name)
-        return centers
-
-    @property
-    def homes(self) -> list[str]:
-        """Its home centres."""
-        return _home_names(self._facade.realpolitik_game.variant, self.name.lower())
-
-    @property
-    def retreats(self) -> dict[str, list[str]]:
-        """Its dislodged units and where each may retreat: ``{"A TYR": ["BOH"]}``."""
-        return self._facade._retreats().get(self.name, {})
-
-    @property
-    def orders(self) -> dict[str, str]:
-        """Its orders for the current phase: unit -> the rest of the order."""
-        out: dict[str, str] = {}
-        for text in self._facade.get_orders(self.name):
-            words = text.split(" ", 2)
-            if len(words) == 3:
-                out[f"{words[0]} {words[1]}"] = words[2]
-        return out
-
-    def is_eliminated(self) -> bool:
-        """True once the power has no units and no centres."""
-        return self.name.lower() in self._facade.realpolitik_game.eliminated
-
-    def __repr__(self) -> str:
-        return f"<PowerView {self.name}>"
-
-
-class PhaseData:
-    """What :meth:`Game.process` returns: the phase just played (the package's GamePhaseData)."""
-
-    __slots__ = ("_facade", "_index", "name")
-
-    def __init__(self, facade: Game, index: int) -> None:
-        self._facade = facade
-        self._index = index
-        self.name: str = str(facade.realpolitik_game.history[index].position.phase)
-
-    @property
-    def state(self) -> dict[str, Any]:
-        """The state at the start of the phase (as :meth:`Game.get_state`)."""
-        record = self._facade.realpolitik_game.history[self._index]
-        return self._facade._state_of(record.position)
-
-    @property
-    def orders(self) -> dict[str, list[str]]:
-        """The orders carried into the phase, per power."""
-        record = self._facade.realpolitik_game.history[self._index]
-        return record_orders(self._facade.realpolitik_game, record)
-
-    @property
-    def results(self) -> dict[str, list[str]]:
-        """unit -> statuses (``"bounce"``, ``"void"``, ``"cut"``, ``"dislodged"``...)."""
-        record = self._facade.realpolitik_game.history[self._index]
-        return order_statuses(record.position, record.resolution)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The package's phase dictionary (name, state, orders, results, messages)."""
-        return {"name": self.name, "state": self.state, "orders": self.orders,
-                "results": self.results, "messages": []}
-
-
 class _Upper(dict[str, str]):
     """Location id -> the package's name for it (``stp/sc`` -> ``STP/SC``), filled on use."""
 
@@ -267,9 +203,7 @@ def _texts_of(legal: Mapping[str, tuple[Order, ...]], tables: MapTables,
             known = texts.get(order)
             if known is None:
                 known = texts[order] = _order_texts(order, tables)
-            table[known[0]] = order
-            if known[1] is not None:
-                table.setdefault(known[1], order)
+            table[known[0]] = order  # (not the string without a coast: see _MovementTexts)
 
 
 _MAX_MOVEMENT_TEXTS = 1 << 15
@@ -290,7 +224,7 @@ class _MovementTexts:
     value). Bounded by :data:`_MAX_MOVEMENT_TEXTS` orders: then it starts over.
     """
 
-    __slots__ = ("text", "held", "alias", "orders", "tables")
+    __slots__ = ("text", "held", "alias", "orders", "parts", "tables")
 
     def __init__(self, tables: MapTables) -> None:
         self.tables = tables
@@ -302,8 +236,9 @@ class _MovementTexts:
         """A string -> the other string its order is also listed under (a support of a move
         to a coast is also listed without the coast, as the package does)."""
         self.orders: dict[str, dict[str, Order]] = {}
-        """power -> string -> the order it names (an alias names the first order listed
-        under it)."""
+        """power -> string -> the order it names (not the aliases)."""
+        self.parts: dict[str, tuple[str, str]] = {}
+        """string -> (its unit, the rest of the order): ``("A PAR", "- BUR")``."""
 
     def clear(self) -> None:
         """Start over (the tables are full)."""
@@ -311,6 +246,7 @@ class _MovementTexts:
         self.held.clear()
         self.alias.clear()
         self.orders.clear()
+        self.parts.clear()
 
     def text_of(self, order: Order) -> str:
         """The string of ``order``, made and kept the first time."""
@@ -323,9 +259,11 @@ class _MovementTexts:
         main, other = _order_texts(order, self.tables)
         named = self.orders.setdefault(order.power or "", {})
         named.setdefault(main, order)
+        self.parts[main] = _split_order(main)
         if other is not None:
+            # (the string without the coast names a support of the move to any coast: it is
+            # read by the parser, not taken for this order)
             self.alias[main] = other
-            named.setdefault(other, order)
         self.held[key] = order
         self.text[key] = main
         return main
@@ -404,36 +342,296 @@ def record_orders(game: _Game, record: PhaseRecord) -> dict[str, list[str]]:
 
 
 def order_statuses(position: Position, resolution: Resolution) -> dict[str, list[str]]:
-    """Results in the package's shape: unit text -> list of statuses (empty: it went through)."""
+    """Results in the package's shape: unit text -> list of statuses (empty: it went through).
+
+    In the package's words: a move that failed says ``bounce`` (``no convoy`` for an army whose
+    convoy failed), a support ``cut``, an order that matched nothing ``void``; a dislodged unit
+    adds ``dislodged`` to what its order says (a dislodged unit's move failed and its support
+    was cut). A unit that does not survive a retreat phase says ``disband``; a build or removal
+    carried out says ``""`` (a waive nothing: the package's own entries under ``WAIVE`` follow
+    rules of its own, docs/compat.md).
+    """
     out: dict[str, list[str]] = {}
-    if position.phase.type is PhaseType.MOVEMENT:
+    kind = position.phase.type
+    moved: set[str] = set()
+    unconvoyed: set[str] = set()
+    if kind is PhaseType.MOVEMENT:
         for unit in position.units.values():
             out[unit_text(unit)] = []
+        moved = {r.order.location for r in resolution.results
+                 if r.outcome is Outcome.MOVED and isinstance(r.order, Move)}
+        unconvoyed = {r.order.location for r in resolution.results
+                      if isinstance(r.order, Move)
+                      and _not_convoyed(r.order, r.outcome, position, resolution)}
     for result in resolution.results:
         order = result.order
         key = "WAIVE" if isinstance(order, Waive) else \
             f"{order.unit_type.value} {order.location.upper()}"
+        if kind is PhaseType.MOVEMENT and not isinstance(order, Waive):
+            owner = position.units.get(province_of(order.location))
+            if owner is not None and owner.power != result.power:
+                continue  # an order for another power's unit (rule NO_CHECK): not its result
         statuses = out.setdefault(key, [])
-        status = _STATUS.get(result.outcome)
-        if status is not None and status not in statuses:
-            statuses.append(status)
-    dislodged = {d.unit.location for d in resolution.dislodged}
-    if dislodged and position.phase.type is PhaseType.MOVEMENT:
+        if isinstance(order, SupportMove) and result.outcome is not Outcome.DISLODGED:
+            # the package voids a support of an attack on a unit of the supporter's power
+            # that does not move away
+            target = position.units.get(province_of(order.destination))
+            if target is not None and target.power == result.power \
+                    and target.location not in moved:
+                statuses.append("void")
+                continue
+        if isinstance(order, Convoy) and order.army_location in unconvoyed \
+                and result.outcome in (Outcome.NO_EFFECT, Outcome.DISLODGED):
+            # the army went over land, or its convoy failed
+            statuses.extend(("no convoy", "dislodged") if result.outcome is Outcome.DISLODGED
+                            else ("no convoy",))
+            continue
+        if isinstance(order, Move) and order.location in unconvoyed \
+                and result.outcome in (Outcome.BOUNCED, Outcome.SELF_DISLODGE) \
+                and (order.via_convoy or not _by_land(order, position)):
+            statuses.append("no convoy")  # its convoy was broken by a dislodged fleet
+            continue
+        if isinstance(order, SupportMove) and order.supported_location in unconvoyed \
+                and result.outcome in (Outcome.SUPPORTED, Outcome.CUT) \
+                and _failed_convoy(order, resolution):
+            statuses.append("no convoy")  # a support of an army whose convoy failed
+            continue
+        for status in _statuses_of(order, result.outcome, kind):
+            if status not in statuses:
+                statuses.append(status)
+    if kind is PhaseType.MOVEMENT:
+        dislodged = {d.unit.location for d in resolution.dislodged}
         for unit in position.units.values():
             if unit.location in dislodged:
                 statuses = out.setdefault(unit_text(unit), [])
                 if "dislodged" not in statuses:
                     statuses.append("dislodged")
+    elif kind is PhaseType.RETREATS:
+        for text in disbanded_units(position, resolution):
+            statuses = out.setdefault(text, [])
+            if "disband" not in statuses:
+                statuses.append("disband")
     return out
+
+
+def disbanded_units(position: Position, resolution: Resolution) -> list[str]:
+    """The dislodged units of a retreat phase that did not retreat (``"F TRI"``)."""
+    retreated = {result.order.location for result in resolution.results
+                 if result.outcome is Outcome.RETREATED and not isinstance(result.order, Waive)}
+    return [unit_text(d.unit) for d in position.dislodged if d.unit.location not in retreated]
+
+
+def _by_land(move: Move, position: Position) -> bool:
+    """True if the move's destination is next to the unit by land."""
+    return province_of(move.destination) in position.variant.map.army_neighbours(move.location)
+
+
+def _failed_convoy(support: SupportMove, resolution: Resolution) -> bool:
+    """True if the move ``support`` supports was an army's move whose convoy failed."""
+    return any(isinstance(r.order, Move) and r.order.location == support.supported_location
+               and r.outcome in _CONVOY_FAILED for r in resolution.results)
+
+
+_CONVOY_FAILED = (Outcome.NO_CONVOY, Outcome.CONVOY_DISRUPTED, Outcome.PARADOX)
+
+
+def _not_convoyed(move: Move, outcome: Outcome, position: Position,
+                  resolution: Resolution) -> bool:
+    """True if an army's move was not carried by convoy: its convoy failed (a fleet of it was
+    dislodged), or it went (or tried to go) over land."""
+    if outcome in _CONVOY_FAILED:
+        return True
+    if move.unit_type is UnitType.ARMY and outcome in (Outcome.BOUNCED, Outcome.SELF_DISLODGE):
+        convoys = [r.outcome for r in resolution.results
+                   if isinstance(r.order, Convoy) and r.order.army_location == move.location]
+        if convoys and all(o is Outcome.DISLODGED for o in convoys):
+            return True
+    return move.unit_type is UnitType.ARMY and not move.via_convoy and \
+        province_of(move.destination) in position.variant.map.army_neighbours(move.location)
+
+
+def _statuses_of(order: Order, outcome: Outcome, kind: PhaseType) -> tuple[str, ...]:
+    """The package's statuses for one order's outcome (see :func:`order_statuses`)."""
+    if outcome is Outcome.DISLODGED:
+        if isinstance(order, Move):
+            return ("bounce", "dislodged")
+        if isinstance(order, SupportHold | SupportMove):
+            return ("cut", "dislodged")
+        return ("dislodged",)
+    if outcome in (Outcome.NO_CONVOY, Outcome.CONVOY_DISRUPTED, Outcome.PARADOX) \
+            and isinstance(order, Move):
+        return ("no convoy",)
+    if outcome is Outcome.PARADOX and isinstance(order, Convoy):
+        return ("disrupted",)
+    if kind is PhaseType.ADJUSTMENTS and outcome in (
+            Outcome.BUILT, Outcome.REMOVED, Outcome.DISBANDED):
+        return ("",)
+    status = _STATUS.get(outcome)
+    return () if status is None else (status,)
+
+
+class Power:
+    """A power as the ``diplomacy`` package has it (``game.powers["FRANCE"]``).
+
+    ``units``, ``centers``, ``retreats`` and ``orders`` are the game's own: changing them
+    changes the game (as in the package), and the facade reads them back into realpolitik's
+    position before it next lists, checks or adjudicates orders. Until then they are made from
+    the position only when first read, so a program that never reads them never pays for them.
+    """
+
+    def __init__(self, game: Game, name: str) -> None:
+        self.game = game
+        self.name = name
+        """``"FRANCE"``."""
+        self.homes: list[str] = _home_names(game.realpolitik_game.variant, name.lower())
+        """Its home centres, sorted."""
+        self.orders: dict[str, str] = {}
+        """Its movement orders for the current phase: unit -> the rest of the order
+        (``{"A PAR": "- BUR"}``); with the rule ``NO_CHECK``, ``"ORDER 1"`` -> the order as
+        given."""
+        self.adjust: list[str] = []
+        """Its retreat or adjustment orders for the current phase (whole order strings)."""
+        self.civil_disorder = 0
+        self.role = "server_type"
+        self.controller: dict[int, str | None] = {0: None}
+        self.vote = "neutral"
+        self.wait = False
+        self.order_is_set = 0
+        self._board: Position | None = None
+        """The position :attr:`_units`, :attr:`_centers` and :attr:`_retreats` were made from
+        (None: not made yet)."""
+        self._units: list[str] = []
+        self._centers: list[str] = []
+        self._retreats: dict[str, list[str]] = {}
+        self._seen: tuple[list[str], list[str], dict[str, list[str]]] | None = None
+        """Copies of the three as made, to see whether the caller changed them."""
+        self._values: dict[str, tuple[str, Order]] = {}
+        """unit (or place) -> (the order text in :attr:`orders` or :attr:`adjust`, the order
+        it was read as)."""
+        self._voids: list[str] = []
+        """Units given an order that could not be read or is illegal (results: ``void``)."""
+        self._sent: tuple[Position, dict[str, str] | list[str]] | None = None
+        """The position and a copy of :attr:`orders` (or :attr:`adjust`) when they were last
+        handed to the engine: unchanged since, they need not be handed over again."""
+
+    # -- the board, as the package's lists --------------------------------------------------
+
+    def _made(self) -> None:
+        """Make the lists from the game's position if they are not the position's yet."""
+        position = self.game.realpolitik_game.position
+        if self._board is position:
+            return
+        self._board = position
+        self._units = [unit_text(unit) for unit in position.units_of(self.name.lower())]
+        self._centers = [center.upper() for center in position.centers_of(self.name.lower())]
+        self._retreats = {unit: options[:] for unit, options
+                          in self.game._retreats().get(self.name, {}).items()}
+        self._seen = (self._units[:], self._centers[:],
+                      {unit: options[:] for unit, options in self._retreats.items()})
+
+    def _changed(self) -> bool:
+        """True if the caller changed the lists since they were made from the position."""
+        if self._board is None or self._board is not self.game.realpolitik_game.position:
+            return False
+        seen = self._seen
+        return seen is None or seen[0] != self._units or seen[1] != self._centers \
+            or seen[2] != self._retreats
+
+    def _synced(self, position: Position) -> None:
+        """The lists as they stand are ``position``'s (the facade has just made it from them)."""
+        if self._board is not None:
+            self._board = position
+            self._seen = (self._units[:], self._centers[:],
+                          {unit: options[:] for unit, options in self._retreats.items()})
+
+    @property
+    def units(self) -> list[str]:
+        """Its units on the board: ``["A PAR", "F BRE"]``."""
+        self._made()
+        return self._units
+
+    @units.setter
+    def units(self, value: list[str]) -> None:
+        self._made()
+        self._units = value
+
+    @property
+    def centers(self) -> list[str]:
+        """The supply centres it owns."""
+        self._made()
+        return self._centers
+
+    @centers.setter
+    def centers(self, value: list[str]) -> None:
+        self._made()
+        self._centers = value
+
+    @property
+    def retreats(self) -> dict[str, list[str]]:
+        """Its dislodged units and where each may retreat: ``{"A TYR": ["BOH"]}``."""
+        self._made()
+        return self._retreats
+
+    @retreats.setter
+    def retreats(self, value: dict[str, list[str]]) -> None:
+        self._made()
+        self._retreats = value
+
+    @property
+    def influence(self) -> list[str]:
+        """The provinces where it stood last (the package's idea)."""
+        return sorted(p.upper() for p, owner in self.game._influence.items()
+                      if owner == self.name.lower())
+
+    def is_eliminated(self) -> bool:
+        """True once the power has no units, no dislodged units and no centres."""
+        return not (self.units or self.centers or self.retreats)
+
+    def is_dummy(self) -> bool:
+        """True: no player controls a power of a local game."""
+        return True
+
+    def clear_units(self) -> None:
+        """Take its units off the board (dislodged ones too)."""
+        self.units = []
+        self.retreats = {}
+
+    def clear_centers(self) -> None:
+        """It owns no centre."""
+        self.centers = []
+
+    def clear_orders(self) -> None:
+        """Withdraw its orders for the current phase."""
+        if self._sent is not None:  # the engine has them already: withdrawn there too
+            self.game.realpolitik_game.clear_orders(self.game._names[self.name])
+        self._reset_orders()
+
+    def _reset_orders(self) -> None:
+        self.orders = {}
+        self.adjust = []
+        self._values = {}
+        self._voids = []
+        self._sent = None
+
+    def __repr__(self) -> str:
+        return f"<Power {self.name}>"
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class _Completed(Exception):
+    """(internal) The game is over: nothing to list or order."""
 
 
 class Game:
     """A game with the calls of ``diplomacy.Game``, played by realpolitik's engine.
 
-    ``map_name`` is ``"standard"`` (or any realpolitik variant); ``rules`` are the package's rule
-    flags, kept and reported but not acted on. ``edition`` picks realpolitik's rules (a
-    :class:`realpolitik.rules.Rules` or an edition name; the 2023 rulebook by default).
-    The realpolitik game underneath is :attr:`realpolitik_game`.
+    ``map_name`` is ``"standard"`` (or any realpolitik variant); ``rules`` are the package's
+    rule names (``NO_CHECK`` keeps orders unchecked until adjudication, as in the package; the
+    others are kept and reported). ``edition`` picks realpolitik's rules (a
+    :class:`realpolitik.rules.Rules` or an edition name; :data:`PACKAGE_RULES` by default, the
+    package's reading). The realpolitik game underneath is :attr:`realpolitik_game`.
     """
 
     def __init__(
@@ -442,48 +640,143 @@ class Game:
         *,
         map_name: str = "standard",
         rules: Iterable[str] | None = None,
-        edition: Rules | str = "2000",
+        edition: Rules | str | None = None,
         seed: int = 0,
         **kwargs: Any,
     ) -> None:
         variant = _LOADED.get(map_name)
         if variant is None:
             variant = _LOADED[map_name] = load_variant(_MAPS.get(map_name, map_name))
-        self.realpolitik_game = _Game(variant, rules=edition, seed=seed)
+        self.realpolitik_game = _Game(variant, rules=PACKAGE_RULES if edition is None else edition,
+                                      seed=seed)
         self.game_id: str = game_id or f"realpolitik-{int(time.time() * 1e6):x}"
         self.map_name = map_name
-        self.rules: list[str] = list(rules) if rules is not None else ["NO_PRESS",
-                                                                       "POWER_CHOICE"]
+        self.rules: list[str] = []
+        self.no_rules: set[str] = set()
+        for rule in (DEFAULT_GAME_RULES if rules is None else rules):
+            self.add_rule(rule)
         self.error: list[str] = []
         """Orders that could not be read or are illegal, as the package keeps them."""
         self.note = ""
+        self.status: str = kwargs.get("status", "forming")
+        self.role = "server_type"
+        self.outcome: list[str] = []
+        """Once the game is over: the last phase, then the winners."""
+        self.messages: SortedDict[Message] = SortedDict()
+        """This phase's messages: time sent -> :class:`Message`."""
+        self.message_history: SortedDict[SortedDict[Message]] = SortedDict()
+        self.order_history: SortedDict[dict[str, list[str]]] = SortedDict()
+        self.state_history: SortedDict[dict[str, Any]] = SortedDict()
+        self.result_history: SortedDict[dict[str, list[str]]] = SortedDict()
+        self._last: tuple[PhaseRecord, ...] = ()
+        """The realpolitik records of the phase played last (and of a retreat phase played
+        with it)."""
+        self._played: dict[str, Any] = {}
+        """What :attr:`command`, :attr:`ordered_units`, :attr:`dislodged` and :attr:`popped`
+        say of :attr:`_last`, once read."""
+        self._completed = False
+        """Set when the game was ended by the facade (a draw, or ``phase = "COMPLETED"``)."""
         self._tables = tables_for(variant)
         self._texts = _texts_cache(variant)
         self._movement_texts = _movement_texts(variant)
         self._upper_locations = [loc.upper() for loc in variant.map.locations]
         self._names: dict[str, str] = {p.upper(): p for p in variant.power_ids}
-        self._powers = {name: PowerView(self, name) for name in self._names}
+        self.powers: dict[str, Power] = {name: Power(self, name) for name in self._names}
         self._phase: _PhaseTables = _PhaseTables(self.realpolitik_game.position)
         self._influence: dict[str, str] = {}
         self._update_influence()
+        self._map: Map | None = None
+        self._first_year = Phase.parse(variant.start_phase).year
+
+    # -- rules --------------------------------------------------------------------------------
+
+    def add_rule(self, rule: str) -> None:
+        """Add one of the package's rules (``NO_CHECK``, ``NO_PRESS``...); a rule this facade
+        does not act on is kept and reported (docs/compat.md says which rules act)."""
+        if rule in self.no_rules or rule in self.rules:
+            return
+        for other in _RULE_EXCLUDES.get(rule, ()):
+            if other in self.rules:
+                self.rules.remove(other)
+        self.rules.append(rule)
+
+    def remove_rule(self, rule: str) -> None:
+        """Drop a rule."""
+        if rule in self.rules:
+            self.rules.remove(rule)
+
+    @property
+    def _no_check(self) -> bool:
+        return "NO_CHECK" in self.rules
 
     # -- the state ----------------------------------------------------------------------------
 
+    @property
+    def map(self) -> Map:
+        """The map, as the package's :class:`~realpolitik.compat.diplomacy_map.Map`."""
+        if self._map is None:
+            self._map = Map(self.map_name)
+        return self._map
+
+    def _sync(self) -> None:
+        """Read the powers' lists back into the position if the caller changed them."""
+        if not any(power._changed() for power in self.powers.values()):
+            return
+        game = self.realpolitik_game
+        position = game.position
+        variant = game.variant
+        the_map = variant.map
+        units: dict[str, Unit] = {}
+        centers: dict[str, str] = {}
+        dislodged: list[DislodgedUnit] = []
+        before = {d.unit.location: d for d in position.dislodged}
+        for name, power in self.powers.items():
+            power_id = self._names[name]
+            for text in power.units:
+                unit = _unit_from_text(power_id, text, the_map)
+                if unit is None:
+                    self.error.append(f"{name}: {text}: not a unit that can stand there")
+                    continue
+                units[unit.province] = unit
+            for text in power.retreats:
+                unit = _unit_from_text(power_id, text, the_map)
+                if unit is None:
+                    continue
+                earlier = before.get(unit.location)
+                dislodged.append(earlier if earlier is not None and earlier.unit == unit
+                                 else DislodgedUnit(unit, None))
+            for center in power.centers:
+                if the_map.is_location(center.lower()) and \
+                        the_map.province(center.lower()).is_supply_center:
+                    centers[center.lower()] = power_id
+        made = position.replace(units=units, centers=centers, dislodged=tuple(dislodged))
+        game.set_position(made)
+        for power in self.powers.values():
+            power._synced(made)
+
+    def _set_phase(self, phase: Phase) -> None:
+        self._sync()
+        game = self.realpolitik_game
+        position = game.position
+        dislodged = position.dislodged if phase.type is PhaseType.RETREATS else ()
+        game.set_position(position.replace(phase=phase, dislodged=dislodged))
+        self._completed = False
+
     def _current(self) -> _PhaseTables:
+        self._sync()
         position = self.realpolitik_game.position
         if self._phase.position is not position:
             self._phase = _PhaseTables(position)
         return self._phase
 
     @property
-    def powers(self) -> dict[str, PowerView]:
-        """``{"AUSTRIA": <PowerView AUSTRIA>, ...}``."""
-        return dict(self._powers)
+    def _over(self) -> bool:
+        return self._completed or self.realpolitik_game.is_over
 
     @property
     def is_game_done(self) -> bool:
         """True once the game has ended."""
-        return self.realpolitik_game.is_over
+        return self._over
 
     @property
     def current_short_phase(self) -> str:
@@ -492,30 +785,58 @@ class Game:
 
     @property
     def phase(self) -> str:
-        """``"SPRING 1901 MOVEMENT"``, or ``"COMPLETED"``."""
+        """``"SPRING 1901 MOVEMENT"``, or ``"COMPLETED"``; assigning either form moves the game
+        to that phase."""
         short = self.get_current_phase()
         if short == "COMPLETED":
             return short
         return f"{_SEASON_NAMES[short[0]]} {short[1:-1]} {_PHASE_TYPE_NAMES[short[-1]]}"
 
+    @phase.setter
+    def phase(self, value: str) -> None:
+        self.set_current_phase(value)
+
     @property
-    def phase_type(self) -> str:
+    def phase_type(self) -> str | None:
         """``"M"``, ``"R"`` or ``"A"`` (``None`` once the game is over)."""
-        return self.realpolitik_game.phase.type.value
+        return None if self._over else self.realpolitik_game.phase.type.value
 
     def get_current_phase(self) -> str:
         """``"S1901M"``, ``"F1901R"``, ``"W1901A"``, or ``"COMPLETED"`` once the game is over."""
-        if self.realpolitik_game.is_over:
+        if self._over:
             return "COMPLETED"
         return str(self.realpolitik_game.phase)
+
+    def set_current_phase(self, new_phase: str) -> None:
+        """Move the game to a phase (``"W1901A"``, ``"WINTER 1901 ADJUSTMENTS"``) or end it
+        (``"COMPLETED"``); the board stays as it is."""
+        text = new_phase.strip().upper()
+        if text == "COMPLETED":
+            self._completed = True
+            return
+        if text == "FORMING":
+            raise ValueError("a realpolitik game has no forming phase: it starts at once")
+        words = text.split()
+        if len(words) == 3:
+            seasons = {long: short for short, long in _SEASON_NAMES.items()}
+            text = f"{seasons.get(words[0], '?')}{words[1]}{words[2][:1]}"
+        self._set_phase(Phase.parse(text))
+
+    def clear_cache(self) -> None:
+        """Accepted for compatibility: the facade's tables follow the position by themselves."""
+        self._sync()
 
     def get_map_power_names(self) -> list[str]:
         """The powers of the map: ``["AUSTRIA", ...]``."""
         return list(self._names)
 
-    def get_power(self, power_name: str) -> PowerView:
+    def get_power(self, power_name: str) -> Power:
         """The power called ``power_name``."""
-        return self._powers[self._power_id(power_name).upper()]
+        return self.powers[self._power_id(power_name).upper()]
+
+    def has_power(self, power_name: str) -> bool:
+        """True if the map has this power."""
+        return power_name.upper() in self._names
 
     def _power_id(self, power_name: str) -> str:
         power = self._names.get(power_name.upper())
@@ -524,38 +845,122 @@ class Game:
                              + ", ".join(self._names))
         return power
 
-    def _units_by_power(self) -> dict[str, list[str]]:
-        cache = self._current()
-        if cache.units is None:
-            cache.units = _units_by_name(cache.position, self._names)
-        return cache.units
-
     def _retreats(self) -> dict[str, dict[str, list[str]]]:
         """Dislodged units that have somewhere to go, and where (the package disbands the
         others at once, without a retreat phase)."""
-        cache = self._current()
+        position = self.realpolitik_game.position
+        cache = self._phase if self._phase.position is position else None
+        if cache is None:
+            cache = self._phase = _PhaseTables(position)
         if cache.retreats is None:
-            cache.retreats = _retreats_by_name(cache.position, self.realpolitik_game.rules,
-                                               self._names)
+            if position.phase.type is PhaseType.RETREATS:
+                cache.retreats = _retreats_by_name(position, self.realpolitik_game.rules,
+                                                   self._names)
+            else:  # a dislodged unit set up outside a retreat phase: nowhere known yet
+                cache.retreats = {name: {} for name in self._names}
+                for dislodged in position.dislodged:
+                    cache.retreats[dislodged.unit.power.upper()][unit_text(dislodged.unit)] = []
         return cache.retreats
 
     def get_units(self, power_name: str | None = None) -> Any:
         """A power's units (``["A PAR", "*F BRE"]``, dislodged ones starred), or every power's."""
-        units = self._units_by_power()
-        dislodged: dict[str, list[str]] = {}
-        for name, retreating in self._retreats().items():
-            dislodged[name] = ["*" + unit for unit in retreating]
         if power_name is not None:
-            name = self._power_id(power_name).upper()
-            return units[name] + dislodged.get(name, [])
-        return {name: units[name] + dislodged.get(name, []) for name in self._names}
+            power = self.get_power(power_name)
+            return power.units[:] + ["*" + unit for unit in power.retreats]
+        return {name: self.get_units(name) for name in self._names}
 
     def get_centers(self, power_name: str | None = None) -> Any:
         """A power's supply centres (``["BRE", "MAR", "PAR"]``), or every power's."""
-        centers = _centers_by_name(self.realpolitik_game.position, self._names)
         if power_name is not None:
-            return centers[self._power_id(power_name).upper()]
-        return centers
+            return self.get_power(power_name).centers[:]
+        return {name: self.get_centers(name) for name in self._names}
+
+    # -- setting up a position ----------------------------------------------------------------
+
+    def set_units(self, power_name: str, units: str | list[str], reset: bool = False) -> None:
+        """Put units on the board for a power (``"A PAR"``, ``"*F BRE"`` for a dislodged one),
+        taking off any unit already in their province; with ``reset``, the power's other units
+        go first. A unit that cannot stand there is left out, noted in :attr:`error`."""
+        name = power_name.upper()
+        if name not in self._names:
+            return
+        texts = [units] if isinstance(units, str) else list(units)
+        power = self.powers[name]
+        if reset:
+            power.clear_units()
+        the_map = self.realpolitik_game.variant.map
+        placed: list[str] = []
+        dislodged: list[str] = []
+        for text in texts:
+            words = text.upper().split()
+            is_dislodged = bool(words) and words[0].startswith("*")
+            if is_dislodged:
+                words[0] = words[0][1:]
+            if len(words) != 2:
+                continue
+            unit = " ".join(words)
+            if _unit_from_text(self._names[name], unit, the_map) is None:
+                self.error.append(f"Invalid unit {unit}")
+                continue
+            (dislodged if is_dislodged else placed).append(unit)
+        for other in self.powers.values():
+            for unit in placed:
+                province = _province_of_text(unit)
+                other.units[:] = [u for u in other.units if _province_of_text(u) != province]
+            for unit in dislodged:
+                province = _province_of_text(unit)
+                for old in [u for u in other.retreats if _province_of_text(u) == province]:
+                    del other.retreats[old]
+        for unit in placed:
+            if unit not in power.units:
+                power.units.append(unit)
+        for unit in dislodged:
+            power.retreats.setdefault(unit, [])
+        if self.phase_type == "R":
+            self._sync()
+            position = self.realpolitik_game.position
+            for other in self.powers.values():
+                for unit_name in other.retreats:
+                    match = [d for d in position.dislodged if unit_text(d.unit) == unit_name]
+                    if match:
+                        other.retreats[unit_name] = [option.upper() for option in retreat_options(
+                            position, match[0], rules=self.realpolitik_game.rules)]
+            for other in self.powers.values():
+                other._synced(position)
+
+    def set_centers(self, power_name: str, centers: str | list[str], reset: bool = False,
+                    ) -> None:
+        """Give supply centres to a power (taking them from their owner); with ``reset`` it
+        loses its others first. A province that is no supply centre is left out."""
+        name = power_name.upper()
+        if name not in self._names:
+            return
+        wanted = [centers] if isinstance(centers, str) else list(centers)
+        power = self.powers[name]
+        if reset:
+            power.clear_centers()
+        for other in self.powers.values():
+            other.centers[:] = [c for c in other.centers if c not in wanted]
+        the_map = self.realpolitik_game.variant.map
+        for center in wanted:
+            place = center.lower()
+            if the_map.is_location(place) and the_map.province(place).is_supply_center \
+                    and place == province_of(place) and center.upper() not in power.centers:
+                power.centers.append(center.upper())
+
+    def clear_units(self, power_name: str | None = None) -> None:
+        """Take every unit of a power (or of every power) off the board."""
+        for name, power in self.powers.items():
+            if power_name is None or name == power_name.upper():
+                power.clear_units()
+
+    def clear_centers(self, power_name: str | None = None) -> None:
+        """No centre is owned by a power (or by any power)."""
+        for name, power in self.powers.items():
+            if power_name is None or name == power_name.upper():
+                power.clear_centers()
+
+    # -- legal orders -------------------------------------------------------------------------
 
     def get_orderable_locations(self, power_name: str | None = None) -> Any:
         """Where a power has something to order (sorted provinces), or every power's."""
@@ -571,7 +976,7 @@ class Game:
         engine says have something to order (not neutral units, nor eliminated powers)."""
         out: dict[str, list[str]] = {name: [] for name in self._names}
         game = self.realpolitik_game
-        if game.is_over:
+        if self._over:
             return out
         kind = position.phase.type
         counts = adjustment_counts(position) if kind is PhaseType.ADJUSTMENTS else {}
@@ -591,16 +996,15 @@ class Game:
             locs.sort()
         return out
 
-    # -- legal orders -------------------------------------------------------------------------
-
     def _lookup(self, power: str) -> dict[str, Order]:
         """Order string -> order, for every legal order of ``power`` in the current phase."""
         cache = self._current()
         table = cache.lookup.get(power)
         if table is None:
             table = {}
-            if not self.realpolitik_game.is_over:
-                legal = self.realpolitik_game.legal_orders(power)
+            game = self.realpolitik_game
+            if not self._over and power in game.powers_to_order():
+                legal = game.legal_orders(power)
                 if cache.position.phase.type is PhaseType.RETREATS:
                     retreating = self._retreats()[power.upper()]
                     legal = {loc: orders for loc, orders in legal.items()
@@ -623,7 +1027,7 @@ class Game:
     def _possible(self, cache: _PhaseTables) -> dict[str, list[str]]:
         the_map = self.realpolitik_game.variant.map
         possible: dict[str, list[str]] = {loc: [] for loc in self._upper_locations}
-        if self.realpolitik_game.is_over:
+        if self._over:
             return possible
         up = _UPPER
         game = self.realpolitik_game
@@ -639,7 +1043,7 @@ class Game:
                         possible[up[province]] = unit_texts[:]
             return possible
         adjustments = cache.position.phase.type is PhaseType.ADJUSTMENTS
-        for power in self.realpolitik_game.powers_to_order():
+        for power in game.powers_to_order():
             table = self._lookup(power)
             sites: set[str] = set()
             waive = False
@@ -683,46 +1087,124 @@ class Game:
                    replace: bool = True) -> None:
         """Give orders for a power, in the package's strings (``["A PAR - BUR", ...]``).
 
-        Orders for units already ordered this phase replace the earlier ones (with ``replace``,
-        else they are ignored). Orders that cannot be read or are illegal are kept in
-        :attr:`error` and not carried out, as the package does.
+        Orders for units already ordered this phase replace the earlier ones (with
+        ``replace``; else they are ignored). Orders that cannot be read or are illegal are
+        kept in :attr:`error` and not carried out, as the package does; with the rule
+        ``NO_CHECK`` they are kept as given and void when the phase is adjudicated.
         """
         power = self._power_id(power_name)
-        game = self.realpolitik_game
-        if game.is_over:
+        name = power.upper()
+        if self._over:
             return
         texts = [orders] if isinstance(orders, str) else list(orders)
-        if game.phase.type is PhaseType.MOVEMENT:
-            # The order a string names, if the listing made it and lists it now (else the
-            # slow path reads the string).
-            listed = listed_orders(game.position, power, rules=game.rules).holds
-            named = self._movement_texts.orders.get(power, {})
-            table: dict[str, Order] = {
-                text: order for text in texts
-                if (order := named.get(text)) is not None and listed(order)}
+        texts = [text for text in texts if text and text.strip()]
+        kind = self.realpolitik_game.phase.type
+        if kind is PhaseType.MOVEMENT and self._no_check:
+            self._set_unchecked(self.powers[name], texts, replace)
+            return
+        self._sync()
+        if kind is PhaseType.MOVEMENT:
+            self._set_movement(power, texts, replace)
         else:
-            table = self._lookup(power)
-        values: list[Order] = []
+            self._set_other(power, texts, replace)
+
+    def _set_movement(self, power: str, texts: list[str], replace: bool) -> None:
+        """Movement orders, each checked at once: kept in ``power.orders`` as unit -> the
+        rest of the order, with the order value it was read as."""
+        game = self.realpolitik_game
+        holder = self.powers[power.upper()]
+        # The order a string names, if the listing made it and lists it now (else the slow
+        # path reads the string).
+        named = self._movement_texts.orders.get(power, {})
+        split = self._movement_texts.parts
+        listed = None
         for text in texts:
-            if not text:
-                continue
-            order = table.get(text)
+            order = named.get(text)
+            if order is not None:
+                if listed is None:
+                    listed = listed_orders(game.position, power, rules=game.rules).holds
+                if not listed(order):
+                    order = None
             if order is None:
                 order = self._read(power, text)
                 if order is None:
                     continue
-            values.append(order)
-        if game.phase.type is PhaseType.ADJUSTMENTS:
-            # as in the package, a WAIVE only takes up a build no build order claims
-            values.sort(key=lambda o: isinstance(o, Waive))
-        if not replace:
-            taken = {unit_key(e.order) for e in game.orders_of(power)
-                     if e.order is not None} - {None}  # (a waive is for no unit)
-            values = [o for o in values if unit_key(o) not in taken]
-        report = game.submit(power, values, replace_all=False)
-        for entry in report:
-            if not entry.ok:
-                self.error.append(f"{power_name.upper()}: {entry.text}: {entry.error}")
+                problem = check_order(game.position, order, rules=game.rules)
+                if problem is not None:
+                    self.error.append(f"{power.upper()}: {text}: {problem[1]}")
+                    continue
+                text = order_text(order, self._tables, game.position)
+            parts = split.get(text)
+            if parts is None:
+                parts = _split_order(text)
+            unit, rest = parts
+            if not replace and unit in holder.orders:
+                continue
+            holder.orders[unit] = rest
+            holder._values[unit] = (rest, order)
+        self._send(holder)
+
+    def _set_unchecked(self, holder: Power, texts: list[str], replace: bool) -> None:
+        """``NO_CHECK``: movement orders kept as given (``"ORDER n"`` -> text), read and
+        checked when the phase is adjudicated."""
+        for text in texts:
+            words = text.upper().split()
+            if len(words) < 2:
+                self.error.append(f"{holder.name}: {text}: not an order")
+                continue
+            if replace:
+                place = _province_of_text(" ".join(words[:2])) if words[0] in ("A", "F") \
+                    else words[0][:3]
+                for key, given in holder.orders.items():
+                    given_words = given.split()
+                    if len(given_words) >= 2 and given_words[1][:3] == place[:3].upper():
+                        holder.orders[key] = ""
+            holder.orders[f"ORDER {len(holder.orders) + 1}"] = " ".join(text.split())
+
+    def _set_other(self, power: str, texts: list[str], replace: bool) -> None:
+        """Retreat and adjustment orders: checked at once, kept in ``power.adjust``. In one
+        call the first order for a place stands; a later call replaces it (``replace``)."""
+        holder = self.powers[power.upper()]
+        table = self._lookup(power)
+        game = self.realpolitik_game
+        given: dict[str, tuple[str, Order]] = {}
+        waives = 0
+        for text in texts:
+            order = table.get(text)
+            if order is None:
+                order = self._read(power, text)
+                if order is None:
+                    holder._voids.append(" ".join(text.upper().split()[:2]))
+                    continue
+                problem = check_order(game.position, order, rules=game.rules)
+                if problem is not None or (not isinstance(order, Waive)
+                                           and order not in table.values()):
+                    reason = problem[1] if problem else "not allowed in this phase"
+                    self.error.append(f"{power.upper()}: {text}: {reason}")
+                    holder._voids.append(_unit_of(order) if not isinstance(order, Waive)
+                                         else "WAIVE")
+                    continue
+            written = order_text(order, self._tables, game.position)
+            if isinstance(order, Waive):
+                waives += 1
+                given[f"WAIVE {waives}"] = (written, order)
+                continue
+            place = province_of(order.location)
+            if place in given:  # a second order for one place in one call is void
+                holder._voids.append(_unit_of(order))
+            else:
+                given[place] = (written, order)
+        current: dict[str, tuple[str, Order]] = {}
+        for written, order in holder._values.values():
+            key = "WAIVE " + str(len(current)) if isinstance(order, Waive) \
+                else province_of(order.location)
+            current[key] = (written, order)
+        for key, entry in given.items():
+            if replace or key not in current:
+                current[key] = entry
+        holder._values = {key: entry for key, entry in current.items()}
+        holder.adjust = [written for written, _ in current.values()]
+        self._send(holder)
 
     def _read(self, power: str, text: str) -> Order | None:
         """The slow path: an order string not in the table of legal orders."""
@@ -742,84 +1224,511 @@ class Game:
 
     def get_orders(self, power_name: str | None = None) -> Any:
         """The orders given so far this phase (WAIVE left out, as the package does)."""
-        game = self.realpolitik_game
-        position = game.position
-        if power_name is not None:
-            power = self._power_id(power_name)
-            return [order_text(e.order, self._tables, position) for e in game.orders_of(power)
-                    if e.order is not None and e.ok and not isinstance(e.order, Waive)]
-        return {name: self.get_orders(name) for name in self._names}
+        if power_name is None:
+            return {name: self.get_orders(name) for name in self._names}
+        power = self.get_power(power_name)
+        if self._over:
+            return []
+        if self.realpolitik_game.phase.type is PhaseType.MOVEMENT:
+            if self._no_check:
+                return [order for order in power.orders.values() if order]
+            return [f"{unit} {rest}" for unit, rest in power.orders.items()]
+        return [order for order in power.adjust if order and order != "WAIVE"]
 
     def clear_orders(self, power_name: str | None = None) -> None:
         """Withdraw a power's orders (or every power's) for this phase."""
-        powers = [self._power_id(power_name)] if power_name else list(self._names.values())
-        for power in powers:
-            self.realpolitik_game.clear_orders(power)
+        for name, power in self.powers.items():
+            if power_name is None or name == power_name.upper():
+                power.clear_orders()
 
     def set_wait(self, power_name: str, wait: bool) -> None:
         """Accepted for compatibility; realpolitik processes when told to."""
-        self._power_id(power_name)
+        self.get_power(power_name).wait = wait
 
-    def process(self) -> PhaseData:
-        """Adjudicate the phase and move to the next one; returns the phase just played."""
+    def _given_orders(self, holder: Power) -> list[Order]:
+        """The order values of a power's orders as they stand (its dictionary or list may have
+        been changed by the caller: what is there is what counts)."""
+        power = self._names[holder.name]
         game = self.realpolitik_game
+        if game.phase.type is not PhaseType.MOVEMENT:
+            kept = {written: order for written, order in holder._values.values()}
+            values: list[Order] = []
+            for text in holder.adjust:
+                order = kept.get(text) or self._read(power, text)
+                if order is not None:
+                    values.append(order)
+            # as in the package, a WAIVE only takes up a build no build order claims
+            values.sort(key=lambda o: isinstance(o, Waive))
+            return values
+        if self._no_check:
+            values = []
+            for text in holder.orders.values():
+                if text:
+                    order = self._read(power, text)
+                    if order is not None:
+                        values.append(order)
+                    else:
+                        holder._voids.append(" ".join(text.upper().split()[:2]))
+            return values
+        values = []
+        known = holder._values
+        for unit, rest in holder.orders.items():
+            entry = known.get(unit)
+            if entry is not None and entry[0] == rest:
+                values.append(entry[1])
+            else:
+                order = self._read(power, f"{unit} {rest}")
+                if order is not None:
+                    values.append(order)
+        return values
+
+    # -- playing ------------------------------------------------------------------------------
+
+    def process(self) -> GamePhaseData:
+        """Adjudicate the phase and move to the next one; returns the phase just played."""
+        self._sync()
+        game = self.realpolitik_game
+        name = self.get_current_phase()
+        if self._over:
+            return GamePhaseData(name, self.get_state(), {}, {}, {})
+        if not game.position.centers and game.phase.season is Season.FALL:
+            # as the package does when it counts centres and no power owns any: each power
+            # starts from its home centres
+            homes = {center: power for power in game.variant.power_ids
+                     for center in game.variant.map.home_centers(power)}
+            game.set_position(game.position.replace(centers=homes))
+        # (the histories are made when first read: the orders as given are kept as they stand)
+        given = [(power.name, power.orders, power.adjust) for power in self.powers.values()]
+        kind, no_check = game.phase.type, self._no_check
+        messages, self.messages = self.messages, SortedDict()
+        start = len(game.history)
+        self.state_history.put(name, self._deferred_state(game.position))
+        voids = self.send_orders()
+        self.error = []
         game.process()
-        index = len(game.history) - 1
         # The package disbands units with nowhere to retreat at once and skips a retreat
         # phase that has nothing left to order.
         while not game.is_over and game.phase.type is PhaseType.RETREATS \
                 and not any(self._retreats().values()):
             game.process()
+        records = game.history[start:]
+        self._last = tuple(records)
+        self._played = {}
+        self.order_history.put(name, Deferred(lambda: _orders_given(given, kind, no_check)))
+        self.message_history.put(name, messages)
+        self.result_history.put(name, Deferred(lambda: _package_results(records, voids)))
         self._update_influence()
-        self.error = []
-        return PhaseData(self, index)
+        self._check_draw()
+        return GamePhaseData(name, Deferred(lambda: self.state_history[name]),
+                             Deferred(lambda: self.order_history[name]),
+                             Deferred(lambda: self.result_history[name]),
+                             Deferred(lambda: self.message_history[name]))
+
+    def send_orders(self) -> dict[str, list[str]]:
+        """Hand the orders set so far over to :attr:`realpolitik_game` (:meth:`process` does
+        it; code that processes the realpolitik game itself calls this first): the powers'
+        orders here are cleared. Returns the units given an order that was void (unit ->
+        ``["void"]``)."""
+        self._sync()
+        position = self.realpolitik_game.position
+        movement = position.phase.type is PhaseType.MOVEMENT
+        voids: dict[str, list[str]] = {}
+        for holder in self.powers.values():
+            sent = holder._sent
+            if sent is None or sent[0] is not position or \
+                    sent[1] != (holder.orders if movement else holder.adjust):
+                self._send(holder)  # (given since, or changed by the caller)
+            for unit in holder._voids:
+                voids[unit] = ["void"]
+            holder._reset_orders()
+        return voids
+
+    def _send(self, holder: Power) -> None:
+        """Hand a power's orders as they stand to the engine (replacing those it had)."""
+        game = self.realpolitik_game
+        values = self._given_orders(holder)
+        if values or holder.orders or holder.adjust or holder._sent is not None:
+            try:
+                game.submit(self._names[holder.name], values)
+            except GameError as error:  # a power that takes no orders in this game
+                self.error.append(f"{holder.name}: {error}")
+        movement = game.phase.type is PhaseType.MOVEMENT
+        holder._sent = (game.position, dict(holder.orders) if movement else list(holder.adjust))
+
+    # The package's record of the phase just played, made when first read.
+
+    def _played_value(self, key: str) -> Any:
+        value = self._played.get(key)
+        if value is None:
+            value = self._played[key] = _last_phase_record(self._last, self._names,
+                                                            self._tables)[key]
+        return value
+
+    @property
+    def command(self) -> dict[str, str]:
+        """The last movement phase's orders carried out, one per unit (unit -> the rest of
+        the order; ``"H"`` for a unit given none)."""
+        command: dict[str, str] = self._played_value("command")
+        return command
+
+    @property
+    def ordered_units(self) -> dict[str, list[str]]:
+        """power -> the units it gave an accepted order to, in the last phase played."""
+        ordered: dict[str, list[str]] = self._played_value("ordered_units")
+        return ordered
+
+    @property
+    def dislodged(self) -> dict[str, str]:
+        """The units dislodged in the last movement phase -> the province the attack came
+        from (``{"F NTH": "SKA"}``)."""
+        dislodged: dict[str, str] = self._played_value("dislodged")
+        return dislodged
+
+    @property
+    def popped(self) -> list[str]:
+        """The units disbanded in the last phase because they could not retreat."""
+        popped: list[str] = self._played_value("popped")
+        return popped
+
+    def _check_draw(self) -> None:
+        """The package ends a game in a draw when its hundredth year is played."""
+        game = self.realpolitik_game
+        if game.is_over:
+            self.outcome = [str(game.history[-1].position.phase), *(
+                w.upper() for w in (game.end.winners if game.end else ()))]
+            return
+        phase = game.phase
+        last_year = self._first_year + 99
+        if phase.year > last_year or (phase.year == last_year
+                                      and phase.type is PhaseType.ADJUSTMENTS):
+            self.draw()
+            self.outcome[0] = f"W{last_year}A"
+
+    def draw(self, winners: Iterable[str] | None = None) -> None:
+        """End the game in a draw between ``winners`` (every power with units, by default)."""
+        names = [power.name for power in self.powers.values() if power.units] \
+            if winners is None else [w.upper() for w in winners]
+        self.outcome = [self.get_current_phase(), *names]
+        self._completed = True
+        self.status = "completed"
+
+    def set_status(self, status: str) -> None:
+        """Set the game's status (``"forming"``, ``"active"``, ``"completed"``...)."""
+        self.status = status
+
+    def get_order_status(self, power_name: str | None = None, unit: str | None = None,
+                         loc: str | None = None) -> Any:
+        """The results of the last phase played: for ``unit`` its statuses, for ``loc`` the
+        unit there and its statuses, else unit -> statuses per power (or for ``power_name``)."""
+        results = self.result_history.last_value() or {}
+        if unit is not None:
+            return results.get(unit, [])[:]
+        if loc is not None:
+            for ordered, statuses in results.items():
+                if ordered[2:5] == loc[:3].upper():
+                    return ordered, statuses[:]
+            return loc, []
+        if power_name is None:
+            return {name: self.get_order_status(name) for name in self._names}
+        name = self._power_id(power_name).upper()
+        state = self.state_history.last_value()
+        if state is None:
+            return {}
+        return {ordered.lstrip("*"): results.get(ordered.lstrip("*"), [])[:]
+                for ordered in state["units"][name]}
+
+    def _unit_owner(self, unit: str, coast_required: bool | int = True) -> Power | None:
+        """The power whose unit ``unit`` is (``"F STP/SC"``; ``"F STP"`` too unless
+        ``coast_required``), or None."""
+        for power in self.powers.values():
+            for mine in power.units:
+                if mine == unit or (not coast_required and mine.split("/")[0] == unit):
+                    return power
+        return None
+
+    # -- history ------------------------------------------------------------------------------
+
+    def get_phase_history(self, from_phase: str | int | None = None,
+                          to_phase: str | int | None = None,
+                          game_role: Any = None) -> list[GamePhaseData]:
+        """The phases played from ``from_phase`` to ``to_phase`` (names or indices; both
+        included), each as :class:`GamePhaseData`."""
+        if isinstance(from_phase, int):
+            from_phase = self.state_history.key_from_index(from_phase)
+        if isinstance(to_phase, int):
+            to_phase = self.state_history.key_from_index(to_phase)
+        phases = self.state_history.sub_keys(from_phase, to_phase)
+        out = []
+        for phase in phases:
+            messages = self.message_history[phase]
+            if game_role:
+                messages = SortedDict(self.filter_messages(messages, game_role))
+            out.append(GamePhaseData(phase, self.state_history[phase],
+                                     self.order_history[phase], self.result_history[phase],
+                                     messages))
+        return out
+
+    def get_phase_from_history(self, short_phase_name: str, game_role: Any = None,
+                               ) -> GamePhaseData:
+        """One played phase as :class:`GamePhaseData`."""
+        found = self.get_phase_history(short_phase_name, short_phase_name, game_role)
+        if not found:
+            raise KeyError(f"{short_phase_name!r} has not been played in this game")
+        return found[0]
+
+    def get_phase_data(self) -> GamePhaseData:
+        """The current phase as :class:`GamePhaseData` (orders given so far, no results)."""
+        return GamePhaseData(self.get_current_phase(), self.get_state(),
+                             {name: self.get_orders(name) for name in self._names}, {},
+                             self.messages.copy())
+
+    def extend_phase_history(self, phase_data: GamePhaseData) -> None:
+        """Add a played phase to the histories (as the package's saved games are read)."""
+        self.state_history.put(phase_data.name, phase_data.state)
+        self.message_history.put(phase_data.name, phase_data.messages)
+        self.order_history.put(phase_data.name, phase_data.orders)
+        self.result_history.put(phase_data.name, phase_data.results)
+
+    # -- press --------------------------------------------------------------------------------
+
+    def add_message(self, message: Message) -> int:
+        """Add a message to this phase's; one without a time is stamped now. Returns its time.
+
+        :raises ValueError: the message is of another phase, or from or to no power.
+        """
+        if message.phase is None:
+            message.phase = self.get_current_phase()
+        if message.time_sent is None:
+            if message.phase != self.get_current_phase():
+                raise ValueError(f"a message of {message.phase} cannot be sent in "
+                                 f"{self.get_current_phase()}")
+            message.time_sent = timestamp_microseconds()
+        for who in (message.sender, message.recipient):
+            if who not in self._names and who not in (SYSTEM, GLOBAL, OBSERVER, OMNISCIENT):
+                raise ValueError(f"{who!r} is neither a power of this game nor one of "
+                                 "SYSTEM, GLOBAL, OBSERVER, OMNISCIENT")
+        self.messages.put(message.time_sent, message)
+        return message.time_sent
+
+    def new_power_message(self, recipient: str, body: str, sender: str | None = None,
+                          ) -> Message:
+        """A message for ``recipient`` in this phase (not yet added: :meth:`add_message`)."""
+        return Message(sender or SYSTEM, recipient.upper(), None, self.get_current_phase(), body)
+
+    def new_global_message(self, body: str, sender: str | None = None) -> Message:
+        """A message for every power in this phase (not yet added)."""
+        return Message(sender or SYSTEM, GLOBAL, None, self.get_current_phase(), body)
+
+    @classmethod
+    def filter_messages(cls, messages: Mapping[int, Message], game_role: Any,
+                        timestamp_from: int | None = None, timestamp_to: int | None = None,
+                        ) -> dict[int, Message]:
+        """The messages a role may read (a power: global ones and its own; ``observer_type``:
+        global ones and those to observers; ``omniscient_type``: all), between two times."""
+        chosen = [m for t, m in messages.items()
+                  if (timestamp_from is None or t >= timestamp_from)
+                  and (timestamp_to is None or t <= timestamp_to)]
+        if game_role == "observer_type":
+            return {m.time_sent or 0: m for m in chosen if m.is_global() or m.for_observer()}
+        if game_role == "omniscient_type":
+            return {m.time_sent or 0: m for m in chosen}
+        roles = [game_role] if isinstance(game_role, str) else list(game_role)
+        return {m.time_sent or 0: m for m in chosen
+                if m.is_global() or m.recipient in roles or m.sender in roles}
+
+    # -- the whole state ----------------------------------------------------------------------
 
     def _update_influence(self) -> None:
         update_influence(self._influence, self.realpolitik_game.position)
 
-    def get_order_status(self, power_name: str | None = None) -> Any:
-        """The results of the last phase played: unit -> statuses, per power."""
-        game = self.realpolitik_game
-        if not game.history:
-            return {} if power_name is not None else {name: {} for name in self._names}
-        record = game.history[-1]
-        statuses = order_statuses(record.position, record.resolution)
-        owner: dict[str, str] = {}
-        for unit in record.position.units.values():
-            owner[unit_text(unit)] = unit.power.upper()
-        for d in record.position.dislodged:
-            owner[unit_text(d.unit)] = d.unit.power.upper()
-        for result in record.resolution.results:
-            if not isinstance(result.order, Waive):
-                owner.setdefault(f"{result.order.unit_type.value} "
-                                 f"{result.order.location.upper()}", result.power.upper())
-        by_power: dict[str, dict[str, list[str]]] = {name: {} for name in self._names}
-        for text, status in statuses.items():
-            mine = by_power.get(owner.get(text, ""))
-            if mine is not None:  # a neutral unit is no power's
-                mine[text] = status
-        if power_name is not None:
-            return by_power[self._power_id(power_name).upper()]
-        return by_power
+    def _deferred_state(self, position: Position) -> Deferred:
+        influence = dict(self._influence)
+        note = self.note
 
-    # -- the whole state ----------------------------------------------------------------------
+        def make() -> dict[str, Any]:
+            state = diplomacy_state(self.realpolitik_game, position, influence, note=note)
+            state["zobrist_hash"] = self._hash_of(position)
+            return state
+        return Deferred(make)
 
     def get_state(self) -> dict[str, Any]:
         """The package's state dictionary for the current phase.
 
-        ``zobrist_hash`` is realpolitik's hash of the position (not the package's Zobrist hash);
-        ``influence`` follows the package's idea (the last power to stand in a province).
+        ``zobrist_hash`` is realpolitik's hash of the board (:meth:`get_hash`), not the
+        package's number; ``influence`` follows the package's idea (the last power to stand in
+        a province).
         """
-        state = self._state_of(self.realpolitik_game.position)
-        if self.realpolitik_game.is_over:
+        self._sync()
+        position = self.realpolitik_game.position
+        state = diplomacy_state(self.realpolitik_game, position, self._influence,
+                                note=self.note)
+        state["zobrist_hash"] = self._hash_of(position)
+        if self._over:
             state["name"] = "COMPLETED"
         return state
 
-    def _state_of(self, position: Position) -> dict[str, Any]:
-        return diplomacy_state(self.realpolitik_game, position, self._influence, note=self.note)
+    def set_state(self, state: Mapping[str, Any], clear_history: bool = True) -> None:
+        """Put the game in a state of :meth:`get_state` (a saved game's phase)."""
+        if clear_history:
+            for history in (self.state_history, self.order_history, self.result_history,
+                            self.message_history):
+                history.clear()
+        if state.get("note"):
+            self.note = state["note"]
+        if state.get("name"):
+            self.set_current_phase(state["name"])
+        for name, units in state.get("units", {}).items():
+            self.set_units(name, list(units), reset=True)
+        for name, centers in state.get("centers", {}).items():
+            self.set_centers(name, list(centers), reset=True)
+        self._sync()
+        for name, owned in state.get("influence", {}).items():
+            for province in owned:
+                self._influence[province.lower()] = self._names.get(name, name.lower())
+
+    def get_hash(self) -> str:
+        """A hash of the board (units, dislodged units, centres, homes), as a string of
+        digits: equal boards give equal hashes (not the package's Zobrist numbers)."""
+        self._sync()
+        return self._hash_of(self.realpolitik_game.position)
+
+    def rebuild_hash(self) -> str:
+        """The same as :meth:`get_hash` (realpolitik works it out from the board each time)."""
+        return self.get_hash()
+
+    def _hash_of(self, position: Position) -> str:
+        units = sorted(f"{u.power} {unit_text(u)}" for u in position.units.values())
+        dislodged = sorted(f"{d.unit.power} *{unit_text(d.unit)}" for d in position.dislodged)
+        centers = sorted(f"{owner} {center}" for center, owner in position.centers.items())
+        text = "|".join([*units, *dislodged, *centers])
+        return str(int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(),
+                                  "big"))
+
+    # -- copies -------------------------------------------------------------------------------
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        # The variant's tables are shared, as the package shares its map; the rest is copied
+        # (the engine's positions are immutable values, shared by the copy).
+        made = Game.__new__(Game)
+        memo[id(self)] = made
+        shared = {"_tables", "_texts", "_movement_texts", "_upper_locations", "_map"}
+        for key, value in self.__dict__.items():
+            made.__dict__[key] = value if key in shared else copy.deepcopy(value, memo)
+        return made
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = {key: value for key, value in self.__dict__.items()
+                 if key not in ("_tables", "_texts", "_movement_texts", "_map")}
+        # (the histories are made now: the functions that would make them do not pickle)
+        for history in ("state_history", "order_history", "result_history"):
+            state[history] = SortedDict(getattr(self, history).items())
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        variant = self.realpolitik_game.variant
+        self._tables = tables_for(variant)
+        self._texts = _texts_cache(variant)
+        self._movement_texts = _movement_texts(variant)
+        self._map = None
 
     def __repr__(self) -> str:
         return f"<compat.diplomacy.Game {self.game_id} {self.get_current_phase()}>"
+
+    def __str__(self) -> str:
+        return f"GAME {self.game_id}\nPHASE {self.phase}\nMAP {self.map_name}"
+
+
+def _orders_given(given: Sequence[tuple[str, dict[str, str], list[str]]], kind: PhaseType,
+                  no_check: bool) -> dict[str, list[str]]:
+    """The orders powers gave in a phase, as :meth:`Game.get_orders` wrote them then."""
+    out: dict[str, list[str]] = {}
+    for name, orders, adjust in given:
+        if kind is not PhaseType.MOVEMENT:
+            out[name] = [order for order in adjust if order and order != "WAIVE"]
+        elif no_check:
+            out[name] = [order for order in orders.values() if order]
+        else:
+            out[name] = [f"{unit} {rest}" for unit, rest in orders.items()]
+    return out
+
+
+def _last_phase_record(records: Sequence[PhaseRecord], names: Mapping[str, str],
+                       tables: MapTables) -> dict[str, Any]:
+    """The package's record of a phase played (``command``, ``ordered_units``, ``dislodged``,
+    ``popped``), from realpolitik's records of it (and of a retreat phase played with it)."""
+    ordered: dict[str, list[str]] = {name: [] for name in names}
+    command: dict[str, str] = {}
+    dislodged: dict[str, str] = {}
+    popped: list[str] = []
+    if records:
+        first = records[0]
+        position = first.position
+        for power, entries in first.orders.items():
+            ordered[power.upper()] = [
+                _unit_of(e.order) for e in entries
+                if e.order is not None and e.ok and not isinstance(e.order, Waive)]
+        if position.phase.type is PhaseType.MOVEMENT:
+            for unit in position.units.values():
+                command[unit_text(unit)] = "H"
+            for entries in first.orders.values():
+                for entry in entries:
+                    if entry.order is not None and entry.ok:
+                        unit_name, rest = _split_order(order_text(entry.order, tables, position))
+                        command[unit_name] = rest
+            dislodged = {unit_text(d.unit): (d.attacker_from or "").upper()
+                         for d in first.resolution.dislodged}
+        for record in records:
+            if record.position.phase.type is PhaseType.RETREATS:
+                popped.extend(disbanded_units(record.position, record.resolution))
+    return {"command": command, "ordered_units": ordered, "dislodged": dislodged,
+            "popped": popped}
+
+
+_RULE_EXCLUDES: Mapping[str, tuple[str, ...]] = {
+    "NO_PRESS": ("PUBLIC_PRESS",), "PUBLIC_PRESS": ("NO_PRESS",),
+}
+"""Rules that take each other's place when added, as in the package."""
+
+
+def _unit_from_text(power: str, text: str, the_map: Any) -> Unit | None:
+    """``"F STP/SC"`` of ``power`` as a unit, or None if it cannot stand there."""
+    words = text.upper().split()
+    if len(words) != 2 or words[0] not in ("A", "F"):
+        return None
+    kind = UnitType.ARMY if words[0] == "A" else UnitType.FLEET
+    location = words[1].lower()
+    if not the_map.is_location(location) or not the_map.can_hold(kind, location):
+        return None
+    return Unit(power, kind, location)
+
+
+def _province_of_text(unit: str) -> str:
+    """``"F STP/SC"`` -> ``"STP"``."""
+    return unit[2:].split("/")[0]
+
+
+def _unit_of(order: Order) -> str:
+    """The unit an order is for, as the package writes it."""
+    assert not isinstance(order, Waive)
+    return f"{order.unit_type.value} {order.location.upper()}"
+
+
+def _split_order(text: str) -> tuple[str, str]:
+    """``"A PAR - BUR"`` -> ``("A PAR", "- BUR")``."""
+    words = text.split(" ", 2)
+    return f"{words[0]} {words[1]}", words[2] if len(words) > 2 else ""
+
+
+def _package_results(records: Sequence[PhaseRecord], voids: Mapping[str, list[str]],
+                     ) -> dict[str, list[str]]:
+    """The package's results of the phase played first in ``records`` (a retreat phase the
+    package skips, played straight after, adds its disbands): unit -> statuses."""
+    first = records[0]
+    results = order_statuses(first.position, first.resolution)
+    for unit, statuses in voids.items():  # (the package says void first)
+        results[unit] = statuses + [s for s in results.get(unit, []) if s not in statuses]
+    return results
 
 
 def diplomacy_state(game: _Game, position: Position, influence: Mapping[str, str] | None = None,
@@ -903,3 +1812,4 @@ def _centers_by_name(position: Position, names: Mapping[str, str]) -> dict[str, 
 def _home_names(variant: Variant, power: str) -> list[str]:
     """The home centres of ``power`` as the package names them, sorted."""
     return sorted(center.upper() for center in variant.map.home_centers(power))
+

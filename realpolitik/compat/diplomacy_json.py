@@ -253,6 +253,7 @@ def game_from_diplomacy_json(data: Mapping[str, Any], *, rules: Rules | str = "2
             facade.set_orders(power, [t for t in texts if not t.startswith("VOID")])
         if last:
             break
+        facade.send_orders()
         game.process()
         after = phases[index + 1]
         if after["name"][-1:] != "R" and not game.is_over \

@@ -28,6 +28,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from realpolitik.errors import RealpolitikError
 from realpolitik.server.inputs import MAX_ID, strict_loads
+from realpolitik.server.privacy import orders_revision
 from realpolitik.server.schemas import (
     GameOut,
     OrderOut,
@@ -158,14 +159,16 @@ class HotRoutes:
         service = self.service
 
         async def answer() -> bytes:
+            text = request.as_text()
             phase, lines, ready, warnings = await service.call(
-                service.submit_orders, user, game_id, request.power, request.as_text(),
-                request.ready, request.phase)
-            wire = [line_to_wire(line) for line in lines]
+                service.submit_orders, user, game_id, request.power, text,
+                request.ready, request.phase, request.revision)
+            writer = service.writer_of(game_id)
+            wire = [line_to_wire(line, writer) for line in lines]
             accepted = sum(1 for w in wire if w.ok)
             out = OrdersOut(phase=phase, power=request.power.strip().lower(), ready=ready,
                             lines=wire, accepted=accepted, errors=len(wire) - accepted,
-                            warnings=warnings)
+                            warnings=warnings, revision=orders_revision(phase, text))
             return _orders_out.dump_json(out, by_alias=True)
 
         await self._respond(scope, send, answer)
@@ -204,7 +207,8 @@ class HotRoutes:
 
         async def answer() -> bytes:
             legal = await service.call(service.legal_orders, user, game_id, power)
-            return _legal_out.dump_json({loc: [order_to_wire(o) for o in orders]
+            writer = service.writer_of(game_id)
+            return _legal_out.dump_json({loc: [order_to_wire(o, writer) for o in orders]
                                          for loc, orders in legal.items()}, by_alias=True)
 
         await self._respond(scope, send, answer)

@@ -43,6 +43,8 @@ from realpolitik.server import security
 from realpolitik.server import store as db
 from realpolitik.server.accounts import AccountService
 from realpolitik.server.events import Event, Hub, SocketCount
+from realpolitik.server.notify import Notifier
+from realpolitik.server.privacy import orders_revision, phase_as_seen, record_as_seen
 from realpolitik.server.settings import Settings
 from realpolitik.server.values import (
     JSON,
@@ -61,6 +63,7 @@ from realpolitik.server.values import (
 )
 from realpolitik.variant import Variant, available_variants, load_variant
 from realpolitik.winter import adjustments, adjustments_to_json
+from realpolitik.writing import PlaceWriter, names_table, place_names, place_writer
 
 log = logging.getLogger("realpolitik.server")
 
@@ -311,12 +314,31 @@ def _add_unordered_dislodged(entry: JSON, played: PhaseRecord) -> None:
         unit = dislodged.unit
         if unit.province in ordered:
             continue
-        by = f" by the unit from {dislodged.attacker_from.upper()}" \
+        writer = place_writer(played.position.variant)
+        by = f" by the unit from {writer.place(dislodged.attacker_from)}" \
             if dislodged.attacker_from else ""
-        results.append({
+        written = writer.unit_of(unit)
+        entry_json: JSON = {
             "power": unit.power.upper(), "order": str(unit), "result": "dislodged",
             "outcome": "dislodged", "unordered": True,
-            "reason": f"{unit} had no order, so it held, and was dislodged{by}."})
+            "reason": f"{written} had no order, so it held, and was dislodged{by}."}
+        if writer.by_name:
+            entry_json["name"] = written
+        results.append(entry_json)
+
+
+def _add_names(entry: JSON, played: PhaseRecord) -> None:
+    """In a variant that writes places by name: each result of a played phase with its order
+    as people read it (``name``), and the phase with the name of every place it mentions by
+    code (``names``)."""
+    variant = played.position.variant
+    if not variant.writes_names:
+        return
+    writer = place_writer(variant)
+    for data, result in zip(entry["resolution"]["results"], played.resolution.results,
+                            strict=False):
+        data["name"] = writer.order(result.order)
+    entry["names"] = names_table(variant, entry)
 
 
 class GameService:
@@ -330,6 +352,7 @@ class GameService:
         self.clock = clock
         self.accounts = AccountService(store, settings, clock, self.hub)
         self.sockets = SocketCount(settings.sockets_per_client)
+        self.notifier = Notifier(store, settings, clock)
         self._cache = _GameCache(settings.game_cache_size)
         # a game's lock lives while a request or the cached copy of the game holds it: asking
         # about ever more game ids leaves nothing behind
@@ -647,6 +670,7 @@ class GameService:
             "powers": list(game.powers),
             "position": savefile.position_to_json(game.position),
             "centers": game.centers(),
+            "names": place_names(game.variant),
             "policies": dict(game.variant.policies),
             # what the variant's state shows beside the board (e.g. "sea_superiority")
             **game.variant.hooks.public_state(game.position),
@@ -928,13 +952,16 @@ class GameService:
                            "phase_changed")
 
     def submit_orders(self, user: Account, game_id: int, power: str, text: str,
-                      ready: bool | None = None,
-                      phase: str | None = None) -> tuple[str, list[OrderLine], bool, list[str]]:
+                      ready: bool | None = None, phase: str | None = None,
+                      revision: str | None = None) -> tuple[str, list[OrderLine], bool, list[str]]:
         """Give ``power``'s orders for the current phase (replacing earlier ones); returns the
         phase, each order with its messages, the ready flag and what the orders leave open
         (:meth:`Game.warnings`, as of this submission: read in the same transaction rather
         than with another request to the database). Unreadable and illegal lines are kept
-        (nothing typed is lost) but not carried out."""
+        (nothing typed is lost) but not carried out. ``revision``: the
+        :func:`~realpolitik.server.privacy.orders_revision` of the orders the sender last saw;
+        if they have changed since (another tab or device), the orders are refused (409
+        ``orders_changed``) instead of overwriting what the sender has not seen."""
         if len(text) > self.settings.max_order_chars:
             raise ServiceError(413, "too_long", f"order text is limited to "
                                f"{self.settings.max_order_chars} characters")
@@ -943,6 +970,7 @@ class GameService:
             self._check_rate(user, game_id)
             self._check_phase(loaded, phase)
             self._check_orders_open(loaded, power)
+            self._check_revision(loaded, power, revision)
             # this power's orders need no other power's: those another process took are not
             # read here (``loaded.engine``, not ``loaded.game``)
             game = loaded.engine
@@ -963,8 +991,34 @@ class GameService:
             warnings = game.warnings(power)
             self._set_pending(conn, loaded, power, text, is_ready)
             self._save(conn, loaded)
+        self._tell_own_pages(game_id, user, power, phase, text, is_ready)
         self._after_ready_change(game_id, loaded, announce=is_ready != was_ready)
         return phase, lines, is_ready, warnings
+
+    @staticmethod
+    def _stored_text(loaded: _Loaded, power: str) -> str | None:
+        """``power``'s order text for the current phase as stored (None: none given)."""
+        row = loaded.pending.get(power)
+        return row.text if row is not None and row.phase == str(loaded.engine.phase) else None
+
+    def _check_revision(self, loaded: _Loaded, power: str, revision: str | None) -> None:
+        """Refuse orders written on a view of ``power``'s orders older than the stored ones."""
+        if revision is None:
+            return
+        phase = str(loaded.engine.phase)
+        if revision.strip() != orders_revision(phase, self._stored_text(loaded, power)):
+            raise conflict(f"{power.title()}'s orders were changed elsewhere (in another tab "
+                           "or on another device) after this page loaded them; nothing was "
+                           "overwritten: look at them and send again", "orders_changed")
+
+    def _tell_own_pages(self, game_id: int, user: Account, power: str, phase: str,
+                        text: str, ready: bool) -> None:
+        """Tell the user's other pages of this game (other tabs, other devices) that
+        ``power``'s orders changed, so they show them (only the user hears of it: the event
+        carries the new revision, not the orders)."""
+        self.hub.publish(game_id, {"type": "orders", "power": power, "phase": phase,
+                                   "revision": orders_revision(phase, text), "ready": ready},
+                         (user.id,))
 
     def orders(self, user: Account, game_id: int) -> dict[str, JSON]:
         """The user's own orders for the current phase: per power, the text and each line."""
@@ -976,6 +1030,7 @@ class GameService:
             text = row.text if row is not None and row.phase == str(loaded.game.phase) else None
             out[power] = {
                 "text": text,
+                "revision": orders_revision(str(loaded.game.phase), text),
                 "submitted": loaded.game.has_submitted(power),
                 "ready": bool(row.ready) if row is not None else False,
                 "lines": self.describe(loaded.game, power, text) if text else [],
@@ -995,14 +1050,21 @@ class GameService:
         return game.warnings(power)
 
     def set_ready(self, user: Account, game_id: int, power: str | None, ready: bool,
-                  phase: str | None = None) -> tuple[list[str], list[str]]:
+                  phase: str | None = None,
+                  revisions: Mapping[str, str] | None = None) -> tuple[list[str], list[str]]:
         """Mark the user's powers (or one) ready or not; a ready power that gave no orders has
         given none on purpose (its units hold, and it is not in civil disorder). Returns the
         powers changed and, when marked ready, what their orders leave open (the warnings of
-        the phase they were ready for)."""
+        the phase they were ready for). ``revisions``: per power, the revision of the orders
+        the sender sees; orders changed since (elsewhere) refuse the flag (409
+        ``orders_changed``): no one is marked ready on orders they have not seen."""
         with self._changing(game_id) as (conn, loaded):
             powers = self._my_powers(loaded, user, power)
             self._check_phase(loaded, phase)
+            if ready:
+                for p, revision in (revisions or {}).items():
+                    if p.strip().lower() in powers:
+                        self._check_revision(loaded, p.strip().lower(), revision)
             game = loaded.game
             to_order = set(game.powers_to_order())
             if loaded.row.status != "active":
@@ -1119,6 +1181,15 @@ class GameService:
         self.hub.publish(game_id, {"type": "ready", "phase": phase, "ready": loaded.ready()})
         return loaded
 
+    def writer_of(self, game_id: int) -> PlaceWriter | None:
+        """The writer of the places of a game the service holds (as the last request left
+        it), where its variant writes places by name; None otherwise (the wire's codes are
+        the names then)."""
+        cached = self._cache.get(game_id)
+        if cached is None or not cached.game.variant.writes_names:
+            return None
+        return place_writer(cached.game.variant)
+
     def legal_orders(self, user: Account, game_id: int, power: str) -> dict[str, list[Order]]:
         """Every legal order of one of the user's powers this phase, per location."""
         loaded = self._read(game_id, orders=False)  # the position's orders, not the powers'
@@ -1187,10 +1258,12 @@ class GameService:
             while not game.is_over and game.phase.type is not PhaseType.MOVEMENT \
                     and not game.powers_to_order():
                 game.process()
+            self._bots_vote(loaded)  # on a draw still proposed, in the new position
             now = self.clock()
             record = savefile.game_to_json(game)
             new_phases = record["phases"][before:]
             for offset, entry in enumerate(new_phases):
+                _add_names(entry, game.history[before + offset])
                 _add_unordered_dislodged(entry, game.history[before + offset])
                 db.append_phase(conn, game_id=game_id, seq=before + offset,
                                 phase=entry["phase"], data=json.dumps(entry, ensure_ascii=False),
@@ -1208,14 +1281,38 @@ class GameService:
                 "phase_type": game.phase.type.name.lower(),
                 "deadline": iso_time(deadline),
                 "status": "finished" if over else "active",
-                "results": [dict(entry, seq=before + i) for i, entry in enumerate(new_phases)],
+                # every watcher gets this event: the orders as read, no one's other lines
+                "results": [dict(phase_as_seen(entry), seq=before + i)
+                            for i, entry in enumerate(new_phases)],
                 "position": savefile.position_to_json(game.position),
                 "centers": game.centers(),
             }
         self.hub.publish(game_id, event)
+        self._mail_phase_played(loaded, game, before)
         if over:
             self._publish_end(game_id, game)
         return True
+
+    def _mail_phase_played(self, loaded: _Loaded, game: Game, first_played: int) -> None:
+        """Tell the players by e-mail (those who chose it) that a phase was played."""
+        users = [u for p in game.powers if (u := loaded.user_of(p)) is not None]
+        self.notifier.phase_played(int(loaded.row.id), str(loaded.row.name), users,
+                                   game.history[first_played].position.phase.long_name,
+                                   game.phase.long_name)
+
+    def owing_orders(self, game_id: int) -> dict[int, list[str]]:
+        """The players of an active game whose powers still owe orders this phase (neither
+        given nor marked ready), each with those powers (the deadline reminders)."""
+        loaded = self._read(game_id)
+        if loaded.row.status != "active":
+            return {}
+        ready, given = set(loaded.ready()), set(self._orders_in(loaded))
+        out: dict[int, list[str]] = {}
+        for power in self._to_order(loaded):
+            user = loaded.user_of(power)
+            if user is not None and power not in ready and power not in given:
+                out.setdefault(user, []).append(power)
+        return out
 
     def process_due(self) -> list[int]:
         """Process every active game whose deadline has passed (at start-up, every overdue one).
@@ -1233,6 +1330,10 @@ class GameService:
                 continue
             except Exception:  # one broken game must not stop the clock for the others
                 log.exception("processing game %s failed", game_id)
+        try:
+            self.notifier.tick(self)  # deadline reminders, and the mail due
+        except Exception:  # the mail must not stop the clock either
+            log.exception("sending notifications failed")
         return done
 
     def _publish_deadline(self, game_id: int, status: str, deadline: float | None) -> None:
@@ -1410,6 +1511,7 @@ class GameService:
                 game.vote_draw(p, in_favour, unplayed=loaded.unplayed())
                 if game.is_over:
                     break
+            self._bots_vote(loaded)
             values: dict[str, Any] = {"record": _record_text(game)}
             if game.is_over:
                 values.update(status="finished", deadline=None)
@@ -1421,6 +1523,32 @@ class GameService:
             self._publish_end(game_id, game)
         return {"in_favour": count[0], "needed": count[1],
                 "end": None if game.end is None else game.end.summary}
+
+    @staticmethod
+    def _bots_vote(loaded: _Loaded) -> None:
+        """While a player (not a bot) has voted for a draw, each bot votes by its draw policy
+        (``realpolitik.bots.DrawPolicy``: for when it cannot win); with no such vote standing
+        the bots vote against, so a bot never proposes a draw."""
+        game = loaded.game
+        if not loaded.bots or game.is_over:
+            return
+        unplayed = loaded.unplayed()
+        votes = game.draw_votes
+        survivors = game.active_powers()
+        proposed = any(votes.get(p) for p in survivors
+                       if loaded.bot_of(p) is None and p not in unplayed)
+        history = [record.position for record in game.history]
+        for power in survivors:
+            name = loaded.bot_of(power)
+            if name is None:
+                continue
+            seat = loaded.seat_of(power) or 0
+            in_favour = proposed and make_bot(name, seed=game.seed * 101 + seat).draw_vote(
+                game.position, power, history)
+            if bool(votes.get(power)) != in_favour:
+                game.vote_draw(power, in_favour, unplayed=unplayed)
+                if game.is_over:
+                    return
 
     def concede(self, user: Account, game_id: int, to: str | None) -> JSON:
         """Concede the game to the player commanding ``to`` (or withdraw with None); when every
@@ -1463,14 +1591,17 @@ class GameService:
     # -- history and the record --------------------------------------------------------------
 
     def history(self, user: Account | None, game_id: int, since: int = 0) -> list[JSON]:
-        """Every played phase: the position, all orders as given and their results."""
+        """Every played phase: the position, every power's orders as read and their results;
+        the lines that were not orders only for the user's own powers, marked not sent
+        (:func:`~realpolitik.server.privacy.phase_as_seen`)."""
         loaded = self._read(game_id)
         self._check_visible(loaded, user)
+        own = loaded.powers_of_user(user.id) if user is not None else ()
         with self.store.read() as conn:
             rows = db.phases_of(conn, game_id, since)
         out = []
         for row in rows:
-            entry: JSON = json.loads(row.data)
+            entry: JSON = phase_as_seen(json.loads(row.data), own)
             entry["seq"] = int(row.seq)
             out.append(entry)
         return out
@@ -1481,7 +1612,9 @@ class GameService:
         self._check_visible(loaded, user)
         if not loaded.game.is_over:
             raise conflict("the game record is available once the game is over", "not_over")
-        return savefile.dumps(loaded.game)
+        # the lines that were not orders are their writers' own: not in the public record
+        public = record_as_seen(savefile.game_to_json(loaded.game))
+        return json.dumps(public, indent=1, ensure_ascii=False) + "\n"
 
     def map_svg(self, user: Account | None, game_id: int, seq: int | None = None,
                 mine: bool = False) -> str:
@@ -1566,6 +1699,10 @@ class GameService:
         if to:
             audience = {u for p in [sender, *to] if (u := loaded.user_of(p)) is not None}
         self.hub.publish(game_id, {"type": "press", "message": message}, audience)
+        readers = audience if audience is not None else \
+            {u for p in loaded.game.powers if (u := loaded.user_of(p)) is not None}
+        self.notifier.press_sent(game_id, str(loaded.row.name), readers - {user.id},
+                                 loaded.game.variant.power_name(sender), not to, body)
         return message
 
     PRESS_PAGE = 100

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Query
 
 from realpolitik.server.deps import CurrentUser, ServiceDep
 from realpolitik.server.inputs import GameId, StrictJSONRoute, counter
+from realpolitik.server.privacy import orders_revision
 from realpolitik.server.schemas import (
     MyPowerOrders,
     OrderOut,
@@ -29,26 +30,32 @@ async def submit_orders(game_id: GameId, body: OrdersIn, user: CurrentUser,
     """Give one of your powers' orders for this phase, replacing earlier ones. Every line comes
     back with the order it was read as, or the error with its fields; bad lines are kept but
     not carried out. Secret until the phase is adjudicated."""
+    text = body.as_text()
     phase, lines, ready, warnings = await service.call(
-        service.submit_orders, user, game_id, body.power, body.as_text(), body.ready, body.phase)
-    wire = [line_to_wire(line) for line in lines]
+        service.submit_orders, user, game_id, body.power, text, body.ready, body.phase,
+        body.revision)
+    writer = service.writer_of(game_id)
+    wire = [line_to_wire(line, writer) for line in lines]
     power = body.power.strip().lower()
     return OrdersOut(phase=phase, power=power, ready=ready, lines=wire,
                      accepted=sum(1 for w in wire if w.ok),
                      errors=sum(1 for w in wire if not w.ok),
-                     warnings=warnings)
+                     warnings=warnings, revision=orders_revision(phase, text))
 
 
 @router.get("/orders", response_model=dict[str, MyPowerOrders])
 async def my_orders(game_id: GameId, user: CurrentUser,
                     service: ServiceDep) -> dict[str, MyPowerOrders]:
     """Your own orders for this phase, per power (no one else's)."""
+    mine = await service.call(service.orders, user, game_id)
+    writer = service.writer_of(game_id)
     return {
-        power: MyPowerOrders(text=data["text"], submitted=data["submitted"],
+        power: MyPowerOrders(text=data["text"], revision=data["revision"],
+                             submitted=data["submitted"],
                              ready=data["ready"],
-                             lines=[line_to_wire(line) for line in data["lines"]],
+                             lines=[line_to_wire(line, writer) for line in data["lines"]],
                              warnings=data["warnings"])
-        for power, data in (await service.call(service.orders, user, game_id)).items()
+        for power, data in mine.items()
     }
 
 
@@ -58,7 +65,7 @@ async def set_ready(game_id: GameId, body: ReadyIn, user: CurrentUser,
     """Mark your powers (or one) ready; when every power that must order is ready, the phase is
     adjudicated at once (IV.1). A ready power with no orders holds."""
     powers, warnings = await service.call(service.set_ready, user, game_id, body.power,
-                                          body.ready, body.phase)
+                                          body.ready, body.phase, body.revisions)
     return ReadyOut(powers=powers, ready=body.ready, warnings=warnings)
 
 
@@ -67,9 +74,9 @@ async def legal_orders(game_id: GameId, user: CurrentUser, service: ServiceDep,
                        power: Annotated[str, Query(max_length=40)]) -> dict[str, list[OrderOut]]:
     """Every legal order of one of your powers this phase, per unit location (or free home
     centre, or ``waive``)."""
-    return {loc: [order_to_wire(o) for o in orders]
-            for loc, orders in (await service.call(service.legal_orders, user, game_id,
-                                                   power)).items()}
+    legal = await service.call(service.legal_orders, user, game_id, power)
+    writer = service.writer_of(game_id)
+    return {loc: [order_to_wire(o, writer) for o in orders] for loc, orders in legal.items()}
 
 
 @router.get("/turn", response_model=TurnOut)
@@ -86,6 +93,7 @@ async def turn(game_id: GameId, user: CurrentUser, service: ServiceDep,
     ``GET .../press``). Answer with
     ``PUT .../orders`` and ``"ready": true``."""
     answer = await service.call(service.turn, user, game_id, power, since, press_after)
-    answer["legal_orders"] = {loc: [order_to_wire(o) for o in orders]
+    writer = service.writer_of(game_id)
+    answer["legal_orders"] = {loc: [order_to_wire(o, writer) for o in orders]
                               for loc, orders in answer["legal_orders"].items()}
     return answer

@@ -11,7 +11,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import FileResponse
 
 from realpolitik.rules import EDITIONS
@@ -64,7 +64,14 @@ def _variants() -> list[dict[str, Any]]:
 
 
 @router.get("/web/variants", tags=["web"])
-def variants() -> dict[str, Any]:
+def variants(request: Request) -> dict[str, Any]:
     """The variants a game can be created with (their powers, with colours, and the setups for
-    fewer players, with the powers each player commands), and the rule editions."""
-    return {"variants": _variants(), "editions": list(EDITIONS)}
+    fewer players, with the powers each player commands), the rule editions, and the server's
+    limits on what is typed (characters of a message and of a power's orders), which the page
+    shows as one types rather than cutting anything."""
+    return {"variants": _variants(), "editions": list(EDITIONS), "limits": _limits(request)}
+
+
+def _limits(request: Request) -> dict[str, int]:
+    settings = request.app.state.service.settings
+    return {"press_chars": settings.max_press_chars, "order_chars": settings.max_order_chars}

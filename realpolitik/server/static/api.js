@@ -109,10 +109,11 @@ export function phaseName(code) {
 
 const TOAST_LIMIT = 3;
 
-/** A short message at the foot of the map (never over the orders or the chart). Each goes away
- * by itself; at most three are shown, the oldest make way, and the same words never pile up. */
+/** A short message: on a game page above the side panel (never over the map, where a click meant
+ * for a unit would hit it), elsewhere at the foot of the window. Each goes away by itself; at
+ * most three are shown, the oldest make way, and the same words never pile up. */
 export function toast(message, action) {
-  const box = document.getElementById("toasts");
+  const box = document.getElementById("notices") || document.getElementById("toasts");
   for (const old of box.querySelectorAll(".toast")) if (old.dataset.message === message) old.remove();
   const item = h("div", { class: "toast", dataset: { message } }, h("span", {}, message));
   if (action) item.append(h("button", { type: "button", onclick: () => { action.run(); item.remove(); } }, action.label));
@@ -120,7 +121,9 @@ export function toast(message, action) {
   box.append(item);
   const shown = box.querySelectorAll(".toast");
   for (let i = 0; i < shown.length - TOAST_LIMIT; i++) shown[i].remove();
-  setTimeout(() => item.remove(), action ? 12000 : 6000);
+  // out of the way of the map, a notice may stay long enough to be read after a look away
+  const inPanel = box.id === "notices";
+  setTimeout(() => item.remove(), action ? (inPanel ? 30000 : 12000) : (inPanel ? 8000 : 6000));
 }
 
 /** A notification outside the page (if the player allowed them) while the page is not looked
@@ -167,4 +170,28 @@ export function duration(seconds) {
   if (d) return `${d}d ${hr}h ${two(m)}m`;
   if (hr) return `${hr}:${two(m)}:${two(s)}`;
   return `${m}:${two(s)}`;
+}
+
+/** A text box's length against the server's limit, shown as one types (nothing is ever cut):
+ * the counter element, and ``fits()`` to call before sending (false when over, and the counter
+ * says by how much). */
+export function lengthLimit(box, max, what) {
+  const counter = h("p", { class: "counter small", "aria-live": "polite" });
+  const n = (x) => x.toLocaleString("en-GB");
+  const update = () => {
+    const used = box.value.length;
+    const over = max ? used - max : 0;
+    counter.classList.toggle("over", over > 0);
+    counter.textContent = !max ? "" : over > 0
+      ? `${n(used)} characters: ${n(over)} over the limit of ${n(max)} for ${what}. Shorten it to send; nothing is cut.`
+      : `${n(used)} / ${n(max)} characters`;
+  };
+  box.addEventListener("input", update);
+  update();
+  return { counter, update, fits: () => { update(); return !max || box.value.length <= max; } };
+}
+
+/** True on a touch screen without a keyboard shortcut to speak of (a phone). */
+export function touchOnly() {
+  return window.matchMedia("(pointer: coarse)").matches && !window.matchMedia("(pointer: fine)").matches;
 }

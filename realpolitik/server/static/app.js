@@ -72,7 +72,46 @@ class Lobby {
     lists.append(h("section", { class: "card", "aria-labelledby": "open-h" },
       h("h2", { id: "open-h" }, "Open games"), h("div", { id: "open" }, h("p", { class: "muted" }, "Loading…"))));
     if (auth.token) root.append(await this.createForm());
+    if (auth.token) root.append(await this.notificationsForm());
     this.loadLists();
+  }
+
+  /** E-mail notices: one's address (verified by a link) and what one hears of. */
+  async notificationsForm() {
+    let prefs;
+    try { prefs = await api("GET", "/me/notifications"); } catch (err) { return h("p", { class: "error" }, err.message); }
+    const msg = h("p", { class: "small", id: "notify-msg", role: "status" });
+    const address = h("input", { type: "email", name: "email", id: "notify-email", value: prefs.email || "", autocomplete: "email",
+      placeholder: "you@example.org", "aria-describedby": "notify-state" });
+    const state = h("p", { class: "muted small", id: "notify-state" });
+    const showState = (p) => {
+      state.textContent = !p.mail_enabled ? "This server sends no e-mail (its operator has not set up an SMTP server)."
+        : !p.email ? "No address: no mail."
+          : p.verified ? `Mail goes to ${p.email} (verified).`
+            : `A link was sent to ${p.email}: open it to get mail there. Nothing is sent before.`;
+    };
+    showState(prefs);
+    const check = (name, label) => h("label", { class: "check" }, h("input", { type: "checkbox", name, checked: prefs[name] }), label);
+    const f = h("form", { class: "card notifications", id: "notify-form", "aria-labelledby": "notify-h" },
+      h("h2", { id: "notify-h" }, "Notifications"),
+      h("p", { class: "muted small" }, "Games last days or weeks: get an e-mail when something needs you. Every mail has a link to stop that kind of mail."),
+      h("label", {}, "E-mail address", address), state,
+      h("fieldset", {}, h("legend", {}, "E-mail me when"),
+        check("phase", "a phase of my games is played"), check("reminder", "a deadline is near and my orders are not in"),
+        check("press", "press arrives for me"), check("digest", "gather phases and press into one mail a day")),
+      h("button", { type: "submit" }, "Save"), msg);
+    f.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      msg.textContent = "";
+      const body = { phase: f.phase.checked, reminder: f.reminder.checked, press: f.press.checked, digest: f.digest.checked };
+      if ((address.value.trim() || null) !== (prefs.email || null)) body.email = address.value.trim();
+      try {
+        prefs = await api("PUT", "/me/notifications", body);
+        showState(prefs);
+        msg.textContent = "Saved.";
+      } catch (err) { msg.textContent = err.message; }
+    });
+    return f;
   }
 
   async loadLists() {
@@ -81,13 +120,26 @@ class Lobby {
       if (!box) return;
       try {
         const games = await api("GET", `/games?scope=${scope}`);
-        box.replaceChildren(games.length ? (scope === "mine" ? await this.mineTable(games) : this.table(games)) :
-          h("p", { class: "muted" }, scope === "mine" ? "No games yet: create one below, or join an open game." : "No open games: create one."));
+        if (scope === "mine") {
+          box.replaceChildren(games.length ? await this.mineTable(games) : h("p", { class: "muted" }, "No games yet: create one below, or join an open game."));
+        } else {
+          box.replaceChildren(...this.openLists(games));
+        }
       } catch (err) {
         box.replaceChildren(h("p", { class: "error" }, err.message));
       }
     };
     await Promise.all([auth.token ? fill("mine", "mine") : null, fill("open", "open")]);
+  }
+
+  /** Open games: those with a free seat to take, then (folded) those one can only watch. */
+  openLists(games) {
+    const joinable = games.filter((g) => g.seats_free > 0 && g.status !== "finished");
+    const full = games.filter((g) => !joinable.includes(g));
+    return [
+      joinable.length ? this.table(joinable) : h("p", { class: "muted", id: "no-free-seats" }, "No game has a free seat: create one below."),
+      full.length ? h("details", { id: "watch-only" }, h("summary", {}, `Games to watch (no free seat): ${full.length}`), this.table(full)) : null,
+    ].filter(Boolean);
   }
 
   table(games) {
@@ -228,6 +280,7 @@ class Lobby {
     const setupSel = h("select", { name: "players" });
     const joinSel = h("select", { name: "join_as" });
     const setupInfo = h("p", { class: "muted small", id: "setup-info" });
+    const joinHelp = h("span", { class: "muted small", id: "join-help", "aria-live": "polite" });
     const fillSetups = () => {
       const v = cat.variants.find((x) => x.id === variantSel.value);
       setupSel.replaceChildren(...v.setups.map((s) => h("option", { value: s.id }, `${s.players} players${s.id !== String(s.players) ? ` (${s.id})` : ""}`)));
@@ -237,12 +290,15 @@ class Lobby {
       const v = cat.variants.find((x) => x.id === variantSel.value);
       const s = v.setups.find((x) => x.id === setupSel.value) || v.setups[0];
       setupInfo.textContent = s.name;
-      joinSel.replaceChildren(h("option", { value: "" }, "no power (gamesmaster only)"),
-        h("option", { value: "any" }, "any power (drawn by lot)"),
-        ...s.teams.map((team) => h("option", { value: team[0] }, team.map(title).join(" / "))));
+      // playing is the default: running a game without playing is a choice one makes on purpose
+      joinSel.replaceChildren(h("option", { value: "any" }, "any power (drawn by lot)"),
+        ...s.teams.map((team) => h("option", { value: team[0] }, team.map(title).join(" / "))),
+        h("option", { value: "" }, "no power: I only run the game (gamesmaster)"));
+      joinHelp.textContent = joinSel.value ? "" : "You will not play: you only run the game.";
     };
     variantSel.addEventListener("change", fillSetups);
     setupSel.addEventListener("change", fillJoin);
+    joinSel.addEventListener("change", () => { joinHelp.textContent = joinSel.value ? "" : "You will not play: you only run the game."; });
     fillSetups();
     const dl = (name, label, value) => h("label", {}, label, h("input", { name, value, size: 6, "aria-describedby": "dl-help" }));
     const check = (name, label, checked) => h("label", { class: "check" }, h("input", { type: "checkbox", name, checked }), label);
@@ -253,7 +309,7 @@ class Lobby {
         h("label", {}, "Variant", variantSel),
         h("label", {}, "Rules", h("select", { name: "rules" }, cat.editions.map((e) => h("option", { value: e, selected: e === "2023" }, e)))),
         h("label", {}, "Players", setupSel),
-        h("label", {}, "Play as", joinSel),
+        h("label", {}, "Play as", joinSel, joinHelp),
         h("label", {}, "Last year (short game)", h("input", { name: "end_year", type: "number", min: 1, max: 9999, placeholder: "none" }))),
       setupInfo,
       h("fieldset", {}, h("legend", {}, "Deadlines"),

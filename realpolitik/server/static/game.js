@@ -1,7 +1,7 @@
 // The game page: the map, order entry (clicks, lists, text), ready flag, deadline, seats and the
 // gamesmaster's buttons, with the press and history panels. Every choice offered comes from the
 // server's legal-orders endpoint and every order goes through the server's parser: no rules here.
-import { api, auth, h, fill, title, phaseName, toast, notify, local, duration } from "./api.js";
+import { api, auth, h, fill, title, phaseName, toast, notify, local, duration, lengthLimit, touchOnly } from "./api.js";
 import { MapView } from "./mapview.js";
 import { PressPanel } from "./press.js";
 import { HistoryPanel } from "./history.js";
@@ -9,6 +9,9 @@ import { rulesBox, unitNote, voidReasons, quickEntry, sheetText, jumpControl, ma
 
 const provOf = (loc) => (loc || "").split("/")[0].toLowerCase();
 const unitProv = (unit) => provOf((unit || "").split(" ")[1]);
+/** How an order reads: with the places' names where the variant writes them (Colonial Winters:
+ * "F London - English Channel", which the server reads back), else its text ("F LON - ENG"). */
+const said = (o) => (o && (o.name || o.text)) || "";
 const KIND_LABEL = { hold: "Hold", move: "Move", support: "Support", convoy: "Convoy", retreat: "Retreat",
   disband: "Disband", build: "Build", waive: "Waive", block: "Block", mobilise: "Mobilise" };
 
@@ -35,6 +38,13 @@ export class GamePage {
       if (ev.key === "/" && !typing && this.root.querySelector("#quick")) { ev.preventDefault(); this.root.querySelector("#quick").focus(); }
     };
     document.addEventListener("keydown", this.keyHandler);
+    this.changedElsewhere = {};  // power -> {before, now, refused}: orders changed in another tab
+    this.inflight = {};          // power -> the submission on its way
+    // a draft typed in another tab of this game shows here too (drafts live in localStorage)
+    this.storageHandler = (ev) => {
+      if (ev.key && ev.key.startsWith(`rp:draft:orders:${id}:`) && this.game && this.ordersBox) this.renderOrders();
+    };
+    window.addEventListener("storage", this.storageHandler);
     this.start();
   }
 
@@ -42,6 +52,7 @@ export class GamePage {
     this.closed = true;
     clearInterval(this.timer);
     document.removeEventListener("keydown", this.keyHandler);
+    window.removeEventListener("storage", this.storageHandler);
     if (this.ws) this.ws.close();
     clearTimeout(this.reconnect);
     clearTimeout(this.mapTimer);
@@ -184,13 +195,21 @@ export class GamePage {
   async onEvent(ev) {
     switch (ev.type) {
       case "phase": {
-        const played = (ev.results || []).map((r) => r.phase);
+        const played = ev.results || [];
+        const browsing = this.tab === "history";
         await this.refresh();
         await this.history.load();
         if (played.length) {
-          const last = played[played.length - 1];
-          const text = `${phaseName(last)} was adjudicated: now ${phaseName(this.game.phase)}.`;
-          toast(text, { label: "See the results", run: () => this.showResults() });
+          // the phase to show: the last one played with orders (a winter with nothing to do,
+          // played by itself after it, has nothing to show)
+          const last = [...played].reverse().find((r) => ((r.resolution || {}).results || []).length) || played[played.length - 1];
+          // the Results tab opens on the phase just played (unless one is looking at another)
+          if (!browsing) {
+            this.history.seq = last.seq;
+            if (this.tab === "history") { this.history.render(); this.showMap(); }  // opened meanwhile
+          }
+          const text = `${phaseName(last.phase)} was adjudicated: now ${phaseName(this.game.phase)}.`;
+          toast(text, { label: "See the results", run: () => this.showResults(last.seq) });
           notify(this.game.name, text, `rp-phase-${this.id}`);
         }
         break;
@@ -200,6 +219,12 @@ export class GamePage {
         break;
       case "press":
         this.press.add(ev.message);
+        if (ev.message && !this.mine.includes(ev.message.sender)) {
+          notify(this.game.name, `${title(ev.message.sender)}: ${String(ev.message.body).slice(0, 140)}`, `rp-press-${this.id}`);
+        }
+        break;
+      case "orders":
+        await this.ordersChangedElsewhere(ev);
         break;
       case "end":
         await this.refresh();
@@ -216,8 +241,33 @@ export class GamePage {
     }
   }
 
-  showResults() {
-    this.history.seq = Math.max(0, this.history.entries.length - 1);
+  /** My orders changed (the event goes only to my own pages): unless this page made the change,
+   * load them and say what changed. */
+  async ordersChangedElsewhere(ev) {
+    if (!this.game || ev.phase !== this.game.phase) return;
+    if (this.inflight[ev.power]) await this.inflight[ev.power].catch(() => {});
+    const held = this.orders[ev.power];
+    if (held && held.revision === ev.revision) return;  // this page's own change
+    const before = (held && held.text) || "";
+    await this.reloadOrders();
+    const now = (this.orders[ev.power] && this.orders[ev.power].text) || "";
+    if (before !== now) {
+      this.changedElsewhere[ev.power] = { before, now, refused: false };
+      toast(`Your orders for ${title(ev.power)} were changed in another tab or on another device.`);
+    }
+    this.renderOrders();
+    this.renderHead();
+    if (this.tab !== "history") this.showMap();
+  }
+
+  async reloadOrders() {
+    try { this.orders = await api("GET", `/games/${this.id}/orders`); } catch (err) { toast(err.message); }
+  }
+
+  /** The Results tab on played phase ``seq`` (the latest if not given). */
+  showResults(seq) {
+    const last = Math.max(0, this.history.entries.length - 1);
+    this.history.seq = seq === undefined ? last : Math.min(seq, last);
     this.setTab("history");
   }
 
@@ -250,7 +300,13 @@ export class GamePage {
           h("div", { class: "map-bar" }, this.hint, this.mapTools = h("span", { class: "map-tools" }),
             h("button", { type: "button", class: "secondary small", id: "zoom", "aria-pressed": String(narrow),
               onclick: (ev) => { const on = this.mapBox.classList.toggle("zoomed"); ev.target.setAttribute("aria-pressed", String(on)); if (on) this.centreOnMine(); } }, "Zoom"))),
-        h("div", { class: "side" }, this.ordersBox, this.historyBox, this.pressBox, this.gameBox))));
+        h("div", { class: "side" },
+          // notices go here, above the panel: never over the map or what one is reading
+          h("div", { id: "notices", class: "notices", role: "status", "aria-live": "polite" }),
+          this.ordersBox, this.historyBox, this.pressBox, this.gameBox))));
+    // a notice given just before this page opened (by the lobby) moves here, off the map
+    const notices = this.root.querySelector("#notices"), early = document.getElementById("toasts");
+    if (notices && early) notices.append(...early.querySelectorAll(".toast"));
     this.map = new MapView(this.mapBox, (prov, at) => this.mapClick(prov, at));
     this.mapBox.addEventListener("zoomchange", (ev) => {
       const button = this.root.querySelector("#zoom");
@@ -381,7 +437,18 @@ export class GamePage {
       const left = (this.deadlineAt - Date.now()) / 1000;
       el.textContent = left > 0 ? `${duration(left)} left` : "deadline passed: adjudicating…";
       el.classList.toggle("urgent", left < 60);
+      this.remindIfOwing(left);
     }
+  }
+
+  /** A browser notification (if allowed, and the page is in the background) once a phase,
+   * ten minutes before the deadline, when my orders are not in. */
+  remindIfOwing(left) {
+    const g = this.game;
+    if (left > 600 || left <= 0 || this.reminded === g.phase) return;
+    const owing = this.orderingPowers.filter((p) => g.to_order.includes(p) && !g.ready.includes(p) && !(g.orders_in || []).includes(p));
+    if (!owing.length) return;
+    if (notify(g.name, `${duration(left)} left, and no orders yet for ${owing.map(title).join(", ")}.`, `rp-deadline-${this.id}`)) this.reminded = g.phase;
   }
 
   /** What my orders leave open (units without orders, builds unused...), from the server. */
@@ -395,10 +462,24 @@ export class GamePage {
     const warnings = ready ? this.warningsNow() : [];
     if (warnings.length && !confirm(`${warnings.join("\n")}\n\nMark ready anyway?`)) return;
     try {
-      // the phase it is for: a click on a phase that has just passed is refused, not moved on
-      await api("POST", `/games/${this.id}/ready`, { ready, phase: this.game.phase });
+      // the phase it is for: a click on a phase that has just passed is refused, not moved on;
+      // and the orders it is for: orders changed in another tab refuse it until they are seen
+      const revisions = Object.fromEntries(this.mine.filter((p) => this.orders[p] && this.orders[p].revision)
+        .map((p) => [p, this.orders[p].revision]));
+      await api("POST", `/games/${this.id}/ready`, { ready, phase: this.game.phase, revisions });
       await this.refresh();
     } catch (err) {
+      if (err.code === "orders_changed") {
+        const before = Object.fromEntries(this.mine.map((p) => [p, (this.orders[p] && this.orders[p].text) || ""]));
+        await this.refresh();
+        for (const p of this.mine) {
+          const now = (this.orders[p] && this.orders[p].text) || "";
+          if (now !== before[p]) this.changedElsewhere[p] = { before: before[p], now, refused: false };
+        }
+        this.renderOrders();
+        toast("Not marked ready: your orders were changed in another tab or on another device. Look at them, then mark ready.");
+        return;
+      }
       toast(err.message);
       if (err.status === 409) await this.refresh();
     }
@@ -462,6 +543,7 @@ export class GamePage {
     const lines = (this.orders[power] && this.orders[power].lines) || [];
     const help = phaseHelp(g, power, legal, lines);
     box.append(h("h2", { id: "orders-h" }, `Orders for ${title(power)}`));
+    if (this.changedElsewhere[power]) box.append(this.changedBox(power, this.changedElsewhere[power]));
     if (help.due) box.append(h("p", { class: "due", id: "orders-due", role: "status" }, help.due));
     box.append(h("p", { class: "muted small", id: "orders-how" }, help.how));
     const warned = voidReasons(this.orders[power] && this.orders[power].warnings);
@@ -472,20 +554,25 @@ export class GamePage {
 
     // One list of legal orders per unit (or free centre): the keyboard way to give orders.
     const chosen = new Map();
-    for (const line of lines) if (line.ok && line.order && line.order.unit) chosen.set(unitProv(line.order.unit), line.order.text);
+    for (const line of lines) if (line.ok && line.order && line.order.unit) chosen.set(unitProv(line.order.unit), said(line.order));
+    // the units whose order the server says would be void (its warnings write orders by code)
+    const voidedAt = new Map();
+    for (const line of lines) {
+      if (line.ok && line.order && line.order.unit && warned.has(line.order.text)) voidedAt.set(unitProv(line.order.unit), warned.get(line.order.text));
+    }
     const list = h("ul", { class: "units", "aria-label": "Units and their orders" });
     for (const [loc, orders] of Object.entries(legal)) {
       if (loc === "waive") continue;
       const prov = provOf(loc);
       const isBuild = orders.every((o) => o.kind === "build");
-      const label = isBuild ? `Build in ${prov.toUpperCase()}` : orders[0].unit;
+      const label = isBuild ? `Build in ${this.placeName(prov)}` : orders[0].unit_name || orders[0].unit;
       const id = `sel-${power}-${loc.replace("/", "-")}`;
       const select = h("select", { id, onchange: (ev) => { if (ev.target.value) this.giveOrder(power, loc, ev.target.value); } },
         h("option", { value: "" }, isBuild ? "— no build —" : "— no order —"),
         groupBy(orders, (o) => o.kind).map(([kind, group]) => h("optgroup", { label: KIND_LABEL[kind] || kind },
-          group.map((o) => h("option", { value: o.text, selected: chosen.get(prov) === o.text }, o.text)))));
+          group.map((o) => h("option", { value: said(o), selected: chosen.get(prov) === said(o) }, said(o))))));
       const note = isBuild ? null : unitNote(g, power, loc);
-      const voided = warned.get(chosen.get(prov));
+      const voided = voidedAt.get(prov);
       list.append(h("li", { class: `${chosen.has(prov) ? "done" : ""}${voided ? " void" : ""}` },
         h("label", { for: id }, label, note ? h("span", { class: `unit-note ${note.cls}`, title: note.why }, note.text) : null), select,
         voided ? h("p", { class: "void-why" }, `⚠ will be void: ${voided}`) : null));
@@ -521,9 +608,11 @@ export class GamePage {
     area.addEventListener("scroll", () => { gutter.scrollTop = area.scrollTop; });
     area.addEventListener("keydown", (ev) => { if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) { ev.preventDefault(); this.submit(power, area.value); } });
     fillGutter();
+    const limit = lengthLimit(area, this.limits.order_chars, "a power's orders");
+    limit.counter.id = "order-count";
     box.append(h("label", { for: "order-text", class: "block" }, "Orders as text"),
-      h("p", { id: "order-help", class: "muted small" }, "One order per line. Ctrl+Enter sends."),
-      h("div", { class: "editor" }, gutter, area), status,
+      h("p", { id: "order-help", class: "muted small" }, touchOnly() ? "One order per line." : "One order per line. Ctrl+Enter sends."),
+      h("div", { class: "editor" }, gutter, area), limit.counter, status,
       h("div", { class: "row" },
         h("button", { type: "button", id: "send-orders", onclick: () => this.submit(power, area.value) }, "Send orders"),
         h("button", { type: "button", class: "secondary", onclick: () => this.submit(power, "") }, "Clear all"),
@@ -535,8 +624,8 @@ export class GamePage {
     for (const line of lines) {
       if (line.ok) {
         const voided = warned.get(line.order.text);
-        results.append(h("li", { class: voided ? "ok void" : "ok" }, h("span", { class: "mark" }, voided ? "⚠" : "✓"), " ", h("span", { class: "order" }, line.order.text),
-          line.text.trim() !== line.order.text ? h("span", { class: "muted small" }, ` (line ${line.line}: ${line.text.trim()})`) : null,
+        results.append(h("li", { class: voided ? "ok void" : "ok" }, h("span", { class: "mark" }, voided ? "⚠" : "✓"), " ", h("span", { class: "order" }, said(line.order)),
+          line.text.trim() !== said(line.order) ? h("span", { class: "muted small" }, ` (line ${line.line}: ${line.text.trim()})`) : null,
           voided ? h("div", { class: "why" }, `will be void: ${voided}`) : null));
       } else {
         const e = line.error || {};
@@ -544,7 +633,8 @@ export class GamePage {
         for (const c of e.candidates || []) fixes.push(h("button", { type: "button", class: "chip", onclick: () => this.replaceLine(power, line.line, c) }, c));
         if (e.span && e.suggestions) {
           for (const s of e.suggestions) {
-            const name = s.split(" ")[0];
+            // "LON (London)", "London (e8)": the place as written, before its bracket
+            const name = s.lastIndexOf(" (") > 0 ? s.slice(0, s.lastIndexOf(" (")) : s;
             const fixed = line.text.slice(0, e.span[0]) + name + line.text.slice(e.span[1]);
             fixes.push(h("button", { type: "button", class: "chip", onclick: () => this.replaceLine(power, line.line, fixed) }, s));
           }
@@ -560,6 +650,30 @@ export class GamePage {
     box.append(h("p", { class: "muted", id: "orders-default" }, lines.length ? `Not ordered: ${help.fallback}` : `None yet: ${help.fallback}`));
     const warnings = (this.orders[power] && this.orders[power].warnings) || [];
     if (warnings.length) box.append(h("ul", { class: "warnings", id: "order-warnings", role: "status" }, warnings.map((w) => h("li", {}, w))));
+  }
+
+  /** The server's limits on what is typed (from /web/variants). */
+  get limits() { return (this.catalogue && this.catalogue.limits) || {}; }
+
+  /** Orders changed in another tab or on another device: what changed, and what to do. */
+  changedBox(power, changed) {
+    const lines = (text) => text.split("\n").map((l) => l.trim()).filter(Boolean);
+    const before = lines(changed.before), now = lines(changed.now);
+    const added = now.filter((l) => !before.includes(l)), removed = before.filter((l) => !now.includes(l));
+    const forget = () => { delete this.changedElsewhere[power]; this.renderOrders(); };
+    return h("div", { class: "changed", id: "orders-changed", role: "alert" },
+      h("p", {}, changed.refused
+        ? `Not sent: your orders for ${title(power)} were changed in another tab or on another device after this page loaded them. Nothing was overwritten.`
+        : `Your orders for ${title(power)} were changed in another tab or on another device.`),
+      h("ul", { class: "diff" },
+        added.map((l) => h("li", { class: "added" }, `+ ${l}`)),
+        removed.map((l) => h("li", { class: "removed" }, `− ${l}`)),
+        !added.length && !removed.length ? h("li", {}, "(the same lines, in another order)") : null),
+      changed.refused ? h("p", { class: "small" }, "Your text is kept below: press Send orders to replace the new orders with it, or use the new ones.") : null,
+      h("div", { class: "row" },
+        changed.refused ? h("button", { type: "button", class: "secondary small", id: "use-new-orders",
+          onclick: () => { local.set(this.draftKey(power), null); forget(); } }, "Use the new orders") : null,
+        h("button", { type: "button", class: "secondary small", onclick: forget }, "OK")));
   }
 
   /** Replace the unit's order (or add it) in the power's text and send the whole text. */
@@ -583,10 +697,25 @@ export class GamePage {
     this.submit(power, all.join("\n"));
   }
 
-  async submit(power, text) {
+  submit(power, text) {
+    const sending = this.send(power, text);
+    this.inflight[power] = sending;
+    return sending.finally(() => { if (this.inflight[power] === sending) delete this.inflight[power]; });
+  }
+
+  async send(power, text) {
+    const max = this.limits.order_chars;
+    if (max && text.length > max) {
+      local.set(this.draftKey(power), text || null);
+      this.renderOrders();
+      toast(`Orders not sent: ${text.length} characters, over the limit of ${max}. Nothing was cut: shorten them.`);
+      return;
+    }
+    const held = this.orders[power] || {};
     try {
-      const answer = await api("PUT", `/games/${this.id}/orders`, { power, text, phase: this.game.phase });
-      this.orders[power] = { ...(this.orders[power] || {}), text, lines: answer.lines, ready: answer.ready, submitted: true, warnings: answer.warnings || [] };
+      const answer = await api("PUT", `/games/${this.id}/orders`, { power, text, phase: this.game.phase, revision: held.revision });
+      this.orders[power] = { ...held, text, revision: answer.revision, lines: answer.lines, ready: answer.ready, submitted: true, warnings: answer.warnings || [] };
+      delete this.changedElsewhere[power];
       this.sentOrders = { ...(this.sentOrders || {}), [power]: { phase: answer.phase, orders: this.orders[power] } };
       local.set(this.draftKey(power), null);
       this.renderOrders();
@@ -595,6 +724,16 @@ export class GamePage {
       if (this.tab !== "history") this.showMapSoon();
     } catch (err) {
       local.set(this.draftKey(power), text || null);
+      if (err.code === "orders_changed") {
+        // written on a view older than the stored orders: show what changed, keep the text
+        await this.reloadOrders();
+        const now = (this.orders[power] && this.orders[power].text) || "";
+        this.changedElsewhere[power] = { before: held.text || "", now, refused: true };
+        this.renderOrders();
+        this.renderHead();
+        if (this.tab !== "history") this.showMap();
+        return;
+      }
       toast(`Orders not sent: ${err.message}`);
     }
   }
@@ -620,7 +759,12 @@ export class GamePage {
   }
 
   mapClick(prov, at) {
-    if (this.tab === "history" || !prov) { this.cancelSelection(); return; }
+    if (this.tab === "history" || !prov) {
+      const choosing = this.sel && this.sel.choosing;
+      this.cancelSelection();
+      if (choosing) this.hint.textContent = `No order given for ${choosing}: the choice was left open.`;
+      return;
+    }
     const sel = this.sel;
     if (sel && sel.mode === "unit") return this.clickFromUnit(prov, at);
     if (sel && sel.mode === "support-target") return this.clickSupportTarget(prov, at);
@@ -634,22 +778,22 @@ export class GamePage {
     const entry = this.byProv.get(prov);
     if (!entry) {
       this.cancelSelection();
-      if (this.orderingPowers.length) this.hint.textContent = `Nothing of yours to order in ${prov.toUpperCase()}.`;
+      if (this.orderingPowers.length) this.hint.textContent = `Nothing of yours to order in ${this.placeName(prov)}.`;
       return;
     }
     if (entry.power !== this.power) { this.power = entry.power; this.renderOrders(); }
     const { orders } = entry;
     const moves = orders.filter((o) => o.kind === "move" || o.kind === "retreat");
     const items = [];
-    const label = orders[0].kind === "build" ? `Build in ${prov.toUpperCase()}` : orders[0].unit;
+    const label = orders[0].kind === "build" ? `Build in ${this.placeName(prov)}` : orders[0].unit_name || orders[0].unit;
     for (const o of orders) {
-      if (o.kind === "hold") items.push(["Hold", o.text]);
-      if (o.kind === "disband") items.push([orders[0].kind === "retreat" || moves.length ? "Disband" : "Remove", o.text]);
-      if (o.kind === "build") items.push([describeBuild(o), o.text]);
+      if (o.kind === "hold") items.push(["Hold", said(o)]);
+      if (o.kind === "disband") items.push([orders[0].kind === "retreat" || moves.length ? "Disband" : "Remove", said(o)]);
+      if (o.kind === "build") items.push([describeBuild(o), said(o)]);
       // the variant's own orders: blocking a corner or a passage, mobilising an inactive unit
-      if (o.kind === "block") items.push([`Block ${o.to}`, o.text]);
+      if (o.kind === "block") items.push([`Block ${o.to_name || o.to}`, said(o)]);
       // (rule 8: in the first spring it chooses the unit, which holds; in a winter it costs a build)
-      if (o.kind === "mobilise") items.push([this.game.phase_type === "adjustments" ? "Mobilise (costs a build)" : "Choose it as active (it holds)", o.text]);
+      if (o.kind === "mobilise") items.push([this.game.phase_type === "adjustments" ? "Mobilise (costs a build)" : "Choose it as active (it holds)", said(o)]);
     }
     if (orders.some((o) => o.kind === "support")) {
       items.push(["Support…", () => this.setSel({ ...entry, mode: "support-target",
@@ -671,70 +815,117 @@ export class GamePage {
     const sel = this.sel;
     if (prov === provOf(sel.loc)) {
       const hold = sel.orders.find((o) => o.kind === "hold");
-      if (hold) { this.pick(hold.text); return; }
+      if (hold) { this.pick(said(hold)); return; }
       this.cancelSelection();
       return;
     }
     const options = sel.orders.filter((o) => (o.kind === "move" || o.kind === "retreat") && provOf(o.to) === prov);
-    if (options.length === 1) { this.pick(options[0].text); return; }
-    if (options.length > 1) {  // coasts, or by land and by convoy
-      this.openMenu(`${sel.orders[0].unit} to ${prov.toUpperCase()}`, options.map((o) => [describeMove(o), o.text]), at);
+    if (options.length === 1) { this.pick(said(options[0])); return; }
+    const byLand = options.filter((o) => !o.via_convoy);
+    if (byLand.length === 1 && options.every((o) => o.to === byLand[0].to)) {
+      // a move that can go by land or via convoy goes by land, as people mean it; the convoy
+      // is one click away (and in the unit's list)
+      const viaConvoy = options.find((o) => o.via_convoy);
+      this.pick(said(byLand[0])).then(() => this.offerConvoy(byLand[0], viaConvoy));
+      return;
+    }
+    if (options.length > 1) {  // coasts
+      const convoyToo = options.some((o) => o.via_convoy);
+      const question = `${sel.orders[0].unit_name || sel.orders[0].unit} to ${this.placeName(prov)}`;
+      this.openMenu(question, options.map((o) => [describeMove(o, convoyToo), said(o)]), at);
+      this.sel = { ...this.sel, choosing: question };
+      return;
+    }
+    if (sel.choosing) {
+      // the menu's question was left open: say that no order was given
+      const choosing = sel.choosing;
+      this.selectUnit(prov, at);
+      this.hint.textContent = `No order given for ${choosing}: the choice was left open. ${this.hint.textContent}`;
       return;
     }
     this.selectUnit(prov, at);  // another of my units, or nothing
   }
 
+  /** After a move given by land, the way to send it via convoy instead. */
+  offerConvoy(byLand, viaConvoy) {
+    if (!viaConvoy) return;
+    const power = this.power;
+    const loc = viaConvoy.unit.split(" ")[1];
+    this.hint.replaceChildren(`${said(byLand)}: by land. `,
+      h("button", { type: "button", class: "link", id: "via-convoy", onclick: () => { this.hint.textContent = ""; this.giveOrder(power, loc, said(viaConvoy)); } },
+        "Go via convoy instead"));
+  }
+
   clickSupportTarget(prov, at) {
     const sel = this.sel;
     const options = sel.orders.filter((o) => o.kind === "support" && unitProv(o.target) === prov);
-    if (!options.length) { this.hint.textContent = `${prov.toUpperCase()}: no support possible there. Click a highlighted unit, or press Escape.`; return; }
+    if (!options.length) { this.hint.textContent = `${this.placeName(prov)}: no support possible there. Click a highlighted unit, or press Escape.`; return; }
     const dests = uniq(options.map((o) => o.to ? provOf(o.to) : prov));
     this.setSel({ ...sel, mode: "support-dest", target: prov, options,
       highlight: [["hl-sel", [provOf(sel.loc)]], ["hl-target", [prov]], ["hl-dest", dests]] },
-    `Support ${options[0].target}: click where it goes (itself to hold), or choose in the menu.`);
-    this.openMenu(`Support ${options[0].target}`, options.map((o) => [o.to ? `to ${o.to}` : "to hold", o.text]), at);
+    `Support ${options[0].target_name || options[0].target}: click where it goes (itself to hold), or choose in the menu.`);
+    this.openMenu(`Support ${options[0].target_name || options[0].target}`, options.map((o) => [o.to ? `to ${o.to_name || o.to}` : "to hold", said(o)]), at);
   }
 
   clickSupportDest(prov, at) {
     const sel = this.sel;
     const options = sel.options.filter((o) => (o.to ? provOf(o.to) : sel.target) === prov);
-    if (options.length === 1) { this.pick(options[0].text); return; }
-    if (options.length > 1) { this.openMenu("Support", options.map((o) => [o.text, o.text]), at); return; }
+    if (options.length === 1) { this.pick(said(options[0])); return; }
+    if (options.length > 1) { this.openMenu("Support", options.map((o) => [said(o), said(o)]), at); return; }
     this.hint.textContent = "Click a highlighted province, or press Escape.";
   }
 
   clickConvoyArmy(prov, at) {
     const sel = this.sel;
     const options = sel.orders.filter((o) => o.kind === "convoy" && unitProv(o.target) === prov);
-    if (!options.length) { this.hint.textContent = `${prov.toUpperCase()}: this fleet cannot convoy that. Click a highlighted army.`; return; }
+    if (!options.length) { this.hint.textContent = `${this.placeName(prov)}: this fleet cannot convoy that. Click a highlighted army.`; return; }
     this.setSel({ ...sel, mode: "convoy-dest", target: prov, options,
       highlight: [["hl-sel", [provOf(sel.loc)]], ["hl-target", [prov]], ["hl-dest", uniq(options.map((o) => provOf(o.to)))]] },
-    `Convoy ${options[0].target}: click where to.`);
-    this.openMenu(`Convoy ${options[0].target}`, options.map((o) => [`to ${o.to}`, o.text]), at);
+    `Convoy ${options[0].target_name || options[0].target}: click where to.`);
+    this.openMenu(`Convoy ${options[0].target_name || options[0].target}`, options.map((o) => [`to ${o.to_name || o.to}`, said(o)]), at);
   }
 
   clickConvoyDest(prov) {
     const o = this.sel.options.find((x) => provOf(x.to) === prov);
-    if (o) this.pick(o.text);
+    if (o) this.pick(said(o));
     else this.hint.textContent = "Click a highlighted province, or press Escape.";
+  }
+
+  /** A place as the game writes it: its name where the variant writes places by name
+   * (the game's names table), else its code in capitals. */
+  placeName(loc) {
+    const code = (loc || "").toUpperCase();
+    return (this.game && this.game.names && this.game.names[code]) || code;
   }
 
   pick(text) {
     const sel = this.sel;
     this.cancelSelection();
-    if (sel) this.giveOrder(sel.power, sel.loc, text);
+    return sel ? this.giveOrder(sel.power, sel.loc, text) : Promise.resolve();
   }
 
   openMenu(label, items, at) {
     const menu = this.menu;
+    // where the lit spaces can be clicked, found before the menu is shown (it would hide them)
+    const lit = this.litPoints();
     menu.replaceChildren(h("p", { class: "menu-title" }, label),
       ...items.map(([text, action]) => h("button", { type: "button", role: "menuitem",
         onclick: (ev) => { ev.stopPropagation(); if (typeof action === "function") { this.closeMenu(); action(); } else this.pick(action); } }, text)),
       h("button", { type: "button", role: "menuitem", class: "secondary", onclick: () => this.cancelSelection() }, "Cancel"));
+    menu.classList.remove("docked");
+    menu.style.left = "0px";
+    menu.style.top = "0px";
     menu.hidden = false;
-    const [x, y] = this.menuPlace(at);
-    menu.style.left = `${x}px`;
-    menu.style.top = `${y}px`;
+    const place = this.menuPlace(at, lit);
+    if (place) {
+      menu.style.left = `${place[0]}px`;
+      menu.style.top = `${place[1]}px`;
+    } else {
+      // no room on the map that leaves every lit space free (a phone): under the map instead
+      menu.classList.add("docked");
+      menu.style.left = "";
+      menu.style.top = "";
+    }
     const first = menu.querySelector("button");
     if (first) first.focus({ preventScroll: true });
     menu.onkeydown = (ev) => {
@@ -745,35 +936,59 @@ export class GamePage {
     };
   }
 
-  /** Where the menu goes: beside the clicked point, on the side where it covers the fewest
-   * names of the lit provinces (the destinations next to the unit stay visible and tappable). */
-  menuPlace(at) {
+  /** Points (in the window, every few pixels) of the lit spaces of the selection, in the
+   * visible part of the map: the places the menu must leave free. */
+  litPoints() {
+    const svg = this.map && this.map.svg;
+    if (!svg) return [];
+    const provs = new Set((this.sel && this.sel.highlight || []).flatMap(([, ps]) => ps));
+    const view = this.mapBox.getBoundingClientRect();
+    const points = [];
+    const step = 6;
+    for (const prov of provs) {
+      const path = svg.querySelector(`#spaces path[id="${CSS.escape(prov)}"]`);
+      const matrix = path && path.getScreenCTM();
+      if (!matrix) continue;
+      const toSvg = matrix.inverse();
+      const b = path.getBoundingClientRect();
+      const x0 = Math.max(b.left, view.left, 0), x1 = Math.min(b.right, view.right, window.innerWidth);
+      const y0 = Math.max(b.top, view.top, 0), y1 = Math.min(b.bottom, view.bottom, window.innerHeight);
+      for (let x = x0; x <= x1; x += step) {
+        for (let y = y0; y <= y1; y += step) {
+          if (path.isPointInFill(new DOMPoint(x, y).matrixTransform(toSvg))) points.push([x, y]);
+        }
+      }
+    }
+    return points;
+  }
+
+  /** Where the menu goes (its left and top in the map pane): the place nearest the clicked
+   * point, in the visible part of the map, that covers no point of a lit space (the unit's
+   * destinations stay visible and clickable); null if there is no such place. */
+  menuPlace(at, lit) {
     const menu = this.menu;
-    const paneBox = menu.parentElement.getBoundingClientRect();
-    const mapBox = this.mapBox.getBoundingClientRect();
+    const pane = menu.parentElement.getBoundingClientRect();
+    const map = this.mapBox.getBoundingClientRect();
     const w = menu.offsetWidth, hgt = menu.offsetHeight;
-    const lit = new Set((this.sel && this.sel.highlight || []).flatMap(([, provs]) => provs));
-    const svg = this.map.svg;
-    const keep = [];
-    for (const text of svg ? svg.querySelectorAll("#labels > g:last-child text") : []) {
-      if (!lit.has(text.textContent.trim().toLowerCase())) continue;
-      const r = text.getBoundingClientRect();
-      keep.push([r.x + r.width / 2 - paneBox.x, r.y + r.height / 2 - paneBox.y]);
+    // the visible part of the map, in window coordinates
+    const left = Math.max(map.left, 0), top = Math.max(map.top, 0);
+    const right = Math.min(map.right, window.innerWidth), bottom = Math.min(map.bottom, window.innerHeight);
+    if (right - left < w || bottom - top < hgt) return null;
+    const cx = at.x + map.x, cy = at.y + map.y;
+    const margin = 6;
+    const covers = (x, y) => lit.some(([px, py]) => px >= x - margin && px <= x + w + margin && py >= y - margin && py <= y + hgt + margin);
+    let best = null, nearest = Infinity;
+    const step = 16;
+    for (let x = left; x <= right - w; x += step) {
+      for (let y = top; y <= bottom - hgt; y += step) {
+        if (covers(x, y)) continue;
+        // distance from the clicked point to the menu's nearest edge
+        const dx = Math.max(x - cx, 0, cx - (x + w)), dy = Math.max(y - cy, 0, cy - (y + hgt));
+        const d = dx * dx + dy * dy;
+        if (d < nearest) { nearest = d; best = [x, y]; }
+      }
     }
-    keep.push([at.x + mapBox.x - paneBox.x, at.y + mapBox.y - paneBox.y]);
-    const cx = at.x + mapBox.x - paneBox.x, cy = at.y + mapBox.y - paneBox.y;
-    const gap = 14;
-    const maxX = Math.max(0, paneBox.width - w - 4), maxY = Math.max(0, paneBox.height - hgt - 4);
-    const candidates = [[cx + gap, cy + gap], [cx + gap, cy - hgt - gap], [cx - w - gap, cy + gap],
-      [cx - w - gap, cy - hgt - gap], [0, 0], [maxX, 0], [0, maxY], [maxX, maxY]]
-      .map(([x, y]) => [Math.min(Math.max(0, x), maxX), Math.min(Math.max(0, y), maxY)]);
-    const covered = ([x, y]) => keep.filter(([px, py]) => px >= x - 4 && px <= x + w + 4 && py >= y - 4 && py <= y + hgt + 4).length;
-    let best = candidates[0], fewest = Infinity;
-    for (const c of candidates) {
-      const n = covered(c);
-      if (n < fewest) { best = c; fewest = n; }
-    }
-    return best;
+    return best && [best[0] - pane.x, best[1] - pane.y];
   }
 
   closeMenu() { if (this.menu) { this.menu.hidden = true; this.menu.replaceChildren(); } }
@@ -845,10 +1060,10 @@ export class GamePage {
   notifyControl() {
     if (!("Notification" in window)) return null;
     const state = Notification.permission;
-    if (state === "granted") return h("p", { class: "muted small", id: "notify-state" }, "You get a notification when a phase is played while this page is in the background.");
+    if (state === "granted") return h("p", { class: "muted small", id: "notify-state" }, "While this page is open in the background, you get a notification when a phase is played, when press arrives, and ten minutes before the deadline if your orders are not in. For e-mail, see Notifications in the lobby.");
     if (state === "denied") return h("p", { class: "muted small", id: "notify-state" }, "Notifications are blocked for this site in your browser's settings.");
     return h("p", {}, h("button", { type: "button", class: "secondary", id: "notify-me",
-      onclick: async () => { await Notification.requestPermission(); this.renderSeats(); } }, "Notify me when a phase is played"));
+      onclick: async () => { await Notification.requestPermission(); this.renderSeats(); } }, "Notify me while this page is open (phases, press, deadlines)"));
   }
 
   gmControls() {
@@ -941,8 +1156,10 @@ function placeWithCoast(loc) {
   return coast ? `${place} (${COAST_WORDS[coast.toUpperCase()] || coast.toLowerCase()} coast)` : place;
 }
 
-function describeMove(o) {
-  return `${placeWithCoast(o.to)}${o.via_convoy ? " via convoy" : ""}`;
+/** A destination in a menu; ``convoyToo``: the menu also offers moves via convoy, so a move
+ * over land says so. */
+function describeMove(o, convoyToo = false) {
+  return `${o.to_name || placeWithCoast(o.to)}${o.via_convoy ? " via convoy" : convoyToo ? " by land" : ""}`;
 }
 
 function describeBuild(o) {
@@ -969,7 +1186,7 @@ function seatState(g, p, player) {
 function phaseHelp(g, power, legal, lines) {
   const given = (kind) => lines.filter((l) => l.ok && l.order && l.order.kind === kind).length;
   const entries = Object.entries(legal).filter(([loc]) => loc !== "waive");
-  const first = (kind) => { for (const [, os] of entries) { const o = os.find((x) => x.kind === kind); if (o) return o.text; } return null; };
+  const first = (kind) => { for (const [, os] of entries) { const o = os.find((x) => x.kind === kind); if (o) return said(o); } return null; };
   const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
   if (g.phase_type === "retreats") {
     const example = [first("retreat"), first("disband")].filter(Boolean);
@@ -1039,7 +1256,7 @@ function examples(legal) {
   const out = [];
   for (const orders of Object.values(legal)) {
     const o = orders.find((x) => x.kind !== "hold") || orders[0];
-    if (o && out.length < 3) out.push(o.text);
+    if (o && out.length < 3) out.push(said(o));
   }
   return out.join("\n");
 }

@@ -1,6 +1,6 @@
 // Press: conversations per set of powers, public announcements, unread markers, drafts kept on
 // this device. Whether press is open is the server's word (game.press_open).
-import { api, auth, h, title, phaseName, local, clockTime } from "./api.js";
+import { api, auth, h, title, phaseName, local, clockTime, lengthLimit, touchOnly } from "./api.js";
 
 const keyOf = (m) => (m.public || !m.recipients ? "public" : [...new Set([m.sender, ...m.recipients])].sort().join(","));
 const readKey = (gameId, key) => `rp:read:${gameId}:${key}`;
@@ -151,14 +151,20 @@ export class PressPanel {
     const members = key === "public" ? null : key.split(",");
     const senders = members ? this.mine.filter((p) => members.includes(p)) : this.mine;
     const draftKey = `rp:draft:press:${this.page.id}:${key}`;
-    const text = h("textarea", { id: "press-text", rows: 3, maxlength: 4000, "aria-label": `Message to ${this.label(key)}` });
+    // no maxlength: a pasted text is never cut; the counter says how much is over the limit
+    const text = h("textarea", { id: "press-text", rows: 3, "aria-label": `Message to ${this.label(key)}`,
+      "aria-describedby": "press-count" });
     text.value = local.get(draftKey, "");
     text.addEventListener("input", () => local.set(draftKey, text.value));
+    const limit = lengthLimit(text, ((this.page.catalogue || {}).limits || {}).press_chars, "one message");
+    limit.counter.id = "press-count";
     const sender = senders.length > 1 ? h("select", { id: "press-sender", "aria-label": "Send as" }, senders.map((p) => h("option", { value: p }, title(p)))) : null;
     const msg = h("p", { class: "error", role: "alert" });
     const send = async () => {
       const body = text.value.trim();
-      if (!body) return;
+      if (!body) { msg.textContent = "The message is empty."; return; }
+      if (!limit.fits()) { msg.textContent = "Not sent: the message is too long (see the count above). Nothing was cut."; return; }
+      msg.textContent = "";
       const from = sender ? sender.value : senders[0];
       const payload = { sender: from, body };
       if (members) payload.to = members.filter((p) => p !== from);
@@ -175,8 +181,8 @@ export class PressPanel {
     const silent = (members || []).filter((p) => (g.bots || {})[p] && !this.mine.includes(p));
     const botNote = silent.length ? h("p", { class: "note", id: "press-bots" },
       `${silent.map(title).join(", ")} ${silent.length > 1 ? "are" : "is"} played by the computer: messages are delivered, but the computer does not read or answer them.`) : null;
-    return h("div", { class: "composer" }, botNote, sender ? h("label", {}, "As ", sender) : null, text,
+    return h("div", { class: "composer" }, botNote, sender ? h("label", {}, "As ", sender) : null, text, limit.counter,
       h("div", { class: "row" }, h("button", { type: "button", id: "press-send", onclick: send }, key === "public" ? "Announce" : "Send"),
-        h("span", { class: "muted small" }, "Ctrl+Enter sends; unsent text is kept on this device.")), msg);
+        h("span", { class: "muted small" }, touchOnly() ? "Unsent text is kept on this device." : "Ctrl+Enter sends; unsent text is kept on this device.")), msg);
   }
 }
