@@ -77,7 +77,9 @@ export function unitNote(g, power, loc) {
     return { cls: "choice", text: "inactive · start choice", why: `One of the inactive units among which ${title(power)} chooses ${facts.choice.count} to be active this turn (rule 8). Ordered to do anything but hold, it is chosen.` };
   }
   if (facts.inactive.includes(prov)) {
-    return { cls: "inactive", text: "inactive: holds", why: "An inactive unit only holds until it is mobilised (in a winter, for a build) or attacked (rule 8)." };
+    return g.phase_type === "adjustments"
+      ? { cls: "inactive", text: "inactive: may be mobilised", why: "An inactive unit; Mobilise brings it into play for one build this winter (rule 8)." }
+      : { cls: "inactive", text: "inactive: holds", why: "An inactive unit only holds until it is mobilised (in a winter, for a build) or attacked (rule 8)." };
   }
   const country = facts.guarded.get(prov);
   if (country) {
