@@ -269,6 +269,11 @@ class VariantHooks:
         none by default."""
         return frozenset()
 
+    def regions(self, variant: Variant) -> Mapping[str, tuple[str, ...]]:
+        """Named groups of the map's provinces (continents, seas) that a page offers to jump
+        to, in the order shown; none by default (a board small enough to see whole)."""
+        return {}
+
     # -- orders ------------------------------------------------------------------------------
 
     def order_veto(self, position: Position, unit: Unit, order: Order) -> str | None:

@@ -291,6 +291,22 @@ class SeaSuperiorityOut(BaseModel):
     tiers: dict[str, str]
 
 
+class StartChoiceOut(BaseModel):
+    units: list[str]
+    """The inactive units (their provinces) among which the power chooses."""
+    count: int
+    """How many of them it makes active."""
+
+
+class MobilisationOut(BaseModel):
+    units: list[str]
+    """The power's inactive units (their provinces) that a mobilisation may bring in."""
+    per_build: int
+    """How many units the one build foregone this winter mobilises (0: none now)."""
+    reason: str
+    """Why it may not mobilise now, when ``per_build`` is 0."""
+
+
 class ProtectorateOut(BaseModel):
     controller: str | None
     """The power that commands its units (None: civil disorder)."""
@@ -373,6 +389,13 @@ class GameOut(BaseModel):
     """The variant's named policies (readings of ambiguous rules) this game plays under."""
     sea_superiority: SeaSuperiorityOut | None = None
     """Colonial Winters: who holds sea superiority, each power's fleets and tier (a-e)."""
+    inactive: list[str] = Field(default_factory=list)
+    """Colonial Winters 8: the provinces of the inactive units (they may only hold until
+    mobilised or attacked)."""
+    start_choices: dict[str, StartChoiceOut] = Field(default_factory=dict)
+    """Colonial Winters 8: power -> the inactive units it still chooses among this phase."""
+    mobilisation: dict[str, MobilisationOut] = Field(default_factory=dict)
+    """Colonial Winters 8, in a winter: power -> what mobilising costs and brings."""
     protectorates: dict[str, ProtectorateOut] | None = None
     """Colonial Winters 7(e), 7(f): each protectorate (India, Holland, Belgium) by name, the
     power that commands its units and where they stand."""

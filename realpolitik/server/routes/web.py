@@ -51,9 +51,14 @@ def _variants() -> list[dict[str, Any]]:
             "id": variant.id,
             "name": variant.name,
             "powers": [{"id": p.id, "name": p.name, "colour": p.colour} for p in variant.powers],
+            # each province's name, for the page's lists and completion (orders keep the ids)
+            "places": {p: variant.map.name(p) for p in variant.map.provinces},
             "setups": [{"id": s.id, "players": s.players, "name": s.name,
                         "teams": [list(team) for team in s.teams]}
                        for s in (variant.setups or (variant.setup(),))],
+            # groups of spaces the game page offers to jump to (a world map's continents)
+            "regions": [{"name": name, "provinces": list(ids)}
+                        for name, ids in variant.hooks.regions(variant).items()],
         })
     return out
 
