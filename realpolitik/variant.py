@@ -7,9 +7,10 @@ every problem is a :class:`VariantError` naming the file and line.
 from __future__ import annotations
 
 import csv
+import difflib
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
@@ -18,7 +19,7 @@ from typing import Any
 from realpolitik.caches import Caches
 from realpolitik.errors import VariantError
 from realpolitik.geography import Map, Province, Terrain, UnitType, province_of
-from realpolitik.hooks import VariantHooks, load_hooks
+from realpolitik.hooks import VariantHooks, load_hooks, seal_hooks
 from realpolitik.variant_rules import NEUTRAL, TomlLines, VariantRules, read_variant_rules
 
 VARIANTS_DIR = Path(__file__).parent / "variants"
@@ -116,6 +117,13 @@ class Variant:
     source: str = ""
     """What finds the variant again: its id for a variant shipped with realpolitik, else the
     path of its folder (a game record names it so that the game can be read back)."""
+    coordinates: Mapping[str, tuple[float, float]] = field(
+        default_factory=lambda: MappingProxyType({}), compare=False, repr=False)
+    """Province -> where a schematic map puts it (the optional ``x`` and ``y`` columns of
+    ``provinces.csv``), for a variant without artwork."""
+    folders: tuple[Path, ...] = field(default=(), compare=False, repr=False)
+    """The variant's folder and those of the variants it extends (``[variant] extends``),
+    nearest first: where its artwork and hooks are looked for (empty: made in memory)."""
     power_ids: tuple[str, ...] = field(init=False, compare=False, repr=False)
     """The power ids in display order (from ``powers``: asked for many times a phase)."""
     caches: Caches = field(default_factory=Caches, init=False, compare=False, repr=False)
@@ -358,9 +366,10 @@ def _read_csv(path: Path, columns: tuple[str, ...]) -> list[tuple[int, dict[str,
         return rows
 
 
-def _load_folder(folder: Path) -> Variant:
-    toml_path = folder / "variant.toml"
-    text = toml_path.read_text(encoding="utf-8")
+def _read_toml(folder: Path) -> tuple[dict[str, Any], str]:
+    """The parsed ``variant.toml`` of ``folder`` and its text, its tables and ``[variant]``
+    keys checked (a misspelt key is named with the key it was probably meant to be)."""
+    text = (folder / "variant.toml").read_text(encoding="utf-8")
     try:
         data: dict[str, Any] = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -368,18 +377,99 @@ def _load_folder(folder: Path) -> Variant:
     lines = TomlLines(text)
     for table in data:
         if table not in _TABLES:
-            raise VariantError(f"unknown table [{table}]; the tables are: {', '.join(_TABLES)}",
+            raise VariantError(f"unknown table [{table}]{_did_you_mean(table, _TABLES)}; the "
+                               f"tables are: {', '.join(_TABLES)}",
                                file="variant.toml", line=lines.of(table))
+    head = data.get("variant", {})
+    for key in head:
+        if key not in _VARIANT_KEYS:
+            raise VariantError(f"[variant] has no key {key!r}{_did_you_mean(key, _VARIANT_KEYS)};"
+                               f" the keys are: {', '.join(_VARIANT_KEYS)}", file="variant.toml",
+                               line=lines.of("variant", key))
+    return data, text
+
+
+def _did_you_mean(word: str, known: Sequence[str]) -> str:
+    close = difflib.get_close_matches(word, known, n=1, cutoff=0.7)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+@dataclass(frozen=True, slots=True)
+class _Lineage:
+    """What a variant takes from the variants it extends (``[variant] extends``)."""
+
+    data: dict[str, Any]
+    """Its ``variant.toml`` with every table it does not give taken from its parent."""
+    map_folder: Path
+    """The nearest folder of the line that has a ``provinces.csv``: the map's three files
+    are taken together from it."""
+    hooks_folder: Path
+    """The folder whose ``hooks.py`` the ``[variant] hooks`` entry in force names."""
+    folders: tuple[Path, ...]
+    """The folder and the folders of its ancestors, nearest first."""
+
+
+_NOT_INHERITED = ("id", "name", "aliases", "description", "extends")
+"""``[variant]`` keys that belong to one variant only."""
+
+
+def _lineage(folder: Path, data: dict[str, Any], text: str) -> _Lineage:
+    """Follow ``[variant] extends``: a child overrides whole tables (and ``[variant]`` keys)
+    and copies nothing; the map files come together from the nearest folder that has them."""
+    head = data.get("variant", {})
+    extends = head.get("extends")
+    if extends is None:
+        return _Lineage(data, folder, folder, (folder,))
+    line = TomlLines(text).of("variant", "extends")
+    if not isinstance(extends, str) or not extends:
+        raise VariantError("[variant] extends must be a variant's id or folder",
+                           file="variant.toml", line=line)
+    relative = (folder / extends)
+    parent_folder = relative if (relative / "variant.toml").is_file() else None
+    if parent_folder is None:
+        try:
+            parent_folder = _find_variant_folder(extends)
+        except VariantError as exc:
+            raise VariantError(f"[variant] extends: {exc}", file="variant.toml",
+                               line=line) from exc
+    if parent_folder.resolve() == folder.resolve():
+        raise VariantError("[variant] extends names the variant itself", file="variant.toml",
+                           line=line)
+    try:
+        parent_data, parent_text = _read_toml(parent_folder)
+        parent = _lineage(parent_folder, parent_data, parent_text)
+    except RecursionError as exc:
+        raise VariantError("[variant] extends goes round in a circle", file="variant.toml",
+                           line=line) from exc
+    except VariantError as exc:
+        raise VariantError(f"[variant] extends {extends!r}: {parent_folder / exc.file}"
+                           f"{f', line {exc.line}' if exc.line else ''}: {exc.detail}",
+                           file="variant.toml", line=line) from exc
+    merged = {table: value for table, value in parent.data.items() if table not in data}
+    merged.update(data)
+    own_head = dict(head)
+    for key, value in parent.data.get("variant", {}).items():
+        if key not in _NOT_INHERITED:
+            own_head.setdefault(key, value)
+    merged["variant"] = own_head
+    has_map = (folder / "provinces.csv").is_file()
+    own_hooks = "hooks" in head
+    return _Lineage(merged,
+                    folder if has_map else parent.map_folder,
+                    folder if own_hooks else parent.hooks_folder,
+                    (folder, *parent.folders))
+
+
+def _load_folder(folder: Path) -> Variant:
+    own_data, text = _read_toml(folder)
+    lineage = _lineage(folder, own_data, text)
+    data = lineage.data
+    lines = TomlLines(text)
     head = data.get("variant", {})
     for key in ("id", "name", "start", "solo_centers"):
         if key not in head:
             raise VariantError(f"[variant] needs a {key!r} key", file="variant.toml",
                                line=lines.of("variant"))
-    for key in head:
-        if key not in _VARIANT_KEYS:
-            raise VariantError(f"[variant] has no key {key!r}; the keys are: "
-                               f"{', '.join(_VARIANT_KEYS)}", file="variant.toml",
-                               line=lines.of("variant", key))
 
     powers = []
     power_names: dict[str, str] = {}
@@ -412,8 +502,9 @@ def _load_folder(folder: Path) -> Variant:
     if not powers:
         raise VariantError("no [[powers]] are listed", file="variant.toml")
 
-    provinces, names, coast_names, coast_aliases = _load_provinces(folder, power_ids)
-    borders, support_borders = _load_borders(folder, provinces)
+    provinces, names, coast_names, coast_aliases = _load_provinces(lineage.map_folder,
+                                                                   power_ids)
+    borders, support_borders = _load_borders(lineage.map_folder, provinces)
     the_map = Map(provinces.values(), borders, coast_names=coast_names,
                   support_borders=support_borders)
     _check_connected(the_map)
@@ -447,7 +538,7 @@ def _load_folder(folder: Path) -> Variant:
         taken.add(province_of(unit.location))
     hooks_name = head.get("hooks")
     hooks = VariantHooks() if hooks_name is None else load_hooks(
-        folder, str(hooks_name), line=lines.of("variant", "hooks"))
+        lineage.hooks_folder, str(hooks_name), line=lines.of("variant", "hooks"))
     hooks_data = data.get("hooks_data", {})
     try:
         hooks.read_data(hooks_data, the_map)
@@ -456,6 +547,7 @@ def _load_folder(folder: Path) -> Variant:
             raise VariantError(exc.detail, file="variant.toml",
                                line=lines.of("hooks_data")) from exc
         raise
+    seal_hooks(hooks)
     given_policies = data.get("policies", {})
     if not isinstance(given_policies, dict):
         raise VariantError("[policies] must be a table", file="variant.toml",
@@ -486,7 +578,25 @@ def _load_folder(folder: Path) -> Variant:
         setups=_load_setups(data.get("setups", []), [p.id for p in powers], provinces),
         source=str(head["id"]) if folder.resolve().parent == VARIANTS_DIR.resolve()
         else str(folder.resolve()),
+        coordinates=MappingProxyType(_load_coordinates(lineage.map_folder)),
+        folders=tuple(f.resolve() for f in lineage.folders),
     )
+
+
+def _load_coordinates(folder: Path) -> dict[str, tuple[float, float]]:
+    """The optional ``x``, ``y`` columns of ``provinces.csv`` (both or neither on a line)."""
+    points: dict[str, tuple[float, float]] = {}
+    rows = _read_csv(folder / "provinces.csv", ("id",))
+    for line, row in rows:
+        x, y = row.get("x", ""), row.get("y", "")
+        if not x and not y:
+            continue
+        try:
+            points[row["id"]] = (float(x), float(y))
+        except ValueError:
+            raise VariantError(f"x and y must be numbers (found {x!r}, {y!r})",
+                               file="provinces.csv", line=line) from None
+    return points
 
 
 def _unpickled_variant(source: str, policies: dict[str, str], closed: tuple[str, ...],
@@ -523,7 +633,8 @@ def check_policies(hooks: VariantHooks, chosen: Mapping[str, object], *, origin:
             raise VariantError(f"{origin}: the policy {name!r} cannot be {value!r}; write one of: "
                                f"{', '.join(allowed)}", file="variant.toml")
     return {name: str(chosen.get(name, allowed[0])) for name, allowed in known.items()}
-_VARIANT_KEYS = ("id", "name", "aliases", "start", "solo_centers", "description", "hooks")
+_VARIANT_KEYS = ("id", "name", "aliases", "start", "solo_centers", "description", "hooks",
+                 "extends")
 _POWER_KEYS = ("id", "name", "adjective", "colour", "aliases", "homes", "build_sites",
                "max_fleets", "max_armies")
 
