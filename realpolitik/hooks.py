@@ -351,9 +351,10 @@ class VariantHooks:
         return True
 
     def retreat_allowed(self, position: Position, dislodged: DislodgedUnit,
-                        location: str) -> bool:
+                        location: str) -> bool | str:
         """True if the dislodged unit may retreat to ``location`` (open by the rulebooks'
-        rules already); every open place by default."""
+        rules already); False, or the reason shown to the player (a string), if it may not.
+        Every open place by default."""
         return True
 
     def unordered_retreat(self, position: Position, dislodged: DislodgedUnit,

@@ -10,6 +10,7 @@ import csv
 import difflib
 import re
 import tomllib
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -17,7 +18,7 @@ from types import MappingProxyType
 from typing import Any
 
 from realpolitik.caches import Caches
-from realpolitik.errors import VariantError
+from realpolitik.errors import VariantError, VariantWarning
 from realpolitik.geography import Map, Province, Terrain, UnitType, province_of
 from realpolitik.hooks import VariantHooks, load_hooks, seal_hooks
 from realpolitik.variant_rules import NEUTRAL, TomlLines, VariantRules, read_variant_rules
@@ -248,57 +249,75 @@ def _standard_setup(variant: Variant) -> Setup:
                  tuple((p,) for p in variant.power_ids))
 
 
+class _SetupProblem(Exception):
+    """What is wrong with a ``[[setups]]`` entry, and the key at fault (for the line)."""
+
+    def __init__(self, message: str, *, key: str) -> None:
+        super().__init__(message)
+        self.key = key
+
+
 def _load_setups(entries: list[dict[str, Any]], power_ids: list[str],
-                 provinces: Mapping[str, Province]) -> tuple[Setup, ...]:
+                 provinces: Mapping[str, Province], lines: TomlLines) -> tuple[Setup, ...]:
     setups = []
     for index, entry in enumerate(entries, start=1):
         where = f"[[setups]] number {index}"
         try:
-            players = int(entry["players"])
-            setup_id = str(entry.get("id", players))
-        except (KeyError, ValueError) as exc:
-            raise VariantError(f"{where} needs a whole number 'players'",
-                               file="variant.toml") from exc
-        inactive = [str(p) for p in entry.get("inactive", [])]
-        neutral = [str(p) for p in entry.get("neutral", [])]
-        if "teams" in entry:
-            teams = tuple(tuple(str(p) for p in team) for team in entry["teams"])
-        else:
-            teams = tuple((p,) for p in power_ids if p not in inactive and p not in neutral)
-        named = [p for team in teams for p in team] + inactive + neutral
-        for power in named:
-            if power not in power_ids:
-                raise VariantError(f"{where} names an unknown power {power!r}",
-                                   file="variant.toml")
-        if sorted(named) != sorted(power_ids):
-            raise VariantError(f"{where} must give every power exactly once (in teams, inactive "
-                               "or neutral)", file="variant.toml")
-        if len(teams) != players:
-            raise VariantError(f"{where} has {len(teams)} teams for {players} players",
-                               file="variant.toml")
-        victory_by = str(entry.get("victory_by", "power"))
-        if victory_by not in ("power", "player"):
-            raise VariantError(f"{where}: victory_by must be \"power\" or \"player\", not "
-                               f"{victory_by!r}", file="variant.toml")
-        territory = tuple(str(p) for p in entry.get("neutral_territory", []))
-        for province in territory:
-            if province not in provinces:
-                raise VariantError(f"{where}: {province!r} is not a province",
-                                   file="variant.toml")
-        setups.append(Setup(
-            id=setup_id,
-            players=players,
-            name=str(entry.get("name", f"{players} players")),
-            teams=teams,
-            inactive=frozenset(inactive),
-            start=str(entry["start"]) if "start" in entry else None,
-            neutral=tuple(neutral),
-            neutral_territory=territory,
-            neutral_joins=str(entry["neutral_joins"]) if "neutral_joins" in entry else None,
-            solo_centers=int(entry["solo_centers"]) if "solo_centers" in entry else None,
-            victory_by=victory_by,
-        ))
+            setups.append(_load_setup(entry, where, power_ids, provinces))
+        except _SetupProblem as exc:
+            key = exc.key if exc.key in entry else None
+            raise VariantError(str(exc), file="variant.toml",
+                               line=lines.of("setups", key, index - 1)) from exc
     return tuple(setups)
+
+
+def _load_setup(entry: dict[str, Any], where: str, power_ids: list[str],
+                provinces: Mapping[str, Province]) -> Setup:
+    try:
+        players = int(entry["players"])
+        setup_id = str(entry.get("id", players))
+    except (KeyError, ValueError) as exc:
+        raise _SetupProblem(f"{where} needs a whole number 'players'",
+                           key="players") from exc
+    inactive = [str(p) for p in entry.get("inactive", [])]
+    neutral = [str(p) for p in entry.get("neutral", [])]
+    if "teams" in entry:
+        teams = tuple(tuple(str(p) for p in team) for team in entry["teams"])
+    else:
+        teams = tuple((p,) for p in power_ids if p not in inactive and p not in neutral)
+    named = [p for team in teams for p in team] + inactive + neutral
+    for power in named:
+        if power not in power_ids:
+            raise _SetupProblem(f"{where} names an unknown power {power!r}",
+                               key="teams" if "teams" in entry else "inactive")
+    if sorted(named) != sorted(power_ids):
+        raise _SetupProblem(f"{where} must give every power exactly once (in teams, inactive "
+                           "or neutral)", key="teams")
+    if len(teams) != players:
+        raise _SetupProblem(f"{where} has {len(teams)} teams for {players} players",
+                           key="players")
+    victory_by = str(entry.get("victory_by", "power"))
+    if victory_by not in ("power", "player"):
+        raise _SetupProblem(f"{where}: victory_by must be \"power\" or \"player\", not "
+                           f"{victory_by!r}", key="victory_by")
+    territory = tuple(str(p) for p in entry.get("neutral_territory", []))
+    for province in territory:
+        if province not in provinces:
+            raise _SetupProblem(f"{where}: {province!r} is not a province",
+                               key="neutral_territory")
+    return Setup(
+        id=setup_id,
+        players=players,
+        name=str(entry.get("name", f"{players} players")),
+        teams=teams,
+        inactive=frozenset(inactive),
+        start=str(entry["start"]) if "start" in entry else None,
+        neutral=tuple(neutral),
+        neutral_territory=territory,
+        neutral_joins=str(entry["neutral_joins"]) if "neutral_joins" in entry else None,
+        solo_centers=int(entry["solo_centers"]) if "solo_centers" in entry else None,
+        victory_by=victory_by,
+    )
 
 
 def available_variants() -> tuple[str, ...]:
@@ -509,7 +528,7 @@ def _load_folder(folder: Path) -> Variant:
                   support_borders=support_borders)
     _check_connected(the_map)
 
-    start_units = _load_start_units(data.get("start", {}), the_map, power_ids)
+    start_units = _load_start_units(data.get("start", {}), the_map, power_ids, lines)
     start_centers: dict[str, str] = {}
     given_centers = data.get("start_centers")
     if given_centers is None:
@@ -520,12 +539,12 @@ def _load_folder(folder: Path) -> Variant:
         for power_id, centers in given_centers.items():
             if power_id not in power_ids:
                 raise VariantError(f"[start_centers] names an unknown power {power_id!r}",
-                                   file="variant.toml")
+                                   file="variant.toml", line=lines.of("start_centers", power_id))
             for center in centers:
                 if center not in provinces or not provinces[center].is_supply_center:
                     raise VariantError(
                         f"[start_centers] {power_id}: {center!r} is not a supply centre",
-                        file="variant.toml",
+                        file="variant.toml", line=lines.of("start_centers", power_id),
                     )
                 start_centers[center] = power_id
 
@@ -558,7 +577,7 @@ def _load_folder(folder: Path) -> Variant:
         bad = next((k for k in given_policies if repr(k) in exc.detail), None)
         raise VariantError(exc.detail, file="variant.toml",
                            line=lines.of("policies", bad)) from exc
-    return Variant(
+    variant = Variant(
         id=str(head["id"]),
         name=str(head["name"]),
         map=the_map,
@@ -575,12 +594,35 @@ def _load_folder(folder: Path) -> Variant:
         names=MappingProxyType(names),
         power_names=MappingProxyType(power_names),
         coast_names=MappingProxyType(coast_aliases),
-        setups=_load_setups(data.get("setups", []), [p.id for p in powers], provinces),
+        setups=_load_setups(data.get("setups", []), [p.id for p in powers], provinces,
+                            lines),
         source=str(head["id"]) if folder.resolve().parent == VARIANTS_DIR.resolve()
         else str(folder.resolve()),
         coordinates=MappingProxyType(_load_coordinates(lineage.map_folder)),
         folders=tuple(f.resolve() for f in lineage.folders),
     )
+    _warn_suspicious(variant, lines)
+    return variant
+
+
+def _warn_suspicious(variant: Variant, lines: TomlLines) -> None:
+    """Warn (:class:`~realpolitik.errors.VariantWarning`) about data that loads but is
+    probably a mistake: a power with no home centre (it can never build), and more centres
+    needed to win than the map has."""
+    for index, power in enumerate(variant.powers):
+        if not variant.home_centers(power.id):
+            line = lines.of("powers", "id", index)
+            warnings.warn(VariantWarning(
+                f"variant.toml{f', line {line}' if line else ''}: {power.name} has no home "
+                "centre (no home_of in provinces.csv, no homes), so it can never build"),
+                stacklevel=4)
+    centres = len(variant.map.supply_centers())
+    if variant.solo_centers > centres:
+        line = lines.of("variant", "solo_centers")
+        warnings.warn(VariantWarning(
+            f"variant.toml{f', line {line}' if line else ''}: solo_centers is "
+            f"{variant.solo_centers} but the map has only {centres} supply centres, so nobody "
+            "can win outright"), stacklevel=4)
 
 
 def _load_coordinates(folder: Path) -> dict[str, tuple[float, float]]:
@@ -846,33 +888,36 @@ def _check_connected(the_map: Map) -> None:
 
 
 def _load_start_units(
-    start: Mapping[str, Any], the_map: Map, power_ids: set[str]
+    start: Mapping[str, Any], the_map: Map, power_ids: set[str], lines: TomlLines
 ) -> tuple[StartUnit, ...]:
     units: list[StartUnit] = []
     taken: dict[str, str] = {}
     for power_id, entries in start.items():
         if power_id not in power_ids:
             raise VariantError(f"[start] names an unknown power {power_id!r}",
-                               file="variant.toml")
+                               file="variant.toml", line=lines.of("start", power_id))
+        if not isinstance(entries, list):
+            raise VariantError(f"[start] {power_id} must be a list of units, e.g. [\"A par\"]",
+                               file="variant.toml", line=lines.of("start", power_id))
         for entry in entries:
             match = re.fullmatch(r"\s*([AFaf])\s+([a-z0-9_/]+)\s*", str(entry))
             if match is None:
                 raise VariantError(
                     f"[start] {power_id}: {entry!r} should look like 'A par' or 'F stp/sc'",
-                    file="variant.toml",
+                    file="variant.toml", line=lines.of("start", power_id),
                 )
             unit_type = UnitType(match.group(1).upper())
             location = match.group(2)
             if not the_map.can_hold(unit_type, location):
                 raise VariantError(
                     f"[start] {power_id}: a {unit_type.name.lower()} cannot stand at {location!r}",
-                    file="variant.toml",
+                    file="variant.toml", line=lines.of("start", power_id),
                 )
             province = province_of(location)
             if province in taken:
                 raise VariantError(
                     f"[start] {power_id}: {province} already holds a unit of {taken[province]}",
-                    file="variant.toml",
+                    file="variant.toml", line=lines.of("start", power_id),
                 )
             taken[province] = power_id
             units.append(StartUnit(power_id, unit_type, location))

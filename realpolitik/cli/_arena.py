@@ -21,6 +21,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
         raise CliError(f"--bots: {exc}") from None
     if args.games < 1:
         raise CliError(f"--games {args.games}: play at least one game")
+    if args.jobs < 1:
+        raise CliError(f"--jobs {args.jobs}: play in at least one process")
     try:
         variant = load_variant(args.variant)
     except FileNotFoundError:
@@ -53,7 +55,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
 
     try:
         table, games = run_arena(lineup, games=args.games, seed=args.seed, variant=variant,
-                                 rules=args.rules, end_year=args.end_year, on_game=finished)
+                                 rules=args.rules, end_year=args.end_year, on_game=finished,
+                                 jobs=args.jobs)
     except ValueError as exc:
         raise CliError(str(exc)) from None
     if args.json:
