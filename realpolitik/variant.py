@@ -432,9 +432,12 @@ _NOT_INHERITED = ("id", "name", "aliases", "description", "extends")
 """``[variant]`` keys that belong to one variant only."""
 
 
-def _lineage(folder: Path, data: dict[str, Any], text: str) -> _Lineage:
+def _lineage(folder: Path, data: dict[str, Any], text: str, below: tuple[Path, ...] = (),
+             ) -> _Lineage:
     """Follow ``[variant] extends``: a child overrides whole tables (and ``[variant]`` keys)
-    and copies nothing; the map files come together from the nearest folder that has them."""
+    and copies nothing; the map files come together from the nearest folder that has them
+    (``below``: the folders of the children already followed)."""
+    folder = folder.resolve()
     head = data.get("variant", {})
     extends = head.get("extends")
     if extends is None:
@@ -451,15 +454,17 @@ def _lineage(folder: Path, data: dict[str, Any], text: str) -> _Lineage:
         except VariantError as exc:
             raise VariantError(f"[variant] extends: {exc}", file="variant.toml",
                                line=line) from exc
-    if parent_folder.resolve() == folder.resolve():
+    parent_folder = parent_folder.resolve()
+    if parent_folder == folder:
         raise VariantError("[variant] extends names the variant itself", file="variant.toml",
                            line=line)
+    if parent_folder in below:
+        circle = " -> ".join(f.name for f in (*below, folder, parent_folder))
+        raise VariantError(f"[variant] extends goes round in a circle: {circle}",
+                           file="variant.toml", line=line)
     try:
         parent_data, parent_text = _read_toml(parent_folder)
-        parent = _lineage(parent_folder, parent_data, parent_text)
-    except RecursionError as exc:
-        raise VariantError("[variant] extends goes round in a circle", file="variant.toml",
-                           line=line) from exc
+        parent = _lineage(parent_folder, parent_data, parent_text, (*below, folder))
     except VariantError as exc:
         raise VariantError(f"[variant] extends {extends!r}: {parent_folder / exc.file}"
                            f"{f', line {exc.line}' if exc.line else ''}: {exc.detail}",
