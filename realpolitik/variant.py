@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import csv
 import difflib
+import hashlib
+import os
 import re
 import tomllib
 import warnings
@@ -123,6 +125,11 @@ class Variant:
     """Province -> where a schematic map puts it (the optional ``x`` and ``y`` columns of
     ``provinces.csv``), for a variant without artwork."""
     folders: tuple[Path, ...] = field(default=(), compare=False, repr=False)
+    digest: str = field(default="", compare=False, repr=False)
+    """A hash of the files the variant was loaded from (its folder's and its ancestors':
+    ``variant.toml``, the map files, Python files, artwork): a game record keeps it with the
+    variant's id, so that the folder is found again wherever it now lives
+    (:func:`load_variant` with ``search`` and ``digest``)."""
     """The variant's folder and those of the variants it extends (``[variant] extends``),
     nearest first: where its artwork and hooks are looked for (empty: made in memory)."""
     power_ids: tuple[str, ...] = field(init=False, compare=False, repr=False)
@@ -320,11 +327,53 @@ def _load_setup(entry: dict[str, Any], where: str, power_ids: list[str],
     )
 
 
-def available_variants() -> tuple[str, ...]:
-    """The ids of the variants shipped with realpolitik."""
-    return tuple(
-        sorted(p.name for p in VARIANTS_DIR.iterdir() if (p / "variant.toml").is_file())
-    )
+def available_variants(search: Sequence[Path] = ()) -> tuple[str, ...]:
+    """The ids of the variants shipped with realpolitik, then those of the folders of
+    ``search`` (:func:`search_folders`) that the shipped ones do not already name."""
+    shipped = sorted(p.name for p in VARIANTS_DIR.iterdir() if (p / "variant.toml").is_file())
+    more = sorted({variant_id for variant_id, _ in _searched(search)} - set(shipped))
+    return (*shipped, *more)
+
+
+VARIANTS_PATH_VARIABLE = "REALPOLITIK_VARIANTS_PATH"
+"""The environment variable naming folders of variants (as PATH does: separated by ``:``,
+``;`` on Windows) that the command line and the server offer besides the shipped ones."""
+
+
+def search_folders(environ: Mapping[str, str]) -> tuple[Path, ...]:
+    """The folders ``environ``'s ``REALPOLITIK_VARIANTS_PATH`` names: each a variant's folder
+    or a folder of variants' folders."""
+    text = environ.get(VARIANTS_PATH_VARIABLE, "")
+    return tuple(Path(part) for part in text.split(os.pathsep) if part.strip())
+
+
+def _searched(search: Sequence[Path]) -> list[tuple[str, Path]]:
+    """(id, folder) of every variant in the folders of ``search``; unreadable ones skipped
+    (loading one by its folder reports what is wrong)."""
+    found = []
+    for place in search:
+        candidates = [place] if (place / "variant.toml").is_file() else (
+            sorted(p for p in place.iterdir() if (p / "variant.toml").is_file())
+            if place.is_dir() else [])
+        for folder in candidates:
+            try:
+                with (folder / "variant.toml").open("rb") as fh:
+                    variant_id = tomllib.load(fh).get("variant", {}).get("id")
+            except (OSError, tomllib.TOMLDecodeError):
+                continue
+            if isinstance(variant_id, str):
+                found.append((variant_id, folder))
+    return found
+
+
+def _digest(folders: Sequence[Path]) -> str:
+    hashed = hashlib.sha256()
+    for folder in folders:
+        for path in sorted(folder.iterdir()):
+            if path.is_file() and path.suffix in (".toml", ".csv", ".py", ".json"):
+                hashed.update(path.name.encode("utf-8") + b"\0")
+                hashed.update(path.read_bytes() + b"\0")
+    return hashed.hexdigest()[:16]
 
 
 def possessive(name: str) -> str:
@@ -335,13 +384,28 @@ def possessive(name: str) -> str:
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
-def load_variant(name_or_path: str | Path) -> Variant:
-    """Load and check a variant by id or alias (``"classical"``, ``"standard"``) or folder path.
+def load_variant(name_or_path: str | Path, *, search: Sequence[Path] = (),
+                 digest: str | None = None) -> Variant:
+    """Load and check a variant by id or alias (``"classical"``, ``"standard"``) or folder path;
+    an id is looked for among the shipped variants, then in the folders of ``search``
+    (:func:`search_folders`). With ``digest`` (a game record's), a variant of that id whose
+    files hash to it is preferred to one whose files changed.
 
     :raises VariantError: the variant does not exist or its files are wrong.
     """
+    path = Path(name_or_path)
+    if not (path.is_dir() and (path / "variant.toml").is_file()) and search:
+        wanted = str(name_or_path)
+        matches = [folder for variant_id, folder in _searched(search) if variant_id == wanted]
+        if matches and not _is_shipped(wanted):
+            loaded = [_load_folder(folder) for folder in matches]
+            return next((v for v in loaded if v.digest == digest), loaded[0])
     folder = _find_variant_folder(name_or_path)
     return _load_folder(folder)
+
+
+def _is_shipped(name: str) -> bool:
+    return (VARIANTS_DIR / name / "variant.toml").is_file()
 
 
 def _find_variant_folder(name_or_path: str | Path) -> Path:
@@ -605,6 +669,7 @@ def _load_folder(folder: Path) -> Variant:
         else str(folder.resolve()),
         coordinates=MappingProxyType(_load_coordinates(lineage.map_folder)),
         folders=tuple(f.resolve() for f in lineage.folders),
+        digest=_digest(lineage.folders),
     )
     _warn_suspicious(variant, lines)
     return variant

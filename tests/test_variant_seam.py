@@ -462,3 +462,84 @@ def test_schematic_cells_tile_the_picture() -> None:
     for name, (x, y) in points.items():
         nearest = min(points, key=lambda n: (points[n][0] - x) ** 2 + (points[n][1] - y) ** 2)
         assert nearest == name and shapes[name]
+
+
+# -- variants of configured folders, records that find a moved folder --------------------------
+
+def test_the_folders_of_the_variants_path_are_searched(tmp_path: Path) -> None:
+    from realpolitik.variant import available_variants, search_folders
+
+    shutil.copytree(VARIANTS / "archipelago", tmp_path / "lib" / "archipelago")
+    search = search_folders({"REALPOLITIK_VARIANTS_PATH": f"{tmp_path / 'lib'}:"
+                                                         f"{VARIANTS / 'build_anywhere'}"})
+    assert available_variants() == ("classical", "colonial_winters")
+    offered = available_variants(search)
+    assert offered[:2] == ("classical", "colonial_winters")
+    assert {"archipelago", "build_anywhere"} <= set(offered)
+    assert load_variant("archipelago", search=search).folders[0] == (
+        tmp_path / "lib" / "archipelago").resolve()
+    assert load_variant("classical", search=search).source == "classical"
+
+
+def test_a_record_finds_its_variant_again_after_the_folder_moved(tmp_path: Path) -> None:
+    from realpolitik import savefile
+    from realpolitik.errors import GameError
+
+    first = tmp_path / "first" / "archipelago"
+    shutil.copytree(VARIANTS / "archipelago", first)
+    game = Game(load_variant(first), seed=4)
+    _play(game, 3, 4)
+    text = savefile.dumps(game)
+    record = json.loads(text)
+    assert record["variant_id"] == "archipelago"
+    assert record["variant_digest"] == game.variant.digest
+    moved = tmp_path / "elsewhere"
+    moved.mkdir()
+    first.rename(moved / "archipelago")
+    with pytest.raises(GameError, match="REALPOLITIK_VARIANTS_PATH"):
+        savefile.loads(text)
+    again = savefile.loads(text, search=(moved,))
+    assert again.position == game.position
+    assert again.variant.folders[0] == (moved / "archipelago").resolve()
+
+
+def test_the_hash_picks_the_unchanged_copy_among_variants_of_one_id(tmp_path: Path) -> None:
+    for name in ("a", "b"):
+        shutil.copytree(VARIANTS / "archipelago", tmp_path / name)
+    changed = tmp_path / "a" / "variant.toml"
+    changed.write_text(changed.read_text().replace("solo_centers = 6", "solo_centers = 7"))
+    original = load_variant(VARIANTS / "archipelago")
+    found = load_variant("archipelago", search=(tmp_path / "a", tmp_path / "b"),
+                         digest=original.digest)
+    assert found.digest == original.digest and found.solo_centers == 6
+    assert load_variant(tmp_path / "a").digest != original.digest
+
+
+def test_the_server_offers_and_plays_the_variants_of_its_folders(tmp_path: Path) -> None:
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from realpolitik.server import Settings, create_app
+
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'v.db'}", background=False,
+                        variants_path=str(VARIANTS))
+    with TestClient(create_app(settings)) as client:
+        offered = {v["id"]: v for v in client.get("/web/variants").json()["variants"]}
+        assert {"classical", "archipelago", "sea_ice", "build_anywhere"} <= set(offered)
+        assert [p["id"] for p in offered["archipelago"]["powers"]] == ["north", "west", "east"]
+        r = client.post("/auth/signup", json={"username": "fred", "password": "correct horse"})
+        headers = {"Authorization": f"Bearer {r.json()['token']}"}
+        r = client.post("/games", json={"name": "isles", "variant": "archipelago",
+                                        "join_as": "north"}, headers=headers)
+        assert r.status_code == 201, r.text
+        svg = client.get(f"/games/{r.json()['id']}/map.svg", headers=headers).text
+        assert set(re.findall(r'<path id="([a-z0-9_]+)"', svg)) >= set(
+            load_variant(VARIANTS / "archipelago").map.provinces)
+
+
+def test_the_settings_read_the_variants_path() -> None:
+    pytest.importorskip("fastapi")
+    from realpolitik.server import Settings
+
+    settings = Settings.from_env({"REALPOLITIK_VARIANTS_PATH": "/srv/variants"})
+    assert settings.variants_path == "/srv/variants"

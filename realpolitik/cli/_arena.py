@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
 from realpolitik.bots import BOT_NAMES
 from realpolitik.bots.arena import GameSummary, league_text, parse_lineup, run_arena
 from realpolitik.errors import RealpolitikError
-from realpolitik.variant import available_variants, load_variant
+from realpolitik.variant import available_variants, load_variant, search_folders
 
 from ._common import EXIT_FILE, EXIT_OK, CliError, print_json, save_game
 
@@ -24,11 +25,11 @@ def cmd_arena(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         raise CliError(f"--jobs {args.jobs}: play in at least one process")
     try:
-        variant = load_variant(args.variant)
+        variant = load_variant(args.variant, search=search_folders(os.environ))
     except FileNotFoundError:
         raise CliError(f"--variant {args.variant!r}: no such variant; the variants are "
-                       + ", ".join(available_variants()) + ", or give a variant's folder") \
-            from None
+                       + ", ".join(available_variants(search_folders(os.environ)))
+                       + ", or give a variant's folder") from None
     except RealpolitikError as exc:
         raise CliError(f"--variant {args.variant!r}: {exc}") from None
     if len(lineup) != len(variant.power_ids):
