@@ -701,23 +701,27 @@ def _return_types() -> dict[str, object]:
     return hints
 
 
-def _matches(value: object, hint: object) -> bool:
-    """A shallow check that ``value`` is of the type ``hint`` (the container, not its
-    items)."""
+def _kinds(hint: object) -> tuple[type, ...] | None:
+    """The classes a value of the type ``hint`` may be an instance of, for a shallow check
+    (the container, not its items); None when any value will do."""
     if hint is Any:
-        return True
+        return None
     if hint is None or hint is type(None):
-        return value is None
+        return (type(None),)
     origin = typing.get_origin(hint)
     if origin is typing.Union or origin is types.UnionType:
-        return any(_matches(value, arm) for arm in typing.get_args(hint))
+        kinds: list[type] = []
+        for arm in typing.get_args(hint):
+            arm_kinds = _kinds(arm)
+            if arm_kinds is None:
+                return None
+            kinds.extend(arm_kinds)
+        return tuple(kinds)
     if origin is not None:
         hint = origin
-    if isinstance(hint, type):
-        if hint is float:
-            return isinstance(value, (int, float))
-        return isinstance(value, hint)
-    return True
+    if hint is float:
+        return (int, float)
+    return (hint,) if isinstance(hint, type) else None
 
 
 def _guard(hooks: VariantHooks) -> None:
@@ -727,12 +731,13 @@ def _guard(hooks: VariantHooks) -> None:
     for name in _hook_names():
         if getattr(cls, name) is getattr(VariantHooks, name):
             continue
+        declared = returns.get(name, Any)
         object.__setattr__(hooks, name, _guarded(getattr(hooks, name), f"{cls.__name__}.{name}",
-                                                 returns.get(name, Any), cls))
+                                                 declared, _kinds(declared), cls))
 
 
-def _guarded(method: Callable[..., Any], hook: str, expected: object, cls: type,
-             ) -> Callable[..., Any]:
+def _guarded(method: Callable[..., Any], hook: str, expected: object,
+             kinds: tuple[type, ...] | None, cls: type) -> Callable[..., Any]:
     def call(*args: Any, **kwargs: Any) -> Any:
         try:
             value = method(*args, **kwargs)
@@ -740,7 +745,7 @@ def _guarded(method: Callable[..., Any], hook: str, expected: object, cls: type,
             raise
         except Exception as exc:
             raise _failure(exc, hook, cls) from exc
-        if not _matches(value, expected):
+        if kinds is not None and not isinstance(value, kinds):
             shown = getattr(expected, "__name__", None) or str(expected).replace(
                 "typing.", "").replace("collections.abc.", "").replace("realpolitik.", "")
             raise HookError(f"the hook {hook} returned {type(value).__name__} "
