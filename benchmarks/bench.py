@@ -9,10 +9,11 @@ loop and the same calls (the ``diplomacy`` package's API; realpolitik through
 :mod:`realpolitik.compat.diplomacy`); realpolitik's own API (``Game.legal_orders``, ``submit``
 of order values, ``process``) is measured as well. The random choices are drawn from the sorted
 list of each location's orders, so with the same seed both engines play the same games
-whenever they list the same orders and adjudicate alike (the facade plays the 2000 rules, as the
-package does); the report says whether they did. The games of one engine share its map: the
-package keeps its maps in a cache across games, the facade keeps loaded variants by map name,
-and the native loop loads the variant once and gives it to every ``Game``.
+whenever they list the same orders and adjudicate alike (the facade plays the 2000 rules with the
+package's choices, ``realpolitik.compat.diplomacy.PACKAGE_RULES``); the report says whether
+they did. The games of one engine share its map: the package keeps its maps in a cache across
+games, the facade keeps loaded variants by map name, and the native loop loads the variant once
+and gives it to every ``Game``.
 
 Per phase it reports the mean time to list the legal orders, to set the orders, to adjudicate
 (``process``), all in (the three together; drawing the random orders is the benchmark's own

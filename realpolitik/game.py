@@ -40,6 +40,7 @@ from realpolitik.rules import Edition, Rules, rules_for
 from realpolitik.slots import slot_setter
 from realpolitik.variant import Setup, Variant, load_variant
 from realpolitik.winter import adjustments
+from realpolitik.writing import place_writer
 
 
 class EndKind(StrEnum):
@@ -526,13 +527,15 @@ class Game:
         out = [f"{e.text or e.order}: {e.error}" for e in entries if e.error_kind == REPLACED]
         kind = position.phase.type
         if kind is PhaseType.MOVEMENT:
-            idle = [str(u) for u in position.units_of(power) if u.province not in ordered]
+            writer = place_writer(self.variant)
+            idle = [writer.unit_of(u) for u in position.units_of(power)
+                    if u.province not in ordered]
             if idle:
                 out.append(f"{name}: {', '.join(idle)} {'has' if len(idle) == 1 else 'have'} "
                            "no order that can be followed and will hold")
         elif kind is PhaseType.RETREATS:
-            idle = [str(d.unit) for d in position.dislodged_of(power)
-                    if d.unit.province not in ordered]
+            idle = [place_writer(self.variant).unit_of(d.unit)
+                    for d in position.dislodged_of(power) if d.unit.province not in ordered]
             if idle:
                 out.append(f"{name}: {', '.join(idle)} {'has' if len(idle) == 1 else 'have'} "
                            "no retreat order and will be disbanded")
@@ -695,11 +698,13 @@ class Game:
         rng = random.Random(f"{self.seed}/retreats/{position.phase}")
         drawn = unordered_retreats(position, orders, self.rules, rng)
         ordered = {order.province for order in orders if isinstance(order, Retreat | Disband)}
+        writer = place_writer(self.variant)
         for order in drawn:
             unit = next(d.unit for d in position.dislodged if d.unit.province == order.province)
             given = " it could follow" if unit.province in ordered else ""
             notes.append(f"{self.variant.power_name(unit.power)} gave no order{given} for "
-                         f"{unit}: it retreats to {order.destination.upper()}, drawn at random")
+                         f"{writer.unit_of(unit)}: it retreats to "
+                         f"{writer.place(order.destination)}, drawn at random")
         return list(drawn)
 
     def _setup_events(self, before: Position, after: Position, notes: list[str]) -> Position:

@@ -548,6 +548,7 @@ def annihilated_units(before: Position, resolution: Resolution) -> list[tuple[Un
     # (imported here, after the test that settles nearly every phase: position.py imports
     # this module, and an import statement costs thousands of instructions each time)
     from realpolitik.position import PhaseType
+    from realpolitik.writing import write_order
 
     if before.phase.type is not PhaseType.MOVEMENT:
         return []
@@ -557,7 +558,7 @@ def annihilated_units(before: Position, resolution: Resolution) -> list[tuple[Un
         order = result.order
         if isinstance(order, Move) and result.succeeded:
             moved.add(order.province)
-            attacks[province_of(order.destination)] = str(order)
+            attacks[province_of(order.destination)] = write_order(order, before.variant)
     waiting = {d.unit for d in resolution.dislodged}
     return [(unit, attacks.get(unit.province, "an attack"))
             for unit in before.units.values()
@@ -567,8 +568,10 @@ def annihilated_units(before: Position, resolution: Resolution) -> list[tuple[Un
 
 def _owned_unit(position: Position, unit: Unit) -> str:
     """A unit with its owner, as a note names it: ``A E21 (neutral)``, ``F S14 (England)``."""
+    from realpolitik.writing import write_unit  # (writing imports variant, which imports this)
+
     owner = "neutral" if unit.power == NEUTRAL else position.variant.power_name(unit.power)
-    return f"{unit} ({owner})"
+    return f"{write_unit(unit, position.variant)} ({owner})"
 
 
 def load_hooks(folder: Path, class_name: str, *, line: int | None = None) -> VariantHooks:

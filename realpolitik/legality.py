@@ -48,6 +48,7 @@ from realpolitik.rules import (
     WaiveBuilds,
     rules_for,
 )
+from realpolitik.writing import place_writer
 
 __all__ = [
     "Illegal",
@@ -645,7 +646,8 @@ class _Checker:
                 f"{order.point.upper()} is no corner or passage whose crossings can be "
                 f"blocked" + ("." if rules.block_points() else
                               " (this variant has no block order)."))
-        where = f"the corner {point.id.upper()}" if point in rules.corners \
+        where = f"the corner {place_writer(position.variant).point(point.id)}" \
+            if point in rules.corners \
             else f"the passage {_name(position, point.id)}"
         if unit.province not in point.blockers:
             return self.illegal(

@@ -46,6 +46,7 @@ from realpolitik.orders import (
 )
 from realpolitik.position import PhaseType, Position, Unit
 from realpolitik.variant import Variant, load_variant, normalize_name
+from realpolitik.writing import write_place
 
 __all__ = [
     "OrderSheet",
@@ -175,6 +176,12 @@ new one compares the name with every name of the map); later ones get the genera
 class _Lexicon:
     exact: dict[tuple[str, ...], str]
     """Name as a tuple of words -> location id."""
+    shared: dict[tuple[str, ...], tuple[str, ...]]
+    """A name several places share, as a tuple of words -> their location ids (read as
+    ambiguous unless the position leaves one)."""
+    qualified: bool
+    """True if a name carries a word in brackets (``Columbia (US)``): only then is a bracket
+    after a name read as part of it before it is read as a coast."""
     names: dict[str, tuple[tuple[tuple[str, ...], str], ...]]
     """Every (words, location) for prefix matching, by the first letter of the name."""
     display: dict[str, str]
@@ -199,7 +206,7 @@ class _Lexicon:
 
 
 def _words(name: str) -> tuple[str, ...]:
-    return tuple(w for w in re.split(r"[\s\-/]+", normalize_name(name)) if w)
+    return tuple(w for w in re.split(r"[\s\-/()]+", normalize_name(name)) if w)
 
 
 def _make_lexicon(variant: Variant) -> _Lexicon:
@@ -214,12 +221,19 @@ def _make_lexicon(variant: Variant) -> _Lexicon:
         joined = ("".join(words),)
         if len(words) > 1:
             exact.setdefault(joined, location)
+    shared: dict[tuple[str, ...], tuple[str, ...]] = {}
+    for name, locations in variant.shared_names.items():
+        words = _words(name)
+        if words and words not in exact:
+            shared[words] = locations
+            names.extend((words, location) for location in locations)
+    qualified = any("(" in name for name in variant.names)
     display = {loc: variant.map.name(loc) for loc in variant.map.locations}
     by_initial: dict[str, list[tuple[tuple[str, ...], str]]] = {}
     for words, location in names:
         by_initial.setdefault(words[0][0], []).append((words, location))
-    return _Lexicon(exact, {k: tuple(v) for k, v in by_initial.items()}, display,
-                    max(len(w) for w, _ in names))
+    return _Lexicon(exact, shared, qualified, {k: tuple(v) for k, v in by_initial.items()},
+                    display, max(len(w) for w, _ in names))
 
 
 _lexicon: CacheSlot[Variant, _Lexicon] = CacheSlot("notation lexicon", _make_lexicon)
@@ -364,26 +378,56 @@ class _Parser:
 
     def try_place(self) -> _Place | None:
         """Read a place name at the cursor (longest match), with an optional coast."""
-        start_index = self.i
         if self.word() == "the" and self.word(1) is not None:
+            found = self._read_place(whole_names_only=True)  # "The Hague"
+            if found is not None:
+                return found
             self.i += 1  # "to the Ionian Sea"
-        first = self.peek()
-        if first is None or first.kind != "word":
-            return None
+            found = self._read_place()
+            if found is None:
+                self.i -= 1
+            return found
+        return self._read_place()
+
+    def _name_words(self) -> tuple[list[str], list[int]]:
+        """The words at the cursor that may make a name, and the index of the token that
+        ends each: ``Mid-Atlantic`` (a hyphen inside a name), ``Mafia & Pemba``, and, if the
+        variant has such names, a word in brackets (``Columbia (US)``)."""
         words: list[str] = []
         ends: list[int] = []
+        tokens = self.tokens
         j = self.i
-        while j < len(self.tokens) and len(words) < self.lexicon.longest:
-            token = self.tokens[j]
+        while j < len(tokens) and len(words) < self.lexicon.longest:
+            token = tokens[j]
+            following = tokens[j + 1] if j + 1 < len(tokens) else None
             if token.kind == "word":
                 words.append(token.text)
                 ends.append(j)
-            elif token.kind == "dash" and token.glued and words and j + 1 < len(self.tokens) \
-                    and self.tokens[j + 1].glued and self.tokens[j + 1].kind == "word":
+            elif token.kind == "dash" and token.glued and words and following is not None \
+                    and following.glued and following.kind == "word":
                 pass  # "Mid-Atlantic": a hyphen inside a name
+            elif token.text == "&" and words and following is not None \
+                    and following.kind == "word":
+                words.append("&")
+                ends.append(j)
+            elif token.kind == "lparen" and self.lexicon.qualified and words \
+                    and following is not None and following.kind == "word" \
+                    and j + 2 < len(tokens) and tokens[j + 2].kind == "rparen":
+                words.append(following.text)
+                ends.append(j + 2)
+                j += 3
+                continue
             else:
                 break
             j += 1
+        return words, ends
+
+    def _read_place(self, *, whole_names_only: bool = False) -> _Place | None:
+        start_index = self.i
+        first = self.peek()
+        if first is None or first.kind != "word":
+            return None
+        words, ends = self._name_words()
         candidates: list[str] = []
         used = 0
         exact = True
@@ -393,6 +437,15 @@ class _Parser:
                 candidates.append(self.lexicon.exact[key])
                 used = n
                 break
+            if key in self.lexicon.shared:
+                candidates.extend(self.lexicon.shared[key])  # "Columbia": two places
+                used = n
+                exact = False
+                break
+        if whole_names_only:
+            if not candidates or used < 2:
+                return None
+            return self._place_read(candidates, used, ends, first, exact)
         # other readings matter only without an exact name, or beside a one-word one ("Tyr")
         prefix_matches = self._prefix_candidates(words, used) if used <= 1 else None
         if not candidates and prefix_matches:
@@ -407,6 +460,11 @@ class _Parser:
         if not candidates:
             self.i = start_index
             return None
+        return self._place_read(candidates, used, ends, first, exact)
+
+    def _place_read(self, candidates: list[str], used: int, ends: list[int], first: _Token,
+                    exact: bool) -> _Place:
+        """The place of the first ``used`` words, with the coast written after them."""
         last = self.tokens[ends[used - 1]]
         self.i = ends[used - 1] + 1
         written = self.text[first.start:last.end]
@@ -503,11 +561,12 @@ class _Parser:
                     end = t.end
                 if not hits:
                     names = ", ".join(
-                        c.upper() for p in sorted(provinces) for c in self.variant.map.coasts(p)
+                        write_place(c, self.variant)
+                        for p in sorted(provinces) for c in self.variant.map.coasts(p)
                     ) or "none"
                     raise InvalidOrderError(
                         f"{self.text[words[0].start:written_end]!r} is not a coast of "
-                        f"{'/'.join(p.upper() for p in sorted(provinces))}",
+                        f"{'/'.join(write_place(p, self.variant) for p in sorted(provinces))}",
                         text=self.text,
                         span=(words[0].start, written_end),
                         hint=f"the coasts there are: {names}",
@@ -544,8 +603,7 @@ class _Parser:
         close = difflib.get_close_matches(name, list(self.variant.names), n=4, cutoff=0.6)
         suggestions: list[str] = []
         for key in close:
-            loc = self.variant.names[key]
-            text = f"{loc.upper()} ({self.lexicon.display[loc]})"
+            text = _described(self.variant.names[key], self.variant)
             if text not in suggestions:
                 suggestions.append(text)
         memo[name] = tuple(suggestions)
@@ -555,7 +613,7 @@ class _Parser:
         name = token.text
         suggestions = self._suggestions(name)
         hint = f"did you mean {' or '.join(suggestions)}?" if suggestions else \
-            "write the province's name or its three-letter abbreviation"
+            _how_to_name(self.variant)
         return UnknownNameError(
             f"{self.text[token.start:token.end]!r} is not a place on {self.variant.map_title}",
             name=name,
@@ -777,16 +835,33 @@ class _Parser:
 # -- settling what the text leaves open ----------------------------------------------------
 
 
-def _reading(loc: str) -> str:
-    return loc.upper()
+def _described(loc: str, variant: Variant) -> str:
+    """A place in a message that offers it: by code and name (``TYR (Tyrolia)``), or, where
+    places are written by name, by name and code (``Columbia (US) (n21)``)."""
+    if variant.writes_names:
+        return f"{write_place(loc, variant)} ({loc})"
+    return f"{loc.upper()} ({_lexicon(variant).display.get(loc, loc)})"
+
+
+def _how_to_name(variant: Variant) -> str:
+    """What to write for a place, for a name the parser does not know."""
+    if not variant.writes_names:
+        return "write the province's name or its three-letter abbreviation"
+    provinces = variant.map.provinces.values()
+    land = next((p.id for p in provinces if p.terrain is not Terrain.SEA and p.id.isalnum()
+                 and not p.id.isdigit()), None)
+    sea = next((p.id for p in provinces if p.terrain is Terrain.SEA), None)
+    examples = " or ".join(code for code in (land, sea) if code)
+    return f"write the place's name as the map gives it, or its code ({examples})" if examples \
+        else "write the place's name as the map gives it"
 
 
 def _ambiguous(text: str, what: str, span: tuple[int, int], readings: Sequence[str],
-               names: dict[str, str]) -> AmbiguousOrderError:
-    described = " or ".join(f"{_reading(r)} ({names.get(r, r)})" for r in readings)
+               variant: Variant) -> AmbiguousOrderError:
+    described = " or ".join(_described(r, variant) for r in readings)
     return AmbiguousOrderError(
         f"{text[span[0]:span[1]]!r} could mean {described}",
-        candidates=[_reading(r) for r in readings],
+        candidates=[write_place(r, variant) for r in readings],
         text=text,
         span=span,
         hint=f"write {what} so that it has one meaning",
@@ -959,7 +1034,7 @@ class _Settler:
                     text=self.text, span=draft.unit_span, hint="write where the unit is",
                 )
             raise _ambiguous(self.text, "the unit's place", draft.unit_span,
-                             [u.location for u in mine], self.names)
+                             [u.location for u in mine], self.variant)
         if draft.action == "build":
             location = self.settle_build_location(place, draft.unit_type)
             unit_type = draft.unit_type
@@ -978,7 +1053,7 @@ class _Settler:
             if len(options) > 1 or (not options and not place.exact
                                     and len(place.candidates) > 1):
                 raise _ambiguous(self.text, "the unit's place", place.span,
-                                 options or place.candidates, self.names)
+                                 options or place.candidates, self.variant)
             chosen = place.candidates[0]
         unit = units.get(province_of(chosen))
         if unit is not None and (draft.unit_type is None or unit.type is draft.unit_type):
@@ -1005,7 +1080,7 @@ class _Settler:
         ambiguous."""
         if place.exact or len(place.candidates) == 1:
             return place.candidates[0]
-        raise _ambiguous(self.text, what, place.span, place.candidates, self.names)
+        raise _ambiguous(self.text, what, place.span, place.candidates, self.variant)
 
     def build_type(self, location: str, place: _Place, draft: _Draft) -> UnitType:
         """The unit a build without a type must mean: the only one that can stand there (an
@@ -1017,11 +1092,13 @@ class _Settler:
         if terrain is Terrain.LAND:
             return UnitType.ARMY
         name = self.names.get(province_of(location), location)
-        code = province_of(location).title()
+        code = write_place(province_of(location), self.variant) if self.variant.writes_names \
+            else province_of(location).title()
         raise AmbiguousOrderError(
             f"{self.text[draft.span[0]:draft.span[1]]!r} could build an army or a fleet: "
             f"{name} is on the coast",
-            candidates=[f"A {code.upper()}", f"F {code.upper()}"], text=self.text,
+            candidates=[f"A {code}", f"F {code}"] if self.variant.writes_names
+            else [f"A {code.upper()}", f"F {code.upper()}"], text=self.text,
             span=place.span, hint=f"write 'Build A {code}' or 'Build F {code}'")
 
     def settle_build_location(self, place: _Place, unit_type: UnitType | None) -> str:
@@ -1030,7 +1107,7 @@ class _Settler:
         chosen = self.fallback(place, "the place")
         coasts = self.map.coasts(province_of(chosen))
         if unit_type is UnitType.FLEET and coasts:
-            raise _ambiguous(self.text, "the coast", place.span, coasts, self.names)
+            raise _ambiguous(self.text, "the coast", place.span, coasts, self.variant)
         return chosen
 
     def fits_terrain(self, unit_type: UnitType, location: str) -> bool:
@@ -1055,7 +1132,7 @@ class _Settler:
             return chosen
         if len(reachable) > 1 or len(fits) > 1:
             raise _ambiguous(self.text, what, place.span,
-                             reachable if len(reachable) > 1 else fits, self.names)
+                             reachable if len(reachable) > 1 else fits, self.variant)
         return self.fallback(place, what)
 
     def settle_destination(self, place: _Place, unit_type: UnitType, location: str) -> str:
@@ -1072,7 +1149,7 @@ class _Settler:
             return options[0]
         if len(options) > 1:
             raise _ambiguous(self.text, "the coast (e.g. '/nc')", place.span, options,
-                             self.names)
+                             self.variant)
         return province
 
     def settle_support_destination(self, place: _Place, unit_type: UnitType,
@@ -1094,7 +1171,7 @@ class _Settler:
         if picked is not None:
             return picked
         if len(candidates) > 1:
-            raise _ambiguous(self.text, "the place", place.span, candidates, self.names)
+            raise _ambiguous(self.text, "the place", place.span, candidates, self.variant)
         return candidates[0]
 
     def settle_target(self, place: _Place, unit_type: UnitType | None,
@@ -1114,7 +1191,7 @@ class _Settler:
         chosen = _pick(place, with_unit)
         if chosen is None and len(with_unit) > 1:
             raise _ambiguous(self.text, "the supported unit's place", place.span, with_unit,
-                             self.names)
+                             self.variant)
         if chosen is None:
             chosen = self.fallback(place, "the unit's place")
         unit = units.get(province_of(chosen))

@@ -25,6 +25,7 @@ from collections.abc import Mapping
 
 from realpolitik.errors import GameError
 from realpolitik.game import Game
+from realpolitik.writing import write_order
 
 _HEADER = re.compile(r'\[(\w+)\s+"([^"]*)"\]')
 _PHASE = re.compile(r"[SFW]\d{3,4}[MRA]")
@@ -54,7 +55,8 @@ def to_text(game: Game) -> str:
         lines.append("")
         lines.append(str(record.position.phase))
         for power in sorted(record.orders):
-            orders = [str(e.order) for e in record.orders[power] if e.order is not None]
+            orders = [write_order(e.order, game.variant) for e in record.orders[power]
+                      if e.order is not None]
             lines.append(f"{power.upper()}: {', '.join(orders) if orders else '-'}")
     return "\n".join(lines) + "\n"
 

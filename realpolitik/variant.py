@@ -109,6 +109,15 @@ class Variant:
     ``[policies]`` table or the game chose none): see :meth:`VariantHooks.policies`."""
     names: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     """Normalised name or alias -> location id, for the parser."""
+    shared_names: Mapping[str, tuple[str, ...]] = field(
+        default_factory=lambda: MappingProxyType({}))
+    """Normalised alias -> the locations that share it (the key of Colonial Winters calls two
+    spaces Columbia): the parser answers such a name as ambiguous, with every candidate,
+    unless the position leaves only one of them possible."""
+    writes_names: bool = False
+    """True if orders, positions and results write places by their names (``F London -
+    English Channel``); False to write them by their codes in capitals (the classical map's
+    ``F LON - ENG``). ``[variant] write_places`` in ``variant.toml``."""
     power_names: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     """Normalised power name, adjective or alias -> power id."""
     coast_names: Mapping[tuple[str, str], str] = field(
@@ -590,8 +599,13 @@ def _load_folder(folder: Path) -> Variant:
     if not powers:
         raise VariantError("no [[powers]] are listed", file="variant.toml")
 
-    provinces, names, coast_names, coast_aliases = _load_provinces(lineage.map_folder,
-                                                                   power_ids)
+    write_places = head.get("write_places", "codes")
+    if write_places not in ("codes", "names"):
+        raise VariantError(f"[variant] write_places must be \"codes\" or \"names\", not "
+                           f"{write_places!r}", file="variant.toml",
+                           line=lines.of("variant", "write_places"))
+    provinces, names, shared, coast_names, coast_aliases = _load_provinces(
+        lineage.map_folder, power_ids)
     borders, support_borders = _load_borders(lineage.map_folder, provinces)
     the_map = Map(provinces.values(), borders, coast_names=coast_names,
                   support_borders=support_borders)
@@ -661,6 +675,8 @@ def _load_folder(folder: Path) -> Variant:
         hooks=hooks,
         policies=MappingProxyType(policies),
         names=MappingProxyType(names),
+        shared_names=MappingProxyType(shared),
+        writes_names=write_places == "names",
         power_names=MappingProxyType(power_names),
         coast_names=MappingProxyType(coast_aliases),
         setups=_load_setups(data.get("setups", []), [p.id for p in powers], provinces,
@@ -746,14 +762,15 @@ def check_policies(hooks: VariantHooks, chosen: Mapping[str, object], *, origin:
                                f"{', '.join(allowed)}", file="variant.toml")
     return {name: str(chosen.get(name, allowed[0])) for name, allowed in known.items()}
 _VARIANT_KEYS = ("id", "name", "aliases", "start", "solo_centers", "description", "hooks",
-                 "extends")
+                 "write_places", "extends")
 _POWER_KEYS = ("id", "name", "adjective", "colour", "aliases", "homes", "build_sites",
                "max_fleets", "max_armies")
 
 
 def _load_provinces(
     folder: Path, power_ids: set[str]
-) -> tuple[dict[str, Province], dict[str, str], dict[str, str], dict[tuple[str, str], str]]:
+) -> tuple[dict[str, Province], dict[str, str], dict[str, tuple[str, ...]], dict[str, str],
+           dict[tuple[str, str], str]]:
     rows = _read_csv(
         folder / "provinces.csv", ("id", "name", "terrain", "supply_center", "home_of", "aliases")
     )
@@ -787,18 +804,29 @@ def _load_provinces(
 
     provinces: dict[str, Province] = {}
     names: dict[str, str] = {}
+    own: set[str] = set()
+    """The keys that are a place's id or name: no other place may have them."""
+    shared: dict[str, list[str]] = {}
 
-    def add_name(alias: str, target: str, file: str, line: int) -> None:
+    def add_name(alias: str, target: str, line: int, *, is_own: bool) -> None:
         key = normalize_name(alias)
-        if not key:
+        if not key or names.get(key) == target or target in shared.get(key, ()):
             return
-        if names.get(key, target) != target:
+        other = names.get(key) or (shared[key][0] if key in shared else None)
+        if other is not None and (is_own or key in own):
             raise VariantError(
-                f"the name {alias!r} is used for both {names[key]!r} and {target!r}",
-                file=file,
+                f"the name {alias!r} is used for both {other!r} and {target!r} (an alias "
+                f"two places share is allowed, not a place's own id or name)",
+                file="provinces.csv",
                 line=line,
             )
-        names[key] = target
+        if other is None:
+            names[key] = target
+            if is_own:
+                own.add(key)
+            return
+        # an alias of two places: the parser answers it as ambiguous
+        shared.setdefault(key, [names.pop(key)] if key in names else []).append(target)
 
     for pid, (line, row) in raw.items():
         try:
@@ -836,8 +864,11 @@ def _load_provinces(
             coasts=coasts,
             aliases=aliases,
         )
-        for alias in (pid, row["name"], *aliases):
-            add_name(alias, pid, "provinces.csv", line)
+        for own_name in (pid, row["name"]):
+            add_name(own_name, pid, line, is_own=True)
+    for pid, province in provinces.items():
+        for alias in province.aliases:
+            add_name(alias, pid, raw[pid][0], is_own=False)
     # Coast names are looked up within their province ("north" is a coast of stp and of spa).
     scoped: dict[tuple[str, str], str] = {}
     for loc, coast_alias_list in coast_aliases.items():
@@ -848,7 +879,7 @@ def _load_provinces(
                 raise VariantError(f"the coast name {alias!r} is used twice in {pid}",
                                    file="coasts.csv")
             scoped[key] = loc
-    return provinces, names, coast_names, scoped
+    return provinces, names, {k: tuple(v) for k, v in shared.items()}, coast_names, scoped
 
 
 _UNITS_COLUMN = {"army": (True, False), "fleet": (False, True), "both": (True, True)}

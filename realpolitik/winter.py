@@ -33,6 +33,7 @@ from realpolitik.hooks import VariantHooks
 from realpolitik.legality import adjustment_counts, build_options
 from realpolitik.orders import Build
 from realpolitik.position import PhaseType, Position
+from realpolitik.writing import place_writer
 
 __all__ = ["Adjustment", "adjustments", "adjustments_to_json"]
 
@@ -100,10 +101,11 @@ class Adjustment:
         return text
 
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self, place: Callable[[str], str] = str.upper) -> dict[str, object]:
         """As JSON (places as upper-case codes): ``centres``, ``units``, then ``removals``, or
         ``builds``, ``due``, ``build_sites`` (and ``unbuildable``, ``limit`` when there are),
-        ``notes`` when the variant gives some, and ``summary``, the :meth:`sentence`."""
+        ``notes`` when the variant gives some, and ``summary``, the :meth:`sentence` (its
+        places written by ``place``)."""
         data: dict[str, object] = {"centres": self.centres, "units": self.units}
         if self.due < 0:
             data["removals"] = self.removals
@@ -117,7 +119,7 @@ class Adjustment:
                 data["limit"] = self.limit
         if self.notes:
             data["notes"] = list(self.notes)
-        data["summary"] = self.sentence()
+        data["summary"] = self.sentence(place)
         return data
 
 
@@ -125,8 +127,9 @@ def adjustments_to_json(position: Position) -> dict[str, dict[str, object]]:
     """Upper-case power id -> :meth:`Adjustment.to_json`, for each power with builds or
     removals due (empty outside an adjustment phase): what ``show --json``, ``process --json``
     and the server's game give as ``adjustments``."""
-    return {power.upper(): info.to_json() for power, info in adjustments(position).items()
-            if info.due}
+    place = place_writer(position.variant).place  # names, where the variant writes them
+    return {power.upper(): info.to_json(place)
+            for power, info in adjustments(position).items() if info.due}
 
 
 def adjustments(position: Position) -> Mapping[str, Adjustment]:

@@ -36,7 +36,7 @@ def test_the_united_states_is_named_in_full_in_orders_results_and_the_tally(
                        stdin="United States: A N33 H\n", monkeypatch=monkeypatch)
     assert code == 0
     assert "Usa" not in out
-    assert "  line 1   United States A N33 H  -> A N33 H" in out
+    assert "  line 1   United States A N33 H  -> A Denver H" in out  # the key's code, read
     assert "pending orders of United States" in out
     code, spring, _ = run(capsys, "process", str(game_file))
     code, fall, _ = run(capsys, "process", str(game_file))
@@ -87,8 +87,8 @@ def test_show_marks_the_inactive_units_and_says_what_the_mark_means(
     _, out, _ = run(capsys, "show", str(game_file))
     lines = out.splitlines()
     england = next(line for line in lines if line.startswith("  England "))
-    assert "F S14*" in england and "F S44*" in england  # rule 8: inactive at the start
-    assert "F E8," in england  # London's fleet is active
+    assert "F Guyana*" in england and "F Falkland*" in england  # rule 8: inactive at the start
+    assert "F London," in england  # London's fleet is active
     assert "  * inactive: the unit holds until it is mobilised or attacked" in lines
     data = run_json(capsys, "show", str(game_file))
     marked = [u for units in data["inactive_units"].values() for u in units]
@@ -101,7 +101,7 @@ def test_show_lists_the_neutral_units_and_the_sea_superiority(
     _, out, _ = run(capsys, "show", str(game_file))
     neutral = next(line for line in out.splitlines() if line.startswith("  Neutral "))
     assert neutral.index("units:") == out.splitlines()[1].index("units:")
-    for unit in ("A E47", "A E21", "F 54"):  # the Church in Rome, Copenhagen, the Azores
+    for unit in ("A Rome", "A Copenhagen", "F Azores"):  # the Church, a neutral, the Azores
         assert unit in neutral
     assert ("  Sea superiority: England holds it; fleets (tier): England 14 (a), "
             "United States 7 (b), France 4 (c), Germany 3 (d), Spain 3 (d)") in out
@@ -126,16 +126,16 @@ def test_process_and_the_record_say_which_inactive_units_became_active_and_why(
     run(capsys, "orders", str(game_file), "-", stdin="England: F S14 - 49\n",
         monkeypatch=monkeypatch)
     _, out, _ = run(capsys, "process", str(game_file))
-    assert "  Note: F S14 (England) is active: England chose it in its first orders " \
+    assert "  Note: F Guyana (England) is active: England chose it in its first orders " \
            "(rule 8)" in out
-    assert "  Note: F N19 (England) is active, taken by default: England's first orders made " \
+    assert "  Note: F Halifax (England) is active, taken by default: England's first orders made " \
            "fewer than its 2 start choices, and it is the first candidate listed (rule 8)" in out
-    assert "  Note: F E64 (France) is active, taken by default: France's first orders made " \
+    assert "  Note: F Bordeaux (France) is active, taken by default: France's first orders made " \
            "fewer than its 1 start choice, and it is the first candidate listed (rule 8)" in out
     # Spain's army in Casablanca (f19) comes into play by the date the variant gives it
-    assert "  Note: A F19 (Spain) becomes active: the rules bring it into play in Fall 1870 " \
-           "movement (rule 8)" in out
+    assert "  Note: A Casablanca (Spain) becomes active: the rules bring it into play in Fall " \
+           "1870 movement (rule 8)" in out
     history = run_json(capsys, "history", str(game_file))
-    assert any("F S14 (England) is active" in n for n in history["phases"][0]["notes"])
+    assert any("F Guyana (England) is active" in n for n in history["phases"][0]["notes"])
     shown = run_json(capsys, "show", str(game_file))
     assert "F S14" not in str(shown["inactive_units"]) and "s14" not in shown["state"]["inactive"]

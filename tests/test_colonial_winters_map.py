@@ -124,8 +124,9 @@ def test_key_codes_and_names_parse(cw: Variant) -> None:
     assert str(parse_order("F Gibraltar - Pillars", position)) == "F E109 - 140"
     assert str(parse_order("A Kyoto - Osaka", position)) == "A A10 - A13"
     assert str(parse_order("F Stockholm - sea 24", position)) == "F E12 - 24"
-    # the two Columbias of the key are told apart
-    assert cw.names["columbia"] == "n21" and cw.names["colombia"] == "s10"
+    # the two Columbias of the key: the name is shared, each place has its own as well
+    assert cw.shared_names["columbia"] == ("n21", "s10")
+    assert cw.names["columbia (us)"] == "n21" and cw.names["colombia"] == "s10"
 
 
 # -- the invariants of section 5.3 ----------------------------------------------------------

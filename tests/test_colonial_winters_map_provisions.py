@@ -59,7 +59,7 @@ def test_rule_1_the_regular_rules_apply_on_the_map(world: Variant) -> None:
     units = ["france A e66", "spain A e65", "france A e64", "spain A e69"]
     assert results(board(world, units), "A e66 - e65")["A E66 - E65"].startswith("fails")
     done = results(board(world, units), "A e66 - e65", "A e64 S A e66 - e65")
-    assert done["A E66 - E65"].startswith("succeeds: A E66 - E65 moved, dislodging")
+    assert done["A E66 - E65"].startswith("succeeds: A Paris - Brest moved, dislodging")
     done = results(board(world, units), "A e66 - e65", "A e64 S A e66 - e65", "A e69 - e64")
     assert done["A E64 S A E66 - E65"].startswith("fails")  # cut from Madrid
     assert done["A E66 - E65"].startswith("fails")
@@ -110,15 +110,16 @@ def test_rule_4a_the_holder_convoys_normally_on_the_map(world: Variant) -> None:
     pos = board(world, units)
     assert hooks_of(world).tier(pos, "england") == "a"
     done = results(pos, "A e5 - e64", "F 31 C A e5 - e64", "F 17 C A e5 - e64", "F e65 - 17")
-    assert done["A E5 - E64"] == "succeeds: A E5 - E64 moved by convoy."
+    assert done["A E5 - E64"] == "succeeds: A Liverpool - Bordeaux moved by convoy."
 
 
 def test_rule_4a_ii_the_holders_fleets_at_sea_need_one_more_support(world: Variant) -> None:
     # England has 3 of the 5 fleets: its fleet in Biscay holds 2 against a supported attack
     units = ["england F 17", "england F 31", "england F 18", "france F e65", "france F e64"]
     done = results(board(world, units), "F e65 - 17", "F e64 S F e65 - 17")
-    assert done["F E65 - 17"] == ("fails: F E65 - 17 failed: it bounced off F 17 (2 vs 2), "
-                                  "which needs 1 more support than usual to be dislodged.")
+    assert done["F E65 - 17"] == ("fails: F Brest - Bay of Biscay failed: it bounced off F Bay "
+                                  "of Biscay (2 vs 2), which needs 1 more support than usual "
+                                  "to be dislodged.")
     # with no majority (3 of 6 fleets), the same attack dislodges
     done = results(board(world, [*units, "spain F e68"]), "F e65 - 17", "F e64 S F e65 - 17")
     assert done["F E65 - 17"].startswith("succeeds")
@@ -130,8 +131,8 @@ def test_rule_4b_the_second_places_two_fleet_convoy_fails_when_attacked(world: V
     pos = board(world, units)
     assert hooks_of(world).tier(pos, "usa") == "b"
     done = results(pos, "A e5 - e64", "F 31 C A e5 - e64", "F 17 C A e5 - e64", "F 18 - 17")
-    assert done["A E5 - E64"] == ("fails: A E5 - E64 failed: the convoy was broken when F 17 "
-                                  "was attacked (a fragile convoy).")
+    assert done["A E5 - E64"] == ("fails: A Liverpool - Bordeaux failed: the convoy was broken "
+                                  "when F Bay of Biscay was attacked (a fragile convoy).")
 
 
 def test_rule_4c_fleets_before_armies_and_retreats_to_the_coast(world: Variant) -> None:
@@ -235,7 +236,7 @@ def test_rule_6m_the_bering_crossing_on_the_map(world: Variant) -> None:
     alone = results(board(world, ["usa A n1"]), "A n1 - a3")
     assert alone["A N1 - A3"].startswith("succeeds")
     watched = results(board(world, ["usa A n1", "russia F 97"]), "A n1 - a3")
-    assert "closed by F 97 in Bering" in watched["A N1 - A3"]
+    assert "closed by F Bering Sea." in watched["A N1 - A3"]
     own = results(board(world, ["usa A n1", "usa F 97"]), "A n1 - a3")
     assert own["A N1 - A3"].startswith("succeeds")
 

@@ -75,7 +75,7 @@ def test_rule_8_the_units_that_start_inactive(world: Variant) -> None:
 def test_rule_7c_rome_only_falls_to_a_fleet_with_four_armies(world: Variant) -> None:
     pos = board(world, ["neutral A e47", "italy A e46", "italy A e49", "italy F 10"])
     done = results(pos, "A e46 - e47", "A e49 S A e46 - e47", "F 10 S A e46 - e47")
-    assert done["A E46 - E47"] == ("fails: A E46 - E47 failed: Rome's army can be dislodged "
+    assert done["A E46 - E47"] == ("fails: A Tuscany - Rome failed: Rome's army can be dislodged "
                                    "only by a fleet supported by four armies (rule 7(c)).")
 
 
@@ -102,7 +102,7 @@ def test_rule_6a_copenhagen_on_the_map(world: Variant) -> None:
     alone = board(world, ["germany A e22"])
     assert results(alone, "A e22 - e21")["A E22 - E21"].startswith("succeeds")
     watched = board(world, ["germany A e22", "england F 22"])
-    assert "closed by F 22 in Kattegat" in results(watched, "A e22 - e21")["A E22 - E21"]
+    assert "closed by F Kattegat." in results(watched, "A e22 - e21")["A E22 - E21"]
 
 
 def test_rule_7j_canada_on_the_map(world: Variant) -> None:
@@ -237,7 +237,8 @@ def test_rule_4a_i_england_convoys_through_the_empty_north_atlantic(world: Varia
         for options in legal_orders(pos, power).values():
             assert all(normalize_order(pos, o) == o for o in options)
     done = results(pos, *orders)
-    assert done["A E5 - N15"] == ("succeeds: A E5 - N15 moved by convoy through empty seas "
+    assert done["A E5 - N15"] == ("succeeds: A Liverpool - Newfoundland moved by convoy through "
+                                  "empty seas "
                                   "(rule 4(a)(i)).")
     # one attack leaves other chains of empty seas (by Biscay, by the Channel...): attacking
     # every empty sea beside the Irish Sea breaks them all
@@ -246,7 +247,9 @@ def test_rule_4a_i_england_convoys_through_the_empty_north_atlantic(world: Varia
     pos = _strong_since_1870(board(world, units))
     done = results(pos, *orders, "F 32 - 30", "F 19 - 124", "F 20 - 18", "F 15 - 17")
     assert done["A E5 - N15"].startswith(
-        "fails: A E5 - N15 failed: the convoy through empty seas (rule 4(a)(i)) was "
-        "disrupted: ")
-    assert "North Atlantic, empty, was attacked by F 32 - 30" in done["A E5 - N15"]
-    assert "Channel, empty, was attacked by F 20 - 18" in done["A E5 - N15"]
+        "fails: A Liverpool - Newfoundland failed: the convoy through empty seas (rule "
+        "4(a)(i)) was disrupted: ")
+    assert "North Atlantic, empty, was attacked by F Denmark Strait - North Atlantic" \
+        in done["A E5 - N15"]
+    assert "Channel, empty, was attacked by F Helgoland Bight - English Channel" \
+        in done["A E5 - N15"]

@@ -83,7 +83,7 @@ def test_rule_2_a_legal_retreat_is_followed_and_nothing_is_drawn(world: Variant)
     pos = _venice_dislodged(world)
     resolution = adjudicate(pos, [parse_order(o, pos) for o in ("A e43 D", "A e43 - e46")])
     assert [r.result.value for r in resolution.results] == ["void", "succeeds"]
-    assert resolution.results[0].reason.endswith("; A E43 R E46 is followed instead.")
+    assert resolution.results[0].reason.endswith("; A Venice R Tuscany is followed instead.")
     assert len(resolution.results) == 2
 
 
@@ -106,7 +106,7 @@ def test_rule_2_the_game_draws_with_its_seed_for_an_army_ordered_to_disband(
     record = game.history[-1]
     italian = [u for u in game.position.units.values() if u.power == "italy"]
     assert len(italian) == 2  # retreated, not disbanded
-    assert any("gave no order it could follow for A E43: it retreats to" in n
+    assert any("gave no order it could follow for A Venice: it retreats to" in n
                for n in record.notes)
 
 

@@ -143,3 +143,20 @@ def test_the_players_other_pages_hear_that_their_orders_changed(
         # bob hears only what everyone hears: the next event he gets is public press
         client.post(f"/games/{game_id}/press", json={"body": "hello all"}, headers=alice)
         assert b.receive_json()["type"] == "press"
+
+
+def test_ready_on_orders_not_seen_is_refused(client: TestClient,
+                                             game: tuple[int, Headers, Headers]) -> None:
+    game_id, alice, _ = game
+    seen = put(client, alice, game_id, "england", "F Lon-Nth").json()["revision"]
+    put(client, alice, game_id, "england", "F Lon-Eng")  # another tab changes them
+    r = client.post(f"/games/{game_id}/ready",
+                    json={"ready": True, "phase": "S1914M", "revisions": {"england": seen}},
+                    headers=alice)
+    assert r.status_code == 409 and r.json()["detail"]["code"] == "orders_changed"
+    assert client.get(f"/games/{game_id}", headers=alice).json()["ready"] == []
+    now = client.get(f"/games/{game_id}/orders", headers=alice).json()["england"]["revision"]
+    r = client.post(f"/games/{game_id}/ready",
+                    json={"ready": True, "phase": "S1914M", "revisions": {"england": now}},
+                    headers=alice)
+    assert r.status_code == 200 and "england" in r.json()["powers"]

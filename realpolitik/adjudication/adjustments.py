@@ -28,6 +28,7 @@ from realpolitik.maptables import MapTables, tables_for
 from realpolitik.orders import Build, Disband, Mobilise, Order, Waive
 from realpolitik.position import Position, Unit
 from realpolitik.rules import CivilDisorder, Rules, TooManyBuilds, TooManyDisbands
+from realpolitik.writing import PlaceWriter, place_writer
 
 __all__ = ["adjudicate_adjustments", "builds_that_stand", "civil_disorder_removals",
            "limit_voids"]
@@ -179,7 +180,7 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
             disorder.extend(chosen)
     return Resolution(
         phase=position.phase,
-        results=partial(_results, tuple(entries)),
+        results=partial(_results, tuple(entries), place_writer(position.variant)),
         units=MappingProxyType({p: units[p] for p in sorted(units)}),
         civil_disorder=tuple(disorder),
     )
@@ -207,25 +208,26 @@ def _mobilise(position: Position, power: str, mine: list[Entry]) -> bool:
     return bool(kept)
 
 
-def _results(entries: tuple[Entry, ...]) -> tuple[OrderResult, ...]:
-    """The result of each order given (made when first read: a game seldom reads them)."""
+def _results(entries: tuple[Entry, ...], writer: PlaceWriter) -> tuple[OrderResult, ...]:
+    """The result of each order given (made when first read: a game seldom reads them), its
+    order written as ``writer`` writes it."""
     results: list[OrderResult] = []
     for e in entries:
         order = e.order
         if e.illegal is not None or order is None:
-            results.append(e.void_result())
+            results.append(e.void_result(writer))
         elif isinstance(order, Build):
             results.append(OrderResult(e.given, e.power, Result.SUCCEEDS, Outcome.BUILT,
-                                       f"{order}: the unit was built."))
+                                       f"{writer.order(order)}: the unit was built."))
         elif isinstance(order, Waive):
             results.append(OrderResult(e.given, e.power, Result.SUCCEEDS, Outcome.WAIVED,
                                        "The build was waived."))
         elif isinstance(order, Mobilise):
             results.append(OrderResult(e.given, e.power, Result.SUCCEEDS, Outcome.MOBILISED,
-                                       f"{order}: the unit was mobilised."))
+                                       f"{writer.order(order)}: the unit was mobilised."))
         else:
             results.append(OrderResult(e.given, e.power, Result.SUCCEEDS, Outcome.REMOVED,
-                                       f"{order}: the unit was removed."))
+                                       f"{writer.order(order)}: the unit was removed."))
     return tuple(results)
 
 

@@ -45,6 +45,7 @@ from realpolitik.maptables import tables_for
 from realpolitik.orders import Order, Waive
 from realpolitik.position import DislodgedUnit, Position, Unit, moved_unit
 from realpolitik.rules import Rules
+from realpolitik.writing import PlaceWriter, place_writer
 
 __all__ = ["adjudicate_movement"]
 
@@ -359,26 +360,32 @@ class _Explainer(_Decided):
     that caused it and the strengths of its battle, read from the final decisions."""
 
     def __init__(self, board: Board, equations: Equations, value: list[bool],
-                 paradoxes: AbstractSet[int], places: Map) -> None:
-        """``places``: the map, which names the places of the sentences."""
+                 paradoxes: AbstractSet[int], places: Map, writer: PlaceWriter) -> None:
+        """``places``: the map, which names the places of the sentences; ``writer`` writes
+        the units and orders in them as the variant does (names or codes)."""
         super().__init__(board, equations, value, paradoxes)
         self.places = places
+        self.writer = writer
         self._unit_texts: list[str | None] = [None] * board.n
         self._order_texts: list[str | None] = [None] * board.n
 
     def unit_text(self, i: int) -> str:
         text = self._unit_texts[i]
         if text is None:
-            text = self._unit_texts[i] = str(self.board.units[i])
+            text = self._unit_texts[i] = self.writer.unit_of(self.board.units[i])
         return text
 
     def order_text(self, i: int) -> str:
         text = self._order_texts[i]
         if text is None:
             order = self.board.orders[i]
-            text = str(order) if order is not None else f"{self.unit_text(i)} H"
+            text = self.writer.order(order) if order is not None else f"{self.unit_text(i)} H"
             self._order_texts[i] = text
         return text
+
+    def place_text(self, location: str) -> str:
+        """A place as an order writes it (``BUR``, ``Burgundy``)."""
+        return self.writer.place(location)
 
     def said(self, i: int) -> _Said:
         """The outcome of the order of unit ``i`` as its sentence tells it, and the detail."""
@@ -447,7 +454,7 @@ class _Explainer(_Decided):
         """``"the corner SICILY"``, ``"the passage Lake St Clair"``."""
         if point in self.places.provinces:
             return f"the passage {self.places.name(point)}"
-        return f"the corner {point.upper()}"
+        return f"the corner {self.writer.point(point)}"
 
     def crossing_name(self, i: int) -> str:
         """``"Tyrrhenian Sea-Messina"``: the two ends of move ``i``."""
@@ -487,7 +494,7 @@ class _Explainer(_Decided):
         why, where, units = self.eq.closed_crossing(i)
         place = self.places.name(where) if why in ("fleet", "standoff") else where
         if why == "blocked":
-            names = tuple(str(self.board.orders[j]) if self.board.kind[j] == BLOCK
+            names = tuple(self.order_text(j) if self.board.kind[j] == BLOCK
                           else self.unit_text(j) for j in units)
             supports = self.eq.support_count(i)
             had = "no support" if supports == 0 else \
@@ -499,8 +506,11 @@ class _Explainer(_Decided):
             return (_CROSSING_CLOSED, text, names, 0, None)
         names = tuple(self.unit_text(j) for j in units)
         if why == "clash":
-            text = f"the corner {place.upper()} was crossed in more than one direction (by " \
+            text = f"the corner {self.writer.point(place)} was crossed in more than one " \
+                   f"direction (by " \
                    f"{and_list(names)})"
+        elif why == "fleet" and self.writer.by_name:  # the unit's name says where it is
+            text = f"the passage was closed by {and_list(names)}"
         elif why == "fleet":
             text = f"the passage was closed by {and_list(names)} in {place}"
         else:
@@ -624,10 +634,10 @@ class _Explainer(_Decided):
                 why = f"{self.unit_text(t)} was ordered to move, so it cannot be supported " \
                       f"in place"
             elif b.kind[t] == MOVE:
-                why = f"{self.unit_text(t)} moved to {b.dest_loc[t].upper()}, not " \
-                      f"{b.dest_loc[s].upper()}"
+                why = f"{self.unit_text(t)} moved to {self.place_text(b.dest_loc[t])}, not " \
+                      f"{self.place_text(b.dest_loc[s])}"
             else:
-                why = f"{self.unit_text(t)} did not move to {b.dest_loc[s].upper()}"
+                why = f"{self.unit_text(t)} did not move to {self.place_text(b.dest_loc[s])}"
             return _said(_UNMATCHED, f"{text} had no effect: {why}.", by=(self.unit_text(t),))
         if self.value[s]:
             return _said(_SUPPORTED, f"{text}: the support counted.")
@@ -648,9 +658,10 @@ class _Explainer(_Decided):
         t = b.target[c]
         if not b.matched[c]:
             if t >= 0 and b.kind[t] == MOVE:
-                why = f"{self.unit_text(t)} was ordered to {b.dest_loc[t].upper()}"
+                why = f"{self.unit_text(t)} was ordered to {self.place_text(b.dest_loc[t])}"
             else:
-                why = f"{self.unit_text(t)} was not ordered to {b.dest[c].upper()}" if t >= 0 \
+                why = f"{self.unit_text(t)} was not ordered to {self.place_text(b.dest[c])}" \
+                    if t >= 0 \
                     else "there is no army to convoy"
             return _said(_UNMATCHED,
                          f"{text} had no effect: {why}.",
@@ -740,10 +751,11 @@ class _Record:
         illegal, outcomes = self._illegal, self._outcomes
         lazy = OrderResult.explained_later
         out: list[OrderResult] = []
+        writer = place_writer(self._position.variant) if illegal else None
         for k, (given, power, unit_index) in enumerate(zip(self._given, self._powers,
                                                             self._unit_of, strict=True)):
             if k in illegal:
-                out.append(void_result(given, power, illegal[k]))
+                out.append(void_result(given, power, illegal[k], writer))
             else:
                 outcome = _OUTCOMES[outcomes[unit_index]]
                 out.append(lazy(given, power, _RESULT_OF[outcome], outcome, self, k))
@@ -769,7 +781,8 @@ class _Record:
                         self._defence_bonus, self._modifiers)
         value = [decision != 0 for decision in self._decisions]
         explainer = _Explainer(board, Equations(board, rules, value.__getitem__), value,
-                               self._paradoxes, position.variant.map)
+                               self._paradoxes, position.variant.map,
+                               place_writer(position.variant))
         details: list[Detail] = []
         for i, code in enumerate(self._outcomes):
             said, detail = explainer.said(i)

@@ -85,7 +85,8 @@ class Explains(Protocol):
 class OrderResult:
     """The result of one order, with its cause.
 
-    ``by`` names the units (canonical text, e.g. ``"A MUN - BUR"`` or ``"F NTH"``) that caused the
+    ``by`` names the units (as the variant writes them: the canonical text on the classical map,
+    e.g. ``"A MUN - BUR"`` or ``"F NTH"``; by name in Colonial Winters) that caused the
     result; ``strength`` and ``opposed_by`` give the numbers for a battle; ``reason`` is one plain
     sentence a player understands.
 
@@ -169,7 +170,7 @@ class OrderResult:
 
     @property
     def by(self) -> tuple[str, ...]:
-        """The units that caused the result (canonical text)."""
+        """The units that caused the result, as the variant writes them."""
         return self.detail()[1]
 
     @property

@@ -26,6 +26,7 @@ from realpolitik.orders import Disband, Order, Retreat, Waive
 from realpolitik.position import Position, moved_unit
 from realpolitik.rules import DuplicateOrders, Rules
 from realpolitik.variant_rules import UnorderedRetreats
+from realpolitik.writing import place_writer
 
 __all__ = ["adjudicate_retreats", "unordered_retreats"]
 
@@ -126,9 +127,10 @@ def adjudicate_retreats(position: Position, orders: Iterable[Order], rules: Rule
             going.setdefault(province_of(entry.order.destination), []).append(index)
     units = dict(position.units)
     results: list[OrderResult] = []
+    writer = place_writer(position.variant)
     for entry in entries:
         if entry.illegal is not None or entry.order is None:
-            result = entry.void_result()
+            result = entry.void_result(writer)
             followed = chosen.get(entry.unit_index)
             if followed is None or followed.order is None:
                 reason = f"{result.reason[:-1]}; the unit was disbanded."
@@ -136,21 +138,23 @@ def adjudicate_retreats(position: Position, orders: Iterable[Order], rules: Rule
                 reason = result.reason  # (it says that another order is followed)
             elif followed.given in drawn:
                 reason = (f"{result.reason[:-1]}; the unit is treated as unordered and "
-                          f"retreats at random: {followed.order}.")
+                          f"retreats at random: {writer.order(followed.order)}.")
             else:
-                reason = f"{result.reason[:-1]}; {followed.order} is followed instead."
+                reason = f"{result.reason[:-1]}; {writer.order(followed.order)} is followed " \
+                         f"instead."
             results.append(OrderResult(
                 result.order, result.power, result.result, result.outcome, reason,
                 illegal_reason=result.illegal_reason,
             ))
             continue
         order = entry.order
-        text = str(order)
+        text = writer.order(order)
         if isinstance(order, Retreat):
             dest = province_of(order.destination)
             rivals = [i for i in going[dest] if i != entry.unit_index]
             if rivals:
-                names = [str(chosen[i].order) for i in rivals]
+                names = [writer.order(rival) for i in rivals
+                         if (rival := chosen[i].order) is not None]
                 results.append(OrderResult(
                     entry.given, entry.power, Result.FAILS, Outcome.BOUNCED,
                     f"{text} failed: it bounced with {and_list(names)}, and the unit was "

@@ -14,6 +14,7 @@ from realpolitik.listing import listed_checker
 from realpolitik.orders import Order, Waive
 from realpolitik.position import Position
 from realpolitik.rules import DuplicateOrders, Rules
+from realpolitik.writing import PlaceWriter
 
 __all__ = ["Accepted", "Entry", "accept_orders", "void_result"]
 
@@ -25,10 +26,13 @@ _CONFLICT = Illegal(
 )
 
 
-def void_result(given: Order, power: str, illegal: Illegal) -> OrderResult:
-    """The result of an order that is not followed, with the reason."""
+def void_result(given: Order, power: str, illegal: Illegal,
+                writer: PlaceWriter | None = None) -> OrderResult:
+    """The result of an order that is not followed, with the reason (the order written by
+    ``writer``, else in its canonical text)."""
+    text = writer.order(given) if writer is not None else str(given)
     return OrderResult(
-        given, power, Result.VOID, Outcome.ILLEGAL, void_sentence(str(given), illegal.message),
+        given, power, Result.VOID, Outcome.ILLEGAL, void_sentence(text, illegal.message),
         illegal_reason=illegal.code,
     )
 
@@ -44,9 +48,9 @@ class Entry:
     order: Order | None
     illegal: Illegal | None
 
-    def void_result(self) -> OrderResult:
+    def void_result(self, writer: PlaceWriter | None = None) -> OrderResult:
         assert self.illegal is not None
-        return void_result(self.given, self.power, self.illegal)
+        return void_result(self.given, self.power, self.illegal, writer)
 
 
 class Accepted:

@@ -38,9 +38,11 @@ from realpolitik.bots.base import (
     removals_listed,
     waives,
 )
+from realpolitik.bots.lookahead import LOOKAHEAD, Lookahead, improve
 from realpolitik.caches import CacheSlot
 from realpolitik.geography import UnitType, province_of
 from realpolitik.hooks import VariantHooks
+from realpolitik.listing import legal_orders
 from realpolitik.maptables import MapTables, tables_for
 from realpolitik.orders import (
     Build,
@@ -53,7 +55,8 @@ from realpolitik.orders import (
     SupportHold,
     SupportMove,
 )
-from realpolitik.position import Position, Season, Unit
+from realpolitik.position import PhaseType, Position, Season, Unit
+from realpolitik.rules import Rules, rules_for
 from realpolitik.variant import Variant
 
 
@@ -89,6 +92,9 @@ class Weights:
     """Multiplies the worth of building a fleet (some variants want more of them)."""
     extra: Mapping[str, float] = field(default_factory=dict)
     """Room for a variant's own weights; unused by the classical game."""
+
+
+_RULES = rules_for("2023")
 
 
 @dataclass(slots=True)
@@ -150,7 +156,46 @@ class _View:
                 - weights.competition * self.enemy(province))
 
 
+@dataclass(slots=True)
+class _Recent:
+    """What heuristic bots worked out about the position they were last asked about on a
+    variant: in a game each bot values the same position for itself and for its neighbours
+    (whose orders it guesses), and the seven bots of a game share that work."""
+
+    position: Position | None = None
+    weights: Weights | None = None
+    views: dict[str, _View] = field(default_factory=dict)
+    """Power -> the view of the position for it."""
+    guesses: dict[tuple[str, int], list[Order]] = field(default_factory=dict)
+    """(power, sample) -> the orders guessed for the power."""
+
+
+_recent_of: CacheSlot[Variant, list[_Recent]] = CacheSlot(
+    "heuristic bots' last position", lambda variant: [_Recent()])
+"""One entry per variant, replaced when another position is asked about (a game's
+positions are not kept: their history would hold every view)."""
+
+
+def _recent(position: Position, weights: Weights) -> _Recent:
+    """The shared work on ``position`` with ``weights`` (new when the last was another)."""
+    holder = _recent_of(position.variant)
+    recent = holder[0]
+    if recent.position is not position or recent.weights != weights:
+        recent = holder[0] = _Recent(position, weights)
+    return recent
+
+
 def _view(position: Position, power: str, weights: Weights) -> _View:
+    """What the bot works out about ``position`` for ``power`` (kept while the position is
+    the one last asked about)."""
+    views = _recent(position, weights).views
+    view = views.get(power)
+    if view is None:
+        view = views[power] = _make_view(position, power, weights)
+    return view
+
+
+def _make_view(position: Position, power: str, weights: Weights) -> _View:
     tables = tables_for(position.variant)
     graph = _graph_of(position.variant)
     strength: dict[str, dict[str, int]] = {}
@@ -231,7 +276,8 @@ _REPLANS = 3
 """How many times a movement phase is planned again when a variant's rule voids orders."""
 
 
-def _certain(move: Move, position: Position, view: _View, plan: _Plan, depth: int = 0) -> bool:
+def _certain(move: Move, position: Position, view: _View, orders: Mapping[str, Order],
+             depth: int = 0) -> bool:
     """True if ``move``, planned for one of the bot's units, cannot fail: over land (or by
     sea for a fleet) into a space no other power's unit can reach, that is empty or whose own
     unit itself moves on with a certain move. Only then may another own unit follow it."""
@@ -244,9 +290,32 @@ def _certain(move: Move, position: Position, view: _View, plan: _Plan, depth: in
     occupant = position.units.get(target)
     if occupant is None:
         return True
-    onward = plan.orders.get(occupant.location)
+    onward = orders.get(occupant.location)
     return occupant.power == view.power and isinstance(onward, Move) \
-        and depth < len(plan.orders) and _certain(onward, position, view, plan, depth + 1)
+        and depth < len(orders) and _certain(onward, position, view, orders, depth + 1)
+
+
+def _may_take(position: Position, view: _View, orders: Mapping[str, Order], location: str,
+              order: Order) -> bool:
+    """True if the unit at ``location`` may be given ``order`` beside the bot's other
+    ``orders``: no two of its units move into one space, and none moves into a space where
+    its own unit stays or moves with a move that could fail."""
+    province = province_of(location)
+    followed = any(isinstance(o, Move) and province_of(o.destination) == province
+                   for loc, o in orders.items() if loc != location)
+    if not isinstance(order, Move):
+        return not followed
+    if followed and not _certain(order, position, view, orders):
+        return False
+    target = province_of(order.destination)
+    if any(isinstance(o, Move) and province_of(o.destination) == target
+           for loc, o in orders.items() if loc != location):
+        return False
+    occupant = position.units.get(target)
+    if occupant is None or occupant.power != view.power:
+        return True
+    ahead = orders.get(occupant.location)
+    return isinstance(ahead, Move) and _certain(ahead, position, view, orders)
 
 
 def _contested(position: Position, view: _View, target: str) -> bool:
@@ -261,37 +330,55 @@ class HeuristicBot(Bot):
 
     name = "heuristic"
 
-    def __init__(self, seed: int = 0, weights: Weights | None = None) -> None:
+    def __init__(self, seed: int = 0, weights: Weights | None = None,
+                 lookahead: Lookahead | None = LOOKAHEAD) -> None:
         super().__init__(seed)
         self.weights = weights or Weights()
+        self.lookahead = lookahead
+        """How its movement orders are improved by adjudicating them (None: not at all)."""
 
     # -- movement ---------------------------------------------------------------------------
 
+    def orders(self, position: Position, power: str, rules: Rules | None = None) -> list[Order]:
+        rules = rules or _RULES
+        if position.phase.type is not PhaseType.MOVEMENT:
+            return super().orders(position, power, rules)
+        listing = legal_orders(position, power, rules=rules)
+        if not listing:
+            return []
+        return self._movement(position, power, listing, self.random_for(position, power), rules)
+
     def movement(self, position: Position, power: str, listing: Listing,
                  rng: random.Random) -> list[Order]:
+        return self._movement(position, power, listing, rng, _RULES)
+
+    def _movement(self, position: Position, power: str, listing: Listing,
+                  rng: random.Random, rules: Rules) -> list[Order]:
         view = _view(position, power, self.weights)
         hooks = position.variant.hooks
         voids_some = type(hooks).void_orders is not VariantHooks.void_orders
         holding: set[str] = set()
-        for _ in range(_REPLANS):
+        for attempt in range(_REPLANS + 1):
             planned = self._plan(position, listing, view, holding, rng)
-            orders = [order for _, order in planned]
+            if self.lookahead is not None and len(position.units) <= self.lookahead.max_units:
+                planned = self._look_ahead(position, power, listing, view, planned, holding,
+                                           rules, rng)
+            ranked = self._ranked(position, view, planned)
+            orders = [order for _, order in ranked]
             void = hooks.void_orders(position, orders) if voids_some else {}
             if not void:
                 return orders
-            # A variant's rule voids some of them (Colonial Winters 8: only so many inactive
-            # units may be chosen at the start): those units hold, the others plan again.
-            holding.update(planned[index][0] for index in void)
+            if attempt < _REPLANS:
+                # A variant's rule voids some of them (Colonial Winters 8: only so many inactive
+                # units may be chosen at the start): those units hold, the others plan again.
+                holding.update(ranked[index][0] for index in void)
         return [hold_of(listing[loc]) if index in void else order
-                for index, (loc, order) in enumerate(planned)]
+                for index, (loc, order) in enumerate(ranked)]
 
     def _plan(self, position: Position, listing: Listing, view: _View, holding: set[str],
-              rng: random.Random) -> list[tuple[str, Order]]:
-        """(location, order) for each unit of the listing: the units of ``holding`` hold; the
-        others choose
-        in a random order, then those left holding help. The moves worth most come first (a
-        variant may keep only the first of several orders: the start choices of Colonial
-        Winters 8)."""
+              rng: random.Random) -> dict[str, Order]:
+        """Location -> order for each unit of the listing: the units of ``holding`` hold; the
+        others choose in a random order, then those left holding help."""
         units = [position.units[province_of(loc)] for loc in listing]
         rng.shuffle(units)
         plan = _Plan(holding=holding)
@@ -302,8 +389,12 @@ class HeuristicBot(Bot):
                 continue  # already given a convoy, or held by the variant's rule
             self._choose(unit, position, listing, view, plan, rng)
         self._help(position, listing, view, plan)
-        orders = [(loc, plan.orders.get(loc) or hold_of(options))
-                  for loc, options in listing.items()]
+        return {loc: plan.orders.get(loc) or hold_of(options) for loc, options in listing.items()}
+
+    def _ranked(self, position: Position, view: _View, planned: Mapping[str, Order],
+                ) -> list[tuple[str, Order]]:
+        """The (location, order) pairs of a plan, the moves worth most first (a variant may
+        keep only the first of several orders: the start choices of Colonial Winters 8)."""
         weights = self.weights
 
         def gain(entry: tuple[str, Order]) -> float:
@@ -314,7 +405,53 @@ class HeuristicBot(Bot):
             return 1.0 + view.score(unit.type, province_of(order.destination), weights) \
                 - view.score(unit.type, unit.province, weights)
 
-        return sorted(orders, key=gain, reverse=True)
+        return sorted(planned.items(), key=gain, reverse=True)
+
+    def _look_ahead(self, position: Position, power: str, listing: Listing, view: _View,
+                    planned: dict[str, Order], holding: set[str], rules: Rules,
+                    rng: random.Random) -> dict[str, Order]:
+        """``planned`` improved by :func:`~realpolitik.bots.lookahead.improve` against the
+        orders the heuristic expects of the powers whose units can reach where the bot's
+        can (the others' units hold in the prediction)."""
+        settings = self.lookahead
+        assert settings is not None
+        weights = self.weights
+        mine = set(view.strength.get(power, {}))
+        near = [p for p, reach in view.strength.items()
+                if p != power and not mine.isdisjoint(reach)]
+        guesses = _recent(position, weights).guesses
+        predictions: list[list[Order]] = [[] for _ in range(settings.samples)]
+        for other in near:
+            for sample, orders in enumerate(predictions):
+                guess = guesses.get((other, sample))
+                if guess is None:
+                    guess = guesses[other, sample] = self._guess(position, other, sample, rules)
+                orders += guess
+        # Units that no other power's unit can meet keep their planned orders: nothing they
+        # could do changes an adjudication, and supports there are not needed.
+        quiet = {loc for loc in listing if view.enemy(province_of(loc)) == 0
+                 and all(view.enemy(p) == 0 for p in view.tables.reach(
+                     position.units[province_of(loc)].type, loc))}
+
+        def score(unit_type: UnitType, province: str) -> float:
+            return view.score(unit_type, province, weights)
+
+        def allowed(orders: dict[str, Order], location: str, order: Order) -> bool:
+            return _may_take(position, view, orders, location, order)
+
+        return improve(position, power, listing, planned, predictions, view.worth, score,
+                       holding | quiet, allowed, rules, settings, rng)
+
+    def _guess(self, position: Position, power: str, sample: int, rules: Rules) -> list[Order]:
+        """The orders the heuristic (without lookahead) gives ``power``: a guess of another
+        power's orders, the same for every bot (its draws are seeded by the power, the phase
+        and the sample only)."""
+        listing = legal_orders(position, power, rules=rules)
+        if not listing:
+            return []
+        guess = random.Random(f"guess/{power}/{position.phase}/{sample}")
+        view = _view(position, power, self.weights)
+        return list(self._plan(position, listing, view, set(), guess).values())
 
     @staticmethod
     def _stay(plan: _Plan, unit: Unit, order: Order) -> None:
@@ -359,7 +496,7 @@ class HeuristicBot(Bot):
                 else plan.orders.get(occupant.location)
             if taken is None and (occupant is None or occupant.power != view.power
                                   or (isinstance(ahead, Move)
-                                      and _certain(ahead, position, view, plan))):
+                                      and _certain(ahead, position, view, plan.orders))):
                 plan.orders[unit.location] = order
                 plan.bound_for[target] = unit.location
                 plan.leaving.add(unit.province)

@@ -14,6 +14,7 @@ from realpolitik.errors import GameError, RealpolitikError
 from realpolitik.game import Game
 from realpolitik.position import Phase, Position
 from realpolitik.variant import available_variants, load_variant, normalize_name, search_folders
+from realpolitik.writing import write_order
 
 from . import _report
 from ._common import (
@@ -160,6 +161,8 @@ def _pending_json(game: Game) -> JSON:
         if game.has_submitted(power):
             out[power.upper()] = [
                 {"text": e.text, "order": str(e.order) if e.order else None,
+                 **({"name": write_order(e.order, game.variant)}
+                    if e.order and game.variant.writes_names else {}),
                  **({"error": _report.first_line(e.error), "error_kind": e.error_kind}
                     if e.error else {})}
                 for e in game.orders_of(power)]

@@ -22,9 +22,10 @@ from realpolitik.savefile import (
     result_to_json,
     units_to_json,
 )
-from realpolitik.variant import normalize_name
+from realpolitik.variant import Variant, normalize_name
 from realpolitik.variant_rules import NEUTRAL
 from realpolitik.winter import adjustments_to_json
+from realpolitik.writing import UNIT_TEXT, names_table, write_order
 
 from ._common import JSON, Style, power_name
 
@@ -53,6 +54,31 @@ def first_line(text: str | None) -> str:
     return (text or "").splitlines()[0] if text else ""
 
 
+# -- names -------------------------------------------------------------------------------------
+
+def with_names(variant: Variant, data: JSON) -> JSON:
+    """``data`` with its ``names`` table (:func:`names_table`) when the variant writes places
+    by name; unchanged otherwise."""
+    table = names_table(variant, data)
+    if table:
+        data["names"] = table
+    return data
+
+
+def named(data: Mapping[str, Any], text: str) -> str:
+    """A place or unit of a report as people read it, through the report's ``names`` table
+    (``"F E8"`` -> ``"F London"``); as it is without one."""
+    table = data.get("names")
+    if not table:
+        return text
+    if text in table:
+        return str(table[text])
+    unit = UNIT_TEXT.fullmatch(text)
+    if unit is not None and unit.group(2) in table:
+        return text[:unit.start(2)] + str(table[unit.group(2)])
+    return text
+
+
 # -- order results --------------------------------------------------------------------------------
 
 def _take(pool: list[OrderResult | None], test: Any) -> OrderResult | None:
@@ -63,12 +89,23 @@ def _take(pool: list[OrderResult | None], test: Any) -> OrderResult | None:
     return None
 
 
-def order_results(given: Sequence[Given], resolution: Resolution) -> list[JSON]:
+def order_results(given: Sequence[Given], resolution: Resolution,
+                  variant: Variant | None = None) -> list[JSON]:
     """The case format's ``order_results``: one entry per order given, in the order given, with
     its ``input`` text; orders that could not be read are void. Results the adjudicator reports
-    for units that were given no order come last, with ``input`` null."""
+    for units that were given no order come last, with ``input`` null. With a ``variant`` that
+    writes places by name, each order has its ``name`` too (``F London - English Channel``)."""
     pool: list[OrderResult | None] = list(resolution.results)
     out: list[JSON] = []
+    named_too = variant is not None and variant.writes_names
+
+    def result_json(result: OrderResult) -> JSON:
+        data = result_to_json(result)
+        if named_too:
+            assert variant is not None
+            data["name"] = write_order(result.order, variant)
+        return data
+
     for entry in given:
         base: JSON = {"power": entry.power.upper(), "input": entry.text}
         if entry.order is None:
@@ -82,13 +119,17 @@ def order_results(given: Sequence[Given], resolution: Resolution) -> list[JSON]:
             and type(r.order) is type(o))
         if found is None:
             reason = first_line(entry.error) or "the adjudicator gave no result for this order"
-            out.append({**base, "order": str(order), "result": "void",
-                        "outcome": "illegal" if entry.error else "void", "reason": reason})
+            void: JSON = {**base, "order": str(order), "result": "void",
+                          "outcome": "illegal" if entry.error else "void", "reason": reason}
+            if named_too:
+                assert variant is not None
+                void["name"] = write_order(order, variant)
+            out.append(void)
             continue
-        out.append({**base, **result_to_json(found)})
+        out.append({**base, **result_json(found)})
     for result in pool:
         if result is not None:
-            out.append({"power": result.power.upper(), "input": None, **result_to_json(result)})
+            out.append({"power": result.power.upper(), "input": None, **result_json(result)})
     return out
 
 
@@ -96,7 +137,8 @@ def resolution_json(resolution: Resolution, before: Position, after: Position | 
                     given: Sequence[Given], *, centers_known: bool = True) -> JSON:
     """A phase's result in the case format (``order_results``, ``units_after``...)."""
     base = resolution_to_json(resolution)
-    data: JSON = {"phase": str(before.phase), "order_results": order_results(given, resolution),
+    data: JSON = {"phase": str(before.phase),
+                  "order_results": order_results(given, resolution, before.variant),
                   "units_after": base["units_after"]}
     if before.phase.type is PhaseType.MOVEMENT:
         data["dislodged_after"] = base.get("dislodged_after", {})
@@ -157,7 +199,7 @@ def phase_report(game: Game, index: int) -> JSON:
     data["notes"] = list(record.notes)
     if index == len(game.history) - 1 and game.end is not None:
         data["end"] = end_json(game)
-    return data
+    return with_names(game.variant, data)
 
 
 def _mark_obliged_retreats(data: JSON, after: Position, game: Game) -> None:
@@ -219,7 +261,7 @@ def format_results(game: Game, data: Mapping[str, Any], style: Style) -> list[st
             continue
         lines.append(f"  {power_name(game, power)}")
         for entry in entries:
-            shown = str(entry["order"] or entry["input"])
+            shown = str(entry.get("name") or entry["order"] or entry["input"])
             result = entry["result"]
             mark = {"succeeds": style.good("succeeds"), "fails": style.bad("fails   "),
                     "void": style.warn("void    ")}.get(result, result)
@@ -236,9 +278,10 @@ def format_results(game: Game, data: Mapping[str, Any], style: Style) -> list[st
         lines.append("  Dislodged:")
         for power, units in dislodged.items():
             for unit, info in units.items():
-                retreats = info.get("retreats") or []
-                whence = f" (attacked from {info['attacker']})" if info.get("attacker") else ""
-                whose = f"{_owners(game, power, start=True)} {unit}{whence}"
+                retreats = [named(data, r) for r in info.get("retreats") or []]
+                whence = f" (attacked from {named(data, info['attacker'])})" \
+                    if info.get("attacker") else ""
+                whose = f"{_owners(game, power, start=True)} {named(data, unit)}{whence}"
                 if retreats and info.get("may_disband", True):
                     lines.append(f"    {whose} may retreat to {_names(retreats)}, or disband")
                 elif retreats:
@@ -248,20 +291,21 @@ def format_results(game: Game, data: Mapping[str, Any], style: Style) -> list[st
                     lines.append(f"    {whose} has no retreat and will be disbanded")
     if data.get("standoffs_after"):
         lines.append(f"  Stand-offs (left empty, no retreat there): "
-                     f"{_names(data['standoffs_after'])}")
+                     f"{_names(named(data, s) for s in data['standoffs_after'])}")
     for power, units in (data.get("disbanded") or {}).items():
-        lines.append(f"  Disbanded: {_owners(game, power)} {_names(units)}")
+        lines.append(f"  Disbanded: {_owners(game, power)} "
+                     f"{_names(named(data, u) for u in units)}")
     removed = data.get("civil_disorder") or {}
     for power, units in removed.items():
         lines.append(f"  Civil disorder: {_named(game, power)} gave too few removals; removed "
-                     f"{_names(units)}")
+                     f"{_names(named(data, u) for u in units)}")
     if data.get("powers_in_civil_disorder"):
         lines.append("  Gave no orders (civil disorder: units hold, retreats disband): "
                      + _names(_named(game, p) for p in data["powers_in_civil_disorder"]))
     grouped: dict[tuple[str, str], list[str]] = {}
     for change in data.get("center_changes", []):
         key = (change["to"] or "", change["from"] or "")
-        grouped.setdefault(key, []).append(change["center"])
+        grouped.setdefault(key, []).append(named(data, change["center"]))
     order = {p.upper(): i for i, p in enumerate(game.powers)}
     changes = [f"{_named(game, to) if to else 'nobody'} takes {_names(centres)}"
                + (f" from {_named(game, was)}" if was else "")
@@ -333,6 +377,9 @@ def read_orders(game: Game, text: str, power: str | None) -> list[JSON]:
         else:
             order = submitted.order if submitted is not None else entry.order
             item.update({"order": str(order), "status": "ok"})
+        read = submitted.order if submitted is not None else entry.order
+        if game.variant.writes_names and read is not None and item["order"] is not None:
+            item["name"] = write_order(read, game.variant)
         out.append(item)
     return out
 
@@ -387,7 +434,8 @@ def format_read(game: Game, lines: Sequence[Mapping[str, Any]], style: Style) ->
         who = f"{_named(game, item['power']) if item['power'] else '?':<{name_width}}"
         status = item["status"]
         if status == "ok":
-            out.append(f"  {where:<8} {who} {item['text']:<{width}}  -> {item['order']}")
+            out.append(f"  {where:<8} {who} {item['text']:<{width}}  -> "
+                       f"{item.get('name') or item['order']}")
             continue
         if status == REPLACED:
             out.append(f"  {where:<8} {who} {item['text']:<{width}}  "
@@ -396,7 +444,8 @@ def format_read(game: Game, lines: Sequence[Mapping[str, Any]], style: Style) ->
         if status == "illegal":
             out.append(f"  {where:<8} {who} {item['text']:<{width}}  "
                        + style.bad(f"illegal: {item['message']}"))
-            out.append(f"  {indent} read as {item['order']}; {_if_left(game)} unless you send "
+            out.append(f"  {indent} read as {item.get('name') or item['order']}; {_if_left(game)} "
+                       "unless you send "
                        "this power's orders again with a legal order")
             continue
         message = item["message"]
@@ -447,7 +496,7 @@ def position_report(game: Game, position: Position) -> JSON:
                 o.upper() for o in options]
     if position.phase.type is PhaseType.ADJUSTMENTS:
         data["adjustments"] = adjustments_json(position)
-    return data
+    return with_names(position.variant, data)
 
 
 INACTIVE_MARK = "*"
@@ -487,11 +536,18 @@ def format_position(game: Game, data: Mapping[str, Any], style: Style) -> list[s
 
     def marked(unit: str) -> str:
         country = country_of.get(unit.split()[-1].split("/")[0])
-        text = f"{unit} ({country})" if country else unit
+        shown = named(data, unit)
+        text = f"{shown} ({country})" if country else shown
         return text + INACTIVE_MARK if unit in inactive else text
 
+    by_name = bool(data.get("names"))  # places written by name are listed alphabetically
+
+    def in_order(items: Sequence[str]) -> list[str]:
+        return sorted(items, key=lambda u: named(data, u).split(" ", 1)[-1]) if by_name \
+            else list(items)
+
     def listed(power_units: Sequence[str]) -> str:
-        return _names(marked(u) for u in power_units) or "-"
+        return _names(marked(u) for u in in_order(power_units)) or "-"
 
     for power in game.powers:
         key = power.upper()
@@ -500,7 +556,8 @@ def format_position(game: Game, data: Mapping[str, Any], style: Style) -> list[s
         owned = centers.get(key, [])
         lines.append(f"  {power_name(game, power):<{width}} {len(owned):>2} centres  units: "
                      f"{listed(units.get(key, []))}")
-        lines.append(f"  {'':<{width}}             centres: {_names(owned) or '-'}")
+        lines.append(f"  {'':<{width}}             centres: "
+                     f"{_names(named(data, c) for c in in_order(owned)) or '-'}")
     neutral = units.get(NEUTRAL.upper())
     if neutral:  # the units of no power (a variant's defended neutrals)
         lines.append(f"  {power_name(game, NEUTRAL):<{width}}             units: "
@@ -513,12 +570,15 @@ def format_position(game: Game, data: Mapping[str, Any], style: Style) -> list[s
         lines.append(format_sea_superiority(game, superiority))
     for power, entries in data.get("dislodged", {}).items():
         for unit, attacker in entries.items():
-            options = data.get("retreats", {}).get(power, {}).get(unit, [])
-            lines.append(f"  Dislodged: {_owners(game, power)} {unit} (attacked from {attacker}); "
+            options = [named(data, o)
+                       for o in data.get("retreats", {}).get(power, {}).get(unit, [])]
+            lines.append(f"  Dislodged: {_owners(game, power)} {named(data, unit)} (attacked "
+                         f"from {named(data, attacker)}); "
                          f"may retreat to {_names(options) or 'nowhere (it will disband)'}")
     if data.get("standoffs"):
-        lines.append(f"  Stand-offs: {_names(data['standoffs'])}")
+        lines.append(f"  Stand-offs: {_names(named(data, s) for s in data['standoffs'])}")
     if data.get("adjustments"):
         lines.append("  Adjustments due:")
-        lines.extend(f"    {text}" for text in format_adjustments(data["adjustments"], game))
+        lines.extend(f"    {text}"
+                     for text in format_adjustments(data["adjustments"], game))
     return lines

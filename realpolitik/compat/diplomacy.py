@@ -203,9 +203,7 @@ def _texts_of(legal: Mapping[str, tuple[Order, ...]], tables: MapTables,
             known = texts.get(order)
             if known is None:
                 known = texts[order] = _order_texts(order, tables)
-            table[known[0]] = order
-            if known[1] is not None:
-                table.setdefault(known[1], order)
+            table[known[0]] = order  # (not the string without a coast: see _MovementTexts)
 
 
 _MAX_MOVEMENT_TEXTS = 1 << 15
@@ -226,7 +224,7 @@ class _MovementTexts:
     value). Bounded by :data:`_MAX_MOVEMENT_TEXTS` orders: then it starts over.
     """
 
-    __slots__ = ("text", "held", "alias", "orders", "tables")
+    __slots__ = ("text", "held", "alias", "orders", "parts", "tables")
 
     def __init__(self, tables: MapTables) -> None:
         self.tables = tables
@@ -238,8 +236,9 @@ class _MovementTexts:
         """A string -> the other string its order is also listed under (a support of a move
         to a coast is also listed without the coast, as the package does)."""
         self.orders: dict[str, dict[str, Order]] = {}
-        """power -> string -> the order it names (an alias names the first order listed
-        under it)."""
+        """power -> string -> the order it names (not the aliases)."""
+        self.parts: dict[str, tuple[str, str]] = {}
+        """string -> (its unit, the rest of the order): ``("A PAR", "- BUR")``."""
 
     def clear(self) -> None:
         """Start over (the tables are full)."""
@@ -247,6 +246,7 @@ class _MovementTexts:
         self.held.clear()
         self.alias.clear()
         self.orders.clear()
+        self.parts.clear()
 
     def text_of(self, order: Order) -> str:
         """The string of ``order``, made and kept the first time."""
@@ -259,9 +259,11 @@ class _MovementTexts:
         main, other = _order_texts(order, self.tables)
         named = self.orders.setdefault(order.power or "", {})
         named.setdefault(main, order)
+        self.parts[main] = _split_order(main)
         if other is not None:
+            # (the string without the coast names a support of the move to any coast: it is
+            # read by the parser, not taken for this order)
             self.alias[main] = other
-            named.setdefault(other, order)
         self.held[key] = order
         self.text[key] = main
         return main
@@ -345,8 +347,9 @@ def order_statuses(position: Position, resolution: Resolution) -> dict[str, list
     In the package's words: a move that failed says ``bounce`` (``no convoy`` for an army whose
     convoy failed), a support ``cut``, an order that matched nothing ``void``; a dislodged unit
     adds ``dislodged`` to what its order says (a dislodged unit's move failed and its support
-    was cut). A unit that does not survive a retreat phase says ``disband``; an adjustment
-    carried out says ``""``.
+    was cut). A unit that does not survive a retreat phase says ``disband``; a build or removal
+    carried out says ``""`` (a waive nothing: the package's own entries under ``WAIVE`` follow
+    rules of its own, docs/compat.md).
     """
     out: dict[str, list[str]] = {}
     kind = position.phase.type
@@ -461,7 +464,7 @@ def _statuses_of(order: Order, outcome: Outcome, kind: PhaseType) -> tuple[str, 
     if outcome is Outcome.PARADOX and isinstance(order, Convoy):
         return ("disrupted",)
     if kind is PhaseType.ADJUSTMENTS and outcome in (
-            Outcome.BUILT, Outcome.REMOVED, Outcome.DISBANDED, Outcome.WAIVED):
+            Outcome.BUILT, Outcome.REMOVED, Outcome.DISBANDED):
         return ("",)
     status = _STATUS.get(outcome)
     return () if status is None else (status,)
@@ -507,6 +510,9 @@ class Power:
         it was read as)."""
         self._voids: list[str] = []
         """Units given an order that could not be read or is illegal (results: ``void``)."""
+        self._sent: tuple[Position, dict[str, str] | list[str]] | None = None
+        """The position and a copy of :attr:`orders` (or :attr:`adjust`) when they were last
+        handed to the engine: unchanged since, they need not be handed over again."""
 
     # -- the board, as the package's lists --------------------------------------------------
 
@@ -596,10 +602,16 @@ class Power:
 
     def clear_orders(self) -> None:
         """Withdraw its orders for the current phase."""
+        if self._sent is not None:  # the engine has them already: withdrawn there too
+            self.game.realpolitik_game.clear_orders(self.game._names[self.name])
+        self._reset_orders()
+
+    def _reset_orders(self) -> None:
         self.orders = {}
         self.adjust = []
         self._values = {}
         self._voids = []
+        self._sent = None
 
     def __repr__(self) -> str:
         return f"<Power {self.name}>"
@@ -656,16 +668,12 @@ class Game:
         self.order_history: SortedDict[dict[str, list[str]]] = SortedDict()
         self.state_history: SortedDict[dict[str, Any]] = SortedDict()
         self.result_history: SortedDict[dict[str, list[str]]] = SortedDict()
-        self.command: dict[str, str] = {}
-        """The last movement phase's orders carried out, one per unit (unit -> the rest of
-        the order; ``"H"`` for a unit given none)."""
-        self.ordered_units: dict[str, list[str]] = {}
-        """power -> the units it gave an accepted order to, in the last phase played."""
-        self.popped: list[str] = []
-        """The units disbanded in the last phase because they could not retreat."""
-        self.dislodged: dict[str, str] = {}
-        """The units dislodged in the last movement phase -> the province the attack came
-        from (``{"F NTH": "SKA"}``)."""
+        self._last: tuple[PhaseRecord, ...] = ()
+        """The realpolitik records of the phase played last (and of a retreat phase played
+        with it)."""
+        self._played: dict[str, Any] = {}
+        """What :attr:`command`, :attr:`ordered_units`, :attr:`dislodged` and :attr:`popped`
+        say of :attr:`_last`, once read."""
         self._completed = False
         """Set when the game was ended by the facade (a draw, or ``phase = "COMPLETED"``)."""
         self._tables = tables_for(variant)
@@ -678,6 +686,7 @@ class Game:
         self._influence: dict[str, str] = {}
         self._update_influence()
         self._map: Map | None = None
+        self._first_year = Phase.parse(variant.start_phase).year
 
     # -- rules --------------------------------------------------------------------------------
 
@@ -1107,6 +1116,7 @@ class Game:
         # The order a string names, if the listing made it and lists it now (else the slow
         # path reads the string).
         named = self._movement_texts.orders.get(power, {})
+        split = self._movement_texts.parts
         listed = None
         for text in texts:
             order = named.get(text)
@@ -1124,13 +1134,15 @@ class Game:
                     self.error.append(f"{power.upper()}: {text}: {problem[1]}")
                     continue
                 text = order_text(order, self._tables, game.position)
-            unit, _, rest = text.partition(" ")
-            unit = f"{unit} {rest.split(' ', 1)[0]}"
-            rest = rest.split(" ", 1)[1] if " " in rest else ""
+            parts = split.get(text)
+            if parts is None:
+                parts = _split_order(text)
+            unit, rest = parts
             if not replace and unit in holder.orders:
                 continue
             holder.orders[unit] = rest
             holder._values[unit] = (rest, order)
+        self._send(holder)
 
     def _set_unchecked(self, holder: Power, texts: list[str], replace: bool) -> None:
         """``NO_CHECK``: movement orders kept as given (``"ORDER n"`` -> text), read and
@@ -1192,6 +1204,7 @@ class Game:
                 current[key] = entry
         holder._values = {key: entry for key, entry in current.items()}
         holder.adjust = [written for written, _ in current.values()]
+        self._send(holder)
 
     def _read(self, power: str, text: str) -> Order | None:
         """The slow path: an order string not in the table of legal orders."""
@@ -1284,7 +1297,9 @@ class Game:
             homes = {center: power for power in game.variant.power_ids
                      for center in game.variant.map.home_centers(power)}
             game.set_position(game.position.replace(centers=homes))
-        orders_given = {power.name: self.get_orders(power.name) for power in self.powers.values()}
+        # (the histories are made when first read: the orders as given are kept as they stand)
+        given = [(power.name, power.orders, power.adjust) for power in self.powers.values()]
+        kind, no_check = game.phase.type, self._no_check
         messages, self.messages = self.messages, SortedDict()
         start = len(game.history)
         self.state_history.put(name, self._deferred_state(game.position))
@@ -1297,13 +1312,17 @@ class Game:
                 and not any(self._retreats().values()):
             game.process()
         records = game.history[start:]
-        self._after_phase(records)
-        self.order_history.put(name, orders_given)
+        self._last = tuple(records)
+        self._played = {}
+        self.order_history.put(name, Deferred(lambda: _orders_given(given, kind, no_check)))
         self.message_history.put(name, messages)
         self.result_history.put(name, Deferred(lambda: _package_results(records, voids)))
         self._update_influence()
         self._check_draw()
-        return self.get_phase_from_history(name)
+        return GamePhaseData(name, Deferred(lambda: self.state_history[name]),
+                             Deferred(lambda: self.order_history[name]),
+                             Deferred(lambda: self.result_history[name]),
+                             Deferred(lambda: self.message_history[name]))
 
     def send_orders(self) -> dict[str, list[str]]:
         """Hand the orders set so far over to :attr:`realpolitik_game` (:meth:`process` does
@@ -1311,47 +1330,65 @@ class Game:
         orders here are cleared. Returns the units given an order that was void (unit ->
         ``["void"]``)."""
         self._sync()
-        game = self.realpolitik_game
+        position = self.realpolitik_game.position
+        movement = position.phase.type is PhaseType.MOVEMENT
         voids: dict[str, list[str]] = {}
         for holder in self.powers.values():
-            values = self._given_orders(holder)
+            sent = holder._sent
+            if sent is None or sent[0] is not position or \
+                    sent[1] != (holder.orders if movement else holder.adjust):
+                self._send(holder)  # (given since, or changed by the caller)
             for unit in holder._voids:
                 voids[unit] = ["void"]
-            if values or holder.orders or holder.adjust:
-                try:
-                    game.submit(self._names[holder.name], values)
-                except GameError as error:  # a power that takes no orders in this game
-                    self.error.append(f"{holder.name}: {error}")
-            holder.clear_orders()
+            holder._reset_orders()
         return voids
 
-    def _after_phase(self, records: list[PhaseRecord]) -> None:
-        """The package's record of the phase just played: ``command``, ``ordered_units``,
-        ``popped``."""
-        first = records[0]
-        position = first.position
-        self.ordered_units = {name: [] for name in self._names}
-        for power, entries in first.orders.items():
-            self.ordered_units[power.upper()] = [
-                _unit_of(e.order) for e in entries
-                if e.order is not None and e.ok and not isinstance(e.order, Waive)]
-        self.command = {}
-        if position.phase.type is PhaseType.MOVEMENT:
-            for unit in position.units.values():
-                self.command[unit_text(unit)] = "H"
-            for entries in first.orders.values():
-                for entry in entries:
-                    if entry.order is not None and entry.ok:
-                        text = order_text(entry.order, self._tables, position)
-                        ordered, rest = _split_order(text)
-                        self.command[ordered] = rest
-        self.dislodged = {unit_text(d.unit): (d.attacker_from or "").upper()
-                          for d in first.resolution.dislodged
-                          } if position.phase.type is PhaseType.MOVEMENT else {}
-        self.popped = []
-        for record in records:
-            if record.position.phase.type is PhaseType.RETREATS:
-                self.popped.extend(disbanded_units(record.position, record.resolution))
+    def _send(self, holder: Power) -> None:
+        """Hand a power's orders as they stand to the engine (replacing those it had)."""
+        game = self.realpolitik_game
+        values = self._given_orders(holder)
+        if values or holder.orders or holder.adjust or holder._sent is not None:
+            try:
+                game.submit(self._names[holder.name], values)
+            except GameError as error:  # a power that takes no orders in this game
+                self.error.append(f"{holder.name}: {error}")
+        movement = game.phase.type is PhaseType.MOVEMENT
+        holder._sent = (game.position, dict(holder.orders) if movement else list(holder.adjust))
+
+    # The package's record of the phase just played, made when first read.
+
+    def _played_value(self, key: str) -> Any:
+        value = self._played.get(key)
+        if value is None:
+            value = self._played[key] = _last_phase_record(self._last, self._names,
+                                                            self._tables)[key]
+        return value
+
+    @property
+    def command(self) -> dict[str, str]:
+        """The last movement phase's orders carried out, one per unit (unit -> the rest of
+        the order; ``"H"`` for a unit given none)."""
+        command: dict[str, str] = self._played_value("command")
+        return command
+
+    @property
+    def ordered_units(self) -> dict[str, list[str]]:
+        """power -> the units it gave an accepted order to, in the last phase played."""
+        ordered: dict[str, list[str]] = self._played_value("ordered_units")
+        return ordered
+
+    @property
+    def dislodged(self) -> dict[str, str]:
+        """The units dislodged in the last movement phase -> the province the attack came
+        from (``{"F NTH": "SKA"}``)."""
+        dislodged: dict[str, str] = self._played_value("dislodged")
+        return dislodged
+
+    @property
+    def popped(self) -> list[str]:
+        """The units disbanded in the last phase because they could not retreat."""
+        popped: list[str] = self._played_value("popped")
+        return popped
 
     def _check_draw(self) -> None:
         """The package ends a game in a draw when its hundredth year is played."""
@@ -1360,9 +1397,8 @@ class Game:
             self.outcome = [str(game.history[-1].position.phase), *(
                 w.upper() for w in (game.end.winners if game.end else ()))]
             return
-        first_year = Phase.parse(game.variant.start_phase).year
         phase = game.phase
-        last_year = first_year + 99
+        last_year = self._first_year + 99
         if phase.year > last_year or (phase.year == last_year
                                       and phase.type is PhaseType.ADJUSTMENTS):
             self.draw()
@@ -1508,11 +1544,10 @@ class Game:
     def _deferred_state(self, position: Position) -> Deferred:
         influence = dict(self._influence)
         note = self.note
-        hashed = self._hash_of(position)
 
         def make() -> dict[str, Any]:
             state = diplomacy_state(self.realpolitik_game, position, influence, note=note)
-            state["zobrist_hash"] = hashed
+            state["zobrist_hash"] = self._hash_of(position)
             return state
         return Deferred(make)
 
@@ -1584,7 +1619,8 @@ class Game:
     def __getstate__(self) -> dict[str, Any]:
         state = {key: value for key, value in self.__dict__.items()
                  if key not in ("_tables", "_texts", "_movement_texts", "_map")}
-        for history in ("state_history", "result_history"):  # made now: a function won't pickle
+        # (the histories are made now: the functions that would make them do not pickle)
+        for history in ("state_history", "order_history", "result_history"):
             state[history] = SortedDict(getattr(self, history).items())
         return state
 
@@ -1601,6 +1637,52 @@ class Game:
 
     def __str__(self) -> str:
         return f"GAME {self.game_id}\nPHASE {self.phase}\nMAP {self.map_name}"
+
+
+def _orders_given(given: Sequence[tuple[str, dict[str, str], list[str]]], kind: PhaseType,
+                  no_check: bool) -> dict[str, list[str]]:
+    """The orders powers gave in a phase, as :meth:`Game.get_orders` wrote them then."""
+    out: dict[str, list[str]] = {}
+    for name, orders, adjust in given:
+        if kind is not PhaseType.MOVEMENT:
+            out[name] = [order for order in adjust if order and order != "WAIVE"]
+        elif no_check:
+            out[name] = [order for order in orders.values() if order]
+        else:
+            out[name] = [f"{unit} {rest}" for unit, rest in orders.items()]
+    return out
+
+
+def _last_phase_record(records: Sequence[PhaseRecord], names: Mapping[str, str],
+                       tables: MapTables) -> dict[str, Any]:
+    """The package's record of a phase played (``command``, ``ordered_units``, ``dislodged``,
+    ``popped``), from realpolitik's records of it (and of a retreat phase played with it)."""
+    ordered: dict[str, list[str]] = {name: [] for name in names}
+    command: dict[str, str] = {}
+    dislodged: dict[str, str] = {}
+    popped: list[str] = []
+    if records:
+        first = records[0]
+        position = first.position
+        for power, entries in first.orders.items():
+            ordered[power.upper()] = [
+                _unit_of(e.order) for e in entries
+                if e.order is not None and e.ok and not isinstance(e.order, Waive)]
+        if position.phase.type is PhaseType.MOVEMENT:
+            for unit in position.units.values():
+                command[unit_text(unit)] = "H"
+            for entries in first.orders.values():
+                for entry in entries:
+                    if entry.order is not None and entry.ok:
+                        unit_name, rest = _split_order(order_text(entry.order, tables, position))
+                        command[unit_name] = rest
+            dislodged = {unit_text(d.unit): (d.attacker_from or "").upper()
+                         for d in first.resolution.dislodged}
+        for record in records:
+            if record.position.phase.type is PhaseType.RETREATS:
+                popped.extend(disbanded_units(record.position, record.resolution))
+    return {"command": command, "ordered_units": ordered, "dislodged": dislodged,
+            "popped": popped}
 
 
 _RULE_EXCLUDES: Mapping[str, tuple[str, ...]] = {

@@ -185,8 +185,11 @@ class Map:
             return area is not None
         if kind == "A":
             return "/" not in loc and area in ("LAND", "COAST")
-        return kind == "F" and area in ("WATER", "COAST") and (
-            bool(no_coast_ok) or loc.lower() not in self.loc_abut)
+        place = loc.lower()
+        needs_coast = "/" not in place and self._map.is_location(place) \
+            and bool(self._map.coasts(place))
+        return kind == "F" and area in ("WATER", "COAST") and (bool(no_coast_ok)
+                                                              or not needs_coast)
 
     def abuts(self, unit_type: str, unit_loc: str, order_type: str, other_loc: str) -> int:
         """1 if a unit (``"A"``, ``"F"``, ``"?"``) at ``unit_loc`` can move (``"-"``), support

@@ -179,17 +179,66 @@ class SortedDict(MutableMapping[Any, _V]):
 class GamePhaseData:
     """One phase of a game: its ``name`` (``"S1901M"``), the ``state`` at its start, the
     ``orders`` given (power -> order strings), the ``results`` (unit -> statuses) and the
-    ``messages`` sent in it (time sent -> :class:`Message`)."""
+    ``messages`` sent in it (time sent -> :class:`Message`). A part given as a
+    :class:`Deferred` is made when first read."""
 
-    __slots__ = ("name", "state", "orders", "results", "messages")
+    __slots__ = ("name", "_parts")
 
-    def __init__(self, name: str, state: dict[str, Any], orders: Mapping[str, Any],
-                 results: Mapping[str, Any], messages: Mapping[int, Message]) -> None:
+    def __init__(self, name: str, state: dict[str, Any] | Deferred,
+                 orders: Mapping[str, Any] | Deferred, results: Mapping[str, Any] | Deferred,
+                 messages: Mapping[int, Message] | Deferred) -> None:
         self.name = name
-        self.state = state
-        self.orders = dict(orders)
-        self.results = dict(results)
-        self.messages = SortedDict(messages)
+        self._parts: dict[str, Any] = {
+            "state": state, "results": results, "messages": messages,
+            "orders": dict(orders) if isinstance(orders, Mapping) else orders}
+
+    def _part(self, key: str) -> Any:
+        value = self._parts[key]
+        if type(value) is Deferred:
+            value = self._parts[key] = value.make()
+        return value
+
+    @property
+    def state(self) -> dict[str, Any]:
+        """The state at the start of the phase (``Game.get_state()``)."""
+        state: dict[str, Any] = self._part("state")
+        return state
+
+    @state.setter
+    def state(self, value: dict[str, Any]) -> None:
+        self._parts["state"] = value
+
+    @property
+    def orders(self) -> dict[str, Any]:
+        """power -> the orders it gave (``None``: none set)."""
+        orders: dict[str, Any] = self._part("orders")
+        return orders
+
+    @orders.setter
+    def orders(self, value: Mapping[str, Any]) -> None:
+        self._parts["orders"] = value
+
+    @property
+    def results(self) -> dict[str, Any]:
+        """unit -> its statuses (``["bounce"]``)."""
+        results: dict[str, Any] = self._part("results")
+        return results
+
+    @results.setter
+    def results(self, value: Mapping[str, Any]) -> None:
+        self._parts["results"] = value
+
+    @property
+    def messages(self) -> SortedDict[Message]:
+        """time sent -> message."""
+        messages = self._part("messages")
+        if not isinstance(messages, SortedDict):
+            messages = self._parts["messages"] = SortedDict(messages)
+        return messages
+
+    @messages.setter
+    def messages(self, value: Mapping[int, Message]) -> None:
+        self._parts["messages"] = value
 
     def to_dict(self) -> dict[str, Any]:
         """The package's dictionary of the phase (messages as a list of dictionaries)."""

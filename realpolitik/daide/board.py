@@ -15,8 +15,9 @@ from realpolitik.daide.tokens import (
     STANDARD_POWERS,
     Item,
     Message,
+    format_message,
 )
-from realpolitik.geography import Map, Terrain, UnitType
+from realpolitik.geography import Map, Province, Terrain, UnitType
 from realpolitik.listing import legal_orders
 from realpolitik.orders import (
     Build,
@@ -119,12 +120,11 @@ class DaideMap:
         classical = variant.id == "classical"
         taken = set(FIXED_TOKENS)
         power_tokens: dict[str, str] = {}
-        for index, power in enumerate(variant.power_ids):
-            power_tokens[power] = _choose_name(
-                [power[:3], *variant.power(power).aliases], taken,
-                f"P{index:02d}" if index < 100 else f"P{index}")
+        for power in variant.power_ids:
+            power_tokens[power] = _choose_name([power[:3], *variant.power(power).aliases],
+                                               taken)
         provinces_named: dict[str, str] = {}
-        for index, province in enumerate(provinces):
+        for province in provinces:
             preferred = [STANDARD_NAMES[province.id]] if classical and province.id in \
                 STANDARD_NAMES else []
             for coast in province.coasts:
@@ -133,8 +133,7 @@ class DaideMap:
                     raise MapError(f"{variant.name}: the coast {coast!r} has no DAIDE token "
                                    f"(DAIDE knows {', '.join(COAST_TOKENS)})")
             provinces_named[province.id] = _choose_name(
-                [*preferred, province.id, *province.aliases], taken, f"{index:03d}"[-3:]
-                if index < 1000 else "")
+                [*preferred, province.id, *province.aliases], taken)
         # numbers: by category, then by name (this gives the standard map its own numbers)
         by_category = sorted(provinces, key=lambda p: (_category(p), provinces_named[p.id]))
         numbers = {provinces_named[p.id]: (_category(p) << 8) | i
@@ -524,8 +523,6 @@ def loose(order: Order, the_map: Map) -> Order:
 
 def format_item(item: Item) -> str:
     """One item in the text form."""
-    from realpolitik.daide.tokens import format_message
-
     return format_message((item,))
 
 
@@ -547,10 +544,8 @@ def _require_phase(order: Order, position: Position, kind: PhaseType) -> Order:
     return order
 
 
-def _category(province: object) -> int:
-    from realpolitik.geography import Province
-
-    assert isinstance(province, Province)
+def _category(province: Province) -> int:
+    """The province's token category: inland, sea, coastal or bicoastal, centre or not."""
     centre = 1 if province.is_supply_center else 0
     if province.terrain is Terrain.LAND:
         return 0x50 | centre
@@ -559,18 +554,19 @@ def _category(province: object) -> int:
     return (0x56 if len(province.coasts) > 1 else 0x54) | centre
 
 
-def _choose_name(candidates: Iterable[str], taken: set[str], fallback: str) -> str:
+def _choose_name(candidates: Iterable[str], taken: set[str]) -> str:
+    """The first candidate that is a free three-character name, else a made-up one."""
     for candidate in candidates:
         name = candidate.upper()
         if NAME_PATTERN.fullmatch(name) and name not in taken:
             taken.add(name)
             return name
-    for number in range(46656):  # every three-character name, if it comes to that
+    for number in range(36 ** 3):
         name = _base36(number)
         if name not in taken and not name.isdigit():
             taken.add(name)
             return name
-    raise MapError(f"no DAIDE name left for {fallback}")
+    raise MapError("no three-character name is left")
 
 
 def _base36(number: int) -> str:

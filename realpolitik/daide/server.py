@@ -17,8 +17,18 @@ from dataclasses import dataclass, field
 
 from realpolitik.adjudication.outcomes import OrderResult, Outcome, Result
 from realpolitik.bots import Bot, make_bot
-from realpolitik.daide.board import DaideMap, MapError, OrderNote, loose
-from realpolitik.daide.tokens import DaideSyntaxError, Item, Message, Text, TokenTable
+from realpolitik.daide.board import DaideMap, MapError, OrderNote, format_item, loose
+from realpolitik.daide.tokens import (
+    BRA,
+    KET,
+    BracketError,
+    DaideSyntaxError,
+    Item,
+    Message,
+    Text,
+    TokenTable,
+    encode,
+)
 from realpolitik.daide.wire import (
     MAGIC,
     VERSION,
@@ -48,6 +58,8 @@ from realpolitik.variant import Variant
 
 PRESS_LEVEL = 10
 """The press level the server announces: peace and alliances; press is passed on unread."""
+
+_BRA, _KET = BRA.to_bytes(2, "big"), KET.to_bytes(2, "big")
 
 INITIAL_MESSAGE_SECONDS = 30.0
 """How long a new connection has to send its initial message (protocol document, 2.2)."""
@@ -208,6 +220,7 @@ class DaideGame:
             for s in self.seats.values()))
         while not self.game.is_over:
             await self._play_phase()
+            await asyncio.sleep(0)  # let the messages out (bots alone never wait)
         summary = self._summary(time.monotonic() - started)
         self.finished.set()
         return summary
@@ -240,11 +253,11 @@ class DaideGame:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.changed.wait(), left)
         if self._draw_agreed():
-            for seat in self.seats.values():
-                if seat.power in game.active_powers():
-                    game.vote_draw(seat.power)
-            self._announce_end(position)
-            return
+            for power in game.active_powers():
+                game.vote_draw(power)
+            if game.is_over:  # (the engine counts players as it does on the game server)
+                self._announce_end(position)
+                return
         for power in due:
             seat = self.seats[power]
             if seat.orders:
@@ -364,10 +377,8 @@ class DaideGame:
         if kind is PhaseType.ADJUSTMENTS:
             due = adjustment_counts(position).get(power, 0)
             given = len(seat.orders)
-            if due > 0:
-                can = sum(1 for k in legal_orders(position, power, rules=self.game.rules)
-                          if k != "waive")
-                return -(min(due, can) - given) if given < min(due, can) else 0
+            if due > 0:  # DAIDE: every build due is given or waived, even one with no site
+                return -(due - given) if given < due else 0
             return max(0, -due - given)
         if kind is PhaseType.RETREATS:
             now = self.dmap.now(position, self.game.rules)
@@ -391,6 +402,8 @@ class DaideGame:
                 order = self._check(order, legal, seat)
             except OrderNote as note:
                 replies.append(("THX", item, (note.note,)))
+                self.log(f"game {self.index + 1}: {seat.player} ({seat.power}) gave "
+                         f"{format_item(item)}: {note.note}, {note}")
                 continue
             seat.orders[_key(order, seat.orders)] = (order, item)
             replies.append(("THX", item, ("MBV",)))
@@ -560,9 +573,13 @@ class DaideServer:
                     raise ProtocolError(ErrorCode.RM_FROM_CLIENT, "an RM from a client")
                 try:
                     message = connection.decode(payload)
-                except DaideSyntaxError as exc:
-                    connection.send(("PRN", ()) if "(" in str(exc) or ")" in str(exc)
-                                    else ("HUH", ("ERR",)))
+                except BracketError:
+                    # PRN quotes the message as it came, unmatched brackets and all
+                    connection.write_frame(Frame.DIPLOMACY, encode(("PRN",), self._table)
+                                           + _BRA + payload + _KET)
+                    continue
+                except DaideSyntaxError:
+                    connection.send(("HUH", ("ERR",)))
                     continue
                 game = self.game if client.seat is None and not client.observer else game
                 if client not in game.clients:

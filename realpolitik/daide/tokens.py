@@ -52,6 +52,10 @@ class DaideSyntaxError(ValueError):
         self.index = index
 
 
+class BracketError(DaideSyntaxError):
+    """Brackets that do not match (the server answers ``PRN``, not ``HUH``)."""
+
+
 # -- the fixed tokens (protocol document, chapter 4) ------------------------------------------
 
 BRA = 0x4000
@@ -218,7 +222,7 @@ def decode(data: bytes, table: TokenTable) -> Message:
             stack.append([])
         elif token == KET:
             if len(stack) == 1:
-                raise DaideSyntaxError("a ')' closes nothing", index)
+                raise BracketError("a ')' closes nothing", index)
             group = tuple(stack.pop())
             stack[-1].append(group)
         elif token >> 8 == TEXT_CATEGORY:
@@ -235,7 +239,7 @@ def decode(data: bytes, table: TokenTable) -> Message:
                 raise DaideSyntaxError(f"no token has the number 0x{token:04X}", index)
             current.append(name)
     if len(stack) > 1:
-        raise DaideSyntaxError("a '(' is never closed", index)
+        raise BracketError("a '(' is never closed", index)
     return tuple(stack[0])
 
 
@@ -266,7 +270,7 @@ def parse_message(text: str) -> Message:
             stack.append([])
         elif closing:
             if len(stack) == 1:
-                raise DaideSyntaxError(f"character {match.end()}: a ')' closes nothing",
+                raise BracketError(f"character {match.end()}: a ')' closes nothing",
                                        match.end() - 1)
             group = tuple(stack.pop())
             stack[-1].append(group)
@@ -280,7 +284,7 @@ def parse_message(text: str) -> Message:
             stack[-1].append(name.upper())
         position = match.end()
     if len(stack) > 1:
-        raise DaideSyntaxError("a '(' is never closed", len(text))
+        raise BracketError("a '(' is never closed", len(text))
     return tuple(stack[0])
 
 

@@ -35,6 +35,7 @@ from realpolitik.orders import (
 )
 from realpolitik.position import PhaseType, Position, Unit
 from realpolitik.variant import Variant
+from realpolitik.writing import place_writer
 
 ART_DIR = Path(__file__).parent
 
@@ -403,6 +404,7 @@ def render(
     def unit_point(unit: Unit) -> Point:
         return anchor(unit.location)
 
+    named = _named_labels(variant) if variant.writes_names else None
     width = float(size) if size else float(art.width)
     height = width * art.height / art.width
     out: list[str] = [
@@ -428,7 +430,11 @@ def render(
         else:
             owner = position.centers.get(space_id)
             fill = _tint(colour_of(owner), OWNED_TINT) if owner else LAND
-        out.append(f'<path id="{space_id}" d="{art.paths[space_id]}" fill="{fill}"/>')
+        if named is not None:  # a tooltip: the name and the key's code
+            out.append(f'<path id="{space_id}" d="{art.paths[space_id]}" fill="{fill}">'
+                       f'<title>{escape(named.titles[space_id])}</title></path>')
+        else:
+            out.append(f'<path id="{space_id}" d="{art.paths[space_id]}" fill="{fill}"/>')
     out.append("</g>")
     decor_fill = {"neutral": NEUTRAL_LAND, "islands": "#e3dccb", "lakes": SEA}
     out.append('<g id="decor" stroke="#8a8374" stroke-width="0.5">')
@@ -539,11 +545,26 @@ def render(
             style = ' font-style="italic" fill="#1d4f7a"' if sea else ""
             text = escape(art.label_text.get(space_id, space_id.upper()))
             size = art.label_size.get(space_id)
+            if named is not None and space_id in named.sizes:
+                text, size = escape(named.texts[space_id]), named.sizes[space_id]
             where = f'x="{_n(x)}" y="{_n(y + (3.4 if size is None else size * 0.36))}"'
+            if named is not None:  # which space a name is (the page finds labels by it)
+                where += f' data-space="{space_id}"'
             if size is not None:
                 where += f' font-size="{_n(size)}"'
             halo.append(f"<text {where}>{text}</text>")
             texts.append(f"<text {where}{style}>{text}</text>")
+        if named is not None:
+            leaders = "".join(named.leaders)
+            out.append(f'<g id="leaders" stroke="{LABEL}" stroke-width="0.7">{leaders}</g>')
+            for space_id, (lx, ly) in sorted(named.outside.items()):
+                sea = art.terrain[space_id] == Terrain.SEA
+                style = ' font-style="italic" fill="#1d4f7a"' if sea else ""
+                where = f'x="{_n(lx)}" y="{_n(ly + _LEADER_SIZE * 0.36)}" ' \
+                        f'font-size="{_n(_LEADER_SIZE)}" data-space="{space_id}"'
+                text = escape(named.texts[space_id])
+                halo.append(f"<text {where}>{text}</text>")
+                texts.append(f"<text {where}{style}>{text}</text>")
         # the halo is drawn as a separate layer: cairosvg ignores paint-order
         out.append('<g id="labels" font-size="9.5" font-weight="bold" text-anchor="middle">'
                    '<g fill="none" stroke="#ffffff" stroke-width="2.6" stroke-opacity="0.8" '
@@ -570,6 +591,96 @@ def render(
     out.append(_legend(position, palette, art, inactive=bool(inactive)))
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+_LEADER_SIZE = 5.5
+"""The font size of a name written beside its space at the end of a leader line (the page's
+zoom shows it up to three times as large)."""
+_LEADER_REACH = (30.0, 44.0, 60.0)
+"""How far from its space a name at the end of a leader line may be written."""
+
+
+@dataclass(frozen=True)
+class _NamedLabels:
+    """The labels of a map whose places are written by name: each space's name on it where it
+    fits (the art's font size, made smaller for a name longer than the art's text), else the
+    key's code on it and the name beside it at the end of a leader line; and a tooltip."""
+
+    texts: Mapping[str, str]
+    """Space id -> its name as the variant writes it."""
+    sizes: Mapping[str, float]
+    """Space id -> the font size of the name written on the space (absent: the code stays
+    on it, and the name is ``outside``)."""
+    outside: Mapping[str, Point]
+    """Space id -> where its name is written beside it."""
+    leaders: tuple[str, ...]
+    """The leader lines, as SVG."""
+    titles: Mapping[str, str]
+    """Space id -> the tooltip: the name and the key's code (``London (e8)``)."""
+
+
+def _make_named_labels(variant: Variant) -> _NamedLabels:
+    art = load_map_art(variant)
+    writer = place_writer(variant)
+    texts = {space: writer.place(space) for space in art.labels}
+    sizes: dict[str, float] = {}
+    small: list[str] = []
+    for space, name in texts.items():
+        drawn = art.label_text.get(space, space.upper())
+        size = art.label_size.get(space, 9.5)
+        if drawn == space.upper() and drawn != name.upper():
+            small.append(space)  # the art found no room for the name
+        else:
+            sizes[space] = round(size * min(1.0, len(drawn) / max(len(name), 1)), 1)
+    taken: list[tuple[float, float, float, float]] = []
+    """The boxes of names written so far, and of every label on its space."""
+    for space, (x, y) in art.labels.items():
+        half = len(art.label_text.get(space, space)) * art.label_size.get(space, 9.5) * 0.3
+        taken.append((x - half, y - 4, x + half, y + 4))
+    outside: dict[str, Point] = {}
+    leaders: list[str] = []
+    for space in sorted(small, key=lambda s: art.labels[s]):
+        x, y = art.labels[space]
+        half = len(texts[space]) * _LEADER_SIZE * 0.3
+        best: tuple[float, Point] | None = None
+        far = _LEADER_REACH[-1] + half + 60  # only the boxes that a candidate may touch
+        near = [t for t in taken if t[2] > x - far and t[0] < x + far
+                and t[3] > y - far and t[1] < y + far]
+        for reach in _LEADER_REACH:
+            for step in range(12):
+                angle = math.pi * 2 * step / 12 - math.pi / 2
+                cx, cy = x + reach * math.cos(angle), y + reach * math.sin(angle) * 0.7
+                box = (cx - half, cy - 3.5, cx + half, cy + 3.5)
+                if box[0] < 0 or box[2] > art.width or box[1] < 0 or box[3] > art.height:
+                    continue
+                overlap = sum(max(0.0, min(box[2], t[2]) - max(box[0], t[0]))
+                              * max(0.0, min(box[3], t[3]) - max(box[1], t[1])) for t in near)
+                score = overlap + reach * 0.5
+                if best is None or score < best[0]:
+                    best = (score, (cx, cy))
+            if best is not None and best[0] <= reach * 0.5:
+                break  # a place with no overlap at this reach
+        assert best is not None
+        cx, cy = best[1]
+        outside[space] = (cx, cy)
+        taken.append((cx - half, cy - 3.5, cx + half, cy + 3.5))
+        # the line runs from the edge of the code on the space to the near edge of the name
+        ex = min(max(x, cx - half), cx + half)
+        ey = cy + (3.5 if y > cy else -3.5) if abs(x - cx) <= half else cy
+        code_half = len(space) * art.label_size.get(space, 9.5) * 0.32
+        length = math.hypot(ex - x, ey - y) or 1.0
+        start = min(1.0, max(code_half, 4.0) / length)
+        sx, sy = x + (ex - x) * start, y + (ey - y) * start
+        leaders.append(f'<line x1="{_n(sx)}" y1="{_n(sy)}" x2="{_n(ex)}" y2="{_n(ey)}"/>')
+    titles = {space: f"{writer.names(space)} ({space})" for space in art.paths}
+    return _NamedLabels(MappingProxyType(texts), MappingProxyType(sizes),
+                        MappingProxyType(outside), tuple(leaders), MappingProxyType(titles))
+
+
+_named_labels: CacheSlot[Variant, _NamedLabels] = CacheSlot("named map labels",
+                                                            _make_named_labels)
+"""The labels of a variant's map written by name (one set per variant: the art and the names
+are fixed)."""
 
 
 def _inactive_unit(unit_type: UnitType, at: Point, colour: str) -> str:

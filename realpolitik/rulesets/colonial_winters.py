@@ -69,6 +69,7 @@ from realpolitik.hooks import (
 from realpolitik.orders import Build, Hold, Mobilise, Move, Order, SupportHold, Waive
 from realpolitik.position import PhaseType, Season
 from realpolitik.variant_rules import NEUTRAL
+from realpolitik.writing import write_order, write_unit
 
 if TYPE_CHECKING:  # pragma: no cover
     from realpolitik.adjudication.outcomes import Resolution
@@ -549,7 +550,8 @@ class ColonialWinters(VariantHooks):
             rule = "rule 7(a)" if unit.power == NEUTRAL else "rule 8: an inactive unit " \
                 "dislodged is disbanded, by the policy inactive_dislodged = disband"
             owner = "neutral" if unit.power == NEUTRAL else before.variant.power_name(unit.power)
-            notes.append(f"{unit} ({owner}), dislodged by {attack}, is annihilated ({rule})")
+            notes.append(f"{write_unit(unit, before.variant)} ({owner}), dislodged by {attack}, "
+                         f"is annihilated ({rule})")
             gone.add(unit.province)
         notes.extend(self._activation_notes(before, resolution, after, gone))
         return tuple(notes)
@@ -589,7 +591,7 @@ class ColonialWinters(VariantHooks):
                 why = f"becomes active: the rules bring it into play in {when}"
             else:
                 continue  # it left the board (removed in a winter) without coming into play
-            notes.append(f"{unit} ({name}) {why} (rule 8)")
+            notes.append(f"{write_unit(unit, before.variant)} ({name}) {why} (rule 8)")
         return notes
 
     def void_orders(self, position: Position, orders: Sequence[Order]) -> dict[int, str]:
@@ -1379,7 +1381,7 @@ def _attacks(before: Position, resolution: Resolution) -> dict[str, str]:
             where = province_of(result.order.destination)
             target = before.units.get(where)
             if target is not None and target.power != result.power:
-                out.setdefault(where, str(result.order))
+                out.setdefault(where, write_order(result.order, before.variant))
     return out
 
 

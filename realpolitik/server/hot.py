@@ -163,7 +163,8 @@ class HotRoutes:
             phase, lines, ready, warnings = await service.call(
                 service.submit_orders, user, game_id, request.power, text,
                 request.ready, request.phase, request.revision)
-            wire = [line_to_wire(line) for line in lines]
+            writer = service.writer_of(game_id)
+            wire = [line_to_wire(line, writer) for line in lines]
             accepted = sum(1 for w in wire if w.ok)
             out = OrdersOut(phase=phase, power=request.power.strip().lower(), ready=ready,
                             lines=wire, accepted=accepted, errors=len(wire) - accepted,
@@ -206,7 +207,8 @@ class HotRoutes:
 
         async def answer() -> bytes:
             legal = await service.call(service.legal_orders, user, game_id, power)
-            return _legal_out.dump_json({loc: [order_to_wire(o) for o in orders]
+            writer = service.writer_of(game_id)
+            return _legal_out.dump_json({loc: [order_to_wire(o, writer) for o in orders]
                                          for loc, orders in legal.items()}, by_alias=True)
 
         await self._respond(scope, send, answer)

@@ -185,11 +185,54 @@ def _step_4(conn: Connection) -> None:
     conn.execute(text("ALTER TABLE tokens ADD COLUMN agent VARCHAR(200)"))
 
 
+def _step_5(conn: Connection) -> None:
+    """E-mail notifications: each user's address (verified or not) and choices, the mail
+    waiting to be sent, and the reminders already sent (one per player, game and phase)."""
+    metadata = MetaData()
+    Table("users", metadata, Column("id", Integer, primary_key=True))  # for the foreign keys
+    Table(
+        "mail_prefs", metadata,
+        Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+        Column("email", String(254), nullable=True),
+        Column("verified", Boolean, nullable=False),
+        Column("verify_hash", String(64), nullable=True, index=True),
+        Column("verify_expires", Float, nullable=True),
+        Column("unsubscribe_key", String(64), nullable=False, unique=True),
+        Column("phase", Boolean, nullable=False),
+        Column("reminder", Boolean, nullable=False),
+        Column("press", Boolean, nullable=False),
+        Column("digest", Boolean, nullable=False),
+        Column("last_digest_at", Float, nullable=True),
+    ).create(conn)
+    Table(
+        "mail_outbox", metadata,
+        Column("id", Integer, primary_key=True, autoincrement=True),
+        Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False,
+               index=True),
+        Column("kind", String(16), nullable=False),
+        Column("subject", Text, nullable=False),
+        Column("body", Text, nullable=False),
+        Column("in_digest", Boolean, nullable=False),
+        Column("created_at", Float, nullable=False),
+        Column("sent_at", Float, nullable=True, index=True),
+        Column("attempts", Integer, nullable=False),
+        Column("error", Text, nullable=True),
+    ).create(conn)
+    Table(
+        "mail_marks", metadata,
+        Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+        Column("game_id", Integer, primary_key=True),
+        Column("phase", String(12), primary_key=True),
+        Column("kind", String(16), primary_key=True),
+    ).create(conn)
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (1, "the first schema", _step_1),
     (2, "bounded deadlines, token expiry index, seat changes", _step_2),
     (3, "the version of the game record, WebSocket tickets", _step_3),
     (4, "the address and browser of each log-in", _step_4),
+    (5, "e-mail notifications: addresses, choices, outbox, reminders sent", _step_5),
 ]
 LATEST = MIGRATIONS[-1][0]
 

@@ -131,3 +131,44 @@ ws_tickets = Table(
     Column("token_hash", String(64), nullable=False),
     Column("expires_at", Float, nullable=False, index=True),
 )
+
+mail_prefs = Table(
+    "mail_prefs", metadata,
+    # a user's e-mail address and what they want to hear of (see notify.py)
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("email", String(254), nullable=True),
+    Column("verified", Boolean, nullable=False),
+    Column("verify_hash", String(64), nullable=True, index=True),
+    Column("verify_expires", Float, nullable=True),
+    Column("unsubscribe_key", String(64), nullable=False, unique=True),
+    Column("phase", Boolean, nullable=False),
+    Column("reminder", Boolean, nullable=False),
+    Column("press", Boolean, nullable=False),
+    Column("digest", Boolean, nullable=False),
+    Column("last_digest_at", Float, nullable=True),
+)
+
+mail_outbox = Table(
+    "mail_outbox", metadata,
+    # mail waiting to be sent (sent_at null), or sent; in_digest: waits for the user's digest
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False,
+           index=True),
+    Column("kind", String(16), nullable=False),
+    Column("subject", Text, nullable=False),
+    Column("body", Text, nullable=False),
+    Column("in_digest", Boolean, nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("sent_at", Float, nullable=True, index=True),
+    Column("attempts", Integer, nullable=False),
+    Column("error", Text, nullable=True),
+)
+
+mail_marks = Table(
+    "mail_marks", metadata,
+    # a deadline reminder sent: one per player, game and phase
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("game_id", Integer, primary_key=True),
+    Column("phase", String(12), primary_key=True),
+    Column("kind", String(16), primary_key=True),
+)

@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
+from realpolitik.geography import UnitType
 from realpolitik.orders import (
     Block,
     Build,
@@ -35,6 +36,7 @@ from realpolitik.server.values import (
     OrderLine,
     PressRules,
 )
+from realpolitik.writing import PlaceWriter
 
 _DURATION = re.compile(r"(\d+)\s*([smhd])")
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
@@ -376,6 +378,10 @@ class GameOut(BaseModel):
     power that commands its units and where they stand."""
     adjustments: dict[str, AdjustmentOut] = Field(default_factory=dict)
     """In an adjustment phase, each power with builds or removals due (upper case) -> them."""
+    names: dict[str, str] | None = None
+    """In a variant that writes places by name (Colonial Winters): every place's name by its
+    code (``{"E8": "London", "E26/WC": "Kiel (wc)"}``); null where the codes are the names
+    (the classical map)."""
 
 
 class JoinIn(Strict):
@@ -450,13 +456,36 @@ class StructuredOrder(BaseModel):
 
 
 class OrderOut(StructuredOrder):
-    """An engine order as fields, with its canonical text."""
+    """An engine order as fields, with its canonical text. In a variant that writes places by
+    name (Colonial Winters) it also has ``name``, the order as people read it (``F London -
+    English Channel``, read back to the same order), and ``unit_name``, ``to_name`` and
+    ``target_name`` beside ``unit``, ``to`` and ``target``."""
 
+    model_config = ConfigDict(extra="allow")
     text: str
 
 
-def order_to_wire(order: Order) -> OrderOut:
-    """The wire form of an engine order."""
+def order_to_wire(order: Order, writer: PlaceWriter | None = None) -> OrderOut:
+    """The wire form of an engine order; with the ``writer`` of a variant that writes places
+    by name, with the names beside the codes."""
+    out = _order_fields(order)
+    if writer is None or not writer.by_name or isinstance(order, Waive):
+        return out
+    extra: dict[str, str] = {"name": writer.order(order),
+                             "unit_name": writer.unit(order.unit_type, order.location)}
+    if isinstance(order, Move | Retreat | SupportMove | Convoy):
+        extra["to_name"] = writer.place(order.destination)
+    elif isinstance(order, Block):
+        extra["to_name"] = writer.point(order.point)
+    if isinstance(order, SupportHold | SupportMove):
+        extra["target_name"] = writer.unit(order.supported_type, order.supported_location)
+    elif isinstance(order, Convoy):
+        extra["target_name"] = writer.unit(UnitType.ARMY, order.army_location)
+    values: dict[str, Any] = {**out.model_dump(exclude_unset=True), **extra}
+    return OrderOut.model_construct(None, **values)
+
+
+def _order_fields(order: Order) -> OrderOut:
     text = str(order)
     if isinstance(order, Waive):
         return OrderOut(kind="waive", text=text)
@@ -542,10 +571,10 @@ class OrderLineOut(BaseModel):
     error: OrderError | None
 
 
-def line_to_wire(line: OrderLine) -> OrderLineOut:
+def line_to_wire(line: OrderLine, writer: PlaceWriter | None = None) -> OrderLineOut:
     return OrderLineOut(
         line=line.line, text=line.text, ok=line.error is None and line.order is not None,
-        order=order_to_wire(line.order) if line.order is not None else None,
+        order=order_to_wire(line.order, writer) if line.order is not None else None,
         error=OrderError(**line.error) if line.error is not None else None)
 
 
@@ -582,6 +611,10 @@ class ReadyIn(Strict):
     phase: str | None = Field(default=None, max_length=12, examples=["S1901M"])
     """The phase you are ready in: if the game has moved on since, the flag is refused (409
     ``phase_changed``) rather than set in a phase you have not seen."""
+    revisions: dict[Power, Annotated[str, Field(max_length=32)]] | None = Field(
+        default=None, max_length=20)
+    """Per power, the ``revision`` of its orders as you see them: if they have been changed
+    since (in another tab, on another device), "ready" is refused (409 ``orders_changed``)."""
 
 
 class ReadyOut(BaseModel):

@@ -43,6 +43,7 @@ from realpolitik.server import security
 from realpolitik.server import store as db
 from realpolitik.server.accounts import AccountService
 from realpolitik.server.events import Event, Hub, SocketCount
+from realpolitik.server.notify import Notifier
 from realpolitik.server.privacy import orders_revision, phase_as_seen, record_as_seen
 from realpolitik.server.settings import Settings
 from realpolitik.server.values import (
@@ -68,6 +69,7 @@ from realpolitik.variant import (
     search_folders,
 )
 from realpolitik.winter import adjustments, adjustments_to_json
+from realpolitik.writing import PlaceWriter, names_table, place_names, place_writer
 
 log = logging.getLogger("realpolitik.server")
 
@@ -318,12 +320,31 @@ def _add_unordered_dislodged(entry: JSON, played: PhaseRecord) -> None:
         unit = dislodged.unit
         if unit.province in ordered:
             continue
-        by = f" by the unit from {dislodged.attacker_from.upper()}" \
+        writer = place_writer(played.position.variant)
+        by = f" by the unit from {writer.place(dislodged.attacker_from)}" \
             if dislodged.attacker_from else ""
-        results.append({
+        written = writer.unit_of(unit)
+        entry_json: JSON = {
             "power": unit.power.upper(), "order": str(unit), "result": "dislodged",
             "outcome": "dislodged", "unordered": True,
-            "reason": f"{unit} had no order, so it held, and was dislodged{by}."})
+            "reason": f"{written} had no order, so it held, and was dislodged{by}."}
+        if writer.by_name:
+            entry_json["name"] = written
+        results.append(entry_json)
+
+
+def _add_names(entry: JSON, played: PhaseRecord) -> None:
+    """In a variant that writes places by name: each result of a played phase with its order
+    as people read it (``name``), and the phase with the name of every place it mentions by
+    code (``names``)."""
+    variant = played.position.variant
+    if not variant.writes_names:
+        return
+    writer = place_writer(variant)
+    for data, result in zip(entry["resolution"]["results"], played.resolution.results,
+                            strict=False):
+        data["name"] = writer.order(result.order)
+    entry["names"] = names_table(variant, entry)
 
 
 class GameService:
@@ -337,6 +358,7 @@ class GameService:
         self.clock = clock
         self.accounts = AccountService(store, settings, clock, self.hub)
         self.sockets = SocketCount(settings.sockets_per_client)
+        self.notifier = Notifier(store, settings, clock)
         self._cache = _GameCache(settings.game_cache_size)
         # a game's lock lives while a request or the cached copy of the game holds it: asking
         # about ever more game ids leaves nothing behind
@@ -656,6 +678,7 @@ class GameService:
             "powers": list(game.powers),
             "position": savefile.position_to_json(game.position),
             "centers": game.centers(),
+            "names": place_names(game.variant),
             "policies": dict(game.variant.policies),
             # what the variant's state shows beside the board (e.g. "sea_superiority")
             **game.variant.hooks.public_state(game.position),
@@ -1036,14 +1059,21 @@ class GameService:
         return game.warnings(power)
 
     def set_ready(self, user: Account, game_id: int, power: str | None, ready: bool,
-                  phase: str | None = None) -> tuple[list[str], list[str]]:
+                  phase: str | None = None,
+                  revisions: Mapping[str, str] | None = None) -> tuple[list[str], list[str]]:
         """Mark the user's powers (or one) ready or not; a ready power that gave no orders has
         given none on purpose (its units hold, and it is not in civil disorder). Returns the
         powers changed and, when marked ready, what their orders leave open (the warnings of
-        the phase they were ready for)."""
+        the phase they were ready for). ``revisions``: per power, the revision of the orders
+        the sender sees; orders changed since (elsewhere) refuse the flag (409
+        ``orders_changed``): no one is marked ready on orders they have not seen."""
         with self._changing(game_id) as (conn, loaded):
             powers = self._my_powers(loaded, user, power)
             self._check_phase(loaded, phase)
+            if ready:
+                for p, revision in (revisions or {}).items():
+                    if p.strip().lower() in powers:
+                        self._check_revision(loaded, p.strip().lower(), revision)
             game = loaded.game
             to_order = set(game.powers_to_order())
             if loaded.row.status != "active":
@@ -1160,6 +1190,15 @@ class GameService:
         self.hub.publish(game_id, {"type": "ready", "phase": phase, "ready": loaded.ready()})
         return loaded
 
+    def writer_of(self, game_id: int) -> PlaceWriter | None:
+        """The writer of the places of a game the service holds (as the last request left
+        it), where its variant writes places by name; None otherwise (the wire's codes are
+        the names then)."""
+        cached = self._cache.get(game_id)
+        if cached is None or not cached.game.variant.writes_names:
+            return None
+        return place_writer(cached.game.variant)
+
     def legal_orders(self, user: Account, game_id: int, power: str) -> dict[str, list[Order]]:
         """Every legal order of one of the user's powers this phase, per location."""
         loaded = self._read(game_id, orders=False)  # the position's orders, not the powers'
@@ -1233,6 +1272,7 @@ class GameService:
             record = savefile.game_to_json(game)
             new_phases = record["phases"][before:]
             for offset, entry in enumerate(new_phases):
+                _add_names(entry, game.history[before + offset])
                 _add_unordered_dislodged(entry, game.history[before + offset])
                 db.append_phase(conn, game_id=game_id, seq=before + offset,
                                 phase=entry["phase"], data=json.dumps(entry, ensure_ascii=False),
@@ -1257,9 +1297,31 @@ class GameService:
                 "centers": game.centers(),
             }
         self.hub.publish(game_id, event)
+        self._mail_phase_played(loaded, game, before)
         if over:
             self._publish_end(game_id, game)
         return True
+
+    def _mail_phase_played(self, loaded: _Loaded, game: Game, first_played: int) -> None:
+        """Tell the players by e-mail (those who chose it) that a phase was played."""
+        users = [u for p in game.powers if (u := loaded.user_of(p)) is not None]
+        self.notifier.phase_played(int(loaded.row.id), str(loaded.row.name), users,
+                                   game.history[first_played].position.phase.long_name,
+                                   game.phase.long_name)
+
+    def owing_orders(self, game_id: int) -> dict[int, list[str]]:
+        """The players of an active game whose powers still owe orders this phase (neither
+        given nor marked ready), each with those powers (the deadline reminders)."""
+        loaded = self._read(game_id)
+        if loaded.row.status != "active":
+            return {}
+        ready, given = set(loaded.ready()), set(self._orders_in(loaded))
+        out: dict[int, list[str]] = {}
+        for power in self._to_order(loaded):
+            user = loaded.user_of(power)
+            if user is not None and power not in ready and power not in given:
+                out.setdefault(user, []).append(power)
+        return out
 
     def process_due(self) -> list[int]:
         """Process every active game whose deadline has passed (at start-up, every overdue one).
@@ -1277,6 +1339,10 @@ class GameService:
                 continue
             except Exception:  # one broken game must not stop the clock for the others
                 log.exception("processing game %s failed", game_id)
+        try:
+            self.notifier.tick(self)  # deadline reminders, and the mail due
+        except Exception:  # the mail must not stop the clock either
+            log.exception("sending notifications failed")
         return done
 
     def _publish_deadline(self, game_id: int, status: str, deadline: float | None) -> None:
@@ -1642,6 +1708,10 @@ class GameService:
         if to:
             audience = {u for p in [sender, *to] if (u := loaded.user_of(p)) is not None}
         self.hub.publish(game_id, {"type": "press", "message": message}, audience)
+        readers = audience if audience is not None else \
+            {u for p in loaded.game.powers if (u := loaded.user_of(p)) is not None}
+        self.notifier.press_sent(game_id, str(loaded.row.name), readers - {user.id},
+                                 loaded.game.variant.power_name(sender), not to, body)
         return message
 
     PRESS_PAGE = 100

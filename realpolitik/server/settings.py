@@ -80,6 +80,27 @@ class Settings:
     """Folders of variants the server offers besides the shipped ones, separated by ``:``
     (``;`` on Windows): each a variant's folder or a folder of variants' folders. A game
     names its variant by id, so a folder may move between these places."""
+    smtp_host: str = ""
+    """The SMTP server that sends notifications by e-mail; empty (the default): no e-mail."""
+    smtp_port: int = 25
+    """Its port (587 with ``smtp_starttls``, 465 with ``smtp_ssl``)."""
+    smtp_user: str = ""
+    """The user name to log in to the SMTP server with (empty: no log-in)."""
+    smtp_password: str = ""
+    """Its password."""
+    smtp_starttls: bool = False
+    """Upgrade the connection with STARTTLS before logging in."""
+    smtp_ssl: bool = False
+    """Connect over TLS from the start (SMTPS, port 465)."""
+    mail_from: str = "realpolitik <realpolitik@localhost>"
+    """The sender of the notifications."""
+    public_url: str = "http://127.0.0.1:8000"
+    """The address players open the site at: the links in the mail (game, verify,
+    unsubscribe) start with it."""
+    reminder_hours: float = 12.0
+    """A player whose orders are not in gets a reminder when this much time is left."""
+    digest_hours: float = 24.0
+    """A player who chose the digest gets at most one mail this often, with everything since."""
     background: bool = True
     """Run the deadline task (tests turn it off and call ``process_due`` themselves)."""
 

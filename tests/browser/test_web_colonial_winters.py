@@ -106,7 +106,8 @@ def test_the_block_order_in_the_menus(browser: Any, server: Any) -> None:
     legal = server.api("GET", f"/games/{game}/legal-orders?power=transvaal", token=token)
     assert {"kind": "block", "unit": "A F69", "to": "SOUTHERN_AFRICA",
             "text": "A F69 BLOCK SOUTHERN_AFRICA", "target": None,
-            "via_convoy": False} in legal["f69"]
+            "via_convoy": False, "name": "A Rhodesia BLOCK Southern Africa",
+            "unit_name": "A Rhodesia", "to_name": "Southern Africa"} in legal["f69"]
     page = browser.new_page(viewport={"width": 1400, "height": 950})
     page.add_init_script(f"localStorage.setItem('rp:token', {token!r});"
                          "localStorage.setItem('rp:user', 'blocker');")
@@ -116,12 +117,13 @@ def test_the_block_order_in_the_menus(browser: Any, server: Any) -> None:
         # the keyboard list has a Block group for the army
         blocks = page.eval_on_selector_all("#sel-transvaal-f69 optgroup[label=Block] option",
                                            "els => els.map(e => e.value)")
-        assert blocks == ["A F69 BLOCK SOUTHERN_AFRICA"]
-        # and the map's menu offers it when the army is clicked
+        assert blocks == ["A Rhodesia BLOCK Southern Africa"]  # by name (issue 28)
+        # and the map's menu offers it when the army is clicked (once the world map is drawn)
+        page.wait_for_selector("#map svg #spaces")
         click_province(page, "f69")
-        page.wait_for_selector(".menu:not([hidden]) >> text=Block SOUTHERN_AFRICA")
-        page.click(".menu button:has-text('Block SOUTHERN_AFRICA')")
+        page.wait_for_selector(".menu:not([hidden]) >> text=Block Southern Africa")
+        page.click(".menu button:has-text('Block Southern Africa')")
         page.wait_for_function("() => [...document.querySelectorAll('#order-lines li')]"
-                               ".some(li => li.textContent.includes('BLOCK SOUTHERN_AFRICA'))")
+                               ".some(li => li.textContent.includes('BLOCK Southern Africa'))")
     finally:
         page.close()

@@ -29,6 +29,8 @@ def test_a_move_by_land_is_not_asked_about_and_notices_name_their_phase(browser:
                {"power": "england", "text": "F Lon-Nth\nA Lvp-Yor\nF Edi-Nwg"}, alice["token"])
     server.api("PUT", f"/games/{game}/orders", {"power": "france", "text": "F Bre-Mao"},
                alice["token"])
+    server.api("PUT", f"/games/{game}/orders", {"power": "austria", "text": "A Vie-Gal"},
+               bob["token"])
     ready_both(server, game, "S1914M", alice, bob)
     page.wait_for_selector("#phase:has-text('Fall 1914 movement')")
 
@@ -61,6 +63,9 @@ def test_a_move_by_land_is_not_asked_about_and_notices_name_their_phase(browser:
     # is played: the Results tab then opens on Fall 1914, not on the phase viewed last ...
     page.click("#tab-history")
     page.wait_for_selector("#hist-phase:has-text('Spring 1914 movement')")
+    # one's own powers' results come first
+    heads = page.locator("#hist-results .power-res h4").all_inner_texts()
+    assert heads == ["England", "France", "Austria"], heads
     page.click("#tab-orders")
     ready_both(server, game, "F1914M", alice, bob)
     page.wait_for_function("() => !document.querySelector('#phase').innerText.includes('Fall')")

@@ -137,6 +137,13 @@ def test_two_tabs_stay_in_step_and_a_stale_tab_cannot_overwrite(browser: Any,
     assert "F LON - NTH" in held["text"] or "F Lon-Nth" in held["text"]
     # tab 2 hears of that change live
     tab2.wait_for_selector("#orders-changed")
+    # "Mark ready" from a tab that missed a change is refused the same way
+    tab1.evaluate("window.__asleep = true")
+    server.api("PUT", f"/games/{game}/orders",
+               {"power": "england", "text": "F Lon-Nth\nF Edi-Nwg\n"}, alice["token"])
+    tab1.click("#ready")
+    tab1.wait_for_selector("#notices >> text=Not marked ready")
+    assert server.api("GET", f"/games/{game}", None, alice["token"])["ready"] == []
     assert not tab1.errors and not tab2.errors
 
 

@@ -27,6 +27,8 @@ def test_play_against_the_computer_in_one_click(browser: Any, server: Any,
     page.click("#vs-start")
     page.wait_for_selector("#map svg #spaces")
     page.wait_for_selector("#orders-h:has-text('France')")
+    # the lobby's notice comes along into the side panel, not over the map (issue 32)
+    assert page.locator("#notices .toast", has_text="You play France").count() == 1
     head = page.inner_text(".game-head")
     assert "waiting for players" not in head and "Spring 1901" in head
 

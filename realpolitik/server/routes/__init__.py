@@ -2,7 +2,7 @@
 
 from fastapi import APIRouter
 
-from realpolitik.server.routes import accounts, events, games, gm, orders, press
+from realpolitik.server.routes import accounts, events, games, gm, mail, orders, press
 
 api_router = APIRouter()
 api_router.include_router(accounts.router)
@@ -11,5 +11,6 @@ api_router.include_router(orders.router)
 api_router.include_router(press.router)
 api_router.include_router(gm.router)
 api_router.include_router(events.router)
+api_router.include_router(mail.router)
 
 __all__ = ["api_router"]

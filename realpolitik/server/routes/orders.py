@@ -34,7 +34,8 @@ async def submit_orders(game_id: GameId, body: OrdersIn, user: CurrentUser,
     phase, lines, ready, warnings = await service.call(
         service.submit_orders, user, game_id, body.power, text, body.ready, body.phase,
         body.revision)
-    wire = [line_to_wire(line) for line in lines]
+    writer = service.writer_of(game_id)
+    wire = [line_to_wire(line, writer) for line in lines]
     power = body.power.strip().lower()
     return OrdersOut(phase=phase, power=power, ready=ready, lines=wire,
                      accepted=sum(1 for w in wire if w.ok),
@@ -46,13 +47,15 @@ async def submit_orders(game_id: GameId, body: OrdersIn, user: CurrentUser,
 async def my_orders(game_id: GameId, user: CurrentUser,
                     service: ServiceDep) -> dict[str, MyPowerOrders]:
     """Your own orders for this phase, per power (no one else's)."""
+    mine = await service.call(service.orders, user, game_id)
+    writer = service.writer_of(game_id)
     return {
         power: MyPowerOrders(text=data["text"], revision=data["revision"],
                              submitted=data["submitted"],
                              ready=data["ready"],
-                             lines=[line_to_wire(line) for line in data["lines"]],
+                             lines=[line_to_wire(line, writer) for line in data["lines"]],
                              warnings=data["warnings"])
-        for power, data in (await service.call(service.orders, user, game_id)).items()
+        for power, data in mine.items()
     }
 
 
@@ -62,7 +65,7 @@ async def set_ready(game_id: GameId, body: ReadyIn, user: CurrentUser,
     """Mark your powers (or one) ready; when every power that must order is ready, the phase is
     adjudicated at once (IV.1). A ready power with no orders holds."""
     powers, warnings = await service.call(service.set_ready, user, game_id, body.power,
-                                          body.ready, body.phase)
+                                          body.ready, body.phase, body.revisions)
     return ReadyOut(powers=powers, ready=body.ready, warnings=warnings)
 
 
@@ -71,9 +74,9 @@ async def legal_orders(game_id: GameId, user: CurrentUser, service: ServiceDep,
                        power: Annotated[str, Query(max_length=40)]) -> dict[str, list[OrderOut]]:
     """Every legal order of one of your powers this phase, per unit location (or free home
     centre, or ``waive``)."""
-    return {loc: [order_to_wire(o) for o in orders]
-            for loc, orders in (await service.call(service.legal_orders, user, game_id,
-                                                   power)).items()}
+    legal = await service.call(service.legal_orders, user, game_id, power)
+    writer = service.writer_of(game_id)
+    return {loc: [order_to_wire(o, writer) for o in orders] for loc, orders in legal.items()}
 
 
 @router.get("/turn", response_model=TurnOut)
@@ -90,6 +93,7 @@ async def turn(game_id: GameId, user: CurrentUser, service: ServiceDep,
     ``GET .../press``). Answer with
     ``PUT .../orders`` and ``"ready": true``."""
     answer = await service.call(service.turn, user, game_id, power, since, press_after)
-    answer["legal_orders"] = {loc: [order_to_wire(o) for o in orders]
+    writer = service.writer_of(game_id)
+    answer["legal_orders"] = {loc: [order_to_wire(o, writer) for o in orders]
                               for loc, orders in answer["legal_orders"].items()}
     return answer

@@ -72,7 +72,46 @@ class Lobby {
     lists.append(h("section", { class: "card", "aria-labelledby": "open-h" },
       h("h2", { id: "open-h" }, "Open games"), h("div", { id: "open" }, h("p", { class: "muted" }, "Loading…"))));
     if (auth.token) root.append(await this.createForm());
+    if (auth.token) root.append(await this.notificationsForm());
     this.loadLists();
+  }
+
+  /** E-mail notices: one's address (verified by a link) and what one hears of. */
+  async notificationsForm() {
+    let prefs;
+    try { prefs = await api("GET", "/me/notifications"); } catch (err) { return h("p", { class: "error" }, err.message); }
+    const msg = h("p", { class: "small", id: "notify-msg", role: "status" });
+    const address = h("input", { type: "email", name: "email", id: "notify-email", value: prefs.email || "", autocomplete: "email",
+      placeholder: "you@example.org", "aria-describedby": "notify-state" });
+    const state = h("p", { class: "muted small", id: "notify-state" });
+    const showState = (p) => {
+      state.textContent = !p.mail_enabled ? "This server sends no e-mail (its operator has not set up an SMTP server)."
+        : !p.email ? "No address: no mail."
+          : p.verified ? `Mail goes to ${p.email} (verified).`
+            : `A link was sent to ${p.email}: open it to get mail there. Nothing is sent before.`;
+    };
+    showState(prefs);
+    const check = (name, label) => h("label", { class: "check" }, h("input", { type: "checkbox", name, checked: prefs[name] }), label);
+    const f = h("form", { class: "card notifications", id: "notify-form", "aria-labelledby": "notify-h" },
+      h("h2", { id: "notify-h" }, "Notifications"),
+      h("p", { class: "muted small" }, "Games last days or weeks: get an e-mail when something needs you. Every mail has a link to stop that kind of mail."),
+      h("label", {}, "E-mail address", address), state,
+      h("fieldset", {}, h("legend", {}, "E-mail me when"),
+        check("phase", "a phase of my games is played"), check("reminder", "a deadline is near and my orders are not in"),
+        check("press", "press arrives for me"), check("digest", "gather phases and press into one mail a day")),
+      h("button", { type: "submit" }, "Save"), msg);
+    f.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      msg.textContent = "";
+      const body = { phase: f.phase.checked, reminder: f.reminder.checked, press: f.press.checked, digest: f.digest.checked };
+      if ((address.value.trim() || null) !== (prefs.email || null)) body.email = address.value.trim();
+      try {
+        prefs = await api("PUT", "/me/notifications", body);
+        showState(prefs);
+        msg.textContent = "Saved.";
+      } catch (err) { msg.textContent = err.message; }
+    });
+    return f;
   }
 
   async loadLists() {

@@ -8,6 +8,9 @@ import { HistoryPanel } from "./history.js";
 
 const provOf = (loc) => (loc || "").split("/")[0].toLowerCase();
 const unitProv = (unit) => provOf((unit || "").split(" ")[1]);
+/** How an order reads: with the places' names where the variant writes them (Colonial Winters:
+ * "F London - English Channel", which the server reads back), else its text ("F LON - ENG"). */
+const said = (o) => (o && (o.name || o.text)) || "";
 const KIND_LABEL = { hold: "Hold", move: "Move", support: "Support", convoy: "Convoy", retreat: "Retreat",
   disband: "Disband", build: "Build", waive: "Waive", block: "Block", mobilise: "Mobilise" };
 
@@ -188,6 +191,9 @@ export class GamePage {
         break;
       case "press":
         this.press.add(ev.message);
+        if (ev.message && !this.mine.includes(ev.message.sender)) {
+          notify(this.game.name, `${title(ev.message.sender)}: ${String(ev.message.body).slice(0, 140)}`, `rp-press-${this.id}`);
+        }
         break;
       case "orders":
         await this.ordersChangedElsewhere(ev);
@@ -270,6 +276,9 @@ export class GamePage {
           // notices go here, above the panel: never over the map or what one is reading
           h("div", { id: "notices", class: "notices", role: "status", "aria-live": "polite" }),
           this.ordersBox, this.historyBox, this.pressBox, this.gameBox))));
+    // a notice given just before this page opened (by the lobby) moves here, off the map
+    const notices = this.root.querySelector("#notices"), early = document.getElementById("toasts");
+    if (notices && early) notices.append(...early.querySelectorAll(".toast"));
     this.map = new MapView(this.mapBox, (prov, at) => this.mapClick(prov, at));
     this.mapBox.addEventListener("zoomchange", (ev) => {
       const button = this.root.querySelector("#zoom");
@@ -374,7 +383,18 @@ export class GamePage {
       const left = (this.deadlineAt - Date.now()) / 1000;
       el.textContent = left > 0 ? `${duration(left)} left` : "deadline passed: adjudicating…";
       el.classList.toggle("urgent", left < 60);
+      this.remindIfOwing(left);
     }
+  }
+
+  /** A browser notification (if allowed, and the page is in the background) once a phase,
+   * ten minutes before the deadline, when my orders are not in. */
+  remindIfOwing(left) {
+    const g = this.game;
+    if (left > 600 || left <= 0 || this.reminded === g.phase) return;
+    const owing = this.orderingPowers.filter((p) => g.to_order.includes(p) && !g.ready.includes(p) && !(g.orders_in || []).includes(p));
+    if (!owing.length) return;
+    if (notify(g.name, `${duration(left)} left, and no orders yet for ${owing.map(title).join(", ")}.`, `rp-deadline-${this.id}`)) this.reminded = g.phase;
   }
 
   /** What my orders leave open (units without orders, builds unused...), from the server. */
@@ -388,10 +408,24 @@ export class GamePage {
     const warnings = ready ? this.warningsNow() : [];
     if (warnings.length && !confirm(`${warnings.join("\n")}\n\nMark ready anyway?`)) return;
     try {
-      // the phase it is for: a click on a phase that has just passed is refused, not moved on
-      await api("POST", `/games/${this.id}/ready`, { ready, phase: this.game.phase });
+      // the phase it is for: a click on a phase that has just passed is refused, not moved on;
+      // and the orders it is for: orders changed in another tab refuse it until they are seen
+      const revisions = Object.fromEntries(this.mine.filter((p) => this.orders[p] && this.orders[p].revision)
+        .map((p) => [p, this.orders[p].revision]));
+      await api("POST", `/games/${this.id}/ready`, { ready, phase: this.game.phase, revisions });
       await this.refresh();
     } catch (err) {
+      if (err.code === "orders_changed") {
+        const before = Object.fromEntries(this.mine.map((p) => [p, (this.orders[p] && this.orders[p].text) || ""]));
+        await this.refresh();
+        for (const p of this.mine) {
+          const now = (this.orders[p] && this.orders[p].text) || "";
+          if (now !== before[p]) this.changedElsewhere[p] = { before: before[p], now, refused: false };
+        }
+        this.renderOrders();
+        toast("Not marked ready: your orders were changed in another tab or on another device. Look at them, then mark ready.");
+        return;
+      }
       toast(err.message);
       if (err.status === 409) await this.refresh();
     }
@@ -453,18 +487,18 @@ export class GamePage {
 
     // One list of legal orders per unit (or free centre): the keyboard way to give orders.
     const chosen = new Map();
-    for (const line of lines) if (line.ok && line.order && line.order.unit) chosen.set(unitProv(line.order.unit), line.order.text);
+    for (const line of lines) if (line.ok && line.order && line.order.unit) chosen.set(unitProv(line.order.unit), said(line.order));
     const list = h("ul", { class: "units", "aria-label": "Units and their orders" });
     for (const [loc, orders] of Object.entries(legal)) {
       if (loc === "waive") continue;
       const prov = provOf(loc);
       const isBuild = orders.every((o) => o.kind === "build");
-      const label = isBuild ? `Build in ${prov.toUpperCase()}` : orders[0].unit;
+      const label = isBuild ? `Build in ${this.placeName(prov)}` : orders[0].unit_name || orders[0].unit;
       const id = `sel-${power}-${loc.replace("/", "-")}`;
       const select = h("select", { id, onchange: (ev) => { if (ev.target.value) this.giveOrder(power, loc, ev.target.value); } },
         h("option", { value: "" }, isBuild ? "— no build —" : "— no order —"),
         groupBy(orders, (o) => o.kind).map(([kind, group]) => h("optgroup", { label: KIND_LABEL[kind] || kind },
-          group.map((o) => h("option", { value: o.text, selected: chosen.get(prov) === o.text }, o.text)))));
+          group.map((o) => h("option", { value: said(o), selected: chosen.get(prov) === said(o) }, said(o))))));
       list.append(h("li", { class: chosen.has(prov) ? "done" : "" }, h("label", { for: id }, label), select));
     }
     box.append(list);
@@ -511,15 +545,16 @@ export class GamePage {
     const results = h("ol", { class: "lines", id: "order-lines", "aria-label": "Orders as the server read them" });
     for (const line of lines) {
       if (line.ok) {
-        results.append(h("li", { class: "ok" }, h("span", { class: "mark" }, "✓"), " ", h("span", { class: "order" }, line.order.text),
-          line.text.trim() !== line.order.text ? h("span", { class: "muted small" }, ` (line ${line.line}: ${line.text.trim()})`) : null));
+        results.append(h("li", { class: "ok" }, h("span", { class: "mark" }, "✓"), " ", h("span", { class: "order" }, said(line.order)),
+          line.text.trim() !== said(line.order) ? h("span", { class: "muted small" }, ` (line ${line.line}: ${line.text.trim()})`) : null));
       } else {
         const e = line.error || {};
         const fixes = [];
         for (const c of e.candidates || []) fixes.push(h("button", { type: "button", class: "chip", onclick: () => this.replaceLine(power, line.line, c) }, c));
         if (e.span && e.suggestions) {
           for (const s of e.suggestions) {
-            const name = s.split(" ")[0];
+            // "LON (London)", "London (e8)": the place as written, before its bracket
+            const name = s.lastIndexOf(" (") > 0 ? s.slice(0, s.lastIndexOf(" (")) : s;
             const fixed = line.text.slice(0, e.span[0]) + name + line.text.slice(e.span[1]);
             fixes.push(h("button", { type: "button", class: "chip", onclick: () => this.replaceLine(power, line.line, fixed) }, s));
           }
@@ -662,21 +697,21 @@ export class GamePage {
     const entry = this.byProv.get(prov);
     if (!entry) {
       this.cancelSelection();
-      if (this.orderingPowers.length) this.hint.textContent = `Nothing of yours to order in ${prov.toUpperCase()}.`;
+      if (this.orderingPowers.length) this.hint.textContent = `Nothing of yours to order in ${this.placeName(prov)}.`;
       return;
     }
     if (entry.power !== this.power) { this.power = entry.power; this.renderOrders(); }
     const { orders } = entry;
     const moves = orders.filter((o) => o.kind === "move" || o.kind === "retreat");
     const items = [];
-    const label = orders[0].kind === "build" ? `Build in ${prov.toUpperCase()}` : orders[0].unit;
+    const label = orders[0].kind === "build" ? `Build in ${this.placeName(prov)}` : orders[0].unit_name || orders[0].unit;
     for (const o of orders) {
-      if (o.kind === "hold") items.push(["Hold", o.text]);
-      if (o.kind === "disband") items.push([orders[0].kind === "retreat" || moves.length ? "Disband" : "Remove", o.text]);
-      if (o.kind === "build") items.push([describeBuild(o), o.text]);
+      if (o.kind === "hold") items.push(["Hold", said(o)]);
+      if (o.kind === "disband") items.push([orders[0].kind === "retreat" || moves.length ? "Disband" : "Remove", said(o)]);
+      if (o.kind === "build") items.push([describeBuild(o), said(o)]);
       // the variant's own orders: blocking a corner or a passage, mobilising an inactive unit
-      if (o.kind === "block") items.push([`Block ${o.to}`, o.text]);
-      if (o.kind === "mobilise") items.push(["Mobilise", o.text]);
+      if (o.kind === "block") items.push([`Block ${o.to_name || o.to}`, said(o)]);
+      if (o.kind === "mobilise") items.push(["Mobilise", said(o)]);
     }
     if (orders.some((o) => o.kind === "support")) {
       items.push(["Support…", () => this.setSel({ ...entry, mode: "support-target",
@@ -698,24 +733,25 @@ export class GamePage {
     const sel = this.sel;
     if (prov === provOf(sel.loc)) {
       const hold = sel.orders.find((o) => o.kind === "hold");
-      if (hold) { this.pick(hold.text); return; }
+      if (hold) { this.pick(said(hold)); return; }
       this.cancelSelection();
       return;
     }
     const options = sel.orders.filter((o) => (o.kind === "move" || o.kind === "retreat") && provOf(o.to) === prov);
-    if (options.length === 1) { this.pick(options[0].text); return; }
+    if (options.length === 1) { this.pick(said(options[0])); return; }
     const byLand = options.filter((o) => !o.via_convoy);
     if (byLand.length === 1 && options.every((o) => o.to === byLand[0].to)) {
       // a move that can go by land or via convoy goes by land, as people mean it; the convoy
       // is one click away (and in the unit's list)
       const viaConvoy = options.find((o) => o.via_convoy);
-      this.pick(byLand[0].text).then(() => this.offerConvoy(byLand[0], viaConvoy));
+      this.pick(said(byLand[0])).then(() => this.offerConvoy(byLand[0], viaConvoy));
       return;
     }
     if (options.length > 1) {  // coasts
       const convoyToo = options.some((o) => o.via_convoy);
-      this.openMenu(`${sel.orders[0].unit} to ${prov.toUpperCase()}`, options.map((o) => [describeMove(o, convoyToo), o.text]), at);
-      this.sel = { ...this.sel, choosing: `${sel.orders[0].unit} to ${prov.toUpperCase()}` };
+      const question = `${sel.orders[0].unit_name || sel.orders[0].unit} to ${this.placeName(prov)}`;
+      this.openMenu(question, options.map((o) => [describeMove(o, convoyToo), said(o)]), at);
+      this.sel = { ...this.sel, choosing: question };
       return;
     }
     if (sel.choosing) {
@@ -733,44 +769,51 @@ export class GamePage {
     if (!viaConvoy) return;
     const power = this.power;
     const loc = viaConvoy.unit.split(" ")[1];
-    this.hint.replaceChildren(`${byLand.text}: by land. `,
-      h("button", { type: "button", class: "link", id: "via-convoy", onclick: () => { this.hint.textContent = ""; this.giveOrder(power, loc, viaConvoy.text); } },
+    this.hint.replaceChildren(`${said(byLand)}: by land. `,
+      h("button", { type: "button", class: "link", id: "via-convoy", onclick: () => { this.hint.textContent = ""; this.giveOrder(power, loc, said(viaConvoy)); } },
         "Go via convoy instead"));
   }
 
   clickSupportTarget(prov, at) {
     const sel = this.sel;
     const options = sel.orders.filter((o) => o.kind === "support" && unitProv(o.target) === prov);
-    if (!options.length) { this.hint.textContent = `${prov.toUpperCase()}: no support possible there. Click a highlighted unit, or press Escape.`; return; }
+    if (!options.length) { this.hint.textContent = `${this.placeName(prov)}: no support possible there. Click a highlighted unit, or press Escape.`; return; }
     const dests = uniq(options.map((o) => o.to ? provOf(o.to) : prov));
     this.setSel({ ...sel, mode: "support-dest", target: prov, options,
       highlight: [["hl-sel", [provOf(sel.loc)]], ["hl-target", [prov]], ["hl-dest", dests]] },
-    `Support ${options[0].target}: click where it goes (itself to hold), or choose in the menu.`);
-    this.openMenu(`Support ${options[0].target}`, options.map((o) => [o.to ? `to ${o.to}` : "to hold", o.text]), at);
+    `Support ${options[0].target_name || options[0].target}: click where it goes (itself to hold), or choose in the menu.`);
+    this.openMenu(`Support ${options[0].target_name || options[0].target}`, options.map((o) => [o.to ? `to ${o.to_name || o.to}` : "to hold", said(o)]), at);
   }
 
   clickSupportDest(prov, at) {
     const sel = this.sel;
     const options = sel.options.filter((o) => (o.to ? provOf(o.to) : sel.target) === prov);
-    if (options.length === 1) { this.pick(options[0].text); return; }
-    if (options.length > 1) { this.openMenu("Support", options.map((o) => [o.text, o.text]), at); return; }
+    if (options.length === 1) { this.pick(said(options[0])); return; }
+    if (options.length > 1) { this.openMenu("Support", options.map((o) => [said(o), said(o)]), at); return; }
     this.hint.textContent = "Click a highlighted province, or press Escape.";
   }
 
   clickConvoyArmy(prov, at) {
     const sel = this.sel;
     const options = sel.orders.filter((o) => o.kind === "convoy" && unitProv(o.target) === prov);
-    if (!options.length) { this.hint.textContent = `${prov.toUpperCase()}: this fleet cannot convoy that. Click a highlighted army.`; return; }
+    if (!options.length) { this.hint.textContent = `${this.placeName(prov)}: this fleet cannot convoy that. Click a highlighted army.`; return; }
     this.setSel({ ...sel, mode: "convoy-dest", target: prov, options,
       highlight: [["hl-sel", [provOf(sel.loc)]], ["hl-target", [prov]], ["hl-dest", uniq(options.map((o) => provOf(o.to)))]] },
-    `Convoy ${options[0].target}: click where to.`);
-    this.openMenu(`Convoy ${options[0].target}`, options.map((o) => [`to ${o.to}`, o.text]), at);
+    `Convoy ${options[0].target_name || options[0].target}: click where to.`);
+    this.openMenu(`Convoy ${options[0].target_name || options[0].target}`, options.map((o) => [`to ${o.to_name || o.to}`, said(o)]), at);
   }
 
   clickConvoyDest(prov) {
     const o = this.sel.options.find((x) => provOf(x.to) === prov);
-    if (o) this.pick(o.text);
+    if (o) this.pick(said(o));
     else this.hint.textContent = "Click a highlighted province, or press Escape.";
+  }
+
+  /** A place as the game writes it: its name where the variant writes places by name
+   * (the game's names table), else its code in capitals. */
+  placeName(loc) {
+    const code = (loc || "").toUpperCase();
+    return (this.game && this.game.names && this.game.names[code]) || code;
   }
 
   pick(text) {
@@ -935,10 +978,10 @@ export class GamePage {
   notifyControl() {
     if (!("Notification" in window)) return null;
     const state = Notification.permission;
-    if (state === "granted") return h("p", { class: "muted small", id: "notify-state" }, "You get a notification when a phase is played while this page is in the background.");
+    if (state === "granted") return h("p", { class: "muted small", id: "notify-state" }, "While this page is open in the background, you get a notification when a phase is played, when press arrives, and ten minutes before the deadline if your orders are not in. For e-mail, see Notifications in the lobby.");
     if (state === "denied") return h("p", { class: "muted small", id: "notify-state" }, "Notifications are blocked for this site in your browser's settings.");
     return h("p", {}, h("button", { type: "button", class: "secondary", id: "notify-me",
-      onclick: async () => { await Notification.requestPermission(); this.renderSeats(); } }, "Notify me when a phase is played"));
+      onclick: async () => { await Notification.requestPermission(); this.renderSeats(); } }, "Notify me while this page is open (phases, press, deadlines)"));
   }
 
   gmControls() {
@@ -1034,7 +1077,7 @@ function placeWithCoast(loc) {
 /** A destination in a menu; ``convoyToo``: the menu also offers moves via convoy, so a move
  * over land says so. */
 function describeMove(o, convoyToo = false) {
-  return `${placeWithCoast(o.to)}${o.via_convoy ? " via convoy" : convoyToo ? " by land" : ""}`;
+  return `${o.to_name || placeWithCoast(o.to)}${o.via_convoy ? " via convoy" : convoyToo ? " by land" : ""}`;
 }
 
 function describeBuild(o) {
@@ -1061,7 +1104,7 @@ function seatState(g, p, player) {
 function phaseHelp(g, power, legal, lines) {
   const given = (kind) => lines.filter((l) => l.ok && l.order && l.order.kind === kind).length;
   const entries = Object.entries(legal).filter(([loc]) => loc !== "waive");
-  const first = (kind) => { for (const [, os] of entries) { const o = os.find((x) => x.kind === kind); if (o) return o.text; } return null; };
+  const first = (kind) => { for (const [, os] of entries) { const o = os.find((x) => x.kind === kind); if (o) return said(o); } return null; };
   const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
   if (g.phase_type === "retreats") {
     const example = [first("retreat"), first("disband")].filter(Boolean);
@@ -1122,7 +1165,7 @@ function examples(legal) {
   const out = [];
   for (const orders of Object.values(legal)) {
     const o = orders.find((x) => x.kind !== "hold") || orders[0];
-    if (o && out.length < 3) out.push(o.text);
+    if (o && out.length < 3) out.push(said(o));
   }
   return out.join("\n");
 }

@@ -64,7 +64,7 @@ export class HistoryPanel {
       const p = (r.power || "").toLowerCase();
       if (!byPower.has(p)) byPower.set(p, []);
       byPower.get(p).push(h("li", { class: `res ${r.result}` },
-        h("span", { class: "order" }, r.order), " ",
+        h("span", { class: "order" }, r.name || r.order), " ",
         h("span", { class: "tag" }, RESULT_LABEL[r.result] || r.result),
         r.reason ? h("div", { class: "why" }, r.reason) : null));
     }
@@ -79,7 +79,10 @@ export class HistoryPanel {
       }
     }
     const cd = (entry.civil_disorder || []).map((p) => p.toLowerCase());
-    const blocks = [...byPower.entries()].sort().map(([p, items]) => h("div", { class: "power-res" },
+    // one's own powers first (what one looks for after a phase), then the others by name
+    const mine = (this.page.game && this.page.game.my_powers) || [];
+    const order = ([a], [b]) => (mine.includes(b) - mine.includes(a)) || a.localeCompare(b);
+    const blocks = [...byPower.entries()].sort(order).map(([p, items]) => h("div", { class: "power-res" },
       h("h4", { class: `p-${p}` }, title(p), cd.includes(p) ? h("span", { class: "muted small" }, " (civil disorder)") : null),
       h("ul", {}, items)));
     const quiet = cd.filter((p) => !byPower.has(p));
@@ -132,7 +135,8 @@ export class HistoryPanel {
     ends.sort((a, b) => b.v - a.v || a.p.localeCompare(b.p));
     // Labels at the right, each at its line's end but at least a line apart: pushed down, then,
     // if the last ones would fall below the plot (onto the years), pushed back up.
-    const gap = 10.5, top = T + 3, bottom = H - B + 3;
+    // a line apart even when the chart is drawn smaller than its 360 units (a 330 px panel)
+    const gap = 12, top = T + 3, bottom = H - B + 3;
     const ys = [];
     ends.forEach((e, i) => { ys.push(Math.max(y(e.v) + 3, i ? ys[i - 1] + gap : top)); });
     for (let i = ys.length - 1; i >= 0; i--) ys[i] = Math.min(ys[i], i === ys.length - 1 ? bottom : ys[i + 1] - gap);

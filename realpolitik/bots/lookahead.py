@@ -1,0 +1,161 @@
+"""One move of lookahead for the heuristic bot: its planned orders are tried against the orders
+it expects of the other powers, adjudicated by the engine, and improved one unit at a time.
+
+The plan the heuristic makes unit by unit does not see what its orders do together: a move
+that will bounce, a support that will be cut, a centre left to a neighbour. Here each candidate
+set of orders is adjudicated with a few predictions of the others' orders (made by the
+heuristic for each of them, with their own random draws), and the outcome valued: where the
+bot's units stand afterwards (the worth the heuristic gives each space), the centres it will
+own after a Fall turn, its units dislodged and the enemies it dislodges. Then, unit after unit,
+the order that values best replaces the planned one (hill climbing); a few hundred
+adjudications in all, a few milliseconds each on the classical map.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from realpolitik.adjudication import Resolution, adjudicate
+from realpolitik.geography import UnitType, province_of
+from realpolitik.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
+from realpolitik.position import Position, Season
+from realpolitik.rules import Rules
+
+Worth = Mapping[UnitType, Mapping[str, float]]
+"""Unit type -> province -> what a unit of that type standing there is worth to the bot."""
+
+
+@dataclass(frozen=True, slots=True)
+class Lookahead:
+    """How the outcome of a phase is valued, and how much searching is done."""
+
+    center: float = 40.0
+    """Worth of each centre owned after a Fall turn (and lost by an enemy on it in Spring)."""
+    spring_center: float = 12.0
+    """Cost of each own centre an enemy unit stands on after a Spring turn."""
+    lost_unit: float = 15.0
+    """Cost of each own unit dislodged."""
+    dislodged_enemy: float = 5.0
+    """Worth of each enemy unit dislodged."""
+    moves_tried: int = 4
+    """The moves tried for each unit: the best scored by the heuristic."""
+    passes: int = 2
+    """How many times each unit is reconsidered."""
+    samples: int = 2
+    """How many guesses of the other powers' orders each set of orders is tried against."""
+    evaluations: int = 400
+    """The most adjudications for one power's orders in one phase (with 34 units on the board;
+    fewer in proportion with more units)."""
+    max_units: int = 60
+    """No lookahead on a board with more units than this (Colonial Winters has 150 or more:
+    there each adjudication costs ten times as much, and the bot plays by the heuristic
+    alone to stay fast)."""
+
+
+LOOKAHEAD = Lookahead()
+"""The settings the heuristic bot plays with."""
+
+
+def improve(position: Position, power: str, listing: Mapping[str, tuple[Order, ...]],
+            planned: dict[str, Order], predictions: Sequence[Sequence[Order]],
+            worth: Worth, score: Callable[[UnitType, str], float], fixed: set[str],
+            allowed: Callable[[dict[str, Order], str, Order], bool], rules: Rules,
+            settings: Lookahead, rng: random.Random) -> dict[str, Order]:
+    """``planned`` (unit location -> order) improved unit by unit against ``predictions`` (the
+    other powers' orders, each a guess of them all), the units of ``fixed`` left as they are.
+    ``score`` ranks a unit's moves; ``allowed(orders, location, order)`` says whether the
+    unit at ``location`` may take ``order`` in ``orders`` (which give it that order)."""
+    if not predictions:
+        return planned
+    units = len(position.units)
+    budget = settings.evaluations * min(1.0, 34 / max(units, 1))
+    spent = 0
+
+    def value(orders: dict[str, Order]) -> float:
+        nonlocal spent
+        spent += len(predictions)
+        total = 0.0
+        for others in predictions:
+            resolution = adjudicate(position, [*orders.values(), *others], rules=rules,
+                                    checked=True)
+            total += _outcome(position, power, resolution, worth, settings)
+        return total / len(predictions)
+
+    orders = dict(planned)
+    best = value(orders)
+    movable = [loc for loc in listing if loc not in fixed
+               and not isinstance(orders.get(loc), Convoy)
+               and not _convoyed(orders, loc)]
+    for _ in range(settings.passes):
+        rng.shuffle(movable)
+        changed = False
+        for loc in movable:
+            for option in _candidates(position, loc, listing[loc], orders, score, settings):
+                if option == orders[loc]:
+                    continue
+                trial = {**orders, loc: option}
+                if not allowed(trial, loc, option):
+                    continue
+                if spent + len(predictions) > budget:
+                    return orders
+                tried = value(trial)
+                if tried > best + 1e-9:
+                    orders, best, changed = trial, tried, True
+        if not changed:
+            break
+    return orders
+
+
+def _convoyed(orders: Mapping[str, Order], location: str) -> bool:
+    """True if the army at ``location`` is carried by a convoy among ``orders``."""
+    return any(isinstance(o, Convoy) and o.army_location == location for o in orders.values())
+
+
+def _candidates(position: Position, location: str, options: tuple[Order, ...],
+                orders: Mapping[str, Order], score: Callable[[UnitType, str], float],
+                settings: Lookahead) -> list[Order]:
+    """The orders tried for the unit at ``location``: its hold, its best moves over land or
+    sea, support for the other units' planned moves, and support holding the others."""
+    unit = position.units[province_of(location)]
+    moves = sorted((o for o in options if isinstance(o, Move) and not o.via_convoy),
+                   key=lambda o: -score(unit.type, province_of(o.destination)))
+    out: list[Order] = [o for o in options if isinstance(o, Hold)]
+    out += moves[:settings.moves_tried]
+    planned_moves = {(province_of(o.location), province_of(o.destination))
+                     for o in orders.values() if isinstance(o, Move)}
+    staying = {province_of(loc) for loc, o in orders.items() if not isinstance(o, Move)}
+    for option in options:
+        if isinstance(option, SupportMove):
+            if (province_of(option.supported_location),
+                    province_of(option.destination)) in planned_moves:
+                out.append(option)
+        elif isinstance(option, SupportHold) \
+                and province_of(option.supported_location) in staying:
+            out.append(option)
+    return out
+
+
+def _outcome(position: Position, power: str, resolution: Resolution, worth: Worth,
+             settings: Lookahead) -> float:
+    """What the board after ``resolution`` is worth to ``power``."""
+    total = 0.0
+    for unit in resolution.units.values():
+        if unit.power == power:
+            total += worth[unit.type].get(unit.province, 0.0)
+    for dislodged in resolution.dislodged:
+        total += -settings.lost_unit if dislodged.unit.power == power \
+            else settings.dislodged_enemy
+    centers = position.centers
+    fall = position.phase.season is Season.FALL
+    for center in position.variant.map.supply_centers():
+        standing = resolution.units.get(center)
+        if fall:
+            owner = centers.get(center) if standing is None else standing.power
+            if owner == power:
+                total += settings.center
+        elif standing is not None and standing.power != power \
+                and centers.get(center) == power:
+            total -= settings.spring_center
+    return total

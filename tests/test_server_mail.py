@@ -1,0 +1,219 @@
+"""Notifications by e-mail, sent to a real SMTP server (aiosmtpd) on a loopback port and read
+back from it: verification first, then phases, press and deadline reminders as each player
+chose, unsubscribe links that work without logging in, digests, and never a mail to an
+address its owner has not verified."""
+
+from __future__ import annotations
+
+import email
+import re
+import socket
+import threading
+from collections.abc import Iterator
+from email.message import EmailMessage
+from email.policy import default
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+aiosmtpd_controller = pytest.importorskip("aiosmtpd.controller")
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from realpolitik.server import Settings, create_app  # noqa: E402
+
+Headers = dict[str, str]
+SITE = "https://dip.example.org"
+
+
+class Inbox:
+    """What the SMTP server received."""
+
+    def __init__(self) -> None:
+        self.messages: list[EmailMessage] = []
+        self.lock = threading.Lock()
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
+        message = email.message_from_bytes(envelope.content, policy=default)
+        assert isinstance(message, EmailMessage)
+        with self.lock:
+            self.messages.append(message)
+        return "250 OK"
+
+    def take(self) -> list[EmailMessage]:
+        with self.lock:
+            taken, self.messages = self.messages, []
+        return taken
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_700_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def inbox() -> Iterator[tuple[Inbox, int]]:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    handler = Inbox()
+    controller = aiosmtpd_controller.Controller(handler, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        yield handler, port
+    finally:
+        controller.stop()
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def client(database_url: str, inbox: tuple[Inbox, int], clock: Clock) -> Iterator[TestClient]:
+    settings = Settings(database_url=database_url, background=False, smtp_host="127.0.0.1",
+                        smtp_port=inbox[1], public_url=SITE, mail_from="Diplomacy <gm@example.org>")
+    with TestClient(create_app(settings, clock=clock)) as c:
+        yield c
+
+
+def sign_up(client: TestClient, name: str) -> Headers:
+    r = client.post("/auth/signup", json={"username": name, "password": "correct horse"})
+    assert r.status_code == 201, r.text
+    return {"Authorization": f"Bearer {r.json()['token']}"}
+
+
+def tick(client: TestClient) -> None:
+    """The background task's turn (deadlines, reminders, sending)."""
+    client.app.state.service.process_due()  # type: ignore[attr-defined]
+
+
+def body(message: EmailMessage) -> str:
+    part = message.get_body(("plain",))
+    assert part is not None
+    return str(part.get_content())
+
+
+def link(message: EmailMessage, path: str) -> str:
+    found = re.search(re.escape(SITE) + re.escape(path) + r"[^\s>]*", body(message))
+    assert found, body(message)
+    return found.group().removeprefix(SITE)
+
+
+@pytest.fixture
+def game(client: TestClient) -> tuple[int, Headers, Headers]:
+    alice, bob = sign_up(client, "alice"), sign_up(client, "bob")
+    r = client.post("/games", json={"name": "Weekly", "players": "2", "join_as": "england"},
+                    headers=alice)
+    game_id = int(r.json()["id"])
+    assert client.post(f"/games/{game_id}/join", json={"power": "germany"},
+                       headers=bob).status_code == 200
+    return game_id, alice, bob
+
+
+def test_mail_goes_only_to_verified_addresses_as_each_player_chose(
+        client: TestClient, inbox: tuple[Inbox, int], clock: Clock,
+        game: tuple[int, Headers, Headers]) -> None:
+    mailbox, _ = inbox
+    game_id, alice, bob = game
+    assert client.get("/me/notifications", headers=alice).json() == {
+        "email": None, "verified": False, "mail_enabled": True,
+        "phase": True, "reminder": True, "press": False, "digest": False}
+    bad = client.put("/me/notifications", json={"email": "not an address"}, headers=alice)
+    assert bad.status_code == 422 and bad.json()["detail"]["code"] == "bad_email"
+    r = client.put("/me/notifications", json={"email": "alice@example.org", "press": True},
+                   headers=alice)
+    assert r.json()["verified"] is False and r.json()["press"] is True
+    # bob gives an address and never verifies it
+    client.put("/me/notifications", json={"email": "bob@example.org", "press": True},
+               headers=bob)
+
+    # before the links are followed: press and a phase, and only the two verification mails
+    client.post(f"/games/{game_id}/press", json={"to": ["england"], "body": "early"},
+                headers=bob)
+    tick(client)
+    first = mailbox.take()
+    assert sorted(m["To"] for m in first) == ["alice@example.org", "bob@example.org"]
+    assert all("Confirm your e-mail address" in m["Subject"] for m in first)
+    verify = link(next(m for m in first if m["To"] == "alice@example.org"), "/mail/verify")
+    page = client.get(verify)
+    assert page.status_code == 200 and "Address verified" in page.text
+    assert client.get(verify).status_code == 200  # a second visit: the link is spent
+    assert "not valid" in client.get(verify).text
+    assert client.get("/me/notifications", headers=alice).json()["verified"] is True
+
+    # press to England: alice hears of it (its start, a link to the game, a way out)
+    long_body = "Let us talk about the North Sea. " * 40
+    client.post(f"/games/{game_id}/press",
+                json={"sender": "germany", "to": ["england"], "body": long_body}, headers=bob)
+    tick(client)
+    (press,) = mailbox.take()
+    assert press["To"] == "alice@example.org"
+    assert press["From"] == "Diplomacy <gm@example.org>"
+    assert press["Subject"] == "Weekly: a message from Germany"
+    text = body(press)
+    assert "Let us talk about the North Sea." in text and "[...]" in text
+    assert f"{SITE}/#/game/{game_id}" in text
+    assert press["List-Unsubscribe"].startswith(f"<{SITE}/mail/unsubscribe?key=")
+    assert press["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+
+    # a phase is played: a mail to alice (verified, wants phases), none to bob (unverified)
+    client.post(f"/games/{game_id}/gm/process", headers=alice)
+    tick(client)
+    mails = mailbox.take()
+    subjects = {m["Subject"]: m for m in mails}
+    assert "Weekly: Spring 1914 movement played, now Fall 1914 movement" in subjects, subjects
+    assert {m["To"] for m in mails} == {"alice@example.org"}
+
+    # the deadline is near and alice's orders are not in: one reminder, not two
+    assert any("orders due in" in s for s in subjects), subjects
+    tick(client)
+    assert mailbox.take() == []
+    client.put(f"/games/{game_id}/orders", json={"power": "england", "text": "F Lon-Nth"},
+               headers=alice)
+
+    # the unsubscribe link turns press mail off, without logging in
+    out = client.get(link(press, "/mail/unsubscribe"))
+    assert out.status_code == 200 and "No more mail when press arrives" in out.text
+    client.post(f"/games/{game_id}/press", json={"to": ["england"], "body": "again"},
+                headers=bob)
+    tick(client)
+    assert mailbox.take() == []
+    assert client.get("/me/notifications", headers=alice).json()["press"] is False
+    assert "unknown" in client.get("/mail/unsubscribe?key=nope&kind=press").text
+
+
+def test_a_digest_gathers_the_phases_into_one_mail_a_day(
+        client: TestClient, inbox: tuple[Inbox, int], clock: Clock,
+        game: tuple[int, Headers, Headers]) -> None:
+    mailbox, _ = inbox
+    game_id, alice, bob = game
+    client.put("/me/notifications", json={"email": "alice@example.org", "digest": True,
+                                          "reminder": False}, headers=alice)
+    tick(client)
+    verify = link(mailbox.take()[0], "/mail/verify")
+    client.get(verify)
+    for _ in range(2):  # two phases played by the gamesmaster
+        client.post(f"/games/{game_id}/gm/process", headers=alice)
+        tick(client)
+    assert mailbox.take() == []  # waiting for the day's digest
+    clock.now += 24 * 3600 + 1
+    client.post(f"/games/{game_id}/gm/pause", headers=alice)  # no deadline passes meanwhile
+    tick(client)
+    (digest,) = mailbox.take()
+    assert digest["Subject"] == "realpolitik: 2 notices since your last digest"
+    text = body(digest)
+    assert "Spring 1914 movement played" in text and "Fall 1914 movement played" in text
+    assert "kind=all" in digest["List-Unsubscribe"]
+
+
+def test_no_smtp_server_no_mail(database_url: str) -> None:
+    with TestClient(create_app(Settings(database_url=database_url, background=False))) as c:
+        who = sign_up(c, "carol")
+        answer = c.put("/me/notifications", json={"email": "carol@example.org"}, headers=who)
+        assert answer.json()["mail_enabled"] is False
