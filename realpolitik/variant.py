@@ -465,7 +465,9 @@ def _read_toml(folder: Path) -> tuple[dict[str, Any], str]:
     try:
         data: dict[str, Any] = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise VariantError(f"not valid TOML: {exc}", file="variant.toml") from exc
+        at = re.search(r"at line (\d+)", str(exc))
+        raise VariantError(f"not valid TOML: {exc}", file="variant.toml",
+                           line=int(at.group(1)) if at else None) from exc
     lines = TomlLines(text)
     for table in data:
         if table not in _TABLES:
@@ -585,14 +587,15 @@ def _load_folder(folder: Path) -> Variant:
                 aliases=tuple(str(a) for a in entry.get("aliases", ())),
             )
         except KeyError as exc:
-            raise VariantError(f"a [[powers]] entry lacks {exc}", file="variant.toml") from exc
+            raise VariantError(f"a [[powers]] entry lacks {exc}", file="variant.toml",
+                               line=lines.of("powers", None, index)) from exc
         powers.append(power)
         for alias in (power.id, power.name, power.adjective, *power.aliases):
             key = normalize_name(alias)
             if power_names.get(key, power.id) != power.id:
                 raise VariantError(
                     f"the power name {alias!r} is used for {power_names[key]} and {power.id}",
-                    file="variant.toml",
+                    file="variant.toml", line=lines.of("powers", None, index),
                 )
             power_names[key] = power.id
     power_ids = {p.id for p in powers}
@@ -778,6 +781,7 @@ def _load_provinces(
     if (folder / "coasts.csv").is_file():
         coast_rows = _read_csv(folder / "coasts.csv", ("province", "coast", "name", "aliases"))
     coasts_of: dict[str, list[str]] = {}
+    coast_lines: dict[str, int] = {}
     coast_names: dict[str, str] = {}
     coast_aliases: dict[str, list[str]] = {}
     raw: dict[str, tuple[int, dict[str, str]]] = {}
@@ -799,6 +803,7 @@ def _load_provinces(
         if loc in coasts_of.get(pid, []):
             raise VariantError(f"coast {loc!r} is listed twice", file="coasts.csv", line=line)
         coasts_of.setdefault(pid, []).append(loc)
+        coast_lines[loc] = line
         coast_names[loc] = row["name"] or coast
         coast_aliases[loc] = [a for a in row["aliases"].split("|") if a.strip()]
 
@@ -853,7 +858,7 @@ def _load_provinces(
         coasts = tuple(coasts_of.get(pid, ()))
         if coasts and terrain is not Terrain.COAST:
             raise VariantError(f"{pid} has coasts in coasts.csv but its terrain is {terrain}",
-                               file="coasts.csv")
+                               file="provinces.csv", line=line)
         aliases = tuple(a.strip() for a in row["aliases"].split("|") if a.strip())
         provinces[pid] = Province(
             id=pid,
@@ -877,7 +882,7 @@ def _load_provinces(
             key = (pid, normalize_name(alias))
             if scoped.get(key, loc) != loc:
                 raise VariantError(f"the coast name {alias!r} is used twice in {pid}",
-                                   file="coasts.csv")
+                                   file="coasts.csv", line=coast_lines[loc])
             scoped[key] = loc
     return provinces, names, {k: tuple(v) for k, v in shared.items()}, coast_names, scoped
 

@@ -543,3 +543,16 @@ def test_the_settings_read_the_variants_path() -> None:
 
     settings = Settings.from_env({"REALPOLITIK_VARIANTS_PATH": "/srv/variants"})
     assert settings.variants_path == "/srv/variants"
+
+
+@pytest.mark.parametrize(("change", "wanted"), [
+    (('name = "Red"', 'name = "Red'), r"variant\.toml, line 10: not valid TOML"),
+    (('name = "Blue"\n', ""), r"variant\.toml, line 12: a \[\[powers\]\] entry lacks 'name'"),
+    (('name = "Blue"', 'name = "Red"'), r"line 12: the power name 'Red' is used for red and "
+                                        r"blue"),
+])
+def test_toml_and_power_errors_name_their_line(tmp_path: Path, change: tuple[str, str],
+                                               wanted: str) -> None:
+    folder = write_variant(tmp_path / "v", HILL_TOML.format(extra="").replace(*change))
+    with pytest.raises(VariantError, match=wanted):
+        load_variant(folder)
