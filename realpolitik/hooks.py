@@ -49,7 +49,11 @@ Conditional borders and corners are data read by the adjudicator itself
 decisions of the turn; support-only borders are part of the map (``adjacencies.csv``).
 
 Hooks must be pure functions of their arguments (the adjudicator is a pure function): a
-random choice uses the generator it is given, which the game seeds and records.
+random choice uses the generator it is given, which the game seeds and records. One hooks
+object serves every game of a loaded variant, so it is sealed once loaded (:func:`seal_hooks`):
+a game's state goes in ``position.state``. A variant's folder's ``hooks.py`` is imported as a
+real module (:func:`load_hooks`), and each hook its class overrides is guarded: a failure or
+a value of the wrong kind is a :class:`~realpolitik.errors.HookError` naming the hook.
 """
 
 from __future__ import annotations
