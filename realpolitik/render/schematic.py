@@ -21,7 +21,10 @@ Point = tuple[float, float]
 
 WIDTH = 1000.0
 MARGIN = 70.0
+TOP = 120.0
+"""Room above the map for the title and the note."""
 _ITERATIONS = 300
+_MIN_ITERATIONS = 40
 
 
 def schematic_layout(variant: Variant) -> dict[str, Point]:
@@ -62,7 +65,12 @@ def _spring(ids: Sequence[str], edges: Sequence[tuple[str, str]], fixed: Mapping
     points = {p: spread.get(p, (generator.random(), generator.random())) for p in ids}
     ideal = 1.0 / math.sqrt(max(len(ids), 1))
     temperature = 0.1
-    for _ in range(_ITERATIONS):
+    # the layout costs iterations x spaces squared: fewer rounds on a big map (a few seconds
+    # for Colonial Winters' 552 spaces, once per loaded variant)
+    rounds = max(_MIN_ITERATIONS,
+                 min(_ITERATIONS, _ITERATIONS * 100 * 100 // max(len(ids), 1) ** 2))
+    cooling = (0.002 / temperature) ** (1 / rounds)
+    for _ in range(rounds):
         shift = {p: [0.0, 0.0] for p in ids}
         for i, a in enumerate(ids):
             ax, ay = points[a]
@@ -91,7 +99,7 @@ def _spring(ids: Sequence[str], edges: Sequence[tuple[str, str]], fixed: Mapping
             x = min(1.0, max(0.0, points[p][0] + dx / length * step))
             y = min(1.0, max(0.0, points[p][1] + dy / length * step))
             points[p] = (x, y)
-        temperature = max(temperature * 0.985, 0.002)
+        temperature *= cooling
     return points
 
 
@@ -105,7 +113,7 @@ def _fit_unit(points: Mapping[str, Point]) -> dict[str, Point]:
 def _fit(points: Mapping[str, Point]) -> dict[str, Point]:
     unit = _fit_unit(points)
     inner = WIDTH - 2 * MARGIN
-    return {p: (MARGIN + x * inner, MARGIN + y * inner) for p, (x, y) in unit.items()}
+    return {p: (MARGIN + x * inner, TOP + y * inner) for p, (x, y) in unit.items()}
 
 
 def cells(points: Mapping[str, Point], width: float, height: float) -> dict[str, list[Point]]:
@@ -155,7 +163,7 @@ def schematic_art_data(variant: Variant) -> dict[str, object]:
     (``realpolitik/render/<id>.json``, a variant folder's ``map.json``)."""
     the_map = variant.map
     points = schematic_layout(variant)
-    height = max(y for _, y in points.values()) + MARGIN
+    height = max(y for _, y in points.values()) + MARGIN + 30  # and the legend below
     shapes = cells(points, WIDTH, height)
     spaces = {}
     units: dict[str, Point] = {}
