@@ -77,13 +77,15 @@ def _traffic(base: str, game: int, player: Player, stop: threading.Event,
 
 def _kept(base: str, game: int, players: list[Player]) -> dict[tuple[str, str], int]:
     """The submission number kept for each (phase, power): from the history of played phases
-    and from each player's own orders of the current phase."""
+    as each player sees it (the note line is not an order, so only its writer sees it) and from
+    each player's own orders of the current phase."""
     kept: dict[tuple[str, str], int] = {}
-    for entry in httpx.get(f"{base}/games/{game}/history").json():
-        for power, lines in entry["orders"].items():
-            for line in lines:
+    for player in players:
+        history = httpx.get(f"{base}/games/{game}/history", headers=player.headers).json()
+        for entry in history:
+            for line in entry["orders"].get(player.power.upper(), []):
                 if line["text"].startswith("note"):
-                    kept[(entry["phase"], power.lower())] = int(line["text"][4:])
+                    kept[(entry["phase"], player.power)] = int(line["text"][4:])
     phase = httpx.get(f"{base}/games/{game}").json()["phase"]
     for player in players:
         mine = httpx.get(f"{base}/games/{game}/orders", headers=player.headers).json()
