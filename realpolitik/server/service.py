@@ -61,7 +61,13 @@ from realpolitik.server.values import (
     iso_time,
     not_found,
 )
-from realpolitik.variant import Variant, available_variants, load_variant
+from realpolitik.variant import (
+    VARIANTS_PATH_VARIABLE,
+    Variant,
+    available_variants,
+    load_variant,
+    search_folders,
+)
 from realpolitik.winter import adjustments, adjustments_to_json
 from realpolitik.writing import PlaceWriter, names_table, place_names, place_writer
 
@@ -364,6 +370,8 @@ class GameService:
         self._order_times: dict[tuple[int, int], deque[float]] = {}
         self._order_times_swept = clock()
         self._variants: dict[str, Variant] = {}
+        self.variant_search = search_folders({VARIANTS_PATH_VARIABLE: settings.variants_path})
+        """The folders of variants offered besides the shipped ones (``variants_path``)."""
         self._limiters: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop,
                                                   anyio.CapacityLimiter] = \
             weakref.WeakKeyDictionary()
@@ -373,7 +381,7 @@ class GameService:
         (the copy has caches of its own, so games never share them across threads)."""
         template = self._variants.get(name)
         if template is None:
-            template = self._variants[name] = load_variant(name)
+            template = self._variants[name] = load_variant(name, search=self.variant_search)
         return dataclasses.replace(template)
 
     DATABASE_THREADS = 2
@@ -741,12 +749,13 @@ class GameService:
 
     def create_game(self, user: Account, options: GameOptions) -> int:
         """Create a game; the creator is its gamesmaster (and may take a power at once)."""
-        if options.variant not in available_variants():
+        offered = available_variants(self.variant_search)
+        if options.variant not in offered:
             raise bad(f"unknown variant {options.variant!r}; the variants are "
-                       + ", ".join(available_variants()), "bad_variant", field="variant")
+                       + ", ".join(offered), "bad_variant", field="variant")
         try:
             rules_for(options.rules)
-            variant = load_variant(options.variant)
+            variant = load_variant(options.variant, search=self.variant_search)
             setup = variant.setup(options.players)
         except (ValueError, RealpolitikError) as exc:
             raise bad(str(exc), "bad_setting") from exc

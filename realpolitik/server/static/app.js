@@ -213,42 +213,60 @@ class Lobby {
       form("login", "Log in"), form("signup", "Sign up"));
   }
 
-  /** One click to a game against the computer: the player on a chosen (or drawn) power of the
-   *  classical game, bots on the six others; each phase moves on as soon as the player is ready. */
+  /** One click to a game against the computer: the player on a chosen (or drawn) power of any
+   *  variant the server has, bots on every other power; each phase moves on as soon as the
+   *  player is ready. */
   async quickStart() {
     let cat;
     try { cat = await variants(); } catch (err) { return h("p", { class: "error" }, err.message); }
-    const classical = cat.variants.find((v) => v.id === "classical") || cat.variants[0];
-    const setup = classical.setups.find((s) => s.teams.length === classical.setups[0].teams.length) || classical.setups[0];
-    const powers = setup.teams.map((team) => team[0]);
+    const first = cat.variants.find((v) => v.id === "classical") || cat.variants[0];
+    // the full game of a variant: the setup with the most players
+    const fullSetup = (v) => v.setups.reduce((a, b) => (b.teams.length > a.teams.length ? b : a), v.setups[0]);
     const msg = h("p", { class: "error", role: "alert" });
-    const powerSel = h("select", { name: "power", id: "vs-power" },
-      h("option", { value: "" }, "drawn at random"), ...powers.map((p) => h("option", { value: p }, title(p))));
+    const variantSel = h("select", { name: "variant", id: "vs-variant" },
+      cat.variants.map((v) => h("option", { value: v.id, selected: v.id === first.id }, `${v.name} · ${fullSetup(v).teams.length} powers`)));
+    const powerSel = h("select", { name: "power", id: "vs-power" });
+    const about = h("p", { class: "muted small", id: "vs-about" });
+    const fillPowers = () => {
+      const v = cat.variants.find((x) => x.id === variantSel.value) || first;
+      const setup = fullSetup(v);
+      powerSel.replaceChildren(h("option", { value: "" }, "drawn at random"),
+        ...setup.teams.map((team) => h("option", { value: team[0] }, team.map(title).join(" / "))));
+      about.textContent = `You play one power; the computer plays the other ${setup.teams.length - 1}. Each phase is adjudicated as soon as you mark it ready.`;
+    };
+    variantSel.addEventListener("change", fillPowers);
+    fillPowers();
     const botSel = h("select", { name: "bot", id: "vs-bot" },
       h("option", { value: "heuristic" }, "heuristic bots (they play for centres)"),
       h("option", { value: "random" }, "random bots (easy)"),
       h("option", { value: "hold" }, "hold bots (they never move)"));
     const f = h("form", { class: "card vs-computer", id: "vs-computer", "aria-labelledby": "vs-h" },
-      h("h2", { id: "vs-h" }, "Play against the computer"),
-      h("p", { class: "muted small" }, "You play one power; the computer plays the other six. Each phase is adjudicated as soon as you mark it ready."),
-      h("div", { class: "grid" }, h("label", {}, "Your power", powerSel), h("label", {}, "Opponents", botSel)),
+      h("h2", { id: "vs-h" }, "Play against the computer"), about,
+      h("div", { class: "grid" }, h("label", {}, "Variant", variantSel), h("label", {}, "Your power", powerSel), h("label", {}, "Opponents", botSel)),
       h("button", { type: "submit", id: "vs-start" }, "Play against the computer"), msg);
     f.addEventListener("submit", async (ev) => {
       ev.preventDefault();
       msg.textContent = "";
+      const v = cat.variants.find((x) => x.id === variantSel.value) || first;
       const power = powerSel.value || "any";  // drawn by lot on the server, and noted in the history
       const body = {
-        name: power === "any" ? `${auth.user} vs the computer` : `${auth.user} (${title(power)}) vs the computer`, variant: classical.id, players: setup.id,
+        name: power === "any" ? `${auth.user} vs the computer` : `${auth.user} (${title(power)}) vs the computer`, variant: v.id, players: fullSetup(v).id,
         private: true, join_as: power, fill_with_bots: botSel.value,
         // the game waits for nobody but you: long deadlines, so you can stop and come back
         deadlines: { first_movement: "7d", movement: "7d", retreats: "7d", adjustments: "7d" },
       };
+      const button = f.querySelector("#vs-start");
+      button.disabled = true;
+      button.textContent = "Setting up the board…";
       try {
         const created = await api("POST", "/games", body);
         toast(`You play ${title(power)}; the computer plays the others.`);
         location.hash = `#/game/${created.id}`;
       } catch (err) {
         msg.textContent = err.message;
+      } finally {
+        button.disabled = false;
+        button.textContent = "Play against the computer";
       }
     });
     return f;
