@@ -10,9 +10,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import struct
 from collections.abc import Awaitable, Callable
 from itertools import pairwise
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -45,6 +47,7 @@ from realpolitik.position import Position, Unit
 from realpolitik.variant import load_variant
 
 CLASSICAL = load_variant("classical")
+VARIANTS = Path(__file__).parent / "variants"
 STANDARD = TokenTable.standard()
 DMAP = DaideMap.of(CLASSICAL)
 
@@ -144,8 +147,19 @@ def test_a_map_description_of_another_map_is_refused() -> None:
 
 
 def test_a_map_too_large_for_daide_is_refused_with_its_size() -> None:
-    with pytest.raises(MapError, match="552 provinces and 17 powers: DAIDE can name at most 256"):
+    with pytest.raises(MapError, match=r"552 provinces and 17 powers \(DAIDE names at most 256 "
+                       r"of each\); rules of its own \(ColonialWinters\)"):
         DaideMap.of(load_variant("colonial_winters"))
+
+
+@pytest.mark.parametrize(("folder", "words"), [
+    ("river", "convoys through land"), ("gate", "borders that open and close"),
+    ("neutrals", "neutral units"), ("hill", "rules of its own (KingOfTheHill)"),
+])
+def test_a_variant_with_rules_beyond_daide_is_refused_saying_which(folder: str,
+                                                                   words: str) -> None:
+    with pytest.raises(MapError, match=re.escape(words)):
+        DaideMap.of(load_variant(VARIANTS / folder))
 
 
 def _positions_of_a_bot_game(years: int = 3) -> list[Position]:
@@ -518,6 +532,30 @@ def test_press_is_passed_on_and_observers_see_the_game() -> None:
         assert await _until(second, "FRM") == (
             "FRM", (me,), (them,), ("PRP", ("PCE", (me, them))))
     _run(test, bots=["heuristic"] * 5, end_year=1901)
+
+
+def test_another_variant_plays_through_daide() -> None:
+    """A small variant of the test suite: the server names its powers and provinces in a
+    representation message, the clients read the map by those names, check its description
+    and play the game to its end."""
+    variant = load_variant(VARIANTS / "retreats")
+    dmap = DaideMap.of(variant)
+    assert dmap.name == "retreats" and not dmap.is_standard()
+
+    async def body() -> None:
+        server = DaideServer(ServerSettings(variant, port=0, end_year=1903))
+        ready: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        task = asyncio.create_task(server.run(ready.set_result))
+        port = await ready
+        bots = [make_bot("heuristic", seed=i) for i in range(len(variant.power_ids))]
+        results = await asyncio.wait_for(
+            play_bots("127.0.0.1", port, bots, variants=[variant]), 60)
+        summary = (await task)[0]
+        assert sorted(r.power or "" for r in results) == sorted(variant.power_ids)
+        for result in results:
+            assert result.problems == [] and result.end
+            assert result.centres == {s.power: s.centres for s in summary.seats}
+    asyncio.run(body())
 
 
 # -- the command line ------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """A heuristic bot in the tradition of DumbBot (David Norman's, 2003), written afresh for this
-engine and for any variant it loads.
+engine and for any variant it loads, with one move of lookahead.
 
-How it thinks, in four steps each phase:
+How it thinks, in five steps each movement phase:
 
 1. **Worth.** Each supply centre it does not own is worth something (more if a large power owns
    it: taking from the leader slows the leader down); each centre it owns is worth as much as
@@ -15,12 +15,21 @@ How it thinks, in four steps each phase:
    and takes the best, or now and then one of the next best (weighted by how close they score):
    the randomness keeps it from being predictable and from stalling. Two of its units never head
    for the same space: the second supports the first where the space is contested, and looks
-   elsewhere otherwise. An army may go by convoy when its own fleets make a route.
+   elsewhere otherwise. A unit follows another of its own only when that move cannot fail (it
+   would bounce off its own unit otherwise): else it supports that move or looks elsewhere. An
+   army may go by convoy when its own fleets make a route.
 4. **Help.** Units left holding support the moves that need it (into a unit or a contested
    space) or hold a threatened neighbour in place.
+5. **Lookahead.** The plan is adjudicated against guesses of the neighbours' orders (steps 1-4
+   played for them) and improved unit by unit (:mod:`realpolitik.bots.lookahead`); not on big
+   boards, where it would be slow.
 
-Retreats go to the best-worth space no other retreat of its own takes; builds go to the sites
-(and unit types) worth most; removals take the units worth least where they stand.
+Where a variant voids orders because of the others (Colonial Winters 8's start choices), the
+units whose orders would be void hold and the others plan again. Retreats go to the best-worth
+space no other retreat of its own takes; builds go to the sites (and unit types) worth most that
+the variant's winter limits leave standing; inactive units are mobilised when that brings two or
+more into play for the build it costs; removals take the units worth least where they stand, of
+the type the variant says goes first.
 """
 
 from __future__ import annotations
@@ -340,6 +349,7 @@ class HeuristicBot(Bot):
     # -- movement ---------------------------------------------------------------------------
 
     def orders(self, position: Position, power: str, rules: Rules | None = None) -> list[Order]:
+        """As :meth:`Bot.orders`; in a movement phase the lookahead adjudicates by ``rules``."""
         rules = rules or _RULES
         if position.phase.type is not PhaseType.MOVEMENT:
             return super().orders(position, power, rules)
@@ -350,6 +360,8 @@ class HeuristicBot(Bot):
 
     def movement(self, position: Position, power: str, listing: Listing,
                  rng: random.Random) -> list[Order]:
+        """The movement orders, the lookahead adjudicating by the 2023 rules (:meth:`orders`
+        passes the game's)."""
         return self._movement(position, power, listing, rng, _RULES)
 
     def _movement(self, position: Position, power: str, listing: Listing,

@@ -88,8 +88,14 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.count < 1:
         raise CliError(f"--count {args.count}: connect at least one bot")
     bots = [make_bot(args.bot, seed=args.seed + i) for i in range(args.count)]
+    variants = []
+    for name in args.variant or ():
+        try:
+            variants.append(load_variant(name))
+        except (FileNotFoundError, RealpolitikError) as exc:
+            raise CliError(f"--variant {name!r}: {exc}") from None
     try:
-        results = asyncio.run(play_bots(host, int(port_text), bots))
+        results = asyncio.run(play_bots(host, int(port_text), bots, variants=variants))
     except OSError as exc:
         raise CliError(f"cannot connect to {args.address}: {exc.strerror or exc}") from None
     if args.json:

@@ -18,6 +18,7 @@ from realpolitik.daide.tokens import (
     format_message,
 )
 from realpolitik.geography import Map, Province, Terrain, UnitType
+from realpolitik.hooks import VariantHooks
 from realpolitik.listing import legal_orders
 from realpolitik.orders import (
     Build,
@@ -34,6 +35,7 @@ from realpolitik.orders import (
 from realpolitik.position import DislodgedUnit, Phase, PhaseType, Position, Season, Unit
 from realpolitik.rules import Rules
 from realpolitik.variant import Variant
+from realpolitik.variant_rules import BuildSites
 
 MAX_TOKENS = 256
 """A map has at most 256 provinces and 256 powers: the low byte of a token numbers them."""
@@ -108,15 +110,20 @@ class DaideMap:
         numbers; another variant names each power and province by its id when that is three
         letters or digits, else by a three-letter alias, else by a made-up name.
 
-        :raises MapError: more powers or provinces than DAIDE can number, or coasts it has no
-            token for.
+        :raises MapError: what DAIDE cannot describe: more powers or provinces than it can
+            number, coasts it has no token for, rules beyond the map (a variant's own hooks,
+            build sites other than home centres, borders that open and close, convoys through
+            land, neutral units).
         """
         the_map = variant.map
         provinces = [p for p in the_map.provinces.values() if p.terrain is not Terrain.IMPASSABLE]
+        beyond = _beyond_daide(variant)
         if len(provinces) > MAX_TOKENS or len(variant.power_ids) > MAX_TOKENS:
-            raise MapError(f"{variant.name} has {len(provinces)} provinces and "
-                           f"{len(variant.power_ids)} powers: DAIDE can name at most "
-                           f"{MAX_TOKENS} of each")
+            beyond.insert(0, f"{len(provinces)} provinces and {len(variant.power_ids)} powers "
+                          f"(DAIDE names at most {MAX_TOKENS} of each)")
+        if beyond:
+            raise MapError(f"DAIDE cannot describe {variant.name}: it has "
+                           + "; ".join(beyond))
         classical = variant.id == "classical"
         taken = set(FIXED_TOKENS)
         power_tokens: dict[str, str] = {}
@@ -461,6 +468,25 @@ class DaideMap:
             attacker = sorted(excluded[unit] & allowed)
             dislodged.append(DislodgedUnit(unit, attacker[0] if attacker else None))
         return dislodged, standoffs
+
+
+def _beyond_daide(variant: Variant) -> list[str]:
+    """What a variant has that a DAIDE map description and DAIDE's orders cannot say."""
+    rules = variant.rules
+    beyond = []
+    if type(variant.hooks) is not VariantHooks:
+        beyond.append(f"rules of its own ({type(variant.hooks).__name__})")
+    if rules.builds is not BuildSites.HOME_CENTERS:
+        beyond.append(f"builds on {rules.builds.value.replace('_', ' ')}s")
+    if rules.max_builds is not None or rules.powers:
+        beyond.append("limits or sites of builds per power")
+    if rules.convoy_spaces:
+        beyond.append("convoys through land")
+    if rules.conditional_borders or rules.corners or rules.passages or rules.swap_borders:
+        beyond.append("borders that open and close")
+    if rules.neutral_units:
+        beyond.append("neutral units")
+    return beyond
 
 
 def convoy_route(position: Position, start: str, destination: str,

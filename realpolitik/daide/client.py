@@ -8,7 +8,7 @@ map): it checks the server's map description against the variant before it accep
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from realpolitik import __version__
@@ -50,12 +50,15 @@ class ClientResult:
     """Orders the server refused, and messages the client could not read."""
 
 
-def variant_for_map(name: str) -> Variant:
+def variant_for_map(name: str, known: Sequence[Variant] = ()) -> Variant:
     """The variant a DAIDE map name stands for: ``standard`` is the classical map, another name
-    is a variant of that id.
+    is one of the ``known`` variants (by its DAIDE name) or a shipped variant of that id.
 
     :raises MapError: realpolitik has no such variant.
     """
+    for variant in known:
+        if DaideMap.of(variant).name.lower() == name.lower():
+            return variant
     wanted = "classical" if name.lower() == "standard" else name.lower()
     try:
         return load_variant(wanted)
@@ -67,8 +70,11 @@ class BotClient:
     """One bot on one DAIDE connection."""
 
     def __init__(self, bot: Bot, *, rules: Rules | None = None,
+                 variants: Sequence[Variant] = (),
                  log: Callable[[str], None] | None = None) -> None:
+        """``variants``: variants beyond the shipped ones whose maps the bot may be offered."""
         self.bot = bot
+        self.variants = tuple(variants)
         self.rules = rules or rules_for("2023")
         self.log = log or (lambda _text: None)
         self.result = ClientResult()
@@ -124,7 +130,7 @@ class BotClient:
         if head == "MAP" and args:
             self.map_name = _text(args[0])
             try:
-                self.dmap = DaideMap.of(variant_for_map(self.map_name))
+                self.dmap = DaideMap.of(variant_for_map(self.map_name, self.variants))
             except MapError as exc:
                 self.result.end = str(exc)
                 send(("REJ", message))
@@ -253,9 +259,11 @@ class BotClient:
 
 
 async def play_bots(host: str, port: int, bots: list[Bot], *, rules: Rules | None = None,
+                    variants: Sequence[Variant] = (),
                     log: Callable[[str], None] | None = None) -> list[ClientResult]:
-    """Connect every bot to the server at once and play until each one's game ends."""
-    clients = [BotClient(bot, rules=rules, log=log) for bot in bots]
+    """Connect every bot to the server at once and play until each one's game ends
+    (``variants``: maps beyond the shipped variants the bots may be offered)."""
+    clients = [BotClient(bot, rules=rules, variants=variants, log=log) for bot in bots]
     return list(await asyncio.gather(*(c.play(host, port) for c in clients)))
 
 

@@ -43,10 +43,10 @@ def static(name: str) -> FileResponse:
 
 
 @cache
-def _variants() -> list[dict[str, Any]]:
+def _variants(search: tuple[Path, ...]) -> list[dict[str, Any]]:
     out = []
-    for variant_id in available_variants():
-        variant = load_variant(variant_id)
+    for variant_id in available_variants(search):
+        variant = load_variant(variant_id, search=search)
         out.append({
             "id": variant.id,
             "name": variant.name,
@@ -69,7 +69,9 @@ def variants(request: Request) -> dict[str, Any]:
     fewer players, with the powers each player commands), the rule editions, and the server's
     limits on what is typed (characters of a message and of a power's orders), which the page
     shows as one types rather than cutting anything."""
-    return {"variants": _variants(), "editions": list(EDITIONS), "limits": _limits(request)}
+    search = request.app.state.service.variant_search
+    return {"variants": _variants(search), "editions": list(EDITIONS),
+            "limits": _limits(request)}
 
 
 def _limits(request: Request) -> dict[str, int]:
