@@ -297,8 +297,8 @@ def order_statuses(position: Position, resolution: Resolution) -> dict[str, list
     convoy failed), a support ``cut``, an order that matched nothing ``void``; a dislodged unit
     adds ``dislodged`` to what its order says (a dislodged unit's move failed and its support
     was cut). A unit that does not survive a retreat phase says ``disband``; a build or removal
-    carried out says ``""`` (a waive nothing: the package's own entries under ``WAIVE`` follow
-    rules of its own, docs/compat.md).
+    carried out says ``""``, and each build a power that waived leaves unused one ``void``
+    under the key ``WAIVE``.
     """
     out: dict[str, list[str]] = {}
     kind = position.phase.type
@@ -321,9 +321,10 @@ def order_statuses(position: Position, resolution: Resolution) -> dict[str, list
                       and _not_convoyed(r.order, r.outcome, position, resolution)}
     for result in resolution.results:
         order = result.order
-        key = "WAIVE" if isinstance(order, Waive) else \
-            f"{order.unit_type.value} {order.location.upper()}"
-        if kind is PhaseType.MOVEMENT and not isinstance(order, Waive):
+        if isinstance(order, Waive):
+            continue  # (reported the package's way below)
+        key = f"{order.unit_type.value} {order.location.upper()}"
+        if kind is PhaseType.MOVEMENT:
             owner = position.units.get(province_of(order.location))
             if owner is not None and owner.power != result.power:
                 continue  # an order for another power's unit (rule NO_CHECK): not its result
@@ -369,6 +370,17 @@ def order_statuses(position: Position, resolution: Resolution) -> dict[str, list
                 statuses = out.setdefault(unit_text(unit), [])
                 if "dislodged" not in statuses:
                     statuses.append("dislodged")
+    elif kind is PhaseType.ADJUSTMENTS:
+        # The package pads a power's WAIVE to every build it leaves unused and reports each
+        # of those waives as void, under the key WAIVE.
+        waiving = {r.power for r in resolution.results if isinstance(r.order, Waive)}
+        if waiving:
+            counts = adjustment_counts(position)
+            for power in sorted(waiving):
+                due = min(counts.get(power, 0), len(build_sites(position, power)))
+                built = sum(1 for r in resolution.results
+                            if r.power == power and r.outcome is Outcome.BUILT)
+                out.setdefault("WAIVE", []).extend(["void"] * max(0, due - built))
     elif kind is PhaseType.RETREATS:
         for text in disbanded_units(position, resolution):
             statuses = out.setdefault(text, [])
