@@ -99,13 +99,64 @@ def improve(position: Position, power: str, listing: Mapping[str, tuple[Order, .
                 if not allowed(trial, loc, option):
                     continue
                 if spent + len(predictions) > budget:
-                    return orders
+                    return _reassign_idle_supports(position, listing, orders, value, score,
+                                                   allowed, settings)
                 tried = value(trial)
                 if tried > best + 1e-9:
                     orders, best, changed = trial, tried, True
         if not changed:
             break
+    return _reassign_idle_supports(position, listing, orders, value, score, allowed, settings)
+
+
+def _reassign_idle_supports(position: Position, listing: Mapping[str, tuple[Order, ...]],
+                            orders: dict[str, Order], value: Callable[[dict[str, Order]], float],
+                            score: Callable[[UnitType, str], float],
+                            allowed: Callable[[dict[str, Order], str, Order], bool],
+                            settings: Lookahead) -> dict[str, Order]:
+    """``orders`` with each idle support given another order, the best valued of the unit's
+    candidates. Hill climbing changes one unit at a time, so a unit that gave up a move keeps
+    the supports given for it (Russia's A RUM S A UKR - GAL beside A UKR S A RUM, seen in a
+    game against the computer): such a support does nothing, and costs nothing in the
+    outcome, so no single change removes it. A few adjudications for each idle unit, beyond
+    the budget: there are seldom more than one or two."""
+    for _ in range(len(orders)):
+        idle = _idle_supports(orders)
+        if not idle:
+            break
+        loc = idle[0]
+        options = [o for o in _candidates(position, loc, listing[loc], orders, score, settings)
+                   if allowed({**orders, loc: o}, loc, o)]
+        options = [o for o in options if loc not in _idle_supports({**orders, loc: o})]
+        if not options:
+            break  # cannot happen while the hold is listed; an idle support is then left
+        orders = max(({**orders, loc: o} for o in options), key=value)
     return orders
+
+
+def _idle_supports(orders: Mapping[str, Order]) -> list[str]:
+    """The units of ``orders`` that support another of them in an order it does not give: a
+    move it does not make, or a hold when it moves away."""
+    by_province = {province_of(loc): order for loc, order in orders.items()}
+    idle = []
+    for loc, order in orders.items():
+        if isinstance(order, SupportMove):
+            target = by_province.get(province_of(order.supported_location))
+            if target is not None and not (isinstance(target, Move) and _matches(order, target)):
+                idle.append(loc)
+        elif isinstance(order, SupportHold) \
+                and isinstance(by_province.get(province_of(order.supported_location)), Move):
+            idle.append(loc)
+    return idle
+
+
+def _matches(support: SupportMove, move: Move) -> bool:
+    """True if ``support`` supports ``move``: to its province, and to its coast if it names one
+    (a support may leave the coast out; a coast it gives must match, under either reading of
+    DATC 4.B.4)."""
+    return province_of(support.destination) == province_of(move.destination) \
+        and (support.destination == province_of(support.destination)
+             or support.destination == move.destination)
 
 
 def _convoyed(orders: Mapping[str, Order], location: str) -> bool:
@@ -123,13 +174,12 @@ def _candidates(position: Position, location: str, options: tuple[Order, ...],
                    key=lambda o: -score(unit.type, province_of(o.destination)))
     out: list[Order] = [o for o in options if isinstance(o, Hold)]
     out += moves[:settings.moves_tried]
-    planned_moves = {(province_of(o.location), province_of(o.destination))
-                     for o in orders.values() if isinstance(o, Move)}
+    planned_moves = {province_of(o.location): o for o in orders.values() if isinstance(o, Move)}
     staying = {province_of(loc) for loc, o in orders.items() if not isinstance(o, Move)}
     for option in options:
         if isinstance(option, SupportMove):
-            if (province_of(option.supported_location),
-                    province_of(option.destination)) in planned_moves:
+            move = planned_moves.get(province_of(option.supported_location))
+            if move is not None and _matches(option, move):
                 out.append(option)
         elif isinstance(option, SupportHold) \
                 and province_of(option.supported_location) in staying:
