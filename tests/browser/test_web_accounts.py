@@ -10,7 +10,7 @@ import urllib.error
 from typing import Any
 
 import pytest
-from test_web_play import WIDE
+from test_web_play import PHONE, WIDE
 
 pytestmark = pytest.mark.browser
 
@@ -112,6 +112,8 @@ def test_a_second_log_in_is_listed_and_ended(browser: Any, server: Any) -> None:
     other = page.locator("#sessions tbody tr:not(.current)")
     assert "Python-urllib" in other.inner_text()
     assert "(this session)" not in other.inner_text()
+    page.set_viewport_size(PHONE)  # the card fits a phone: no sideways scrolling
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     other.locator("button.end-session").click()
     page.wait_for_function("document.querySelectorAll('#sessions tbody tr').length === 1")
     assert "(this session)" in page.inner_text("#sessions tbody tr")
