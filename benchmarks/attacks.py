@@ -518,6 +518,10 @@ def report(kind: str, workers: int, rows: list[Row], notes: dict[str, str], rss_
     statuses = {row.name: dict(sorted(row.attack.statuses.items())) for row in rows}
     print("  answers to the attacks by status: " + "; ".join(
         f"{name} {codes}" for name, codes in statuses.items()))
+    for row in rows:
+        failed = {k: v for k, v in row.others.statuses.items() if k >= 500}
+        if failed:  # 599: no answer (the connection failed or 30 s passed)
+            print(f"  the other users' failures during {row.name}: {failed}")
     return bad
 
 
@@ -586,7 +590,7 @@ def main(argv: list[str] | None = None) -> int:
         others = [(str(t), int(g), str(p)) for t, g, p in world["others"]]
         with contextlib.suppress(KeyboardInterrupt), \
                 asyncio.Runner(loop_factory=event_loop_factory()) as runner:
-            signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+            signal.signal(signal.SIGTERM, lambda *_: os._exit(0))  # no clean-up needed
             runner.run(other_users(world["base"], others, Path(argv[2])))
         return 0
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])

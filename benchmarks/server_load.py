@@ -42,7 +42,8 @@ server without its access log.
 
 The server's per-user order rate limit (120 a minute) would refuse most of a load test's
 submissions, so it is lifted (``REALPOLITIK_ORDERS_PER_MINUTE``, ``--orders-per-minute``), as are
-the sign-up and new-game limits per client address (every player signs up from 127.0.0.1).
+the sign-up and new-game limits per client address (every player signs up from 127.0.0.1) and
+the number of games one user may have waiting for players (the gamesmaster creates them all).
 Only the loopback address is ever used.
 """
 
@@ -761,7 +762,9 @@ def main(argv: list[str] | None = None) -> int:
     env = dict(os.environ, REALPOLITIK_ORDERS_PER_MINUTE=str(args.orders_per_minute),
                # every simulated player signs up from this one address
                REALPOLITIK_SIGNUPS_PER_CLIENT="100000 per hour",
-               REALPOLITIK_GAMES_PER_CLIENT="100000 per hour")
+               REALPOLITIK_GAMES_PER_CLIENT="100000 per hour",
+               # one gamesmaster creates every game before any is filled
+               REALPOLITIK_FORMING_GAMES_PER_USER="100000")
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     log_text = ""
     try:

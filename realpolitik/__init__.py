@@ -12,12 +12,14 @@ from realpolitik.adjudication.outcomes import OrderResult, Outcome, Resolution, 
 from realpolitik.errors import (
     AmbiguousOrderError,
     GameError,
+    HookError,
     IllegalOrderError,
     InvalidOrderError,
     OrderTextError,
     RealpolitikError,
     UnknownNameError,
     VariantError,
+    VariantWarning,
 )
 from realpolitik.game import Game, GameEnd, PhaseRecord
 from realpolitik.geography import Map, Province, Terrain, UnitType
@@ -51,6 +53,7 @@ __all__ = [
     "Game",
     "GameEnd",
     "GameError",
+    "HookError",
     "Hold",
     "IllegalOrderError",
     "InvalidOrderError",
@@ -82,6 +85,7 @@ __all__ = [
     "UnknownNameError",
     "Variant",
     "VariantError",
+    "VariantWarning",
     "Waive",
     "adjudicate",
     "available_variants",

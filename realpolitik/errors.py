@@ -31,6 +31,21 @@ class VariantError(RealpolitikError, ValueError):
         super().__init__(f"{where}: {message}" if where else message)
 
 
+class HookError(VariantError):
+    """A variant's hook failed (a bug in its code) or returned a value of the wrong kind:
+    names the hook, and the file and line of ``hooks.py`` where it failed."""
+
+    def __init__(self, message: str, *, hook: str, file: str = "",
+                 line: int | None = None) -> None:
+        self.hook = hook
+        super().__init__(message, file=file, line=line)
+
+
+class VariantWarning(UserWarning):
+    """A variant's data is allowed but suspicious (a power without home centres, more
+    centres needed to win than there are): issued with :func:`warnings.warn` on load."""
+
+
 class OrderTextError(RealpolitikError, ValueError):
     """Order text that could not be turned into one order.
 

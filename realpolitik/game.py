@@ -20,6 +20,7 @@ from realpolitik.adjudication.outcomes import Resolution
 from realpolitik.adjudication.retreats import unordered_retreats
 from realpolitik.caches import Bounded, CacheSlot
 from realpolitik.errors import GameError
+from realpolitik.geography import province_of
 from realpolitik.legality import adjustment_counts, check_order
 from realpolitik.listing import legal_orders, listed_orders
 from realpolitik.notation import ParsedOrder, parse_orders
@@ -517,7 +518,8 @@ class Game:
     def warnings(self, power: str) -> list[str]:
         """What ``power``'s orders so far leave open or overdo, to say before it is marked
         ready: units without an order that can be followed (they hold; dislodged ones are
-        disbanded), builds not used, fewer or more removals than due, orders replaced by a
+        disbanded; inactive units, which only hold, are not named), orders the variant's rules
+        would make void, builds not used, fewer or more removals than due, orders replaced by a
         later order for the same unit. Empty when nothing needs saying."""
         position = self._position
         entries = self.orders_of(power)
@@ -527,9 +529,12 @@ class Game:
         out = [f"{e.text or e.order}: {e.error}" for e in entries if e.error_kind == REPLACED]
         kind = position.phase.type
         if kind is PhaseType.MOVEMENT:
+            out += self._void_warnings(followed)
+            # (an inactive unit only holds, whatever it is ordered: leaving it is no oversight)
+            inactive = self.variant.hooks.inactive_units(position)
             writer = place_writer(self.variant)
             idle = [writer.unit_of(u) for u in position.units_of(power)
-                    if u.province not in ordered]
+                    if u.province not in ordered and u.province not in inactive]
             if idle:
                 out.append(f"{name}: {', '.join(idle)} {'has' if len(idle) == 1 else 'have'} "
                            "no order that can be followed and will hold")
@@ -553,6 +558,7 @@ class Game:
             voids = self.variant.hooks.void_adjustments(position, power, given) if given \
                 else {}
             out += [f"{given[i]}: will be void: {reason}" for i, reason in sorted(voids.items())]
+            out += self._mobilise_warnings(power, followed)
             if due > 0 and builds < can:
                 out.append(f"{name}: may build {can}, gave {builds}; the rest are waived")
             elif due > 0 and builds > due:
@@ -565,6 +571,38 @@ class Game:
                 out.append(f"{name}: must remove {-due}, gave {removals}: more removals than "
                            "due; " + _too_many(self.rules.too_many_disbands.value, -due))
         return out
+
+    def _mobilise_warnings(self, power: str, followed: Sequence[Order]) -> list[str]:
+        """The winter's mobilisations beyond what the one foregone build brings (Colonial
+        Winters 8: two units, three for the holder of sea superiority), which the
+        adjudication voids (``adjudication.adjustments``): the first given are kept, as it
+        keeps them."""
+        wanted = [o for o in followed if isinstance(o, Mobilise)]
+        if not wanted:
+            return []
+        offer = self.variant.hooks.mobilisation(self._position, power)
+        per_build = offer.per_build if offer is not None else 0
+        kept: set[str] = set()
+        out = []
+        for order in wanted:
+            where = province_of(order.location)
+            if where in kept:
+                continue
+            if len(kept) >= per_build:
+                out.append(f"{order}: will be void: one build a year may be foregone to "
+                           f"mobilise units, and it mobilises at most {per_build}")
+            else:
+                kept.add(where)
+        return out
+
+    def _void_warnings(self, followed: Sequence[Order]) -> list[str]:
+        """The movement orders that the variant's rules would make void because of the power's
+        other orders (Colonial Winters 8: more start choices ordered than it may make), each
+        as ``"<order>: will be void: <reason>"``, the form of a void build's warning."""
+        if not followed:
+            return []
+        voids = self.variant.hooks.void_orders(self._position, followed)
+        return [f"{followed[i]}: will be void: {reason}" for i, reason in sorted(voids.items())]
 
     # -- draws and concessions ---------------------------------------------------------------
 

@@ -49,23 +49,34 @@ Conditional borders and corners are data read by the adjudicator itself
 decisions of the turn; support-only borders are part of the map (``adjacencies.csv``).
 
 Hooks must be pure functions of their arguments (the adjudicator is a pure function): a
-random choice uses the generator it is given, which the game seeds and records.
+random choice uses the generator it is given, which the game seeds and records. One hooks
+object serves every game of a loaded variant, so it is sealed once loaded (:func:`seal_hooks`):
+a game's state goes in ``position.state``. A variant's folder's ``hooks.py`` is imported as a
+real module (:func:`load_hooks`), and each hook its class overrides is guarded: a failure or
+a value of the wrong kind is a :class:`~realpolitik.errors.HookError` naming the hook.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import importlib.util
+import inspect
 import random
+import re
+import sys
+import traceback
+import types
+import typing
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from realpolitik.errors import VariantError
+from realpolitik.errors import HookError, RealpolitikError, VariantError
 from realpolitik.geography import Terrain, UnitType, province_of
 from realpolitik.orders import Move
 from realpolitik.variant_rules import (
@@ -95,6 +106,8 @@ __all__ = [
     "Victory",
     "annihilated_units",
     "load_hooks",
+    "seal_hooks",
+    "variant_package",
 ]
 
 JsonValue = str | int | float | bool | None | list["JsonValue"] | dict[str, "JsonValue"]
@@ -225,6 +238,14 @@ class Victory:
 class VariantHooks:
     """The default hooks: the rulebooks' game, with what the variant's data declares."""
 
+    def __setattr__(self, name: str, value: object) -> None:
+        if getattr(self, "_sealed", False):
+            raise HookError(
+                f"{type(self).__name__} tried to set {name!r} on its hooks object, which "
+                "every game of the variant shares: keep a game's state in position.state "
+                "(made by next_state), or set what read_data reads there", hook=name)
+        object.__setattr__(self, name, value)
+
     # -- the variant's own data and policies -------------------------------------------------
 
     def policies(self) -> Mapping[str, tuple[str, ...]]:
@@ -268,6 +289,11 @@ class VariantHooks:
         (Colonial Winters 8: until mobilised or attacked), which ``show`` and the map mark;
         none by default."""
         return frozenset()
+
+    def regions(self, variant: Variant) -> Mapping[str, tuple[str, ...]]:
+        """Named groups of the map's provinces (continents, seas) that a page offers to jump
+        to, in the order shown; none by default (a board small enough to see whole)."""
+        return {}
 
     # -- orders ------------------------------------------------------------------------------
 
@@ -334,9 +360,10 @@ class VariantHooks:
         return True
 
     def retreat_allowed(self, position: Position, dislodged: DislodgedUnit,
-                        location: str) -> bool:
+                        location: str) -> bool | str:
         """True if the dislodged unit may retreat to ``location`` (open by the rulebooks'
-        rules already); every open place by default."""
+        rules already); False, or the reason shown to the player (a string), if it may not.
+        Every open place by default."""
         return True
 
     def unordered_retreat(self, position: Position, dislodged: DislodgedUnit,
@@ -561,8 +588,14 @@ def load_hooks(folder: Path, class_name: str, *, line: int | None = None) -> Var
     or, written ``"package.module:Name"``, the class ``Name`` of an importable module (so that
     several variant folders, a test's among them, share one rules module).
 
-    :raises VariantError: no such file, module or class, or the class is not a
-        :class:`VariantHooks`.
+    The folder's ``hooks.py`` is imported as a real module, ``hooks`` of a package made for the
+    folder (:func:`variant_package`), so that its dataclasses, its relative imports of files
+    beside it (``from .tables import REGIONS``) and pickling work. Every hook the class
+    overrides is guarded: an exception inside it, or a value of the wrong kind returned,
+    is a :class:`~realpolitik.errors.HookError` naming the hook and the line.
+
+    :raises VariantError: no such file, module or class, the class is not a
+        :class:`VariantHooks`, or ``hooks.py`` fails to import (with its line).
     """
     if ":" in class_name:
         module_name, _, attribute = class_name.partition(":")
@@ -577,14 +610,174 @@ def load_hooks(folder: Path, class_name: str, *, line: int | None = None) -> Var
         if not path.is_file():
             raise VariantError(f"[variant] hooks = {class_name!r} needs a hooks.py beside it",
                                file="variant.toml", line=line)
-        # One module per variant folder, not registered in sys.modules: nothing global is kept.
-        spec = importlib.util.spec_from_file_location(
-            f"realpolitik_variant_hooks_{folder.name}", path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        made = getattr(module, class_name, None)
+        made = getattr(_import_hooks_module(folder), class_name, None)
     if not (isinstance(made, type) and issubclass(made, VariantHooks)):
         raise VariantError(f"there is no VariantHooks subclass called {class_name!r}",
                            file="variant.toml", line=line)
-    return made()
+    try:
+        hooks = made()
+    except Exception as exc:
+        raise _failure(exc, f"{made.__name__}()", made) from exc
+    _guard(hooks)
+    return hooks
+
+
+def variant_package(folder: Path) -> str:
+    """The name under which a variant folder's Python files are imported: one package per
+    folder (its resolved path's digest keeps two folders of one name apart)."""
+    resolved = folder.resolve()
+    digest = hashlib.sha1(str(resolved).encode("utf-8")).hexdigest()[:12]
+    safe = re.sub(r"\W", "_", resolved.name)
+    return f"realpolitik_variant_{safe}_{digest}"
+
+
+def _import_hooks_module(folder: Path) -> types.ModuleType:
+    """``folder/hooks.py`` as the module ``<variant_package(folder)>.hooks``, registered in
+    :data:`sys.modules` (what dataclasses and pickle look classes up in); imported again only
+    when the file changed."""
+    package_name = variant_package(folder)
+    path = folder.resolve() / "hooks.py"
+    stamp = path.stat().st_mtime_ns
+    module_name = f"{package_name}.hooks"
+    known = sys.modules.get(module_name)
+    if known is not None and getattr(known, "__realpolitik_stamp__", None) == stamp:
+        return known
+    package = sys.modules.get(package_name)
+    if package is None:
+        package = types.ModuleType(package_name, f"the Python files of {folder.resolve()}")
+        vars(package)["__path__"] = [str(folder.resolve())]
+        sys.modules[package_name] = package
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:  # pragma: no cover - a .py file always has one
+        raise VariantError("cannot be imported", file="hooks.py")
+    module = importlib.util.module_from_spec(spec)
+    vars(module)["__realpolitik_stamp__"] = stamp
+    sys.modules[module_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except SyntaxError as exc:
+        del sys.modules[module_name]
+        raise VariantError(f"not valid Python: {exc.msg}", file="hooks.py",
+                           line=exc.lineno) from exc
+    except Exception as exc:
+        del sys.modules[module_name]
+        file, failed_at = _where(exc, str(path))
+        raise VariantError(f"failed on import: {type(exc).__name__}: {exc}", file=file,
+                           line=failed_at) from exc
+    return module
+
+
+def _where(exc: BaseException, file: str) -> tuple[str, int | None]:
+    """The name of ``file`` and the line in it where ``exc`` was raised (the innermost frame
+    in that file); else the innermost frame's file and line."""
+    found: tuple[str, int | None] | None = None
+    last: tuple[str, int | None] = (Path(file).name, None)
+    for frame, lineno in traceback.walk_tb(exc.__traceback__):
+        here = frame.f_code.co_filename
+        last = (Path(here).name, lineno)
+        if Path(here) == Path(file):
+            found = (Path(here).name, lineno)
+    return found or last
+
+
+def _failure(exc: BaseException, hook: str, cls: type) -> HookError:
+    """The :class:`HookError` for an exception raised inside a hook."""
+    file, line = _where(exc, inspect.getfile(cls))
+    return HookError(f"the hook {hook} failed: {type(exc).__name__}: {exc}", hook=hook,
+                     file=file, line=line)
+
+
+def _hook_names() -> tuple[str, ...]:
+    return tuple(name for name, value in vars(VariantHooks).items()
+                 if not name.startswith("_") and callable(value))
+
+
+def _return_types() -> dict[str, object]:
+    """Hook name -> the type its default declares it returns (what a variant's must return)."""
+    from realpolitik.adjudication.outcomes import Resolution
+    from realpolitik.geography import Map
+    from realpolitik.orders import Build, Order
+    from realpolitik.position import DislodgedUnit, Position, Unit
+    from realpolitik.variant import Setup, Variant
+
+    names = {"Resolution": Resolution, "Map": Map, "Build": Build, "Order": Order,
+             "DislodgedUnit": DislodgedUnit, "Position": Position, "Unit": Unit,
+             "Setup": Setup, "Variant": Variant}
+    hints: dict[str, object] = {}
+    for name in _hook_names():
+        try:
+            declared = typing.get_type_hints(getattr(VariantHooks, name), localns=names)
+        except (NameError, TypeError):  # pragma: no cover - every default hook is annotated
+            continue
+        hints[name] = declared.get("return", Any)
+    return hints
+
+
+def _kinds(hint: object) -> tuple[type, ...] | None:
+    """The classes a value of the type ``hint`` may be an instance of, for a shallow check
+    (the container, not its items); None when any value will do."""
+    if hint is Any:
+        return None
+    if hint is None or hint is type(None):
+        return (type(None),)
+    origin = typing.get_origin(hint)
+    if origin is typing.Union or origin is types.UnionType:
+        kinds: list[type] = []
+        for arm in typing.get_args(hint):
+            arm_kinds = _kinds(arm)
+            if arm_kinds is None:
+                return None
+            kinds.extend(arm_kinds)
+        return tuple(kinds)
+    if origin is not None:
+        hint = origin
+    if hint is float:
+        return (int, float)
+    return (hint,) if isinstance(hint, type) else None
+
+
+def _guard(hooks: VariantHooks) -> None:
+    """Wrap every hook ``hooks``' class overrides (see :func:`load_hooks`)."""
+    cls = type(hooks)
+    returns = _return_types()
+    for name in _hook_names():
+        if getattr(cls, name) is getattr(VariantHooks, name):
+            continue
+        declared = returns.get(name, Any)
+        object.__setattr__(hooks, name, _guarded(getattr(hooks, name), f"{cls.__name__}.{name}",
+                                                 declared, _kinds(declared), cls))
+
+
+def _guarded(method: Callable[..., Any], hook: str, expected: object,
+             kinds: tuple[type, ...] | None, cls: type) -> Callable[..., Any]:
+    def call(*args: Any, **kwargs: Any) -> Any:
+        try:
+            value = method(*args, **kwargs)
+        except RealpolitikError:
+            raise
+        except Exception as exc:
+            raise _failure(exc, hook, cls) from exc
+        if kinds is not None and not isinstance(value, kinds):
+            shown = getattr(expected, "__name__", None) or str(expected).replace(
+                "typing.", "").replace("collections.abc.", "").replace("realpolitik.", "")
+            raise HookError(f"the hook {hook} returned {type(value).__name__} "
+                            f"{_short(value)}, not {shown}", hook=hook,
+                            file=Path(inspect.getfile(cls)).name)
+        return value
+
+    call.__name__ = method.__name__
+    call.__doc__ = method.__doc__
+    return call
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def seal_hooks(hooks: VariantHooks) -> None:
+    """Forbid setting attributes on ``hooks`` from now on: one hooks object serves every game
+    of the variant, so a game's state must travel with the game (``position.state``, made by
+    :meth:`VariantHooks.next_state`), never on the object (called once the variant is
+    loaded)."""
+    object.__setattr__(hooks, "_sealed", True)

@@ -202,7 +202,8 @@ def retreat_options(
     out.sort(key=tables.location_index.__getitem__)
     hooks = position.variant.hooks
     if type(hooks).retreat_allowed is not VariantHooks.retreat_allowed:
-        out = [loc for loc in out if hooks.retreat_allowed(position, dislodged, loc)]
+        # (a reason, a string, refuses the place as False does)
+        out = [loc for loc in out if hooks.retreat_allowed(position, dislodged, loc) is True]
     return tuple(out)
 
 
@@ -623,7 +624,10 @@ class _Checker:
                 f"{_name(position, dest_prov)} was left empty by a stand-off, so no unit may "
                 f"retreat there.",
             )
-        return self.illegal(  # pragma: no cover - every case is covered above
+        verdict = position.variant.hooks.retreat_allowed(position, dislodged, checked)
+        if isinstance(verdict, str):
+            return self.illegal("retreat_refused", verdict)
+        return self.illegal(
             "retreat_impossible", f"The unit cannot retreat to {_name(position, dest)}."
         )
 

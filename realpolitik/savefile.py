@@ -10,18 +10,19 @@ The format is described in ``docs/game-record.md``.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from realpolitik.adjudication.outcomes import OrderResult, Resolution
-from realpolitik.errors import GameError
+from realpolitik.errors import GameError, VariantError
 from realpolitik.game import EndKind, Game, GameEnd, PhaseRecord, SubmittedOrder
 from realpolitik.geography import UnitType
 from realpolitik.hooks import NO_STATE
 from realpolitik.notation import parse_order
 from realpolitik.position import DislodgedUnit, Phase, Position, Unit
 from realpolitik.rules import rules_for
-from realpolitik.variant import Variant
+from realpolitik.variant import VARIANTS_PATH_VARIABLE, Variant, load_variant
 
 FORMAT = "realpolitik-game"
 VERSION = 1
@@ -172,6 +173,9 @@ def game_to_json(game: Game) -> JSON:
         "format": FORMAT,
         "version": VERSION,
         "variant": variant_reference(game.variant),
+        # a variant from a folder: its id and hash find it again when the folder has moved
+        **({"variant_id": game.variant.id, "variant_digest": game.variant.digest}
+           if game.variant.source != game.variant.id else {}),
         "rules": game.rules.edition,
         "options": _options_changed(game),
         "players": game.setup.id,
@@ -225,14 +229,42 @@ def variant_reference(variant: Variant) -> str:
     return variant.source or variant.id
 
 
+def _moved_to_id(data: Mapping[str, Any]) -> str:
+    """The record's variant reference, or its id when the folder it names is gone."""
+    reference = str(data["variant"])
+    if data.get("variant_id") is not None and not (Path(reference) / "variant.toml").is_file():
+        return str(data["variant_id"])
+    return reference
+
+
+def _recorded_variant(data: Mapping[str, Any], search: Sequence[Path]) -> Variant:
+    """The variant a record names: by its reference (an id, or the folder it was loaded
+    from); a folder no longer there is found again by the recorded id and hash among the
+    folders of ``search``."""
+    reference = str(data["variant"])
+    variant_id = data.get("variant_id")
+    if variant_id is not None and not (Path(reference) / "variant.toml").is_file():
+        try:
+            return load_variant(str(variant_id), search=search,
+                                digest=data.get("variant_digest"))
+        except VariantError as exc:
+            raise GameError(f"the record's variant {variant_id!r} is no longer at {reference} "
+                            f"and was not found elsewhere ({exc}); name its folder in "
+                            f"{VARIANTS_PATH_VARIABLE}") from exc
+    return load_variant(reference, search=search)
+
+
 def game_from_json(data: Mapping[str, Any], *, earlier: Game | None = None,
-                   variants: Callable[[str], Variant] | None = None) -> Game:
+                   variants: Callable[[str], Variant] | None = None,
+                   search: Sequence[Path] = ()) -> Game:
     """Rebuild a game from its record by replaying every phase; checks each recorded position.
     ``earlier``: a copy of the same game loaded before (a server's, whose copy fell behind the
     record): for each phase it played from the same position, the orders recorded as it
     recorded them are taken from its history instead of being read again from their text,
     which is most of the time of a load. ``variants``: gives the variant the record names
-    (default: :func:`~realpolitik.variant.load_variant`, which reads its files again).
+    (default: :func:`~realpolitik.variant.load_variant`, which reads its files again, with
+    ``search``: the folders where a variant whose folder has moved is looked for by its id
+    and hash, :func:`~realpolitik.variant.search_folders`).
 
     :raises GameError: the document is not a game record, or does not replay as recorded.
     """
@@ -242,7 +274,8 @@ def game_from_json(data: Mapping[str, Any], *, earlier: Game | None = None,
         raise GameError(f"the record has format version {data['version']}; this realpolitik "
                         f"reads up to version {VERSION}")
     game = Game(
-        data["variant"] if variants is None else variants(data["variant"]),
+        _recorded_variant(data, search) if variants is None else variants(
+            _moved_to_id(data)),
         rules=data.get("rules", "2023"),
         options=data.get("options") or None,
         players=data.get("players"),
@@ -285,8 +318,9 @@ def game_from_json(data: Mapping[str, Any], *, earlier: Game | None = None,
 
 
 def loads(text: str, *, earlier: Game | None = None,
-          variants: Callable[[str], Variant] | None = None) -> Game:
-    """Read a game record from JSON text (``earlier``, ``variants``: as
+          variants: Callable[[str], Variant] | None = None,
+          search: Sequence[Path] = ()) -> Game:
+    """Read a game record from JSON text (``earlier``, ``variants``, ``search``: as
     :func:`game_from_json`)."""
     try:
         data = json.loads(text)
@@ -294,7 +328,7 @@ def loads(text: str, *, earlier: Game | None = None,
         raise GameError(f"the game file is not valid JSON: {exc}") from exc
     if not isinstance(data, dict):
         raise GameError("the game file must hold a JSON object")
-    return game_from_json(data, earlier=earlier, variants=variants)
+    return game_from_json(data, earlier=earlier, variants=variants, search=search)
 
 
 __all__ = [

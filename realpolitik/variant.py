@@ -7,18 +7,22 @@ every problem is a :class:`VariantError` naming the file and line.
 from __future__ import annotations
 
 import csv
+import difflib
+import hashlib
+import os
 import re
 import tomllib
-from collections.abc import Mapping
+import warnings
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from realpolitik.caches import Caches
-from realpolitik.errors import VariantError
+from realpolitik.errors import VariantError, VariantWarning
 from realpolitik.geography import Map, Province, Terrain, UnitType, province_of
-from realpolitik.hooks import VariantHooks, load_hooks
+from realpolitik.hooks import VariantHooks, load_hooks, seal_hooks
 from realpolitik.variant_rules import NEUTRAL, TomlLines, VariantRules, read_variant_rules
 
 VARIANTS_DIR = Path(__file__).parent / "variants"
@@ -125,6 +129,18 @@ class Variant:
     source: str = ""
     """What finds the variant again: its id for a variant shipped with realpolitik, else the
     path of its folder (a game record names it so that the game can be read back)."""
+    coordinates: Mapping[str, tuple[float, float]] = field(
+        default_factory=lambda: MappingProxyType({}), compare=False, repr=False)
+    """Province -> where a schematic map puts it (the optional ``x`` and ``y`` columns of
+    ``provinces.csv``), for a variant without artwork."""
+    folders: tuple[Path, ...] = field(default=(), compare=False, repr=False)
+    digest: str = field(default="", compare=False, repr=False)
+    """A hash of the files the variant was loaded from (its folder's and its ancestors':
+    ``variant.toml``, the map files, Python files, artwork): a game record keeps it with the
+    variant's id, so that the folder is found again wherever it now lives
+    (:func:`load_variant` with ``search`` and ``digest``)."""
+    """The variant's folder and those of the variants it extends (``[variant] extends``),
+    nearest first: where its artwork and hooks are looked for (empty: made in memory)."""
     power_ids: tuple[str, ...] = field(init=False, compare=False, repr=False)
     """The power ids in display order (from ``powers``: asked for many times a phase)."""
     caches: Caches = field(default_factory=Caches, init=False, compare=False, repr=False)
@@ -249,64 +265,124 @@ def _standard_setup(variant: Variant) -> Setup:
                  tuple((p,) for p in variant.power_ids))
 
 
+class _SetupProblem(Exception):
+    """What is wrong with a ``[[setups]]`` entry, and the key at fault (for the line)."""
+
+    def __init__(self, message: str, *, key: str) -> None:
+        super().__init__(message)
+        self.key = key
+
+
 def _load_setups(entries: list[dict[str, Any]], power_ids: list[str],
-                 provinces: Mapping[str, Province]) -> tuple[Setup, ...]:
+                 provinces: Mapping[str, Province], lines: TomlLines) -> tuple[Setup, ...]:
     setups = []
     for index, entry in enumerate(entries, start=1):
         where = f"[[setups]] number {index}"
         try:
-            players = int(entry["players"])
-            setup_id = str(entry.get("id", players))
-        except (KeyError, ValueError) as exc:
-            raise VariantError(f"{where} needs a whole number 'players'",
-                               file="variant.toml") from exc
-        inactive = [str(p) for p in entry.get("inactive", [])]
-        neutral = [str(p) for p in entry.get("neutral", [])]
-        if "teams" in entry:
-            teams = tuple(tuple(str(p) for p in team) for team in entry["teams"])
-        else:
-            teams = tuple((p,) for p in power_ids if p not in inactive and p not in neutral)
-        named = [p for team in teams for p in team] + inactive + neutral
-        for power in named:
-            if power not in power_ids:
-                raise VariantError(f"{where} names an unknown power {power!r}",
-                                   file="variant.toml")
-        if sorted(named) != sorted(power_ids):
-            raise VariantError(f"{where} must give every power exactly once (in teams, inactive "
-                               "or neutral)", file="variant.toml")
-        if len(teams) != players:
-            raise VariantError(f"{where} has {len(teams)} teams for {players} players",
-                               file="variant.toml")
-        victory_by = str(entry.get("victory_by", "power"))
-        if victory_by not in ("power", "player"):
-            raise VariantError(f"{where}: victory_by must be \"power\" or \"player\", not "
-                               f"{victory_by!r}", file="variant.toml")
-        territory = tuple(str(p) for p in entry.get("neutral_territory", []))
-        for province in territory:
-            if province not in provinces:
-                raise VariantError(f"{where}: {province!r} is not a province",
-                                   file="variant.toml")
-        setups.append(Setup(
-            id=setup_id,
-            players=players,
-            name=str(entry.get("name", f"{players} players")),
-            teams=teams,
-            inactive=frozenset(inactive),
-            start=str(entry["start"]) if "start" in entry else None,
-            neutral=tuple(neutral),
-            neutral_territory=territory,
-            neutral_joins=str(entry["neutral_joins"]) if "neutral_joins" in entry else None,
-            solo_centers=int(entry["solo_centers"]) if "solo_centers" in entry else None,
-            victory_by=victory_by,
-        ))
+            setups.append(_load_setup(entry, where, power_ids, provinces))
+        except _SetupProblem as exc:
+            key = exc.key if exc.key in entry else None
+            raise VariantError(str(exc), file="variant.toml",
+                               line=lines.of("setups", key, index - 1)) from exc
     return tuple(setups)
 
 
-def available_variants() -> tuple[str, ...]:
-    """The ids of the variants shipped with realpolitik."""
-    return tuple(
-        sorted(p.name for p in VARIANTS_DIR.iterdir() if (p / "variant.toml").is_file())
+def _load_setup(entry: dict[str, Any], where: str, power_ids: list[str],
+                provinces: Mapping[str, Province]) -> Setup:
+    try:
+        players = int(entry["players"])
+        setup_id = str(entry.get("id", players))
+    except (KeyError, ValueError) as exc:
+        raise _SetupProblem(f"{where} needs a whole number 'players'",
+                           key="players") from exc
+    inactive = [str(p) for p in entry.get("inactive", [])]
+    neutral = [str(p) for p in entry.get("neutral", [])]
+    if "teams" in entry:
+        teams = tuple(tuple(str(p) for p in team) for team in entry["teams"])
+    else:
+        teams = tuple((p,) for p in power_ids if p not in inactive and p not in neutral)
+    named = [p for team in teams for p in team] + inactive + neutral
+    for power in named:
+        if power not in power_ids:
+            raise _SetupProblem(f"{where} names an unknown power {power!r}",
+                               key="teams" if "teams" in entry else "inactive")
+    if sorted(named) != sorted(power_ids):
+        raise _SetupProblem(f"{where} must give every power exactly once (in teams, inactive "
+                           "or neutral)", key="teams")
+    if len(teams) != players:
+        raise _SetupProblem(f"{where} has {len(teams)} teams for {players} players",
+                           key="players")
+    victory_by = str(entry.get("victory_by", "power"))
+    if victory_by not in ("power", "player"):
+        raise _SetupProblem(f"{where}: victory_by must be \"power\" or \"player\", not "
+                           f"{victory_by!r}", key="victory_by")
+    territory = tuple(str(p) for p in entry.get("neutral_territory", []))
+    for province in territory:
+        if province not in provinces:
+            raise _SetupProblem(f"{where}: {province!r} is not a province",
+                               key="neutral_territory")
+    return Setup(
+        id=setup_id,
+        players=players,
+        name=str(entry.get("name", f"{players} players")),
+        teams=teams,
+        inactive=frozenset(inactive),
+        start=str(entry["start"]) if "start" in entry else None,
+        neutral=tuple(neutral),
+        neutral_territory=territory,
+        neutral_joins=str(entry["neutral_joins"]) if "neutral_joins" in entry else None,
+        solo_centers=int(entry["solo_centers"]) if "solo_centers" in entry else None,
+        victory_by=victory_by,
     )
+
+
+def available_variants(search: Sequence[Path] = ()) -> tuple[str, ...]:
+    """The ids of the variants shipped with realpolitik, then those of the folders of
+    ``search`` (:func:`search_folders`) that the shipped ones do not already name."""
+    shipped = sorted(p.name for p in VARIANTS_DIR.iterdir() if (p / "variant.toml").is_file())
+    more = sorted({variant_id for variant_id, _ in _searched(search)} - set(shipped))
+    return (*shipped, *more)
+
+
+VARIANTS_PATH_VARIABLE = "REALPOLITIK_VARIANTS_PATH"
+"""The environment variable naming folders of variants (as PATH does: separated by ``:``,
+``;`` on Windows) that the command line and the server offer besides the shipped ones."""
+
+
+def search_folders(environ: Mapping[str, str]) -> tuple[Path, ...]:
+    """The folders ``environ``'s ``REALPOLITIK_VARIANTS_PATH`` names: each a variant's folder
+    or a folder of variants' folders."""
+    text = environ.get(VARIANTS_PATH_VARIABLE, "")
+    return tuple(Path(part) for part in text.split(os.pathsep) if part.strip())
+
+
+def _searched(search: Sequence[Path]) -> list[tuple[str, Path]]:
+    """(id, folder) of every variant in the folders of ``search``; unreadable ones skipped
+    (loading one by its folder reports what is wrong)."""
+    found = []
+    for place in search:
+        candidates = [place] if (place / "variant.toml").is_file() else (
+            sorted(p for p in place.iterdir() if (p / "variant.toml").is_file())
+            if place.is_dir() else [])
+        for folder in candidates:
+            try:
+                with (folder / "variant.toml").open("rb") as fh:
+                    variant_id = tomllib.load(fh).get("variant", {}).get("id")
+            except (OSError, tomllib.TOMLDecodeError):
+                continue
+            if isinstance(variant_id, str):
+                found.append((variant_id, folder))
+    return found
+
+
+def _digest(folders: Sequence[Path]) -> str:
+    hashed = hashlib.sha256()
+    for folder in folders:
+        for path in sorted(folder.iterdir()):
+            if path.is_file() and path.suffix in (".toml", ".csv", ".py", ".json"):
+                hashed.update(path.name.encode("utf-8") + b"\0")
+                hashed.update(path.read_bytes() + b"\0")
+    return hashed.hexdigest()[:16]
 
 
 def possessive(name: str) -> str:
@@ -317,13 +393,28 @@ def possessive(name: str) -> str:
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
-def load_variant(name_or_path: str | Path) -> Variant:
-    """Load and check a variant by id or alias (``"classical"``, ``"standard"``) or folder path.
+def load_variant(name_or_path: str | Path, *, search: Sequence[Path] = (),
+                 digest: str | None = None) -> Variant:
+    """Load and check a variant by id or alias (``"classical"``, ``"standard"``) or folder path;
+    an id is looked for among the shipped variants, then in the folders of ``search``
+    (:func:`search_folders`). With ``digest`` (a game record's), a variant of that id whose
+    files hash to it is preferred to one whose files changed.
 
     :raises VariantError: the variant does not exist or its files are wrong.
     """
+    path = Path(name_or_path)
+    if not (path.is_dir() and (path / "variant.toml").is_file()) and search:
+        wanted = str(name_or_path)
+        matches = [folder for variant_id, folder in _searched(search) if variant_id == wanted]
+        if matches and not _is_shipped(wanted):
+            loaded = [_load_folder(folder) for folder in matches]
+            return next((v for v in loaded if v.digest == digest), loaded[0])
     folder = _find_variant_folder(name_or_path)
     return _load_folder(folder)
+
+
+def _is_shipped(name: str) -> bool:
+    return (VARIANTS_DIR / name / "variant.toml").is_file()
 
 
 def _find_variant_folder(name_or_path: str | Path) -> Path:
@@ -367,28 +458,117 @@ def _read_csv(path: Path, columns: tuple[str, ...]) -> list[tuple[int, dict[str,
         return rows
 
 
-def _load_folder(folder: Path) -> Variant:
-    toml_path = folder / "variant.toml"
-    text = toml_path.read_text(encoding="utf-8")
+def _read_toml(folder: Path) -> tuple[dict[str, Any], str]:
+    """The parsed ``variant.toml`` of ``folder`` and its text, its tables and ``[variant]``
+    keys checked (a misspelt key is named with the key it was probably meant to be)."""
+    text = (folder / "variant.toml").read_text(encoding="utf-8")
     try:
         data: dict[str, Any] = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise VariantError(f"not valid TOML: {exc}", file="variant.toml") from exc
+        at = re.search(r"at line (\d+)", str(exc))
+        raise VariantError(f"not valid TOML: {exc}", file="variant.toml",
+                           line=int(at.group(1)) if at else None) from exc
     lines = TomlLines(text)
     for table in data:
         if table not in _TABLES:
-            raise VariantError(f"unknown table [{table}]; the tables are: {', '.join(_TABLES)}",
+            raise VariantError(f"unknown table [{table}]{_did_you_mean(table, _TABLES)}; the "
+                               f"tables are: {', '.join(_TABLES)}",
                                file="variant.toml", line=lines.of(table))
+    head = data.get("variant", {})
+    for key in head:
+        if key not in _VARIANT_KEYS:
+            raise VariantError(f"[variant] has no key {key!r}{_did_you_mean(key, _VARIANT_KEYS)};"
+                               f" the keys are: {', '.join(_VARIANT_KEYS)}", file="variant.toml",
+                               line=lines.of("variant", key))
+    return data, text
+
+
+def _did_you_mean(word: str, known: Sequence[str]) -> str:
+    close = difflib.get_close_matches(word, known, n=1, cutoff=0.7)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+@dataclass(frozen=True, slots=True)
+class _Lineage:
+    """What a variant takes from the variants it extends (``[variant] extends``)."""
+
+    data: dict[str, Any]
+    """Its ``variant.toml`` with every table it does not give taken from its parent."""
+    map_folder: Path
+    """The nearest folder of the line that has a ``provinces.csv``: the map's three files
+    are taken together from it."""
+    hooks_folder: Path
+    """The folder whose ``hooks.py`` the ``[variant] hooks`` entry in force names."""
+    folders: tuple[Path, ...]
+    """The folder and the folders of its ancestors, nearest first."""
+
+
+_NOT_INHERITED = ("id", "name", "aliases", "description", "extends")
+"""``[variant]`` keys that belong to one variant only."""
+
+
+def _lineage(folder: Path, data: dict[str, Any], text: str, below: tuple[Path, ...] = (),
+             ) -> _Lineage:
+    """Follow ``[variant] extends``: a child overrides whole tables (and ``[variant]`` keys)
+    and copies nothing; the map files come together from the nearest folder that has them
+    (``below``: the folders of the children already followed)."""
+    folder = folder.resolve()
+    head = data.get("variant", {})
+    extends = head.get("extends")
+    if extends is None:
+        return _Lineage(data, folder, folder, (folder,))
+    line = TomlLines(text).of("variant", "extends")
+    if not isinstance(extends, str) or not extends:
+        raise VariantError("[variant] extends must be a variant's id or folder",
+                           file="variant.toml", line=line)
+    relative = (folder / extends)
+    parent_folder = relative if (relative / "variant.toml").is_file() else None
+    if parent_folder is None:
+        try:
+            parent_folder = _find_variant_folder(extends)
+        except VariantError as exc:
+            raise VariantError(f"[variant] extends: {exc}", file="variant.toml",
+                               line=line) from exc
+    parent_folder = parent_folder.resolve()
+    if parent_folder == folder:
+        raise VariantError("[variant] extends names the variant itself", file="variant.toml",
+                           line=line)
+    if parent_folder in below:
+        circle = " -> ".join(f.name for f in (*below, folder, parent_folder))
+        raise VariantError(f"[variant] extends goes round in a circle: {circle}",
+                           file="variant.toml", line=line)
+    try:
+        parent_data, parent_text = _read_toml(parent_folder)
+        parent = _lineage(parent_folder, parent_data, parent_text, (*below, folder))
+    except VariantError as exc:
+        raise VariantError(f"[variant] extends {extends!r}: {parent_folder / exc.file}"
+                           f"{f', line {exc.line}' if exc.line else ''}: {exc.detail}",
+                           file="variant.toml", line=line) from exc
+    merged = {table: value for table, value in parent.data.items() if table not in data}
+    merged.update(data)
+    own_head = dict(head)
+    for key, value in parent.data.get("variant", {}).items():
+        if key not in _NOT_INHERITED:
+            own_head.setdefault(key, value)
+    merged["variant"] = own_head
+    has_map = (folder / "provinces.csv").is_file()
+    own_hooks = "hooks" in head
+    return _Lineage(merged,
+                    folder if has_map else parent.map_folder,
+                    folder if own_hooks else parent.hooks_folder,
+                    (folder, *parent.folders))
+
+
+def _load_folder(folder: Path) -> Variant:
+    own_data, text = _read_toml(folder)
+    lineage = _lineage(folder, own_data, text)
+    data = lineage.data
+    lines = TomlLines(text)
     head = data.get("variant", {})
     for key in ("id", "name", "start", "solo_centers"):
         if key not in head:
             raise VariantError(f"[variant] needs a {key!r} key", file="variant.toml",
                                line=lines.of("variant"))
-    for key in head:
-        if key not in _VARIANT_KEYS:
-            raise VariantError(f"[variant] has no key {key!r}; the keys are: "
-                               f"{', '.join(_VARIANT_KEYS)}", file="variant.toml",
-                               line=lines.of("variant", key))
 
     powers = []
     power_names: dict[str, str] = {}
@@ -407,14 +587,15 @@ def _load_folder(folder: Path) -> Variant:
                 aliases=tuple(str(a) for a in entry.get("aliases", ())),
             )
         except KeyError as exc:
-            raise VariantError(f"a [[powers]] entry lacks {exc}", file="variant.toml") from exc
+            raise VariantError(f"a [[powers]] entry lacks {exc}", file="variant.toml",
+                               line=lines.of("powers", None, index)) from exc
         powers.append(power)
         for alias in (power.id, power.name, power.adjective, *power.aliases):
             key = normalize_name(alias)
             if power_names.get(key, power.id) != power.id:
                 raise VariantError(
                     f"the power name {alias!r} is used for {power_names[key]} and {power.id}",
-                    file="variant.toml",
+                    file="variant.toml", line=lines.of("powers", None, index),
                 )
             power_names[key] = power.id
     power_ids = {p.id for p in powers}
@@ -426,13 +607,14 @@ def _load_folder(folder: Path) -> Variant:
         raise VariantError(f"[variant] write_places must be \"codes\" or \"names\", not "
                            f"{write_places!r}", file="variant.toml",
                            line=lines.of("variant", "write_places"))
-    provinces, names, shared, coast_names, coast_aliases = _load_provinces(folder, power_ids)
-    borders, support_borders = _load_borders(folder, provinces)
+    provinces, names, shared, coast_names, coast_aliases = _load_provinces(
+        lineage.map_folder, power_ids)
+    borders, support_borders = _load_borders(lineage.map_folder, provinces)
     the_map = Map(provinces.values(), borders, coast_names=coast_names,
                   support_borders=support_borders)
     _check_connected(the_map)
 
-    start_units = _load_start_units(data.get("start", {}), the_map, power_ids)
+    start_units = _load_start_units(data.get("start", {}), the_map, power_ids, lines)
     start_centers: dict[str, str] = {}
     given_centers = data.get("start_centers")
     if given_centers is None:
@@ -443,12 +625,12 @@ def _load_folder(folder: Path) -> Variant:
         for power_id, centers in given_centers.items():
             if power_id not in power_ids:
                 raise VariantError(f"[start_centers] names an unknown power {power_id!r}",
-                                   file="variant.toml")
+                                   file="variant.toml", line=lines.of("start_centers", power_id))
             for center in centers:
                 if center not in provinces or not provinces[center].is_supply_center:
                     raise VariantError(
                         f"[start_centers] {power_id}: {center!r} is not a supply centre",
-                        file="variant.toml",
+                        file="variant.toml", line=lines.of("start_centers", power_id),
                     )
                 start_centers[center] = power_id
 
@@ -461,7 +643,7 @@ def _load_folder(folder: Path) -> Variant:
         taken.add(province_of(unit.location))
     hooks_name = head.get("hooks")
     hooks = VariantHooks() if hooks_name is None else load_hooks(
-        folder, str(hooks_name), line=lines.of("variant", "hooks"))
+        lineage.hooks_folder, str(hooks_name), line=lines.of("variant", "hooks"))
     hooks_data = data.get("hooks_data", {})
     try:
         hooks.read_data(hooks_data, the_map)
@@ -470,6 +652,7 @@ def _load_folder(folder: Path) -> Variant:
             raise VariantError(exc.detail, file="variant.toml",
                                line=lines.of("hooks_data")) from exc
         raise
+    seal_hooks(hooks)
     given_policies = data.get("policies", {})
     if not isinstance(given_policies, dict):
         raise VariantError("[policies] must be a table", file="variant.toml",
@@ -480,7 +663,7 @@ def _load_folder(folder: Path) -> Variant:
         bad = next((k for k in given_policies if repr(k) in exc.detail), None)
         raise VariantError(exc.detail, file="variant.toml",
                            line=lines.of("policies", bad)) from exc
-    return Variant(
+    variant = Variant(
         id=str(head["id"]),
         name=str(head["name"]),
         map=the_map,
@@ -499,10 +682,52 @@ def _load_folder(folder: Path) -> Variant:
         writes_names=write_places == "names",
         power_names=MappingProxyType(power_names),
         coast_names=MappingProxyType(coast_aliases),
-        setups=_load_setups(data.get("setups", []), [p.id for p in powers], provinces),
+        setups=_load_setups(data.get("setups", []), [p.id for p in powers], provinces,
+                            lines),
         source=str(head["id"]) if folder.resolve().parent == VARIANTS_DIR.resolve()
         else str(folder.resolve()),
+        coordinates=MappingProxyType(_load_coordinates(lineage.map_folder)),
+        folders=tuple(f.resolve() for f in lineage.folders),
+        digest=_digest(lineage.folders),
     )
+    _warn_suspicious(variant, lines)
+    return variant
+
+
+def _warn_suspicious(variant: Variant, lines: TomlLines) -> None:
+    """Warn (:class:`~realpolitik.errors.VariantWarning`) about data that loads but is
+    probably a mistake: a power with no home centre (it can never build), and more centres
+    needed to win than the map has."""
+    for index, power in enumerate(variant.powers):
+        if not variant.home_centers(power.id):
+            line = lines.of("powers", "id", index)
+            warnings.warn(VariantWarning(
+                f"variant.toml{f', line {line}' if line else ''}: {power.name} has no home "
+                "centre (no home_of in provinces.csv, no homes), so it can never build"),
+                stacklevel=4)
+    centres = len(variant.map.supply_centers())
+    if variant.solo_centers > centres:
+        line = lines.of("variant", "solo_centers")
+        warnings.warn(VariantWarning(
+            f"variant.toml{f', line {line}' if line else ''}: solo_centers is "
+            f"{variant.solo_centers} but the map has only {centres} supply centres, so nobody "
+            "can win outright"), stacklevel=4)
+
+
+def _load_coordinates(folder: Path) -> dict[str, tuple[float, float]]:
+    """The optional ``x``, ``y`` columns of ``provinces.csv`` (both or neither on a line)."""
+    points: dict[str, tuple[float, float]] = {}
+    rows = _read_csv(folder / "provinces.csv", ("id",))
+    for line, row in rows:
+        x, y = row.get("x", ""), row.get("y", "")
+        if not x and not y:
+            continue
+        try:
+            points[row["id"]] = (float(x), float(y))
+        except ValueError:
+            raise VariantError(f"x and y must be numbers (found {x!r}, {y!r})",
+                               file="provinces.csv", line=line) from None
+    return points
 
 
 def _unpickled_variant(source: str, policies: dict[str, str], closed: tuple[str, ...],
@@ -540,7 +765,7 @@ def check_policies(hooks: VariantHooks, chosen: Mapping[str, object], *, origin:
                                f"{', '.join(allowed)}", file="variant.toml")
     return {name: str(chosen.get(name, allowed[0])) for name, allowed in known.items()}
 _VARIANT_KEYS = ("id", "name", "aliases", "start", "solo_centers", "description", "hooks",
-                 "write_places")
+                 "write_places", "extends")
 _POWER_KEYS = ("id", "name", "adjective", "colour", "aliases", "homes", "build_sites",
                "max_fleets", "max_armies")
 
@@ -556,6 +781,7 @@ def _load_provinces(
     if (folder / "coasts.csv").is_file():
         coast_rows = _read_csv(folder / "coasts.csv", ("province", "coast", "name", "aliases"))
     coasts_of: dict[str, list[str]] = {}
+    coast_lines: dict[str, int] = {}
     coast_names: dict[str, str] = {}
     coast_aliases: dict[str, list[str]] = {}
     raw: dict[str, tuple[int, dict[str, str]]] = {}
@@ -577,6 +803,7 @@ def _load_provinces(
         if loc in coasts_of.get(pid, []):
             raise VariantError(f"coast {loc!r} is listed twice", file="coasts.csv", line=line)
         coasts_of.setdefault(pid, []).append(loc)
+        coast_lines[loc] = line
         coast_names[loc] = row["name"] or coast
         coast_aliases[loc] = [a for a in row["aliases"].split("|") if a.strip()]
 
@@ -631,7 +858,7 @@ def _load_provinces(
         coasts = tuple(coasts_of.get(pid, ()))
         if coasts and terrain is not Terrain.COAST:
             raise VariantError(f"{pid} has coasts in coasts.csv but its terrain is {terrain}",
-                               file="coasts.csv")
+                               file="provinces.csv", line=line)
         aliases = tuple(a.strip() for a in row["aliases"].split("|") if a.strip())
         provinces[pid] = Province(
             id=pid,
@@ -655,7 +882,7 @@ def _load_provinces(
             key = (pid, normalize_name(alias))
             if scoped.get(key, loc) != loc:
                 raise VariantError(f"the coast name {alias!r} is used twice in {pid}",
-                                   file="coasts.csv")
+                                   file="coasts.csv", line=coast_lines[loc])
             scoped[key] = loc
     return provinces, names, {k: tuple(v) for k, v in shared.items()}, coast_names, scoped
 
@@ -767,33 +994,36 @@ def _check_connected(the_map: Map) -> None:
 
 
 def _load_start_units(
-    start: Mapping[str, Any], the_map: Map, power_ids: set[str]
+    start: Mapping[str, Any], the_map: Map, power_ids: set[str], lines: TomlLines
 ) -> tuple[StartUnit, ...]:
     units: list[StartUnit] = []
     taken: dict[str, str] = {}
     for power_id, entries in start.items():
         if power_id not in power_ids:
             raise VariantError(f"[start] names an unknown power {power_id!r}",
-                               file="variant.toml")
+                               file="variant.toml", line=lines.of("start", power_id))
+        if not isinstance(entries, list):
+            raise VariantError(f"[start] {power_id} must be a list of units, e.g. [\"A par\"]",
+                               file="variant.toml", line=lines.of("start", power_id))
         for entry in entries:
             match = re.fullmatch(r"\s*([AFaf])\s+([a-z0-9_/]+)\s*", str(entry))
             if match is None:
                 raise VariantError(
                     f"[start] {power_id}: {entry!r} should look like 'A par' or 'F stp/sc'",
-                    file="variant.toml",
+                    file="variant.toml", line=lines.of("start", power_id),
                 )
             unit_type = UnitType(match.group(1).upper())
             location = match.group(2)
             if not the_map.can_hold(unit_type, location):
                 raise VariantError(
                     f"[start] {power_id}: a {unit_type.name.lower()} cannot stand at {location!r}",
-                    file="variant.toml",
+                    file="variant.toml", line=lines.of("start", power_id),
                 )
             province = province_of(location)
             if province in taken:
                 raise VariantError(
                     f"[start] {power_id}: {province} already holds a unit of {taken[province]}",
-                    file="variant.toml",
+                    file="variant.toml", line=lines.of("start", power_id),
                 )
             taken[province] = power_id
             units.append(StartUnit(power_id, unit_type, location))

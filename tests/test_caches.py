@@ -149,9 +149,9 @@ def test_order_values_dropped_from_the_full_table_are_made_again_equal(
 
 
 def test_the_facade_strings_start_over_when_full(monkeypatch: pytest.MonkeyPatch) -> None:
-    from realpolitik.compat import diplomacy
+    from realpolitik.compat import diplomacy, diplomacy_words
 
-    monkeypatch.setattr(diplomacy, "_MAX_MOVEMENT_TEXTS", 50)
+    monkeypatch.setattr(diplomacy_words, "_MAX_MOVEMENT_TEXTS", 50)
     game = diplomacy.Game()
     # (the facade shares its loaded variant between games: start from an empty table)
     diplomacy._movement_texts(game.realpolitik_game.variant).clear()

@@ -84,8 +84,8 @@ def test_rule_7e_indias_armies_are_marked_among_englands(
     code, out, _ = run(capsys, "show", str(path))
     assert code == 0
     england = next(line for line in out.splitlines() if line.lstrip().startswith("England"))
-    assert "A A39 (India)" in england and "A A44 (India)" in england
-    assert "A A41 (India)" not in england  # Delhi's army is England's own
+    assert "A Calcutta (India)" in england and "A Bombay (India)" in england  # A39, A44
+    assert "A Delhi (India)" not in england  # Delhi's army (A41) is England's own
     shown = world.hooks.public_state(Game(world).position)["protectorates"]
     assert shown == {"India": {"controller": "england", "units": ["A39", "A44"]},
                      "Holland": {"controller": None, "units": ["E23", "110"]},

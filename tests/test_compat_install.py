@@ -88,8 +88,7 @@ _SCRIPT = textwrap.dedent('''
                                  phase=game.get_current_phase(), time_sent=None))
         played = game.process()
         print(played.name, sorted((unit, sorted(map(str, status)))
-                                  for unit, status in played.results.items()
-                                  if status and unit != "WAIVE"))
+                                  for unit, status in played.results.items() if status))
     print(game.get_current_phase(), {p: sorted(u) for p, u in game.get_units().items()})
     print({p: sorted(c) for p, c in game.get_centers().items()})
     print([phase.name for phase in game.get_phase_history()][-3:])
@@ -109,12 +108,13 @@ def _run(args: list[str], cwd: Path) -> str:
     return done.stdout
 
 
-def test_an_unmodified_script_gives_the_packages_output(tmp_path: Path) -> None:
+@pytest.mark.parametrize("seed", ["3", "7"])
+def test_an_unmodified_script_gives_the_packages_output(tmp_path: Path, seed: str) -> None:
     pytest.importorskip("diplomacy")
     script = tmp_path / "research.py"
     script.write_text(_SCRIPT, encoding="utf-8")
-    on_the_package = _run([str(script), "3", "1910"], tmp_path)
-    on_realpolitik = _run(["-m", "realpolitik.compat", str(script), "3", "1910"], tmp_path)
+    on_the_package = _run([str(script), seed, "1910"], tmp_path)
+    on_realpolitik = _run(["-m", "realpolitik.compat", str(script), seed, "1910"], tmp_path)
     assert on_realpolitik == on_the_package
     assert "F1910M" in on_realpolitik  # (the script did play the game)
 
@@ -123,3 +123,14 @@ def test_run_refuses_without_a_script() -> None:
     done = subprocess.run([sys.executable, "-m", "realpolitik.compat"], capture_output=True,
                           text=True, timeout=60)
     assert done.returncode != 0 and "usage" in done.stderr
+
+
+def test_a_module_runs_with_dash_m(tmp_path: Path) -> None:
+    (tmp_path / "research_module.py").write_text(textwrap.dedent('''
+        import sys
+        from diplomacy import Game
+        game = Game()
+        print(type(game).__module__, sys.argv[1:], game.get_current_phase())
+    '''), encoding="utf-8")
+    out = _run(["-m", "realpolitik.compat", "-m", "research_module", "x"], tmp_path)
+    assert out.split() == ["realpolitik.compat.diplomacy", "['x']", "S1901M"]

@@ -61,3 +61,10 @@ def test_the_lists_are_the_packages(package_map: Any) -> None:
     assert {loc: sorted(n for n in near if n != "SWI")
             for loc, near in package_map.loc_abut.items() if loc != "SWI"} == {
         loc: sorted(near) for loc, near in ours.loc_abut.items() if loc != "SWI"}
+
+
+def test_compact_writes_a_sentence_in_short_words() -> None:
+    the_map = Map()
+    assert the_map.compact("England: Fleet Western Mediterranean -> Tyrrhenian Sea. (*bounce*)") \
+        == ["F", "WES", "TYS", "|"]
+    assert the_map.compact("Army Spain nc moves to Mid-Atlantic Ocean") == ["A", "SPA/NC", "MAO"]

@@ -31,7 +31,8 @@ def _services(url: str) -> tuple[GameService, GameService]:
 
 
 def _game(service: GameService) -> tuple[int, list[Account]]:
-    users = [service.accounts._create(f"player{i}", "not a real hash")[0] for i in range(7)]
+    users = [service.accounts._create(f"player{i}", "not a real hash", "local", None)[0]
+             for i in range(7)]
     day = 86400
     game_id = service.create_game(users[0], GameOptions(
         name="shared", players="7", deadlines=Deadlines(day, day, day, day)))

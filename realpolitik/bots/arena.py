@@ -7,8 +7,9 @@ of ``end_year``.
 
 from __future__ import annotations
 
+import concurrent.futures
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from realpolitik.bots.base import Bot
@@ -136,11 +137,17 @@ def run_arena(lineup: Sequence[str], *, games: int, seed: int = 0,
               end_year: int = 1920, make: Callable[[str, int], Bot] | None = None,
               timing: PhaseTiming | None = None,
               on_game: Callable[[GameSummary], None] | None = None,
+              jobs: int = 1,
               ) -> tuple[list[Standing], list[GameSummary]]:
     """Play ``games`` games with the bots of ``lineup`` (one per power, rotated each game) and
     return the league table (one line per distinct bot, in line-up order) and the games.
 
-    :raises ValueError: the line-up does not name one bot per power of the variant.
+    ``jobs`` > 1 plays the games in that many processes (the games, each played from its
+    own seed, and the table are the same as with one; ``make`` must then be a module-level
+    function, and ``timing``, which one process keeps, is refused).
+
+    :raises ValueError: the line-up does not name one bot per power of the variant, or
+        ``jobs`` is less than 1 or comes with ``timing``.
     """
     from realpolitik.bots import make_bot
 
@@ -150,19 +157,58 @@ def run_arena(lineup: Sequence[str], *, games: int, seed: int = 0,
     if len(lineup) != len(powers):
         raise ValueError(f"{loaded.name} has {len(powers)} powers but {len(lineup)} bots were "
                          f"named: name one bot per power")
+    if jobs < 1:
+        raise ValueError(f"jobs {jobs}: play in at least one process")
+    if jobs > 1 and timing is not None:
+        raise ValueError("the bots' timing is kept in one process: time them without jobs")
     maker = make or make_bot
     table: dict[str, Standing] = {}
     for name in lineup:
         table.setdefault(name, Standing(name))
+    plans = [_GamePlan(loaded, tuple(lineup), index, seed + index, end_year, the_rules, maker)
+             for index in range(games)]
     summaries: list[GameSummary] = []
-    for index in range(games):
-        game_seed = seed + index
-        seats = {power: lineup[(place + index) % len(lineup)]
-                 for place, power in enumerate(powers)}
-        bots = {power: maker(name, game_seed * 1000 + place)
-                for place, (power, name) in enumerate(seats.items())}
-        game = play_game(loaded, bots, seed=game_seed, end_year=end_year, rules=the_rules,
-                         timing=timing)
+    if jobs == 1:
+        played: Iterable[Game] = (_play_planned(plan, timing) for plan in plans)
+        _tally(plans, played, table, summaries, on_game)
+    else:
+        with concurrent.futures.ProcessPoolExecutor(max_workers=min(jobs, games)) as pool:
+            _tally(plans, pool.map(_play_planned, plans), table, summaries, on_game)
+    return list(table.values()), summaries
+
+
+@dataclass(frozen=True)
+class _GamePlan:
+    """One game of an arena, as a process is handed it."""
+
+    variant: Variant
+    lineup: tuple[str, ...]
+    index: int
+    seed: int
+    end_year: int
+    rules: Rules
+    make: Callable[[str, int], Bot]
+
+    @property
+    def seats(self) -> dict[str, str]:
+        powers = self.variant.power_ids
+        return {power: self.lineup[(place + self.index) % len(self.lineup)]
+                for place, power in enumerate(powers)}
+
+
+def _play_planned(plan: _GamePlan, timing: PhaseTiming | None = None) -> Game:
+    bots = {power: plan.make(name, plan.seed * 1000 + place)
+            for place, (power, name) in enumerate(plan.seats.items())}
+    return play_game(plan.variant, bots, seed=plan.seed, end_year=plan.end_year,
+                     rules=plan.rules, timing=timing)
+
+
+def _tally(plans: Sequence[_GamePlan], played: Iterable[Game], table: dict[str, Standing],
+           summaries: list[GameSummary], on_game: Callable[[GameSummary], None] | None,
+           ) -> None:
+    """Count each game, in the order played, into ``table`` and ``summaries``."""
+    for plan, game in zip(plans, played, strict=True):
+        seats = plan.seats
         end = game.end
         assert end is not None
         centers = game.centers()
@@ -182,12 +228,11 @@ def run_arena(lineup: Sequence[str], *, games: int, seed: int = 0,
                 line.draws += 1
             if all(centers.get(power, 0) > n for p, n in centers.items() if p != power):
                 line.top += 1
-        summary = GameSummary(index, game_seed, seats, end.kind.value, end.winners,
+        summary = GameSummary(plan.index, plan.seed, seats, end.kind.value, end.winners,
                               end.phase, centers, game)
         summaries.append(summary)
         if on_game is not None:
             on_game(summary)
-    return list(table.values()), summaries
 
 
 def league_text(table: Sequence[Standing]) -> str:

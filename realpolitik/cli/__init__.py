@@ -194,6 +194,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="how many games (default 7)")
     sub.add_argument("--seed", type=int, default=0,
                      help="seed of the first game; game i uses SEED+i (default 0)")
+    sub.add_argument("--jobs", type=int, default=1, metavar="N",
+                     help="play the games in N processes (the same games and table as with "
+                     "one; default 1)")
     sub.add_argument("--variant", default="classical",
                      help="the map: a variant's name or folder (default: classical)")
     sub.add_argument("--rules", default="2023", metavar="EDITION",

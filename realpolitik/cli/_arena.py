@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
 from realpolitik.bots import BOT_NAMES
 from realpolitik.bots.arena import GameSummary, league_text, parse_lineup, run_arena
 from realpolitik.errors import RealpolitikError
-from realpolitik.variant import available_variants, load_variant
+from realpolitik.variant import available_variants, load_variant, search_folders
 
 from ._common import EXIT_FILE, EXIT_OK, CliError, print_json, save_game
 
@@ -21,12 +22,14 @@ def cmd_arena(args: argparse.Namespace) -> int:
         raise CliError(f"--bots: {exc}") from None
     if args.games < 1:
         raise CliError(f"--games {args.games}: play at least one game")
+    if args.jobs < 1:
+        raise CliError(f"--jobs {args.jobs}: play in at least one process")
     try:
-        variant = load_variant(args.variant)
+        variant = load_variant(args.variant, search=search_folders(os.environ))
     except FileNotFoundError:
         raise CliError(f"--variant {args.variant!r}: no such variant; the variants are "
-                       + ", ".join(available_variants()) + ", or give a variant's folder") \
-            from None
+                       + ", ".join(available_variants(search_folders(os.environ)))
+                       + ", or give a variant's folder") from None
     except RealpolitikError as exc:
         raise CliError(f"--variant {args.variant!r}: {exc}") from None
     if len(lineup) != len(variant.power_ids):
@@ -53,7 +56,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
 
     try:
         table, games = run_arena(lineup, games=args.games, seed=args.seed, variant=variant,
-                                 rules=args.rules, end_year=args.end_year, on_game=finished)
+                                 rules=args.rules, end_year=args.end_year, on_game=finished,
+                                 jobs=args.jobs)
     except ValueError as exc:
         raise CliError(str(exc)) from None
     if args.json:

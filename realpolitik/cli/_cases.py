@@ -7,9 +7,10 @@ import argparse
 import json
 import sys
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
-from realpolitik.errors import OrderTextError, RealpolitikError
+from realpolitik.errors import HookError, OrderTextError, RealpolitikError
 from realpolitik.geography import UnitType
 from realpolitik.notation import parse_orders
 from realpolitik.phases import next_position
@@ -29,15 +30,21 @@ class CaseError(Exception):
 _VARIANTS: dict[str, Variant] = {}
 
 
-def _variant(name: object) -> Variant:
+def _variant(name: object, base: Path | None = None) -> Variant:
+    """The variant a case names: an id, or a folder, found from ``base`` (the case file's
+    folder) first when it is a relative path."""
     if not isinstance(name, str) or not name:
         raise CaseError("'variant' must be a variant name such as \"classical\"")
-    if name not in _VARIANTS:
+    wanted = name
+    if base is not None and not Path(name).is_absolute() \
+            and (base / name / "variant.toml").is_file():
+        wanted = str((base / name).resolve())
+    if wanted not in _VARIANTS:
         try:
-            _VARIANTS[name] = load_variant(name)
+            _VARIANTS[wanted] = load_variant(wanted)
         except (FileNotFoundError, RealpolitikError, ValueError) as exc:
             raise CaseError(f"'variant': {name!r} is not a variant ({exc})") from None
-    return _VARIANTS[name]
+    return _VARIANTS[wanted]
 
 
 def _power(variant: Variant, key: object, where: str) -> str:
@@ -95,9 +102,11 @@ def _via_convoy(value: object) -> set[tuple[str, str]]:
                     "{\"ITALY\": [\"A MAR\"]}")
 
 
-def read_case(case: Mapping[str, Any]) -> tuple[Position, list[Given], bool, Any]:
-    """The position and orders of a case, whether its centres are known, and its rules."""
-    variant = _variant(case.get("variant", "classical"))
+def read_case(case: Mapping[str, Any], base: Path | None = None,
+              ) -> tuple[Position, list[Given], bool, Any]:
+    """The position and orders of a case, whether its centres are known, and its rules
+    (``base``: the folder of the case file, from which a variant's folder is found)."""
+    variant = _variant(case.get("variant", "classical"), base)
     try:
         phase = Phase.parse(str(case.get("phase", "")))
     except ValueError as exc:
@@ -196,11 +205,11 @@ def _read_order(position: Position, power: str, text: str) -> list[Given]:
     return [Given(power, text, entry.order)]
 
 
-def adjudicate_case(case: Mapping[str, Any]) -> JSON:
-    """Adjudicate one case; the result in the case format."""
+def adjudicate_case(case: Mapping[str, Any], base: Path | None = None) -> JSON:
+    """Adjudicate one case; the result in the case format (``base``: see :func:`read_case`)."""
     from realpolitik.adjudication import adjudicate
 
-    position, given, centers_known, rules = read_case(case)
+    position, given, centers_known, rules = read_case(case, base)
     orders = [g.order for g in given if g.order is not None]
     resolution = adjudicate(position, orders, rules=rules)
     after = next_position(position, resolution)
@@ -336,15 +345,19 @@ def _case_label(case: object, number: int) -> str:
     return f"line {number}"
 
 
-def _run_one(case: object, where: str, check: bool) -> tuple[JSON, bool | None]:
-    """The output object of one case, and whether it agrees with its ``expect`` (None: none)."""
+def _run_one(case: object, where: str, check: bool, base: Path | None = None,
+             ) -> tuple[JSON, bool | None]:
+    """The output object of one case, and whether it agrees with its ``expect`` (None: none).
+    A hook that failed (a bug in a variant's code) gives an error object with ``"hook"``."""
     if not isinstance(case, Mapping):
         return {"id": None, "error": f"{where}: a case must be a JSON object, not "
                                      f"{type(case).__name__}"}, None
     try:
-        result = adjudicate_case(case)
+        result = adjudicate_case(case, base)
     except CaseError as exc:
         return {"id": case.get("id"), "error": f"{where}: {exc}"}, None
+    except HookError as exc:
+        return {"id": case.get("id"), "error": f"{where}: {exc}", "hook": exc.hook}, None
     except (RealpolitikError, ValueError, KeyError, TypeError) as exc:
         return {"id": case.get("id"), "error": f"{where}: the case could not be adjudicated: "
                                                f"{type(exc).__name__}: {exc}"}, None
@@ -370,6 +383,7 @@ def _run_one(case: object, where: str, check: bool) -> tuple[JSON, bool | None]:
 
 def cmd_adjudicate(args: argparse.Namespace) -> int:
     text = read_text(args.file, "case file")
+    base = Path(args.file).parent if args.file != "-" else None
     out = sys.stdout
     if not args.jsonl:
         try:
@@ -379,7 +393,8 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
                               f"{exc.lineno}, column {exc.colno} ({exc.msg}); for a file with "
                               "one case per line, add --jsonl"}, ensure_ascii=False))
             return EXIT_USAGE
-        single, agreement = _run_one(case, args.file if args.file != "-" else "input", True)
+        single, agreement = _run_one(case, args.file if args.file != "-" else "input", True,
+                                     base)
         out.write(json.dumps(single, indent=2, ensure_ascii=False) + "\n")
         if "error" in single:
             return EXIT_USAGE
@@ -387,7 +402,7 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
             print(f"{single.get('id')}: {'agrees' if agreement else 'DISAGREES'} with its "
                   "expect", file=sys.stderr)
         return EXIT_PROBLEMS if agreement is False and args.check else EXIT_OK
-    total = agreed = errors = 0
+    total = agreed = errors = hook_failures = 0
     result: JSON
     agrees: bool | None
     disagreeing: list[str] = []
@@ -402,7 +417,7 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
             agrees = None
         else:
             try:
-                result, agrees = _run_one(case, _case_label(case, number), True)
+                result, agrees = _run_one(case, _case_label(case, number), True, base)
             except (RecursionError, MemoryError, ArithmeticError, LookupError, TypeError,
                     ValueError, AttributeError) as exc:
                 # a case no check above foresaw: it gets an answer, and the batch goes on
@@ -412,6 +427,7 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
                 agrees = None
         if "error" in result:
             errors += 1
+            hook_failures += "hook" in result
             if args.verbose:
                 print(result["error"], file=sys.stderr)
         try:
@@ -432,7 +448,10 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
     if errors:
         print(f"{errors} case{'s' if errors != 1 else ''} could not be read (see the error "
               "objects)", file=sys.stderr)
-    if args.check and (disagreeing or errors):
+    if hook_failures:
+        print(f"{hook_failures} case{'s' if hook_failures != 1 else ''} failed in a variant's "
+              "hook (a bug in its code)", file=sys.stderr)
+    if hook_failures or (args.check and (disagreeing or errors)):
         return EXIT_PROBLEMS
     return EXIT_OK
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import importlib
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,7 @@ from typing import Any
 from realpolitik.errors import GameError, RealpolitikError
 from realpolitik.game import Game
 from realpolitik.position import Phase, Position
-from realpolitik.variant import available_variants, normalize_name
+from realpolitik.variant import available_variants, load_variant, normalize_name, search_folders
 from realpolitik.writing import write_order
 
 from . import _report
@@ -78,11 +79,12 @@ def cmd_new(args: argparse.Namespace) -> int:
         raise CliError(f"{path}: the file already exists; choose another name, or add --force "
                        "to start a new game in its place", EXIT_FILE)
     try:
-        game = Game(args.variant, rules=args.rules, options=_parse_options(args.option) or None,
+        variant = load_variant(args.variant, search=search_folders(os.environ))
+        game = Game(variant, rules=args.rules, options=_parse_options(args.option) or None,
                     players=args.players, seed=args.seed, end_year=args.end_year)
     except FileNotFoundError:
         raise CliError(f"--variant {args.variant!r}: no such variant; the variants are "
-                       + ", ".join(available_variants())) from None
+                       + ", ".join(available_variants(search_folders(os.environ)))) from None
     except (RealpolitikError, ValueError) as exc:
         raise CliError(f"cannot start the game: {exc}") from None
     save_game(path, game, {RAW_KEY: []})

@@ -114,6 +114,7 @@ def load_game(path: str) -> tuple[Game, JSON]:
     :raises CliError: the file is missing, not JSON, or not a game record that replays.
     """
     from realpolitik.savefile import game_from_json
+    from realpolitik.variant import search_folders
 
     if not Path(path).exists():
         raise CliError(
@@ -131,7 +132,7 @@ def load_game(path: str) -> tuple[Game, JSON]:
         raise CliError(f"{path}: the game file must hold a JSON object, not "
                        f"{type(data).__name__}; is this a realpolitik game file?", EXIT_FILE)
     try:
-        game = game_from_json(data)
+        game = game_from_json(data, search=search_folders(os.environ))
     except (RealpolitikError, ValueError) as exc:
         raise CliError(f"{path}: the game file cannot be loaded: {exc}; restore it from a copy",
                        EXIT_FILE) from None

@@ -32,8 +32,6 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from realpolitik.adjudication.outcomes import Outcome, Resolution
-from realpolitik.caches import Bounded, CacheSlot
 from realpolitik.compat.diplomacy_map import Map
 from realpolitik.compat.diplomacy_message import (
     GLOBAL,
@@ -47,30 +45,44 @@ from realpolitik.compat.diplomacy_message import (
     timestamp_microseconds,
 )
 from realpolitik.compat.diplomacy_names import DEFAULT_GAME_RULES
+from realpolitik.compat.diplomacy_words import (
+    _PHASE_TYPE_NAMES,
+    _SEASON_NAMES,
+    _UPPER,
+    _home_names,
+    _movement_texts,
+    _package_results,
+    _province_of_text,
+    _retreats_by_name,
+    _split_order,
+    _texts_cache,
+    _texts_of,
+    _unit_from_text,
+    _unit_of,
+    diplomacy_state,
+    disbanded_units,
+    order_statuses,
+    order_text,
+    record_orders,
+    unit_text,
+    update_influence,
+)
 from realpolitik.errors import GameError, RealpolitikError
 from realpolitik.game import Game as _Game
 from realpolitik.game import PhaseRecord
-from realpolitik.geography import UnitType, province_of
+from realpolitik.geography import province_of
 from realpolitik.legality import adjustment_counts, build_sites, check_order, retreat_options
 from realpolitik.listing import listed_orders
 from realpolitik.maptables import MapTables, tables_for
 from realpolitik.notation import parse_order
 from realpolitik.orders import (
     Build,
-    Convoy,
-    Disband,
-    Hold,
-    Move,
     Order,
-    Retreat,
-    SupportHold,
-    SupportMove,
     Waive,
 )
 from realpolitik.position import DislodgedUnit, Phase, PhaseType, Position, Season, Unit
 from realpolitik.rules import Rules, rules_for
 from realpolitik.variant import Variant, load_variant
-from realpolitik.variant_rules import NEUTRAL
 
 __all__ = ["Game", "GamePhaseData", "Map", "Message", "Power", "SortedDict", "diplomacy_state",
            "order_statuses", "order_text", "record_orders", "update_influence", "unit_text"]
@@ -85,71 +97,6 @@ _LOADED: dict[str, Variant] = {}
 """Variants loaded so far, by map name: every game on a map shares one, as the package shares
 its maps. A variant keeps what it has worked out about its map (order values, convoy routes),
 so the games after the first start with it ready."""
-_PHASE_TYPE_NAMES = {"M": "MOVEMENT", "R": "RETREATS", "A": "ADJUSTMENTS"}
-_SEASON_NAMES = {"S": "SPRING", "F": "FALL", "W": "WINTER"}
-
-_STATUS: Mapping[Outcome, str] = {
-    Outcome.BOUNCED: "bounce",
-    Outcome.CUT: "cut",
-    Outcome.DISLODGED: "dislodged",
-    Outcome.UNMATCHED: "void",
-    Outcome.ILLEGAL: "void",
-    Outcome.AMBIGUOUS: "void",
-    Outcome.UNREADABLE: "void",
-    Outcome.NO_CONVOY: "no convoy",
-    Outcome.CONVOY_DISRUPTED: "disrupted",
-    Outcome.DISBANDED: "disband",
-    Outcome.SELF_DISLODGE: "bounce",
-}
-
-
-def unit_text(unit: Unit) -> str:
-    """``"F STP/SC"``: a unit as the ``diplomacy`` package writes it."""
-    return f"{unit.type.value} {unit.location.upper()}"
-
-
-def order_text(order: Order, tables: MapTables | None = None,
-               position: Position | None = None) -> str:
-    """An order as the ``diplomacy`` package writes it.
-
-    An army's move by convoy is written with ``VIA`` (the package lists every convoyed move so);
-    ``tables`` (the map's) tells which moves need a convoy; without them only moves marked
-    ``via_convoy`` get it. ``position`` fills in a supported unit's type when the order lacks it.
-    """
-    if isinstance(order, Waive):
-        return "WAIVE"
-    unit = f"{order.unit_type.value} {order.location.upper()}"
-    if isinstance(order, Move):
-        via = order.via_convoy or (
-            tables is not None and order.unit_type is UnitType.ARMY
-            and order.destination not in tables.army_adj.get(province_of(order.location), ())
-        )
-        return f"{unit} - {order.destination.upper()}{' VIA' if via else ''}"
-    if isinstance(order, Hold):
-        return f"{unit} H"
-    if isinstance(order, SupportHold | SupportMove):
-        kind = order.supported_type
-        where = order.supported_location
-        if position is not None:
-            other = position.units.get(province_of(where))
-            if other is not None:
-                kind = kind or other.type
-                where = other.location
-        letter = (kind or UnitType.ARMY).value
-        if isinstance(order, SupportHold):
-            return f"{unit} S {letter} {where.upper()}"
-        return f"{unit} S {letter} {where.upper()} - {order.destination.upper()}"
-    if isinstance(order, Convoy):
-        return f"{unit} C A {order.army_location.upper()} - {order.destination.upper()}"
-    if isinstance(order, Retreat):
-        return f"{unit} R {order.destination.upper()}"
-    if isinstance(order, Disband):
-        return f"{unit} D"
-    if isinstance(order, Build):
-        return f"{unit} B"
-    raise TypeError(f"not an order: {order!r}")
-
-
 class _PhaseTables:
     """What the facade derives from one position, built lazily and dropped when it changes."""
 
@@ -163,311 +110,6 @@ class _PhaseTables:
         self.units: dict[str, list[str]] | None = None
         self.orderable: dict[str, list[str]] | None = None
         self.retreats: dict[str, dict[str, list[str]]] | None = None
-
-
-class _Upper(dict[str, str]):
-    """Location id -> the package's name for it (``stp/sc`` -> ``STP/SC``), filled on use."""
-
-    def __missing__(self, key: str) -> str:
-        self[key] = value = key.upper()
-        return value
-
-
-_UPPER = _Upper()
-_LETTER: Mapping[UnitType | None, str] = {UnitType.ARMY: "A", UnitType.FLEET: "F", None: "A"}
-
-
-_MAX_TEXTS = 4096
-"""How many strings of retreat and adjustment orders :data:`_texts_cache` keeps."""
-
-
-def _no_texts(_variant: Variant) -> Bounded[Order, tuple[str, str | None]]:
-    return Bounded(_MAX_TEXTS)
-
-
-_texts_cache: CacheSlot[Variant, Bounded[Order, tuple[str, str | None]]] = CacheSlot(
-    "facade order strings", _no_texts)
-"""Order -> (its string, another string it is listed under or None), kept in
-``variant.caches``: the listing gives the same orders phase after phase, so their strings are
-made once. Bounded by :data:`_MAX_TEXTS`."""
-
-
-def _texts_of(legal: Mapping[str, tuple[Order, ...]], tables: MapTables,
-              table: dict[str, Order], texts: Bounded[Order, tuple[str, str | None]],
-              ) -> None:
-    """Fill ``table`` (order string -> order) from legal orders (location -> orders), their
-    strings looked up in ``texts`` (:data:`_texts_cache`) and made by :func:`_order_texts`
-    the first time."""
-    for orders in legal.values():
-        for order in orders:
-            known = texts.get(order)
-            if known is None:
-                known = texts[order] = _order_texts(order, tables)
-            table[known[0]] = order  # (not the string without a coast: see _MovementTexts)
-
-
-_MAX_MOVEMENT_TEXTS = 1 << 15
-"""How many movement orders :class:`_MovementTexts` keeps strings for before starting over:
-those of the units of the games being played (a phase lists some 600); a few MB."""
-
-
-class _MovementTexts:
-    """The strings of listed movement orders, for one variant (``variant.caches``).
-
-    The listing gives the same order objects phase after phase (:mod:`realpolitik.listing`
-    keeps them per unit), so their strings are made once. They are looked up by the object's
-    identity, which costs a fraction of hashing the order's fields: this is a memo of strings
-    only (nothing here decides whether an order is legal, which is by value), and every entry
-    holds its order (:attr:`held`), so no other object can take its id while the entry
-    stands. A string names, for its power, one order, so :meth:`Game.set_orders` can find it
-    without a table per phase (checking that the order is listed in the current position, by
-    value). Bounded by :data:`_MAX_MOVEMENT_TEXTS` orders: then it starts over.
-    """
-
-    __slots__ = ("text", "held", "alias", "orders", "parts", "tables")
-
-    def __init__(self, tables: MapTables) -> None:
-        self.tables = tables
-        self.text: dict[int, str] = {}
-        """id(order) -> its string, for the orders in :attr:`held`."""
-        self.held: dict[int, Order] = {}
-        """id(order) -> the order: kept alive while its string is kept, so its id is its own."""
-        self.alias: dict[str, str] = {}
-        """A string -> the other string its order is also listed under (a support of a move
-        to a coast is also listed without the coast, as the package does)."""
-        self.orders: dict[str, dict[str, Order]] = {}
-        """power -> string -> the order it names (not the aliases)."""
-        self.parts: dict[str, tuple[str, str]] = {}
-        """string -> (its unit, the rest of the order): ``("A PAR", "- BUR")``."""
-
-    def clear(self) -> None:
-        """Start over (the tables are full)."""
-        self.text.clear()
-        self.held.clear()
-        self.alias.clear()
-        self.orders.clear()
-        self.parts.clear()
-
-    def text_of(self, order: Order) -> str:
-        """The string of ``order``, made and kept the first time."""
-        key = id(order)
-        main = self.text.get(key)
-        if main is not None:
-            return main
-        if len(self.text) >= _MAX_MOVEMENT_TEXTS:
-            self.clear()
-        main, other = _order_texts(order, self.tables)
-        named = self.orders.setdefault(order.power or "", {})
-        named.setdefault(main, order)
-        self.parts[main] = _split_order(main)
-        if other is not None:
-            # (the string without the coast names a support of the move to any coast: it is
-            # read by the parser, not taken for this order)
-            self.alias[main] = other
-        self.held[key] = order
-        self.text[key] = main
-        return main
-
-    def texts(self, orders: tuple[Order, ...]) -> list[str]:
-        """The strings of one unit's orders, in order, each alias right after its order's
-        string unless already there (as the package's listing has them)."""
-        try:
-            texts = list(map(self.text.__getitem__, map(id, orders)))
-        except KeyError:  # some order met for the first time
-            texts = list(map(self.text_of, orders))
-        alias = self.alias
-        if alias.keys().isdisjoint(texts):
-            return texts
-        out: list[str] = []
-        for text in texts:
-            out.append(text)
-            other = alias.get(text)
-            if other is not None and other not in out:
-                out.append(other)
-        return out
-
-
-def _new_movement_texts(variant: Variant) -> _MovementTexts:
-    return _MovementTexts(tables_for(variant))
-
-
-_movement_texts: CacheSlot[Variant, _MovementTexts] = CacheSlot(
-    "facade movement order strings", _new_movement_texts)
-"""The strings of the listed movement orders (bounded by :data:`_MAX_MOVEMENT_TEXTS`)."""
-
-
-def _order_texts(order: Order, tables: MapTables) -> tuple[str, str | None]:
-    """The package's string of a legal order, and the other string it is also listed under:
-    a support of a move to a coast is also listed without the coast, as the package does.
-    The same strings as :func:`order_text` for these orders."""
-    up, letter = _UPPER, _LETTER
-    kind = order.__class__
-    if kind is Waive:
-        return order_text(order, tables), None
-    assert not isinstance(order, Waive)
-    unit = f"{letter[order.unit_type]} {up[order.location]}"
-    if kind is SupportMove:
-        assert isinstance(order, SupportMove)
-        dest = order.destination
-        head = f"{unit} S {letter[order.supported_type]} {up[order.supported_location]}"
-        other = f"{head} - {up[province_of(dest)]}" if "/" in dest else None
-        return f"{head} - {up[dest]}", other
-    if kind is Move:
-        assert isinstance(order, Move)
-        dest = order.destination
-        if order.unit_type is UnitType.ARMY and (
-                order.via_convoy
-                or dest not in tables.army_adj.get(province_of(order.location), ())):
-            return f"{unit} - {up[dest]} VIA", None
-        return f"{unit} - {up[dest]}", None
-    if kind is SupportHold:
-        assert isinstance(order, SupportHold)
-        return f"{unit} S {letter[order.supported_type]} {up[order.supported_location]}", None
-    if kind is Hold:
-        return f"{unit} H", None
-    if kind is Convoy:
-        assert isinstance(order, Convoy)
-        return f"{unit} C A {up[order.army_location]} - {up[order.destination]}", None
-    return order_text(order, tables), None
-
-
-def record_orders(game: _Game, record: PhaseRecord) -> dict[str, list[str]]:
-    tables = tables_for(record.position.variant)
-    out: dict[str, list[str]] = {p.upper(): [] for p in game.powers}
-    for power, entries in record.orders.items():
-        out[power.upper()] = [order_text(e.order, tables, record.position)
-                              for e in entries if e.order is not None and e.ok
-                              and not isinstance(e.order, Waive)]
-    return out
-
-
-def order_statuses(position: Position, resolution: Resolution) -> dict[str, list[str]]:
-    """Results in the package's shape: unit text -> list of statuses (empty: it went through).
-
-    In the package's words: a move that failed says ``bounce`` (``no convoy`` for an army whose
-    convoy failed), a support ``cut``, an order that matched nothing ``void``; a dislodged unit
-    adds ``dislodged`` to what its order says (a dislodged unit's move failed and its support
-    was cut). A unit that does not survive a retreat phase says ``disband``; a build or removal
-    carried out says ``""`` (a waive nothing: the package's own entries under ``WAIVE`` follow
-    rules of its own, docs/compat.md).
-    """
-    out: dict[str, list[str]] = {}
-    kind = position.phase.type
-    moved: set[str] = set()
-    unconvoyed: set[str] = set()
-    if kind is PhaseType.MOVEMENT:
-        for unit in position.units.values():
-            out[unit_text(unit)] = []
-        moved = {r.order.location for r in resolution.results
-                 if r.outcome is Outcome.MOVED and isinstance(r.order, Move)}
-        unconvoyed = {r.order.location for r in resolution.results
-                      if isinstance(r.order, Move)
-                      and _not_convoyed(r.order, r.outcome, position, resolution)}
-    for result in resolution.results:
-        order = result.order
-        key = "WAIVE" if isinstance(order, Waive) else \
-            f"{order.unit_type.value} {order.location.upper()}"
-        if kind is PhaseType.MOVEMENT and not isinstance(order, Waive):
-            owner = position.units.get(province_of(order.location))
-            if owner is not None and owner.power != result.power:
-                continue  # an order for another power's unit (rule NO_CHECK): not its result
-        statuses = out.setdefault(key, [])
-        if isinstance(order, SupportMove) and result.outcome is not Outcome.DISLODGED:
-            # the package voids a support of an attack on a unit of the supporter's power
-            # that does not move away
-            target = position.units.get(province_of(order.destination))
-            if target is not None and target.power == result.power \
-                    and target.location not in moved:
-                statuses.append("void")
-                continue
-        if isinstance(order, Convoy) and order.army_location in unconvoyed \
-                and result.outcome in (Outcome.NO_EFFECT, Outcome.DISLODGED):
-            # the army went over land, or its convoy failed
-            statuses.extend(("no convoy", "dislodged") if result.outcome is Outcome.DISLODGED
-                            else ("no convoy",))
-            continue
-        if isinstance(order, Move) and order.location in unconvoyed \
-                and result.outcome in (Outcome.BOUNCED, Outcome.SELF_DISLODGE) \
-                and (order.via_convoy or not _by_land(order, position)):
-            statuses.append("no convoy")  # its convoy was broken by a dislodged fleet
-            continue
-        if isinstance(order, SupportMove) and order.supported_location in unconvoyed \
-                and result.outcome in (Outcome.SUPPORTED, Outcome.CUT) \
-                and _failed_convoy(order, resolution):
-            statuses.append("no convoy")  # a support of an army whose convoy failed
-            continue
-        for status in _statuses_of(order, result.outcome, kind):
-            if status not in statuses:
-                statuses.append(status)
-    if kind is PhaseType.MOVEMENT:
-        dislodged = {d.unit.location for d in resolution.dislodged}
-        for unit in position.units.values():
-            if unit.location in dislodged:
-                statuses = out.setdefault(unit_text(unit), [])
-                if "dislodged" not in statuses:
-                    statuses.append("dislodged")
-    elif kind is PhaseType.RETREATS:
-        for text in disbanded_units(position, resolution):
-            statuses = out.setdefault(text, [])
-            if "disband" not in statuses:
-                statuses.append("disband")
-    return out
-
-
-def disbanded_units(position: Position, resolution: Resolution) -> list[str]:
-    """The dislodged units of a retreat phase that did not retreat (``"F TRI"``)."""
-    retreated = {result.order.location for result in resolution.results
-                 if result.outcome is Outcome.RETREATED and not isinstance(result.order, Waive)}
-    return [unit_text(d.unit) for d in position.dislodged if d.unit.location not in retreated]
-
-
-def _by_land(move: Move, position: Position) -> bool:
-    """True if the move's destination is next to the unit by land."""
-    return province_of(move.destination) in position.variant.map.army_neighbours(move.location)
-
-
-def _failed_convoy(support: SupportMove, resolution: Resolution) -> bool:
-    """True if the move ``support`` supports was an army's move whose convoy failed."""
-    return any(isinstance(r.order, Move) and r.order.location == support.supported_location
-               and r.outcome in _CONVOY_FAILED for r in resolution.results)
-
-
-_CONVOY_FAILED = (Outcome.NO_CONVOY, Outcome.CONVOY_DISRUPTED, Outcome.PARADOX)
-
-
-def _not_convoyed(move: Move, outcome: Outcome, position: Position,
-                  resolution: Resolution) -> bool:
-    """True if an army's move was not carried by convoy: its convoy failed (a fleet of it was
-    dislodged), or it went (or tried to go) over land."""
-    if outcome in _CONVOY_FAILED:
-        return True
-    if move.unit_type is UnitType.ARMY and outcome in (Outcome.BOUNCED, Outcome.SELF_DISLODGE):
-        convoys = [r.outcome for r in resolution.results
-                   if isinstance(r.order, Convoy) and r.order.army_location == move.location]
-        if convoys and all(o is Outcome.DISLODGED for o in convoys):
-            return True
-    return move.unit_type is UnitType.ARMY and not move.via_convoy and \
-        province_of(move.destination) in position.variant.map.army_neighbours(move.location)
-
-
-def _statuses_of(order: Order, outcome: Outcome, kind: PhaseType) -> tuple[str, ...]:
-    """The package's statuses for one order's outcome (see :func:`order_statuses`)."""
-    if outcome is Outcome.DISLODGED:
-        if isinstance(order, Move):
-            return ("bounce", "dislodged")
-        if isinstance(order, SupportHold | SupportMove):
-            return ("cut", "dislodged")
-        return ("dislodged",)
-    if outcome in (Outcome.NO_CONVOY, Outcome.CONVOY_DISRUPTED, Outcome.PARADOX) \
-            and isinstance(order, Move):
-        return ("no convoy",)
-    if outcome is Outcome.PARADOX and isinstance(order, Convoy):
-        return ("disrupted",)
-    if kind is PhaseType.ADJUSTMENTS and outcome in (
-            Outcome.BUILT, Outcome.REMOVED, Outcome.DISBANDED):
-        return ("",)
-    status = _STATUS.get(outcome)
-    return () if status is None else (status,)
 
 
 class Power:
@@ -522,6 +164,7 @@ class Power:
         if self._board is position:
             return
         self._board = position
+        self.game._read_lists.add(self.name)
         self._units = [unit_text(unit) for unit in position.units_of(self.name.lower())]
         self._centers = [center.upper() for center in position.centers_of(self.name.lower())]
         self._retreats = {unit: options[:] for unit, options
@@ -620,10 +263,6 @@ class Power:
         return self.name
 
 
-class _Completed(Exception):
-    """(internal) The game is over: nothing to list or order."""
-
-
 class Game:
     """A game with the calls of ``diplomacy.Game``, played by realpolitik's engine.
 
@@ -681,6 +320,9 @@ class Game:
         self._movement_texts = _movement_texts(variant)
         self._upper_locations = [loc.upper() for loc in variant.map.locations]
         self._names: dict[str, str] = {p.upper(): p for p in variant.power_ids}
+        self._read_lists: set[str] = set()
+        """The powers whose lists (:attr:`Power.units`...) have been made: only those can have
+        been changed by the caller."""
         self.powers: dict[str, Power] = {name: Power(self, name) for name in self._names}
         self._phase: _PhaseTables = _PhaseTables(self.realpolitik_game.position)
         self._influence: dict[str, str] = {}
@@ -720,7 +362,8 @@ class Game:
 
     def _sync(self) -> None:
         """Read the powers' lists back into the position if the caller changed them."""
-        if not any(power._changed() for power in self.powers.values()):
+        if not self._read_lists or not any(
+                self.powers[name]._changed() for name in self._read_lists):
             return
         game = self.realpolitik_game
         position = game.position
@@ -1118,6 +761,9 @@ class Game:
         named = self._movement_texts.orders.get(power, {})
         split = self._movement_texts.parts
         listed = None
+        fresh = not holder.orders  # (then what this call writes is all there is)
+        if fresh:
+            holder._values = {}
         for text in texts:
             order = named.get(text)
             if order is not None:
@@ -1126,14 +772,15 @@ class Game:
                 if not listed(order):
                     order = None
             if order is None:
-                order = self._read(power, text)
+                order = self._movement_texts.coastless.get(text) or self._read(power, text)
                 if order is None:
                     continue
                 problem = check_order(game.position, order, rules=game.rules)
                 if problem is not None:
                     self.error.append(f"{power.upper()}: {text}: {problem[1]}")
                     continue
-                text = order_text(order, self._tables, game.position)
+                if text not in split:
+                    text = order_text(order, self._tables, game.position)
             parts = split.get(text)
             if parts is None:
                 parts = _split_order(text)
@@ -1142,7 +789,7 @@ class Game:
                 continue
             holder.orders[unit] = rest
             holder._values[unit] = (rest, order)
-        self._send(holder)
+        self._send(holder, [entry[1] for entry in holder._values.values()] if fresh else None)
 
     def _set_unchecked(self, holder: Power, texts: list[str], replace: bool) -> None:
         """``NO_CHECK``: movement orders kept as given (``"ORDER n"`` -> text), read and
@@ -1343,10 +990,12 @@ class Game:
             holder._reset_orders()
         return voids
 
-    def _send(self, holder: Power) -> None:
-        """Hand a power's orders as they stand to the engine (replacing those it had)."""
+    def _send(self, holder: Power, values: list[Order] | None = None) -> None:
+        """Hand a power's orders as they stand to the engine (replacing those it had);
+        ``values``: their order values, if the caller has them."""
         game = self.realpolitik_game
-        values = self._given_orders(holder)
+        if values is None:
+            values = self._given_orders(holder)
         if values or holder.orders or holder.adjust or holder._sent is not None:
             try:
                 game.submit(self._names[holder.name], values)
@@ -1689,127 +1338,3 @@ _RULE_EXCLUDES: Mapping[str, tuple[str, ...]] = {
     "NO_PRESS": ("PUBLIC_PRESS",), "PUBLIC_PRESS": ("NO_PRESS",),
 }
 """Rules that take each other's place when added, as in the package."""
-
-
-def _unit_from_text(power: str, text: str, the_map: Any) -> Unit | None:
-    """``"F STP/SC"`` of ``power`` as a unit, or None if it cannot stand there."""
-    words = text.upper().split()
-    if len(words) != 2 or words[0] not in ("A", "F"):
-        return None
-    kind = UnitType.ARMY if words[0] == "A" else UnitType.FLEET
-    location = words[1].lower()
-    if not the_map.is_location(location) or not the_map.can_hold(kind, location):
-        return None
-    return Unit(power, kind, location)
-
-
-def _province_of_text(unit: str) -> str:
-    """``"F STP/SC"`` -> ``"STP"``."""
-    return unit[2:].split("/")[0]
-
-
-def _unit_of(order: Order) -> str:
-    """The unit an order is for, as the package writes it."""
-    assert not isinstance(order, Waive)
-    return f"{order.unit_type.value} {order.location.upper()}"
-
-
-def _split_order(text: str) -> tuple[str, str]:
-    """``"A PAR - BUR"`` -> ``("A PAR", "- BUR")``."""
-    words = text.split(" ", 2)
-    return f"{words[0]} {words[1]}", words[2] if len(words) > 2 else ""
-
-
-def _package_results(records: Sequence[PhaseRecord], voids: Mapping[str, list[str]],
-                     ) -> dict[str, list[str]]:
-    """The package's results of the phase played first in ``records`` (a retreat phase the
-    package skips, played straight after, adds its disbands): unit -> statuses."""
-    first = records[0]
-    results = order_statuses(first.position, first.resolution)
-    for unit, statuses in voids.items():  # (the package says void first)
-        results[unit] = statuses + [s for s in results.get(unit, []) if s not in statuses]
-    return results
-
-
-def diplomacy_state(game: _Game, position: Position, influence: Mapping[str, str] | None = None,
-                    *, note: str = "") -> dict[str, Any]:
-    """A position of ``game`` as the package's state dictionary (``Game.get_state()``).
-
-    ``influence`` maps provinces to the last power that stood there (the package's idea);
-    ``zobrist_hash`` is realpolitik's hash of the position, not the package's Zobrist hash.
-    """
-    names = {p.upper(): p for p in game.powers}
-    units = _units_by_name(position, names)
-    retreats = _retreats_by_name(position, game.rules, names)
-    for name, retreating in retreats.items():
-        units[name].extend("*" + unit for unit in retreating)
-    influenced: dict[str, list[str]] = {name: [] for name in names}
-    for province, owner in (influence or {}).items():
-        influenced[owner.upper()].append(province.upper())
-    builds: dict[str, dict[str, Any]] = {}
-    counts = adjustment_counts(position)
-    for power in game.powers:
-        count = counts[power] if position.phase.type is PhaseType.ADJUSTMENTS else 0
-        # The package calls the build sites "homes", whatever the variant lets a power build on.
-        sites: list[str] = []
-        if count > 0:
-            sites = [site.upper() for site in build_sites(position, power)]
-            count = min(count, len(sites))  # builds beyond the free sites are lost
-        builds[power.upper()] = {"count": count, "homes": sites}
-    return {
-        "timestamp": int(time.time() * 1_000_000),
-        "zobrist_hash": str(hash(position) & 0xFFFFFFFFFFFFFFFF),
-        "note": note,
-        "name": str(position.phase),
-        "units": units,
-        "retreats": retreats,
-        "centers": _centers_by_name(position, names),
-        "homes": {name: _home_names(game.variant, power) for name, power in names.items()},
-        "influence": influenced,
-        "civil_disorder": {p.upper(): int(p in game.civil_disorder) for p in game.powers},
-        "builds": builds,
-    }
-
-
-def update_influence(influence: dict[str, str], position: Position) -> None:
-    """Record in ``influence`` the power standing in each province (centres keep their owner;
-    a neutral unit, being no power's, changes nothing)."""
-    # (one pass over the board, in its order: this runs after every phase)
-    for province, unit in position.units.items():
-        if unit.power != NEUTRAL:
-            influence[province] = unit.power
-    for center, owner in position.centers.items():
-        influence.setdefault(center, owner)
-
-
-
-def _units_by_name(position: Position, names: Mapping[str, str]) -> dict[str, list[str]]:
-    """The package's power name -> its units on the board (``["A PAR", "F BRE"]``), for the
-    powers of ``names`` (package name -> power id): neutral units are no power's."""
-    return {name: [unit_text(unit) for unit in position.units_of(power)]
-            for name, power in names.items()}
-
-
-def _retreats_by_name(position: Position, rules: Rules, names: Mapping[str, str],
-                      ) -> dict[str, dict[str, list[str]]]:
-    """The package's power name -> its dislodged units that have somewhere to go, and where
-    (the package disbands the others at once, without a retreat phase)."""
-    out: dict[str, dict[str, list[str]]] = {name: {} for name in names}
-    for name, power in names.items():
-        for dislodged in position.dislodged_of(power):
-            options = retreat_options(position, dislodged, rules=rules)
-            if options:
-                out[name][unit_text(dislodged.unit)] = [option.upper() for option in options]
-    return out
-
-
-def _centers_by_name(position: Position, names: Mapping[str, str]) -> dict[str, list[str]]:
-    """The package's power name -> the supply centres it owns, sorted."""
-    return {name: [center.upper() for center in position.centers_of(power)]
-            for name, power in names.items()}
-
-
-def _home_names(variant: Variant, power: str) -> list[str]:
-    """The home centres of ``power`` as the package names them, sorted."""
-    return sorted(center.upper() for center in variant.map.home_centers(power))
-

@@ -34,8 +34,8 @@ from realpolitik.position import Phase, PhaseType, Position, Unit
 from realpolitik.rules import Rules, rules_for
 from realpolitik.variant import Variant, load_variant
 
-from .diplomacy import (
-    Game,
+from .diplomacy import Game
+from .diplomacy_words import (
     _texts_cache,
     _texts_of,
     diplomacy_state,

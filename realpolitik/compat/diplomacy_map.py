@@ -30,9 +30,23 @@ _SEASONS = {"S": "SPRING", "F": "FALL", "W": "WINTER"}
 _TYPES = {"M": "MOVEMENT", "R": "RETREATS", "A": "ADJUSTMENTS"}
 _SEQUENCE = (("SPRING", "MOVEMENT"), ("SPRING", "RETREATS"), ("FALL", "MOVEMENT"),
              ("FALL", "RETREATS"), ("WINTER", "ADJUSTMENTS"))
-_KEYWORDS = {"ARMY": "A", "FLEET": "F", "HOLD": "H", "HOLDS": "H", "SUPPORT": "S",
-             "SUPPORTS": "S", "CONVOY": "C", "CONVOYS": "C", "MOVE": "-", "MOVES": "-",
-             "RETREAT": "R", "RETREATS": "R", "DISBAND": "D", "BUILD": "B", "TO": "-"}
+_KEYWORDS = {
+    ">": "", "-": "-", "ARMY": "A", "FLEET": "F", "THE": "", "IS": "", "WILL": "", "IN": "",
+    "AT": "", "ON": "", "TO": "", "NC": "/NC", "SC": "/SC", "EC": "/EC", "WC": "/WC",
+    "VIA": "VIA", "OF": "\\", "FROM": "\\", "WITH": "?", "THROUGH": "~", "OVER": "~", "BY": "~",
+    "OR": "|", "BOUNCE": "|", "CUT": "|", "VOID": "?", "DISLODGED": "~", "DESTROYED": "*",
+    **{word: "" for word in ("MOVE", "MOVES", "MOVING", "ATTACK", "ATTACKS", "ATTACKING")},
+    **{word: letter for letters, letter in (
+        (("RETREAT", "RETREATS", "RETREATING"), "R"),
+        (("SUPPORT", "SUPPORTS", "SUPPORTING"), "S"),
+        (("CONVOY", "CONVOYS", "CONVOYING"), "C"),
+        (("HOLD", "HOLDS", "HOLDING"), "H"),
+        (("BUILD", "BUILDS", "BUILDING"), "B"),
+        (("DISBAND", "DISBANDS", "DISBANDING", "DESTROY", "DESTROYS", "DESTROYING", "REMOVE",
+          "REMOVES", "REMOVING"), "D"),
+        (("WAIVE", "WAIVES", "WAIVING", "WAIVED"), "V"),
+    ) for word in letters},
+}
 """Words :meth:`Map.norm` writes short (the package's keywords for them)."""
 
 # The kinds of words Map.vet tells apart, numbered as in the package.
@@ -289,6 +303,45 @@ class Map:
         for token in "|*?!~()[]=_^":
             phrase = phrase.replace(token, f" {token} ")
         return " ".join(self.keywords.get(word, word) for word in phrase.split())
+
+    def compact(self, phrase: str) -> list[str]:
+        """A sentence in short words: ``"England: Fleet Western Mediterranean -> Tyrrhenian
+        Sea. (*bounce*)"`` -> ``["F", "WES", "TYS", "|"]`` (a leading power's name is dropped;
+        place names become their abbreviations, coasts join their place)."""
+        if ":" in phrase:
+            first, rest = phrase.split(":", 1)
+            if self.norm_power(first) in self.powers:
+                phrase = rest
+        words = self.norm(phrase).split()
+        out: list[str] = []
+        while words:
+            short, used = self._shorten(words)
+            if short:
+                out.extend(short.split())
+            words = words[used:]
+        return out
+
+    def _shorten(self, words: list[str]) -> tuple[str, int]:
+        """The short form of the first words of ``words`` and how many words it took."""
+        first = words[0]
+        if first in ("(", "["):
+            closing = ")" if first == "(" else "]"
+            if closing not in words:
+                return first, 1
+            end = words.index(closing)
+            inner = words[1:end]
+            if len(inner) >= 2 and inner[0] == inner[-1] == "*":  # (*bounce*): a result
+                inner = inner[1:-1]
+            return " ".join(self.compact(" ".join(inner))), end + 1
+        for size in range(len(words), 0, -1):
+            place = self.aliases.get(" ".join(words[:size]))
+            if place is not None:
+                break
+        else:
+            return first, 1
+        if size < len(words) and words[size].startswith("/"):  # a coast: SPA /NC
+            return place + words[size], size + 1
+        return place, size
 
     def norm_power(self, power: str) -> str:
         """A power's name normalised, without spaces."""

@@ -2,7 +2,7 @@
 
     python -m realpolitik.compat.package_suite [--goal N] [-v]
 
-The tests are taken from the installed ``diplomacy`` package (``pip install realpolitik[dev]``
+The tests are taken from the installed ``diplomacy`` package (``pip install realpolitik[bench]``
 installs it; they are never copied here): its DATC suites (with and without the ``NO_CHECK``
 rule and order expansion), ``test_game.py`` and ``test_map.py``, 521 tests. They run in this
 process with :func:`realpolitik.compat.install` active, so their ``from diplomacy.engine.game
@@ -41,8 +41,8 @@ def package_tests() -> Path | None:
 
 
 def documented_failures(docs: Path = DOCS) -> set[str]:
-    """The test names ``docs/compat.md`` explains (``test_6_b_2 (no_expand)``-style mentions
-    are read as the bare test name followed by the module, written in backquotes)."""
+    """The tests ``docs/compat.md`` explains, written there in backquotes as pytest ids
+    (``test_datc.py::TestDATC::test_6_b_9``)."""
     if not docs.is_file():
         return set()
     return set(re.findall(r"`(test_\w+\.py::[\w:]+)`", docs.read_text(encoding="utf-8")))
@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     tests = package_tests()
     if tests is None or not (tests / SUITE[0]).is_file():
         print("the diplomacy package (with its tests) is not installed: "
-              "pip install -e '.[dev]'", file=sys.stderr)
+              "pip install -e '.[bench]'", file=sys.stderr)
         return 2
     install()
     facade = importlib.import_module("diplomacy")  # realpolitik's, through install()

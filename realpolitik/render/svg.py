@@ -91,41 +91,83 @@ class MapArt:
 
 
 def load_map_art(variant: Variant) -> MapArt:
-    """The artwork of ``variant`` (read once and kept with the variant).
+    """The artwork of ``variant`` (read once and kept with the variant): the ``map.json`` of
+    its folder or of the nearest variant it extends that has one, else the artwork shipped for
+    it (``realpolitik/render/<id>.json``), else a schematic map drawn from its data
+    (:mod:`realpolitik.render.schematic`). Artwork that lacks a space of the map is passed
+    over (a child variant that changed the map).
 
-    :raises MapArtError: there is no ``<variant id>.json`` artwork, or it is broken.
+    :raises MapArtError: an artwork file is broken.
     """
     return _map_art(variant)
 
 
+def _art_files(variant: Variant) -> list[Path]:
+    files = []
+    package_variants = Path(__file__).parent.parent / "variants"
+    for folder in variant.folders:
+        files.append(folder / "map.json")
+        if folder.parent == package_variants.resolve():
+            files.append(ART_DIR / f"{folder.name}.json")
+    if not variant.folders:
+        files.append(ART_DIR / f"{variant.id}.json")
+    return files
+
+
 def _read_map_art(variant: Variant) -> MapArt:
-    path = ART_DIR / f"{variant.id}.json"
+    passable = {p.id for p in variant.map.provinces.values()}
+    for path in _art_files(variant):
+        if not path.is_file():
+            continue
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except ValueError as exc:
+            raise MapArtError(f"the map picture {path} is broken: {exc}") from exc
+        art = _art_from_data(data, path.name)
+        if passable <= set(art.paths):
+            return art
+    from realpolitik.render.schematic import schematic_art_data
+
+    return _art_from_data(schematic_art_data(variant), "the schematic map")
+
+
+def _art_from_data(data: Mapping[str, object], origin: str) -> MapArt:
+    """Artwork from its JSON form (``origin`` names it in errors)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        art = MapArt(
-            width=int(data["width"]),
-            height=int(data["height"]),
-            paths=MappingProxyType({k: str(v["path"]) for k, v in data["spaces"].items()}),
-            terrain=MappingProxyType({k: str(v["terrain"]) for k, v in data["spaces"].items()}),
-            units=MappingProxyType({k: _point(v) for k, v in data["units"].items()}),
-            labels=MappingProxyType({k: _point(v) for k, v in data["labels"].items()}),
-            centers=MappingProxyType({k: _point(v) for k, v in data["centers"].items()}),
+        spaces = _table(data["spaces"])
+        return MapArt(
+            width=int(str(data["width"])),
+            height=int(str(data["height"])),
+            paths=MappingProxyType({k: str(_table(v)["path"]) for k, v in spaces.items()}),
+            terrain=MappingProxyType({k: str(_table(v)["terrain"]) for k, v in spaces.items()}),
+            units=MappingProxyType({k: _point(v) for k, v in _table(data["units"]).items()}),
+            labels=MappingProxyType({k: _point(v) for k, v in _table(data["labels"]).items()}),
+            centers=MappingProxyType({k: _point(v) for k, v in _table(data["centers"]).items()}),
             dislodged=MappingProxyType({k: _point(v)
-                                        for k, v in data.get("dislodged", {}).items()}),
-            coasts=MappingProxyType({k: tuple(v) for k, v in data.get("coasts", {}).items()}),
-            decor=MappingProxyType({k: str(v) for k, v in data.get("decor", {}).items()}),
+                                        for k, v in _table(data.get("dislodged", {})).items()}),
+            coasts=MappingProxyType({k: tuple(str(c) for c in _list(v))
+                                     for k, v in _table(data.get("coasts", {})).items()}),
+            decor=MappingProxyType({k: str(v) for k, v in _table(data.get("decor", {})).items()}),
             label_text=MappingProxyType(
-                {k: str(v) for k, v in data.get("label_text", {}).items()}),
+                {k: str(v) for k, v in _table(data.get("label_text", {})).items()}),
             label_size=MappingProxyType(
-                {k: float(v) for k, v in data.get("label_sizes", {}).items()}),
+                {k: float(str(v)) for k, v in _table(data.get("label_sizes", {})).items()}),
             note=str(data.get("note", "")),
         )
-    except FileNotFoundError:
-        raise MapArtError(f"{variant.name} has no map picture ({path.name} is missing; "
-                          "make it with scripts/build_map.py)") from None
     except (KeyError, TypeError, ValueError) as exc:
-        raise MapArtError(f"the map picture {path.name} is broken: {exc!r}") from exc
-    return art
+        raise MapArtError(f"the map picture {origin} is broken: {exc!r}") from exc
+
+
+def _table(value: object) -> Mapping[str, object]:
+    if not isinstance(value, Mapping):
+        raise TypeError(f"expected a table, found {value!r}")
+    return value
+
+
+def _list(value: object) -> list[object]:
+    if not isinstance(value, list):
+        raise TypeError(f"expected a list, found {value!r}")
+    return value
 
 
 _map_art: CacheSlot[Variant, MapArt] = CacheSlot("map art", _read_map_art)
@@ -399,6 +441,10 @@ def render(
     for layer in ("neutral", "islands", "lakes"):
         if art.decor.get(layer):
             out.append(f'<path d="{art.decor[layer]}" fill="{decor_fill[layer]}"/>')
+    if art.decor.get("links"):
+        # a schematic map's borders, one dotted line per pair of neighbours
+        out.append(f'<path id="links" d="{art.decor["links"]}" fill="none" stroke="{BORDER}" '
+                   'stroke-width="1.2" stroke-dasharray="2 4" opacity="0.7"/>')
     out.append("</g>")
 
     # supply centres

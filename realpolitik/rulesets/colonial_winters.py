@@ -165,6 +165,17 @@ class StartChoice:
     count: int
 
 
+_REGIONS = {"e": "Europe", "a": "Asia", "o": "Oceania", "f": "Africa and Arabia",
+            "n": "North America and the Caribbean", "s": "South and Central America"}
+"""The continent letters of the key's codes (``e21`` is Copenhagen, in Europe)."""
+
+
+def _code_order(code: str) -> tuple[str, int]:
+    """A code's place in the key: by its letter, then by its number (``e9`` before ``e10``)."""
+    digits = code.lstrip("abcdefghijklmnopqrstuvwxyz")
+    return code[:len(code) - len(digits)], int(digits) if digits.isdigit() else 0
+
+
 _TIER_FLEET_BUILDS = {"b": 2, "c": 2, "d": 1, "e": 1}
 """4(b), 4(d): at most this many fleet builds a year (tier (a): no limit)."""
 
@@ -900,7 +911,42 @@ class ColonialWinters(VariantHooks):
                     "units": [p.upper() for p in self._protectorate(position, c).get("units")
                               or () if p in position.units]}
                 for c in self.protectorates}
+        shown.update(self._rule_state(position))
         return shown
+
+    def _rule_state(self, position: Position) -> dict[str, JsonValue]:
+        """What a player needs to see before ordering (the page shows it): the inactive
+        units (rule 8), each power's start choice still to make (rule 8), and what mobilising
+        costs and brings this winter (rule 8); empty entries are left out."""
+        out: dict[str, JsonValue] = {}
+        inactive = sorted(self._inactive(position) & position.units.keys())
+        if inactive:
+            out["inactive"] = list(inactive)
+        choices: dict[str, JsonValue] = {}
+        for power in position.variant.power_ids:
+            pending = self.pending_choice(position, power) if self.start_choices else None
+            if pending is not None:
+                choices[power] = {"units": list(pending[0]), "count": pending[1]}
+        if choices:
+            out["start_choices"] = choices
+        if inactive and position.phase.type is PhaseType.ADJUSTMENTS:
+            costs: dict[str, JsonValue] = {}
+            for power in sorted({position.units[p].power for p in inactive}):
+                offer = self.mobilisation(position, power)
+                if offer is not None:
+                    costs[power] = {"units": [u for u in sorted(offer.units)],
+                                    "per_build": offer.per_build, "reason": offer.reason}
+            out["mobilisation"] = costs
+        return out
+
+    def regions(self, variant: Variant) -> Mapping[str, tuple[str, ...]]:
+        # the key's codes: a continent letter and a number; the seas and polar areas are
+        # plain numbers (docs/colonial_winters.md)
+        groups: dict[str, list[str]] = {name: [] for name in _REGIONS.values()}
+        for province in variant.map.provinces:
+            name = _REGIONS.get(province[0], "Seas and polar areas")
+            groups.setdefault(name, []).append(province)
+        return {name: tuple(sorted(ids, key=_code_order)) for name, ids in groups.items() if ids}
 
     def inactive_units(self, position: Position) -> frozenset[str]:
         # rule 8: the units on the inactive list, until mobilised, attacked or their date

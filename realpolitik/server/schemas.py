@@ -291,6 +291,22 @@ class SeaSuperiorityOut(BaseModel):
     tiers: dict[str, str]
 
 
+class StartChoiceOut(BaseModel):
+    units: list[str]
+    """The inactive units (their provinces) among which the power chooses."""
+    count: int
+    """How many of them it makes active."""
+
+
+class MobilisationOut(BaseModel):
+    units: list[str]
+    """The power's inactive units (their provinces) that a mobilisation may bring in."""
+    per_build: int
+    """How many units the one build foregone this winter mobilises (0: none now)."""
+    reason: str
+    """Why it may not mobilise now, when ``per_build`` is 0."""
+
+
 class ProtectorateOut(BaseModel):
     controller: str | None
     """The power that commands its units (None: civil disorder)."""
@@ -373,6 +389,13 @@ class GameOut(BaseModel):
     """The variant's named policies (readings of ambiguous rules) this game plays under."""
     sea_superiority: SeaSuperiorityOut | None = None
     """Colonial Winters: who holds sea superiority, each power's fleets and tier (a-e)."""
+    inactive: list[str] = Field(default_factory=list)
+    """Colonial Winters 8: the provinces of the inactive units (they may only hold until
+    mobilised or attacked)."""
+    start_choices: dict[str, StartChoiceOut] = Field(default_factory=dict)
+    """Colonial Winters 8: power -> the inactive units it still chooses among this phase."""
+    mobilisation: dict[str, MobilisationOut] = Field(default_factory=dict)
+    """Colonial Winters 8, in a winter: power -> what mobilising costs and brings."""
     protectorates: dict[str, ProtectorateOut] | None = None
     """Colonial Winters 7(e), 7(f): each protectorate (India, Holland, Belgium) by name, the
     power that commands its units and where they stand."""
@@ -468,51 +491,52 @@ class OrderOut(StructuredOrder):
 def order_to_wire(order: Order, writer: PlaceWriter | None = None) -> OrderOut:
     """The wire form of an engine order; with the ``writer`` of a variant that writes places
     by name, with the names beside the codes."""
-    out = _order_fields(order)
+    fields = _order_fields(order)
     if writer is None or not writer.by_name or isinstance(order, Waive):
-        return out
-    extra: dict[str, str] = {"name": writer.order(order),
-                             "unit_name": writer.unit(order.unit_type, order.location)}
+        return OrderOut(**fields)
+    fields["name"] = writer.order(order)
+    fields["unit_name"] = writer.unit(order.unit_type, order.location)
     if isinstance(order, Move | Retreat | SupportMove | Convoy):
-        extra["to_name"] = writer.place(order.destination)
+        fields["to_name"] = writer.place(order.destination)
     elif isinstance(order, Block):
-        extra["to_name"] = writer.point(order.point)
+        fields["to_name"] = writer.point(order.point)
     if isinstance(order, SupportHold | SupportMove):
-        extra["target_name"] = writer.unit(order.supported_type, order.supported_location)
+        fields["target_name"] = writer.unit(order.supported_type, order.supported_location)
     elif isinstance(order, Convoy):
-        extra["target_name"] = writer.unit(UnitType.ARMY, order.army_location)
-    values: dict[str, Any] = {**out.model_dump(exclude_unset=True), **extra}
-    return OrderOut.model_construct(None, **values)
+        fields["target_name"] = writer.unit(UnitType.ARMY, order.army_location)
+    # (the fields are the engine's own, already valid: no second validation)
+    return OrderOut.model_construct(None, **fields)
 
 
-def _order_fields(order: Order) -> OrderOut:
+def _order_fields(order: Order) -> dict[str, Any]:
+    """The fields of an order's wire form (those not at their default)."""
     text = str(order)
     if isinstance(order, Waive):
-        return OrderOut(kind="waive", text=text)
+        return {"kind": "waive", "text": text}
     unit = order.unit_text
     if isinstance(order, Hold):
-        return OrderOut(kind="hold", unit=unit, text=text)
+        return {"kind": "hold", "unit": unit, "text": text}
     if isinstance(order, Move):
-        return OrderOut(kind="move", unit=unit, to=order.destination.upper(),
-                        via_convoy=order.via_convoy, text=text)
+        return {"kind": "move", "unit": unit, "to": order.destination.upper(),
+                "via_convoy": order.via_convoy, "text": text}
     if isinstance(order, SupportHold | SupportMove):
         kind = f"{order.supported_type.value} " if order.supported_type else ""
         target = f"{kind}{order.supported_location.upper()}"
         to = order.destination.upper() if isinstance(order, SupportMove) else None
-        return OrderOut(kind="support", unit=unit, target=target, to=to, text=text)
+        return {"kind": "support", "unit": unit, "target": target, "to": to, "text": text}
     if isinstance(order, Convoy):
-        return OrderOut(kind="convoy", unit=unit, target=f"A {order.army_location.upper()}",
-                        to=order.destination.upper(), text=text)
+        return {"kind": "convoy", "unit": unit, "target": f"A {order.army_location.upper()}",
+                "to": order.destination.upper(), "text": text}
     if isinstance(order, Retreat):
-        return OrderOut(kind="retreat", unit=unit, to=order.destination.upper(), text=text)
+        return {"kind": "retreat", "unit": unit, "to": order.destination.upper(), "text": text}
     if isinstance(order, Disband):
-        return OrderOut(kind="disband", unit=unit, text=text)
+        return {"kind": "disband", "unit": unit, "text": text}
     if isinstance(order, Block):
-        return OrderOut(kind="block", unit=unit, to=order.point.upper(), text=text)
+        return {"kind": "block", "unit": unit, "to": order.point.upper(), "text": text}
     if isinstance(order, Mobilise):
-        return OrderOut(kind="mobilise", unit=unit, text=text)
+        return {"kind": "mobilise", "unit": unit, "text": text}
     assert isinstance(order, Build)
-    return OrderOut(kind="build", unit=unit, text=text)
+    return {"kind": "build", "unit": unit, "text": text}
 
 
 class OrdersIn(Strict):

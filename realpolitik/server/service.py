@@ -61,7 +61,13 @@ from realpolitik.server.values import (
     iso_time,
     not_found,
 )
-from realpolitik.variant import Variant, available_variants, load_variant
+from realpolitik.variant import (
+    VARIANTS_PATH_VARIABLE,
+    Variant,
+    available_variants,
+    load_variant,
+    search_folders,
+)
 from realpolitik.winter import adjustments, adjustments_to_json
 from realpolitik.writing import PlaceWriter, names_table, place_names, place_writer
 
@@ -294,10 +300,12 @@ def _changed_orders(cached: _Cached, pending: Mapping[str, _Pending]) -> set[str
     return changed
 
 
-def _record_text(game: Game) -> str:
-    """The game record as stored: pending orders live in their own rows, not in the record."""
-    data = savefile.game_to_json(game)
-    data["current"]["orders"] = {}
+def _record_text(game: Game, record: JSON | None = None) -> str:
+    """The game record as stored: pending orders live in their own rows, not in the record.
+    ``record``: the game's :func:`savefile.game_to_json`, when the caller has it already (it
+    is left as it was)."""
+    data = dict(savefile.game_to_json(game) if record is None else record)
+    data["current"] = {**data["current"], "orders": {}}
     return json.dumps(data, ensure_ascii=False)
 
 
@@ -362,6 +370,8 @@ class GameService:
         self._order_times: dict[tuple[int, int], deque[float]] = {}
         self._order_times_swept = clock()
         self._variants: dict[str, Variant] = {}
+        self.variant_search = search_folders({VARIANTS_PATH_VARIABLE: settings.variants_path})
+        """The folders of variants offered besides the shipped ones (``variants_path``)."""
         self._limiters: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop,
                                                   anyio.CapacityLimiter] = \
             weakref.WeakKeyDictionary()
@@ -371,7 +381,7 @@ class GameService:
         (the copy has caches of its own, so games never share them across threads)."""
         template = self._variants.get(name)
         if template is None:
-            template = self._variants[name] = load_variant(name)
+            template = self._variants[name] = load_variant(name, search=self.variant_search)
         return dataclasses.replace(template)
 
     DATABASE_THREADS = 2
@@ -739,12 +749,13 @@ class GameService:
 
     def create_game(self, user: Account, options: GameOptions) -> int:
         """Create a game; the creator is its gamesmaster (and may take a power at once)."""
-        if options.variant not in available_variants():
+        offered = available_variants(self.variant_search)
+        if options.variant not in offered:
             raise bad(f"unknown variant {options.variant!r}; the variants are "
-                       + ", ".join(available_variants()), "bad_variant", field="variant")
+                       + ", ".join(offered), "bad_variant", field="variant")
         try:
             rules_for(options.rules)
-            variant = load_variant(options.variant)
+            variant = load_variant(options.variant, search=self.variant_search)
             setup = variant.setup(options.players)
         except (ValueError, RealpolitikError) as exc:
             raise bad(str(exc), "bad_setting") from exc
@@ -1260,7 +1271,10 @@ class GameService:
                 game.process()
             self._bots_vote(loaded)  # on a draw still proposed, in the new position
             now = self.clock()
+            # the whole record is turned into JSON once (it grows with every phase: some
+            # hundred milliseconds after sixty phases, during which no other change is written)
             record = savefile.game_to_json(game)
+            record_text = _record_text(game, record)
             new_phases = record["phases"][before:]
             for offset, entry in enumerate(new_phases):
                 _add_names(entry, game.history[before + offset])
@@ -1272,7 +1286,7 @@ class GameService:
             loaded.pending = {}
             over = game.is_over
             deadline = None if over else self._deadline_for(loaded, now)
-            self._save(conn, loaded, record=_record_text(game), phase=str(game.phase),
+            self._save(conn, loaded, record=record_text, phase=str(game.phase),
                        status="finished" if over else "active", deadline=deadline,
                        paused_remaining=None)
             event: Event = {
@@ -1537,7 +1551,7 @@ class GameService:
         survivors = game.active_powers()
         proposed = any(votes.get(p) for p in survivors
                        if loaded.bot_of(p) is None and p not in unplayed)
-        history = [record.position for record in game.history]
+        history = [record.position for record in game.history] if proposed else []
         for power in survivors:
             name = loaded.bot_of(power)
             if name is None:

@@ -76,6 +76,10 @@ class Settings:
     access_log: bool = True
     """Log a line per request (uvicorn's access log). It costs about a tenth of a worker's CPU
     per request under load; a site that logs at its reverse proxy may turn it off."""
+    variants_path: str = ""
+    """Folders of variants the server offers besides the shipped ones, separated by ``:``
+    (``;`` on Windows): each a variant's folder or a folder of variants' folders. A game
+    names its variant by id, so a folder may move between these places."""
     smtp_host: str = ""
     """The SMTP server that sends notifications by e-mail; empty (the default): no e-mail."""
     smtp_port: int = 25

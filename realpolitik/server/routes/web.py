@@ -43,17 +43,22 @@ def static(name: str) -> FileResponse:
 
 
 @cache
-def _variants() -> list[dict[str, Any]]:
+def _variants(search: tuple[Path, ...]) -> list[dict[str, Any]]:
     out = []
-    for variant_id in available_variants():
-        variant = load_variant(variant_id)
+    for variant_id in available_variants(search):
+        variant = load_variant(variant_id, search=search)
         out.append({
             "id": variant.id,
             "name": variant.name,
             "powers": [{"id": p.id, "name": p.name, "colour": p.colour} for p in variant.powers],
+            # each province's name, for the page's lists and completion (orders keep the ids)
+            "places": {p: variant.map.name(p) for p in variant.map.provinces},
             "setups": [{"id": s.id, "players": s.players, "name": s.name,
                         "teams": [list(team) for team in s.teams]}
                        for s in (variant.setups or (variant.setup(),))],
+            # groups of spaces the game page offers to jump to (a world map's continents)
+            "regions": [{"name": name, "provinces": list(ids)}
+                        for name, ids in variant.hooks.regions(variant).items()],
         })
     return out
 
@@ -64,7 +69,9 @@ def variants(request: Request) -> dict[str, Any]:
     fewer players, with the powers each player commands), the rule editions, and the server's
     limits on what is typed (characters of a message and of a power's orders), which the page
     shows as one types rather than cutting anything."""
-    return {"variants": _variants(), "editions": list(EDITIONS), "limits": _limits(request)}
+    search = request.app.state.service.variant_search
+    return {"variants": _variants(search), "editions": list(EDITIONS),
+            "limits": _limits(request)}
 
 
 def _limits(request: Request) -> dict[str, int]:

@@ -2,10 +2,12 @@
 import { api, auth, h, title, phaseName, toast, duration, clockTime, learnPowerNames } from "./api.js";
 import { GamePage } from "./game.js";
 import { allPress, countUnread } from "./press.js";
+import { accountCard, lengthHint, refusal, MIN_PASSWORD_CHARS } from "./account.js";
 
 const main = document.getElementById("main");
 let current = null;  // the view being shown (has destroy())
 let catalogue = null;
+let signedOutNotice = "";  // said once over the log-in forms after a sign-out from the Account card
 
 export async function variants() {
   if (!catalogue) {
@@ -73,6 +75,7 @@ class Lobby {
       h("h2", { id: "open-h" }, "Open games"), h("div", { id: "open" }, h("p", { class: "muted" }, "Loading…"))));
     if (auth.token) root.append(await this.createForm());
     if (auth.token) root.append(await this.notificationsForm());
+    if (auth.token) root.append(accountCard((message) => { signedOutNotice = message; route(); }));
     this.loadLists();
   }
 
@@ -185,70 +188,107 @@ class Lobby {
           : h("span", { class: "muted" }, "—"))))));
   }
 
+  /** Log in and sign up. A refusal is said in plain words (a weak password: why; too many
+   *  failed log-ins: how long to wait) and leaves what was typed in place. */
   authForms() {
     const form = (kind, label) => {
-      const msg = h("p", { class: "error", role: "alert" });
+      const signup = kind === "signup";
+      const msg = h("p", { class: "error", id: `${kind}-msg`, role: "alert" });
+      const status = h("p", { class: "muted small", id: `${kind}-status`, role: "status" });
+      const password = h("input", { name: "password", type: "password", required: true,
+        autocomplete: signup ? "new-password" : "current-password", "aria-describedby": signup ? "signup-hint" : null });
+      const hint = signup ? h("p", { class: "muted small", id: "signup-hint", "aria-live": "polite" }, lengthHint("")) : null;
+      if (signup) password.addEventListener("input", () => { hint.textContent = lengthHint(password.value); });
+      const button = h("button", { type: "submit" }, label);
       const f = h("form", { class: "card auth", id: `${kind}-form`, "aria-labelledby": `${kind}-h` },
         h("h2", { id: `${kind}-h` }, label),
         h("label", {}, "Name", h("input", { name: "username", autocomplete: "username", required: true, minlength: 2, maxlength: 32 })),
-        h("label", {}, "Password", h("input", { name: "password", type: "password", required: true,
-          autocomplete: kind === "signup" ? "new-password" : "current-password", minlength: kind === "signup" ? 8 : 1 })),
-        h("button", { type: "submit" }, label), msg);
+        h("label", {}, "Password", password), hint,
+        button, status, msg);
       f.addEventListener("submit", async (ev) => {
         ev.preventDefault();
-        msg.textContent = "";
+        msg.textContent = status.textContent = "";
+        if (signup && password.value.length < MIN_PASSWORD_CHARS) { msg.textContent = lengthHint(password.value); password.focus(); return; }
+        button.disabled = true;
+        // an account with many failed log-ins answers only after a short wait: say so
+        const slow = setTimeout(() => { status.textContent = "Checking… (an account with many failed log-ins answers after a short wait)"; }, 1000);
         try {
-          const data = await api("POST", `/auth/${kind}`, { username: f.username.value.trim(), password: f.password.value });
+          const data = await api("POST", `/auth/${kind}`, { username: f.username.value.trim(), password: password.value });
           auth.set(data.token, data.username);
           renderWho();
           this.render();
         } catch (err) {
-          msg.textContent = err.message;
+          msg.textContent = refusal(err);
+        } finally {
+          clearTimeout(slow);
+          status.textContent = "";
+          button.disabled = false;
         }
       });
       return f;
     };
+    const notice = signedOutNotice;
+    signedOutNotice = "";
     return h("div", { class: "auth-forms" },
+      notice ? h("p", { class: "notice", id: "signed-out", role: "status" }, notice) : null,
       h("p", { class: "intro" }, "Play Diplomacy: sign up, then play against the computer in one click, create a game or join an open one, and give your orders on the map."),
       form("login", "Log in"), form("signup", "Sign up"));
   }
 
-  /** One click to a game against the computer: the player on a chosen (or drawn) power of the
-   *  classical game, bots on the six others; each phase moves on as soon as the player is ready. */
+  /** One click to a game against the computer: the player on a chosen (or drawn) power of any
+   *  variant the server has, bots on every other power; each phase moves on as soon as the
+   *  player is ready. */
   async quickStart() {
     let cat;
     try { cat = await variants(); } catch (err) { return h("p", { class: "error" }, err.message); }
-    const classical = cat.variants.find((v) => v.id === "classical") || cat.variants[0];
-    const setup = classical.setups.find((s) => s.teams.length === classical.setups[0].teams.length) || classical.setups[0];
-    const powers = setup.teams.map((team) => team[0]);
+    const first = cat.variants.find((v) => v.id === "classical") || cat.variants[0];
+    // the full game of a variant: the setup with the most players
+    const fullSetup = (v) => v.setups.reduce((a, b) => (b.teams.length > a.teams.length ? b : a), v.setups[0]);
     const msg = h("p", { class: "error", role: "alert" });
-    const powerSel = h("select", { name: "power", id: "vs-power" },
-      h("option", { value: "" }, "drawn at random"), ...powers.map((p) => h("option", { value: p }, title(p))));
+    const variantSel = h("select", { name: "variant", id: "vs-variant" },
+      cat.variants.map((v) => h("option", { value: v.id, selected: v.id === first.id }, `${v.name} · ${fullSetup(v).teams.length} powers`)));
+    const powerSel = h("select", { name: "power", id: "vs-power" });
+    const about = h("p", { class: "muted small", id: "vs-about" });
+    const fillPowers = () => {
+      const v = cat.variants.find((x) => x.id === variantSel.value) || first;
+      const setup = fullSetup(v);
+      powerSel.replaceChildren(h("option", { value: "" }, "drawn at random"),
+        ...setup.teams.map((team) => h("option", { value: team[0] }, team.map(title).join(" / "))));
+      about.textContent = `You play one power; the computer plays the other ${setup.teams.length - 1}. Each phase is adjudicated as soon as you mark it ready.`;
+    };
+    variantSel.addEventListener("change", fillPowers);
+    fillPowers();
     const botSel = h("select", { name: "bot", id: "vs-bot" },
       h("option", { value: "heuristic" }, "heuristic bots (they play for centres)"),
       h("option", { value: "random" }, "random bots (easy)"),
       h("option", { value: "hold" }, "hold bots (they never move)"));
     const f = h("form", { class: "card vs-computer", id: "vs-computer", "aria-labelledby": "vs-h" },
-      h("h2", { id: "vs-h" }, "Play against the computer"),
-      h("p", { class: "muted small" }, "You play one power; the computer plays the other six. Each phase is adjudicated as soon as you mark it ready."),
-      h("div", { class: "grid" }, h("label", {}, "Your power", powerSel), h("label", {}, "Opponents", botSel)),
+      h("h2", { id: "vs-h" }, "Play against the computer"), about,
+      h("div", { class: "grid" }, h("label", {}, "Variant", variantSel), h("label", {}, "Your power", powerSel), h("label", {}, "Opponents", botSel)),
       h("button", { type: "submit", id: "vs-start" }, "Play against the computer"), msg);
     f.addEventListener("submit", async (ev) => {
       ev.preventDefault();
       msg.textContent = "";
+      const v = cat.variants.find((x) => x.id === variantSel.value) || first;
       const power = powerSel.value || "any";  // drawn by lot on the server, and noted in the history
       const body = {
-        name: power === "any" ? `${auth.user} vs the computer` : `${auth.user} (${title(power)}) vs the computer`, variant: classical.id, players: setup.id,
+        name: power === "any" ? `${auth.user} vs the computer` : `${auth.user} (${title(power)}) vs the computer`, variant: v.id, players: fullSetup(v).id,
         private: true, join_as: power, fill_with_bots: botSel.value,
         // the game waits for nobody but you: long deadlines, so you can stop and come back
         deadlines: { first_movement: "7d", movement: "7d", retreats: "7d", adjustments: "7d" },
       };
+      const button = f.querySelector("#vs-start");
+      button.disabled = true;
+      button.textContent = "Setting up the board…";
       try {
         const created = await api("POST", "/games", body);
         toast(`You play ${title(power)}; the computer plays the others.`);
         location.hash = `#/game/${created.id}`;
       } catch (err) {
         msg.textContent = err.message;
+      } finally {
+        button.disabled = false;
+        button.textContent = "Play against the computer";
       }
     });
     return f;

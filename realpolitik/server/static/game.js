@@ -5,6 +5,7 @@ import { api, auth, h, fill, title, phaseName, toast, notify, local, duration, l
 import { MapView } from "./mapview.js";
 import { PressPanel } from "./press.js";
 import { HistoryPanel } from "./history.js";
+import { rulesBox, unitNote, voidReasons, quickEntry, sheetText, jumpControl, mapNote, zoomButtons } from "./quick.js";
 
 const provOf = (loc) => (loc || "").split("/")[0].toLowerCase();
 const unitProv = (unit) => provOf((unit || "").split(" ")[1]);
@@ -30,7 +31,12 @@ export class GamePage {
     this.ws = null;
     this.closed = false;
     this.timer = setInterval(() => this.tick(), 1000);
-    this.keyHandler = (ev) => { if (ev.key === "Escape") this.cancelSelection(); };
+    this.keyHandler = (ev) => {
+      if (ev.key === "Escape") this.cancelSelection();
+      // "/" goes to the quick order entry, unless one is typing somewhere already
+      const typing = ev.target && ev.target.closest && ev.target.closest("input, textarea, select, [contenteditable]");
+      if (ev.key === "/" && !typing && this.root.querySelector("#quick")) { ev.preventDefault(); this.root.querySelector("#quick").focus(); }
+    };
     document.addEventListener("keydown", this.keyHandler);
     this.changedElsewhere = {};  // power -> {before, now, refused}: orders changed in another tab
     this.inflight = {};          // power -> the submission on its way
@@ -49,6 +55,7 @@ export class GamePage {
     window.removeEventListener("storage", this.storageHandler);
     if (this.ws) this.ws.close();
     clearTimeout(this.reconnect);
+    clearTimeout(this.mapTimer);
   }
 
   async start() {
@@ -91,10 +98,15 @@ export class GamePage {
     this.legal = {};
     if (!auth.token || !this.mine.length || this.game.status === "finished") { this.indexLegal(); return; }
     try {
+      const sent = { ...(this.sentOrders || {}) };  // what was sent before this read began
       const [mine, ...legal] = await Promise.all([
         api("GET", `/games/${this.id}/orders`),
         ...this.mine.map((p) => api("GET", `/games/${this.id}/legal-orders?power=${p}`)),
       ]);
+      // orders sent while this read was under way are newer than what it read
+      for (const [p, answer] of Object.entries(this.sentOrders || {})) {
+        if (answer !== sent[p] && answer.phase === this.game.phase) mine[p] = answer.orders;
+      }
       this.orders = mine;
       this.mine.forEach((p, i) => { this.legal[p] = legal[i]; });
     } catch (err) {
@@ -115,10 +127,26 @@ export class GamePage {
     }
   }
 
-  async refresh() {
-    await this.loadGame();
-    await this.loadOrders();
-    this.renderAll();
+  /** Load the game and my orders again and redraw. A call made while another waits to start
+   * shares it; one made while another runs waits and runs once more. (A phase played sends
+   * "phase" and "deadline" while the Mark ready request returns: three refreshes at once, each
+   * loading the map, took a second and a half with the 800 KB world map.) */
+  refresh() {
+    if (this.queuedRefresh) return this.queuedRefresh;
+    const run = (this.runningRefresh || Promise.resolve()).catch(() => {}).then(async () => {
+      this.queuedRefresh = null;
+      this.runningRefresh = run;
+      try {
+        await this.loadGame();
+        this.renderHead();  // the new phase at once; the orders and the map follow
+        await this.loadOrders();
+        this.renderAll();
+      } finally {
+        if (this.runningRefresh === run) this.runningRefresh = null;
+      }
+    });
+    this.queuedRefresh = run;
+    return run;
   }
 
   // -- live events --------------------------------------------------------------------------------
@@ -269,7 +297,7 @@ export class GamePage {
       this.head, tabList,
       h("div", { class: "game-body" },
         h("div", { class: "map-pane" }, this.mapBox, this.menu,
-          h("div", { class: "map-bar" }, this.hint,
+          h("div", { class: "map-bar" }, this.hint, this.mapTools = h("span", { class: "map-tools" }),
             h("button", { type: "button", class: "secondary small", id: "zoom", "aria-pressed": String(narrow),
               onclick: (ev) => { const on = this.mapBox.classList.toggle("zoomed"); ev.target.setAttribute("aria-pressed", String(on)); if (on) this.centreOnMine(); } }, "Zoom"))),
         h("div", { class: "side" },
@@ -299,9 +327,23 @@ export class GamePage {
       .map((el) => el.getBoundingClientRect());
     if (!boxes.length) return;
     const view = this.mapBox.getBoundingClientRect();
-    const midX = boxes.reduce((n, b) => n + b.x + b.width / 2, 0) / boxes.length - view.x + this.mapBox.scrollLeft;
-    const midY = boxes.reduce((n, b) => n + b.y + b.height / 2, 0) / boxes.length - view.y + this.mapBox.scrollTop;
+    // the box's worth of map holding most of them (units spread over the world average out
+    // in the Sahara), then the middle of those
+    const points = boxes.map((b) => [b.x + b.width / 2, b.y + b.height / 2]);
+    const near = (p) => points.filter((q) => Math.abs(q[0] - p[0]) < view.width / 2 && Math.abs(q[1] - p[1]) < view.height / 2);
+    const group = points.map(near).reduce((a, b) => (b.length > a.length ? b : a), []);
+    const midX = group.reduce((n, q) => n + q[0], 0) / group.length - view.x + this.mapBox.scrollLeft;
+    const midY = group.reduce((n, q) => n + q[1], 0) / group.length - view.y + this.mapBox.scrollTop;
     this.mapBox.scrollTo({ left: midX - view.width / 2, top: midY - view.height / 2 });
+  }
+
+  /** The map bar's jump list and the note explaining the map's marks (quick.js). */
+  renderMapTools() {
+    if (!this.mapTools || !this.game) return;
+    const note = mapNote(this.game);
+    const jump = jumpControl(this);
+    fill(this.mapTools, jump, jump ? zoomButtons(this) : null,
+      note ? h("span", { class: "map-note small muted", id: "map-note" }, note) : null);
   }
 
   tabKeys(ev, keys, key) {
@@ -335,10 +377,22 @@ export class GamePage {
     if (this.tab === "history" && this.history.entries.length) {
       return this.map.show(`/games/${this.id}/map.svg?seq=${this.history.seq}`);
     }
-    return this.map.show(`/games/${this.id}/map.svg${auth.token && this.mine.length ? "?mine=true" : ""}`).then(() => {
+    // the same picture as shown (same phase, same orders) is not fetched and drawn again
+    const url = `/games/${this.id}/map.svg${auth.token && this.mine.length ? "?mine=true" : ""}`;
+    const key = `${url} ${this.game.phase} ${this.game.status} ${JSON.stringify(this.orders)}`;
+    if (key === this.mapKey && this.map.url === url && this.map.svg) { this.rehighlight(); return Promise.resolve(); }
+    this.mapKey = key;
+    return this.map.show(url).then(() => {
       this.rehighlight();
       if (!this.centred) { this.centred = true; this.centreOnMine(); }
     });
+  }
+
+  /** Draw the map again once orders stop coming for a moment: a player ordering unit after
+   * unit from the keyboard does not wait for the world map (800 KB) after each one. */
+  showMapSoon() {
+    clearTimeout(this.mapTimer);
+    this.mapTimer = setTimeout(() => { if (this.tab !== "history" && !this.closed) this.showMap(); }, 350);
   }
 
   renderAll() {
@@ -445,9 +499,17 @@ export class GamePage {
   renderOrders() {
     const old = this.root.querySelector("#order-text");
     const focus = old && document.activeElement === old ? [old.selectionStart, old.selectionEnd] : null;
+    // the quick entry keeps the focus and what is typed in it while the panel is drawn again
+    const oldQuick = this.root.querySelector("#quick");
+    const typed = oldQuick ? oldQuick.value : "";
+    const quickFocus = this.quickFocus || (oldQuick && document.activeElement === oldQuick);
     this.renderOrdersPanel();
     const area = this.root.querySelector("#order-text");
     if (focus && area) { area.focus(); area.setSelectionRange(...focus); }
+    const quick = this.root.querySelector("#quick");
+    if (quick && typed) { quick.value = typed; quick.dispatchEvent(new Event("input")); }
+    if (quickFocus && quick) { quick.focus(); this.quickFocus = false; }
+    this.renderMapTools();
   }
 
   renderOrdersPanel() {
@@ -484,10 +546,20 @@ export class GamePage {
     if (this.changedElsewhere[power]) box.append(this.changedBox(power, this.changedElsewhere[power]));
     if (help.due) box.append(h("p", { class: "due", id: "orders-due", role: "status" }, help.due));
     box.append(h("p", { class: "muted small", id: "orders-how" }, help.how));
+    const warned = voidReasons(this.orders[power] && this.orders[power].warnings);
+    const rules = rulesBox(this, power, lines);
+    if (rules) box.append(rules);
+    const quick = quickEntry(this, power);
+    if (quick) box.append(quick);
 
     // One list of legal orders per unit (or free centre): the keyboard way to give orders.
     const chosen = new Map();
     for (const line of lines) if (line.ok && line.order && line.order.unit) chosen.set(unitProv(line.order.unit), said(line.order));
+    // the units whose order the server says would be void (its warnings write orders by code)
+    const voidedAt = new Map();
+    for (const line of lines) {
+      if (line.ok && line.order && line.order.unit && warned.has(line.order.text)) voidedAt.set(unitProv(line.order.unit), warned.get(line.order.text));
+    }
     const list = h("ul", { class: "units", "aria-label": "Units and their orders" });
     for (const [loc, orders] of Object.entries(legal)) {
       if (loc === "waive") continue;
@@ -499,7 +571,11 @@ export class GamePage {
         h("option", { value: "" }, isBuild ? "— no build —" : "— no order —"),
         groupBy(orders, (o) => o.kind).map(([kind, group]) => h("optgroup", { label: KIND_LABEL[kind] || kind },
           group.map((o) => h("option", { value: said(o), selected: chosen.get(prov) === said(o) }, said(o))))));
-      list.append(h("li", { class: chosen.has(prov) ? "done" : "" }, h("label", { for: id }, label), select));
+      const note = isBuild ? null : unitNote(g, power, loc);
+      const voided = voidedAt.get(prov);
+      list.append(h("li", { class: `${chosen.has(prov) ? "done" : ""}${voided ? " void" : ""}` },
+        h("label", { for: id }, label, note ? h("span", { class: `unit-note ${note.cls}`, title: note.why }, note.text) : null), select,
+        voided ? h("p", { class: "void-why" }, `⚠ will be void: ${voided}`) : null));
     }
     box.append(list);
     if (legal.waive) {
@@ -539,14 +615,18 @@ export class GamePage {
       h("div", { class: "editor" }, gutter, area), limit.counter, status,
       h("div", { class: "row" },
         h("button", { type: "button", id: "send-orders", onclick: () => this.submit(power, area.value) }, "Send orders"),
-        h("button", { type: "button", class: "secondary", onclick: () => this.submit(power, "") }, "Clear all")));
+        h("button", { type: "button", class: "secondary", onclick: () => this.submit(power, "") }, "Clear all"),
+        h("button", { type: "button", class: "secondary", id: "fill-sheet", title: "One line per unit, places by name, to type over",
+          onclick: () => { const a = this.root.querySelector("#order-text"); a.value = sheetText(this, power); a.rows = a.value.split("\n").length + 1; a.dispatchEvent(new Event("input")); a.focus(); } }, "Sheet of my units")));
 
     // What the server read: each line with its order or its error.
     const results = h("ol", { class: "lines", id: "order-lines", "aria-label": "Orders as the server read them" });
     for (const line of lines) {
       if (line.ok) {
-        results.append(h("li", { class: "ok" }, h("span", { class: "mark" }, "✓"), " ", h("span", { class: "order" }, said(line.order)),
-          line.text.trim() !== said(line.order) ? h("span", { class: "muted small" }, ` (line ${line.line}: ${line.text.trim()})`) : null));
+        const voided = warned.get(line.order.text);
+        results.append(h("li", { class: voided ? "ok void" : "ok" }, h("span", { class: "mark" }, voided ? "⚠" : "✓"), " ", h("span", { class: "order" }, said(line.order)),
+          line.text.trim() !== said(line.order) ? h("span", { class: "muted small" }, ` (line ${line.line}: ${line.text.trim()})`) : null,
+          voided ? h("div", { class: "why" }, `will be void: ${voided}`) : null));
       } else {
         const e = line.error || {};
         const fixes = [];
@@ -636,11 +716,12 @@ export class GamePage {
       const answer = await api("PUT", `/games/${this.id}/orders`, { power, text, phase: this.game.phase, revision: held.revision });
       this.orders[power] = { ...held, text, revision: answer.revision, lines: answer.lines, ready: answer.ready, submitted: true, warnings: answer.warnings || [] };
       delete this.changedElsewhere[power];
+      this.sentOrders = { ...(this.sentOrders || {}), [power]: { phase: answer.phase, orders: this.orders[power] } };
       local.set(this.draftKey(power), null);
       this.renderOrders();
       const status = this.root.querySelector("#order-status");
       if (status) status.textContent = answer.errors ? `${answer.accepted} read, ${answer.errors} not: see below.` : `Sent: ${answer.accepted} order${answer.accepted === 1 ? "" : "s"}.`;
-      if (this.tab !== "history") this.showMap();
+      if (this.tab !== "history") this.showMapSoon();
     } catch (err) {
       local.set(this.draftKey(power), text || null);
       if (err.code === "orders_changed") {
@@ -711,7 +792,8 @@ export class GamePage {
       if (o.kind === "build") items.push([describeBuild(o), said(o)]);
       // the variant's own orders: blocking a corner or a passage, mobilising an inactive unit
       if (o.kind === "block") items.push([`Block ${o.to_name || o.to}`, said(o)]);
-      if (o.kind === "mobilise") items.push(["Mobilise", said(o)]);
+      // (rule 8: in the first spring it chooses the unit, which holds; in a winter it costs a build)
+      if (o.kind === "mobilise") items.push([this.game.phase_type === "adjustments" ? "Mobilise (costs a build)" : "Choose it as active (it holds)", said(o)]);
     }
     if (orders.some((o) => o.kind === "support")) {
       items.push(["Support…", () => this.setSel({ ...entry, mode: "support-target",
@@ -1133,31 +1215,40 @@ function phaseHelp(g, power, legal, lines) {
 /** The help of an adjustment phase: builds or removals due. */
 function adjustmentHelp(g, power, entries, given, first) {
   const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-  const units = ((g.position.units || {})[power.toUpperCase()] || []).length;
-  const centres = g.centers[power] ?? 0;
-  if (centres > units) {
+  // the engine's one count (GET /games/{id} "adjustments"), which says why it is not centres
+  // minus units (India's armies need no centres...) and what caps the builds
+  const info = g.adjustments ? g.adjustments[power.toUpperCase()] || { builds: 0, removals: 0 } : null;
+  const units = info && info.units !== undefined ? info.units : ((g.position.units || {})[power.toUpperCase()] || []).length;
+  const centres = info && info.centres !== undefined ? info.centres : g.centers[power] ?? 0;
+  const why = info && info.notes && info.notes.length ? `; ${info.notes.join("; ")}` : "";
+  const builds = info ? info.builds || 0 : Math.max(0, centres - units);
+  const removals = info ? info.removals || 0 : Math.max(0, units - centres);
+  if (builds > 0 || (info && info.due > 0)) {
     const sites = entries.filter(([, os]) => os.some((o) => o.kind === "build")).length;
-    const due = Math.min(centres - units, sites);
+    // a mobilisation foregoes one build (Colonial Winters 8), as the engine counts it
+    const foregone = builds > 0 && given("mobilise") > 0 ? 1 : 0;
+    const due = (info ? builds : Math.min(builds, sites)) - foregone;
     const waived = given("waive");
+    const limit = info ? (info.limit ? `; ${info.due} due, but ${info.limit}` : "")
+      : due < builds ? `; only ${plural(sites, "free home centre")}` : "";
     return {
-      due: `Builds: ${plural(due, "build")} allowed (${centres} centres, ${units} units)` +
-        (due < centres - units ? `; only ${plural(sites, "free home centre")}` : "") +
+      due: `Builds: ${plural(due, "build")} allowed (${centres} centres, ${units} units${why})${limit}` +
+        (foregone ? "; 1 foregone to mobilise units" : "") +
         `; ${given("build")} given${waived ? `, ${waived} waived` : ""}.`,
       how: "Click a free home centre on the map and choose an army or a fleet. Or pick from the lists, or type below (WAIVE gives up a build).",
       fallback: "builds not given are given up.",
       placeholder: first("build") ? `For example:\n${first("build")}\n(one line per build)` : "",
     };
   }
-  if (units > centres) {
-    const due = units - centres;
+  if (removals > 0) {
     return {
-      due: `Removals: ${plural(due, "unit")} must be removed (${centres} centres, ${units} units); ${given("disband")} given.`,
+      due: `Removals: ${plural(removals, "unit")} must be removed (${centres} centres, ${units} units${why}); ${given("disband")} given.`,
       how: "Click a unit on the map and choose Remove. Or pick from the lists, or type below.",
       fallback: "if too few are removed, the rules remove units for you, those farthest from your home centres first.",
-      placeholder: first("disband") ? `For example:\n${first("disband")}\n(one line per unit to remove: ${due} due)` : "",
+      placeholder: first("disband") ? `For example:\n${first("disband")}\n(one line per unit to remove: ${removals} due)` : "",
     };
   }
-  return { due: "No builds or removals: centres and units are even.", how: "", fallback: "nothing to do this winter.", placeholder: "" };
+  return { due: `No builds or removals: ${why ? `centres and units are even${why}` : "centres and units are even"}.`, how: "", fallback: "nothing to do this winter.", placeholder: "" };
 }
 
 /** A few of the power's own legal orders, as an example of what to type. */

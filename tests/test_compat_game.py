@@ -1,0 +1,64 @@
+"""The facade's Game as the package's code uses it (issue 30): the powers' own lists change the
+game, orders are checked when set (or kept as given with NO_CHECK), supports without a coast."""
+
+from __future__ import annotations
+
+from realpolitik.compat.diplomacy import Game
+
+
+def test_a_powers_lists_change_the_game() -> None:
+    game = Game()
+    france = game.get_power("FRANCE")
+    france.units.remove("A PAR")
+    assert "PAR" not in game.get_orderable_locations("FRANCE")
+    assert game.realpolitik_game.position.unit_at("par") is None
+    france.centers.append("BEL")
+    assert "BEL" in game.get_state()["centers"]["FRANCE"]  # (read back before it is used)
+    assert game.realpolitik_game.position.centers["bel"] == "france"
+
+
+def test_an_order_deleted_from_the_dictionary_is_not_carried_out() -> None:
+    game = Game()
+    game.set_orders("FRANCE", ["A PAR - BUR", "A MAR - SPA"])
+    del game.get_power("FRANCE").orders["A PAR"]
+    assert game.get_orders("FRANCE") == ["A MAR - SPA"]
+    game.process()
+    assert sorted(game.get_units("FRANCE")) == ["A PAR", "A SPA", "F BRE"]
+
+
+def test_illegal_orders_are_refused_when_set_and_void_with_no_check() -> None:
+    game = Game()
+    game.set_orders("ENGLAND", ["F LON - PAR", "LON H"])
+    assert game.get_orders("ENGLAND") == ["F LON H"] and game.error
+    unchecked = Game()
+    unchecked.add_rule("NO_CHECK")
+    unchecked.set_orders("ENGLAND", ["F LON - PAR", "EDI H"])
+    assert unchecked.get_orders("ENGLAND") == ["F LON - PAR", "EDI H"]
+    unchecked.process()
+    assert unchecked.get_order_status(unit="F LON") == ["void"]
+    assert sorted(unchecked.get_units("ENGLAND")) == ["A LVP", "F EDI", "F LON"]
+
+
+def test_a_support_without_a_coast_supports_either_coast() -> None:
+    game = Game()
+    game.clear_units()
+    game.set_units("FRANCE", ["F POR", "A GAS"])
+    game.set_units("ITALY", ["F WES"])
+    assert "A GAS S F POR - SPA" in game.get_all_possible_orders()["GAS"]
+    game.set_orders("FRANCE", ["F POR - SPA/SC", "A GAS S F POR - SPA"])
+    game.set_orders("ITALY", ["F WES - SPA/SC"])
+    game.process()
+    assert game.get_order_status(unit="A GAS") == []
+    assert "F SPA/SC" in game.get_units("FRANCE")
+
+
+def test_history_and_results_of_a_phase() -> None:
+    game = Game()
+    game.set_orders("FRANCE", ["A PAR - BUR", "A MAR - BUR"])
+    played = game.process()
+    assert played.name == "S1901M" and played.results["A PAR"] == ["bounce"]
+    assert game.get_phase_from_history("S1901M").orders["FRANCE"] == ["A PAR - BUR",
+                                                                       "A MAR - BUR"]
+    assert game.state_history.last_value()["name"] == "S1901M"
+    assert game.command["A PAR"] == "- BUR" and game.command["F BRE"] == "H"
+    assert game.ordered_units["FRANCE"] == ["A PAR", "A MAR"]
