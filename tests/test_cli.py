@@ -93,6 +93,15 @@ def test_new_json_has_phase_units_and_centers(tmp_path: Path,
     assert data["rules"] == "1971"
 
 
+def test_new_names_the_variant_so_any_name_reads(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """'Started a Archipelago game' was what a variant whose name begins with a vowel got."""
+    code, out, _ = run(capsys, "new", str(tmp_path / "g.json"), "--variant",
+                       str(Path(__file__).parent / "variants" / "archipelago"))
+    assert code == 0
+    assert out.startswith(f"Started a game of Archipelago in {tmp_path / 'g.json'}: ")
+
+
 def test_new_refuses_to_overwrite(game_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "new", str(game_file))
     assert code == 3

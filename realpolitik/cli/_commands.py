@@ -93,7 +93,7 @@ def cmd_new(args: argparse.Namespace) -> int:
         print_json({"file": path, **data})
         return EXIT_OK
     style = _style()
-    print(f"Started a {game.variant.name} game in {path}: {game.setup.name}, "
+    print(f"Started a game of {game.variant.name} in {path}: {game.setup.name}, "
           f"{game.rules.edition} rules" + (f", ending after {game.end_year}"
                                            if game.end_year else "") + ".")
     for line in _format_show(game, data, style):
