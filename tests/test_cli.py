@@ -102,6 +102,17 @@ def test_new_names_the_variant_so_any_name_reads(tmp_path: Path,
     assert out.startswith(f"Started a game of Archipelago in {tmp_path / 'g.json'}: ")
 
 
+def test_a_variant_warning_is_said_once_as_the_commands_own_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """It was printed in Python's format, with a line of realpolitik's source after it, and
+    again for each place that loaded the variant."""
+    hill = str(Path(__file__).parent / "variants" / "hill")  # solo_centers 99 of 2 centres
+    code, _, err = run(capsys, "new", str(tmp_path / "g.json"), "--variant", hill)
+    assert code == 0
+    assert err == ("realpolitik new: warning: variant.toml, line 7: solo_centers is 99 but the "
+                   "map has only 2 supply centres, so nobody can win outright\n")
+
+
 def test_new_refuses_to_overwrite(game_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "new", str(game_file))
     assert code == 3

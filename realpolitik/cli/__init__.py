@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+import warnings
 from collections.abc import Callable, Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
+
+from realpolitik.errors import VariantWarning
 
 from ._common import (
     EXIT_FILE,
@@ -301,6 +304,25 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _warning_printer(command: str) -> Callable[..., None]:
+    """``warnings.showwarning`` for a command: a :class:`VariantWarning` (data that loads but is
+    probably a mistake) is for the user, so it is said once, as the command's own line, not in
+    Python's format with a line of our source; other warnings keep Python's format."""
+    python_format = warnings.showwarning
+    said: set[str] = set()
+
+    def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+             file: Any = None, line: str | None = None) -> None:
+        if not issubclass(category, VariantWarning):
+            python_format(message, category, filename, lineno, file, line)
+            return
+        if str(message) not in said:
+            said.add(str(message))
+            print(f"realpolitik {command}: warning: {message}", file=sys.stderr)
+
+    return show
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (see docs/cli.md)."""
     parser = build_parser()
@@ -310,7 +332,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return EXIT_USAGE
     try:
-        code: int = handler(args)
+        with warnings.catch_warnings():
+            warnings.showwarning = _warning_printer(args.command)
+            code: int = handler(args)
     except CliError as exc:
         sys.stdout.flush()
         print(f"realpolitik {args.command}: {exc.message}", file=sys.stderr)
