@@ -1551,7 +1551,7 @@ class GameService:
         survivors = game.active_powers()
         proposed = any(votes.get(p) for p in survivors
                        if loaded.bot_of(p) is None and p not in unplayed)
-        history = [record.position for record in game.history]
+        history = [record.position for record in game.history] if proposed else []
         for power in survivors:
             name = loaded.bot_of(power)
             if name is None:

@@ -56,6 +56,9 @@ def test_play_against_the_computer_in_one_click(browser: Any, server: Any,
     # Then ready in each phase France has something to do (its units hold, its builds are
     # waived): phases where only the computer has something to do pass at once, and 1902 comes.
     for _ in range(3):
+        # the page settled first: a phase that only bots play shows for a moment and moves
+        # on by itself, and a click meant for it would mark France ready for the next one
+        page.wait_for_load_state("networkidle")
         phase = page.inner_text("#phase")
         if "1902" in phase:
             break
