@@ -113,6 +113,20 @@ def test_a_variant_warning_is_said_once_as_the_commands_own_line(
                    "map has only 2 supply centres, so nobody can win outright\n")
 
 
+def test_new_chooses_a_variant_policy_and_the_file_keeps_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "g.json"
+    code, _, _ = run(capsys, "new", str(path), "--variant", "colonial_winters",
+                     "--policy", "second_place=count")
+    assert code == 0
+    assert json.loads(path.read_text())["policies"] == {"second_place": "count"}
+    code, _, err = run(capsys, "new", str(tmp_path / "h.json"), "--variant", "colonial_winters",
+                       "--policy", "second_place=nope")
+    assert code != 0 and "'second_place' cannot be 'nope'; write one of: rank, count" in err
+    code, _, err = run(capsys, "new", str(tmp_path / "i.json"), "--policy", "second_place")
+    assert code != 0 and "write the variant's policy and its value as NAME=VALUE" in err
+
+
 def test_new_refuses_to_overwrite(game_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "new", str(game_file))
     assert code == 3

@@ -94,6 +94,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="rule edition: 2023 (default), 2000, 1982 (= 1992), 1971 or dptg")
     sub.add_argument("--option", action="append", metavar="ID=VALUE",
                      help="override one DATC section 4 option, e.g. 4.A.2=szykman (repeatable)")
+    sub.add_argument("--policy", action="append", metavar="NAME=VALUE",
+                     help="choose one of the variant's policies (its readings of an unclear "
+                     "rule), e.g. second_place=count (repeatable)")
     sub.add_argument("--players", metavar="N",
                      help="number of players (7 default; 2-6 use the rulebook's setups, "
                      "or a setup id such as 3b)")
