@@ -96,6 +96,19 @@ def _kept(base: str, game: int, players: list[Player]) -> dict[tuple[str, str], 
     return kept
 
 
+def _all_press(base: str, game: int, player: Player) -> set[str]:
+    """Every message ``player`` may read, page after page (the server answers 100 at a time)."""
+    bodies: set[str] = set()
+    after = 0
+    while True:
+        page = httpx.get(f"{base}/games/{game}/press", params={"after": after},
+                         headers=player.headers).json()
+        bodies.update(message["body"] for message in page)
+        if not page:
+            return bodies
+        after = page[-1]["id"]
+
+
 @pytest.mark.slow
 def test_kill_9_loses_no_acknowledged_submission(tmp_path: Path) -> None:
     rng = random.Random(int(os.environ.get("REALPOLITIK_CHAOS_SEED", "18")))
@@ -130,8 +143,7 @@ def test_kill_9_loses_no_acknowledged_submission(tmp_path: Path) -> None:
         kept = _kept(server.base, game, players)
         history = httpx.get(f"{server.base}/games/{game}/history").json()
         assert [entry["seq"] for entry in history] == list(range(len(history)))
-        press = {m["body"] for m in httpx.get(f"{server.base}/games/{game}/press",
-                                              headers=players[0].headers).json()}
+        press = _all_press(server.base, game, players[0])
     finally:
         server.stop()
     acked = lost = 0

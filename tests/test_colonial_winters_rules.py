@@ -161,7 +161,10 @@ def test_rule_4_the_state_at_the_start_and_in_show_json(tmp_path: Path) -> None:
     assert shown == {"sea_superiority": {"holder": "red", "fleets": table["fleets"],
                                          "tiers": TIERS},
                      "protectorates": {"India": {"controller": "red", "units": ["IND", "BOM"]},
-                                       "Holland": {"controller": None, "units": ["HOL"]}}}
+                                       "Holland": {"controller": None, "units": ["HOL"]}},
+                     # rule 8: the unit on the inactive list stands at the start, shown before
+                     # any order is given
+                     "inactive": ["s3"]}
     from realpolitik.cli import main
     game_file = tmp_path / "game.json"
     assert main(["new", str(game_file), "--variant", str(FOLDER)]) == 0

@@ -28,7 +28,8 @@ def test_the_page_and_its_modules_are_served(client: TestClient) -> None:
     page = client.get("/")
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
     assert '<script type="module" src="/static/app.js">' in page.text
-    for name in ("app.js", "api.js", "game.js", "mapview.js", "press.js", "history.js"):
+    for name in ("app.js", "api.js", "account.js", "game.js", "mapview.js", "press.js",
+                 "history.js"):
         r = client.get(f"/static/{name}")
         assert r.status_code == 200, name
         assert r.headers["content-type"].startswith("text/javascript")

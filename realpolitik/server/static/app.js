@@ -2,10 +2,12 @@
 import { api, auth, h, title, phaseName, toast, duration, clockTime, learnPowerNames } from "./api.js";
 import { GamePage } from "./game.js";
 import { allPress, countUnread } from "./press.js";
+import { accountCard, lengthHint, refusal, MIN_PASSWORD_CHARS } from "./account.js";
 
 const main = document.getElementById("main");
 let current = null;  // the view being shown (has destroy())
 let catalogue = null;
+let signedOutNotice = "";  // said once over the log-in forms after a sign-out from the Account card
 
 export async function variants() {
   if (!catalogue) {
@@ -73,6 +75,7 @@ class Lobby {
       h("h2", { id: "open-h" }, "Open games"), h("div", { id: "open" }, h("p", { class: "muted" }, "Loading…"))));
     if (auth.token) root.append(await this.createForm());
     if (auth.token) root.append(await this.notificationsForm());
+    if (auth.token) root.append(accountCard((message) => { signedOutNotice = message; route(); }));
     this.loadLists();
   }
 
@@ -185,30 +188,49 @@ class Lobby {
           : h("span", { class: "muted" }, "—"))))));
   }
 
+  /** Log in and sign up. A refusal is said in plain words (a weak password: why; too many
+   *  failed log-ins: how long to wait) and leaves what was typed in place. */
   authForms() {
     const form = (kind, label) => {
-      const msg = h("p", { class: "error", role: "alert" });
+      const signup = kind === "signup";
+      const msg = h("p", { class: "error", id: `${kind}-msg`, role: "alert" });
+      const status = h("p", { class: "muted small", id: `${kind}-status`, role: "status" });
+      const password = h("input", { name: "password", type: "password", required: true,
+        autocomplete: signup ? "new-password" : "current-password", "aria-describedby": signup ? "signup-hint" : null });
+      const hint = signup ? h("p", { class: "muted small", id: "signup-hint", "aria-live": "polite" }, lengthHint("")) : null;
+      if (signup) password.addEventListener("input", () => { hint.textContent = lengthHint(password.value); });
+      const button = h("button", { type: "submit" }, label);
       const f = h("form", { class: "card auth", id: `${kind}-form`, "aria-labelledby": `${kind}-h` },
         h("h2", { id: `${kind}-h` }, label),
         h("label", {}, "Name", h("input", { name: "username", autocomplete: "username", required: true, minlength: 2, maxlength: 32 })),
-        h("label", {}, "Password", h("input", { name: "password", type: "password", required: true,
-          autocomplete: kind === "signup" ? "new-password" : "current-password", minlength: kind === "signup" ? 8 : 1 })),
-        h("button", { type: "submit" }, label), msg);
+        h("label", {}, "Password", password), hint,
+        button, status, msg);
       f.addEventListener("submit", async (ev) => {
         ev.preventDefault();
-        msg.textContent = "";
+        msg.textContent = status.textContent = "";
+        if (signup && password.value.length < MIN_PASSWORD_CHARS) { msg.textContent = lengthHint(password.value); password.focus(); return; }
+        button.disabled = true;
+        // an account with many failed log-ins answers only after a short wait: say so
+        const slow = setTimeout(() => { status.textContent = "Checking… (an account with many failed log-ins answers after a short wait)"; }, 1000);
         try {
-          const data = await api("POST", `/auth/${kind}`, { username: f.username.value.trim(), password: f.password.value });
+          const data = await api("POST", `/auth/${kind}`, { username: f.username.value.trim(), password: password.value });
           auth.set(data.token, data.username);
           renderWho();
           this.render();
         } catch (err) {
-          msg.textContent = err.message;
+          msg.textContent = refusal(err);
+        } finally {
+          clearTimeout(slow);
+          status.textContent = "";
+          button.disabled = false;
         }
       });
       return f;
     };
+    const notice = signedOutNotice;
+    signedOutNotice = "";
     return h("div", { class: "auth-forms" },
+      notice ? h("p", { class: "notice", id: "signed-out", role: "status" }, notice) : null,
       h("p", { class: "intro" }, "Play Diplomacy: sign up, then play against the computer in one click, create a game or join an open one, and give your orders on the map."),
       form("login", "Log in"), form("signup", "Sign up"));
   }
