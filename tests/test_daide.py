@@ -152,6 +152,7 @@ def test_a_map_too_large_for_daide_is_refused_with_its_size() -> None:
         DaideMap.of(load_variant("colonial_winters"))
 
 
+@pytest.mark.filterwarnings("ignore:.*nobody can win outright")  # the test variants are small
 @pytest.mark.parametrize(("folder", "words"), [
     ("river", "convoys through land"), ("gate", "borders that open and close"),
     ("neutrals", "neutral units"), ("hill", "rules of its own (KingOfTheHill)"),
@@ -534,6 +535,7 @@ def test_press_is_passed_on_and_observers_see_the_game() -> None:
     _run(test, bots=["heuristic"] * 5, end_year=1901)
 
 
+@pytest.mark.filterwarnings("ignore:.*nobody can win outright")  # the test variants are small
 def test_another_variant_plays_through_daide() -> None:
     """A small variant of the test suite: the server names its powers and provinces in a
     representation message, the clients read the map by those names, check its description
