@@ -583,7 +583,8 @@ def _load_folder(folder: Path) -> Variant:
                 id=str(entry["id"]),
                 name=str(entry["name"]),
                 adjective=str(entry.get("adjective", entry["name"])),
-                colour=str(entry.get("colour", "#888888")),
+                colour=str(entry.get("colour",
+                                     DEFAULT_COLOURS[index % len(DEFAULT_COLOURS)])),
                 aliases=tuple(str(a) for a in entry.get("aliases", ())),
             )
         except KeyError as exc:
@@ -766,6 +767,11 @@ def check_policies(hooks: VariantHooks, chosen: Mapping[str, object], *, origin:
     return {name: str(chosen.get(name, allowed[0])) for name, allowed in known.items()}
 _VARIANT_KEYS = ("id", "name", "aliases", "start", "solo_centers", "description", "hooks",
                  "write_places", "extends")
+DEFAULT_COLOURS = ("#4e79a7", "#e15759", "#59a14f", "#f28e2b", "#b07aa1", "#edc948",
+                   "#9c755f", "#ff9da7", "#76b7b2", "#bab0ac")
+"""The colour of a power whose ``[[powers]]`` entry gives none, by its place in the list (one
+grey for all made the powers of a new variant's map look alike)."""
+
 _POWER_KEYS = ("id", "name", "adjective", "colour", "aliases", "homes", "build_sites",
                "max_fleets", "max_armies")
 

@@ -93,6 +93,40 @@ def test_new_json_has_phase_units_and_centers(tmp_path: Path,
     assert data["rules"] == "1971"
 
 
+def test_new_names_the_variant_so_any_name_reads(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """'Started a Archipelago game' was what a variant whose name begins with a vowel got."""
+    code, out, _ = run(capsys, "new", str(tmp_path / "g.json"), "--variant",
+                       str(Path(__file__).parent / "variants" / "archipelago"))
+    assert code == 0
+    assert out.startswith(f"Started a game of Archipelago in {tmp_path / 'g.json'}: ")
+
+
+def test_a_variant_warning_is_said_once_as_the_commands_own_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """It was printed in Python's format, with a line of realpolitik's source after it, and
+    again for each place that loaded the variant."""
+    hill = str(Path(__file__).parent / "variants" / "hill")  # solo_centers 99 of 2 centres
+    code, _, err = run(capsys, "new", str(tmp_path / "g.json"), "--variant", hill)
+    assert code == 0
+    assert err == ("realpolitik new: warning: variant.toml, line 7: solo_centers is 99 but the "
+                   "map has only 2 supply centres, so nobody can win outright\n")
+
+
+def test_new_chooses_a_variant_policy_and_the_file_keeps_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "g.json"
+    code, _, _ = run(capsys, "new", str(path), "--variant", "colonial_winters",
+                     "--policy", "second_place=count")
+    assert code == 0
+    assert json.loads(path.read_text())["policies"] == {"second_place": "count"}
+    code, _, err = run(capsys, "new", str(tmp_path / "h.json"), "--variant", "colonial_winters",
+                       "--policy", "second_place=nope")
+    assert code != 0 and "'second_place' cannot be 'nope'; write one of: rank, count" in err
+    code, _, err = run(capsys, "new", str(tmp_path / "i.json"), "--policy", "second_place")
+    assert code != 0 and "write the variant's policy and its value as NAME=VALUE" in err
+
+
 def test_new_refuses_to_overwrite(game_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "new", str(game_file))
     assert code == 3

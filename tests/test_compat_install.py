@@ -125,6 +125,14 @@ def test_run_refuses_without_a_script() -> None:
     assert done.returncode != 0 and "usage" in done.stderr
 
 
+def test_a_missing_script_is_named_without_a_traceback(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "realpolitik.compat", "reserch.py"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr == ("python -m realpolitik.compat: cannot open the script 'reserch.py': "
+                           "no such file\n")
+
+
 def test_a_module_runs_with_dash_m(tmp_path: Path) -> None:
     (tmp_path / "research_module.py").write_text(textwrap.dedent('''
         import sys

@@ -555,6 +555,8 @@ def test_another_variant_plays_through_daide() -> None:
         summary = (await task)[0]
         assert sorted(r.power or "" for r in results) == sorted(variant.power_ids)
         for result in results:
+            assert result.power is not None
+            assert result.power_name == variant.power_name(result.power)  # what daide play prints
             assert result.problems == [] and result.end
             assert result.centres == {s.power: s.centres for s in summary.seats}
     asyncio.run(body())

@@ -52,3 +52,27 @@ def test_every_link_in_the_docs_leads_to_a_file_of_the_repository() -> None:
             if not path.exists() or ROOT.resolve() not in path.parents:
                 broken.append(f"{page.relative_to(ROOT)}: {target}")
     assert not broken
+
+
+def test_the_sample_game_order_files_are_the_books_and_play_through(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/cli.md's session plays examples/sample_game_1971/: each file holds the orders of
+    tests/data/sample_game_1971.json for its phase, and every one is read without an error."""
+    import json
+
+    from realpolitik.cli import main
+
+    book = json.loads((ROOT / "tests" / "data" / "sample_game_1971.json").read_text())
+    folder = ROOT / "examples" / "sample_game_1971"
+    game = str(tmp_path / "game.json")
+    assert main(["new", game, "--rules", "1971"]) == 0
+    for phase in book["phases"]:
+        path = folder / f"{phase['phase'].lower()}.txt"
+        assert path.read_text(encoding="utf-8").splitlines() == [
+            f"{power.title()}: {', '.join(orders)}".rstrip()
+            for power, orders in phase["orders"].items()]
+        assert main(["orders", game, str(path)]) == 0, capsys.readouterr().out
+        assert main(["process", game]) == 0
+    capsys.readouterr()
+    assert main(["show", game]) == 0
+    assert capsys.readouterr().out.startswith("Spring 1903 movement (S1903M)")

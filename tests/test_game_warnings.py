@@ -96,3 +96,21 @@ def test_the_command_line_says_which_order_was_replaced(
     data = json.loads(capsys.readouterr().out)
     assert data["lines"][0]["status"] == "replaced"
     assert data["lines"][1]["status"] == "ok"
+
+
+def test_process_gives_the_result_to_the_order_that_stood_not_the_replaced_one(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The replaced line is void with its reason; the later order gets its own result (the
+    result used to go to the replaced line, and the later order was called void)."""
+    path = tmp_path / "g.json"
+    assert main(["new", str(path)]) == 0
+    orders = tmp_path / "orders.txt"
+    orders.write_text("England: F Lon-ENG, F Lon-NTH\n")
+    main(["orders", str(path), str(orders)])
+    capsys.readouterr()
+    assert main(["process", "--json", str(path)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    english = [r for r in data["order_results"] if r["power"] == "ENGLAND" and r["input"]]
+    assert [(r["input"], r["result"], r["outcome"]) for r in english] == [
+        ("F Lon-ENG", "void", "replaced"), ("F Lon-NTH", "succeeds", "moved")]
+    assert english[0]["reason"] == "replaced by the later order F Lon-NTH for the same unit"

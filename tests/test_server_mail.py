@@ -32,6 +32,8 @@ class Inbox:
 
     def __init__(self) -> None:
         self.messages: list[EmailMessage] = []
+        self.raw: list[bytes] = []
+        """Each message as it came over the wire (its headers as a mail program reads them)."""
         self.lock = threading.Lock()
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
@@ -39,6 +41,7 @@ class Inbox:
         assert isinstance(message, EmailMessage)
         with self.lock:
             self.messages.append(message)
+            self.raw.append(bytes(envelope.content))
         return "250 OK"
 
     def take(self) -> list[EmailMessage]:
@@ -217,3 +220,30 @@ def test_no_smtp_server_no_mail(database_url: str) -> None:
         who = sign_up(c, "carol")
         answer = c.put("/me/notifications", json={"email": "carol@example.org"}, headers=who)
         assert answer.json()["mail_enabled"] is False
+
+
+def test_headers_on_the_wire_are_what_mail_programs_read(
+        client: TestClient, inbox: tuple[Inbox, int], game: tuple[int, Headers, Headers]) -> None:
+    """The unsubscribe URL goes out as a plain <URL> (it was folded into encoded words,
+    '=?utf-8?q?=3Chttps...', which no mail program reads as a link); every mail has a Date
+    and a Message-ID; a reminder names the phase as people do."""
+    mailbox, _ = inbox
+    game_id, alice, _ = game
+    client.put("/me/notifications", json={"email": "alice@example.org"}, headers=alice)
+    tick(client)
+    (verification,) = mailbox.take()
+    client.get(link(verification, "/mail/verify"))
+    mailbox.raw.clear()
+    client.post(f"/games/{game_id}/gm/process", headers=alice)
+    tick(client)
+    mails = mailbox.take()
+    reminder = next(m for m in mails if "orders due in" in m["Subject"])
+    assert "(Fall 1914 movement)" in body(reminder)
+    assert len(mailbox.raw) == len(mails) == 2
+    for raw in mailbox.raw:
+        headers = raw.split(b"\r\n\r\n", 1)[0].decode("ascii").replace("\r\n", "\n")
+        assert re.search(r"^List-Unsubscribe: <https://dip\.example\.org/mail/unsubscribe"
+                         r"\?key=[^>\s]+&kind=(phase|reminder)>$", headers, re.M), headers
+        assert "=?" not in headers
+        assert re.search(r"^Date: \w{3}, \d+ \w{3} \d{4} ", headers, re.M), headers
+        assert re.search(r"^Message-ID: <[^>]+@example\.org>$", headers, re.M), headers

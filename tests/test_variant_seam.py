@@ -556,3 +556,19 @@ def test_toml_and_power_errors_name_their_line(tmp_path: Path, change: tuple[str
     folder = write_variant(tmp_path / "v", HILL_TOML.format(extra="").replace(*change))
     with pytest.raises(VariantError, match=wanted):
         load_variant(folder)
+
+
+def test_powers_without_a_colour_get_distinct_ones_and_a_given_colour_stands(
+        tmp_path: Path) -> None:
+    """Every power without ``colour`` used to be the same grey, so a new variant's map showed
+    its powers' units alike."""
+    from realpolitik.variant import DEFAULT_COLOURS
+
+    plain = load_variant(write_variant(tmp_path / "plain", HILL_TOML.format(extra="")))
+    colours = [plain.power(p).colour for p in plain.power_ids]
+    assert colours == list(DEFAULT_COLOURS[:2]) and len(set(DEFAULT_COLOURS)) == 10
+    given = load_variant(write_variant(tmp_path / "given", HILL_TOML.format(extra="").replace(
+        'name = "Blue"', 'name = "Blue"\ncolour = "#0000ff"')))
+    assert [given.power(p).colour for p in given.power_ids] == [DEFAULT_COLOURS[0], "#0000ff"]
+    picture = render(Position.initial(plain))
+    assert all(colour in picture for colour in DEFAULT_COLOURS[:2])

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+import warnings
 from collections.abc import Callable, Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
+
+from realpolitik.errors import VariantWarning
 
 from ._common import (
     EXIT_FILE,
@@ -91,6 +94,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="rule edition: 2023 (default), 2000, 1982 (= 1992), 1971 or dptg")
     sub.add_argument("--option", action="append", metavar="ID=VALUE",
                      help="override one DATC section 4 option, e.g. 4.A.2=szykman (repeatable)")
+    sub.add_argument("--policy", action="append", metavar="NAME=VALUE",
+                     help="choose one of the variant's policies (its readings of an unclear "
+                     "rule), e.g. second_place=count (repeatable)")
     sub.add_argument("--players", metavar="N",
                      help="number of players (7 default; 2-6 use the rulebook's setups, "
                      "or a setup id such as 3b)")
@@ -301,6 +307,25 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _warning_printer(command: str) -> Callable[..., None]:
+    """``warnings.showwarning`` for a command: a :class:`VariantWarning` (data that loads but is
+    probably a mistake) is for the user, so it is said once, as the command's own line, not in
+    Python's format with a line of our source; other warnings keep Python's format."""
+    python_format = warnings.showwarning
+    said: set[str] = set()
+
+    def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+             file: Any = None, line: str | None = None) -> None:
+        if not issubclass(category, VariantWarning):
+            python_format(message, category, filename, lineno, file, line)
+            return
+        if str(message) not in said:
+            said.add(str(message))
+            print(f"realpolitik {command}: warning: {message}", file=sys.stderr)
+
+    return show
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (see docs/cli.md)."""
     parser = build_parser()
@@ -310,7 +335,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return EXIT_USAGE
     try:
-        code: int = handler(args)
+        with warnings.catch_warnings():
+            warnings.showwarning = _warning_printer(args.command)
+            code: int = handler(args)
     except CliError as exc:
         sys.stdout.flush()
         print(f"realpolitik {args.command}: {exc.message}", file=sys.stderr)

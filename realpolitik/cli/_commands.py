@@ -44,13 +44,14 @@ def _raw_log(data: JSON) -> list[Any]:
     return list(raw) if isinstance(raw, list) else []
 
 
-def _parse_options(items: list[str] | None) -> dict[str, str]:
+def _parse_options(items: list[str] | None, flag: str = "--option",
+                   example: str = "the DATC option and its value as ID=VALUE, "
+                                  "e.g. --option 4.A.2=szykman") -> dict[str, str]:
     options: dict[str, str] = {}
     for item in items or []:
         key, sep, value = item.partition("=")
         if not sep or not key.strip() or not value.strip():
-            raise CliError(f"--option {item!r}: write the DATC option and its value as "
-                           "ID=VALUE, e.g. --option 4.A.2=szykman")
+            raise CliError(f"{flag} {item!r}: write {example}")
         options[key.strip()] = value.strip()
     return options
 
@@ -80,8 +81,11 @@ def cmd_new(args: argparse.Namespace) -> int:
                        "to start a new game in its place", EXIT_FILE)
     try:
         variant = load_variant(args.variant, search=search_folders(os.environ))
+        policies = _parse_options(args.policy, "--policy", "the variant's policy and its value "
+                                  "as NAME=VALUE, e.g. --policy second_place=count")
         game = Game(variant, rules=args.rules, options=_parse_options(args.option) or None,
-                    players=args.players, seed=args.seed, end_year=args.end_year)
+                    players=args.players, seed=args.seed, end_year=args.end_year,
+                    policies=policies or None)
     except FileNotFoundError:
         raise CliError(f"--variant {args.variant!r}: no such variant; the variants are "
                        + ", ".join(available_variants(search_folders(os.environ)))) from None
@@ -93,7 +97,7 @@ def cmd_new(args: argparse.Namespace) -> int:
         print_json({"file": path, **data})
         return EXIT_OK
     style = _style()
-    print(f"Started a {game.variant.name} game in {path}: {game.setup.name}, "
+    print(f"Started a game of {game.variant.name} in {path}: {game.setup.name}, "
           f"{game.rules.edition} rules" + (f", ending after {game.end_year}"
                                            if game.end_year else "") + ".")
     for line in _format_show(game, data, style):

@@ -105,7 +105,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     else:
         for index, result in enumerate(results, 1):
             mine = result.centres.get(result.power or "", 0)
-            print(f"bot {index}: {result.power or 'no power'}, {mine} centres at the end; "
+            print(f"bot {index}: {result.power_name or 'no power'}, {mine} centres at the end; "
                   f"{result.end or 'no end seen'}; ordered in {result.phases} phases")
             for problem in result.problems[:10]:
                 print(f"  {problem}")

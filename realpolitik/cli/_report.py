@@ -114,13 +114,17 @@ def order_results(given: Sequence[Given], resolution: Resolution,
                         "reason": first_line(entry.error)})
             continue
         order = entry.order
-        found = _take(pool, lambda r, o=order: r.order == o) or _take(
+        # An order a later one for the same unit replaced was never carried out: taking a
+        # result for it would give the later order's result to this line.
+        replaced = entry.kind == REPLACED
+        found = None if replaced else _take(pool, lambda r, o=order: r.order == o) or _take(
             pool, lambda r, o=order, p=entry.power: r.power == p and r.order.province == o.province
             and type(r.order) is type(o))
         if found is None:
             reason = first_line(entry.error) or "the adjudicator gave no result for this order"
+            outcome = REPLACED if replaced else "illegal" if entry.error else "void"
             void: JSON = {**base, "order": str(order), "result": "void",
-                          "outcome": "illegal" if entry.error else "void", "reason": reason}
+                          "outcome": outcome, "reason": reason}
             if named_too:
                 assert variant is not None
                 void["name"] = write_order(order, variant)

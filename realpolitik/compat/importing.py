@@ -133,6 +133,9 @@ def run(argv: Sequence[str]) -> None:
         sys.argv = [argv[1], *argv[2:]]
         runpy.run_module(argv[1], run_name="__main__", alter_sys=True)
         return
+    if not Path(argv[0]).exists():
+        raise SystemExit(f"python -m realpolitik.compat: cannot open the script '{argv[0]}': "
+                         "no such file")
     sys.argv = list(argv)
     sys.path.insert(0, str(Path(argv[0]).resolve().parent))  # as python does for a script
     runpy.run_path(argv[0], run_name="__main__")

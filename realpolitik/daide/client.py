@@ -39,6 +39,8 @@ class ClientResult:
 
     power: str | None = None
     """The power the server gave the bot (its id in the variant)."""
+    power_name: str | None = None
+    """That power's name, as people write it (``Eastreach``, ``France``)."""
     end: str = ""
     """``solo``, ``draw``, or why the game stopped for this client."""
     winner: str | None = None
@@ -147,6 +149,8 @@ class BotClient:
         elif head == "HLO" and args and self.dmap is not None:
             self.power = self.dmap.powers.get(_text(args[0]))
             self.result.power = self.power
+            if self.power is not None:
+                self.result.power_name = self.dmap.variant.power_name(self.power)
         elif head == "SCO":
             self.sco = message
             self._count_centres(message)

@@ -21,11 +21,14 @@ import secrets
 import smtplib
 from collections.abc import Callable, Iterable, Mapping
 from email.message import EmailMessage
+from email.policy import default as _default_policy
+from email.utils import formatdate, make_msgid, parseaddr
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from sqlalchemy import Connection, and_, delete, insert, select, update
 
+from realpolitik.position import Phase
 from realpolitik.server import models as m
 from realpolitik.server.settings import Settings
 from realpolitik.server.values import JSON, bad, not_found
@@ -43,6 +46,10 @@ _VERIFY_SECONDS = 2 * 24 * 3600
 _MAX_ATTEMPTS = 5
 _EMAIL = re.compile(r"[^@\s<>,;\"']+@[^@\s<>,;\"']+\.[^@\s<>,;\"'.]+")
 _PREVIEW_CHARS = 300
+_MAIL_POLICY = _default_policy.clone(max_line_length=998)
+"""Headers folded only past RFC 5322's line limit: folded at 78 characters, the unsubscribe
+header's URL (no space to fold at) went out as encoded words, which mail programs do not read
+as a link (RFC 2369 wants ``<URL>`` as it is)."""
 
 
 class _Taken(Exception):
@@ -224,9 +231,10 @@ class Notifier:
                 hours = max(0.0, (game.deadline - now) / 3600)
                 left = f"{hours:.0f} hours" if hours >= 1.5 else f"{hours * 60:.0f} minutes"
                 names = ", ".join(p.title() for p in powers)
+                phase = Phase.parse(game.phase).long_name
                 count += self.queue([user_id], "reminder",
                                     f"{game.name}: orders due in {left}",
-                                    f"The deadline of {game.name} ({game.phase}) is in {left}, "
+                                    f"The deadline of {game.name} ({phase}) is in {left}, "
                                     f"and there are no orders yet for {names}.\n\nGive them "
                                     f"here: {self._game_link(int(game.id))}\n")
         return count
@@ -236,10 +244,14 @@ class Notifier:
     def _message(self, to: str, subject: str, body: str, key: str, kind: str) -> EmailMessage:
         unsubscribe = (f"{self.settings.public_url}/mail/unsubscribe?key={quote(key)}"
                        f"&kind={kind}")
-        message = EmailMessage()
+        message = EmailMessage(policy=_MAIL_POLICY)
         message["From"] = self.settings.mail_from
         message["To"] = to
         message["Subject"] = subject
+        # RFC 5322 wants both; a mail without them looks like spam to many filters
+        message["Date"] = formatdate(self.clock(), usegmt=True)
+        sender_domain = parseaddr(self.settings.mail_from)[1].rpartition("@")[2]
+        message["Message-ID"] = make_msgid("realpolitik", domain=sender_domain or "localhost")
         if kind != "verify":
             message["List-Unsubscribe"] = f"<{unsubscribe}>"
             message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"

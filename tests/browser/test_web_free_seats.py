@@ -5,9 +5,11 @@ lot, a coast reads "SPA (north coast)", and the buttons to concede and to leave 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
+from test_web_lossless import account, open_context
 from test_web_play import click_province, new_page, sign_up
 
 pytestmark = pytest.mark.browser
@@ -90,3 +92,15 @@ def test_two_players_with_five_free_seats_reach_fall_1902_by_ready_flags(
     assert "0 of 2 in favour" in alice.inner_text("#panel-game")
     assert alice.locator(".gm button:has-text('Give seat')").count() == 1
     assert not alice.errors and not bob.errors  # type: ignore[attr-defined]
+
+
+def test_the_game_tab_names_the_variant_not_its_id(browser: Any, server: Any) -> None:
+    """The Settings list said 'Variant: classical' (the id; 'tri' for a variant of a folder)."""
+    who = account(server, "vera")
+    game = server.api("POST", "/games", {"name": "Named variant"}, who["token"])
+    page = open_context(browser, who).new_page()
+    page.goto(f"{server.url}/#/game/{game['id']}")
+    page.click("#tab-game")
+    page.wait_for_selector("dl.facts")
+    facts = page.inner_text("dl.facts")
+    assert re.search(r"Variant\s+Classical\b", facts), facts

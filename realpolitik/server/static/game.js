@@ -1013,7 +1013,7 @@ export class GamePage {
       && g.seats.some((s) => s.powers.includes(p)));
     const concedeSel = h("select", { id: "concede-to", "aria-label": "Concede to" }, survivors.map((p) => h("option", { value: p }, title(p))));
     const facts = [
-      ["Setup", g.setup_name], ["Rules", g.rules], ["Variant", g.variant],
+      ["Setup", g.setup_name], ["Rules", g.rules], ["Variant", ((this.catalogue && this.catalogue.variants) || []).find((v) => v.id === g.variant)?.name || g.variant],
       ["Deadlines", `first move ${duration(g.deadlines.first_movement)}, moves ${duration(g.deadlines.movement)}, retreats ${duration(g.deadlines.retreats)}, adjustments ${duration(g.deadlines.adjustments)}`],
       ["Press", `${g.press.private ? "private" : "no private"}, ${g.press.public ? "public" : "no public"}${g.press.outside_diplomacy ? ", also outside diplomacy" : ""}`],
       ["Gamesmaster", g.gamesmaster || "—"],
