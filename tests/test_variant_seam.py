@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+import realpolitik
 from realpolitik.bots import make_bot
 from realpolitik.bots.arena import run_arena
 from realpolitik.errors import HookError, VariantError, VariantWarning
@@ -34,7 +35,9 @@ from realpolitik.render.svg import load_map_art, render
 from realpolitik.variant import load_variant
 
 VARIANTS = Path(__file__).parent / "variants"
-CLASSICAL = Path(__file__).parent.parent / "realpolitik" / "variants" / "classical"
+# the classical variant's folder in the realpolitik being tested (the compiled build is installed
+# into site-packages, not run from this checkout)
+CLASSICAL = Path(realpolitik.__file__).parent / "variants" / "classical"
 
 
 def write_variant(folder: Path, toml: str, *, files: dict[str, str] | None = None,
