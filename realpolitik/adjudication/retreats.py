@@ -88,8 +88,10 @@ def adjudicate_retreats(position: Position, orders: Iterable[Order], rules: Rule
     the variant's hooks send it, drawn with a generator seeded by the phase (a game draws with
     its own seed first, :func:`unordered_retreats`, and gives the draws as orders)."""
     orders = tuple(orders)
+    # (the generator, seeded from a string, is made only where the variant draws retreats)
     draws = unordered_retreats(position, orders, rules,
-                               random.Random(f"{position.phase}/retreats"))
+                               random.Random(f"{position.phase}/retreats")) \
+        if position.dislodged and _draws_retreats(position) else []
     drawn = set(draws)
     orders = (*orders, *draws)  # (in the order of the dislodged units: results are stable)
     entries: list[Entry] = []
