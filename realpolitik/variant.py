@@ -626,7 +626,7 @@ def _load_folder(folder: Path) -> Variant:
                   support_borders=support_borders)
     _check_connected(the_map)
 
-    calendar = read_calendar(data, lines)
+    calendar = _read_year(data, own_data, lines, lineage.folders)
     try:
         calendar.parse_phase(str(head["start"]))
     except ValueError as exc:
@@ -711,6 +711,23 @@ def _load_folder(folder: Path) -> Variant:
     )
     _warn_suspicious(variant, lineage.folders)
     return variant
+
+
+def _read_year(data: dict[str, Any], own_data: dict[str, Any], lines: TomlLines,
+               folders: Sequence[Path]) -> Calendar:
+    """The variant's year (``[[seasons]]``); an error in a year inherited from an ancestor
+    names the ancestor's file and line."""
+    if "seasons" in own_data or "seasons" not in data:
+        return read_calendar(data, lines)
+    for folder in folders[1:]:
+        text = (folder / "variant.toml").read_text(encoding="utf-8")
+        if "seasons" in tomllib.loads(text):
+            try:
+                return read_calendar(data, TomlLines(text))
+            except VariantError as exc:
+                raise VariantError(exc.detail, file=str(folder / "variant.toml"),
+                                   line=exc.line) from None
+    return read_calendar(data, lines)  # (not reached: some ancestor gave the table)
 
 
 def _warn_suspicious(variant: Variant, folders: Sequence[Path]) -> None:

@@ -388,3 +388,16 @@ def test_the_docs_walk_through_the_summer_variant_as_it_is() -> None:
             continue  # (the file's has types)
         wanted = line.strip().replace('"U"', "SUMMER")
         assert wanted in hook, wanted
+
+
+def test_an_error_in_an_inherited_year_names_the_ancestors_file_and_line(tmp_path: Path) -> None:
+    parent = write_year(tmp_path / "parent", SPRING.replace('"movement", ', '"moves", ') + FALL
+                        + WINTER)
+    child = tmp_path / "child"
+    child.mkdir()
+    (child / "variant.toml").write_text(
+        '[variant]\nid = "child"\nname = "Child"\nextends = "../parent"\n', encoding="utf-8")
+    with pytest.raises(VariantError, match="'moves' is not a phase type") as caught:
+        load_variant(child)
+    assert Path(caught.value.file) == (parent / "variant.toml").resolve()
+    assert caught.value.line == 9
