@@ -294,6 +294,9 @@ def test_a_seeded_arena_game_of_a_new_year_runs_repeats_and_renders(name: str) -
     svg = render(game.history[1].position)
     title = variant.calendar.phase_name(game.history[1].position.phase)
     assert title[0].upper() + title[1:] in svg
+    again = loads(dumps(game))  # the saved game replays phase by phase, and so does the record
+    assert [r.position for r in again.history] == [r.position for r in game.history]
+    assert from_text(to_text(game)).position == game.position
 
 
 def test_the_case_files_agree_with_their_expect() -> None:
