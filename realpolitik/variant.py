@@ -23,6 +23,7 @@ from realpolitik.caches import Caches
 from realpolitik.errors import VariantError, VariantWarning
 from realpolitik.geography import Map, Province, Terrain, UnitType, province_of
 from realpolitik.hooks import VariantHooks, load_hooks, seal_hooks
+from realpolitik.kinds import NO_KINDS, OrderKinds
 from realpolitik.variant_rules import NEUTRAL, TomlLines, VariantRules, read_variant_rules
 
 VARIANTS_DIR = Path(__file__).parent / "variants"
@@ -111,8 +112,8 @@ class Variant:
     """Normalised name or alias -> location id, for the parser."""
     shared_names: Mapping[str, tuple[str, ...]] = field(
         default_factory=lambda: MappingProxyType({}))
-    """Normalised alias -> the locations that share it (the key of Colonial Winters calls two
-    spaces Columbia): the parser answers such a name as ambiguous, with every candidate,
+    """Normalised alias -> the locations that share it (a map's key may call two spaces by
+    one name): the parser answers such a name as ambiguous, with every candidate,
     unless the position leaves only one of them possible."""
     writes_names: bool = False
     """True if orders, positions and results write places by their names (``F London -
@@ -143,6 +144,9 @@ class Variant:
     nearest first: where its artwork and hooks are looked for (empty: made in memory)."""
     power_ids: tuple[str, ...] = field(init=False, compare=False, repr=False)
     """The power ids in display order (from ``powers``: asked for many times a phase)."""
+    kinds: OrderKinds = field(init=False, compare=False, repr=False)
+    """The variant's own kinds of order (its hooks' :meth:`~realpolitik.hooks.VariantHooks.
+    order_kinds`): empty, and false, for a variant with only the rulebooks' orders."""
     caches: Caches = field(default_factory=Caches, init=False, compare=False, repr=False)
     """What other modules derive from this variant once (map tables, the parser's lexicon,
     order values...), each under its own :class:`~realpolitik.caches.CacheSlot` whose docstring
@@ -151,6 +155,8 @@ class Variant:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "power_ids", tuple(p.id for p in self.powers))
+        declared = self.hooks.order_kinds()
+        object.__setattr__(self, "kinds", OrderKinds(declared) if declared else NO_KINDS)
 
     def __deepcopy__(self, memo: dict[int, object]) -> Variant:
         # Immutable: a deep copy of a game or position shares its variant (and the tables the
@@ -193,8 +199,8 @@ class Variant:
     @property
     def map_title(self) -> str:
         """The variant's map as a sentence names it: ``the Classical map``; a name that says
-        "map" already is not followed by a second one (``Colonial Winters (reconstructed
-        map)`` -> ``the Colonial Winters map (reconstructed)``)."""
+        "map" already is not followed by a second one (``Old World (reconstructed map)`` ->
+        ``the Old World map (reconstructed)``)."""
         name = self.name
         if name.endswith(" map)") and " (" in name:
             base, _, note = name[:-len(" map)")].rpartition(" (")
@@ -975,8 +981,8 @@ def _check_connected(the_map: Map) -> None:
     if not passable:
         raise VariantError("the map has no passable spaces", file="provinces.csv")
     # A support border joins its two sides too: a space only fleets beside it can support into
-    # (Colonial Winters' South Pole, which armies reach only by a convoy the variant's rules
-    # give) is part of the map.
+    # (a pole, which armies reach only by a convoy the variant's rules give) is part of the
+    # map.
     supported: dict[str, set[str]] = {}
     for a, b in the_map.support_borders:
         supported.setdefault(province_of(a), set()).add(province_of(b))

@@ -682,6 +682,7 @@ class GameService:
             "centers": game.centers(),
             "names": place_names(game.variant),
             "policies": dict(game.variant.policies),
+            "order_kinds": game.variant.kinds.to_json(),
             # what the variant's state shows beside the board (e.g. "sea_superiority")
             **game.variant.hooks.public_state(game.position),
             # the winter's builds and removals: the engine's one count, with its sentence
