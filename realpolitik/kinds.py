@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from realpolitik.errors import VariantError
@@ -149,6 +150,9 @@ class OrderKind:
     """True if the argument may be left out (:meth:`readings` is then asked with none)."""
     label: ClassVar[str] = ""
     """The order menu's word for it ("Transform"); the name in capitals by default."""
+    labels: ClassVar[Mapping[str, str]] = MappingProxyType({})
+    """The menu's words in a phase where they differ from ``label``, by the phase's name
+    (``"movement"``, ``"retreats"``, ``"adjustments"``)."""
     outcome: ClassVar[str] = "carried_out"
     """The :class:`~realpolitik.adjudication.outcomes.Outcome` of an order carried out in an
     adjustment phase."""
@@ -328,10 +332,11 @@ class OrderKinds:
         return self.by_class.get(type(order)) if isinstance(order, VariantOrder) else None
 
     def to_json(self) -> list[dict[str, object]]:
-        """The kinds as the game view and ``show --json`` give them: name, menu label, phases
-        (``"movement"``, ``"retreats"``, ``"adjustments"``) and what the order names."""
+        """The kinds as the game view gives them: name, menu label (and the labels of phases
+        where it differs), phases (``"movement"``, ``"retreats"``, ``"adjustments"``) and what
+        the order names."""
         phase_names = {"M": "movement", "R": "retreats", "A": "adjustments"}
-        return [{"name": kind.name, "label": kind.menu_label,
+        return [{"name": kind.name, "label": kind.menu_label, "labels": dict(kind.labels),
                  "phases": [phase_names[p] for p in phase_names if p in kind.phases],
                  "argument": kind.argument} for kind in self.kinds]
 

@@ -64,7 +64,7 @@ def test_the_variant_declares_the_kind_and_the_classical_game_none() -> None:
     assert [k.name for k in variant.kinds] == ["transform"]
     assert variant.kinds.by_word["tr"].name == "transform"
     assert not load_variant("classical").kinds
-    assert variant.kinds.to_json() == [{"name": "transform", "label": "Transform",
+    assert variant.kinds.to_json() == [{"name": "transform", "label": "Transform", "labels": {},
                                         "phases": ["adjustments"],
                                         "argument": "the coast the fleet takes"}]
 

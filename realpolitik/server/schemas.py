@@ -344,6 +344,8 @@ class OrderKindOut(BaseModel):
     """The ``kind`` of its orders (``"transform"``), and the keyword written."""
     label: str
     """The order menu's word for it (``"Transform"``)."""
+    labels: dict[str, str] = Field(default_factory=dict)
+    """The menu's words in a phase where they differ from ``label``, by the phase's name."""
     phases: list[Literal["movement", "retreats", "adjustments"]]
     """The phases its orders are given in."""
     argument: str | None = None

@@ -174,6 +174,9 @@ class MobiliseKind(OrderKind):
     leads = True
     phases = frozenset({PhaseType.MOVEMENT, PhaseType.ADJUSTMENTS})
     label = "Mobilise"
+    # rule 8: in the first spring it chooses the unit, which holds; in a winter it costs a build
+    labels = {"movement": "Choose it as active (it holds)",
+              "adjustments": "Mobilise (costs a build)"}
     outcome = "mobilised"
     spent_reason: ClassVar[str] = ("The power forgoes one build this winter to mobilise units, "
                                    "and has no builds left for this one.")
