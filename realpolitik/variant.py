@@ -20,6 +20,7 @@ from types import MappingProxyType
 from typing import Any
 
 from realpolitik.caches import Caches
+from realpolitik.calendar import CLASSICAL_CALENDAR, Calendar, read_calendar
 from realpolitik.errors import VariantError, VariantWarning
 from realpolitik.geography import Map, Province, Terrain, UnitType, province_of
 from realpolitik.hooks import VariantHooks, load_hooks, seal_hooks
@@ -99,6 +100,9 @@ class Variant:
     solo_centers: int
     aliases: tuple[str, ...] = ()
     description: str = ""
+    calendar: Calendar = CLASSICAL_CALENDAR
+    """The variant's year: its seasons in order, their phases and where the centres change
+    hands (``[[seasons]]`` in ``variant.toml``; the rulebooks' year by default)."""
     rules: VariantRules = field(default_factory=VariantRules)
     """What the variant declares about its rules (``[rules]`` and the tables of special
     rules in ``variant.toml``), typed and checked."""
@@ -280,12 +284,13 @@ class _SetupProblem(Exception):
 
 
 def _load_setups(entries: list[dict[str, Any]], power_ids: list[str],
-                 provinces: Mapping[str, Province], lines: TomlLines) -> tuple[Setup, ...]:
+                 provinces: Mapping[str, Province], calendar: Calendar, lines: TomlLines,
+                 ) -> tuple[Setup, ...]:
     setups = []
     for index, entry in enumerate(entries, start=1):
         where = f"[[setups]] number {index}"
         try:
-            setups.append(_load_setup(entry, where, power_ids, provinces))
+            setups.append(_load_setup(entry, where, power_ids, provinces, calendar))
         except _SetupProblem as exc:
             key = exc.key if exc.key in entry else None
             raise VariantError(str(exc), file="variant.toml",
@@ -294,7 +299,7 @@ def _load_setups(entries: list[dict[str, Any]], power_ids: list[str],
 
 
 def _load_setup(entry: dict[str, Any], where: str, power_ids: list[str],
-                provinces: Mapping[str, Province]) -> Setup:
+                provinces: Mapping[str, Province], calendar: Calendar) -> Setup:
     try:
         players = int(entry["players"])
         setup_id = str(entry.get("id", players))
@@ -327,6 +332,12 @@ def _load_setup(entry: dict[str, Any], where: str, power_ids: list[str],
         if province not in provinces:
             raise _SetupProblem(f"{where}: {province!r} is not a province",
                                key="neutral_territory")
+    for key in ("start", "neutral_joins"):
+        if key in entry:
+            try:
+                calendar.parse_phase(str(entry[key]))
+            except ValueError as exc:
+                raise _SetupProblem(f"{where}: {key}: {exc}", key=key) from None
     return Setup(
         id=setup_id,
         players=players,
@@ -621,6 +632,12 @@ def _load_folder(folder: Path) -> Variant:
                   support_borders=support_borders)
     _check_connected(the_map)
 
+    calendar = _read_year(data, own_data, lines, lineage.folders)
+    try:
+        calendar.parse_phase(str(head["start"]))
+    except ValueError as exc:
+        raise VariantError(f"[variant] start: {exc}", file="variant.toml",
+                           line=lines.of("variant", "start")) from None
     start_units = _load_start_units(data.get("start", {}), the_map, power_ids, lines)
     start_centers: dict[str, str] = {}
     given_centers = data.get("start_centers")
@@ -675,7 +692,8 @@ def _load_folder(folder: Path) -> Variant:
         name=str(head["name"]),
         map=the_map,
         powers=tuple(powers),
-        start_phase=str(head["start"]),
+        start_phase=str(head["start"]).strip().upper(),
+        calendar=calendar,
         start_units=start_units,
         start_centers=MappingProxyType(start_centers),
         solo_centers=int(head["solo_centers"]),
@@ -690,7 +708,7 @@ def _load_folder(folder: Path) -> Variant:
         power_names=MappingProxyType(power_names),
         coast_names=MappingProxyType(coast_aliases),
         setups=_load_setups(data.get("setups", []), [p.id for p in powers], provinces,
-                            lines),
+                            calendar, lines),
         source=str(head["id"]) if folder.resolve().parent == VARIANTS_DIR.resolve()
         else str(folder.resolve()),
         coordinates=MappingProxyType(_load_coordinates(lineage.map_folder)),
@@ -699,6 +717,23 @@ def _load_folder(folder: Path) -> Variant:
     )
     _warn_suspicious(variant, lineage.folders)
     return variant
+
+
+def _read_year(data: dict[str, Any], own_data: dict[str, Any], lines: TomlLines,
+               folders: Sequence[Path]) -> Calendar:
+    """The variant's year (``[[seasons]]``); an error in a year inherited from an ancestor
+    names the ancestor's file and line."""
+    if "seasons" in own_data or "seasons" not in data:
+        return read_calendar(data, lines)
+    for folder in folders[1:]:
+        text = (folder / "variant.toml").read_text(encoding="utf-8")
+        if "seasons" in tomllib.loads(text):
+            try:
+                return read_calendar(data, TomlLines(text))
+            except VariantError as exc:
+                raise VariantError(exc.detail, file=str(folder / "variant.toml"),
+                                   line=exc.line) from None
+    return read_calendar(data, lines)  # (not reached: some ancestor gave the table)
 
 
 def _warn_suspicious(variant: Variant, folders: Sequence[Path]) -> None:
@@ -763,7 +798,7 @@ def _unpickled_variant(source: str, policies: dict[str, str], closed: tuple[str,
     return variant
 
 
-_TABLES = ("variant", "powers", "start", "start_centers", "rules", "setups",
+_TABLES = ("variant", "powers", "start", "start_centers", "rules", "setups", "seasons",
            "conditional_borders", "corners", "passages", "swap_borders", "neutral_units",
            "policies", "hooks_data")
 

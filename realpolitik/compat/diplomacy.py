@@ -32,7 +32,7 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from realpolitik.compat.diplomacy_map import Map
+from realpolitik.compat.diplomacy_map import Map, classical_year
 from realpolitik.compat.diplomacy_message import (
     GLOBAL,
     OBSERVER,
@@ -286,6 +286,7 @@ class Game:
         variant = _LOADED.get(map_name)
         if variant is None:
             variant = _LOADED[map_name] = load_variant(_MAPS.get(map_name, map_name))
+        classical_year(variant)
         self.realpolitik_game = _Game(variant, rules=PACKAGE_RULES if edition is None else edition,
                                       seed=seed)
         self.game_id: str = game_id or f"realpolitik-{int(time.time() * 1e6):x}"
@@ -938,7 +939,7 @@ class Game:
         name = self.get_current_phase()
         if self._over:
             return GamePhaseData(name, self.get_state(), {}, {}, {})
-        if not game.position.centers and game.phase.season is Season.FALL:
+        if not game.position.centers and game.phase.season == Season.FALL:
             # as the package does when it counts centres and no power owns any: each power
             # starts from its home centres
             homes = {center: power for power in game.variant.power_ids

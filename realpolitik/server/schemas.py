@@ -235,6 +235,9 @@ class GameSummary(BaseModel):
     private: bool
     status: str
     phase: str
+    phase_name: str = ""
+    """The phase as players read it, with the season's name from the variant's year
+    (``Summer 1901 movement``)."""
     deadline: str | None
     seats: int
     seats_free: int
@@ -367,6 +370,12 @@ class GameOut(BaseModel):
     status: Literal["forming", "active", "paused", "finished"]
     phase: str
     phase_type: str
+    phase_name: str = ""
+    """The phase as players read it: ``Spring 1901 movement``."""
+    seasons: dict[str, str] = Field(default_factory=dict)
+    """The variant's seasons, each code of a phase name -> its name, in the order of the year
+    (``{"S": "Spring", "U": "Summer", "F": "Fall", "W": "Winter"}``): how the page names
+    every phase of the game, its history's too."""
     deadline: str | None
     seconds_left: float | None
     paused_remaining: float | None

@@ -384,6 +384,17 @@ class GameService:
             template = self._variants[name] = load_variant(name, search=self.variant_search)
         return dataclasses.replace(template)
 
+    def phase_name(self, variant: str, phase: str) -> str:
+        """``"Spring 1901 movement"`` for a phase of a game of ``variant`` (its seasons'
+        names); the phase as written if the variant or phase cannot be read."""
+        try:
+            if variant not in self._variants:
+                self._variant(variant)
+            calendar = self._variants[variant].calendar
+            return calendar.phase_name(calendar.parse_phase(phase))
+        except ValueError:  # (a VariantError is one)
+            return phase
+
     DATABASE_THREADS = 2
     """Threads per process that run service calls: enough to go on while some wait for the
     database or a row lock, few enough that they do not spend the process's CPU contending
@@ -667,6 +678,8 @@ class GameService:
             "status": row.status,
             "phase": str(game.phase),
             "phase_type": game.phase.type.name.lower(),
+            "phase_name": game.variant.calendar.phase_name(game.phase),
+            "seasons": {s.code: s.name for s in game.variant.calendar.seasons},
             "deadline": iso_time(row.deadline),
             "seconds_left": None if row.deadline is None else max(0.0, row.deadline - now),
             "paused_remaining": row.paused_remaining,
@@ -719,7 +732,9 @@ class GameService:
                 out.append({
                     "id": int(row.id), "name": row.name, "variant": row.variant,
                     "rules": row.rules, "players": row.setup, "private": bool(row.private),
-                    "status": row.status, "phase": row.phase, "deadline": iso_time(row.deadline),
+                    "status": row.status, "phase": row.phase,
+                    "phase_name": self.phase_name(row.variant, row.phase),
+                    "deadline": iso_time(row.deadline),
                     "seats": len(seats),
                     "seats_free": sum(1 for s in seats
                                       if s.user_id is None and str(s.seat) not in bots),
@@ -959,7 +974,8 @@ class GameService:
         """Refuse a request meant for another phase than the current one (a page or program
         that has not yet seen the game move on: bots make phases pass quickly)."""
         if phase is not None and phase.strip().upper() != str(loaded.engine.phase):
-            raise conflict(f"the game has moved on to {loaded.engine.phase.long_name}; this was "
+            now = loaded.engine.variant.calendar.phase_name(loaded.engine.phase)
+            raise conflict(f"the game has moved on to {now}; this was "
                            f"meant for {phase.strip().upper()}: look at the new phase first",
                            "phase_changed")
 
@@ -1312,8 +1328,9 @@ class GameService:
         """Tell the players by e-mail (those who chose it) that a phase was played."""
         users = [u for p in game.powers if (u := loaded.user_of(p)) is not None]
         self.notifier.phase_played(int(loaded.row.id), str(loaded.row.name), users,
-                                   game.history[first_played].position.phase.long_name,
-                                   game.phase.long_name)
+                                   game.variant.calendar.phase_name(
+                                       game.history[first_played].position.phase),
+                                   game.variant.calendar.phase_name(game.phase))
 
     def owing_orders(self, game_id: int) -> dict[int, list[str]]:
         """The players of an active game whose powers still owe orders this phase (neither

@@ -152,7 +152,7 @@ class Lobby {
       h("tbody", {}, games.map((g) => h("tr", {},
         h("td", {}, h("a", { href: `#/game/${g.id}` }, g.name)),
         h("td", {}, `${g.players} · ${g.rules}`),
-        h("td", {}, phaseName(g.phase)),
+        h("td", {}, g.phase_name || phaseName(g.phase)),
         h("td", {}, g.status),
         h("td", {}, `${g.seats_free} of ${g.seats}`)))));
   }
@@ -181,7 +181,7 @@ class Lobby {
       h("tbody", {}, games.map((g, i) => h("tr", { dataset: { game: String(g.id) } },
         h("td", {}, h("a", { href: `#/game/${g.id}` }, g.name), h("div", { class: "muted small" },
           (g.my_powers || []).map(title).join(", "))),
-        h("td", {}, phaseName(g.phase)),
+        h("td", {}, g.phase_name || phaseName(g.phase)),
         h("td", {}, owed(g)),
         h("td", {}, deadline(g)),
         h("td", {}, unread[i] ? h("span", { class: "badge unread", "aria-label": `${unread[i]} unread` }, String(unread[i]))

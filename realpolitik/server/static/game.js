@@ -1,7 +1,7 @@
 // The game page: the map, order entry (clicks, lists, text), ready flag, deadline, seats and the
 // gamesmaster's buttons, with the press and history panels. Every choice offered comes from the
 // server's legal-orders endpoint and every order goes through the server's parser: no rules here.
-import { api, auth, h, fill, title, phaseName, toast, notify, local, duration, lengthLimit, touchOnly } from "./api.js";
+import { api, auth, h, fill, title, phaseName, learnSeasons, toast, notify, local, duration, lengthLimit, touchOnly } from "./api.js";
 import { MapView } from "./mapview.js";
 import { PressPanel } from "./press.js";
 import { HistoryPanel } from "./history.js";
@@ -82,6 +82,7 @@ export class GamePage {
 
   async loadGame() {
     this.game = await api("GET", `/games/${this.id}`);
+    learnSeasons(this.game.seasons);
     this.deadlineAt = this.game.seconds_left === null ? null : Date.now() + this.game.seconds_left * 1000;
     document.title = `${this.game.name} · ${phaseName(this.game.phase)} · realpolitik`;
   }
