@@ -122,8 +122,13 @@ def adjudicate_movement(position: Position, orders: Iterable[Order], rules: Rule
 def _units_of(position: Position) -> tuple[list[str], list[Unit], dict[str, int]]:
     """The occupied provinces in sorted order, their units, and each province's index (a
     unit's index is the number of its order's decision)."""
-    provinces = sorted(position.units)
-    units = [position.units[p] for p in provinces]
+    on_board = position.units
+    provinces = list(on_board)
+    if provinces == sorted(provinces):  # (as the engine keeps them: each step in C)
+        units = list(on_board.values())
+    else:
+        provinces.sort()
+        units = [on_board[p] for p in provinces]
     return provinces, units, {p: i for i, p in enumerate(provinces)}
 
 
@@ -146,9 +151,7 @@ def _decide(board: Board, rules: Rules, paradoxes: set[int]) -> tuple[Equations,
     paradox rule settled.
     """
     equations = Equations(board, rules, _unset)
-    resolver = Resolver(board.n, equations.adjudicate,
-                        backup_rule(board.kind, rules.convoy_paradox, paradoxes))
-    equations.resolve = resolver.resolve  # the equations read decisions through the solver
+    n = board.n
     kind, matched, prov, at = board.kind, board.matched, board.prov, board.at
     moves_into, route, dest = board.moves_into, board.route, board.dest
     conditional, supports, opposite = board.conditional, board.supports, board.opposite
@@ -157,16 +160,16 @@ def _decide(board: Board, rules: Rules, paradoxes: set[int]) -> tuple[Equations,
     # standing, defending or preventing is at least 1, an unsupported attack at most 1)
     plain = not board.has_mods and not board.bonus
     # Decisions whose equation gives the same answer whatever the other decisions are, are
-    # settled here, outside the solver: it then works only on the battles that need it.
-    succeed: list[int] = []
-    fail: list[int] = []
+    # settled here, outside the solver: it then works only on the battles that need it (in
+    # many phases none). A unit that holds succeeds.
+    value = [True] * n
     left: list[int] = []
-    for i in range(board.n):
+    for i in range(n):
         k = kind[i]
         if k == HOLD:
-            succeed.append(i)
-        elif not matched[i]:
-            fail.append(i)
+            continue
+        if not matched[i]:
+            value[i] = False
         elif k == MOVE:
             if route[i] != LAND or (conditional and i in conditional):
                 left.append(i)
@@ -174,35 +177,37 @@ def _decide(board: Board, rules: Rules, paradoxes: set[int]) -> tuple[Equations,
             movers = moves_into[dest[i]]
             d = at.get(dest[i], -1)
             if d < 0 and len(movers) == 1:
-                # over land into an empty province no one else moves to: nothing stops it
-                succeed.append(i)
-            elif plain and not supports[i] and (
+                continue  # over land into an empty province no one else moves to
+            if plain and not supports[i] and (
                     (d >= 0 and (kind[d] != MOVE or (opposite[i] == d and route[d] == LAND)))
                     or _sure_rival(i, movers, route, opposite, conditional)):
                 # an attack of at most 1 against a unit that stays (or meets it head to head
-                # over land) or a rival over land that cannot lose a head-to-head battle:
-                # each resists with at least 1
-                fail.append(i)
+                # over land) or a rival over land outside any head-to-head battle: each
+                # resists with at least 1
+                value[i] = False
             else:
                 left.append(i)
         elif prov[i] not in moves_into:
-            succeed.append(i)  # a support, convoy or block that nobody attacks
+            continue  # a support, convoy or block that nobody attacks
         elif k != CONVOY and _surely_cut(i, k, moves_into[prov[i]], power, prov, dest, route,
                                           conditional):
-            fail.append(i)
+            value[i] = False
         else:
             left.append(i)
-    resolver.settle_all(succeed, True)
-    resolver.settle_all(fail, False)
-    is_resolved, resolve = resolver.is_resolved, resolver.resolve
-    for i in left:
-        if not is_resolved(i):
-            resolve(i)
-    # Every decision is final: the solver no longer needs the equations, and the equations read
-    # the final values directly. That breaks the solver <-> equations cycle, so that the
-    # solver's state is freed at once.
-    resolver.finish()
-    value = resolver.value
+    if left:
+        resolver = Resolver(n, equations.adjudicate,
+                            backup_rule(kind, rules.convoy_paradox, paradoxes),
+                            settled=value, unsettled=left)
+        equations.resolve = resolver.resolve  # the equations read decisions through the solver
+        is_resolved, resolve = resolver.is_resolved, resolver.resolve
+        for i in left:
+            if not is_resolved(i):
+                resolve(i)
+        # Every decision is final: the solver no longer needs the equations, and the
+        # equations read the final values directly. That breaks the solver <-> equations
+        # cycle, so that the solver's state is freed at once.
+        resolver.finish()
+        value = resolver.value
     equations.resolve = value.__getitem__
     return equations, value
 
