@@ -17,7 +17,7 @@ from operator import attrgetter
 
 from realpolitik.adjudication import adjudicate
 from realpolitik.adjudication.outcomes import Resolution
-from realpolitik.adjudication.retreats import unordered_retreats
+from realpolitik.adjudication.retreats import draws_retreats, unordered_retreats
 from realpolitik.caches import Bounded, CacheSlot
 from realpolitik.errors import GameError
 from realpolitik.legality import adjustment_counts, check_order
@@ -731,8 +731,8 @@ class Game:
         """Retreats the variant's hooks choose for dislodged units given no order that can be
         followed (the rulebooks disband them). The generator is seeded from the game's seed
         and the phase, so a replayed record draws the same; each draw is noted in the record."""
-        if not position.dislodged:
-            return []
+        if not position.dislodged or not draws_retreats(position):
+            return []  # (a generator seeded from a string costs more than the phase)
         rng = random.Random(f"{self.seed}/retreats/{position.phase}")
         drawn = unordered_retreats(position, orders, self.rules, rng)
         ordered = {order.province for order in orders if isinstance(order, Retreat | Disband)}

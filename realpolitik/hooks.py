@@ -377,9 +377,12 @@ class VariantHooks:
         units take nothing); a vacant centre keeps its owner."""
         owners = dict(position.centers)
         for center in supply_centers:
-            unit = units.get(center)
-            if unit is not None and unit.power != NEUTRAL:
-                owners[center] = unit.power
+            # (``in`` and ``[]``, not ``get``: on a read-only mapping ``get`` looks the
+            # method up by name on every call)
+            if center in units:
+                power = units[center].power
+                if power != NEUTRAL:
+                    owners[center] = power
         return owners
 
     def build_sites(self, position: Position, power: str) -> tuple[str, ...]:
