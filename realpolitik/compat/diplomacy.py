@@ -48,7 +48,6 @@ from realpolitik.compat.diplomacy_names import DEFAULT_GAME_RULES
 from realpolitik.compat.diplomacy_words import (
     _PHASE_TYPE_NAMES,
     _SEASON_NAMES,
-    _UPPER,
     _home_names,
     _movement_texts,
     _package_results,
@@ -100,11 +99,15 @@ so the games after the first start with it ready."""
 class _PhaseTables:
     """What the facade derives from one position, built lazily and dropped when it changes."""
 
-    __slots__ = ("position", "possible", "lookup", "units", "orderable", "retreats")
+    __slots__ = ("position", "possible", "possible_given", "lookup", "units", "orderable",
+                 "retreats")
 
     def __init__(self, position: Position) -> None:
         self.position = position
         self.possible: dict[str, list[str]] | None = None
+        """What :meth:`Game.get_all_possible_orders` returns, kept once asked for twice."""
+        self.possible_given = False
+        """True once :meth:`Game.get_all_possible_orders` has handed over what it made."""
         self.lookup: dict[str, dict[str, Order]] = {}
         """power -> order string -> order, for the powers whose legal orders were listed."""
         self.units: dict[str, list[str]] | None = None
@@ -663,65 +666,56 @@ class Game:
         adjustment phase ``WAIVE`` is listed at each place a power may build.
         """
         cache = self._current()
-        if cache.possible is None:
-            cache.possible = self._possible(cache)
-        return {loc: orders[:] for loc, orders in cache.possible.items()}
+        if cache.possible is not None:  # asked for again in this phase: copies of it
+            return {loc: orders[:] for loc, orders in cache.possible.items()}
+        possible = self._possible(cache)
+        if cache.possible_given:
+            cache.possible = possible
+            return {loc: orders[:] for loc, orders in possible.items()}
+        # The first call hands over what it made and keeps nothing (most callers ask once a
+        # phase); a second one makes it again and keeps it, to copy from after.
+        cache.possible_given = True
+        return possible
 
     def _possible(self, cache: _PhaseTables) -> dict[str, list[str]]:
-        the_map = self.realpolitik_game.variant.map
+        """What :meth:`get_all_possible_orders` returns, made from realpolitik's listing: each
+        order's string is looked up by the order (:class:`_MovementTexts`)."""
         possible: dict[str, list[str]] = {loc: [] for loc in self._upper_locations}
         if self._over:
             return possible
-        up = _UPPER
         game = self.realpolitik_game
-        if cache.position.phase.type is PhaseType.MOVEMENT:
-            # One unit's strings at a time; no string -> order table (set_orders finds the
-            # order by its string among those the variant's listing made).
-            texts = self._movement_texts.texts
+        the_map = game.variant.map
+        texts, places = self._movement_texts.texts, self._movement_texts.places
+        kind = cache.position.phase.type
+        if kind is PhaseType.MOVEMENT:  # one unit at a time, its strings at C speed
             for power in game.powers_to_order():
                 for location, orders in game.legal_orders(power).items():
-                    unit_texts = possible[up[location]] = texts(orders)
-                    province = province_of(location)
-                    if province != location:
-                        possible[up[province]] = unit_texts[:]
+                    name, province = places[location]
+                    unit_texts = possible[name] = texts(orders)
+                    if province is not None:
+                        possible[province] = unit_texts[:]
             return possible
-        adjustments = cache.position.phase.type is PhaseType.ADJUSTMENTS
         for power in game.powers_to_order():
-            table = self._lookup(power)
-            sites: set[str] = set()
-            waive = False
-            if not adjustments:
-                # a unit's orders come one unit after another: one look-up per unit
-                last = ""
-                here: list[str] = []
-                there: list[str] | None = None
-                for text, order in table.items():
-                    assert not isinstance(order, Waive)  # (retreats: no waive is listed)
-                    location = order.location
-                    if location != last:
-                        last = location
-                        here = possible[up[location]]
-                        province = province_of(location)
-                        there = possible[up[province]] if province != location else None
-                    here.append(text)
-                    if there is not None:
-                        there.append(text)
-                continue
-            for text, order in table.items():
-                if isinstance(order, Waive):
-                    waive = True
-                    continue
-                location = order.location
-                possible[up[location]].append(text)
-                province = province_of(location)
-                if province != location:
-                    possible[up[province]].append(text)
-                if isinstance(order, Build):
-                    sites.add(province)
-            if waive:
-                for site in sites:
-                    for loc in (site, *the_map.coasts(site)):
-                        possible[loc.upper()].append("WAIVE")
+            legal = game.legal_orders(power)
+            if kind is PhaseType.RETREATS:
+                # (the units with somewhere to go: the package disbands the others at once)
+                retreating = {unit[2:] for unit in self._retreats()[power.upper()]}
+                legal = {loc: orders for loc, orders in legal.items()
+                         if places[loc][0] in retreating}
+            sites: list[str] = []  # (where it may build: a waive is listed there too)
+            for orders in legal.values():
+                for order, text in zip(orders, texts(orders), strict=True):
+                    if isinstance(order, Waive):
+                        for site in sites:
+                            for loc in (site, *the_map.coasts(site)):
+                                possible[places[loc][0]].append(text)
+                        continue
+                    name, province = places[order.location]
+                    possible[name].append(text)
+                    if province is not None:
+                        possible[province].append(text)
+                    if isinstance(order, Build) and province_of(order.location) not in sites:
+                        sites.append(province_of(order.location))
         return possible
 
     # -- orders -------------------------------------------------------------------------------
@@ -758,8 +752,9 @@ class Game:
         holder = self.powers[power.upper()]
         # The order a string names, if the listing made it and lists it now (else the slow
         # path reads the string).
-        named = self._movement_texts.orders.get(power, {})
-        split = self._movement_texts.parts
+        strings = self._movement_texts
+        named = strings.orders.get(power, {})
+        split = strings.split
         listed = None
         fresh = not holder.orders  # (then what this call writes is all there is)
         if fresh:
@@ -772,19 +767,15 @@ class Game:
                 if not listed(order):
                     order = None
             if order is None:
-                order = self._movement_texts.coastless.get(text) or self._read(power, text)
+                order = strings.coastless.get(text) or self._read(power, text)
                 if order is None:
                     continue
                 problem = check_order(game.position, order, rules=game.rules)
                 if problem is not None:
                     self.error.append(f"{power.upper()}: {text}: {problem[1]}")
                     continue
-                if text not in split:
-                    text = order_text(order, self._tables, game.position)
-            parts = split.get(text)
-            if parts is None:
-                parts = _split_order(text)
-            unit, rest = parts
+                text = order_text(order, self._tables, game.position)
+            unit, rest = split(text)
             if not replace and unit in holder.orders:
                 continue
             holder.orders[unit] = rest

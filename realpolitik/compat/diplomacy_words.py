@@ -166,78 +166,98 @@ class _MovementTexts:
     value). Bounded by :data:`_MAX_MOVEMENT_TEXTS` orders: then it starts over.
     """
 
-    __slots__ = ("text", "held", "alias", "orders", "parts", "coastless", "tables")
+    __slots__ = ("text", "aliased", "held", "orders", "parts", "coastless", "places", "tables")
 
-    def __init__(self, tables: MapTables) -> None:
+    def __init__(self, tables: MapTables, locations: Sequence[str]) -> None:
         self.tables = tables
         self.text: dict[int, str] = {}
-        """id(order) -> its string, for the orders in :attr:`held`."""
+        """id(order) -> its string, for the orders in :attr:`held` listed under one string."""
+        self.aliased: dict[int, tuple[str, str]] = {}
+        """id(order) -> its string and the other string it is also listed under, for the
+        orders in :attr:`held` listed under two (a support of a move to a coast is also
+        listed without the coast, as the package does). Kept apart from :attr:`text`, so that
+        a unit with none of them has its strings looked up at C speed."""
         self.held: dict[int, Order] = {}
         """id(order) -> the order: kept alive while its string is kept, so its id is its own."""
-        self.alias: dict[str, str] = {}
-        """A string -> the other string its order is also listed under (a support of a move
-        to a coast is also listed without the coast, as the package does)."""
         self.orders: dict[str, dict[str, Order]] = {}
-        """power -> string -> the order it names (not the aliases)."""
+        """power -> string -> the order it names (not the strings without a coast)."""
         self.parts: dict[str, tuple[str, str]] = {}
-        """string -> (its unit, the rest of the order): ``("A PAR", "- BUR")``."""
+        """string -> (its unit, the rest of the order): ``("A PAR", "- BUR")``, made when
+        :meth:`Game.set_orders` first meets the string."""
         self.coastless: dict[str, Order] = {}
         """A listed support's string without the coast -> that support with no coast (the
         listing gives only the supports naming a coast; this one is checked when given)."""
+        self.places: dict[str, tuple[str, str | None]] = {
+            location: (location.upper(),
+                       province_of(location).upper() if "/" in location else None)
+            for location in locations}
+        """Location -> its name in the package, and its province's if it is a coast (a unit
+        on a coast has its orders listed under both). Fixed by the map."""
 
     def clear(self) -> None:
         """Start over (the tables are full)."""
         self.text.clear()
+        self.aliased.clear()
         self.held.clear()
-        self.alias.clear()
         self.orders.clear()
         self.parts.clear()
         self.coastless.clear()
 
-    def text_of(self, order: Order) -> str:
-        """The string of ``order``, made and kept the first time."""
-        key = id(order)
-        main = self.text.get(key)
-        if main is not None:
-            return main
-        if len(self.text) >= _MAX_MOVEMENT_TEXTS:
+    def _make(self, order: Order) -> tuple[str, str | None]:
+        """Make and keep the string of an order met for the first time (and the other string
+        it is listed under, if any)."""
+        if len(self.held) >= _MAX_MOVEMENT_TEXTS:
             self.clear()
         main, other = _order_texts(order, self.tables)
-        named = self.orders.setdefault(order.power or "", {})
+        key = id(order)
+        self.held[key] = order
+        named = self.orders.get(order.power or "")
+        if named is None:
+            named = self.orders[order.power or ""] = {}
         named.setdefault(main, order)
-        self.parts[main] = _split_order(main)
-        if other is not None:
+        if other is None:
+            self.text[key] = main
+        else:
             # (the string without the coast names a support of the move to either coast: not
             # this order, but the same support with no coast)
-            self.alias[main] = other
+            self.aliased[key] = (main, other)
             assert isinstance(order, SupportMove)
             self.coastless[other] = replace(order, destination=province_of(order.destination))
-            self.parts[other] = _split_order(other)
-        self.held[key] = order
-        self.text[key] = main
-        return main
+        return main, other
 
     def texts(self, orders: tuple[Order, ...]) -> list[str]:
-        """The strings of one unit's orders, in order, each alias right after its order's
-        string unless already there (as the package's listing has them)."""
-        try:
-            texts = list(map(self.text.__getitem__, map(id, orders)))
-        except KeyError:  # some order met for the first time
-            texts = list(map(self.text_of, orders))
-        alias = self.alias
-        if alias.keys().isdisjoint(texts):
-            return texts
+        """The strings of one unit's orders, in order, each string without a coast right
+        after its order's string unless already there (as the package's listing has them)."""
+        try:  # (at C speed when every order was met before and has one string: most units)
+            return list(map(self.text.__getitem__, map(id, orders)))
+        except KeyError:
+            pass
+        text, aliased = self.text.get, self.aliased.get
         out: list[str] = []
-        for text in texts:
-            out.append(text)
-            other = alias.get(text)
+        for order in orders:
+            main = text(id(order))
+            if main is not None:
+                out.append(main)
+                continue
+            pair = aliased(id(order))
+            main, other = pair if pair is not None else self._make(order)
+            out.append(main)
             if other is not None and other not in out:
                 out.append(other)
         return out
 
+    def split(self, text: str) -> tuple[str, str]:
+        """``"A PAR - BUR"`` -> ``("A PAR", "- BUR")``, kept for the strings listed."""
+        parts = self.parts.get(text)
+        if parts is None:
+            parts = _split_order(text)
+            if len(self.parts) < _MAX_MOVEMENT_TEXTS:
+                self.parts[text] = parts
+        return parts
+
 
 def _new_movement_texts(variant: Variant) -> _MovementTexts:
-    return _MovementTexts(tables_for(variant))
+    return _MovementTexts(tables_for(variant), variant.map.locations)
 
 
 _movement_texts: CacheSlot[Variant, _MovementTexts] = CacheSlot(
