@@ -30,6 +30,7 @@ import copy
 import hashlib
 import time
 from collections.abc import Iterable, Mapping, Sequence
+from operator import attrgetter
 from typing import Any
 
 from realpolitik.compat.diplomacy_map import Map
@@ -55,7 +56,6 @@ from realpolitik.compat.diplomacy_words import (
     _retreats_by_name,
     _split_order,
     _texts_cache,
-    _texts_of,
     _unit_from_text,
     _unit_of,
     diplomacy_state,
@@ -68,10 +68,9 @@ from realpolitik.compat.diplomacy_words import (
 )
 from realpolitik.errors import GameError, RealpolitikError
 from realpolitik.game import Game as _Game
-from realpolitik.game import PhaseRecord
+from realpolitik.game import PhaseRecord, SubmittedOrder
 from realpolitik.geography import province_of
 from realpolitik.legality import adjustment_counts, build_sites, check_order, retreat_options
-from realpolitik.listing import listed_orders
 from realpolitik.maptables import MapTables, tables_for
 from realpolitik.notation import parse_order
 from realpolitik.orders import (
@@ -626,11 +625,13 @@ class Game:
             return out
         kind = position.phase.type
         counts = adjustment_counts(position) if kind is PhaseType.ADJUSTMENTS else {}
+        province_name = self._movement_texts.province_name.__getitem__
         for power in game.powers_to_order():
             name = power.upper()
             if kind is PhaseType.MOVEMENT:
-                out[name] = [unit.province.upper() for unit in position.units_of(power)]
-            elif kind is PhaseType.RETREATS:
+                out[name] = sorted(map(province_name, map(_location_of, position.units_of(power))))
+                continue
+            if kind is PhaseType.RETREATS:
                 retreating = self._retreats()[name]
                 out[name] = [d.unit.province.upper() for d in position.dislodged_of(power)
                              if unit_text(d.unit) in retreating]
@@ -655,7 +656,10 @@ class Game:
                     retreating = self._retreats()[power.upper()]
                     legal = {loc: orders for loc, orders in legal.items()
                              if any(unit.endswith(f" {loc.upper()}") for unit in retreating)}
-                _texts_of(legal, self._tables, table, self._texts)
+                text_of = self._movement_texts.text_of
+                for orders in legal.values():
+                    for order in orders:
+                        table[text_of(order)] = order
             cache.lookup[power] = table
         return table
 
@@ -746,41 +750,42 @@ class Game:
             self._set_other(power, texts, replace)
 
     def _set_movement(self, power: str, texts: list[str], replace: bool) -> None:
-        """Movement orders, each checked at once: kept in ``power.orders`` as unit -> the
-        rest of the order, with the order value it was read as."""
-        game = self.realpolitik_game
+        """Movement orders, each checked (by the engine, when handed over): kept in
+        ``power.orders`` as unit -> the rest of the order, with the order value it was read
+        as."""
         holder = self.powers[power.upper()]
-        # The order a string names, if the listing made it and lists it now (else the slow
-        # path reads the string).
-        strings = self._movement_texts
-        named = strings.orders.get(power, {})
-        split = strings.split
-        listed = None
+        # A string the listing gave names one order (for the engine to check: it is listed
+        # in this position or it is not); any other string is read and checked here.
+        given = self._movement_texts.given(power)
         fresh = not holder.orders  # (then what this call writes is all there is)
         if fresh:
             holder._values = {}
+        orders, values = holder.orders, holder._values
         for text in texts:
-            order = named.get(text)
-            if order is not None:
-                if listed is None:
-                    listed = listed_orders(game.position, power, rules=game.rules).holds
-                if not listed(order):
-                    order = None
-            if order is None:
-                order = strings.coastless.get(text) or self._read(power, text)
-                if order is None:
-                    continue
-                problem = check_order(game.position, order, rules=game.rules)
-                if problem is not None:
-                    self.error.append(f"{power.upper()}: {text}: {problem[1]}")
-                    continue
-                text = order_text(order, self._tables, game.position)
-            unit, rest = split(text)
-            if not replace and unit in holder.orders:
+            found = given(text) or self._read_checked(power, text)
+            if found is None:
                 continue
-            holder.orders[unit] = rest
-            holder._values[unit] = (rest, order)
-        self._send(holder, [entry[1] for entry in holder._values.values()] if fresh else None)
+            unit, rest, order = found
+            if not replace and unit in orders:
+                continue
+            orders[unit] = rest
+            values[unit] = (rest, order)
+        self._send(holder, [entry[1] for entry in values.values()] if fresh else None,
+                   given=True)
+
+    def _read_checked(self, power: str, text: str) -> tuple[str, str, Order] | None:
+        """The slow path of a movement order: read, checked, and written as the package
+        writes it: (unit, the rest of the order, the order); None (noted in :attr:`error`)
+        if it cannot be read or is illegal."""
+        game = self.realpolitik_game
+        order = self._read(power, text)
+        if order is None:
+            return None
+        problem = check_order(game.position, order, rules=game.rules)
+        if problem is not None:
+            self.error.append(f"{power.upper()}: {text}: {problem[1]}")
+            return None
+        return *_split_order(order_text(order, self._tables, game.position)), order
 
     def _set_unchecked(self, holder: Power, texts: list[str], replace: bool) -> None:
         """``NO_CHECK``: movement orders kept as given (``"ORDER n"`` -> text), read and
@@ -822,16 +827,16 @@ class Game:
                     holder._voids.append(_unit_of(order) if not isinstance(order, Waive)
                                          else "WAIVE")
                     continue
-            written = order_text(order, self._tables, game.position)
+                text = order_text(order, self._tables, game.position)
             if isinstance(order, Waive):
                 waives += 1
-                given[f"WAIVE {waives}"] = (written, order)
+                given[f"WAIVE {waives}"] = (text, order)
                 continue
             place = province_of(order.location)
             if place in given:  # a second order for one place in one call is void
                 holder._voids.append(_unit_of(order))
             else:
-                given[place] = (written, order)
+                given[place] = (text, order)
         current: dict[str, tuple[str, Order]] = {}
         for written, order in holder._values.values():
             key = "WAIVE " + str(len(current)) if isinstance(order, Waive) \
@@ -840,9 +845,10 @@ class Game:
         for key, entry in given.items():
             if replace or key not in current:
                 current[key] = entry
-        holder._values = {key: entry for key, entry in current.items()}
+        holder._values = current
         holder.adjust = [written for written, _ in current.values()]
-        self._send(holder)
+        # (as in the package, a WAIVE only takes up a build no build order claims)
+        self._send(holder, sorted((order for _, order in current.values()), key=_is_waive))
 
     def _read(self, power: str, text: str) -> Order | None:
         """The slow path: an order string not in the table of legal orders."""
@@ -896,7 +902,7 @@ class Game:
                 if order is not None:
                     values.append(order)
             # as in the package, a WAIVE only takes up a build no build order claims
-            values.sort(key=lambda o: isinstance(o, Waive))
+            values.sort(key=_is_waive)
             return values
         if self._no_check:
             values = []
@@ -981,19 +987,38 @@ class Game:
             holder._reset_orders()
         return voids
 
-    def _send(self, holder: Power, values: list[Order] | None = None) -> None:
+    def _send(self, holder: Power, values: list[Order] | None = None, *,
+              given: bool = False) -> None:
         """Hand a power's orders as they stand to the engine (replacing those it had);
-        ``values``: their order values, if the caller has them."""
+        ``values``: their order values, if the caller has them. ``given``: :meth:`set_orders`
+        has just given movement orders, which the engine checks: one it finds illegal (a
+        string listed in another phase) is dropped, as the package drops it, and noted in
+        :attr:`error`."""
         game = self.realpolitik_game
+        movement = game.phase.type is PhaseType.MOVEMENT
         if values is None:
             values = self._given_orders(holder)
         if values or holder.orders or holder.adjust or holder._sent is not None:
+            power = self._names[holder.name]
             try:
-                game.submit(self._names[holder.name], values)
+                entries = game.submit(power, values)
             except GameError as error:  # a power that takes no orders in this game
                 self.error.append(f"{holder.name}: {error}")
-        movement = game.phase.type is PhaseType.MOVEMENT
+            else:
+                if given and any(map(_error_of, entries)):
+                    self._drop_illegal(holder, entries)
         holder._sent = (game.position, dict(holder.orders) if movement else list(holder.adjust))
+
+    def _drop_illegal(self, holder: Power, entries: Sequence[SubmittedOrder]) -> None:
+        """Take the movement orders given by :meth:`set_orders` that the engine found illegal
+        out of a power's orders (noted in :attr:`error`) and hand the others over again."""
+        illegal = {entry.order: entry.error for entry in entries if entry.error is not None}
+        orders = holder.orders
+        for unit, (rest, order) in list(holder._values.items()):
+            if order in illegal and orders.get(unit) == rest:
+                self.error.append(f"{holder.name}: {unit} {rest}: {illegal[order]}")
+                del holder._values[unit], orders[unit]
+        self.realpolitik_game.submit(self._names[holder.name], self._given_orders(holder))
 
     # The package's record of the phase just played, made when first read.
 
@@ -1323,6 +1348,14 @@ def _last_phase_record(records: Sequence[PhaseRecord], names: Mapping[str, str],
                 popped.extend(disbanded_units(record.position, record.resolution))
     return {"command": command, "ordered_units": ordered, "dislodged": dislodged,
             "popped": popped}
+
+
+_error_of = attrgetter("error")
+_location_of = attrgetter("location")
+
+
+def _is_waive(order: Order) -> bool:
+    return isinstance(order, Waive)
 
 
 _RULE_EXCLUDES: Mapping[str, tuple[str, ...]] = {

@@ -11,7 +11,7 @@ strings of listed orders are made once per order value and kept with the variant
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -166,7 +166,8 @@ class _MovementTexts:
     value). Bounded by :data:`_MAX_MOVEMENT_TEXTS` orders: then it starts over.
     """
 
-    __slots__ = ("text", "aliased", "held", "orders", "parts", "coastless", "places", "tables")
+    __slots__ = ("text", "aliased", "held", "orders", "given_by", "places", "province_name",
+                 "tables")
 
     def __init__(self, tables: MapTables, locations: Sequence[str]) -> None:
         self.tables = tables
@@ -180,19 +181,20 @@ class _MovementTexts:
         self.held: dict[int, Order] = {}
         """id(order) -> the order: kept alive while its string is kept, so its id is its own."""
         self.orders: dict[str, dict[str, Order]] = {}
-        """power -> string -> the order it names (not the strings without a coast)."""
-        self.parts: dict[str, tuple[str, str]] = {}
-        """string -> (its unit, the rest of the order): ``("A PAR", "- BUR")``, made when
-        :meth:`Game.set_orders` first meets the string."""
-        self.coastless: dict[str, Order] = {}
-        """A listed support's string without the coast -> that support with no coast (the
-        listing gives only the supports naming a coast; this one is checked when given)."""
+        """power -> string -> the order it names. A listed support's string without the coast
+        names that support with no coast (the listing gives only the supports naming a
+        coast; the engine checks this one when it is given)."""
+        self.given_by: dict[str, _Given] = {}
+        """power -> what :meth:`given` found for the strings it gave so far."""
         self.places: dict[str, tuple[str, str | None]] = {
             location: (location.upper(),
                        province_of(location).upper() if "/" in location else None)
             for location in locations}
         """Location -> its name in the package, and its province's if it is a coast (a unit
         on a coast has its orders listed under both). Fixed by the map."""
+        self.province_name: dict[str, str] = {
+            location: province_of(location).upper() for location in locations}
+        """Location -> the package's name of its province (``stp/sc`` -> ``STP``)."""
 
     def clear(self) -> None:
         """Start over (the tables are full)."""
@@ -200,8 +202,7 @@ class _MovementTexts:
         self.aliased.clear()
         self.held.clear()
         self.orders.clear()
-        self.parts.clear()
-        self.coastless.clear()
+        self.given_by.clear()
 
     def _make(self, order: Order) -> tuple[str, str | None]:
         """Make and keep the string of an order met for the first time (and the other string
@@ -222,8 +223,18 @@ class _MovementTexts:
             # this order, but the same support with no coast)
             self.aliased[key] = (main, other)
             assert isinstance(order, SupportMove)
-            self.coastless[other] = replace(order, destination=province_of(order.destination))
+            named.setdefault(other, replace(order, destination=province_of(order.destination)))
         return main, other
+
+    def text_of(self, order: Order) -> str:
+        """The string of one order (not the one without a coast it may also be listed
+        under)."""
+        key = id(order)
+        text = self.text.get(key)
+        if text is not None:
+            return text
+        pair = self.aliased.get(key)
+        return pair[0] if pair is not None else self._make(order)[0]
 
     def texts(self, orders: tuple[Order, ...]) -> list[str]:
         """The strings of one unit's orders, in order, each string without a coast right
@@ -246,14 +257,32 @@ class _MovementTexts:
                 out.append(other)
         return out
 
-    def split(self, text: str) -> tuple[str, str]:
-        """``"A PAR - BUR"`` -> ``("A PAR", "- BUR")``, kept for the strings listed."""
-        parts = self.parts.get(text)
-        if parts is None:
-            parts = _split_order(text)
-            if len(self.parts) < _MAX_MOVEMENT_TEXTS:
-                self.parts[text] = parts
-        return parts
+    def given(self, power: str) -> Callable[[str], tuple[str, str, Order] | None]:
+        """For :meth:`Game.set_orders`: a string listed for ``power`` -> (its unit, the rest
+        of the order, the order it names), or None for a string never listed for it."""
+        table = self.given_by.get(power)
+        if table is None:
+            table = self.given_by[power] = _Given(self.orders.setdefault(power, {}))
+        return table.__getitem__
+
+
+class _Given(dict[str, tuple[str, str, Order] | None]):
+    """The strings a power gave so far -> (unit, the rest of the order, the order it names),
+    made from :attr:`_MovementTexts.orders` on first use; None for a string not listed (not
+    kept: it may be listed later)."""
+
+    __slots__ = ("named",)
+
+    def __init__(self, named: dict[str, Order]) -> None:
+        super().__init__()
+        self.named = named
+
+    def __missing__(self, text: str) -> tuple[str, str, Order] | None:
+        order = self.named.get(text)
+        if order is None:
+            return None
+        found = self[text] = (*_split_order(text), order)
+        return found
 
 
 def _new_movement_texts(variant: Variant) -> _MovementTexts:
