@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
+from realpolitik.game import REPLACED
 from realpolitik.geography import UnitType
 from realpolitik.orders import (
     Block,
@@ -591,15 +593,28 @@ class OrderLineOut(BaseModel):
     line: int | None
     text: str
     ok: bool
+    """The line is read and will be carried out."""
     order: OrderOut | None
     error: OrderError | None
+    replaced: bool = False
+    """A later line gives the same unit another order, which is followed instead: not a
+    mistake (``error`` says which line; its kind is ``replaced``), so not counted in
+    ``errors``."""
 
 
 def line_to_wire(line: OrderLine, writer: PlaceWriter | None = None) -> OrderLineOut:
     return OrderLineOut(
         line=line.line, text=line.text, ok=line.error is None and line.order is not None,
         order=order_to_wire(line.order, writer) if line.order is not None else None,
-        error=OrderError(**line.error) if line.error is not None else None)
+        error=OrderError(**line.error) if line.error is not None else None,
+        replaced=line.error is not None and line.error.get("kind") == REPLACED)
+
+
+def count_lines(wire: Sequence[OrderLineOut]) -> tuple[int, int]:
+    """The lines that will be carried out, and those with an error (a line replaced by a later
+    one for the same unit is neither)."""
+    accepted = sum(1 for w in wire if w.ok)
+    return accepted, sum(1 for w in wire if not w.ok and not w.replaced)
 
 
 class OrdersOut(BaseModel):
@@ -610,6 +625,7 @@ class OrdersOut(BaseModel):
     accepted: int
     """How many lines will be carried out."""
     errors: int
+    """How many lines cannot be carried out as written (replaced lines are not counted)."""
     revision: str = ""
     """The fingerprint of these orders as stored: send it back with the next orders."""
     warnings: list[str] = Field(default_factory=list)

@@ -595,8 +595,9 @@ export class GamePage {
       const stale = area.value !== saved;
       gutter.replaceChildren(...area.value.split("\n").map((_, i) => {
         const line = lines.find((l) => l.line === i + 1);
-        const mark = !line || stale ? "" : line.ok ? "✓" : "✗";
-        return h("div", { class: line && !stale ? (line.ok ? "ok" : "bad") : "" }, mark || " ");
+        // a line replaced by a later order for the same unit is no mistake: a neutral mark
+        const mark = !line || stale ? "" : line.ok ? "✓" : line.replaced ? "↷" : "✗";
+        return h("div", { class: line && !stale ? (line.ok ? "ok" : line.replaced ? "replaced" : "bad") : "" }, mark || " ");
       }));
       status.textContent = stale ? "Not sent yet (kept on this device): press Send orders." : "";
       gutter.scrollTop = area.scrollTop;
@@ -627,6 +628,10 @@ export class GamePage {
         results.append(h("li", { class: voided ? "ok void" : "ok" }, h("span", { class: "mark" }, voided ? "⚠" : "✓"), " ", h("span", { class: "order" }, said(line.order)),
           line.text.trim() !== said(line.order) ? h("span", { class: "muted small" }, ` (line ${line.line}: ${line.text.trim()})`) : null,
           voided ? h("div", { class: "why" }, `will be void: ${voided}`) : null));
+      } else if (line.replaced) {
+        results.append(h("li", { class: "replaced" }, h("span", { class: "mark", title: "replaced" }, "↷"), " ",
+          h("span", { class: "order" }, `line ${line.line}: ${line.text}`),
+          h("div", { class: "why" }, (line.error && line.error.message) || "replaced by a later order for the same unit")));
       } else {
         const e = line.error || {};
         const fixes = [];
