@@ -216,13 +216,17 @@ class GameCreate(Strict):
     fill_with_bots: str | None = Field(default=None, max_length=20,
                                        examples=["heuristic", "random", "hold"])
     """A bot for every seat but the creator's (``join_as``): the game starts at once."""
+    daide_bots: bool = False
+    """DAIDE bots (DumbBot and others) may take free seats through the server's DAIDE port
+    (``realpolitik serve --daide-port``): classical games with one power a player."""
 
     def to_options(self) -> GameOptions:
         return GameOptions(
             name=self.name, variant=self.variant, rules=self.rules, players=self.players,
             private=self.private, deadlines=Deadlines(**self.deadlines.model_dump()),
             press=PressRules(**self.press.model_dump()), end_year=self.end_year,
-            join_as=self.join_as, fill_with_bots=self.fill_with_bots)
+            join_as=self.join_as, fill_with_bots=self.fill_with_bots,
+            daide_bots=self.daide_bots)
 
 
 class GameCreated(BaseModel):
@@ -241,6 +245,11 @@ class GameSummary(BaseModel):
     deadline: str | None
     seats: int
     seats_free: int
+    daide_bots: bool = False
+    """DAIDE bots may take its free seats."""
+    bots: list[str] = []
+    """The bots that play in it: realpolitik's by name (``heuristic``), DAIDE bots by the name
+    and version they gave (``DumbBot 1.0 (DAIDE)``)."""
     my_powers: list[str] = []
     """In the list of one's own games: the powers one plays."""
     orders_needed: list[str] = []
@@ -254,6 +263,9 @@ class SeatOut(BaseModel):
     player: str | None
     bot: str | None = None
     """The bot that plays the seat (``heuristic``, ``random``, ``hold``), if a bot does."""
+    daide: str | None = None
+    """The DAIDE bot that plays the seat, by the name and version it gave
+    (``DumbBot 1.0 (DAIDE)``), if one does."""
 
 
 class SeatChangeOut(BaseModel):
@@ -263,8 +275,11 @@ class SeatChangeOut(BaseModel):
 
     phase: str
     powers: list[str]
-    kind: Literal["joined", "left", "replaced", "freed", "bot"]
-    """``bot``: the gamesmaster seated a bot."""
+    kind: Literal["joined", "left", "replaced", "freed", "bot", "daide"]
+    """``bot``: the gamesmaster seated a bot; ``daide``: a DAIDE bot took the seat (``bot``
+    names it)."""
+    bot: str | None = None
+    """For ``daide``: the DAIDE bot, ``DumbBot 1.0 (DAIDE)``."""
     player: str | None
     """Who holds the seat after the change (None: free)."""
     previous: str | None
@@ -383,8 +398,14 @@ class GameOut(BaseModel):
     my_powers: list[str]
     am_gamesmaster: bool
     bots: dict[str, str] = Field(default_factory=dict)
-    """Power -> the bot that commands it. Bots order at the start of each phase and are ready
-    at once; they read no press and answer none."""
+    """Power -> the bot that commands it. realpolitik's bots (``heuristic``) order at the start
+    of each phase and are ready at once; they read no press and answer none. A DAIDE bot
+    (``DumbBot 1.0 (DAIDE)``) orders over the DAIDE port; it reads no one's press but other
+    DAIDE bots'."""
+    daide_bots: bool = False
+    """DAIDE bots may take free seats, through the server's DAIDE port."""
+    daide_port: int | None = None
+    """The server's DAIDE port, when the game accepts DAIDE bots and the server has one."""
     seat_changes: list[SeatChangeOut]
     """Every seat change of the game, oldest first."""
     policies: dict[str, str] = Field(default_factory=dict)
