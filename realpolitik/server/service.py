@@ -300,13 +300,13 @@ def _changed_orders(cached: _Cached, pending: Mapping[str, _Pending]) -> set[str
     return changed
 
 
-def _record_text(game: Game, record: JSON | None = None) -> str:
-    """The game record as stored: pending orders live in their own rows, not in the record.
-    ``record``: the game's :func:`savefile.game_to_json`, when the caller has it already (it
-    is left as it was)."""
-    data = dict(savefile.game_to_json(game) if record is None else record)
+def _record_text(game: Game) -> str:
+    """The game record as stored: without the played phases, which are the rows of the phase
+    log (written once each, as they are played: :data:`store.LOGGED_PHASES`), and without the
+    pending orders, which live in their own rows. Its size does not grow with the game."""
+    data = savefile.game_to_json(game, phases=False)
     data["current"] = {**data["current"], "orders": {}}
-    return json.dumps(data, ensure_ascii=False)
+    return db.record_text(data, len(game.history))
 
 
 def _add_unordered_dislodged(entry: JSON, played: PhaseRecord) -> None:
@@ -473,8 +473,8 @@ class GameService:
                     return earlier.variant
                 return self._variant(name)
 
-            game = savefile.loads(db.game_record(conn, game_id, record_version),
-                                  earlier=earlier, variants=variant_of)
+            game = savefile.game_from_json(db.game_record(conn, game_id, record_version),
+                                           earlier=earlier, variants=variant_of)
             for power, p in sorted(pending.items()):
                 if p.text is not None and p.phase == str(game.phase):
                     game.submit(power, p.text)
@@ -1271,11 +1271,10 @@ class GameService:
                 game.process()
             self._bots_vote(loaded)  # on a draw still proposed, in the new position
             now = self.clock()
-            # the whole record is turned into JSON once (it grows with every phase: some
-            # hundred milliseconds after sixty phases, during which no other change is written)
-            record = savefile.game_to_json(game)
-            record_text = _record_text(game, record)
-            new_phases = record["phases"][before:]
+            # only the new phases are written out, once each, and the record without its
+            # phases: writing the whole record again took some hundred milliseconds after
+            # sixty phases, during which no other change was written
+            new_phases = [savefile.phase_to_json(played) for played in game.history[before:]]
             for offset, entry in enumerate(new_phases):
                 _add_names(entry, game.history[before + offset])
                 _add_unordered_dislodged(entry, game.history[before + offset])
@@ -1286,7 +1285,7 @@ class GameService:
             loaded.pending = {}
             over = game.is_over
             deadline = None if over else self._deadline_for(loaded, now)
-            self._save(conn, loaded, record=record_text, phase=str(game.phase),
+            self._save(conn, loaded, record=_record_text(game), phase=str(game.phase),
                        status="finished" if over else "active", deadline=deadline,
                        paused_remaining=None)
             event: Event = {
