@@ -114,6 +114,8 @@ Shift = Annotated[int, BeforeValidator(parse_duration),
 """Seconds to move a deadline by, either way; at most 60 days."""
 
 Power = Annotated[str, Field(min_length=2, max_length=40, examples=["france"])]
+PolicyWord = Annotated[str, Field(min_length=1, max_length=40)]
+"""A policy's name or value (``second_place``, ``count``)."""
 
 # The defaults of a new game are the service's (values.py); the wire models only declare them.
 _DEADLINES = Deadlines()
@@ -214,13 +216,19 @@ class GameCreate(Strict):
     fill_with_bots: str | None = Field(default=None, max_length=20,
                                        examples=["heuristic", "random", "hold"])
     """A bot for every seat but the creator's (``join_as``): the game starts at once."""
+    policies: dict[PolicyWord, PolicyWord] | None = Field(
+        default=None, max_length=50, examples=[{"second_place": "count"}])
+    """The variant's policies (its readings of an unclear rule) this game chooses otherwise,
+    name -> value, as ``realpolitik new --policy NAME=VALUE``; ``GET /web/variants`` lists
+    each variant's policies with their values, the first the variant's own choice."""
 
     def to_options(self) -> GameOptions:
         return GameOptions(
             name=self.name, variant=self.variant, rules=self.rules, players=self.players,
             private=self.private, deadlines=Deadlines(**self.deadlines.model_dump()),
             press=PressRules(**self.press.model_dump()), end_year=self.end_year,
-            join_as=self.join_as, fill_with_bots=self.fill_with_bots)
+            join_as=self.join_as, fill_with_bots=self.fill_with_bots,
+            policies=dict(self.policies or {}))
 
 
 class GameCreated(BaseModel):

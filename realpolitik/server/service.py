@@ -492,7 +492,10 @@ class GameService:
 
     def _read(self, game_id: int, *, orders: bool = True) -> _Loaded:
         """The game as stored; ``orders``: with every power's orders given to it (under the
-        lock), else ``loaded.engine`` may lack those another process took."""
+        lock), else ``loaded.engine`` may lack those another process took. A caller that uses
+        the engine afterwards holds the game's lock (:meth:`_locked`) while it does: a change
+        edits the cached game in place, and the legal orders of a game being adjudicated in
+        another thread failed now and then under load (a 500)."""
         with self._locked(game_id), self.store.read() as conn:
             loaded = self._load(conn, game_id)
             if orders:
@@ -730,13 +733,14 @@ class GameService:
 
     def _my_part(self, game_id: int, user: Account) -> JSON:
         """For the list of one's own games: one's powers, and those that still owe orders."""
-        loaded = self._read(game_id)
-        mine = loaded.powers_of_user(user.id)
-        ready = set(loaded.ready())
-        needed = [] if loaded.row.status not in ("active", "forming") else [
-            p for p in self._to_order(loaded)
-            if p in mine and p not in ready and p not in self._orders_in(loaded)]
-        return {"my_powers": list(mine), "orders_needed": needed}
+        with self._locked(game_id):
+            loaded = self._read(game_id)
+            mine = loaded.powers_of_user(user.id)
+            ready = set(loaded.ready())
+            needed = [] if loaded.row.status not in ("active", "forming") else [
+                p for p in self._to_order(loaded)
+                if p in mine and p not in ready and p not in self._orders_in(loaded)]
+            return {"my_powers": list(mine), "orders_needed": needed}
 
     @staticmethod
     def _orders_in(loaded: _Loaded) -> list[str]:
@@ -751,16 +755,20 @@ class GameService:
         """Create a game; the creator is its gamesmaster (and may take a power at once)."""
         offered = available_variants(self.variant_search)
         if options.variant not in offered:
-            raise bad(f"unknown variant {options.variant!r}; the variants are "
-                       + ", ".join(offered), "bad_variant", field="variant")
+            raise bad(f"there is no variant called {options.variant!r} on this server; the "
+                      f"variants are {', '.join(offered)} (its operator offers more by naming "
+                      f"their folders in {VARIANTS_PATH_VARIABLE})", "bad_variant",
+                      field="variant")
         try:
             rules_for(options.rules)
             variant = load_variant(options.variant, search=self.variant_search)
             setup = variant.setup(options.players)
         except (ValueError, RealpolitikError) as exc:
             raise bad(str(exc), "bad_setting") from exc
+        policies = self._checked_policies(variant, options.policies)
         game = Game(variant, rules=options.rules, players=setup.id,
-                    seed=random.SystemRandom().randrange(2**31), end_year=options.end_year)
+                    seed=random.SystemRandom().randrange(2**31), end_year=options.end_year,
+                    policies=policies or None)
         if options.end_year is not None and options.end_year < game.phase.year:
             raise bad(f"the short game cannot end before {game.phase.year}", "bad_setting",
                        field="end_year")
@@ -806,6 +814,28 @@ class GameService:
         if options.fill_with_bots is not None:
             self._advance(game_id)
         return game_id
+
+    @staticmethod
+    def _checked_policies(variant: Variant, chosen: Mapping[str, str]) -> dict[str, str]:
+        """The policies a new game chooses, each checked against the variant's: 422
+        ``bad_policy`` naming the policy and the values it may take (or the variant's
+        policies, for a name it does not have)."""
+        known = variant.hooks.policies()
+        out = {}
+        for name, value in chosen.items():
+            key, wanted = name.strip().lower(), value.strip().lower()
+            allowed = known.get(key)
+            if allowed is None:
+                which = f"its policies are {', '.join(known)}" if known else \
+                    "it has no policies to choose"
+                raise bad(f"{variant.name} has no policy called {name!r}: {which}",
+                          "bad_policy", field="policies", policy=name, allowed=list(known))
+            if wanted not in allowed:
+                raise bad(f"the policy {key!r} of {variant.name} cannot be {value!r}: it is "
+                          f"one of {', '.join(allowed)}", "bad_policy", field="policies",
+                          policy=key, allowed=list(allowed))
+            out[key] = wanted
+        return out
 
     @staticmethod
     def _bot_name(name: str, field: str) -> str:
@@ -1033,32 +1063,34 @@ class GameService:
 
     def orders(self, user: Account, game_id: int) -> dict[str, JSON]:
         """The user's own orders for the current phase: per power, the text and each line."""
-        loaded = self._read(game_id)
-        mine = self._my_powers(loaded, user, None)
-        out: dict[str, JSON] = {}
-        for power in mine:
-            row = loaded.pending.get(power)
-            text = row.text if row is not None and row.phase == str(loaded.game.phase) else None
-            out[power] = {
-                "text": text,
-                "revision": orders_revision(str(loaded.game.phase), text),
-                "submitted": loaded.game.has_submitted(power),
-                "ready": bool(row.ready) if row is not None else False,
-                "lines": self.describe(loaded.game, power, text) if text else [],
-                "warnings": loaded.game.warnings(power)
-                if power in loaded.game.powers_to_order() else [],
-            }
-        return out
+        with self._locked(game_id):
+            loaded = self._read(game_id)
+            mine = self._my_powers(loaded, user, None)
+            out: dict[str, JSON] = {}
+            for power in mine:
+                row = loaded.pending.get(power)
+                text = row.text if row is not None and row.phase == str(loaded.game.phase) else None
+                out[power] = {
+                    "text": text,
+                    "revision": orders_revision(str(loaded.game.phase), text),
+                    "submitted": loaded.game.has_submitted(power),
+                    "ready": bool(row.ready) if row is not None else False,
+                    "lines": self.describe(loaded.game, power, text) if text else [],
+                    "warnings": loaded.game.warnings(power)
+                    if power in loaded.game.powers_to_order() else [],
+                }
+            return out
 
     def warnings(self, user: Account, game_id: int, power: str) -> list[str]:
         """What one of the user's powers' orders leave open or overdo this phase
         (:meth:`Game.warnings`); empty once the phase has moved on."""
-        loaded = self._read(game_id)
-        power = self._my_power(loaded, user, power)
-        game = loaded.game
-        if game.is_over or power not in game.powers_to_order():
-            return []
-        return game.warnings(power)
+        with self._locked(game_id):
+            loaded = self._read(game_id)
+            power = self._my_power(loaded, user, power)
+            game = loaded.game
+            if game.is_over or power not in game.powers_to_order():
+                return []
+            return game.warnings(power)
 
     def set_ready(self, user: Account, game_id: int, power: str | None, ready: bool,
                   phase: str | None = None,
@@ -1203,11 +1235,12 @@ class GameService:
 
     def legal_orders(self, user: Account, game_id: int, power: str) -> dict[str, list[Order]]:
         """Every legal order of one of the user's powers this phase, per location."""
-        loaded = self._read(game_id, orders=False)  # the position's orders, not the powers'
-        power = self._my_power(loaded, user, power)
-        if loaded.row.status == "finished":
-            return {}
-        return {loc: list(orders) for loc, orders in loaded.engine.legal_orders(power).items()}
+        with self._locked(game_id):
+            loaded = self._read(game_id, orders=False)  # the position's orders, not the powers'
+            power = self._my_power(loaded, user, power)
+            if loaded.row.status == "finished":
+                return {}
+            return {loc: list(orders) for loc, orders in loaded.engine.legal_orders(power).items()}
 
     def turn(self, user: Account, game_id: int, power: str | None, since: int | None,
              press_after: int) -> JSON:
@@ -1216,29 +1249,30 @@ class GameService:
         builds (> 0) or removals (< 0) it has, its legal orders, the orders it gave so far, the
         phases played from ``since`` (by default the last one), and the press after message
         ``press_after`` that the user may read."""
-        loaded = self._read(game_id)
-        power = self._my_power(loaded, user, power)
-        game = loaded.game
-        view = self.game_view(game_id, user)
-        over = loaded.row.status == "finished"
-        must_order = not over and power in game.powers_to_order()
-        row = loaded.pending.get(power)
-        current = row is not None and row.phase == str(game.phase)
-        played = len(game.history)
-        start = max(0, played - 1) if since is None else since
-        return {
-            "game": view,
-            "power": power,
-            "must_order": must_order,
-            "adjustment": _adjustment(game, power) if must_order else 0,
-            "legal_orders": {loc: list(orders) for loc, orders in
-                             game.legal_orders(power).items()} if must_order else {},
-            "orders": row.text if current and row is not None else None,
-            "ready": bool(row.ready) if current and row is not None else False,
-            "played": played,
-            "results": self.history(user, game_id, start),
-            "press": self.press(user, game_id, press_after),
-        }
+        with self._locked(game_id):
+            loaded = self._read(game_id)
+            power = self._my_power(loaded, user, power)
+            game = loaded.game
+            view = self.game_view(game_id, user)
+            over = loaded.row.status == "finished"
+            must_order = not over and power in game.powers_to_order()
+            row = loaded.pending.get(power)
+            current = row is not None and row.phase == str(game.phase)
+            played = len(game.history)
+            start = max(0, played - 1) if since is None else since
+            return {
+                "game": view,
+                "power": power,
+                "must_order": must_order,
+                "adjustment": _adjustment(game, power) if must_order else 0,
+                "legal_orders": {loc: list(orders) for loc, orders in
+                                 game.legal_orders(power).items()} if must_order else {},
+                "orders": row.text if current and row is not None else None,
+                "ready": bool(row.ready) if current and row is not None else False,
+                "played": played,
+                "results": self.history(user, game_id, start),
+                "press": self.press(user, game_id, press_after),
+            }
 
     # -- processing --------------------------------------------------------------------------------
 
@@ -1316,16 +1350,17 @@ class GameService:
     def owing_orders(self, game_id: int) -> dict[int, list[str]]:
         """The players of an active game whose powers still owe orders this phase (neither
         given nor marked ready), each with those powers (the deadline reminders)."""
-        loaded = self._read(game_id)
-        if loaded.row.status != "active":
-            return {}
-        ready, given = set(loaded.ready()), set(self._orders_in(loaded))
-        out: dict[int, list[str]] = {}
-        for power in self._to_order(loaded):
-            user = loaded.user_of(power)
-            if user is not None and power not in ready and power not in given:
-                out.setdefault(user, []).append(power)
-        return out
+        with self._locked(game_id):
+            loaded = self._read(game_id)
+            if loaded.row.status != "active":
+                return {}
+            ready, given = set(loaded.ready()), set(self._orders_in(loaded))
+            out: dict[int, list[str]] = {}
+            for power in self._to_order(loaded):
+                user = loaded.user_of(power)
+                if user is not None and power not in ready and power not in given:
+                    out.setdefault(user, []).append(power)
+            return out
 
     def process_due(self) -> list[int]:
         """Process every active game whose deadline has passed (at start-up, every overdue one).
@@ -1621,34 +1656,36 @@ class GameService:
 
     def record(self, user: Account | None, game_id: int) -> str:
         """The full game record (savefile JSON), once the game is over."""
-        loaded = self._read(game_id)
-        self._check_visible(loaded, user)
-        if not loaded.game.is_over:
-            raise conflict("the game record is available once the game is over", "not_over")
-        # the lines that were not orders are their writers' own: not in the public record
-        public = record_as_seen(savefile.game_to_json(loaded.game))
-        return json.dumps(public, indent=1, ensure_ascii=False) + "\n"
+        with self._locked(game_id):
+            loaded = self._read(game_id)
+            self._check_visible(loaded, user)
+            if not loaded.game.is_over:
+                raise conflict("the game record is available once the game is over", "not_over")
+            # the lines that were not orders are their writers' own: not in the public record
+            public = record_as_seen(savefile.game_to_json(loaded.game))
+            return json.dumps(public, indent=1, ensure_ascii=False) + "\n"
 
     def map_svg(self, user: Account | None, game_id: int, seq: int | None = None,
                 mine: bool = False) -> str:
         """The map as SVG: the current position (with the user's own orders of this phase if
         ``mine``), or played phase ``seq`` with every order and its result."""
-        loaded = self._read(game_id)
-        self._check_visible(loaded, user)
-        game = loaded.game
-        title = str(loaded.row.name)
-        if seq is None:
-            orders: dict[str, list[Order]] = {}
-            if mine and user is not None:
-                for power in loaded.powers_of_user(user.id):
-                    given = [e.order for e in game.orders_of(power) if e.ok and e.order]
-                    if given:
-                        orders[power] = given
-            return render(game.position, orders=orders or None, title=title)
-        if seq >= len(game.history):
-            raise not_found("phase")
-        played = game.history[seq]
-        return render(played.position, results=played.resolution, title=title)
+        with self._locked(game_id):
+            loaded = self._read(game_id)
+            self._check_visible(loaded, user)
+            game = loaded.game
+            title = str(loaded.row.name)
+            if seq is None:
+                orders: dict[str, list[Order]] = {}
+                if mine and user is not None:
+                    for power in loaded.powers_of_user(user.id):
+                        given = [e.order for e in game.orders_of(power) if e.ok and e.order]
+                        if given:
+                            orders[power] = given
+                return render(game.position, orders=orders or None, title=title)
+            if seq >= len(game.history):
+                raise not_found("phase")
+            played = game.history[seq]
+            return render(played.position, results=played.resolution, title=title)
 
     # -- press ---------------------------------------------------------------------------------
 

@@ -89,6 +89,8 @@ class GameOptions:
     """A power for the creator to take at once."""
     fill_with_bots: str | None = None
     """A bot (``heuristic``, ``random``, ``hold``) for every seat the creator does not take."""
+    policies: dict[str, str] = field(default_factory=dict)
+    """The variant's policies the game chooses otherwise (name -> value)."""
 
 
 @dataclass(frozen=True, slots=True)
