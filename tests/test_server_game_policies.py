@@ -101,7 +101,8 @@ def test_an_unknown_variant_says_where_variants_come_from(client: TestClient) ->
     assert message.startswith("there is no variant called 'nowhere' on this server; the "
                               "variants are classical, colonial_winters")
     assert VARIANTS_PATH_VARIABLE in message
-    with pytest.raises(VariantError, match=f"no variant called 'nowhere'.*{VARIANTS_PATH_VARIABLE}"):
+    with pytest.raises(VariantError,
+                       match=f"no variant called 'nowhere'.*{VARIANTS_PATH_VARIABLE}"):
         load_variant("nowhere")
 
 

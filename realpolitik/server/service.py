@@ -1379,9 +1379,9 @@ class GameService:
             except Exception:  # one broken game must not stop the clock for the others
                 log.exception("processing game %s failed", game_id)
         try:
-            self.notifier.tick(self)  # deadline reminders, and the mail due
+            self.notifier.remind(self)  # into the outbox: the mail task sends it
         except Exception:  # the mail must not stop the clock either
-            log.exception("sending notifications failed")
+            log.exception("queueing the deadline reminders failed")
         return done
 
     def _publish_deadline(self, game_id: int, status: str, deadline: float | None) -> None:
