@@ -160,6 +160,9 @@ class SessionOut(BaseModel):
     make one)."""
     created_at: str | None
     expires_at: str | None
+    last_used_at: str | None
+    """When a request last came with it (to the second the server's task last noted it: at
+    most ``REALPOLITIK_TICK_SECONDS`` late, a few more with several workers)."""
     client: str | None
     """The address it logged in from."""
     agent: str | None

@@ -1379,6 +1379,10 @@ class GameService:
             except Exception:  # one broken game must not stop the clock for the others
                 log.exception("processing game %s failed", game_id)
         try:
+            self.accounts.save_last_used()  # for the sessions list
+        except Exception:  # nor the sessions list
+            log.exception("noting when the log-ins were last used failed")
+        try:
             self.notifier.remind(self)  # into the outbox: the mail task sends it
         except Exception:  # the mail must not stop the clock either
             log.exception("queueing the deadline reminders failed")

@@ -196,14 +196,30 @@ def users_by_id(conn: Connection, ids: Sequence[int]) -> dict[int, str]:
 def add_token(conn: Connection, *, token_hash: str, user_id: int, now: float,
               expires_at: float, client: str | None = None, agent: str | None = None) -> None:
     conn.execute(insert(m.tokens).values(token_hash=token_hash, user_id=user_id, created_at=now,
-                                         expires_at=expires_at, client=client, agent=agent))
+                                         expires_at=expires_at, client=client, agent=agent,
+                                         last_used_at=now))
+
+
+_TOKEN_USED = update(m.tokens).where(
+    m.tokens.c.token_hash == bindparam("key_hash"),
+    or_(m.tokens.c.last_used_at.is_(None), m.tokens.c.last_used_at < bindparam("used")),
+).values(last_used_at=bindparam("used"))
+
+
+def set_tokens_used(conn: Connection, used: Mapping[str, float]) -> None:
+    """Note when each log-in (token hash -> time) was last used; an earlier time than the one
+    stored (another worker's) leaves it."""
+    if used:
+        conn.execute(_TOKEN_USED, [{"key_hash": token_hash, "used": when}
+                                   for token_hash, when in sorted(used.items())])
 
 
 def tokens_of(conn: Connection, user_id: int, now: float) -> list[Row[Any]]:
     """The user's valid log-ins, the newest first."""
     t = m.tokens
     return list(conn.execute(
-        select(t.c.token_hash, t.c.created_at, t.c.expires_at, t.c.client, t.c.agent)
+        select(t.c.token_hash, t.c.created_at, t.c.expires_at, t.c.client, t.c.agent,
+               t.c.last_used_at)
         .where(t.c.user_id == user_id, t.c.expires_at > now)
         .order_by(t.c.created_at.desc(), t.c.token_hash)))
 
