@@ -48,6 +48,7 @@ from realpolitik.rules import (
     WaiveBuilds,
     rules_for,
 )
+from realpolitik.variant_rules import NEUTRAL
 from realpolitik.writing import place_writer
 
 __all__ = [
@@ -242,6 +243,11 @@ class _Checker:
                    | Retreat | Block | Mobilise, unit: Unit) -> Unit | Illegal:
         position = self.position
         if order.power is not None and order.power != unit.power:
+            if unit.power == NEUTRAL:
+                return self.illegal(
+                    "not_your_unit",
+                    f"{_The_unit(position, unit)} is neutral: "
+                    f"{_power_name(position, order.power)} cannot order it.")
             return self.illegal(
                 "not_your_unit",
                 f"{_The_unit(position, unit)} belongs to "

@@ -10,12 +10,13 @@ The format is described in ``docs/game-record.md``.
 from __future__ import annotations
 
 import json
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from realpolitik.adjudication.outcomes import OrderResult, Resolution
-from realpolitik.errors import GameError, VariantError
+from realpolitik.errors import GameError, VariantError, VariantWarning
 from realpolitik.game import EndKind, Game, GameEnd, PhaseRecord, SubmittedOrder
 from realpolitik.geography import UnitType
 from realpolitik.hooks import NO_STATE
@@ -249,15 +250,23 @@ def _recorded_variant(data: Mapping[str, Any], search: Sequence[Path]) -> Varian
     folders of ``search``."""
     reference = str(data["variant"])
     variant_id = data.get("variant_id")
+    recorded_digest = data.get("variant_digest")
     if variant_id is not None and not (Path(reference) / "variant.toml").is_file():
         try:
-            return load_variant(str(variant_id), search=search,
-                                digest=data.get("variant_digest"))
+            variant = load_variant(str(variant_id), search=search, digest=recorded_digest)
         except VariantError as exc:
             raise GameError(f"the record's variant {variant_id!r} is no longer at {reference} "
                             f"and was not found elsewhere ({exc}); name its folder in "
                             f"{VARIANTS_PATH_VARIABLE}") from exc
-    return load_variant(reference, search=search)
+    else:
+        variant = load_variant(reference, search=search)
+    if recorded_digest and variant.digest and variant.digest != recorded_digest:
+        # The replay still checks every recorded position; this says why one may not match.
+        where = variant.folders[0] if variant.folders else reference
+        warnings.warn(VariantWarning(
+            f"the files of variant {variant.id!r} ({where}) have changed since this game was "
+            "recorded; the game is replayed under the files as they are now"), stacklevel=3)
+    return variant
 
 
 def game_from_json(data: Mapping[str, Any], *, earlier: Game | None = None,

@@ -695,28 +695,43 @@ def _load_folder(folder: Path) -> Variant:
         folders=tuple(f.resolve() for f in lineage.folders),
         digest=_digest(lineage.folders),
     )
-    _warn_suspicious(variant, lines)
+    _warn_suspicious(variant, lineage.folders)
     return variant
 
 
-def _warn_suspicious(variant: Variant, lines: TomlLines) -> None:
+def _warn_suspicious(variant: Variant, folders: Sequence[Path]) -> None:
     """Warn (:class:`~realpolitik.errors.VariantWarning`) about data that loads but is
     probably a mistake: a power with no home centre (it can never build), and more centres
-    needed to win than the map has."""
+    needed to win than the map has. Each warning names the file and line the value comes
+    from, an ancestor's where the variant inherits it."""
     for index, power in enumerate(variant.powers):
         if not variant.home_centers(power.id):
-            line = lines.of("powers", "id", index)
             warnings.warn(VariantWarning(
-                f"variant.toml{f', line {line}' if line else ''}: {power.name} has no home "
+                f"{_where_given(folders, 'powers', 'id', index)}: {power.name} has no home "
                 "centre (no home_of in provinces.csv, no homes), so it can never build"),
                 stacklevel=4)
     centres = len(variant.map.supply_centers())
     if variant.solo_centers > centres:
-        line = lines.of("variant", "solo_centers")
         warnings.warn(VariantWarning(
-            f"variant.toml{f', line {line}' if line else ''}: solo_centers is "
+            f"{_where_given(folders, 'variant', 'solo_centers')}: solo_centers is "
             f"{variant.solo_centers} but the map has only {centres} supply centres, so nobody "
             "can win outright"), stacklevel=4)
+
+
+def _where_given(folders: Sequence[Path], table: str, key: str, index: int = 0) -> str:
+    """Where ``key`` of ``[table]`` (its ``index``-th ``[[table]]``) is written: the nearest of
+    ``folders`` (the variant's, then its ancestors') whose ``variant.toml`` gives it, as
+    "variant.toml, line N" for the variant's own file and the file's path for an ancestor's."""
+    for folder in folders:
+        text = (folder / "variant.toml").read_text(encoding="utf-8")
+        entry = tomllib.loads(text).get(table)
+        if isinstance(entry, list):
+            entry = entry[index] if index < len(entry) else None
+        if isinstance(entry, dict) and key in entry:
+            line = TomlLines(text).of(table, key, index)
+            name = "variant.toml" if folder == folders[0] else str(folder / "variant.toml")
+            return f"{name}{f', line {line}' if line else ''}"
+    return "variant.toml"
 
 
 def _load_coordinates(folder: Path) -> dict[str, tuple[float, float]]:

@@ -98,3 +98,12 @@ def test_the_united_states_possessive_in_an_orders_error(world: Variant) -> None
     assert report[0].error is not None
     assert "only the United States' orders are taken here" in report[0].error
     assert "States's" not in report[0].error
+
+
+def test_an_order_to_a_neutral_unit_says_it_is_neutral() -> None:
+    game = Game(load_variant("colonial_winters"))
+    neutral = next(u for u in game.position.units.values() if u.power == "neutral")
+    (submitted,) = game.submit("england", f"A {neutral.location} H")
+    assert submitted.error is not None
+    assert "is neutral: England cannot order it" in submitted.error
+    assert "Neutral" not in submitted.error

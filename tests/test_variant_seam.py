@@ -364,6 +364,20 @@ def test_suspicious_data_is_warned_about(tmp_path: Path) -> None:
                and "line 5" in m for m in messages)
 
 
+
+def test_a_warning_about_an_inherited_value_names_the_ancestor_s_line(tmp_path: Path) -> None:
+    toml = HILL_TOML.format(extra="").replace("solo_centers = 2", "solo_centers = 9")
+    parent = write_variant(tmp_path / "parent", toml)
+    child = tmp_path / "child"
+    child.mkdir()
+    (child / "variant.toml").write_text(
+        '[variant]\nid = "child"\nname = "Child"\nextends = "../parent"\n')
+    with pytest.warns(VariantWarning) as caught:
+        load_variant(child)
+    messages = [str(w.message) for w in caught]
+    assert any(f"{parent.resolve() / 'variant.toml'}, line 5: solo_centers is 9" in m
+               for m in messages), messages
+
 # -- pickling and copying games ---------------------------------------------------------------
 
 def _play(game: Game, phases: int, seed: int) -> None:
@@ -517,6 +531,24 @@ def test_the_hash_picks_the_unchanged_copy_among_variants_of_one_id(tmp_path: Pa
     assert found.digest == original.digest and found.solo_centers == 6
     assert load_variant(tmp_path / "a").digest != original.digest
 
+
+
+def test_a_record_whose_variant_files_changed_is_read_with_a_warning(tmp_path: Path) -> None:
+    from realpolitik import savefile
+
+    folder = tmp_path / "archipelago"
+    shutil.copytree(VARIANTS / "archipelago", folder)
+    game = Game(load_variant(folder), seed=5)
+    _play(game, 2, 5)
+    text = savefile.dumps(game)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", VariantWarning)
+        savefile.loads(text)  # unchanged: read without a word
+    toml = folder / "variant.toml"
+    toml.write_text(toml.read_text() + "\n# a note added after the game began\n")
+    with pytest.warns(VariantWarning, match="have changed since this game was recorded"):
+        again = savefile.loads(text)
+    assert again.position == game.position
 
 def test_the_server_offers_and_plays_the_variants_of_its_folders(tmp_path: Path) -> None:
     pytest.importorskip("fastapi")
