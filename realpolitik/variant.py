@@ -271,7 +271,9 @@ _NEUTRAL_POWER = Power(NEUTRAL, "Neutral", "neutral", "#bbbbbb")
 
 
 def _standard_setup(variant: Variant) -> Setup:
-    return Setup(str(len(variant.powers)), len(variant.powers), "Standard",
+    # named for what it is (a new user read "Standard" as one setup among others unnamed)
+    return Setup(str(len(variant.powers)), len(variant.powers),
+                 f"{len(variant.powers)} players, each playing one power",
                  tuple((p,) for p in variant.power_ids))
 
 
@@ -426,7 +428,7 @@ def load_variant(name_or_path: str | Path, *, search: Sequence[Path] = (),
         if matches and not _is_shipped(wanted):
             loaded = [_load_folder(folder) for folder in matches]
             return next((v for v in loaded if v.digest == digest), loaded[0])
-    folder = _find_variant_folder(name_or_path)
+    folder = _find_variant_folder(name_or_path, search)
     return _load_folder(folder)
 
 
@@ -434,7 +436,7 @@ def _is_shipped(name: str) -> bool:
     return (VARIANTS_DIR / name / "variant.toml").is_file()
 
 
-def _find_variant_folder(name_or_path: str | Path) -> Path:
+def _find_variant_folder(name_or_path: str | Path, search: Sequence[Path] = ()) -> Path:
     path = Path(name_or_path)
     if path.is_dir() and (path / "variant.toml").is_file():
         return path
@@ -450,8 +452,10 @@ def _find_variant_folder(name_or_path: str | Path) -> Path:
         aliases = [normalize_name(a) for a in data.get("variant", {}).get("aliases", [])]
         if wanted in aliases:
             return folder
-    known = ", ".join(available_variants())
-    raise VariantError(f"no variant called {str(name_or_path)!r}; the variants are: {known}")
+    known = ", ".join(available_variants(search))
+    raise VariantError(f"no variant called {str(name_or_path)!r}; the variants are: {known} "
+                       f"(a variant of your own: give its folder, or name the folder that holds "
+                       f"it in {VARIANTS_PATH_VARIABLE})")
 
 
 def _read_csv(path: Path, columns: tuple[str, ...]) -> list[tuple[int, dict[str, str]]]:
@@ -814,9 +818,10 @@ def check_policies(hooks: VariantHooks, chosen: Mapping[str, object], *, origin:
     for name, value in chosen.items():
         allowed = known.get(name)
         if allowed is None:
-            names = ", ".join(known) if known else "none"
-            raise VariantError(f"{origin}: there is no policy {name!r}; this variant's policies "
-                               f"are: {names}", file="variant.toml")
+            which = f"this variant's policies are: {', '.join(known)}" if known else \
+                "this variant has no policies to choose"
+            raise VariantError(f"{origin}: there is no policy {name!r}; {which}",
+                               file="variant.toml")
         if value not in allowed:
             raise VariantError(f"{origin}: the policy {name!r} cannot be {value!r}; write one of: "
                                f"{', '.join(allowed)}", file="variant.toml")

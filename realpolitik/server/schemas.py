@@ -115,6 +115,8 @@ Shift = Annotated[int, BeforeValidator(parse_duration),
 """Seconds to move a deadline by, either way; at most 60 days."""
 
 Power = Annotated[str, Field(min_length=2, max_length=40, examples=["france"])]
+PolicyWord = Annotated[str, Field(min_length=1, max_length=40)]
+"""A policy's name or value (``second_place``, ``count``)."""
 
 # The defaults of a new game are the service's (values.py); the wire models only declare them.
 _DEADLINES = Deadlines()
@@ -159,6 +161,9 @@ class SessionOut(BaseModel):
     make one)."""
     created_at: str | None
     expires_at: str | None
+    last_used_at: str | None
+    """When a request last came with it (to the second the server's task last noted it: at
+    most ``REALPOLITIK_TICK_SECONDS`` late, a few more with several workers)."""
     client: str | None
     """The address it logged in from."""
     agent: str | None
@@ -218,6 +223,11 @@ class GameCreate(Strict):
     daide_bots: bool = False
     """DAIDE bots (DumbBot and others) may take free seats through the server's DAIDE port
     (``realpolitik serve --daide-port``): classical games with one power a player."""
+    policies: dict[PolicyWord, PolicyWord] | None = Field(
+        default=None, max_length=50, examples=[{"second_place": "count"}])
+    """The variant's policies (its readings of an unclear rule) this game chooses otherwise,
+    name -> value, as ``realpolitik new --policy NAME=VALUE``; ``GET /web/variants`` lists
+    each variant's policies with their values, the first the variant's own choice."""
 
     def to_options(self) -> GameOptions:
         return GameOptions(
@@ -225,7 +235,8 @@ class GameCreate(Strict):
             private=self.private, deadlines=Deadlines(**self.deadlines.model_dump()),
             press=PressRules(**self.press.model_dump()), end_year=self.end_year,
             join_as=self.join_as, fill_with_bots=self.fill_with_bots,
-            daide_bots=self.daide_bots)
+            daide_bots=self.daide_bots,
+            policies=dict(self.policies or {}))
 
 
 class GameCreated(BaseModel):
