@@ -17,24 +17,23 @@ from operator import attrgetter
 
 from realpolitik.adjudication import adjudicate
 from realpolitik.adjudication.outcomes import Resolution
-from realpolitik.adjudication.retreats import unordered_retreats
+from realpolitik.adjudication.retreats import draws_retreats, unordered_retreats
 from realpolitik.caches import Bounded, CacheSlot
 from realpolitik.errors import GameError
-from realpolitik.geography import province_of
 from realpolitik.legality import adjustment_counts, check_order
 from realpolitik.listing import legal_orders, listed_orders
 from realpolitik.notation import ParsedOrder, parse_orders
 from realpolitik.orders import (
     Build,
     Disband,
-    Mobilise,
     Order,
     Retreat,
+    VariantOrder,
     Waive,
     unit_key,
     with_power,
 )
-from realpolitik.phases import mobilising_powers
+from realpolitik.phases import kind_powers
 from realpolitik.phases import next_position as _next_position
 from realpolitik.position import Phase, PhaseType, Position
 from realpolitik.rules import Edition, Rules, rules_for
@@ -336,9 +335,9 @@ class Game:
             to_order = tuple(sorted({d.unit.power for d in position.dislodged}))
         else:
             counts = adjustment_counts(position)
-            mobilising = mobilising_powers(position)
+            acting = kind_powers(position)  # (with orders of the variant's own kinds)
             to_order = tuple(p for p, n in counts.items()
-                             if (n != 0 or p in mobilising) and p in active)
+                             if (n != 0 or p in acting) and p in active)
         answer = (active, to_order)
         self._powers_cache = (position, len(self.eliminated), answer)
         return answer
@@ -550,8 +549,9 @@ class Game:
             # the builds it can carry out (the variant's limits may leave fewer than due)
             info = adjustments(position).get(power)
             can = info.builds if info is not None and due > 0 else due
-            if due > 0 and any(isinstance(o, Mobilise) for o in followed):
-                due -= 1  # a build foregone to mobilise units
+            spent, kind_warnings = self._kind_warnings(power, followed, due)
+            if due > 0 and spent:
+                due = max(0, due - spent)  # builds taken by orders of the variant's own kinds
                 can = min(can, due)
             builds = sum(1 for o in followed if isinstance(o, Build | Waive))
             removals = sum(1 for o in followed if isinstance(o, Disband))
@@ -559,7 +559,7 @@ class Game:
             voids = self.variant.hooks.void_adjustments(position, power, given) if given \
                 else {}
             out += [f"{given[i]}: will be void: {reason}" for i, reason in sorted(voids.items())]
-            out += self._mobilise_warnings(power, followed)
+            out += kind_warnings
             if due > 0 and builds < can:
                 out.append(f"{name}: may build {can}, gave {builds}; the rest are waived")
             elif due > 0 and builds > due:
@@ -573,32 +573,31 @@ class Game:
                            "due; " + _too_many(self.rules.too_many_disbands.value, -due))
         return out
 
-    def _mobilise_warnings(self, power: str, followed: Sequence[Order]) -> list[str]:
-        """The winter's mobilisations beyond what the one foregone build brings (Colonial
-        Winters 8: two units, three for the holder of sea superiority), which the
-        adjudication voids (``adjudication.adjustments``): the first given are kept, as it
-        keeps them."""
-        wanted = [o for o in followed if isinstance(o, Mobilise)]
-        if not wanted:
-            return []
-        offer = self.variant.hooks.mobilisation(self._position, power)
-        per_build = offer.per_build if offer is not None else 0
-        kept: set[str] = set()
-        out = []
-        for order in wanted:
-            where = province_of(order.location)
-            if where in kept:
+    def _kind_warnings(self, power: str, followed: Sequence[Order], due: int,
+                       ) -> tuple[int, list[str]]:
+        """The builds ``power``'s orders of the variant's own kinds take this winter, and
+        those orders the adjudication will void (:meth:`~realpolitik.kinds.OrderKind.spend`,
+        as ``adjudication.adjustments`` asks it), each as ``"<order>: will be void:
+        <reason>"``."""
+        kinds = self.variant.kinds
+        if not kinds:
+            return 0, []
+        spent = 0
+        out: list[str] = []
+        for kind in kinds.in_phase(PhaseType.ADJUSTMENTS):
+            given = [o for o in followed if isinstance(o, VariantOrder) and type(o) is kind.order]
+            if not given:
                 continue
-            if len(kept) >= per_build:
-                out.append(f"{order}: will be void: one build a year may be foregone to "
-                           f"mobilise units, and it mobilises at most {per_build}")
-            else:
-                kept.add(where)
-        return out
+            spending = kind.spend(self._position, power, given, due - spent)
+            spent += spending.builds
+            for index, illegal in sorted(spending.void.items()):
+                reason = illegal.message[:1].lower() + illegal.message[1:].rstrip(".")
+                out.append(f"{given[index]}: will be void: {reason}")
+        return spent, out
 
     def _void_warnings(self, followed: Sequence[Order]) -> list[str]:
         """The movement orders that the variant's rules would make void because of the power's
-        other orders (Colonial Winters 8: more start choices ordered than it may make), each
+        other orders (a variant's: more start choices ordered than it may make), each
         as ``"<order>: will be void: <reason>"``, the form of a void build's warning."""
         if not followed:
             return []
@@ -732,8 +731,8 @@ class Game:
         """Retreats the variant's hooks choose for dislodged units given no order that can be
         followed (the rulebooks disband them). The generator is seeded from the game's seed
         and the phase, so a replayed record draws the same; each draw is noted in the record."""
-        if not position.dislodged:
-            return []
+        if not position.dislodged or not draws_retreats(position):
+            return []  # (a generator seeded from a string costs more than the phase)
         rng = random.Random(f"{self.seed}/retreats/{position.phase}")
         drawn = unordered_retreats(position, orders, self.rules, rng)
         ordered = {order.province for order in orders if isinstance(order, Retreat | Disband)}

@@ -19,28 +19,26 @@ from realpolitik.position import Phase, PhaseType, Position
 
 
 def needs_adjustments(position: Position) -> bool:
-    """True if some power must remove units, is due builds and has somewhere to build, or
-    may mobilise inactive units (a variant's rule)."""
+    """True if some power must remove units, is due builds and has somewhere to build, or has
+    orders of the variant's own kinds to give (mobilising inactive units, transforming one)."""
     counts = adjustment_counts(position)
     if min(counts.values(), default=0) < 0:
         return True  # (asked first: whether a power can build costs far more to find out)
     for power, difference in counts.items():
         if difference > 0 and can_build(position, power):
             return True
-    return bool(mobilising_powers(position))
+    return bool(kind_powers(position))
 
 
-def mobilising_powers(position: Position) -> tuple[str, ...]:
-    """The powers that may mobilise inactive units in this winter (none in most variants)."""
-    hooks = position.variant.hooks
-    if type(hooks).mobilisation is VariantHooks.mobilisation:
+def kind_powers(position: Position) -> tuple[str, ...]:
+    """The powers with orders of the variant's own kinds to give in this adjustment phase
+    (:meth:`~realpolitik.kinds.OrderKind.acts`; none in most variants)."""
+    kinds = position.variant.kinds.in_phase(PhaseType.ADJUSTMENTS) if position.variant.kinds \
+        else ()
+    if not kinds:
         return ()
-    out = []
-    for power in position.variant.power_ids:
-        allowed = hooks.mobilisation(position, power)
-        if allowed is not None and allowed.per_build > 0:
-            out.append(power)
-    return tuple(out)
+    return tuple(power for power in position.variant.power_ids
+                 if any(kind.acts(position, power) for kind in kinds))
 
 
 def next_position(position: Position, resolution: Resolution) -> Position:

@@ -49,7 +49,7 @@ class Lookahead:
     """The most adjudications for one power's orders in one phase (with 34 units on the board;
     fewer in proportion with more units)."""
     max_units: int = 60
-    """No lookahead on a board with more units than this (Colonial Winters has 150 or more:
+    """No lookahead on a board with more units than this (a world map may have 150 or more:
     there each adjudication costs ten times as much, and the bot plays by the heuristic
     alone to stay fast)."""
 

@@ -157,8 +157,8 @@ def read_case(case: Mapping[str, Any], base: Path | None = None,
                                   standoffs=standoffs)
     except (RealpolitikError, ValueError) as exc:
         raise CaseError(f"'units': {exc}") from None
-    # the variant's own state (Colonial Winters' inactive units, sea superiority,
-    # protectorates) worked out for the phase as a game that reached it has it
+    # the variant's own state (inactive units, sea superiority, protectorates...) worked out
+    # for the phase as a game that reached it has it
     start = variant.hooks.initial_state(position)
     if start:
         position = position.replace(state=start)

@@ -208,8 +208,7 @@ def phase_report(game: Game, index: int) -> JSON:
 
 def _mark_obliged_retreats(data: JSON, after: Position, game: Game) -> None:
     """Mark in ``dislodged_after`` each unit that may not disband (``"may_disband": false``:
-    with a retreat open, under a variant's rule such as Colonial Winters' rule 2, armies must
-    retreat when able)."""
+    with a retreat open, under a variant's rule that armies must retreat when able)."""
     if after.phase.type is not PhaseType.RETREATS or not data.get("dislodged_after"):
         return
     hooks = after.variant.hooks
@@ -535,7 +534,7 @@ def format_position(game: Game, data: Mapping[str, Any], style: Style) -> list[s
     centers = data.get("centers", {})
     width = name_column(game)
     inactive = {u for listed in data.get("inactive_units", {}).values() for u in listed}
-    # a protectorate's units (Colonial Winters' India) are marked with its name
+    # a protectorate's units (a variant's) are marked with its name
     country_of = {where: country for country, info in (data.get("protectorates") or {}).items()
                   for where in info.get("units", ())}
 
