@@ -279,3 +279,35 @@ def test_the_variant_folder_is_the_only_place_naming_a_variant() -> None:
 @pytest.fixture(autouse=True)
 def _quiet() -> None:
     warnings.simplefilter("ignore", VariantWarning)
+
+
+def test_the_server_offers_the_kinds_of_the_games_variant_and_reads_them(
+        tmp_path: Path) -> None:
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from realpolitik.server import Settings, create_app
+
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'k.db'}", background=False,
+                        variants_path=str(VARIANTS))
+    with TestClient(create_app(settings)) as client:
+        r = client.post("/auth/signup", json={"username": "fred", "password": "correct horse"})
+        headers = {"Authorization": f"Bearer {r.json()['token']}"}
+        r = client.post("/games", json={"name": "tr", "variant": "transform",
+                                        "join_as": "france"}, headers=headers)
+        assert r.status_code == 201, r.text
+        game_id = r.json()["id"]
+        view = client.get(f"/games/{game_id}", headers=headers).json()
+        assert [k["name"] for k in view["order_kinds"]] == ["transform"]
+        assert view["order_kinds"][0]["phases"] == ["adjustments"]
+        # given as fields, read by the parser: legal only in a winter, and it says so
+        r = client.put(f"/games/{game_id}/orders", headers=headers, json={
+            "power": "france", "orders": [{"kind": "transform", "unit": "F BRE"}]})
+        assert r.status_code == 200, r.text
+        line = r.json()["lines"][0]
+        assert line["text"] == "F BRE TRANSFORM" and not line["ok"]
+        assert "cannot be given in a movement phase" in line["error"]["message"]
+        classical = client.post("/games", json={"name": "cl", "variant": "classical",
+                                                "join_as": "france"}, headers=headers).json()
+        assert client.get(f"/games/{classical['id']}", headers=headers).json()[
+            "order_kinds"] == []
