@@ -192,11 +192,24 @@ def test_a_transform_changes_the_unit_and_takes_a_build() -> None:
                            parse_order("A Mar B", game.position)])
     # two builds due: the transform takes one, the build the other
     assert game.warnings("france") == []
+
     game.process()
     record = game.history[-1]
     assert [r.result.value for r in record.resolution.results] == ["succeeds", "succeeds"]
     assert record.resolution.results[0].reason == "A BRE TRANSFORM: the unit became a fleet."
     assert sorted(str(u) for u in game.position.units.values()) == ["A MAR", "A PAR", "F BRE"]
+
+
+def test_the_warnings_say_a_build_beyond_the_transforms_will_be_void() -> None:
+    game = Game(transform_variant())
+    game.set_position(winter([army("france", "bre"), army("france", "mar")], FRANCE_HOMES))
+    game.submit("france", [parse_order(text, game.position)
+                           for text in ("A Bre TRANSFORM", "A Mar TRANSFORM", "A Par B")])
+    assert game.warnings("france") == [
+        "France: its other orders take every build it is due, so its build will be void"]
+    game.process()
+    assert [r.result.value for r in game.history[-1].resolution.results] == [
+        "succeeds", "succeeds", "void"]
 
 
 def test_a_winter_with_only_a_transform_possible_is_played() -> None:
