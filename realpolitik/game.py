@@ -17,7 +17,7 @@ from operator import attrgetter
 
 from realpolitik.adjudication import adjudicate
 from realpolitik.adjudication.outcomes import Resolution
-from realpolitik.adjudication.retreats import unordered_retreats
+from realpolitik.adjudication.retreats import draws_retreats, unordered_retreats
 from realpolitik.caches import Bounded, CacheSlot
 from realpolitik.errors import GameError
 from realpolitik.legality import adjustment_counts, check_order
@@ -35,7 +35,7 @@ from realpolitik.orders import (
 )
 from realpolitik.phases import kind_powers
 from realpolitik.phases import next_position as _next_position
-from realpolitik.position import Phase, PhaseType, Position, Season
+from realpolitik.position import Phase, PhaseType, Position
 from realpolitik.rules import Edition, Rules, rules_for
 from realpolitik.slots import slot_setter
 from realpolitik.variant import Setup, Variant, load_variant
@@ -268,7 +268,8 @@ class Game:
         start = Position.initial(self.variant)
         if not self.setup.neutral and self.setup.start is None:
             return start
-        phase = Phase.parse(self.setup.start) if self.setup.start else start.phase
+        phase = self.variant.calendar.parse_phase(self.setup.start) if self.setup.start \
+            else start.phase
         neutral = set(self.setup.neutral)
         units = [u for u in start.units.values() if u.power not in neutral]
         centers = {c: p for c, p in start.centers.items() if p not in neutral}
@@ -734,8 +735,8 @@ class Game:
         """Retreats the variant's hooks choose for dislodged units given no order that can be
         followed (the rulebooks disband them). The generator is seeded from the game's seed
         and the phase, so a replayed record draws the same; each draw is noted in the record."""
-        if not position.dislodged:
-            return []
+        if not position.dislodged or not draws_retreats(position):
+            return []  # (a generator seeded from a string costs more than the phase)
         rng = random.Random(f"{self.seed}/retreats/{position.phase}")
         drawn = unordered_retreats(position, orders, self.rules, rng)
         ordered = {order.province for order in orders if isinstance(order, Retreat | Disband)}
@@ -779,20 +780,19 @@ class Game:
         position = self._position
         if position.phase.type is PhaseType.RETREATS:
             return
-        if position.phase.season is not Season.WINTER and position.phase.type is not \
-                PhaseType.MOVEMENT:
-            return
         last = self.history[-1].position.phase if self.history else position.phase
         # the 1914 game: 24 units on the board by the 1971 rules, 24 centres by later ones
         by_units = self.setup.players == 2 and self.rules.edition is Edition.R1971
         if by_units:
             # "24 units actually on the board" (1971 XIV.2): the units the player has once the
-            # year's builds and removals are made, so judged when the next Spring begins (after
+            # year's builds and removals are made, so judged when the next year begins (after
             # the Winter adjustments, or straight after the Fall when there are none)
-            due = position.phase.season is Season.SPRING and last.season is not Season.SPRING
+            due = position.phase.year > last.year
         else:
-            # centres change hands at the end of a Fall turn (1971 XIII.1, 1992 XIV.1)
-            due = last.season is Season.FALL
+            # centres change hands at the end of a Fall turn (1971 XIII.1, 1992 XIV.1), or
+            # whichever turns the variant's year says
+            due = bool(self.history) and self.variant.calendar.centers_counted(
+                last, position.phase)
         if due:
             victory = self.variant.hooks.victory(
                 position, self._teams(), self._solo_target(), count_units=by_units,
@@ -800,8 +800,7 @@ class Game:
             if victory is not None:
                 self._finish(EndKind.VICTORY, self.setup.teams[victory.team], victory.summary)
                 return
-        if self.end_year is not None and position.phase.year > self.end_year \
-                and position.phase.season is Season.SPRING:
+        if self.end_year is not None and position.phase.year > self.end_year:
             self._end_short_game()
 
     def _teams(self) -> list[tuple[str, ...]]:

@@ -88,6 +88,7 @@ from realpolitik.variant_rules import (
 
 if TYPE_CHECKING:  # pragma: no cover - the hooks take the engine's values, made elsewhere
     from realpolitik.adjudication.outcomes import Resolution
+    from realpolitik.calendar import Phase
     from realpolitik.geography import Map
     from realpolitik.kinds import OrderKind
     from realpolitik.orders import Build, Order
@@ -376,9 +377,12 @@ class VariantHooks:
         units take nothing); a vacant centre keeps its owner."""
         owners = dict(position.centers)
         for center in supply_centers:
-            unit = units.get(center)
-            if unit is not None and unit.power != NEUTRAL:
-                owners[center] = unit.power
+            # (``in`` and ``[]``, not ``get``: on a read-only mapping ``get`` looks the
+            # method up by name on every call)
+            if center in units:
+                power = units[center].power
+                if power != NEUTRAL:
+                    owners[center] = power
         return owners
 
     def build_sites(self, position: Position, power: str) -> tuple[str, ...]:
@@ -452,16 +456,22 @@ class VariantHooks:
         if not setup.neutral or setup.neutral_joins is None:
             return None
         # (imported here: position.py imports this module for the state's types)
-        from realpolitik.position import Phase, PhaseType, Position, Season
+        from realpolitik.position import Position
 
-        joins = Phase.parse(setup.neutral_joins)
-        toss_before = Phase(Season.WINTER, joins.year - 1, PhaseType.ADJUSTMENTS)
+        calendar = variant.calendar
+        joins = calendar.parse_phase(setup.neutral_joins)
+        toss_before = calendar.last_adjustments(joins.year - 1)
+
+        def reached(when: Phase | None) -> bool:  # ``when`` is after ``before``, not ``after``
+            return when is not None and calendar.is_before(before.phase, when) \
+                and not calendar.is_before(after.phase, when)
+
         notes: list[str] = []
-        if coin_toss_winner is None and before.phase < toss_before <= after.phase:
+        if coin_toss_winner is None and reached(toss_before):
             coin_toss_winner = rng.randrange(len(setup.teams))
             team = ", ".join(map(variant.power_name, setup.teams[coin_toss_winner]))
             notes.append(f"coin toss: {', '.join(setup.neutral)} will join {team}")
-        if coin_toss_winner is None or not before.phase < joins <= after.phase:
+        if coin_toss_winner is None or not reached(joins):
             return SetupEvents(after, coin_toss_winner, notes=tuple(notes)) if notes else None
         start = Position.initial(variant)
         neutral = set(setup.neutral)
@@ -485,6 +495,16 @@ class VariantHooks:
         """The variant's state in ``after``, the position that follows ``before`` once
         ``resolution`` is applied. The rulebooks' game has none: it is carried unchanged."""
         return before.state
+
+    def phase_skipped(self, position: Position) -> bool:
+        """True to skip the phase ``position`` is at, which the game would play next (a rule
+        that data cannot say: no Summer turn in the first year, say). Asked for each phase of
+        the variant's year in turn (``variant.calendar``) until one is not skipped; never for
+        a retreat phase with units to retreat. A retreat phase with nothing dislodged and an
+        adjustment phase with nothing to adjust are skipped before it is asked. A skipped
+        movement phase leaves every unit where it is; the centres still change hands at the
+        end of its season when the calendar says they do. None is skipped by default."""
+        return False
 
     def phase_notes(self, before: Position, resolution: Resolution,
                     after: Position) -> tuple[str, ...]:

@@ -56,7 +56,7 @@ class DrawPolicy:
         phase = position.phase
         for earlier in reversed(history):
             if earlier.phase.year == phase.year - self.stalled_years \
-                    and earlier.phase.season is phase.season:
+                    and earlier.phase.season == phase.season:
                 return mine <= len(earlier.centers_of(power))
         return False
 

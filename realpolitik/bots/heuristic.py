@@ -63,7 +63,7 @@ from realpolitik.orders import (
     SupportHold,
     SupportMove,
 )
-from realpolitik.position import PhaseType, Position, Season, Unit
+from realpolitik.position import PhaseType, Position, Unit
 from realpolitik.rules import Rules, rules_for
 from realpolitik.variant import Variant
 
@@ -227,8 +227,9 @@ def _make_view(position: Position, power: str, weights: Weights) -> _View:
             base[center] = weights.neutral_center
         else:
             base[center] = weights.enemy_center + weights.per_owner_center * sizes.get(owner, 0)
-    rounds = weights.fall_rounds if position.phase.season is Season.FALL \
-        else weights.spring_rounds
+    # the turn after which the centres change hands (the rulebooks' Fall) looks further
+    counts = position.variant.calendar.season(position.phase.season).centers_change
+    rounds = weights.fall_rounds if counts else weights.spring_rounds
     view.worth[UnitType.ARMY] = _spread(base, graph.army, rounds, weights)
     view.worth[UnitType.FLEET] = _spread(base, graph.fleet, rounds, weights)
     return view

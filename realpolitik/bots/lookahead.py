@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from realpolitik.adjudication import Resolution, adjudicate
 from realpolitik.geography import UnitType, province_of
 from realpolitik.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
-from realpolitik.position import Position, Season
+from realpolitik.position import Position
 from realpolitik.rules import Rules
 
 Worth = Mapping[UnitType, Mapping[str, float]]
@@ -198,7 +198,7 @@ def _outcome(position: Position, power: str, resolution: Resolution, worth: Wort
         total += -settings.lost_unit if dislodged.unit.power == power \
             else settings.dislodged_enemy
     centers = position.centers
-    fall = position.phase.season is Season.FALL
+    fall = position.variant.calendar.season(position.phase.season).centers_change
     for center in position.variant.map.supply_centers():
         standing = resolution.units.get(center)
         if fall:

@@ -592,7 +592,7 @@ def render(
                    f'<g fill="{LABEL}">' + "".join(texts) + "</g></g>")
 
     # title and the table of centres
-    heading = position.phase.long_name
+    heading = position.variant.calendar.phase_name(position.phase)
     heading = heading[0].upper() + heading[1:]
     if title:
         heading = f"{title}: {heading}"

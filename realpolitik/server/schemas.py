@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
+from realpolitik.game import REPLACED
 from realpolitik.geography import UnitType
 from realpolitik.orders import (
     Build,
@@ -113,6 +115,8 @@ Shift = Annotated[int, BeforeValidator(parse_duration),
 """Seconds to move a deadline by, either way; at most 60 days."""
 
 Power = Annotated[str, Field(min_length=2, max_length=40, examples=["france"])]
+PolicyWord = Annotated[str, Field(min_length=1, max_length=40)]
+"""A policy's name or value (``second_place``, ``count``)."""
 
 # The defaults of a new game are the service's (values.py); the wire models only declare them.
 _DEADLINES = Deadlines()
@@ -157,6 +161,9 @@ class SessionOut(BaseModel):
     make one)."""
     created_at: str | None
     expires_at: str | None
+    last_used_at: str | None
+    """When a request last came with it (to the second the server's task last noted it: at
+    most ``REALPOLITIK_TICK_SECONDS`` late, a few more with several workers)."""
     client: str | None
     """The address it logged in from."""
     agent: str | None
@@ -213,13 +220,23 @@ class GameCreate(Strict):
     fill_with_bots: str | None = Field(default=None, max_length=20,
                                        examples=["heuristic", "random", "hold"])
     """A bot for every seat but the creator's (``join_as``): the game starts at once."""
+    daide_bots: bool = False
+    """DAIDE bots (DumbBot and others) may take free seats through the server's DAIDE port
+    (``realpolitik serve --daide-port``): classical games with one power a player."""
+    policies: dict[PolicyWord, PolicyWord] | None = Field(
+        default=None, max_length=50, examples=[{"second_place": "count"}])
+    """The variant's policies (its readings of an unclear rule) this game chooses otherwise,
+    name -> value, as ``realpolitik new --policy NAME=VALUE``; ``GET /web/variants`` lists
+    each variant's policies with their values, the first the variant's own choice."""
 
     def to_options(self) -> GameOptions:
         return GameOptions(
             name=self.name, variant=self.variant, rules=self.rules, players=self.players,
             private=self.private, deadlines=Deadlines(**self.deadlines.model_dump()),
             press=PressRules(**self.press.model_dump()), end_year=self.end_year,
-            join_as=self.join_as, fill_with_bots=self.fill_with_bots)
+            join_as=self.join_as, fill_with_bots=self.fill_with_bots,
+            daide_bots=self.daide_bots,
+            policies=dict(self.policies or {}))
 
 
 class GameCreated(BaseModel):
@@ -235,9 +252,17 @@ class GameSummary(BaseModel):
     private: bool
     status: str
     phase: str
+    phase_name: str = ""
+    """The phase as players read it, with the season's name from the variant's year
+    (``Summer 1901 movement``)."""
     deadline: str | None
     seats: int
     seats_free: int
+    daide_bots: bool = False
+    """DAIDE bots may take its free seats."""
+    bots: list[str] = []
+    """The bots that play in it: realpolitik's by name (``heuristic``), DAIDE bots by the name
+    and version they gave (``DumbBot 1.0 (DAIDE)``)."""
     my_powers: list[str] = []
     """In the list of one's own games: the powers one plays."""
     orders_needed: list[str] = []
@@ -251,6 +276,9 @@ class SeatOut(BaseModel):
     player: str | None
     bot: str | None = None
     """The bot that plays the seat (``heuristic``, ``random``, ``hold``), if a bot does."""
+    daide: str | None = None
+    """The DAIDE bot that plays the seat, by the name and version it gave
+    (``DumbBot 1.0 (DAIDE)``), if one does."""
 
 
 class SeatChangeOut(BaseModel):
@@ -260,8 +288,11 @@ class SeatChangeOut(BaseModel):
 
     phase: str
     powers: list[str]
-    kind: Literal["joined", "left", "replaced", "freed", "bot"]
-    """``bot``: the gamesmaster seated a bot."""
+    kind: Literal["joined", "left", "replaced", "freed", "bot", "daide"]
+    """``bot``: the gamesmaster seated a bot; ``daide``: a DAIDE bot took the seat (``bot``
+    names it)."""
+    bot: str | None = None
+    """For ``daide``: the DAIDE bot, ``DumbBot 1.0 (DAIDE)``."""
     player: str | None
     """Who holds the seat after the change (None: free)."""
     previous: str | None
@@ -367,6 +398,12 @@ class GameOut(BaseModel):
     status: Literal["forming", "active", "paused", "finished"]
     phase: str
     phase_type: str
+    phase_name: str = ""
+    """The phase as players read it: ``Spring 1901 movement``."""
+    seasons: dict[str, str] = Field(default_factory=dict)
+    """The variant's seasons, each code of a phase name -> its name, in the order of the year
+    (``{"S": "Spring", "U": "Summer", "F": "Fall", "W": "Winter"}``): how the page names
+    every phase of the game, its history's too."""
     deadline: str | None
     seconds_left: float | None
     paused_remaining: float | None
@@ -395,8 +432,14 @@ class GameOut(BaseModel):
     my_powers: list[str]
     am_gamesmaster: bool
     bots: dict[str, str] = Field(default_factory=dict)
-    """Power -> the bot that commands it. Bots order at the start of each phase and are ready
-    at once; they read no press and answer none."""
+    """Power -> the bot that commands it. realpolitik's bots (``heuristic``) order at the start
+    of each phase and are ready at once; they read no press and answer none. A DAIDE bot
+    (``DumbBot 1.0 (DAIDE)``) orders over the DAIDE port; it reads no one's press but other
+    DAIDE bots'."""
+    daide_bots: bool = False
+    """DAIDE bots may take free seats, through the server's DAIDE port."""
+    daide_port: int | None = None
+    """The server's DAIDE port, when the game accepts DAIDE bots and the server has one."""
     seat_changes: list[SeatChangeOut]
     """Every seat change of the game, oldest first."""
     policies: dict[str, str] = Field(default_factory=dict)
@@ -612,15 +655,28 @@ class OrderLineOut(BaseModel):
     line: int | None
     text: str
     ok: bool
+    """The line is read and will be carried out."""
     order: OrderOut | None
     error: OrderError | None
+    replaced: bool = False
+    """A later line gives the same unit another order, which is followed instead: not a
+    mistake (``error`` says which line; its kind is ``replaced``), so not counted in
+    ``errors``."""
 
 
 def line_to_wire(line: OrderLine, writer: PlaceWriter | None = None) -> OrderLineOut:
     return OrderLineOut(
         line=line.line, text=line.text, ok=line.error is None and line.order is not None,
         order=order_to_wire(line.order, writer) if line.order is not None else None,
-        error=OrderError(**line.error) if line.error is not None else None)
+        error=OrderError(**line.error) if line.error is not None else None,
+        replaced=line.error is not None and line.error.get("kind") == REPLACED)
+
+
+def count_lines(wire: Sequence[OrderLineOut]) -> tuple[int, int]:
+    """The lines that will be carried out, and those with an error (a line replaced by a later
+    one for the same unit is neither)."""
+    accepted = sum(1 for w in wire if w.ok)
+    return accepted, sum(1 for w in wire if not w.ok and not w.replaced)
 
 
 class OrdersOut(BaseModel):
@@ -631,6 +687,7 @@ class OrdersOut(BaseModel):
     accepted: int
     """How many lines will be carried out."""
     errors: int
+    """How many lines cannot be carried out as written (replaced lines are not counted)."""
     revision: str = ""
     """The fingerprint of these orders as stored: send it back with the next orders."""
     warnings: list[str] = Field(default_factory=list)
