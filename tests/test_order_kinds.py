@@ -324,3 +324,16 @@ def test_the_server_offers_the_kinds_of_the_games_variant_and_reads_them(
                                                 "join_as": "france"}, headers=headers).json()
         assert client.get(f"/games/{classical['id']}", headers=headers).json()[
             "order_kinds"] == []
+
+
+def test_the_docs_walk_through_shows_the_variants_own_lines() -> None:
+    """docs/variant-format.md's "A new kind of order" quotes the transform variant's files:
+    each block it shows is in the file it names."""
+    text = (Path(__file__).parent.parent / "docs" / "variant-format.md").read_text()
+    section = text[text.index("## A new kind of order"):]
+    blocks = [b.split("\n", 1)[1] for b in section.split("```")[1:6:2]]
+    files = ["variant.toml", "hooks.py", "transform.py"]
+    for block, name in zip(blocks, files, strict=True):
+        source = (TRANSFORM / name).read_text()
+        for line in block.strip().splitlines():
+            assert line in source.splitlines(), (name, line)
