@@ -337,3 +337,43 @@ def test_the_docs_walk_through_shows_the_variants_own_lines() -> None:
         source = (TRANSFORM / name).read_text()
         for line in block.strip().splitlines():
             assert line in source.splitlines(), (name, line)
+
+
+def test_a_bad_kind_in_a_variant_folder_names_its_file_and_line(tmp_path: Path) -> None:
+    folder = tmp_path / "bad"
+    folder.mkdir()
+    (folder / "variant.toml").write_text(
+        '[variant]\nid = "bad"\nname = "Bad"\nextends = "classical"\nhooks = "Bad"\n')
+    (folder / "kinds.py").write_text('''\
+from dataclasses import dataclass
+from typing import ClassVar
+
+from realpolitik.kinds import OrderKind
+from realpolitik.orders import VariantOrder
+from realpolitik.position import PhaseType
+
+
+@dataclass(frozen=True, slots=True)
+class Raise(VariantOrder):
+    kind: ClassVar[str] = "raise"
+
+
+class RaiseKind(OrderKind):
+    name = "raise"
+    order = Raise
+    keywords = frozenset({"h"})
+    phases = frozenset({PhaseType.MOVEMENT})
+''')
+    (folder / "hooks.py").write_text('''\
+from realpolitik.hooks import VariantHooks
+
+from .kinds import RaiseKind
+
+
+class Bad(VariantHooks):
+    def order_kinds(self):
+        return (RaiseKind(),)
+''')
+    with pytest.raises(VariantError, match=r"kinds\.py, line 14: the order kind 'raise' takes "
+                                           r"the word 'h'"):
+        load_variant(folder)
