@@ -297,6 +297,12 @@ class OrderKinds:
         if cls.kind != name:
             raise VariantError(f"the order kind {where}'s order class {cls.__name__} has "
                                f"kind {cls.kind!r}, not {name!r}", file=file, line=line)
+        from realpolitik.adjudication.outcomes import Outcome  # (it imports the position)
+
+        if kind.outcome not in {o.value for o in Outcome}:
+            raise VariantError(f"the order kind {name!r} has the outcome {kind.outcome!r}, "
+                               "which is none of realpolitik.adjudication.outcomes.Outcome",
+                               file=file, line=line)
         if not kind.phases:
             raise VariantError(f"the order kind {name!r} names no phase it is given in",
                                file=file, line=line)

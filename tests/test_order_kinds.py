@@ -91,6 +91,7 @@ def _kind(name: str, **attributes: object) -> OrderKind:
               _kind("lift", keywords=frozenset({"up"}))),
      "the word 'up' is a keyword of two order kinds"),
     (lambda: (_kind("raise", phases=frozenset()),), "names no phase it is given in"),
+    (lambda: (_kind("raise", outcome="raised"),), "has the outcome 'raised', which is none"),
     (lambda: ("raise",), "not an OrderKind"),
 ])
 def test_a_bad_kind_is_a_variant_error_saying_what(tmp_path: Path, kinds: object,
