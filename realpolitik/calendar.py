@@ -176,17 +176,15 @@ class Calendar:
         object.__setattr__(self, "_order", MappingProxyType(
             {slot: index for index, slot in enumerate(slots)}))
 
+    def __reduce__(self) -> tuple[object, ...]:
+        return (Calendar, (self.seasons,))  # (its lookup tables are made again)
+
     def season(self, code: str) -> CalendarSeason:
         """The season of this code.
 
         :raises KeyError: no season has it.
         """
         return self._by_code[code]
-
-    @property
-    def codes(self) -> tuple[str, ...]:
-        """The season codes in the order of the year."""
-        return tuple(s.code for s in self.seasons)
 
     @property
     def is_classical(self) -> bool:
@@ -201,11 +199,6 @@ class Calendar:
     def has(self, phase: Phase) -> bool:
         """True if ``phase`` is a phase of this year (its season has its type)."""
         return (phase.season, phase.type) in self._order
-
-    def first_phase(self, year: int) -> Phase:
-        """The first phase of ``year``."""
-        code, kind = self._slots[0]
-        return Phase(code, year, kind)
 
     def year_of(self, year: int) -> tuple[Phase, ...]:
         """Every phase of ``year`` in order (those the game skips included)."""

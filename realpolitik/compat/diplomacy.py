@@ -466,7 +466,7 @@ class Game:
         if len(words) == 3:
             seasons = {long: short for short, long in _SEASON_NAMES.items()}
             text = f"{seasons.get(words[0], '?')}{words[1]}{words[2][:1]}"
-        self._set_phase(Phase.parse(text))
+        self._set_phase(self.realpolitik_game.variant.calendar.parse_phase(text))
 
     def clear_cache(self) -> None:
         """Accepted for compatibility: the facade's tables follow the position by themselves."""
