@@ -82,14 +82,16 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
     # Builds and waives, then removals, each power in turn and in the order given.
     hooks = position.variant.hooks
     limited = type(hooks).void_adjustments is not VariantHooks.void_adjustments
+    # (looked for once in all the orders, not once per power: seldom any)
+    mobilising = any(isinstance(e.order, Mobilise) for e in entries)
     after_build: list[Entry] = []
     built: set[str] = set()
     removed: set[str] = set()
     for power in position.variant.power_ids:
         count = counts.get(power, 0)
         mine = legal_of.get(power, [])
-        if any(isinstance(e.order, Mobilise) for e in mine) and _mobilise(position, power,
-                                                                          mine) and count > 0:
+        if mobilising and any(isinstance(e.order, Mobilise) for e in mine) \
+                and _mobilise(position, power, mine) and count > 0:
             count -= 1  # the build foregone to mobilise
             if count == 0:
                 for e in mine:
