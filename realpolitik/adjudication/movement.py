@@ -140,7 +140,7 @@ def _set_up(position: Position, rules: Rules, units: list[Unit],
     variant = position.variant
     return Board(units, unit_orders, tables_for(variant), rules, provinces, index,
                  variant_rules=variant.rules, defence_bonus=defence_bonus,
-                 modifiers=modifiers)
+                 modifiers=modifiers, kinds=variant.kinds or None)
 
 
 def _decide(board: Board, rules: Rules, paradoxes: set[int]) -> tuple[Equations, list[bool]]:

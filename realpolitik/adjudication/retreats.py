@@ -4,7 +4,7 @@ A retreat must go to a place the unit could move to, not occupied, not where its
 from (unless that attacker came by convoy and the rules allow it, DATC 4.A.5), and not left empty
 by a stand-off. Two or more units retreating to one province are all disbanded. A unit with no
 (legal) retreat order is disbanded, unless the variant's hooks send it somewhere
-(:meth:`~realpolitik.hooks.VariantHooks.unordered_retreat`: Colonial Winters' rule 2 retreats an
+(:meth:`~realpolitik.hooks.VariantHooks.unordered_retreat`: a variant's rule may retreat an
 unordered army at random, with a generator seeded by the phase). Retreats are neither supported
 nor convoyed.
 """
@@ -60,7 +60,7 @@ def draws_retreats(position: Position) -> bool:
 def unordered_retreats(position: Position, orders: Iterable[Order], rules: Rules,
                        rng: random.Random) -> list[Retreat]:
     """The retreats the variant's hooks draw (with ``rng``) for the dislodged units given no
-    order that can be followed: none, or an illegal one (Colonial Winters' rule 2: an army
+    order that can be followed: none, or an illegal one (a variant's rule: an army
     ordered to disband with a retreat open is retreated at random, as an unordered one is).
     The rulebooks draw none: such units are disbanded."""
     if not position.dislodged or not draws_retreats(position):
