@@ -19,9 +19,12 @@ rules are realpolitik's (the 2000 rulebook by default, the package's reading), s
 adjudications differ from that package's where it departs from the DATC; ``docs/compat.md``
 lists them. :func:`realpolitik.compat.install` serves this module as ``diplomacy`` itself.
 
-Orders given as strings are looked up in a table of the current phase's legal orders (built once
-per phase), so the canonical strings cost a dictionary look-up; anything else is read by the
-lenient parser of :mod:`realpolitik.notation`.
+The strings are made from realpolitik's listing (:mod:`realpolitik.listing`), each once per
+order value and kept with the variant, looked up by the value's identity (the listing gives the
+same values phase after phase). A string given to :meth:`Game.set_orders` that the listing gave
+names its order by one dictionary look-up, and the engine checks it once, when it is handed over
+(it is listed in this position or it is not); anything else is read by the lenient parser of
+:mod:`realpolitik.notation` and checked here.
 """
 
 from __future__ import annotations
