@@ -73,7 +73,7 @@ from realpolitik.errors import GameError, RealpolitikError
 from realpolitik.game import Game as _Game
 from realpolitik.game import PhaseRecord, SubmittedOrder
 from realpolitik.geography import province_of
-from realpolitik.legality import adjustment_counts, build_sites, check_order, retreat_options
+from realpolitik.legality import adjustment_counts, check_order, retreat_options
 from realpolitik.maptables import MapTables, tables_for
 from realpolitik.notation import parse_order
 from realpolitik.orders import (
@@ -638,8 +638,9 @@ class Game:
                 retreating = self._retreats()[name]
                 out[name] = [d.unit.province.upper() for d in position.dislodged_of(power)
                              if unit_text(d.unit) in retreating]
-            elif counts[power] > 0:
-                out[name] = [site.upper() for site in build_sites(position, power)]
+            elif counts[power] > 0:  # (its build sites, as the listing has them)
+                out[name] = [province_name(site) for site, orders
+                             in game.legal_orders(power).items() if isinstance(orders[0], Build)]
             else:
                 out[name] = [unit.province.upper() for unit in position.units_of(power)]
         for locs in out.values():
