@@ -36,7 +36,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from operator import attrgetter
 from typing import Any
 
-from realpolitik.compat.diplomacy_map import Map
+from realpolitik.compat.diplomacy_map import Map, classical_year
 from realpolitik.compat.diplomacy_message import (
     GLOBAL,
     OBSERVER,
@@ -291,6 +291,7 @@ class Game:
         variant = _LOADED.get(map_name)
         if variant is None:
             variant = _LOADED[map_name] = load_variant(_MAPS.get(map_name, map_name))
+        classical_year(variant)
         self.realpolitik_game = _Game(variant, rules=PACKAGE_RULES if edition is None else edition,
                                       seed=seed)
         self.game_id: str = game_id or f"realpolitik-{int(time.time() * 1e6):x}"
@@ -468,7 +469,7 @@ class Game:
         if len(words) == 3:
             seasons = {long: short for short, long in _SEASON_NAMES.items()}
             text = f"{seasons.get(words[0], '?')}{words[1]}{words[2][:1]}"
-        self._set_phase(Phase.parse(text))
+        self._set_phase(self.realpolitik_game.variant.calendar.parse_phase(text))
 
     def clear_cache(self) -> None:
         """Accepted for compatibility: the facade's tables follow the position by themselves."""
@@ -939,7 +940,7 @@ class Game:
         name = self.get_current_phase()
         if self._over:
             return GamePhaseData(name, self.get_state(), {}, {}, {})
-        if not game.position.centers and game.phase.season is Season.FALL:
+        if not game.position.centers and game.phase.season == Season.FALL:
             # as the package does when it counts centres and no power owns any: each power
             # starts from its home centres
             homes = {center: power for power in game.variant.power_ids

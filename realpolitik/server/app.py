@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+import anyio.to_thread
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -23,6 +24,7 @@ from realpolitik.errors import RealpolitikError
 from realpolitik.server import security
 from realpolitik.server.bus import PgBus, SharedHub
 from realpolitik.server.connections import uvicorn_limits
+from realpolitik.server.daide import DaidePort
 from realpolitik.server.events import Hub
 from realpolitik.server.hot import (
     ASGIApp,
@@ -35,6 +37,7 @@ from realpolitik.server.hot import (
 )
 from realpolitik.server.inputs import validation_error_answer
 from realpolitik.server.migrations import SchemaTooNew
+from realpolitik.server.notify import mail_settings_problem
 from realpolitik.server.routes import api_router, web
 from realpolitik.server.service import Clock, GameService, ServiceError
 from realpolitik.server.settings import Settings
@@ -203,6 +206,34 @@ async def _deadline_loop(service: GameService, every: float) -> None:
             log.exception("the deadline task failed")
 
 
+async def _open_daide_port(service: GameService, settings: Settings) -> DaidePort | None:
+    """The DAIDE port of this process, if the settings ask for one. With several workers the
+    first to start holds it (the others find it taken and go without: every game is reached
+    from the one that holds it, through the database)."""
+    if not settings.daide_port:
+        return None
+    daide = DaidePort(service, settings.daide_host, settings.daide_port)
+    try:
+        await daide.start()
+    except OSError as exc:
+        log.info("DAIDE port %s:%s not opened in this process (%s): another worker holds it",
+                 settings.daide_host, settings.daide_port, exc.strerror or exc)
+        return None
+    return daide
+
+
+async def _mail_loop(service: GameService, every: float) -> None:
+    """Send the mail in the outbox, apart from the deadline task: an SMTP server may take its
+    time (20 seconds a step before the sending gives up), and that must delay no deadline."""
+    while True:
+        await asyncio.sleep(every)
+        try:
+            # left to finish on its own if the server stops meanwhile (it holds no lock)
+            await anyio.to_thread.run_sync(service.notifier.deliver, abandon_on_cancel=True)
+        except Exception:  # keep sending whatever happens
+            log.exception("sending the mail failed")
+
+
 def create_app(settings: Settings | None = None, *, clock: Clock | None = None) -> ServerApp:
     """The server application over ``settings.database_url`` (migrated at start-up, when every
     overdue phase is also processed). ``clock`` replaces ``time.time`` (tests)."""
@@ -228,12 +259,17 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         processed = await run_in_threadpool(service.process_due)
         if processed:
             log.info("processed overdue phases of games %s", processed)
-        task = asyncio.create_task(_deadline_loop(service, settings.tick_seconds)) \
-            if settings.background else None
+        tasks = [asyncio.create_task(_deadline_loop(service, settings.tick_seconds)),
+                 asyncio.create_task(_mail_loop(service, settings.tick_seconds))] \
+            if settings.background else []
+        daide = await _open_daide_port(service, settings)
+        app.state.daide_port = None if daide is None else daide.port
         try:
             yield
         finally:
-            if task is not None:
+            if daide is not None:
+                await daide.stop()
+            for task in tasks:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
@@ -309,6 +345,7 @@ def open_database(settings: Settings) -> None:
 
 def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = None,
           *, workers: int = 1, log_level: str = "info", access_log: bool | None = None,
+          daide_port: int | None = None,
           announce: Callable[[str], None] | None = None) -> None:
     """Run the server with uvicorn until interrupted (``realpolitik serve``): one process, or
     ``workers`` processes sharing the port (PostgreSQL only: SQLite is for one process).
@@ -316,25 +353,36 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = 
     just before it starts.
 
     :raises ValueError: several workers over SQLite, or fewer than one.
-    :raises StartupError: the database cannot be used (:func:`open_database`).
+    :raises StartupError: the database cannot be used (:func:`open_database`), or mail
+        cannot be sent with the mail settings (:func:`.notify.mail_settings_problem`).
     """
     import uvicorn
 
-    settings = Settings.from_env(database_url=database_url, access_log=access_log)
+    settings = Settings.from_env(database_url=database_url, access_log=access_log,
+                                 daide_port=daide_port)
+    if not 0 <= settings.daide_port <= 65535:
+        raise ValueError(f"the DAIDE port is 1 to 65535 (0: none), not {settings.daide_port}")
     if workers < 1:
         raise ValueError(f"--workers must be at least 1, not {workers}")
     if workers > 1 and settings.database_url.startswith("sqlite"):
         raise ValueError("several workers need a PostgreSQL database (--database "
                          "postgresql+psycopg://...): SQLite serves one process only")
     open_database(settings)
+    problem = mail_settings_problem(settings)
+    if problem is not None:
+        raise StartupError(f"{problem}. Mail cannot be sent with these settings: correct them, "
+                           "or leave REALPOLITIK_SMTP_HOST empty to run without e-mail")
     if announce is not None:
-        announce(f"http://{host}:{port}/")
+        announce(f"http://{host}:{port}/" + (
+            f", DAIDE bots on {settings.daide_host}:{settings.daide_port}"
+            if settings.daide_port else ""))
     if workers == 1:
         uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level,
                     access_log=settings.access_log, **uvicorn_limits())
         return
     # each worker process builds its own application from the environment
     os.environ["REALPOLITIK_DATABASE_URL"] = settings.database_url
+    os.environ["REALPOLITIK_DAIDE_PORT"] = str(settings.daide_port)
     uvicorn.run("realpolitik.server.app:app_from_env", factory=True, host=host, port=port,
                 workers=workers, log_level=log_level, access_log=settings.access_log,
                 **uvicorn_limits())
