@@ -9,8 +9,8 @@ bot is weaker or stronger for it.
    cost and once without: the moves, those that bounced 1 vs 1 off a unit that stayed, and
    those repeated by the same unit in a game.
 2. One bot with the cost among six without, and one without among six with, ``--strength-games``
-   games each to 1910, the lone bot rotated over the powers: the lone bot's mean centres against
-   the six others'.
+   games each to 1910 (seeded from ``--strength-seed``), the lone bot rotated over the powers: the
+   lone bot's mean centres against the six others'.
 
 Not a test: it prints figures.
 """
@@ -67,6 +67,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=7)
     parser.add_argument("--strength-games", type=int, default=14)
     parser.add_argument("--seed", type=int, default=10)
+    parser.add_argument("--strength-seed", type=int, default=1000)
     parser.add_argument("--end-year", type=int, default=1908)
     args = parser.parse_args()
     variant = load_variant("classical")
@@ -84,7 +85,7 @@ def main() -> None:
         alone, others = [], []
         for game_index in range(args.strength_games):
             seat = powers[game_index % len(powers)]
-            seed = 1000 + game_index
+            seed = args.strength_seed + game_index
             game = play_game(variant, bots({p: lone if p == seat else six for p in powers},
                                            seed), seed=seed, end_year=1910, rules=RULES)
             centres = game.centers()
