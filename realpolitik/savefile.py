@@ -21,7 +21,7 @@ from realpolitik.game import EndKind, Game, GameEnd, PhaseRecord, SubmittedOrder
 from realpolitik.geography import UnitType
 from realpolitik.hooks import NO_STATE
 from realpolitik.notation import parse_order
-from realpolitik.position import DislodgedUnit, Phase, Position, Unit
+from realpolitik.position import DislodgedUnit, Position, Unit
 from realpolitik.rules import rules_for
 from realpolitik.variant import VARIANTS_PATH_VARIABLE, Variant, load_variant
 
@@ -93,7 +93,7 @@ def position_from_json(game: Game, data: Mapping[str, Any]) -> Position:
                       (p.lower(), u) in via)
         for p, entries in data.get("dislodged", {}).items() for u, attacker in entries.items()
     ]
-    return Position.build(game.position.variant, Phase.parse(data["phase"]), units, centers,
+    return Position.build(game.position.variant, str(data["phase"]), units, centers,
                           dislodged=dislodged, standoffs=[s.lower() for s in
                                                           data.get("standoffs", [])],
                           state=data.get("state") or NO_STATE)
@@ -157,19 +157,25 @@ def _options_changed(game: Game) -> dict[str, str]:
     return {k: v for k, v in game.rules.options().items() if base.get(k) != v}
 
 
-def game_to_json(game: Game) -> JSON:
-    """The whole game as a JSON-ready dict (see ``docs/game-record.md``)."""
-    phases = []
-    for record in game.history:
-        phases.append({
-            "phase": str(record.position.phase),
-            "position": position_to_json(record.position),
-            "orders": _orders_to_json(record.orders),
-            "resolution": resolution_to_json(record.resolution),
-            "civil_disorder": [p.upper() for p in record.civil_disorder],
-            "notes": list(record.notes),
-            **({"events": list(record.events)} if record.events else {}),
-        })
+def phase_to_json(record: PhaseRecord) -> JSON:
+    """One played phase as the record's ``phases`` list keeps it: the position, the orders as
+    written and as read, the resolution, the powers in civil disorder, notes and events."""
+    return {
+        "phase": str(record.position.phase),
+        "position": position_to_json(record.position),
+        "orders": _orders_to_json(record.orders),
+        "resolution": resolution_to_json(record.resolution),
+        "civil_disorder": [p.upper() for p in record.civil_disorder],
+        "notes": list(record.notes),
+        **({"events": list(record.events)} if record.events else {}),
+    }
+
+
+def game_to_json(game: Game, *, phases: bool = True) -> JSON:
+    """The whole game as a JSON-ready dict (see ``docs/game-record.md``). ``phases=False``
+    leaves the played phases out (``"phases": []``), for a store that keeps each played phase
+    apart (:func:`phase_to_json`) and writes it once, as the game server does: the rest of
+    the record stays small however long the game."""
     data: JSON = {
         "format": FORMAT,
         "version": VERSION,
@@ -183,7 +189,7 @@ def game_to_json(game: Game) -> JSON:
         "seed": game.seed,
         "end_year": game.end_year,
         **({"policies": dict(sorted(game.policies.items()))} if game.policies else {}),
-        "phases": phases,
+        "phases": [phase_to_json(record) for record in game.history] if phases else [],
         "current": {
             "position": position_to_json(game.position),
             "orders": _orders_to_json({p: game.orders_of(p) for p in game.powers
@@ -347,6 +353,7 @@ __all__ = [
     "game_from_json",
     "game_to_json",
     "loads",
+    "phase_to_json",
     "position_from_json",
     "position_to_json",
     "variant_reference",

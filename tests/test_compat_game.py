@@ -62,3 +62,30 @@ def test_history_and_results_of_a_phase() -> None:
     assert game.state_history.last_value()["name"] == "S1901M"
     assert game.command["A PAR"] == "- BUR" and game.command["F BRE"] == "H"
     assert game.ordered_units["FRANCE"] == ["A PAR", "A MAR"]
+
+
+def test_a_string_listed_in_an_earlier_phase_is_refused_once_illegal() -> None:
+    game = Game()
+    assert "A PAR - BUR" in game.get_all_possible_orders()["PAR"]
+    game.set_orders("FRANCE", ["A PAR - PIC"])
+    game.process()
+    game.get_all_possible_orders()
+    game.set_orders("FRANCE", ["A PAR - BUR", "A PIC - BEL", "A MAR - SPA"])
+    assert game.get_orders("FRANCE") == ["A PIC - BEL", "A MAR - SPA"]
+    assert [e for e in game.error if "A PAR - BUR" in e]
+    handed_over = game.realpolitik_game.orders_of("france")
+    assert len(handed_over) == 2 and all(entry.ok for entry in handed_over)
+    game.process()
+    assert sorted(game.get_units("FRANCE")) == ["A BEL", "A SPA", "F BRE"]
+
+
+def test_each_call_of_get_all_possible_orders_gives_a_dictionary_of_its_own() -> None:
+    game = Game()
+    first = game.get_all_possible_orders()
+    expected = {loc: orders[:] for loc, orders in first.items()}
+    first["PAR"].clear()
+    first["XXX"] = ["A XXX H"]
+    second = game.get_all_possible_orders()
+    assert second == expected
+    second["PAR"].append("A PAR - XXX")
+    assert game.get_all_possible_orders() == expected

@@ -5,13 +5,20 @@ address its owner has not verified."""
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import email
+import os
 import re
 import socket
+import subprocess
+import sys
 import threading
+import time
 from collections.abc import Iterator
 from email.message import EmailMessage
 from email.policy import default
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,6 +29,7 @@ aiosmtpd_controller = pytest.importorskip("aiosmtpd.controller")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from realpolitik.server import Settings, create_app  # noqa: E402
+from realpolitik.server.notify import mail_settings_problem  # noqa: E402
 
 Headers = dict[str, str]
 SITE = "https://dip.example.org"
@@ -92,8 +100,11 @@ def sign_up(client: TestClient, name: str) -> Headers:
 
 
 def tick(client: TestClient) -> None:
-    """The background task's turn (deadlines, reminders, sending)."""
-    client.app.state.service.process_due()  # type: ignore[attr-defined]
+    """The background tasks' turn: the deadline task's (deadlines, reminders into the outbox),
+    then the mail task's (sending)."""
+    service = client.app.state.service  # type: ignore[attr-defined]
+    service.process_due()
+    service.notifier.deliver()
 
 
 def body(message: EmailMessage) -> str:
@@ -247,3 +258,114 @@ def test_headers_on_the_wire_are_what_mail_programs_read(
         assert "=?" not in headers
         assert re.search(r"^Date: \w{3}, \d+ \w{3} \d{4} ", headers, re.M), headers
         assert re.search(r"^Message-ID: <[^>]+@example\.org>$", headers, re.M), headers
+
+
+class BlackHole:
+    """A server that takes connections and never says a word (an SMTP server that hangs)."""
+
+    def __init__(self) -> None:
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen()
+        self.port = int(self.listener.getsockname()[1])
+        self.taken: list[socket.socket] = []
+        self.connected = threading.Event()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                connection, _ = self.listener.accept()
+                self.taken.append(connection)
+                self.connected.set()
+
+    def close(self) -> None:
+        for connection in [*self.taken, self.listener]:
+            connection.close()
+
+
+@pytest.fixture
+def black_hole() -> Iterator[BlackHole]:
+    hole = BlackHole()
+    try:
+        yield hole
+    finally:
+        hole.close()
+
+
+def test_a_slow_smtp_server_never_holds_a_deadline(database_url: str,
+                                                   black_hole: BlackHole) -> None:
+    """The mail is sent by a task of its own: while the SMTP server keeps the sending waiting
+    (it would give up after 20 seconds), the deadline task goes on and plays the phase that is
+    due (it once waited for the mail, a turn of 20 seconds)."""
+    clock = Clock()
+    settings = Settings(database_url=database_url, tick_seconds=0.05, smtp_host="127.0.0.1",
+                        smtp_port=black_hole.port, public_url=SITE)
+    with TestClient(create_app(settings, clock=clock)) as c:
+        alice, bob = sign_up(c, "alice"), sign_up(c, "bob")
+        c.put("/me/notifications", json={"email": "alice@example.org"}, headers=alice)
+        assert black_hole.connected.wait(5)  # the verification mail is being sent: it hangs
+        game = int(c.post("/games", json={"name": "Weekly", "players": "2",
+                                          "join_as": "england"}, headers=alice).json()["id"])
+        c.post(f"/games/{game}/join", json={"power": "germany"}, headers=bob)
+        assert c.get(f"/games/{game}").json()["phase"] == "S1914M"
+        clock.now += 31 * 60  # past the first deadline
+        started = time.monotonic()
+        while c.get(f"/games/{game}").json()["phase"] == "S1914M":
+            assert time.monotonic() - started < 5, "the deadline waited for the mail"
+            time.sleep(0.05)
+        assert c.get(f"/games/{game}").json()["phase"] == "F1914M"
+
+
+def test_the_mail_settings_are_checked_as_the_sending_will_use_them(
+        inbox: tuple[Inbox, int], black_hole: BlackHole) -> None:
+    _, port = inbox
+    good = Settings(smtp_host="127.0.0.1", smtp_port=port, public_url=SITE)
+    assert mail_settings_problem(good) is None
+    assert mail_settings_problem(Settings()) is None  # no SMTP server: no mail, nothing to check
+    wrong = {
+        "smtp_port": (70000, "REALPOLITIK_SMTP_PORT=70000 is not a port (1 to 65535)"),
+        "mail_from": ("realpolitik", "REALPOLITIK_MAIL_FROM='realpolitik' has no e-mail "
+                      "address to send from"),
+        "public_url": ("dip.example.org", "REALPOLITIK_PUBLIC_URL='dip.example.org' is not an "
+                       "http:// or https:// address"),
+    }
+    for name, (value, said) in wrong.items():
+        problem = mail_settings_problem(dataclasses.replace(good, **{name: value}))
+        assert problem is not None and problem.startswith(said), problem
+    both = mail_settings_problem(dataclasses.replace(good, smtp_ssl=True, smtp_starttls=True))
+    assert both is not None and "choose one" in both
+    # the server is asked: no STARTTLS here, no log-in here, nothing listening there, silence
+    starttls = mail_settings_problem(dataclasses.replace(good, smtp_starttls=True))
+    assert starttls is not None and starttls.startswith(
+        f"the SMTP server 127.0.0.1:{port} (REALPOLITIK_SMTP_HOST, _PORT) cannot do what the "
+        "settings ask: STARTTLS extension not supported by server")
+    login = mail_settings_problem(dataclasses.replace(good, smtp_user="dip"))
+    assert login is not None and "SMTP AUTH extension not supported" in login
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        closed = int(s.getsockname()[1])
+    refused = mail_settings_problem(dataclasses.replace(good, smtp_port=closed))
+    assert refused == (f"cannot reach the SMTP server 127.0.0.1:{closed} (REALPOLITIK_SMTP_HOST, "
+                       "_PORT): Connection refused")
+    silent = mail_settings_problem(dataclasses.replace(good, smtp_port=black_hole.port),
+                                   timeout=0.5)
+    assert silent == (f"the SMTP server 127.0.0.1:{black_hole.port} (REALPOLITIK_SMTP_HOST, "
+                      "_PORT) did not answer within 0.5 seconds")
+
+
+def test_serve_refuses_to_start_with_mail_settings_that_cannot_work(tmp_path: Path) -> None:
+    """``realpolitik serve`` says what is wrong with the mail settings when it starts, in a
+    line, and exits (not at the first mail, hours later, in the log)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        closed = int(s.getsockname()[1])
+    env = {**os.environ, "REALPOLITIK_SMTP_HOST": "127.0.0.1",
+           "REALPOLITIK_SMTP_PORT": str(closed)}
+    done = subprocess.run(
+        [sys.executable, "-m", "realpolitik", "serve", "--port", "0", "--database",
+         f"sqlite:///{tmp_path / 'x.db'}"], env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 3, done.stderr
+    assert "Traceback" not in done.stderr
+    assert (f"cannot reach the SMTP server 127.0.0.1:{closed} (REALPOLITIK_SMTP_HOST, _PORT): "
+            "Connection refused. Mail cannot be sent with these settings") in done.stderr

@@ -333,6 +333,40 @@ def test_12_sessions_are_listed_and_ended_one_by_one(client: TestClient) -> None
     assert len(client.get("/auth/sessions", headers=first).json()) == 1
 
 
+def test_12_sessions_say_when_each_was_last_used(database_url: str, clock: FakeClock) -> None:
+    """Each log-in says when a request last came with it: noted in memory as requests come
+    (no write on their way), written at the deadline task's turn, and shown at once to its
+    owner all the same; a fresh process reads the written times."""
+    with make_client(database_url, clock) as client:
+        laptop = sign_up(client, "alice")
+        signed_up = clock.now
+        clock.advance(3600)
+        phone = log_in(client, "alice", agent="phone")
+
+        def last_used(who: Headers) -> dict[str, float]:
+            listed = client.get("/auth/sessions", headers=who).json()
+            return {s["agent"]: _seconds(s["last_used_at"]) for s in listed}
+
+        assert last_used(phone)["phone"] == clock.now  # this very request
+        assert last_used(phone)["testclient"] == signed_up  # not used since it was made
+        clock.advance(600)
+        assert client.get("/auth/me", headers=laptop).status_code == 200
+        laptop_used = clock.now
+        clock.advance(60)
+        assert last_used(phone)["testclient"] == laptop_used  # not written yet: from memory
+        client.app.state.service.process_due()  # type: ignore[attr-defined]
+    with make_client(database_url, clock) as fresh:  # another process: the database's times
+        listed = fresh.get("/auth/sessions", headers=laptop).json()
+        found = {s["agent"]: _seconds(s["last_used_at"]) for s in listed}
+        assert found["phone"] == laptop_used + 60
+        assert found["testclient"] == clock.now
+
+
+def _seconds(iso: str) -> float:
+    from datetime import datetime
+    return datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp()
+
+
 def test_12_a_stranger_cannot_lock_an_account(database_url: str, clock: FakeClock) -> None:
     with make_client(database_url, clock, login_failures_per_account_and_client="3 per hour",
                      login_failures_per_account="5 per hour",

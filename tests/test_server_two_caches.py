@@ -16,6 +16,7 @@ from realpolitik.server import store as db
 from realpolitik.server.service import Account, Deadlines, GameOptions, GameService
 from realpolitik.server.settings import Settings
 from realpolitik.server.store import Store
+from realpolitik.server.values import JSON
 
 POWERS = ("austria", "england", "france", "germany", "italy", "russia", "turkey")
 
@@ -74,7 +75,7 @@ def test_each_copy_gives_the_other_process_orders_when_they_are_needed(
     # an adjudication by one process follows every power's latest orders, whichever process
     # took them: the same results as a game loaded afresh from the database
     with first.store.read() as conn:
-        fresh = savefile.loads(db.game_record(conn, game_id))
+        fresh = savefile.game_from_json(db.game_record(conn, game_id))
     for power, text in sorted(latest.items()):
         fresh.submit(power, text)
     fresh.process()
@@ -133,7 +134,7 @@ def test_a_read_that_saw_two_versions_of_the_game_is_made_again(
     calls: list[int | None] = []
 
     def record_after_another_change(conn: object, game: int,
-                                    record_version: int | None = None) -> str:
+                                    record_version: int | None = None) -> JSON:
         calls.append(record_version)
         if len(calls) == 1:
             assert second.process(game)  # Winter 1901, between the row and the record

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from realpolitik.adjudication import Resolution, adjudicate
 from realpolitik.geography import UnitType, province_of
 from realpolitik.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
-from realpolitik.position import Position, Season
+from realpolitik.position import Position
 from realpolitik.rules import Rules
 
 Worth = Mapping[UnitType, Mapping[str, float]]
@@ -54,7 +54,7 @@ class Lookahead:
     """The most adjudications for one power's orders in one phase (with 34 units on the board;
     fewer in proportion with more units)."""
     max_units: int = 60
-    """No lookahead on a board with more units than this (Colonial Winters has 150 or more:
+    """No lookahead on a board with more units than this (a world map may have 150 or more:
     there each adjudication costs ten times as much, and the bot plays by the heuristic
     alone to stay fast)."""
 
@@ -222,7 +222,7 @@ def _outcome(position: Position, power: str, resolution: Resolution, worth: Wort
         total += -settings.lost_unit if dislodged.unit.power == power \
             else settings.dislodged_enemy
     centers = position.centers
-    fall = position.phase.season is Season.FALL
+    fall = position.variant.calendar.season(position.phase.season).centers_change
     for center in position.variant.map.supply_centers():
         standing = resolution.units.get(center)
         if fall:

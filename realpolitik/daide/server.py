@@ -35,7 +35,7 @@ from realpolitik.daide.wire import (
     representation_payload,
 )
 from realpolitik.game import Game
-from realpolitik.position import PhaseType, Position, Season
+from realpolitik.position import PhaseType, Position
 from realpolitik.variant import Variant
 
 
@@ -241,7 +241,8 @@ class DaideGame:
         for message in self.last_results:
             self.broadcast(message)
         after = game.position
-        if position.phase.season is Season.FALL and after.phase.type is not PhaseType.RETREATS:
+        if after.phase.type is not PhaseType.RETREATS \
+                and game.variant.calendar.centers_counted(position.phase, after.phase):
             self.last_sco = self.dmap.sco(after)
             self.broadcast(self.last_sco)
             for seat in self.seats.values():

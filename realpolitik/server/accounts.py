@@ -53,6 +53,10 @@ class AccountService:
         self.passwords = security.PasswordPool(settings.hash_workers)
         self.throttle = Throttle(settings)
         self._known: dict[str, tuple[Account, float]] = {}  # token hash -> (account, until)
+        self._used: dict[str, float] = {}
+        """Token hash -> when a request last came with it, since :meth:`save_last_used`: a
+        request notes it here (no database write on its way), the deadline task's turn
+        writes them all in one transaction."""
 
     async def sign_up(self, username: str, password: str, client: str = "local",
                       agent: str | None = None) -> tuple[Account, str]:
@@ -187,9 +191,29 @@ class AccountService:
         mine = security.token_hash(token)
         with self.store.read() as conn:
             rows = db.tokens_of(conn, account.id, self.clock())
+        used = self._used
         return [{"id": session_id(str(r.token_hash)), "created_at": iso_time(r.created_at),
-                 "expires_at": iso_time(r.expires_at), "client": r.client, "agent": r.agent,
+                 "expires_at": iso_time(r.expires_at),
+                 "last_used_at": iso_time(max(
+                     (t for t in (r.last_used_at, used.get(r.token_hash)) if t is not None),
+                     default=None)),
+                 "client": r.client, "agent": r.agent,
                  "current": r.token_hash == mine} for r in rows]
+
+    def _note_use(self, token_hash: str) -> None:
+        """Remember that a request came with this token now (see :meth:`save_last_used`)."""
+        if len(self._used) >= _TOKEN_MEMORY_SIZE and token_hash not in self._used:
+            return  # a flood of tokens between two turns: the next turn notes them again
+        self._used[token_hash] = self.clock()
+
+    def save_last_used(self) -> int:
+        """Write when each log-in was last used (since the last call); how many. The deadline
+        task calls this each turn, so the sessions list is at most a turn late."""
+        used, self._used = self._used, {}
+        if used:
+            with self.store.write() as conn:
+                db.set_tokens_used(conn, used)
+        return len(used)
 
     def end_session(self, account: Account, session: str) -> None:
         """End one of the account's log-ins, named by its id (:meth:`sessions`).
@@ -212,9 +236,11 @@ class AccountService:
     def remembered(self, token: str) -> Account | None:
         """The account of a token checked within :data:`TOKEN_MEMORY_SECONDS`, without asking
         the database; None if it must be checked (:meth:`authenticate`)."""
-        hit = self._known.get(security.token_hash(token))
+        token_hash = security.token_hash(token)
+        hit = self._known.get(token_hash)
         if hit is None or hit[1] <= self.clock():
             return None
+        self._note_use(token_hash)
         return hit[0]
 
     def purge_expired(self) -> int:
@@ -232,12 +258,14 @@ class AccountService:
         now = self.clock()
         hit = self._known.get(token_hash)
         if hit is not None and hit[1] > now:
+            self._note_use(token_hash)
             return hit[0]
         with self.store.read() as conn:
             row = db.user_for_token(conn, token_hash, now)
         if row is None:
             self._known.pop(token_hash, None)
             return None
+        self._note_use(token_hash)
         account = Account(int(row.id), str(row.username))
         if len(self._known) >= _TOKEN_MEMORY_SIZE:
             self._known.clear()

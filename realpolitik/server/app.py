@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+import anyio.to_thread
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -36,6 +37,7 @@ from realpolitik.server.hot import (
 )
 from realpolitik.server.inputs import validation_error_answer
 from realpolitik.server.migrations import SchemaTooNew
+from realpolitik.server.notify import mail_settings_problem
 from realpolitik.server.routes import api_router, web
 from realpolitik.server.service import Clock, GameService, ServiceError
 from realpolitik.server.settings import Settings
@@ -220,6 +222,18 @@ async def _open_daide_port(service: GameService, settings: Settings) -> DaidePor
     return daide
 
 
+async def _mail_loop(service: GameService, every: float) -> None:
+    """Send the mail in the outbox, apart from the deadline task: an SMTP server may take its
+    time (20 seconds a step before the sending gives up), and that must delay no deadline."""
+    while True:
+        await asyncio.sleep(every)
+        try:
+            # left to finish on its own if the server stops meanwhile (it holds no lock)
+            await anyio.to_thread.run_sync(service.notifier.deliver, abandon_on_cancel=True)
+        except Exception:  # keep sending whatever happens
+            log.exception("sending the mail failed")
+
+
 def create_app(settings: Settings | None = None, *, clock: Clock | None = None) -> ServerApp:
     """The server application over ``settings.database_url`` (migrated at start-up, when every
     overdue phase is also processed). ``clock`` replaces ``time.time`` (tests)."""
@@ -245,8 +259,9 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         processed = await run_in_threadpool(service.process_due)
         if processed:
             log.info("processed overdue phases of games %s", processed)
-        task = asyncio.create_task(_deadline_loop(service, settings.tick_seconds)) \
-            if settings.background else None
+        tasks = [asyncio.create_task(_deadline_loop(service, settings.tick_seconds)),
+                 asyncio.create_task(_mail_loop(service, settings.tick_seconds))] \
+            if settings.background else []
         daide = await _open_daide_port(service, settings)
         app.state.daide_port = None if daide is None else daide.port
         try:
@@ -254,7 +269,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         finally:
             if daide is not None:
                 await daide.stop()
-            if task is not None:
+            for task in tasks:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
@@ -338,7 +353,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = 
     just before it starts.
 
     :raises ValueError: several workers over SQLite, or fewer than one.
-    :raises StartupError: the database cannot be used (:func:`open_database`).
+    :raises StartupError: the database cannot be used (:func:`open_database`), or mail
+        cannot be sent with the mail settings (:func:`.notify.mail_settings_problem`).
     """
     import uvicorn
 
@@ -352,6 +368,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = 
         raise ValueError("several workers need a PostgreSQL database (--database "
                          "postgresql+psycopg://...): SQLite serves one process only")
     open_database(settings)
+    problem = mail_settings_problem(settings)
+    if problem is not None:
+        raise StartupError(f"{problem}. Mail cannot be sent with these settings: correct them, "
+                           "or leave REALPOLITIK_SMTP_HOST empty to run without e-mail")
     if announce is not None:
         announce(f"http://{host}:{port}/" + (
             f", DAIDE bots on {settings.daide_host}:{settings.daide_port}"

@@ -227,12 +227,20 @@ def _step_5(conn: Connection) -> None:
     ).create(conn)
 
 
+def _step_6(conn: Connection) -> None:
+    """When each log-in was last used (its owner's list of sessions shows it); a log-in made
+    before this step was last used, as far as is known, when it was made."""
+    conn.execute(text("ALTER TABLE tokens ADD COLUMN last_used_at FLOAT"))
+    conn.execute(text("UPDATE tokens SET last_used_at = created_at"))
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (1, "the first schema", _step_1),
     (2, "bounded deadlines, token expiry index, seat changes", _step_2),
     (3, "the version of the game record, WebSocket tickets", _step_3),
     (4, "the address and browser of each log-in", _step_4),
     (5, "e-mail notifications: addresses, choices, outbox, reminders sent", _step_5),
+    (6, "when each log-in was last used", _step_6),
 ]
 LATEST = MIGRATIONS[-1][0]
 

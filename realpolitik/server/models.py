@@ -40,6 +40,8 @@ tokens = Table(
     Column("expires_at", Float, nullable=False, index=True),
     Column("client", String(64), nullable=True),  # the address it logged in from
     Column("agent", String(200), nullable=True),  # the User-Agent it logged in with
+    # when a request last came with it (written a tick late: AccountService.save_last_used)
+    Column("last_used_at", Float, nullable=True),
 )
 
 games = Table(

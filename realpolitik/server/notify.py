@@ -8,8 +8,10 @@ and every mail carries a link (and a ``List-Unsubscribe`` header) that turns tha
 off in one click, without logging in.
 
 Nothing is sent while a request is answered: mail is written to ``mail_outbox`` in the request's
-transaction and sent by the background task (:meth:`Notifier.tick`), through the SMTP server of
-the settings (``smtp_host``...; no host: no e-mail, and the page says so).
+transaction (reminders by the deadline task, :meth:`Notifier.remind`) and sent by a background
+task of its own (:meth:`Notifier.deliver`), through the SMTP server of the settings
+(``smtp_host``...; no host: no e-mail, and the page says so), so that a slow SMTP server delays
+only the mail, never a deadline. :func:`mail_settings_problem` checks the settings at start-up.
 """
 
 from __future__ import annotations
@@ -28,7 +30,6 @@ from urllib.parse import quote
 
 from sqlalchemy import Connection, and_, delete, insert, select, update
 
-from realpolitik.position import Phase
 from realpolitik.server import models as m
 from realpolitik.server.settings import Settings
 from realpolitik.server.values import JSON, bad, not_found
@@ -54,6 +55,81 @@ as a link (RFC 2369 wants ``<URL>`` as it is)."""
 
 class _Taken(Exception):
     """Another worker claimed these outbox rows first."""
+
+
+_SMTP_TIMEOUT = 20.0
+"""Seconds an SMTP server may take to answer one step before the sending gives up (the mail
+is tried again at the next turn)."""
+
+
+def _connect(settings: Settings, timeout: float) -> smtplib.SMTP:
+    """A connection to the SMTP server of ``settings``, over TLS and logged in as they say."""
+    s = settings
+    smtp: smtplib.SMTP = smtplib.SMTP_SSL(s.smtp_host, s.smtp_port, timeout=timeout) \
+        if s.smtp_ssl else smtplib.SMTP(s.smtp_host, s.smtp_port, timeout=timeout)
+    try:
+        if s.smtp_starttls:
+            smtp.starttls()
+        if s.smtp_user:
+            smtp.login(s.smtp_user, s.smtp_password)
+    except BaseException:
+        smtp.close()
+        raise
+    return smtp
+
+
+def mail_settings_problem(settings: Settings, *, timeout: float = 10.0) -> str | None:
+    """What is wrong with the mail settings (``REALPOLITIK_SMTP_*``, ``MAIL_FROM``,
+    ``PUBLIC_URL``), in a sentence naming the variables, or None when mail can be sent (or
+    none is wanted: no ``smtp_host``). The SMTP server is asked once, as the sending will:
+    connected to, over TLS as set, logged in, then left. ``realpolitik serve`` calls this at
+    start-up, so that a mistake is said then and not at the first mail."""
+    s = settings
+    if not s.smtp_host:
+        return None
+    where = f"the SMTP server {s.smtp_host}:{s.smtp_port} (REALPOLITIK_SMTP_HOST, _PORT)"
+    if not 0 < s.smtp_port < 65536:
+        return f"REALPOLITIK_SMTP_PORT={s.smtp_port} is not a port (1 to 65535)"
+    if s.smtp_ssl and s.smtp_starttls:
+        return ("REALPOLITIK_SMTP_SSL and REALPOLITIK_SMTP_STARTTLS are both on: choose one "
+                "(SSL for port 465, STARTTLS for 587)")
+    local, _, domain = parseaddr(s.mail_from)[1].rpartition("@")
+    if not local or not domain or " " in domain:
+        return f"REALPOLITIK_MAIL_FROM={s.mail_from!r} has no e-mail address to send from"
+    if not re.match(r"https?://[^/\s]+", s.public_url):
+        return (f"REALPOLITIK_PUBLIC_URL={s.public_url!r} is not an http:// or https:// "
+                "address (the links in the mail start with it)")
+    hint = ""
+    if s.smtp_port == 465 and not s.smtp_ssl:
+        hint = "; port 465 wants REALPOLITIK_SMTP_SSL=true"
+    elif s.smtp_port == 587 and not s.smtp_starttls:
+        hint = "; port 587 usually wants REALPOLITIK_SMTP_STARTTLS=true"
+    try:
+        with _connect(s, timeout) as smtp:
+            smtp.noop()
+    except smtplib.SMTPAuthenticationError as exc:
+        return (f"{where} refused the log-in of REALPOLITIK_SMTP_USER={s.smtp_user!r} "
+                f"(REALPOLITIK_SMTP_PASSWORD): {_reply(exc)}")
+    except smtplib.SMTPNotSupportedError as exc:
+        return f"{where} cannot do what the settings ask: {exc}{hint}"
+    except smtplib.SMTPException as exc:
+        if isinstance(exc.__context__, TimeoutError):  # smtplib's word for a silent server
+            return f"{where} did not answer within {timeout:g} seconds{hint}"
+        return f"{where} did not take the connection: {_reply(exc)}{hint}"
+    except TimeoutError:
+        return f"{where} did not answer within {timeout:g} seconds{hint}"
+    except OSError as exc:
+        return f"cannot reach {where}: {exc.strerror or exc}{hint}"
+    return None
+
+
+def _reply(exc: smtplib.SMTPException) -> str:
+    """An SMTP error as the server said it (its code and text)."""
+    if isinstance(exc, smtplib.SMTPResponseException):
+        text = exc.smtp_error.decode(errors="replace") if isinstance(exc.smtp_error, bytes) \
+            else str(exc.smtp_error)
+        return f"{exc.smtp_code} {text}"
+    return str(exc) or type(exc).__name__
 
 
 def _hash(token: str) -> str:
@@ -216,7 +292,7 @@ class Notifier:
         soon = now + self.settings.reminder_hours * 3600
         with self.store.read() as conn:
             games = conn.execute(select(m.games.c.id, m.games.c.name, m.games.c.phase,
-                                        m.games.c.deadline).where(and_(
+                                        m.games.c.variant, m.games.c.deadline).where(and_(
                 m.games.c.status == "active", m.games.c.deadline.is_not(None),
                 m.games.c.deadline > now, m.games.c.deadline <= soon))).all()
         count = 0
@@ -231,7 +307,7 @@ class Notifier:
                 hours = max(0.0, (game.deadline - now) / 3600)
                 left = f"{hours:.0f} hours" if hours >= 1.5 else f"{hours * 60:.0f} minutes"
                 names = ", ".join(p.title() for p in powers)
-                phase = Phase.parse(game.phase).long_name
+                phase = service.phase_name(str(game.variant), str(game.phase))
                 count += self.queue([user_id], "reminder",
                                     f"{game.name}: orders due in {left}",
                                     f"The deadline of {game.name} ({phase}) is in {left}, "
@@ -303,17 +379,13 @@ class Notifier:
         sent = 0
         s = self.settings
         try:
-            smtp: smtplib.SMTP = smtplib.SMTP_SSL(s.smtp_host, s.smtp_port, timeout=20) \
-                if s.smtp_ssl else smtplib.SMTP(s.smtp_host, s.smtp_port, timeout=20)
-        except OSError as exc:
-            log.warning("cannot reach the SMTP server %s:%s: %s", s.smtp_host, s.smtp_port, exc)
+            smtp = _connect(s, _SMTP_TIMEOUT)
+        except OSError as exc:  # smtplib's errors are OSErrors too (a refused log-in...)
+            log.warning("cannot send through the SMTP server %s:%s: %s", s.smtp_host,
+                        s.smtp_port, exc)
             self._failed([r for rows, _ in due for r in rows], str(exc))
             return 0
         with smtp:
-            if s.smtp_starttls:
-                smtp.starttls()
-            if s.smtp_user:
-                smtp.login(s.smtp_user, s.smtp_password)
             for rows, message in due:
                 ids = [r.id for r in rows]
                 # claimed before it is sent: another worker's task never sends it too
@@ -332,7 +404,7 @@ class Notifier:
                     continue
                 try:
                     smtp.send_message(message)
-                except smtplib.SMTPException as exc:
+                except OSError as exc:  # refused (smtplib's errors are OSErrors), or cut off
                     log.warning("mail to %s not sent: %s", message["To"], exc)
                     self._failed(rows, str(exc))
                     continue
@@ -346,10 +418,3 @@ class Notifier:
                          .where(m.mail_outbox.c.id.in_([r.id for r in rows]))
                          .values(attempts=m.mail_outbox.c.attempts + 1, error=error[:500],
                                  sent_at=None))
-
-    def tick(self, service: GameService) -> int:
-        """The background task's turn: reminders due, then everything due sent."""
-        if not self.enabled:
-            return 0
-        self.remind(service)
-        return self.deliver()

@@ -316,13 +316,13 @@ def _changed_orders(cached: _Cached, pending: Mapping[str, _Pending]) -> set[str
     return changed
 
 
-def _record_text(game: Game, record: JSON | None = None) -> str:
-    """The game record as stored: pending orders live in their own rows, not in the record.
-    ``record``: the game's :func:`savefile.game_to_json`, when the caller has it already (it
-    is left as it was)."""
-    data = dict(savefile.game_to_json(game) if record is None else record)
+def _record_text(game: Game) -> str:
+    """The game record as stored: without the played phases, which are the rows of the phase
+    log (written once each, as they are played: :data:`store.LOGGED_PHASES`), and without the
+    pending orders, which live in their own rows. Its size does not grow with the game."""
+    data = savefile.game_to_json(game, phases=False)
     data["current"] = {**data["current"], "orders": {}}
-    return json.dumps(data, ensure_ascii=False)
+    return db.record_text(data, len(game.history))
 
 
 def _add_unordered_dislodged(entry: JSON, played: PhaseRecord) -> None:
@@ -399,6 +399,17 @@ class GameService:
         if template is None:
             template = self._variants[name] = load_variant(name, search=self.variant_search)
         return dataclasses.replace(template)
+
+    def phase_name(self, variant: str, phase: str) -> str:
+        """``"Spring 1901 movement"`` for a phase of a game of ``variant`` (its seasons'
+        names); the phase as written if the variant or phase cannot be read."""
+        try:
+            if variant not in self._variants:
+                self._variant(variant)
+            calendar = self._variants[variant].calendar
+            return calendar.phase_name(calendar.parse_phase(phase))
+        except ValueError:  # (a VariantError is one)
+            return phase
 
     DATABASE_THREADS = 2
     """Threads per process that run service calls: enough to go on while some wait for the
@@ -489,8 +500,8 @@ class GameService:
                     return earlier.variant
                 return self._variant(name)
 
-            game = savefile.loads(db.game_record(conn, game_id, record_version),
-                                  earlier=earlier, variants=variant_of)
+            game = savefile.game_from_json(db.game_record(conn, game_id, record_version),
+                                           earlier=earlier, variants=variant_of)
             for power, p in sorted(pending.items()):
                 if p.text is not None and p.phase == str(game.phase):
                     game.submit(power, p.text)
@@ -508,7 +519,10 @@ class GameService:
 
     def _read(self, game_id: int, *, orders: bool = True) -> _Loaded:
         """The game as stored; ``orders``: with every power's orders given to it (under the
-        lock), else ``loaded.engine`` may lack those another process took."""
+        lock), else ``loaded.engine`` may lack those another process took. A caller that uses
+        the engine afterwards holds the game's lock (:meth:`_locked`) while it does: a change
+        edits the cached game in place, and the legal orders of a game being adjudicated in
+        another thread failed now and then under load (a 500)."""
         with self._locked(game_id), self.store.read() as conn:
             loaded = self._load(conn, game_id)
             if orders:
@@ -689,6 +703,8 @@ class GameService:
             "status": row.status,
             "phase": str(game.phase),
             "phase_type": game.phase.type.name.lower(),
+            "phase_name": game.variant.calendar.phase_name(game.phase),
+            "seasons": {s.code: s.name for s in game.variant.calendar.seasons},
             "deadline": iso_time(row.deadline),
             "seconds_left": None if row.deadline is None else max(0.0, row.deadline - now),
             "paused_remaining": row.paused_remaining,
@@ -704,6 +720,7 @@ class GameService:
             "centers": game.centers(),
             "names": place_names(game.variant),
             "policies": dict(game.variant.policies),
+            "order_kinds": game.variant.kinds.to_json(),
             # what the variant's state shows beside the board (e.g. "sea_superiority")
             **game.variant.hooks.public_state(game.position),
             # the winter's builds and removals: the engine's one count, with its sentence
@@ -751,7 +768,9 @@ class GameService:
                 out.append({
                     "id": int(row.id), "name": row.name, "variant": row.variant,
                     "rules": row.rules, "players": row.setup, "private": bool(row.private),
-                    "status": row.status, "phase": row.phase, "deadline": iso_time(row.deadline),
+                    "status": row.status, "phase": row.phase,
+                    "phase_name": self.phase_name(row.variant, row.phase),
+                    "deadline": iso_time(row.deadline),
                     "seats": len(seats),
                     "seats_free": sum(1 for s in seats if s.user_id is None
                                       and str(s.seat) not in bots and str(s.seat) not in daide),
@@ -766,13 +785,14 @@ class GameService:
 
     def _my_part(self, game_id: int, user: Account) -> JSON:
         """For the list of one's own games: one's powers, and those that still owe orders."""
-        loaded = self._read(game_id)
-        mine = loaded.powers_of_user(user.id)
-        ready = set(loaded.ready())
-        needed = [] if loaded.row.status not in ("active", "forming") else [
-            p for p in self._to_order(loaded)
-            if p in mine and p not in ready and p not in self._orders_in(loaded)]
-        return {"my_powers": list(mine), "orders_needed": needed}
+        with self._locked(game_id):
+            loaded = self._read(game_id)
+            mine = loaded.powers_of_user(user.id)
+            ready = set(loaded.ready())
+            needed = [] if loaded.row.status not in ("active", "forming") else [
+                p for p in self._to_order(loaded)
+                if p in mine and p not in ready and p not in self._orders_in(loaded)]
+            return {"my_powers": list(mine), "orders_needed": needed}
 
     @staticmethod
     def _orders_in(loaded: _Loaded) -> list[str]:
@@ -787,16 +807,20 @@ class GameService:
         """Create a game; the creator is its gamesmaster (and may take a power at once)."""
         offered = available_variants(self.variant_search)
         if options.variant not in offered:
-            raise bad(f"unknown variant {options.variant!r}; the variants are "
-                       + ", ".join(offered), "bad_variant", field="variant")
+            raise bad(f"there is no variant called {options.variant!r} on this server; the "
+                      f"variants are {', '.join(offered)} (its operator offers more by naming "
+                      f"their folders in {VARIANTS_PATH_VARIABLE})", "bad_variant",
+                      field="variant")
         try:
             rules_for(options.rules)
             variant = load_variant(options.variant, search=self.variant_search)
             setup = variant.setup(options.players)
         except (ValueError, RealpolitikError) as exc:
             raise bad(str(exc), "bad_setting") from exc
+        policies = self._checked_policies(variant, options.policies)
         game = Game(variant, rules=options.rules, players=setup.id,
-                    seed=random.SystemRandom().randrange(2**31), end_year=options.end_year)
+                    seed=random.SystemRandom().randrange(2**31), end_year=options.end_year,
+                    policies=policies or None)
         if options.end_year is not None and options.end_year < game.phase.year:
             raise bad(f"the short game cannot end before {game.phase.year}", "bad_setting",
                        field="end_year")
@@ -860,6 +884,28 @@ class GameService:
         if any(len(team) > 1 for team in setup.teams):
             raise bad(f"DAIDE bots play one power each; in {setup.name} a player has several",
                       "bad_setting", field="daide_bots")
+
+    @staticmethod
+    def _checked_policies(variant: Variant, chosen: Mapping[str, str]) -> dict[str, str]:
+        """The policies a new game chooses, each checked against the variant's: 422
+        ``bad_policy`` naming the policy and the values it may take (or the variant's
+        policies, for a name it does not have)."""
+        known = variant.hooks.policies()
+        out = {}
+        for name, value in chosen.items():
+            key, wanted = name.strip().lower(), value.strip().lower()
+            allowed = known.get(key)
+            if allowed is None:
+                which = f"its policies are {', '.join(known)}" if known else \
+                    "it has no policies to choose"
+                raise bad(f"{variant.name} has no policy called {name!r}: {which}",
+                          "bad_policy", field="policies", policy=name, allowed=list(known))
+            if wanted not in allowed:
+                raise bad(f"the policy {key!r} of {variant.name} cannot be {value!r}: it is "
+                          f"one of {', '.join(allowed)}", "bad_policy", field="policies",
+                          policy=key, allowed=list(allowed))
+            out[key] = wanted
+        return out
 
     @staticmethod
     def _bot_name(name: str, field: str) -> str:
@@ -1012,7 +1058,8 @@ class GameService:
         """Refuse a request meant for another phase than the current one (a page or program
         that has not yet seen the game move on: bots make phases pass quickly)."""
         if phase is not None and phase.strip().upper() != str(loaded.engine.phase):
-            raise conflict(f"the game has moved on to {loaded.engine.phase.long_name}; this was "
+            now = loaded.engine.variant.calendar.phase_name(loaded.engine.phase)
+            raise conflict(f"the game has moved on to {now}; this was "
                            f"meant for {phase.strip().upper()}: look at the new phase first",
                            "phase_changed")
 
@@ -1087,32 +1134,34 @@ class GameService:
 
     def orders(self, user: Account, game_id: int) -> dict[str, JSON]:
         """The user's own orders for the current phase: per power, the text and each line."""
-        loaded = self._read(game_id)
-        mine = self._my_powers(loaded, user, None)
-        out: dict[str, JSON] = {}
-        for power in mine:
-            row = loaded.pending.get(power)
-            text = row.text if row is not None and row.phase == str(loaded.game.phase) else None
-            out[power] = {
-                "text": text,
-                "revision": orders_revision(str(loaded.game.phase), text),
-                "submitted": loaded.game.has_submitted(power),
-                "ready": bool(row.ready) if row is not None else False,
-                "lines": self.describe(loaded.game, power, text) if text else [],
-                "warnings": loaded.game.warnings(power)
-                if power in loaded.game.powers_to_order() else [],
-            }
-        return out
+        with self._locked(game_id):
+            loaded = self._read(game_id)
+            mine = self._my_powers(loaded, user, None)
+            out: dict[str, JSON] = {}
+            for power in mine:
+                row = loaded.pending.get(power)
+                text = row.text if row is not None and row.phase == str(loaded.game.phase) else None
+                out[power] = {
+                    "text": text,
+                    "revision": orders_revision(str(loaded.game.phase), text),
+                    "submitted": loaded.game.has_submitted(power),
+                    "ready": bool(row.ready) if row is not None else False,
+                    "lines": self.describe(loaded.game, power, text) if text else [],
+                    "warnings": loaded.game.warnings(power)
+                    if power in loaded.game.powers_to_order() else [],
+                }
+            return out
 
     def warnings(self, user: Account, game_id: int, power: str) -> list[str]:
         """What one of the user's powers' orders leave open or overdo this phase
         (:meth:`Game.warnings`); empty once the phase has moved on."""
-        loaded = self._read(game_id)
-        power = self._my_power(loaded, user, power)
-        game = loaded.game
-        if game.is_over or power not in game.powers_to_order():
-            return []
-        return game.warnings(power)
+        with self._locked(game_id):
+            loaded = self._read(game_id)
+            power = self._my_power(loaded, user, power)
+            game = loaded.game
+            if game.is_over or power not in game.powers_to_order():
+                return []
+            return game.warnings(power)
 
     def set_ready(self, user: Account, game_id: int, power: str | None, ready: bool,
                   phase: str | None = None,
@@ -1257,11 +1306,12 @@ class GameService:
 
     def legal_orders(self, user: Account, game_id: int, power: str) -> dict[str, list[Order]]:
         """Every legal order of one of the user's powers this phase, per location."""
-        loaded = self._read(game_id, orders=False)  # the position's orders, not the powers'
-        power = self._my_power(loaded, user, power)
-        if loaded.row.status == "finished":
-            return {}
-        return {loc: list(orders) for loc, orders in loaded.engine.legal_orders(power).items()}
+        with self._locked(game_id):
+            loaded = self._read(game_id, orders=False)  # the position's orders, not the powers'
+            power = self._my_power(loaded, user, power)
+            if loaded.row.status == "finished":
+                return {}
+            return {loc: list(orders) for loc, orders in loaded.engine.legal_orders(power).items()}
 
     def turn(self, user: Account, game_id: int, power: str | None, since: int | None,
              press_after: int) -> JSON:
@@ -1270,29 +1320,30 @@ class GameService:
         builds (> 0) or removals (< 0) it has, its legal orders, the orders it gave so far, the
         phases played from ``since`` (by default the last one), and the press after message
         ``press_after`` that the user may read."""
-        loaded = self._read(game_id)
-        power = self._my_power(loaded, user, power)
-        game = loaded.game
-        view = self.game_view(game_id, user)
-        over = loaded.row.status == "finished"
-        must_order = not over and power in game.powers_to_order()
-        row = loaded.pending.get(power)
-        current = row is not None and row.phase == str(game.phase)
-        played = len(game.history)
-        start = max(0, played - 1) if since is None else since
-        return {
-            "game": view,
-            "power": power,
-            "must_order": must_order,
-            "adjustment": _adjustment(game, power) if must_order else 0,
-            "legal_orders": {loc: list(orders) for loc, orders in
-                             game.legal_orders(power).items()} if must_order else {},
-            "orders": row.text if current and row is not None else None,
-            "ready": bool(row.ready) if current and row is not None else False,
-            "played": played,
-            "results": self.history(user, game_id, start),
-            "press": self.press(user, game_id, press_after),
-        }
+        with self._locked(game_id):
+            loaded = self._read(game_id)
+            power = self._my_power(loaded, user, power)
+            game = loaded.game
+            view = self.game_view(game_id, user)
+            over = loaded.row.status == "finished"
+            must_order = not over and power in game.powers_to_order()
+            row = loaded.pending.get(power)
+            current = row is not None and row.phase == str(game.phase)
+            played = len(game.history)
+            start = max(0, played - 1) if since is None else since
+            return {
+                "game": view,
+                "power": power,
+                "must_order": must_order,
+                "adjustment": _adjustment(game, power) if must_order else 0,
+                "legal_orders": {loc: list(orders) for loc, orders in
+                                 game.legal_orders(power).items()} if must_order else {},
+                "orders": row.text if current and row is not None else None,
+                "ready": bool(row.ready) if current and row is not None else False,
+                "played": played,
+                "results": self.history(user, game_id, start),
+                "press": self.press(user, game_id, press_after),
+            }
 
     # -- processing --------------------------------------------------------------------------------
 
@@ -1325,11 +1376,10 @@ class GameService:
                 game.process()
             self._bots_vote(loaded)  # on a draw still proposed, in the new position
             now = self.clock()
-            # the whole record is turned into JSON once (it grows with every phase: some
-            # hundred milliseconds after sixty phases, during which no other change is written)
-            record = savefile.game_to_json(game)
-            record_text = _record_text(game, record)
-            new_phases = record["phases"][before:]
+            # only the new phases are written out, once each, and the record without its
+            # phases: writing the whole record again took some hundred milliseconds after
+            # sixty phases, during which no other change was written
+            new_phases = [savefile.phase_to_json(played) for played in game.history[before:]]
             for offset, entry in enumerate(new_phases):
                 _add_names(entry, game.history[before + offset])
                 _add_unordered_dislodged(entry, game.history[before + offset])
@@ -1340,7 +1390,7 @@ class GameService:
             loaded.pending = {}
             over = game.is_over
             deadline = None if over else self._deadline_for(loaded, now)
-            self._save(conn, loaded, record=record_text, phase=str(game.phase),
+            self._save(conn, loaded, record=_record_text(game), phase=str(game.phase),
                        status="finished" if over else "active", deadline=deadline,
                        paused_remaining=None)
             event: Event = {
@@ -1365,22 +1415,24 @@ class GameService:
         """Tell the players by e-mail (those who chose it) that a phase was played."""
         users = [u for p in game.powers if (u := loaded.user_of(p)) is not None]
         self.notifier.phase_played(int(loaded.row.id), str(loaded.row.name), users,
-                                   game.history[first_played].position.phase.long_name,
-                                   game.phase.long_name)
+                                   game.variant.calendar.phase_name(
+                                       game.history[first_played].position.phase),
+                                   game.variant.calendar.phase_name(game.phase))
 
     def owing_orders(self, game_id: int) -> dict[int, list[str]]:
         """The players of an active game whose powers still owe orders this phase (neither
         given nor marked ready), each with those powers (the deadline reminders)."""
-        loaded = self._read(game_id)
-        if loaded.row.status != "active":
-            return {}
-        ready, given = set(loaded.ready()), set(self._orders_in(loaded))
-        out: dict[int, list[str]] = {}
-        for power in self._to_order(loaded):
-            user = loaded.user_of(power)
-            if user is not None and power not in ready and power not in given:
-                out.setdefault(user, []).append(power)
-        return out
+        with self._locked(game_id):
+            loaded = self._read(game_id)
+            if loaded.row.status != "active":
+                return {}
+            ready, given = set(loaded.ready()), set(self._orders_in(loaded))
+            out: dict[int, list[str]] = {}
+            for power in self._to_order(loaded):
+                user = loaded.user_of(power)
+                if user is not None and power not in ready and power not in given:
+                    out.setdefault(user, []).append(power)
+            return out
 
     def process_due(self) -> list[int]:
         """Process every active game whose deadline has passed (at start-up, every overdue one).
@@ -1399,9 +1451,13 @@ class GameService:
             except Exception:  # one broken game must not stop the clock for the others
                 log.exception("processing game %s failed", game_id)
         try:
-            self.notifier.tick(self)  # deadline reminders, and the mail due
+            self.accounts.save_last_used()  # for the sessions list
+        except Exception:  # nor the sessions list
+            log.exception("noting when the log-ins were last used failed")
+        try:
+            self.notifier.remind(self)  # into the outbox: the mail task sends it
         except Exception:  # the mail must not stop the clock either
-            log.exception("sending notifications failed")
+            log.exception("queueing the deadline reminders failed")
         return done
 
     def _publish_deadline(self, game_id: int, status: str, deadline: float | None) -> None:
@@ -1680,34 +1736,36 @@ class GameService:
 
     def record(self, user: Account | None, game_id: int) -> str:
         """The full game record (savefile JSON), once the game is over."""
-        loaded = self._read(game_id)
-        self._check_visible(loaded, user)
-        if not loaded.game.is_over:
-            raise conflict("the game record is available once the game is over", "not_over")
-        # the lines that were not orders are their writers' own: not in the public record
-        public = record_as_seen(savefile.game_to_json(loaded.game))
-        return json.dumps(public, indent=1, ensure_ascii=False) + "\n"
+        with self._locked(game_id):
+            loaded = self._read(game_id)
+            self._check_visible(loaded, user)
+            if not loaded.game.is_over:
+                raise conflict("the game record is available once the game is over", "not_over")
+            # the lines that were not orders are their writers' own: not in the public record
+            public = record_as_seen(savefile.game_to_json(loaded.game))
+            return json.dumps(public, indent=1, ensure_ascii=False) + "\n"
 
     def map_svg(self, user: Account | None, game_id: int, seq: int | None = None,
                 mine: bool = False) -> str:
         """The map as SVG: the current position (with the user's own orders of this phase if
         ``mine``), or played phase ``seq`` with every order and its result."""
-        loaded = self._read(game_id)
-        self._check_visible(loaded, user)
-        game = loaded.game
-        title = str(loaded.row.name)
-        if seq is None:
-            orders: dict[str, list[Order]] = {}
-            if mine and user is not None:
-                for power in loaded.powers_of_user(user.id):
-                    given = [e.order for e in game.orders_of(power) if e.ok and e.order]
-                    if given:
-                        orders[power] = given
-            return render(game.position, orders=orders or None, title=title)
-        if seq >= len(game.history):
-            raise not_found("phase")
-        played = game.history[seq]
-        return render(played.position, results=played.resolution, title=title)
+        with self._locked(game_id):
+            loaded = self._read(game_id)
+            self._check_visible(loaded, user)
+            game = loaded.game
+            title = str(loaded.row.name)
+            if seq is None:
+                orders: dict[str, list[Order]] = {}
+                if mine and user is not None:
+                    for power in loaded.powers_of_user(user.id):
+                        given = [e.order for e in game.orders_of(power) if e.ok and e.order]
+                        if given:
+                            orders[power] = given
+                return render(game.position, orders=orders or None, title=title)
+            if seq >= len(game.history):
+                raise not_found("phase")
+            played = game.history[seq]
+            return render(played.position, results=played.resolution, title=title)
 
     # -- press ---------------------------------------------------------------------------------
 

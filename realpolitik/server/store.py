@@ -7,9 +7,10 @@ writes the new game record, the phase log rows and the cleared orders in one tra
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import namedtuple
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, nullcontext
 from typing import Any
 
@@ -36,6 +37,7 @@ from sqlalchemy.pool import StaticPool
 
 from realpolitik.server import models as m
 from realpolitik.server.migrations import migrate
+from realpolitik.server.values import JSON
 
 _WRITE = "realpolitik_write"
 _MIGRATION_LOCK = 0x7265616C706F6C  # PostgreSQL advisory lock key of the migrations ("realpol")
@@ -194,14 +196,30 @@ def users_by_id(conn: Connection, ids: Sequence[int]) -> dict[int, str]:
 def add_token(conn: Connection, *, token_hash: str, user_id: int, now: float,
               expires_at: float, client: str | None = None, agent: str | None = None) -> None:
     conn.execute(insert(m.tokens).values(token_hash=token_hash, user_id=user_id, created_at=now,
-                                         expires_at=expires_at, client=client, agent=agent))
+                                         expires_at=expires_at, client=client, agent=agent,
+                                         last_used_at=now))
+
+
+_TOKEN_USED = update(m.tokens).where(
+    m.tokens.c.token_hash == bindparam("key_hash"),
+    or_(m.tokens.c.last_used_at.is_(None), m.tokens.c.last_used_at < bindparam("used")),
+).values(last_used_at=bindparam("used"))
+
+
+def set_tokens_used(conn: Connection, used: Mapping[str, float]) -> None:
+    """Note when each log-in (token hash -> time) was last used; an earlier time than the one
+    stored (another worker's) leaves it."""
+    if used:
+        conn.execute(_TOKEN_USED, [{"key_hash": token_hash, "used": when}
+                                   for token_hash, when in sorted(used.items())])
 
 
 def tokens_of(conn: Connection, user_id: int, now: float) -> list[Row[Any]]:
     """The user's valid log-ins, the newest first."""
     t = m.tokens
     return list(conn.execute(
-        select(t.c.token_hash, t.c.created_at, t.c.expires_at, t.c.client, t.c.agent)
+        select(t.c.token_hash, t.c.created_at, t.c.expires_at, t.c.client, t.c.agent,
+               t.c.last_used_at)
         .where(t.c.user_id == user_id, t.c.expires_at > now)
         .order_by(t.c.created_at.desc(), t.c.token_hash)))
 
@@ -407,18 +425,52 @@ class TornRead(Exception):
         self.game_id = game_id
 
 
-def game_record(conn: Connection, game_id: int, record_version: int | None = None) -> str:
-    """The game's record; with ``record_version``, :class:`TornRead` unless it is the record
-    of that version (it changed since the caller read the game's row)."""
+LOGGED_PHASES = "logged_phases"
+"""The key of a stored record (``games.record``) that replaces its ``phases``: how many played
+phases it has, which are the first rows of the phase log (``phases``). Each phase is written
+there once, when it is played, so an adjudication writes the new phases and a small record
+instead of the whole game again (the whole record grows with every phase: some hundred
+milliseconds to build and write after sixty phases, while every other change waited). A
+record written before has its ``phases`` in it, and is read as it is."""
+
+
+def record_text(record: Mapping[str, Any], played: int) -> str:
+    """A game record as ``games.record`` keeps it: without its played phases (``played`` of
+    them, in the phase log), which :func:`game_record` puts back."""
+    data = {key: value for key, value in record.items() if key != "phases"}
+    data[LOGGED_PHASES] = played
+    return json.dumps(data, ensure_ascii=False)
+
+
+_PHASE_DATA = select(m.phases.c.seq, m.phases.c.data).where(
+    m.phases.c.game_id == bindparam("game_id"), m.phases.c.seq < bindparam("played")
+).order_by(m.phases.c.seq)
+
+
+def game_record(conn: Connection, game_id: int, record_version: int | None = None) -> JSON:
+    """The game's record (:mod:`realpolitik.savefile`'s document), its played phases read from
+    the phase log; with ``record_version``, :class:`TornRead` unless it is the record of that
+    version (it changed since the caller read the game's row). The phases a record counts were
+    committed with it or before, and are never changed: reading them cannot tear.
+
+    :raises LookupError: there is no such game, or its phase log lacks phases its record counts.
+    """
     query = select(m.games.c.record).where(m.games.c.id == game_id)
     if record_version is not None:
         query = query.where(m.games.c.record_version == record_version)
-    record = conn.execute(query).scalar_one_or_none()
-    if record is None:
+    text = conn.execute(query).scalar_one_or_none()
+    if text is None:
         if record_version is None:
             raise LookupError(f"no game {game_id}")
         raise TornRead(game_id)
-    return str(record)
+    record: JSON = json.loads(text)
+    played = record.pop(LOGGED_PHASES, None)
+    if played is not None:
+        rows = conn.execute(_PHASE_DATA, {"game_id": game_id, "played": int(played)}).all()
+        if [int(row.seq) for row in rows] != list(range(int(played))):
+            raise LookupError(f"the phase log of game {game_id} lacks phases of its record")
+        record["phases"] = [json.loads(row.data) for row in rows]
+    return record
 
 
 _UPDATE_GAME: dict[frozenset[str], Any] = {}

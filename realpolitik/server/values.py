@@ -91,6 +91,8 @@ class GameOptions:
     """A bot (``heuristic``, ``random``, ``hold``) for every seat the creator does not take."""
     daide_bots: bool = False
     """DAIDE bots (DumbBot and others) may take free seats through the server's DAIDE port."""
+    policies: dict[str, str] = field(default_factory=dict)
+    """The variant's policies the game chooses otherwise (name -> value)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -109,6 +109,8 @@ def test_a_second_log_in_is_listed_and_ended(browser: Any, server: Any) -> None:
     assert mine.count() == 1
     assert "(this session)" in mine.inner_text()
     assert "Chrome on Linux" in mine.inner_text() and "127.0.0.1" in mine.inner_text()
+    assert "Last used" in page.inner_text("#sessions thead")
+    assert mine.locator("td.last-used").inner_text() == "just now"
     other = page.locator("#sessions tbody tr:not(.current)")
     assert "Python-urllib" in other.inner_text()
     assert "(this session)" not in other.inner_text()

@@ -60,6 +60,11 @@ def _variants(search: tuple[Path, ...]) -> list[dict[str, Any]]:
             "setups": [{"id": s.id, "players": s.players, "name": s.name,
                         "teams": [list(team) for team in s.teams]}
                        for s in (variant.setups or (variant.setup(),))],
+            # its readings of unclear rules a new game may choose: each policy's values, the
+            # variant's own choice first
+            "policies": {name: [variant.policies[name], *(v for v in values
+                                                           if v != variant.policies[name])]
+                         for name, values in variant.hooks.policies().items()},
             # groups of spaces the game page offers to jump to (a world map's continents)
             "regions": [{"name": name, "provinces": list(ids)}
                         for name, ids in variant.hooks.regions(variant).items()],

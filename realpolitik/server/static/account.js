@@ -43,6 +43,17 @@ export function lengthHint(password) {
     : "Long enough; the server also refuses passwords easy to guess, and will say why.";
 }
 
+/** How long ago ``iso`` was, in words ("just now", "5 minutes ago", "2 days ago"). */
+export function agoWords(iso, now = Date.now()) {
+  const seconds = Math.max(0, Math.round((now - new Date(iso).getTime()) / 1000));
+  if (!Number.isFinite(seconds)) return "";
+  const count = (n, unit) => `${n} ${unit}${n === 1 ? "" : "s"} ago`;
+  if (seconds < 60) return "just now";
+  if (seconds < 3600) return count(Math.floor(seconds / 60), "minute");
+  if (seconds < 86400) return count(Math.floor(seconds / 3600), "hour");
+  return count(Math.floor(seconds / 86400), "day");
+}
+
 /** A User-Agent header as a short name ("Firefox on Linux"), or what it is when unknown. */
 export function agentName(agent) {
   if (!agent) return "unknown browser or program";
@@ -131,7 +142,7 @@ function sessionsPart(signedOut) {
   });
   const part = h("div", { class: "sessions" },
     h("h3", {}, "Where you are signed in"),
-    h("p", { class: "muted small" }, "Each log-in of your account, the newest first. Sign out one you do not know, or every one (this page too) if your password or a device may be in someone else's hands."),
+    h("p", { class: "muted small" }, "Each log-in of your account, the newest first, and when it was last used. Sign out one you do not know, or every one (this page too) if your password or a device may be in someone else's hands."),
     list, h("div", { class: "row" }, everywhere), msg);
   load();
   return { part, load };
@@ -140,14 +151,16 @@ function sessionsPart(signedOut) {
 function sessionsTable(sessions, end) {
   if (!sessions.length) return h("p", { class: "muted" }, "No log-in is valid.");
   const when = (iso) => (iso ? h("time", { datetime: iso, title: new Date(iso).toLocaleString() }, clockTime(iso)) : "—");
+  const ago = (iso) => (iso ? h("time", { datetime: iso, title: new Date(iso).toLocaleString() }, agoWords(iso)) : "—");
   return h("table", { class: "sessions-list" },
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Browser or program"), h("th", { scope: "col" }, "Address"),
-      h("th", { scope: "col" }, "Signed in"), h("th", { scope: "col" }, "Expires"), h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, "Sign out")))),
+      h("th", { scope: "col" }, "Signed in"), h("th", { scope: "col" }, "Last used"), h("th", { scope: "col" }, "Expires"), h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, "Sign out")))),
     h("tbody", {}, sessions.map((s) => h("tr", { dataset: { session: s.id }, class: s.current ? "current" : null },
       h("td", {}, h("span", { title: s.agent || "" }, agentName(s.agent)), s.current ? h("strong", { class: "this-session" }, " (this session)") : null),
-      h("td", {}, s.client || "—"),
-      h("td", {}, when(s.created_at)),
-      h("td", {}, when(s.expires_at)),
+      h("td", { dataset: { label: "Address" } }, s.client || "—"),
+      h("td", { dataset: { label: "Signed in" } }, when(s.created_at)),
+      h("td", { class: "last-used", dataset: { label: "Last used" } }, ago(s.last_used_at)),
+      h("td", { dataset: { label: "Expires" } }, when(s.expires_at)),
       h("td", {}, h("button", { type: "button", class: "end-session", "aria-label": `Sign out ${agentName(s.agent)}${s.current ? " (this session)" : ""}`,
         onclick: () => end(s) }, "Sign out"))))));
 }

@@ -153,7 +153,7 @@ class Lobby {
         h("td", {}, h("a", { href: `#/game/${g.id}` }, g.name), botsLine(g),
           g.daide_bots && g.seats_free ? h("div", { class: "muted small" }, "DAIDE bots welcome") : null),
         h("td", {}, `${g.players} · ${g.rules}`),
-        h("td", {}, phaseName(g.phase)),
+        h("td", {}, g.phase_name || phaseName(g.phase)),
         h("td", {}, g.status),
         h("td", {}, `${g.seats_free} of ${g.seats}`)))));
   }
@@ -182,7 +182,7 @@ class Lobby {
       h("tbody", {}, games.map((g, i) => h("tr", { dataset: { game: String(g.id) } },
         h("td", {}, h("a", { href: `#/game/${g.id}` }, g.name), h("div", { class: "muted small" },
           (g.my_powers || []).map(title).join(", ")), botsLine(g)),
-        h("td", {}, phaseName(g.phase)),
+        h("td", {}, g.phase_name || phaseName(g.phase)),
         h("td", {}, owed(g)),
         h("td", {}, deadline(g)),
         h("td", {}, unread[i] ? h("span", { class: "badge unread", "aria-label": `${unread[i]} unread` }, String(unread[i]))
@@ -304,9 +304,24 @@ class Lobby {
     const joinSel = h("select", { name: "join_as" });
     const setupInfo = h("p", { class: "muted small", id: "setup-info" });
     const joinHelp = h("span", { class: "muted small", id: "join-help", "aria-live": "polite" });
+    // the variant's readings of unclear rules, each a choice (its own reading first); a variant
+    // without any (the classical game) shows none
+    const words = (text) => text.replaceAll("_", " ");
+    const policyList = h("div", { class: "grid" });
+    const policies = h("fieldset", { id: "policies" }, h("legend", {}, "Policies"),
+      h("p", { class: "muted small" }, "How this variant reads the rules its rulebook leaves unclear; each starts at the variant's own reading."),
+      policyList);
+    const fillPolicies = (v) => {
+      const entries = Object.entries(v.policies || {});
+      policyList.replaceChildren(...entries.map(([name, values]) => h("label", {}, words(name),
+        h("select", { name: `policy:${name}`, dataset: { policy: name, usual: values[0] } },
+          values.map((value, i) => h("option", { value }, i === 0 ? `${words(value)} (the variant's)` : words(value)))))));
+      policies.hidden = entries.length === 0;
+    };
     const fillSetups = () => {
       const v = cat.variants.find((x) => x.id === variantSel.value);
       setupSel.replaceChildren(...v.setups.map((s) => h("option", { value: s.id }, `${s.players} players${s.id !== String(s.players) ? ` (${s.id})` : ""}`)));
+      fillPolicies(v);
       fillJoin();
     };
     const fillJoin = () => {
@@ -345,6 +360,7 @@ class Lobby {
       h("fieldset", {}, h("legend", {}, "Computer players"),
         check("daide_bots", "DAIDE bots (DumbBot and others) may take free seats", false),
         h("p", { class: "muted small", id: "daide-help" }, "They connect to the server's DAIDE port and play one power each; the classical map, one power a player.")),
+      policies,
       h("button", { type: "submit" }, "Create game"), msg);
     f.addEventListener("submit", async (ev) => {
       ev.preventDefault();
@@ -359,6 +375,8 @@ class Lobby {
       if (f.daide_bots.checked) body.daide_bots = true;
       if (f.end_year.value) body.end_year = Number(f.end_year.value);
       if (joinSel.value) body.join_as = joinSel.value;
+      const chosen = [...policyList.querySelectorAll("select")].filter((sel) => sel.value !== sel.dataset.usual);
+      if (chosen.length) body.policies = Object.fromEntries(chosen.map((sel) => [sel.dataset.policy, sel.value]));
       try {
         const created = await api("POST", "/games", body);
         toast(`Game ${created.id} created`);

@@ -1,19 +1,21 @@
 // The game page: the map, order entry (clicks, lists, text), ready flag, deadline, seats and the
 // gamesmaster's buttons, with the press and history panels. Every choice offered comes from the
 // server's legal-orders endpoint and every order goes through the server's parser: no rules here.
-import { api, auth, h, fill, title, phaseName, toast, notify, local, duration, lengthLimit, touchOnly } from "./api.js";
+import { api, auth, h, fill, title, phaseName, learnSeasons, toast, notify, local, duration, lengthLimit, touchOnly } from "./api.js";
 import { MapView } from "./mapview.js";
 import { PressPanel } from "./press.js";
 import { HistoryPanel } from "./history.js";
-import { rulesBox, unitNote, voidReasons, quickEntry, sheetText, jumpControl, mapNote, zoomButtons } from "./quick.js";
+import { rulesBox, unitNote, voidReasons, quickEntry, sheetText, jumpControl, mapNote, zoomButtons, kindWords } from "./quick.js";
 
 const provOf = (loc) => (loc || "").split("/")[0].toLowerCase();
 const unitProv = (unit) => provOf((unit || "").split(" ")[1]);
-/** How an order reads: with the places' names where the variant writes them (Colonial Winters:
- * "F London - English Channel", which the server reads back), else its text ("F LON - ENG"). */
+/** How an order reads: with the places' names where the variant writes them ("F London -
+ * English Channel", which the server reads back), else its text ("F LON - ENG"). */
 const said = (o) => (o && (o.name || o.text)) || "";
 const KIND_LABEL = { hold: "Hold", move: "Move", support: "Support", convoy: "Convoy", retreat: "Retreat",
-  disband: "Disband", build: "Build", waive: "Waive", block: "Block", mobilise: "Mobilise" };
+  disband: "Disband", build: "Build", waive: "Waive" };
+/** A kind's group label: the rulebooks' kinds', or the label of a kind the variant declares. */
+const kindLabel = (game, kind) => KIND_LABEL[kind] || ((game.order_kinds || []).find((k) => k.name === kind) || {}).label || kind;
 
 export class GamePage {
   constructor(root, id, { variants, onAuthChange }) {
@@ -80,6 +82,7 @@ export class GamePage {
 
   async loadGame() {
     this.game = await api("GET", `/games/${this.id}`);
+    learnSeasons(this.game.seasons);
     this.deadlineAt = this.game.seconds_left === null ? null : Date.now() + this.game.seconds_left * 1000;
     document.title = `${this.game.name} · ${phaseName(this.game.phase)} · realpolitik`;
   }
@@ -569,7 +572,7 @@ export class GamePage {
       const id = `sel-${power}-${loc.replace("/", "-")}`;
       const select = h("select", { id, onchange: (ev) => { if (ev.target.value) this.giveOrder(power, loc, ev.target.value); } },
         h("option", { value: "" }, isBuild ? "— no build —" : "— no order —"),
-        groupBy(orders, (o) => o.kind).map(([kind, group]) => h("optgroup", { label: KIND_LABEL[kind] || kind },
+        groupBy(orders, (o) => o.kind).map(([kind, group]) => h("optgroup", { label: kindLabel(g, kind) },
           group.map((o) => h("option", { value: said(o), selected: chosen.get(prov) === said(o) }, said(o))))));
       const note = isBuild ? null : unitNote(g, power, loc);
       const voided = voidedAt.get(prov);
@@ -795,10 +798,9 @@ export class GamePage {
       if (o.kind === "hold") items.push(["Hold", said(o)]);
       if (o.kind === "disband") items.push([orders[0].kind === "retreat" || moves.length ? "Disband" : "Remove", said(o)]);
       if (o.kind === "build") items.push([describeBuild(o), said(o)]);
-      // the variant's own orders: blocking a corner or a passage, mobilising an inactive unit
-      if (o.kind === "block") items.push([`Block ${o.to_name || o.to}`, said(o)]);
-      // (rule 8: in the first spring it chooses the unit, which holds; in a winter it costs a build)
-      if (o.kind === "mobilise") items.push([this.game.phase_type === "adjustments" ? "Mobilise (costs a build)" : "Choose it as active (it holds)", said(o)]);
+      // the variant's own kinds of order, as the game view declares them (order_kinds)
+      const words = kindWords(this.game.order_kinds, o, this.game.phase_type);
+      if (words) items.push([words, said(o)]);
     }
     if (orders.some((o) => o.kind === "support")) {
       items.push(["Support…", () => this.setSel({ ...entry, mode: "support-target",

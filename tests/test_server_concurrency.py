@@ -1,0 +1,96 @@
+"""Requests at once, as a busy server has them: one game's engine is used by one thread at a
+time (its copy is changed in place by an adjudication, and its variant's caches are filled as
+orders are listed and read: under the load test, the legal orders of a game being adjudicated
+failed now and then with a 500). On the database of ``--database``."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from realpolitik.game import Game
+from realpolitik.server.service import Account, Deadlines, GameOptions, GameService
+from realpolitik.server.settings import Settings
+from realpolitik.server.store import Store
+
+POWERS = ("austria", "england", "france", "germany", "italy", "russia", "turkey")
+
+
+def _service(url: str) -> GameService:
+    store = Store(url)
+    store.migrate()
+    return GameService(store, Settings.from_env({}, database_url=url, background=False))
+
+
+def _game(service: GameService) -> tuple[int, list[Account]]:
+    users = [service.accounts._create(f"player{i}", "not a real hash", "local", None)[0]
+             for i in range(7)]
+    day = 86400
+    game_id = service.create_game(users[0], GameOptions(
+        name="busy", players="7", deadlines=Deadlines(day, day, day, day)))
+    for user, power in zip(users, POWERS, strict=True):
+        service.join(user, game_id, power, None)
+    return game_id, users
+
+
+READS: dict[str, Callable[[GameService, int, Account], Any]] = {
+    "legal_orders": lambda s, g, u: s.legal_orders(u, g, "austria"),
+    "orders": lambda s, g, u: s.orders(u, g),
+    "warnings": lambda s, g, u: s.warnings(u, g, "austria"),
+    "turn": lambda s, g, u: s.turn(u, g, "austria", None, 0),
+    "map": lambda s, g, u: s.map_svg(u, g, mine=True),
+    "my games": lambda s, g, u: s.list_games(u, mine=True),
+}
+
+
+@pytest.mark.parametrize("read", list(READS))
+def test_a_read_of_the_engine_and_an_adjudication_take_turns(
+        database_url: str, read: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """While a read is inside the engine (held there a while), an adjudication of the same game
+    in another thread waits for it, rather than changing the game under it."""
+    service = _service(database_url)
+    game_id, users = _game(service)
+    service.submit_orders(users[0], game_id, "austria", "A Vie-Gal")
+    inside = threading.Event()
+    overlaps: list[str] = []
+    real_process = Game.process
+    reader = threading.current_thread()
+
+    def held(method: Callable[..., Any]) -> Callable[..., Any]:
+        """``method``, held a while on the reader's first call: the read is in the engine,
+        and the adjudication comes meanwhile."""
+        def slowly(game: Game, *args: Any) -> Any:
+            if threading.current_thread() is reader and not inside.is_set():
+                inside.set()
+                time.sleep(0.3)
+                try:
+                    return method(game, *args)
+                finally:
+                    inside.clear()
+            return method(game, *args)
+        return slowly
+
+    def watched_process(game: Game) -> Any:
+        if inside.is_set():
+            overlaps.append("the game was adjudicated while a read was in its engine")
+        return real_process(game)
+
+    for name in ("powers_to_order", "legal_orders", "orders_of"):
+        monkeypatch.setattr(Game, name, held(getattr(Game, name)))
+    monkeypatch.setattr(Game, "process", watched_process)
+
+    def adjudicate() -> None:
+        assert inside.wait(5)
+        service.process(game_id)
+
+    other = threading.Thread(target=adjudicate)
+    other.start()
+    READS[read](service, game_id, users[0])
+    other.join(10)
+    assert not other.is_alive()
+    assert overlaps == []
+    assert str(service._read(game_id).game.phase) == "F1901M"  # it did adjudicate, after
