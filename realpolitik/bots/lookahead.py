@@ -39,6 +39,11 @@ class Lookahead:
     """Cost of each own unit dislodged."""
     dislodged_enemy: float = 5.0
     """Worth of each enemy unit dislodged."""
+    futile_move: float = 1.0
+    """Cost of each own move that bounces off an enemy unit staying where it is: it gains
+    nothing that a hold or a support would not (when it cuts a support that matters, or the
+    enemy may leave, the outcome says so), and bots that made them bounced at the same
+    province turn after turn (Turkey's A CON - RUM seven times in one seeded game)."""
     moves_tried: int = 4
     """The moves tried for each unit: the best scored by the heuristic."""
     passes: int = 2
@@ -81,6 +86,7 @@ def improve(position: Position, power: str, listing: Mapping[str, tuple[Order, .
             resolution = adjudicate(position, [*orders.values(), *others], rules=rules,
                                     checked=True)
             total += _outcome(position, power, resolution, worth, settings)
+            total -= settings.futile_move * _futile_moves(position, orders, resolution)
         return total / len(predictions)
 
     orders = dict(planned)
@@ -185,6 +191,24 @@ def _candidates(position: Position, location: str, options: tuple[Order, ...],
                 and province_of(option.supported_location) in staying:
             out.append(option)
     return out
+
+
+def _futile_moves(position: Position, orders: Mapping[str, Order],
+                  resolution: Resolution) -> int:
+    """How many of ``orders``' moves bounced off a unit of another power that stayed where it
+    was (the mover stands where it stood, and so does the unit it attacked)."""
+    count = 0
+    units = resolution.units
+    for order in orders.values():
+        if not isinstance(order, Move):
+            continue
+        mover = position.units[province_of(order.location)]
+        target = province_of(order.destination)
+        defender = position.units.get(target)
+        if defender is not None and defender.power != mover.power \
+                and units.get(mover.province) == mover and units.get(target) == defender:
+            count += 1
+    return count
 
 
 def _outcome(position: Position, power: str, resolution: Resolution, worth: Worth,

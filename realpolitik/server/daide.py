@@ -189,6 +189,7 @@ class _Session:
                 except ServiceError as exc:
                     log.info("DAIDE: game %s: %s", self.game_id, exc.message)
             await self.connection.drain()
+        await self.connection.close()  # after OFF: the game is over, or the seat was given away
 
     # -- telling the client -------------------------------------------------------------------
 
