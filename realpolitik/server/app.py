@@ -25,6 +25,7 @@ from realpolitik.server import security
 from realpolitik.server.bus import PgBus, SharedHub
 from realpolitik.server.connections import uvicorn_limits
 from realpolitik.server.events import Hub
+from realpolitik.server.fairness import client_of, current_client
 from realpolitik.server.hot import (
     ASGIApp,
     HotRoutes,
@@ -184,6 +185,8 @@ class ServerApp(FastAPI):
     hot_routes: HotRoutes | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            current_client.set(client_of(scope))  # whose turn its service calls take
         if scope["type"] == "http" and self.hot_routes is not None:
             route = self.hot_routes.route_for(scope)
             if route is not None:
