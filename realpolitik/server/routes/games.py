@@ -8,6 +8,7 @@ from fastapi import APIRouter, Query, Response
 
 from realpolitik.server.deps import ClientAddress, CurrentUser, MaybeUser, ServiceDep
 from realpolitik.server.inputs import GameId, StrictJSONRoute, counter
+from realpolitik.server.routes.answers import json_answer
 from realpolitik.server.schemas import (
     ConcedeIn,
     ConcedeOut,
@@ -39,12 +40,12 @@ async def create_game(body: GameCreate, user: CurrentUser, service: ServiceDep,
 async def list_games(service: ServiceDep, user: MaybeUser,
                      scope: Literal["open", "mine"] = "open",
                      offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
-                     limit: Annotated[int, Query(ge=1, le=500)] = 500) -> list[dict[str, Any]]:
+                     limit: Annotated[int, Query(ge=1, le=500)] = 500) -> Response:
     """Open games (public and not finished; those with the most players first, then the
     newest), or ``scope=mine``: the games you play or run (the newest first). At most
     ``limit`` (500) from ``offset``: the next page starts at ``offset + limit``."""
-    return await service.call(service.list_games, user, mine=scope == "mine", offset=offset,
-                              limit=limit)
+    return await json_answer(service, service.list_games, user, mine=scope == "mine",
+                             offset=offset, limit=limit, model=list[GameSummary])
 
 
 @router.get("/{game_id}", response_model=GameOut)
@@ -72,10 +73,10 @@ async def leave(game_id: GameId, user: CurrentUser, service: ServiceDep) -> Ok:
 @router.get("/{game_id}/history", response_model=list[dict[str, Any]])
 async def history(game_id: GameId, service: ServiceDep, user: MaybeUser,
                   since: Annotated[int, counter("the first phase (0-based seq) to return")] = 0,
-                  ) -> list[dict[str, Any]]:
+                  ) -> Response:
     """Every played phase from ``since`` (0-based ``seq``): position, all orders as written and
     read, the results with their reasons, civil disorder and events. Public once played."""
-    return await service.call(service.history, user, game_id, since)
+    return await json_answer(service, service.history, user, game_id, since)
 
 
 @router.get("/{game_id}/record", response_class=Response,

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Response
 
 from realpolitik.server.deps import CurrentUser, MaybeUser, ServiceDep
 from realpolitik.server.inputs import GameId, StrictJSONRoute, counter
+from realpolitik.server.routes.answers import json_answer
 from realpolitik.server.schemas import PressMessageIn, PressMessageOut
 from realpolitik.server.service import GameService
 
@@ -28,8 +29,8 @@ async def read(game_id: GameId, service: ServiceDep, user: MaybeUser,
                limit: Annotated[int, Query(ge=1, le=GameService.PRESS_PAGE_MAX,
                                            description="the most messages to return")]
                = GameService.PRESS_PAGE,
-               ) -> list[dict[str, Any]]:
+               ) -> Response:
     """The messages you may read (public ones, and those to or from your powers), after id
     ``after``, oldest first, at most ``limit`` (100 by default, 500 at most): read the next
     page with ``after`` set to the last message's id, until a page comes back short."""
-    return await service.call(service.press, user, game_id, after, limit)
+    return await json_answer(service, service.press, user, game_id, after, limit)
