@@ -550,6 +550,7 @@ class Game:
             info = adjustments(position).get(power)
             can = info.builds if info is not None and due > 0 else due
             spent, kind_warnings = self._kind_warnings(power, followed, due)
+            used_up = due > 0 and spent >= due  # every build taken by such orders
             if due > 0 and spent:
                 due = max(0, due - spent)  # builds taken by orders of the variant's own kinds
                 can = min(can, due)
@@ -560,7 +561,10 @@ class Game:
                 else {}
             out += [f"{given[i]}: will be void: {reason}" for i, reason in sorted(voids.items())]
             out += kind_warnings
-            if due > 0 and builds < can:
+            if used_up and builds:
+                out.append(f"{name}: its other orders take every build it is due, so its "
+                           f"{'build' if builds == 1 else 'builds'} will be void")
+            elif due > 0 and builds < can:
                 out.append(f"{name}: may build {can}, gave {builds}; the rest are waived")
             elif due > 0 and builds > due:
                 out.append(f"{name}: may build {due}, gave {builds}: more builds than due; "

@@ -13,7 +13,7 @@ Where each hook is called:
 hook                       question                                                    called
 =========================  ==========================================================  =========
 policies                   the variant's named policies and their allowed values       load
-order_kinds                the variant's own kinds of order (:mod:`realpolitik.kinds`) load
+order_kinds                the variant's own kinds of order (``realpolitik.kinds``)    load
 read_data                  the variant's own data (``[hooks_data]``)                   load
 convoy_spaces              which spaces' fleets may convoy                             map load
 initial_state              the variant's state at the start                            start

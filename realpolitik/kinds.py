@@ -7,22 +7,22 @@ hooks' :meth:`~realpolitik.hooks.VariantHooks.order_kinds`. Every part of the en
 variant's registry (``variant.kinds``, an :class:`OrderKinds`) about orders that are not its
 own, and only then:
 
-=====================  =======================================================  ===============
-method                 question                                                 asked by
-=====================  =======================================================  ===============
+======================  =======================================================  =============
+method                  question                                                 asked by
+======================  =======================================================  =============
 ``name``, ``keywords``  the words that start the order's action (``TRANSFORM``)  the parser
-``argument``           what the order names after the keyword, if anything      the parser
-``readings``           which places (or ids) the words after it may mean        the parser
-``write_argument``     the argument as the variant writes places                writing, API
-``check``              is the order legal here (or why not)                      legality
-``listed``             the power's orders of this kind now                      listing, bots
-``movement_effect``    what it does in a movement phase: holds, or blocks       the resolver
-``spend``              how many builds it uses, which are void beyond that      adjustments
-``carry_out``          how the board changes when it succeeds                   adjustments
-``done``               the sentence that says it succeeded                      results
-``draw``               its mark on the map                                      render
-``advice``             which of its listed orders a bot should give             bots
-=====================  =======================================================  ===============
+``argument``            what the order names after the keyword, if anything      the parser
+``readings``            which places (or ids) the words after it may mean        the parser
+``write_argument``      the argument as the variant writes places                writing, API
+``check``               is the order legal here (or why not)                     legality
+``listed``              the power's orders of this kind now                      listing, bots
+``movement_effect``     what it does in a movement phase: holds, or blocks       the resolver
+``spend``               how many builds it uses, which are void beyond that      adjustments
+``carry_out``           how the board changes when it succeeds                   adjustments
+``done``                the sentence that says it succeeded                      results
+``draw``                its mark on the map                                      render
+``advice``              which of its listed orders a bot should give             bots
+======================  =======================================================  =============
 
 A variant with no kinds of its own (the classical game) has an empty registry, and the engine
 keeps to its own paths: ``if variant.kinds`` is the only question it asks.
@@ -30,9 +30,11 @@ keeps to its own paths: ``if variant.kinds`` is the only question it asks.
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
@@ -282,31 +284,38 @@ class OrderKinds:
                                file="hooks.py")
         name = kind.name
         where = type(kind).__name__
+        file, line = _source_of(type(kind))
         if not _NAME.fullmatch(name):
             raise VariantError(f"the order kind {where} has the name {name!r}: a kind's name "
-                               "is a lower-case word", file="hooks.py")
+                               "is a lower-case word", file=file, line=line)
         if name in self.by_name:
-            raise VariantError(f"two order kinds are called {name!r}", file="hooks.py")
+            raise VariantError(f"two order kinds are called {name!r}", file=file, line=line)
         cls = kind.order
         if not (isinstance(cls, type) and issubclass(cls, VariantOrder)) or cls is VariantOrder:
             raise VariantError(f"the order kind {where}'s order is not a subclass of "
-                               "VariantOrder", file="hooks.py")
+                               "VariantOrder", file=file, line=line)
         if cls.kind != name:
             raise VariantError(f"the order kind {where}'s order class {cls.__name__} has "
-                               f"kind {cls.kind!r}, not {name!r}", file="hooks.py")
+                               f"kind {cls.kind!r}, not {name!r}", file=file, line=line)
+        from realpolitik.adjudication.outcomes import Outcome  # (it imports the position)
+
+        if kind.outcome not in {o.value for o in Outcome}:
+            raise VariantError(f"the order kind {name!r} has the outcome {kind.outcome!r}, "
+                               "which is none of realpolitik.adjudication.outcomes.Outcome",
+                               file=file, line=line)
         if not kind.phases:
             raise VariantError(f"the order kind {name!r} names no phase it is given in",
-                               file="hooks.py")
+                               file=file, line=line)
         self.by_name[name] = kind
         self.by_class[cls] = kind
         for word in (name, *sorted(kind.keywords)):
             if word in RESERVED_WORDS:
                 raise VariantError(f"the order kind {name!r} takes the word {word!r}, which "
-                                   "the rulebooks' orders use", file="hooks.py")
+                                   "the rulebooks' orders use", file=file, line=line)
             if self.by_word.get(word, kind) is not kind:
                 raise VariantError(f"the word {word!r} is a keyword of two order kinds "
                                    f"({self.by_word[word].name!r} and {name!r})",
-                                   file="hooks.py")
+                                   file=file, line=line)
             self.by_word[word] = kind
             if kind.leads:
                 self.leading[word] = kind
@@ -343,6 +352,14 @@ class OrderKinds:
     def in_phase(self, phase: str) -> tuple[OrderKind, ...]:
         """The kinds given in phases of this type."""
         return tuple(k for k in self.kinds if phase in k.phases)
+
+
+def _source_of(cls: type) -> tuple[str, int | None]:
+    """The file (its name) and line where a kind's class is written, for its errors."""
+    try:
+        return Path(inspect.getfile(cls)).name, inspect.getsourcelines(cls)[1]
+    except (OSError, TypeError):  # (a class made where no source is kept)
+        return "hooks.py", None
 
 
 NO_KINDS = OrderKinds()

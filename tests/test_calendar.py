@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import pickle
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -261,7 +262,12 @@ def test_the_phase_skipped_hook_skips_the_first_summer_only() -> None:
     assert phases == ["S1901M", "F1901M", "S1902M", "U1902M", "F1902M"]
 
 
-def test_a_hook_that_skips_every_phase_is_a_hook_error(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("answer", "wanted"), [
+    ("True", "phase_skipped skipped every phase of two years after S1901M"),
+    ("'yes'", "the hook Stuck.phase_skipped returned str 'yes', not bool"),
+])
+def test_a_hook_that_skips_every_phase_or_answers_no_bool_is_a_hook_error(
+        tmp_path: Path, answer: str, wanted: str) -> None:
     folder = tmp_path / "stuck"
     folder.mkdir()
     (folder / "variant.toml").write_text(
@@ -271,9 +277,9 @@ def test_a_hook_that_skips_every_phase_is_a_hook_error(tmp_path: Path) -> None:
         "from realpolitik.hooks import VariantHooks\n\n"
         "class Stuck(VariantHooks):\n"
         "    def phase_skipped(self, position):\n"
-        "        return True\n", encoding="utf-8")
+        f"        return {answer}\n", encoding="utf-8")
     game = Game(load_variant(folder))
-    with pytest.raises(HookError, match="phase_skipped skipped every phase"):
+    with pytest.raises(HookError, match=re.escape(wanted)):
         game.process()
 
 
@@ -294,6 +300,9 @@ def test_a_seeded_arena_game_of_a_new_year_runs_repeats_and_renders(name: str) -
     svg = render(game.history[1].position)
     title = variant.calendar.phase_name(game.history[1].position.phase)
     assert title[0].upper() + title[1:] in svg
+    again = loads(dumps(game))  # the saved game replays phase by phase, and so does the record
+    assert [r.position for r in again.history] == [r.position for r in game.history]
+    assert from_text(to_text(game)).position == game.position
 
 
 def test_the_case_files_agree_with_their_expect() -> None:

@@ -3,6 +3,8 @@ game, orders are checked when set (or kept as given with NO_CHECK), supports wit
 
 from __future__ import annotations
 
+import random
+
 from realpolitik.compat.diplomacy import Game
 
 
@@ -89,3 +91,29 @@ def test_each_call_of_get_all_possible_orders_gives_a_dictionary_of_its_own() ->
     assert second == expected
     second["PAR"].append("A PAR - XXX")
     assert game.get_all_possible_orders() == expected
+
+
+def test_influence_is_the_last_power_to_stand_in_each_province() -> None:
+    game = Game()
+    rng = random.Random(5)
+    last: dict[str, str] = {}  # province -> the last power there (or owning it, untouched)
+
+    def seen() -> None:
+        position = game.realpolitik_game.position
+        for unit in position.units.values():
+            last[unit.province.upper()] = unit.power.upper()
+        for center, owner in position.centers.items():
+            last.setdefault(center.upper(), owner.upper())
+
+    seen()
+    for _ in range(14):
+        possible = game.get_all_possible_orders()
+        for power, locations in game.get_orderable_locations().items():
+            game.set_orders(power, [rng.choice(possible[loc]) for loc in locations
+                                    if possible[loc]])
+        game.process()
+        seen()
+        influence = game.get_state()["influence"]
+        assert {p: n for n, ps in influence.items() for p in ps} == last
+        assert game.get_power("FRANCE").influence == sorted(
+            p for p, n in last.items() if n == "FRANCE")

@@ -91,6 +91,7 @@ def _kind(name: str, **attributes: object) -> OrderKind:
               _kind("lift", keywords=frozenset({"up"}))),
      "the word 'up' is a keyword of two order kinds"),
     (lambda: (_kind("raise", phases=frozenset()),), "names no phase it is given in"),
+    (lambda: (_kind("raise", outcome="raised"),), "has the outcome 'raised', which is none"),
     (lambda: ("raise",), "not an OrderKind"),
 ])
 def test_a_bad_kind_is_a_variant_error_saying_what(tmp_path: Path, kinds: object,
@@ -192,11 +193,24 @@ def test_a_transform_changes_the_unit_and_takes_a_build() -> None:
                            parse_order("A Mar B", game.position)])
     # two builds due: the transform takes one, the build the other
     assert game.warnings("france") == []
+
     game.process()
     record = game.history[-1]
     assert [r.result.value for r in record.resolution.results] == ["succeeds", "succeeds"]
     assert record.resolution.results[0].reason == "A BRE TRANSFORM: the unit became a fleet."
     assert sorted(str(u) for u in game.position.units.values()) == ["A MAR", "A PAR", "F BRE"]
+
+
+def test_the_warnings_say_a_build_beyond_the_transforms_will_be_void() -> None:
+    game = Game(transform_variant())
+    game.set_position(winter([army("france", "bre"), army("france", "mar")], FRANCE_HOMES))
+    game.submit("france", [parse_order(text, game.position)
+                           for text in ("A Bre TRANSFORM", "A Mar TRANSFORM", "A Par B")])
+    assert game.warnings("france") == [
+        "France: its other orders take every build it is due, so its build will be void"]
+    game.process()
+    assert [r.result.value for r in game.history[-1].resolution.results] == [
+        "succeeds", "succeeds", "void"]
 
 
 def test_a_winter_with_only_a_transform_possible_is_played() -> None:
@@ -279,3 +293,88 @@ def test_the_variant_folder_is_the_only_place_naming_a_variant() -> None:
 @pytest.fixture(autouse=True)
 def _quiet() -> None:
     warnings.simplefilter("ignore", VariantWarning)
+
+
+def test_the_server_offers_the_kinds_of_the_games_variant_and_reads_them(
+        tmp_path: Path) -> None:
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from realpolitik.server import Settings, create_app
+
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'k.db'}", background=False,
+                        variants_path=str(VARIANTS))
+    with TestClient(create_app(settings)) as client:
+        r = client.post("/auth/signup", json={"username": "fred", "password": "correct horse"})
+        headers = {"Authorization": f"Bearer {r.json()['token']}"}
+        r = client.post("/games", json={"name": "tr", "variant": "transform",
+                                        "join_as": "france"}, headers=headers)
+        assert r.status_code == 201, r.text
+        game_id = r.json()["id"]
+        view = client.get(f"/games/{game_id}", headers=headers).json()
+        assert [k["name"] for k in view["order_kinds"]] == ["transform"]
+        assert view["order_kinds"][0]["phases"] == ["adjustments"]
+        # given as fields, read by the parser: legal only in a winter, and it says so
+        r = client.put(f"/games/{game_id}/orders", headers=headers, json={
+            "power": "france", "orders": [{"kind": "transform", "unit": "F BRE"}]})
+        assert r.status_code == 200, r.text
+        line = r.json()["lines"][0]
+        assert line["text"] == "F BRE TRANSFORM" and not line["ok"]
+        assert "cannot be given in a movement phase" in line["error"]["message"]
+        classical = client.post("/games", json={"name": "cl", "variant": "classical",
+                                                "join_as": "france"}, headers=headers).json()
+        assert client.get(f"/games/{classical['id']}", headers=headers).json()[
+            "order_kinds"] == []
+
+
+def test_the_docs_walk_through_shows_the_variants_own_lines() -> None:
+    """docs/variant-format.md's "A new kind of order" quotes the transform variant's files:
+    each block it shows is in the file it names."""
+    text = (Path(__file__).parent.parent / "docs" / "variant-format.md").read_text()
+    section = text[text.index("## A new kind of order"):]
+    blocks = [b.split("\n", 1)[1] for b in section.split("```")[1:6:2]]
+    files = ["variant.toml", "hooks.py", "transform.py"]
+    for block, name in zip(blocks, files, strict=True):
+        source = (TRANSFORM / name).read_text()
+        for line in block.strip().splitlines():
+            assert line in source.splitlines(), (name, line)
+
+
+def test_a_bad_kind_in_a_variant_folder_names_its_file_and_line(tmp_path: Path) -> None:
+    folder = tmp_path / "bad"
+    folder.mkdir()
+    (folder / "variant.toml").write_text(
+        '[variant]\nid = "bad"\nname = "Bad"\nextends = "classical"\nhooks = "Bad"\n')
+    (folder / "kinds.py").write_text('''\
+from dataclasses import dataclass
+from typing import ClassVar
+
+from realpolitik.kinds import OrderKind
+from realpolitik.orders import VariantOrder
+from realpolitik.position import PhaseType
+
+
+@dataclass(frozen=True, slots=True)
+class Raise(VariantOrder):
+    kind: ClassVar[str] = "raise"
+
+
+class RaiseKind(OrderKind):
+    name = "raise"
+    order = Raise
+    keywords = frozenset({"h"})
+    phases = frozenset({PhaseType.MOVEMENT})
+''')
+    (folder / "hooks.py").write_text('''\
+from realpolitik.hooks import VariantHooks
+
+from .kinds import RaiseKind
+
+
+class Bad(VariantHooks):
+    def order_kinds(self):
+        return (RaiseKind(),)
+''')
+    with pytest.raises(VariantError, match=r"kinds\.py, line 14: the order kind 'raise' takes "
+                                           r"the word 'h'"):
+        load_variant(folder)

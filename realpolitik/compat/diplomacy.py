@@ -19,9 +19,12 @@ rules are realpolitik's (the 2000 rulebook by default, the package's reading), s
 adjudications differ from that package's where it departs from the DATC; ``docs/compat.md``
 lists them. :func:`realpolitik.compat.install` serves this module as ``diplomacy`` itself.
 
-Orders given as strings are looked up in a table of the current phase's legal orders (built once
-per phase), so the canonical strings cost a dictionary look-up; anything else is read by the
-lenient parser of :mod:`realpolitik.notation`.
+The strings are made from realpolitik's listing (:mod:`realpolitik.listing`), each once per
+order value and kept with the variant, looked up by the value's identity (the listing gives the
+same values phase after phase). A string given to :meth:`Game.set_orders` that the listing gave
+names its order by one dictionary look-up, and the engine checks it once, when it is handed over
+(it is listed in this position or it is not); anything else is read by the lenient parser of
+:mod:`realpolitik.notation` and checked here.
 """
 
 from __future__ import annotations
@@ -70,7 +73,7 @@ from realpolitik.errors import GameError, RealpolitikError
 from realpolitik.game import Game as _Game
 from realpolitik.game import PhaseRecord, SubmittedOrder
 from realpolitik.geography import province_of
-from realpolitik.legality import adjustment_counts, build_sites, check_order, retreat_options
+from realpolitik.legality import adjustment_counts, check_order, retreat_options
 from realpolitik.maptables import MapTables, tables_for
 from realpolitik.notation import parse_order
 from realpolitik.orders import (
@@ -466,7 +469,7 @@ class Game:
         if len(words) == 3:
             seasons = {long: short for short, long in _SEASON_NAMES.items()}
             text = f"{seasons.get(words[0], '?')}{words[1]}{words[2][:1]}"
-        self._set_phase(Phase.parse(text))
+        self._set_phase(self.realpolitik_game.variant.calendar.parse_phase(text))
 
     def clear_cache(self) -> None:
         """Accepted for compatibility: the facade's tables follow the position by themselves."""
@@ -636,8 +639,9 @@ class Game:
                 retreating = self._retreats()[name]
                 out[name] = [d.unit.province.upper() for d in position.dislodged_of(power)
                              if unit_text(d.unit) in retreating]
-            elif counts[power] > 0:
-                out[name] = [site.upper() for site in build_sites(position, power)]
+            elif counts[power] > 0:  # (its build sites, as the listing has them)
+                out[name] = [province_name(site) for site, orders
+                             in game.legal_orders(power).items() if isinstance(orders[0], Build)]
             else:
                 out[name] = [unit.province.upper() for unit in position.units_of(power)]
         for locs in out.values():

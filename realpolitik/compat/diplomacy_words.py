@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from operator import attrgetter
 from typing import Any
 
 from realpolitik.adjudication.outcomes import Outcome, Resolution
@@ -601,13 +602,20 @@ def diplomacy_state(game: _Game, position: Position, influence: Mapping[str, str
 def update_influence(influence: dict[str, str], position: Position) -> None:
     """Record in ``influence`` the power standing in each province (centres keep their owner;
     a neutral unit, being no power's, changes nothing)."""
-    # (one pass over the board, in its order: this runs after every phase)
-    for province, unit in position.units.items():
-        if unit.power != NEUTRAL:
-            influence[province] = unit.power
-    for center, owner in position.centers.items():
-        influence.setdefault(center, owner)
+    # (at C speed where no unit is neutral: this runs after every phase)
+    units = position.units
+    if position.units_of(NEUTRAL):
+        for province, unit in units.items():
+            if unit.power != NEUTRAL:
+                influence[province] = unit.power
+    else:
+        influence.update(zip(units, map(_power_of, units.values()), strict=True))
+    centers = position.centers
+    for center in centers.keys() - influence.keys():
+        influence[center] = centers[center]
 
+
+_power_of = attrgetter("power")
 
 
 def _units_by_name(position: Position, names: Mapping[str, str]) -> dict[str, list[str]]:

@@ -271,7 +271,7 @@ class DaideMap:
         names its route of seas: ``convoy_routes`` (army's location, destination) -> seas,
         or a route found through the fleets at sea.
 
-        :raises MapError: an order DAIDE has no words for (a block, a mobilisation).
+        :raises MapError: an order DAIDE has no words for (one of a variant's own kinds).
         """
         if isinstance(order, Waive):
             return (self.power_tokens[order.power or ""], "WVE")

@@ -26,6 +26,7 @@ from realpolitik.server.bus import PgBus, SharedHub
 from realpolitik.server.connections import uvicorn_limits
 from realpolitik.server.daide import DaidePort
 from realpolitik.server.events import Hub
+from realpolitik.server.fairness import client_of, current_client
 from realpolitik.server.hot import (
     ASGIApp,
     HotRoutes,
@@ -185,6 +186,8 @@ class ServerApp(FastAPI):
     hot_routes: HotRoutes | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            current_client.set(client_of(scope))  # whose turn its service calls take
         if scope["type"] == "http" and self.hot_routes is not None:
             route = self.hot_routes.route_for(scope)
             if route is not None:

@@ -106,8 +106,8 @@ def _short(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text[:300]}{'...' if len(text) > 300 else ''}"
 
 
-def _json_answer(content: Any) -> bytes:
-    """The body of an error answer, written as FastAPI's ``JSONResponse`` writes it."""
+def json_body(content: Any) -> bytes:
+    """The body of a JSON answer, written as FastAPI's ``JSONResponse`` writes it."""
     return json.dumps(content, ensure_ascii=False, allow_nan=False, indent=None,
                       separators=(",", ":")).encode("utf-8")
 
@@ -273,14 +273,14 @@ class HotRoutes:
         try:
             body = await answer()
         except ServiceError as exc:
-            status, body = exc.status, _json_answer({"detail": exc.detail()})
+            status, body = exc.status, json_body({"detail": exc.detail()})
             headers = exc.headers
         except RealpolitikError as exc:
-            status, body = 409, _json_answer({"detail": {"code": "game_error",
+            status, body = 409, json_body({"detail": {"code": "game_error",
                                                               "message": str(exc)}})
         except Exception as exc:
             status, detail, headers = failure_answer(scope, exc)
-            body = _json_answer({"detail": detail})
+            body = json_body({"detail": detail})
         head = [(b"content-length", str(len(body)).encode()),
                 (b"content-type", b"application/json")]
         if headers:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import json
 import logging
 import random
@@ -43,6 +44,7 @@ from realpolitik.server import security
 from realpolitik.server import store as db
 from realpolitik.server.accounts import AccountService
 from realpolitik.server.events import Event, Hub, SocketCount
+from realpolitik.server.fairness import FairGate, current_client
 from realpolitik.server.notify import Notifier
 from realpolitik.server.privacy import orders_revision, phase_as_seen, record_as_seen
 from realpolitik.server.settings import Settings
@@ -388,8 +390,8 @@ class GameService:
         self._variants: dict[str, Variant] = {}
         self.variant_search = search_folders({VARIANTS_PATH_VARIABLE: settings.variants_path})
         """The folders of variants offered besides the shipped ones (``variants_path``)."""
-        self._limiters: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop,
-                                                  anyio.CapacityLimiter] = \
+        self._gates: weakref.WeakKeyDictionary[
+            asyncio.AbstractEventLoop, tuple[FairGate, anyio.CapacityLimiter]] = \
             weakref.WeakKeyDictionary()
 
     def _variant(self, name: str) -> Variant:
@@ -418,17 +420,24 @@ class GameService:
     cost a third more CPU per order submission than 4, and 4 a quarter more than 2 (2.4-2.7 ms
     against 1.8-2.3 ms)."""
 
-    async def call(self, function: Callable[..., _T], *args: Any) -> _T:
+    async def call(self, function: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
         """Run a service method from a route on one of :attr:`DATABASE_THREADS` threads, never
         on the event loop: a request that takes long (an adjudication, a long order text, a
         statement waiting for a lock or a PostgreSQL round trip) then delays no other
-        request's reading, writing or waiting, and the threads take the waiting calls in turn
-        (anyio's limiter is first come, first served)."""
+        request's reading, writing or waiting. The waiting calls are let in one client at a
+        time in turn (:class:`~realpolitik.server.fairness.FairGate`; the client is
+        :data:`~realpolitik.server.fairness.current_client`), so that a client with many
+        requests at once waits behind its own rather than making everyone wait."""
         loop = asyncio.get_running_loop()
-        limiter = self._limiters.get(loop)
-        if limiter is None:
-            limiter = self._limiters[loop] = anyio.CapacityLimiter(self.DATABASE_THREADS)
-        return await anyio.to_thread.run_sync(function, *args, limiter=limiter)
+        gate = self._gates.get(loop)
+        if gate is None:
+            gate = self._gates[loop] = (FairGate(self.DATABASE_THREADS),
+                                        anyio.CapacityLimiter(self.DATABASE_THREADS))
+        turns, threads = gate
+        if kwargs:
+            function = functools.partial(function, **kwargs)
+        async with turns.slot(current_client.get()):
+            return await anyio.to_thread.run_sync(function, *args, limiter=threads)
 
     # -- loading and saving games ---------------------------------------------------------------
 

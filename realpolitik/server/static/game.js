@@ -1211,11 +1211,11 @@ function phaseHelp(g, power, legal, lines) {
     };
   }
   if (g.phase_type === "adjustments") {
-    const mobilise = entries.some(([, os]) => os.some((o) => o.kind === "mobilise"))
-      ? ` You may also mobilise inactive units (${given("mobilise")} given): click one and choose Mobilise; it costs one build.`
-      : "";
+    // the variant's own kinds of order listed now (order_kinds), each by its menu label
+    const kinds = (g.order_kinds || []).filter((k) => entries.some(([, os]) => os.some((o) => o.kind === k.name)));
+    const extra = kinds.map((k) => ` You may also give ${kindWords(g.order_kinds, { kind: k.name }, "adjustments")} orders (${given(k.name)} given): click the unit and choose it in the menu.`).join("");
     const advice = adjustmentHelp(g, power, entries, given, first);
-    return mobilise ? { ...advice, how: advice.how + mobilise } : advice;
+    return extra ? { ...advice, how: advice.how + extra } : advice;
   }
   return {
     due: null,
@@ -1238,7 +1238,7 @@ function adjustmentHelp(g, power, entries, given, first) {
   const removals = info ? info.removals || 0 : Math.max(0, units - centres);
   if (builds > 0 || (info && info.due > 0)) {
     const sites = entries.filter(([, os]) => os.some((o) => o.kind === "build")).length;
-    // a mobilisation foregoes one build (Colonial Winters 8), as the engine counts it
+    // a mobilisation foregoes one build (a variant's inactive units), as the engine counts it
     const foregone = builds > 0 && given("mobilise") > 0 ? 1 : 0;
     const due = (info ? builds : Math.min(builds, sites)) - foregone;
     const waived = given("waive");
