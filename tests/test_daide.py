@@ -581,6 +581,21 @@ def test_daide_commands_say_what_is_wrong(argv: list[str], words: str,
     assert words in capsys.readouterr().err
 
 
+def test_daide_play_says_why_a_bot_got_no_seat(capsys: pytest.CaptureFixture[str],
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot the server seats nowhere is said to have no seat, with the server's reason (it
+    was printed as 'no power, 0 centres at the end'), and the command exits 1."""
+    from realpolitik.daide import client
+
+    async def refused(*args: object, **options: object) -> list[client.ClientResult]:
+        return [client.ClientResult(end="the server has no game 'Nosuch' for DAIDE bots")]
+
+    monkeypatch.setattr(client, "play_bots", refused)
+    assert main(["daide", "play", "localhost:1", "--game", "Nosuch"]) == 1
+    out = capsys.readouterr().out
+    assert out == "bot 1: no seat: the server has no game 'Nosuch' for DAIDE bots\n"
+
+
 def test_daide_serve_plays_bots_alone_and_prints_each_game(capsys: pytest.CaptureFixture[str]
                                                            ) -> None:
     """Seven bots and no seat for DAIDE clients: the games play at once, a JSON line each."""
