@@ -156,6 +156,10 @@ def test_a_map_too_large_for_daide_is_refused_with_its_size() -> None:
 @pytest.mark.parametrize(("folder", "words"), [
     ("river", "convoys through land"), ("gate", "borders that open and close"),
     ("neutrals", "neutral units"), ("hill", "rules of its own (KingOfTheHill)"),
+    # each build rule named as the variant has it (a cap on builds is no per-power rule)
+    ("build_anywhere", "builds in any owned centre"),
+    ("colonies", "at most 1 build a winter; home centres, build sites or unit limits of "
+                 "their own for Red, Blue"),
 ])
 def test_a_variant_with_rules_beyond_daide_is_refused_saying_which(folder: str,
                                                                    words: str) -> None:
