@@ -289,7 +289,7 @@ class OrderKinds:
         name = kind.name
         where = type(kind).__name__
         file, line = _source_of(type(kind))
-        if not _NAME.fullmatch(name):
+        if not isinstance(name, str) or not _NAME.fullmatch(name):
             raise VariantError(f"the order kind {where} has the name {name!r}: a kind's name "
                                "is a lower-case word", file=file, line=line)
         if name in self.by_name:

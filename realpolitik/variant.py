@@ -375,22 +375,29 @@ def search_folders(environ: Mapping[str, str]) -> tuple[Path, ...]:
     return tuple(Path(part) for part in text.split(os.pathsep) if part.strip())
 
 
+def variant_folders(search: Sequence[Path]) -> list[Path]:
+    """The variants' folders in the folders of ``search`` (each a variant's folder, one with a
+    ``variant.toml``, or a folder of them), in the order they are searched."""
+    folders: list[Path] = []
+    for place in search:
+        folders.extend([place] if (place / "variant.toml").is_file() else (
+            sorted(p for p in place.iterdir() if (p / "variant.toml").is_file())
+            if place.is_dir() else []))
+    return folders
+
+
 def _searched(search: Sequence[Path]) -> list[tuple[str, Path]]:
     """(id, folder) of every variant in the folders of ``search``; unreadable ones skipped
     (loading one by its folder reports what is wrong)."""
     found = []
-    for place in search:
-        candidates = [place] if (place / "variant.toml").is_file() else (
-            sorted(p for p in place.iterdir() if (p / "variant.toml").is_file())
-            if place.is_dir() else [])
-        for folder in candidates:
-            try:
-                with (folder / "variant.toml").open("rb") as fh:
-                    variant_id = tomllib.load(fh).get("variant", {}).get("id")
-            except (OSError, tomllib.TOMLDecodeError):
-                continue
-            if isinstance(variant_id, str):
-                found.append((variant_id, folder))
+    for folder in variant_folders(search):
+        try:
+            with (folder / "variant.toml").open("rb") as fh:
+                variant_id = tomllib.load(fh).get("variant", {}).get("id")
+        except (OSError, tomllib.TOMLDecodeError):
+            continue
+        if isinstance(variant_id, str):
+            found.append((variant_id, folder))
     return found
 
 

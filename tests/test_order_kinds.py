@@ -83,6 +83,7 @@ def _kind(name: str, **attributes: object) -> OrderKind:
 
 @pytest.mark.parametrize(("kinds", "wanted"), [
     (lambda: (_kind("Big"),), "a kind's name is a lower-case word"),
+    (lambda: (_kind(3),), "has the name 3: a kind's name is a lower-case word"),  # not a crash
     (lambda: (_kind("hold"),), "takes the word 'hold', which the rulebooks' orders use"),
     (lambda: (_kind("raise", keywords=frozenset({"b"})),), "takes the word 'b'"),
     (lambda: (_kind("raise"), _kind("raise")), "two order kinds are called 'raise'"),
