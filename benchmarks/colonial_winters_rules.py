@@ -30,8 +30,8 @@ from pathlib import Path
 from realpolitik import savefile
 from realpolitik.game import Game
 from realpolitik.orders import Order
-from realpolitik.rulesets.colonial_winters import POLICIES
 from realpolitik.variant import Variant, load_variant
+from realpolitik.variants.colonial_winters.rules import POLICIES
 
 Check = Callable[..., None]
 

@@ -9,6 +9,7 @@
 
 from realpolitik.adjudication import adjudicate
 from realpolitik.adjudication.outcomes import OrderResult, Outcome, Resolution, Result
+from realpolitik.calendar import Calendar, CalendarSeason
 from realpolitik.errors import (
     AmbiguousOrderError,
     GameError,
@@ -47,6 +48,8 @@ __version__ = "0.1.0"
 __all__ = [
     "AmbiguousOrderError",
     "Build",
+    "Calendar",
+    "CalendarSeason",
     "Convoy",
     "Disband",
     "DislodgedUnit",

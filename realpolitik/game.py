@@ -17,26 +17,25 @@ from operator import attrgetter
 
 from realpolitik.adjudication import adjudicate
 from realpolitik.adjudication.outcomes import Resolution
-from realpolitik.adjudication.retreats import unordered_retreats
+from realpolitik.adjudication.retreats import draws_retreats, unordered_retreats
 from realpolitik.caches import Bounded, CacheSlot
 from realpolitik.errors import GameError
-from realpolitik.geography import province_of
 from realpolitik.legality import adjustment_counts, check_order
 from realpolitik.listing import legal_orders, listed_orders
 from realpolitik.notation import ParsedOrder, parse_orders
 from realpolitik.orders import (
     Build,
     Disband,
-    Mobilise,
     Order,
     Retreat,
+    VariantOrder,
     Waive,
     unit_key,
     with_power,
 )
-from realpolitik.phases import mobilising_powers
+from realpolitik.phases import kind_powers
 from realpolitik.phases import next_position as _next_position
-from realpolitik.position import Phase, PhaseType, Position, Season
+from realpolitik.position import Phase, PhaseType, Position
 from realpolitik.rules import Edition, Rules, rules_for
 from realpolitik.slots import slot_setter
 from realpolitik.variant import Setup, Variant, load_variant
@@ -269,7 +268,8 @@ class Game:
         start = Position.initial(self.variant)
         if not self.setup.neutral and self.setup.start is None:
             return start
-        phase = Phase.parse(self.setup.start) if self.setup.start else start.phase
+        phase = self.variant.calendar.parse_phase(self.setup.start) if self.setup.start \
+            else start.phase
         neutral = set(self.setup.neutral)
         units = [u for u in start.units.values() if u.power not in neutral]
         centers = {c: p for c, p in start.centers.items() if p not in neutral}
@@ -335,9 +335,9 @@ class Game:
             to_order = tuple(sorted({d.unit.power for d in position.dislodged}))
         else:
             counts = adjustment_counts(position)
-            mobilising = mobilising_powers(position)
+            acting = kind_powers(position)  # (with orders of the variant's own kinds)
             to_order = tuple(p for p, n in counts.items()
-                             if (n != 0 or p in mobilising) and p in active)
+                             if (n != 0 or p in acting) and p in active)
         answer = (active, to_order)
         self._powers_cache = (position, len(self.eliminated), answer)
         return answer
@@ -549,8 +549,10 @@ class Game:
             # the builds it can carry out (the variant's limits may leave fewer than due)
             info = adjustments(position).get(power)
             can = info.builds if info is not None and due > 0 else due
-            if due > 0 and any(isinstance(o, Mobilise) for o in followed):
-                due -= 1  # a build foregone to mobilise units
+            spent, kind_warnings = self._kind_warnings(power, followed, due)
+            used_up = due > 0 and spent >= due  # every build taken by such orders
+            if due > 0 and spent:
+                due = max(0, due - spent)  # builds taken by orders of the variant's own kinds
                 can = min(can, due)
             builds = sum(1 for o in followed if isinstance(o, Build | Waive))
             removals = sum(1 for o in followed if isinstance(o, Disband))
@@ -558,8 +560,11 @@ class Game:
             voids = self.variant.hooks.void_adjustments(position, power, given) if given \
                 else {}
             out += [f"{given[i]}: will be void: {reason}" for i, reason in sorted(voids.items())]
-            out += self._mobilise_warnings(power, followed)
-            if due > 0 and builds < can:
+            out += kind_warnings
+            if used_up and builds:
+                out.append(f"{name}: its other orders take every build it is due, so its "
+                           f"{'build' if builds == 1 else 'builds'} will be void")
+            elif due > 0 and builds < can:
                 out.append(f"{name}: may build {can}, gave {builds}; the rest are waived")
             elif due > 0 and builds > due:
                 out.append(f"{name}: may build {due}, gave {builds}: more builds than due; "
@@ -572,32 +577,31 @@ class Game:
                            "due; " + _too_many(self.rules.too_many_disbands.value, -due))
         return out
 
-    def _mobilise_warnings(self, power: str, followed: Sequence[Order]) -> list[str]:
-        """The winter's mobilisations beyond what the one foregone build brings (Colonial
-        Winters 8: two units, three for the holder of sea superiority), which the
-        adjudication voids (``adjudication.adjustments``): the first given are kept, as it
-        keeps them."""
-        wanted = [o for o in followed if isinstance(o, Mobilise)]
-        if not wanted:
-            return []
-        offer = self.variant.hooks.mobilisation(self._position, power)
-        per_build = offer.per_build if offer is not None else 0
-        kept: set[str] = set()
-        out = []
-        for order in wanted:
-            where = province_of(order.location)
-            if where in kept:
+    def _kind_warnings(self, power: str, followed: Sequence[Order], due: int,
+                       ) -> tuple[int, list[str]]:
+        """The builds ``power``'s orders of the variant's own kinds take this winter, and
+        those orders the adjudication will void (:meth:`~realpolitik.kinds.OrderKind.spend`,
+        as ``adjudication.adjustments`` asks it), each as ``"<order>: will be void:
+        <reason>"``."""
+        kinds = self.variant.kinds
+        if not kinds:
+            return 0, []
+        spent = 0
+        out: list[str] = []
+        for kind in kinds.in_phase(PhaseType.ADJUSTMENTS):
+            given = [o for o in followed if isinstance(o, VariantOrder) and type(o) is kind.order]
+            if not given:
                 continue
-            if len(kept) >= per_build:
-                out.append(f"{order}: will be void: one build a year may be foregone to "
-                           f"mobilise units, and it mobilises at most {per_build}")
-            else:
-                kept.add(where)
-        return out
+            spending = kind.spend(self._position, power, given, due - spent)
+            spent += spending.builds
+            for index, illegal in sorted(spending.void.items()):
+                reason = illegal.message[:1].lower() + illegal.message[1:].rstrip(".")
+                out.append(f"{given[index]}: will be void: {reason}")
+        return spent, out
 
     def _void_warnings(self, followed: Sequence[Order]) -> list[str]:
         """The movement orders that the variant's rules would make void because of the power's
-        other orders (Colonial Winters 8: more start choices ordered than it may make), each
+        other orders (a variant's: more start choices ordered than it may make), each
         as ``"<order>: will be void: <reason>"``, the form of a void build's warning."""
         if not followed:
             return []
@@ -731,8 +735,8 @@ class Game:
         """Retreats the variant's hooks choose for dislodged units given no order that can be
         followed (the rulebooks disband them). The generator is seeded from the game's seed
         and the phase, so a replayed record draws the same; each draw is noted in the record."""
-        if not position.dislodged:
-            return []
+        if not position.dislodged or not draws_retreats(position):
+            return []  # (a generator seeded from a string costs more than the phase)
         rng = random.Random(f"{self.seed}/retreats/{position.phase}")
         drawn = unordered_retreats(position, orders, self.rules, rng)
         ordered = {order.province for order in orders if isinstance(order, Retreat | Disband)}
@@ -776,20 +780,19 @@ class Game:
         position = self._position
         if position.phase.type is PhaseType.RETREATS:
             return
-        if position.phase.season is not Season.WINTER and position.phase.type is not \
-                PhaseType.MOVEMENT:
-            return
         last = self.history[-1].position.phase if self.history else position.phase
         # the 1914 game: 24 units on the board by the 1971 rules, 24 centres by later ones
         by_units = self.setup.players == 2 and self.rules.edition is Edition.R1971
         if by_units:
             # "24 units actually on the board" (1971 XIV.2): the units the player has once the
-            # year's builds and removals are made, so judged when the next Spring begins (after
+            # year's builds and removals are made, so judged when the next year begins (after
             # the Winter adjustments, or straight after the Fall when there are none)
-            due = position.phase.season is Season.SPRING and last.season is not Season.SPRING
+            due = position.phase.year > last.year
         else:
-            # centres change hands at the end of a Fall turn (1971 XIII.1, 1992 XIV.1)
-            due = last.season is Season.FALL
+            # centres change hands at the end of a Fall turn (1971 XIII.1, 1992 XIV.1), or
+            # whichever turns the variant's year says
+            due = bool(self.history) and self.variant.calendar.centers_counted(
+                last, position.phase)
         if due:
             victory = self.variant.hooks.victory(
                 position, self._teams(), self._solo_target(), count_units=by_units,
@@ -797,8 +800,7 @@ class Game:
             if victory is not None:
                 self._finish(EndKind.VICTORY, self.setup.teams[victory.team], victory.summary)
                 return
-        if self.end_year is not None and position.phase.year > self.end_year \
-                and position.phase.season is Season.SPRING:
+        if self.end_year is not None and position.phase.year > self.end_year:
             self._end_short_game()
 
     def _teams(self) -> list[tuple[str, ...]]:

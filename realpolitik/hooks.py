@@ -13,6 +13,7 @@ Where each hook is called:
 hook                       question                                                    called
 =========================  ==========================================================  =========
 policies                   the variant's named policies and their allowed values       load
+order_kinds                the variant's own kinds of order (``realpolitik.kinds``)    load
 read_data                  the variant's own data (``[hooks_data]``)                   load
 convoy_spaces              which spaces' fleets may convoy                             map load
 initial_state              the variant's state at the start                            start
@@ -37,7 +38,6 @@ void_adjustments           builds of a winter that the variant's limits void    
 adjustment_notes           why a power's builds or removals differ from the difference winter
 removal_first              a unit type a power must remove before any other            winter
 remove_after_build         may a power remove a unit it builds in the same winter      winter
-mobilisation               which inactive units a power may mobilise, how many        winter
 next_state                 the variant's own state after a phase                       each phase
 phase_notes                events of a phase to say in words (a unit annihilated)      each phase
 setup_events               a setup's events (the 1914 game's coin toss, Italy joining) each phase
@@ -88,7 +88,9 @@ from realpolitik.variant_rules import (
 
 if TYPE_CHECKING:  # pragma: no cover - the hooks take the engine's values, made elsewhere
     from realpolitik.adjudication.outcomes import Resolution
+    from realpolitik.calendar import Phase
     from realpolitik.geography import Map
+    from realpolitik.kinds import OrderKind
     from realpolitik.orders import Build, Order
     from realpolitik.position import DislodgedUnit, Position, Unit
     from realpolitik.variant import Setup, Variant
@@ -97,7 +99,6 @@ __all__ = [
     "DislodgeRequirement",
     "EmptyConvoys",
     "Fragility",
-    "Mobilisation",
     "JsonValue",
     "MovementModifiers",
     "SetupEvents",
@@ -163,7 +164,7 @@ class Fragility(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class EmptyConvoys:
-    """Convoys through empty seas (Colonial Winters 4(a)(i)): the armies of ``power`` may be
+    """Convoys through empty seas (a variant's rule): the armies of ``power`` may be
     convoyed along a chain of convoy spaces whose first and last hold fleets ordered to convoy
     them (``power``'s own fleets when ``own_ends``), and whose other spaces hold such fleets or
     are among ``spaces``, empty when the turn begins. An empty space of the chain that a unit
@@ -213,21 +214,6 @@ NO_MODIFIERS = MovementModifiers()
 
 
 @dataclass(frozen=True, slots=True)
-class Mobilisation:
-    """What a power may mobilise this winter (:meth:`VariantHooks.mobilisation`): inactive
-    units brought into play by foregoing one build (Colonial Winters 8). One build a winter
-    may be foregone; it mobilises up to ``per_build`` units, each by a
-    :class:`~realpolitik.orders.Mobilise` order."""
-
-    units: frozenset[str]
-    """The provinces of the power's units that may be mobilised."""
-    per_build: int
-    """How many units the one foregone build mobilises (0: none now, see ``reason``)."""
-    reason: str = ""
-    """Why it may not mobilise now (with ``per_build`` 0), for the player."""
-
-
-@dataclass(frozen=True, slots=True)
 class Victory:
     """A won game: the index of the winning player (team) and a sentence saying why."""
 
@@ -254,6 +240,12 @@ class VariantHooks:
         them, a game may choose again (``Game(policies=...)``) and its record keeps the
         choice; the hooks read ``position.variant.policies``. The rulebooks' game has none."""
         return {}
+
+    def order_kinds(self) -> tuple[OrderKind, ...]:
+        """The variant's own kinds of order (:class:`~realpolitik.kinds.OrderKind` objects,
+        usually made in a module beside ``hooks.py``); none by default. Asked once, when the
+        variant loads: the registry is ``variant.kinds``."""
+        return ()
 
     def read_data(self, data: Mapping[str, Any], the_map: Map) -> None:
         """Read the variant's ``[hooks_data]`` table (what its own rules need: colonies,
@@ -286,7 +278,7 @@ class VariantHooks:
 
     def inactive_units(self, position: Position) -> frozenset[str]:
         """The provinces of the units that may only hold until something brings them into play
-        (Colonial Winters 8: until mobilised or attacked), which ``show`` and the map mark;
+        (a variant's inactive units: until mobilised or attacked), which ``show`` and the map mark;
         none by default."""
         return frozenset()
 
@@ -385,9 +377,12 @@ class VariantHooks:
         units take nothing); a vacant centre keeps its owner."""
         owners = dict(position.centers)
         for center in supply_centers:
-            unit = units.get(center)
-            if unit is not None and unit.power != NEUTRAL:
-                owners[center] = unit.power
+            # (``in`` and ``[]``, not ``get``: on a read-only mapping ``get`` looks the
+            # method up by name on every call)
+            if center in units:
+                power = units[center].power
+                if power != NEUTRAL:
+                    owners[center] = power
         return owners
 
     def build_sites(self, position: Position, power: str) -> tuple[str, ...]:
@@ -428,12 +423,6 @@ class VariantHooks:
         """A unit type ``power`` must remove before any unit of another type (None: any)."""
         return None
 
-    def mobilisation(self, position: Position, power: str) -> Mobilisation | None:
-        """The inactive units ``power`` may mobilise in this winter by foregoing a build, and
-        how many (None: it has none to mobilise; the rulebooks' game has no inactive units).
-        When it mobilises one or more and is due builds, it builds one unit fewer."""
-        return None
-
     def adjustments(self, position: Position, differences: dict[str, int]) -> dict[str, int]:
         """How many units each power builds (> 0) or removes (< 0) this winter, given each
         power's ``differences`` of centres and units (changed in place and returned): the
@@ -467,16 +456,22 @@ class VariantHooks:
         if not setup.neutral or setup.neutral_joins is None:
             return None
         # (imported here: position.py imports this module for the state's types)
-        from realpolitik.position import Phase, PhaseType, Position, Season
+        from realpolitik.position import Position
 
-        joins = Phase.parse(setup.neutral_joins)
-        toss_before = Phase(Season.WINTER, joins.year - 1, PhaseType.ADJUSTMENTS)
+        calendar = variant.calendar
+        joins = calendar.parse_phase(setup.neutral_joins)
+        toss_before = calendar.last_adjustments(joins.year - 1)
+
+        def reached(when: Phase | None) -> bool:  # ``when`` is after ``before``, not ``after``
+            return when is not None and calendar.is_before(before.phase, when) \
+                and not calendar.is_before(after.phase, when)
+
         notes: list[str] = []
-        if coin_toss_winner is None and before.phase < toss_before <= after.phase:
+        if coin_toss_winner is None and reached(toss_before):
             coin_toss_winner = rng.randrange(len(setup.teams))
             team = ", ".join(map(variant.power_name, setup.teams[coin_toss_winner]))
             notes.append(f"coin toss: {', '.join(setup.neutral)} will join {team}")
-        if coin_toss_winner is None or not before.phase < joins <= after.phase:
+        if coin_toss_winner is None or not reached(joins):
             return SetupEvents(after, coin_toss_winner, notes=tuple(notes)) if notes else None
         start = Position.initial(variant)
         neutral = set(setup.neutral)
@@ -500,6 +495,16 @@ class VariantHooks:
         """The variant's state in ``after``, the position that follows ``before`` once
         ``resolution`` is applied. The rulebooks' game has none: it is carried unchanged."""
         return before.state
+
+    def phase_skipped(self, position: Position) -> bool:
+        """True to skip the phase ``position`` is at, which the game would play next (a rule
+        that data cannot say: no Summer turn in the first year, say). Asked for each phase of
+        the variant's year in turn (``variant.calendar``) until one is not skipped; never for
+        a retreat phase with units to retreat. A retreat phase with nothing dislodged and an
+        adjustment phase with nothing to adjust are skipped before it is asked. A skipped
+        movement phase leaves every unit where it is; the centres still change hands at the
+        end of its season when the calendar says they do. None is skipped by default."""
+        return False
 
     def phase_notes(self, before: Position, resolution: Resolution,
                     after: Position) -> tuple[str, ...]:
@@ -622,10 +627,19 @@ def load_hooks(folder: Path, class_name: str, *, line: int | None = None) -> Var
     return hooks
 
 
+_SHIPPED = Path(__file__).resolve().parent / "variants"
+"""Where the variants shipped with realpolitik are."""
+
+
 def variant_package(folder: Path) -> str:
     """The name under which a variant folder's Python files are imported: one package per
-    folder (its resolved path's digest keeps two folders of one name apart)."""
+    folder (its resolved path's digest keeps two folders of one name apart). A variant
+    shipped with realpolitik whose folder is a package (it has an ``__init__.py``) is
+    imported under its own name, ``realpolitik.variants.<folder>``, so that its modules are
+    the same whether a variant loads them or a program imports them."""
     resolved = folder.resolve()
+    if resolved.parent == _SHIPPED and (resolved / "__init__.py").is_file():
+        return f"realpolitik.variants.{resolved.name}"
     digest = hashlib.sha1(str(resolved).encode("utf-8")).hexdigest()[:12]
     safe = re.sub(r"\W", "_", resolved.name)
     return f"realpolitik_variant_{safe}_{digest}"
@@ -636,6 +650,8 @@ def _import_hooks_module(folder: Path) -> types.ModuleType:
     :data:`sys.modules` (what dataclasses and pickle look classes up in); imported again only
     when the file changed."""
     package_name = variant_package(folder)
+    if package_name.startswith("realpolitik."):
+        return importlib.import_module(f"{package_name}.hooks")
     path = folder.resolve() / "hooks.py"
     stamp = path.stat().st_mtime_ns
     module_name = f"{package_name}.hooks"
@@ -696,11 +712,13 @@ def _return_types() -> dict[str, object]:
     """Hook name -> the type its default declares it returns (what a variant's must return)."""
     from realpolitik.adjudication.outcomes import Resolution
     from realpolitik.geography import Map
+    from realpolitik.kinds import OrderKind
     from realpolitik.orders import Build, Order
     from realpolitik.position import DislodgedUnit, Position, Unit
     from realpolitik.variant import Setup, Variant
 
     names = {"Resolution": Resolution, "Map": Map, "Build": Build, "Order": Order,
+             "OrderKind": OrderKind,
              "DislodgedUnit": DislodgedUnit, "Position": Position, "Unit": Unit,
              "Setup": Setup, "Variant": Variant}
     hints: dict[str, object] = {}

@@ -22,17 +22,17 @@ from realpolitik.geography import Terrain, UnitType, province_of
 from realpolitik.hooks import EmptyConvoys, VariantHooks
 from realpolitik.maptables import tables_for
 from realpolitik.orders import (
-    Block,
     Build,
     Convoy,
     Disband,
     Hold,
-    Mobilise,
     Move,
     Order,
     Retreat,
     SupportHold,
     SupportMove,
+    UnitOrder,
+    VariantOrder,
     Waive,
 )
 from realpolitik.position import DislodgedUnit, PhaseType, Position, Unit
@@ -49,7 +49,6 @@ from realpolitik.rules import (
     rules_for,
 )
 from realpolitik.variant_rules import NEUTRAL
-from realpolitik.writing import place_writer
 
 __all__ = [
     "Illegal",
@@ -137,7 +136,7 @@ variant without such a rule, at no cost)."""
 def open_sea_route(position: Position, army: Unit, destination: str, without: str = "",
                    ) -> frozenset[str]:
     """The convoy spaces (fleets and empty seas) of the chains that may carry ``army`` to the
-    province ``destination`` through empty seas (Colonial Winters 4(a)(i)), not through the
+    province ``destination`` through empty seas (a variant's rule), not through the
     space ``without``; empty if none may (or the variant has no such rule)."""
     rule = empty_convoys(position)
     if rule is None or army.power != rule.power or army.type is not UnitType.ARMY:
@@ -230,7 +229,7 @@ class _Checker:
 
     # The unit an order is given to (movement and adjustment removals).
     def find_unit(self, order: Hold | Move | SupportHold | SupportMove | Convoy | Disband
-                  | Block | Mobilise) -> Unit | Illegal:
+                  | VariantOrder) -> Unit | Illegal:
         position = self.position
         unit = position.units.get(province_of(order.location))
         if unit is None:
@@ -240,7 +239,7 @@ class _Checker:
         return self.check_unit(order, unit)
 
     def check_unit(self, order: Hold | Move | SupportHold | SupportMove | Convoy | Disband
-                   | Retreat | Block | Mobilise, unit: Unit) -> Unit | Illegal:
+                   | Retreat | VariantOrder, unit: Unit) -> Unit | Illegal:
         position = self.position
         if order.power is not None and order.power != unit.power:
             if unit.power == NEUTRAL:
@@ -343,7 +342,7 @@ class _Checker:
         )
 
     def impassable(self, province: str) -> bool:
-        """True if no unit may enter ``province`` (Switzerland; Colonial Winters 6(h))."""
+        """True if no unit may enter ``province`` (Switzerland; a variant's closed lands)."""
         found = self.position.variant.map.provinces.get(province)
         return found is not None and found.terrain is Terrain.IMPASSABLE
 
@@ -637,40 +636,6 @@ class _Checker:
             "retreat_impossible", f"The unit cannot retreat to {_name(position, dest)}."
         )
 
-    def block(self, order: Block) -> Block | Illegal:
-        """A block of a corner or passage by a unit that may block it (its variant's
-        ``[[corners]]`` and ``[[passages]]``)."""
-        unit = self.find_unit(order)
-        if isinstance(unit, Illegal):
-            return unit
-        position = self.position
-        rules = position.variant.rules
-        point = rules.block_point(order.point.lower())
-        if point is None or not (rules.corners or rules.passages):
-            return self.illegal(
-                "no_such_crossing",
-                f"{order.point.upper()} is no corner or passage whose crossings can be "
-                f"blocked" + ("." if rules.block_points() else
-                              " (this variant has no block order)."))
-        where = f"the corner {place_writer(position.variant).point(point.id)}" \
-            if point in rules.corners \
-            else f"the passage {_name(position, point.id)}"
-        if unit.province not in point.blockers:
-            return self.illegal(
-                "cannot_block",
-                f"{_The_unit(position, unit)} is not where {where} can be blocked from.")
-        if point.block_units is not None and unit.type is not point.block_units:
-            return self.illegal(
-                "cannot_block",
-                f"Only {'armies' if point.block_units is UnitType.ARMY else 'fleets'} may "
-                f"block {where}.")
-        if (order.location != unit.location or order.unit_type is not unit.type
-                or order.point != point.id):
-            return replace(order, unit_type=unit.type, location=unit.location, point=point.id)
-        return order
-
-    # -- adjustments ------------------------------------------------------------------------
-
     def build(self, order: Build) -> Build | Illegal:
         position, tables = self.position, self.tables
         province = province_of(order.location)
@@ -765,33 +730,19 @@ class _Checker:
             return Disband(unit.type, unit.location, power=unit.power)
         return order
 
-    def mobilises_now(self, order: Mobilise) -> bool:
-        """True if the unit's power may mobilise units in this movement phase (a variant's
-        start choices), so that a mobilisation is not an order of the wrong phase."""
-        unit = self.position.units.get(province_of(order.location))
-        return unit is not None and self.position.variant.hooks.mobilisation(
-            self.position, unit.power) is not None
-
-    def mobilise(self, order: Mobilise) -> Mobilise | Illegal:
-        """The mobilisation of an inactive unit, as the variant's hooks allow it."""
+    def variant_kind(self, order: VariantOrder) -> UnitOrder | Illegal:
+        """An order of a variant's own kind, as the kind checks it (in its phases only)."""
+        position = self.position
+        kind = position.variant.kinds.get(order)
+        if kind is None:
+            return self.illegal("no_such_kind", f"{position.variant.name} has no "
+                                                f"{order.kind} order.")
+        if position.phase.type not in kind.phases:
+            return self.wrong_phase(order)
         unit = self.find_unit(order)
         if isinstance(unit, Illegal):
             return unit
-        position = self.position
-        allowed = position.variant.hooks.mobilisation(position, unit.power)
-        if allowed is None or unit.province not in allowed.units:
-            return self.illegal(
-                "not_inactive",
-                f"{_The_unit(position, unit)} is not an inactive unit that can be mobilised.")
-        if allowed.per_build <= 0:
-            return self.illegal(
-                "no_mobilisation",
-                f"{_power_name(position, unit.power)} cannot mobilise this winter: "
-                f"{allowed.reason or 'it has no build to forego'}.")
-        if order.location != unit.location or order.unit_type is not unit.type \
-                or order.power != unit.power:
-            return Mobilise(unit.type, unit.location, power=unit.power)
-        return order
+        return kind.check(position, order, unit)
 
     def waive(self, order: Waive) -> Waive | Illegal:
         if self.rules.waive is not WaiveBuilds.ALLOWED:
@@ -817,17 +768,15 @@ class _Checker:
                 if order.location != unit.location or order.unit_type is not unit.type:
                     return replace(order, unit_type=unit.type, location=unit.location)
                 return order
-            checked: Order | Illegal
+            checked: UnitOrder | Illegal
             if isinstance(order, Move):
                 checked = self.move(order)
             elif isinstance(order, SupportHold | SupportMove):
                 checked = self.support(order)
             elif isinstance(order, Convoy):
                 checked = self.convoy(order)
-            elif isinstance(order, Block):
-                checked = self.block(order)
-            elif isinstance(order, Mobilise) and self.mobilises_now(order):
-                checked = self.mobilise(order)  # a start choice (Colonial Winters 8)
+            elif isinstance(order, VariantOrder):
+                checked = self.variant_kind(order)
             else:
                 return self.wrong_phase(order)
             if isinstance(checked, Illegal) or not has_order_veto(self.position):
@@ -854,6 +803,8 @@ class _Checker:
                 if order.location != unit.location or order.unit_type is not unit.type:
                     return replace(order, unit_type=unit.type, location=unit.location)
                 return order
+            if isinstance(order, VariantOrder):
+                return self.variant_kind(order)
             return self.wrong_phase(order)
         if isinstance(order, Build):
             return self.build(order)
@@ -861,15 +812,14 @@ class _Checker:
             return self.removal(order)
         if isinstance(order, Waive):
             return self.waive(order)
-        if isinstance(order, Mobilise):
-            return self.mobilise(order)
+        if isinstance(order, VariantOrder):
+            return self.variant_kind(order)
         return self.wrong_phase(order)
 
     def wrong_phase(self, order: Order) -> Illegal:
-        kind = type(order).__name__.lower()
+        kind = order.kind if isinstance(order, VariantOrder) else type(order).__name__.lower()
         words = {"supporthold": "support", "supportmove": "support", "waive": "waive",
-                 "build": "build", "disband": "disband", "retreat": "retreat",
-                 "mobilise": "mobilisation"}
+                 "build": "build", "disband": "disband", "retreat": "retreat"}
         return self.illegal(
             "wrong_phase",
             f"A {words.get(kind, kind)} order cannot be given in a "

@@ -38,17 +38,16 @@ from realpolitik.legality import (
 )
 from realpolitik.maptables import MapTables, Mover, Occupant, tables_for
 from realpolitik.orders import (
-    Block,
     Build,
     Convoy,
     Disband,
     Hold,
-    Mobilise,
     Move,
     Order,
     Retreat,
     SupportHold,
     SupportMove,
+    VariantOrder,
     Waive,
 )
 from realpolitik.position import PhaseType, Position, Unit
@@ -70,7 +69,7 @@ _DEFAULT_RULES = rules_for("2023")
 # -- membership -------------------------------------------------------------------------------
 
 _ORDER_CLASSES = (Hold, Move, SupportHold, SupportMove, Convoy, Retreat, Disband, Build, Waive,
-                  Block, Mobilise)
+                  VariantOrder)
 
 
 class ListedOrders:
@@ -243,20 +242,23 @@ def _adjustment_orders(position: Position, power: str, rules: Rules,
             if first is None or unit.type is first:
                 out[unit.location] = (
                     _made_for(position, unit.type, unit.location, power).disband(),)
-    mobilisation = position.variant.hooks.mobilisation(position, power)
-    if mobilisation is not None and mobilisation.per_build > 0:
-        for province in sorted(mobilisation.units):
-            unit = position.units[province]
-            out[unit.location] = (*out.get(unit.location, ()),
-                                  Mobilise(unit.type, unit.location, power=power))
+    if position.variant.kinds:
+        _add_kinds(position, power, out)
     return out
+
+
+def _add_kinds(position: Position, power: str, out: dict[str, tuple[Order, ...]]) -> None:
+    """Add to ``out`` the orders of the variant's own kinds given in this phase."""
+    for kind in position.variant.kinds.in_phase(position.phase.type):
+        for where, orders in kind.listed(position, power).items():
+            out[where] = (*out.get(where, ()), *orders)
 
 
 _Shared = tuple[dict[str, list[int]], frozenset[str], dict[str, list[tuple[Mover, int]]],
                 dict[str, frozenset[str]], dict[str, frozenset[str]],
                 dict[str, list[tuple[str, str]]], MapTables,
                 "Bounded[tuple[UnitType, str, str], _Made]",
-                Mapping[tuple[UnitType, str], tuple[str, ...]], bool]
+                bool]
 
 _unit_key: Callable[[Unit], tuple[UnitType, str]] = attrgetter("type", "location")
 
@@ -324,10 +326,9 @@ def _find_movement_shared(position: Position) -> _Shared:
             into[dest_prov].append(key)
         start = index + 1
     # (and, so that each power's listing asks the caches once: the map tables, the variant's
-    # order values, its block points, and whether it has convoys through empty seas)
+    # order values, and whether it has convoys through empty seas)
     return (into, frozenset(may_convoy), convoyed_into, group_of_army, convoy_reach,
-            convoys_of, tables, _made_table(position), _block_points(position.variant),
-            empty_convoys(position) is not None)
+            convoys_of, tables, _made_table(position), empty_convoys(position) is not None)
 
 
 _movement_shared: CacheSlot[Position, _Shared] = CacheSlot(
@@ -566,16 +567,13 @@ def _made_for(position: Position, utype: UnitType, loc: str, power: str) -> _Mad
 
 def _movement_orders(position: Position, power: str) -> dict[str, tuple[Order, ...]]:
     (into, may_convoy, convoyed_into, group_of_army, convoy_reach, convoys_of, tables,
-     made_table, blocks_of, has_empty_convoys) = _movement_shared(position)
+     made_table, has_empty_convoys) = _movement_shared(position)
     into_of = into.__getitem__
     army_adj = tables.army_adj
     hooks = position.variant.hooks
     veto = hooks.order_veto if type(hooks).order_veto is not VariantHooks.order_veto else None
-    choosing: frozenset[str] = frozenset()  # units a start choice may mobilise (a variant's)
-    if type(hooks).mobilisation is not VariantHooks.mobilisation:
-        allowed = hooks.mobilisation(position, power)
-        if allowed is not None and allowed.per_build > 0:
-            choosing = allowed.units
+    # the orders of the variant's own kinds (none in most variants)
+    extra = _kind_orders(position, power) if position.variant.kinds else None
     out: dict[str, tuple[Order, ...]] = {}
     for unit in position.units_of(power):
         loc, utype = unit.location, unit.type
@@ -597,12 +595,8 @@ def _movement_orders(position: Position, power: str) -> dict[str, tuple[Order, .
         convoy_pairs = convoys_of.get(prov)
         if convoy_pairs:
             orders = (*orders, *made.listed_convoys(convoy_pairs))
-        if blocks_of:
-            blocks = blocks_of.get((utype, prov))
-            if blocks:
-                orders = (*orders, *(Block(utype, loc, point, power=power) for point in blocks))
-        if choosing and prov in choosing:
-            orders = (*orders, Mobilise(utype, loc, power=power))
+        if extra:
+            orders = (*orders, *extra.get(loc, ()))
         if veto is not None:
             orders = tuple(o for o in orders if isinstance(o, Hold)
                            or veto(position, unit, o) is None)
@@ -612,21 +606,11 @@ def _movement_orders(position: Position, power: str) -> dict[str, tuple[Order, .
     return out
 
 
-def _find_block_points(variant: Variant) -> Mapping[tuple[UnitType, str], tuple[str, ...]]:
-    """(unit type, province) -> the corners and passages a unit of that type there may block
-    (none in most variants)."""
-    out: dict[tuple[UnitType, str], list[str]] = {}
-    for point in variant.rules.block_points():
-        for where in sorted(point.blockers):
-            for utype in (UnitType.ARMY, UnitType.FLEET):
-                if point.block_units is None or point.block_units is utype:
-                    out.setdefault((utype, where), []).append(point.id)
-    return MappingProxyType({k: tuple(v) for k, v in out.items()})
-
-
-_block_points: CacheSlot[Variant, Mapping[tuple[UnitType, str], tuple[str, ...]]] = CacheSlot(
-    "block points", _find_block_points)
-"""The points each unit may block, by the variant's data: made once per variant."""
+def _kind_orders(position: Position, power: str) -> dict[str, tuple[Order, ...]]:
+    """Unit location -> the orders of the variant's own kinds ``power`` may give it now."""
+    out: dict[str, tuple[Order, ...]] = {}
+    _add_kinds(position, power, out)
+    return out
 
 
 class _EmptyConvoyMoves(NamedTuple):
@@ -642,8 +626,8 @@ class _EmptyConvoyMoves(NamedTuple):
 
 
 def _find_empty_convoy_moves(position: Position) -> dict[str, _EmptyConvoyMoves]:
-    """Army province -> the moves it may make only by a convoy through empty seas (Colonial
-    Winters 4(a)(i)); no entry for an army with none."""
+    """Army province -> the moves it may make only by a convoy through empty seas (a
+    variant's rule); no entry for an army with none."""
     rule = empty_convoys(position)
     out: dict[str, _EmptyConvoyMoves] = {}
     if rule is None:
@@ -686,7 +670,7 @@ _empty_convoy_moves: CacheSlot[Position, dict[str, _EmptyConvoyMoves]] = CacheSl
 def _add_empty_convoys(position: Position, power: str, out: dict[str, tuple[Order, ...]],
                        ) -> None:
     """Add to ``power``'s listing the orders that convoys through empty seas alone make legal
-    (Colonial Winters 4(a)(i)): the holder's armies' moves, the convoys of the fleets at
+    (a variant's rule): the holder's armies' moves, the convoys of the fleets at
     either end of such a chain (a fleet in its middle may be ordered to convoy too, but is not
     offered), and every unit's supports of those moves; each made as the order check reads
     it (only a variant with such a rule pays for this)."""

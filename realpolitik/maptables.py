@@ -114,8 +114,8 @@ class MapTables:
             for other in near:
                 fleet_prov[province_of(loc)].add(province_of(other))
         convoying = self.convoy_spaces
-        # Land across a support-only border from a convoy space (Colonial Winters' South Pole,
-        # 6(l): "armies may reach it only by convoy"): no fleet enters it, but the fleets of
+        # Land across a support-only border from a convoy space (a pole "armies may reach only
+        # by convoy"): no fleet enters it, but the fleets of
         # that sea may land an army there or take one off.
         for sea in convoying:
             for land in self.fleet_reach.get(sea, frozenset()) - fleet_prov[sea]:
@@ -330,7 +330,7 @@ class MapTables:
                        ends: AbstractSet[str], empty: AbstractSet[str], without: str = "",
                        ) -> frozenset[str]:
         """The convoy spaces of the chains that join ``origin`` to ``destination`` when empty
-        seas may carry an army (Colonial Winters 4(a)(i)), or an empty set if none does.
+        seas may carry an army (a variant's rule), or an empty set if none does.
 
         A chain starts at a space of ``ends`` next to ``origin`` and ends at one next to
         ``destination`` (spaces holding fleets that may end such a convoy), and in between

@@ -18,7 +18,7 @@ import difflib
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from realpolitik.caches import Bounded, CacheSlot
 from realpolitik.errors import (
@@ -30,12 +30,10 @@ from realpolitik.errors import (
 from realpolitik.geography import Terrain, UnitType, province_of
 from realpolitik.legality import adjustment_counts
 from realpolitik.orders import (
-    Block,
     Build,
     Convoy,
     Disband,
     Hold,
-    Mobilise,
     Move,
     Order,
     Retreat,
@@ -47,6 +45,9 @@ from realpolitik.orders import (
 from realpolitik.position import PhaseType, Position, Unit
 from realpolitik.variant import Variant, load_variant, normalize_name
 from realpolitik.writing import write_place
+
+if TYPE_CHECKING:  # pragma: no cover
+    from realpolitik.kinds import OrderKind
 
 __all__ = [
     "OrderSheet",
@@ -69,15 +70,12 @@ _DISBAND = frozenset(
 )
 _BUILD = frozenset({"b", "build", "builds", "built"})
 _WAIVE = frozenset({"waive", "waives", "waived", "waiver"})
-_BLOCK = frozenset({"block", "blocks", "blk", "blocking"})
-_MOBILISE = frozenset({"mobilise", "mobilize", "mobilises", "mobilizes", "mobilised",
-                       "mobilized", "mob", "mobilisation", "mobilization"})
 _UNIT_TYPES = {"a": UnitType.ARMY, "army": UnitType.ARMY, "f": UnitType.FLEET,
                "fleet": UnitType.FLEET}
-_KEYWORDS = _HOLD | _SUPPORT | _CONVOY | _MOVE | _RETREAT | _DISBAND | _BUILD | _WAIVE | _BLOCK \
-    | _MOBILISE | {"a", "f", "via", "by"}
+_KEYWORDS = _HOLD | _SUPPORT | _CONVOY | _MOVE | _RETREAT | _DISBAND | _BUILD | _WAIVE \
+    | {"a", "f", "via", "by"}
 
-_STARTS_AFTER_POWER = frozenset(_UNIT_TYPES) | _BUILD | _DISBAND | _WAIVE | _RETREAT | _MOBILISE
+_STARTS_AFTER_POWER = frozenset(_UNIT_TYPES) | _BUILD | _DISBAND | _WAIVE | _RETREAT
 _DIRECTIONS = {
     "n": "north", "no": "north", "nth": "north", "north": "north", "northern": "north",
     "s": "south", "so": "south", "sth": "south", "south": "south", "southern": "south",
@@ -186,6 +184,8 @@ class _Lexicon:
     """Every (words, location) for prefix matching, by the first letter of the name."""
     display: dict[str, str]
     longest: int
+    keywords: frozenset[str] = _KEYWORDS
+    """The order words: the rulebooks' and the variant's own kinds' (``variant.kinds``)."""
     prefix_memo: Bounded[tuple[tuple[str, ...], int], _PrefixMatch | None] = field(
         default_factory=lambda: Bounded(_MEMO_BOUND))
     """:meth:`_Parser._prefix_candidates` by its arguments: players write the same few names
@@ -232,8 +232,9 @@ def _make_lexicon(variant: Variant) -> _Lexicon:
     by_initial: dict[str, list[tuple[tuple[str, ...], str]]] = {}
     for words, location in names:
         by_initial.setdefault(words[0][0], []).append((words, location))
+    keywords = _KEYWORDS | frozenset(variant.kinds.by_word) if variant.kinds else _KEYWORDS
     return _Lexicon(exact, shared, qualified, {k: tuple(v) for k, v in by_initial.items()},
-                    display, max(len(w) for w, _ in names))
+                    display, max(len(w) for w, _ in names), keywords)
 
 
 _lexicon: CacheSlot[Variant, _Lexicon] = CacheSlot("notation lexicon", _make_lexicon)
@@ -269,7 +270,8 @@ class _Draft:
     destination: _Place | None = None
     via_convoy: bool = False
     point: str | None = None
-    """A block's corner, named by its id (a place named is in ``target``)."""
+    """The argument of an order of a variant's kind, named by an id that is no place (a
+    corner's); a place named is in ``target``."""
     span: tuple[int, int] = (0, 0)
     unit_span: tuple[int, int] = (0, 0)
     action_written: bool = False
@@ -292,6 +294,7 @@ class _Parser:
         self.variant = variant
         self.allowance = allowance
         self.lexicon = _lexicon(variant)
+        self.kinds = variant.kinds
         self.text = text
         self.tokens = list(tokens)
         self.i = 0
@@ -455,7 +458,7 @@ class _Parser:
         elif candidates and prefix_matches and prefix_matches[0] == used == 1 \
                 and not any(c.isdigit() for c in words[0]):
             # an exact short name that also begins another name ("Tyr": Tyrolia or Tyrrhenian);
-            # a numbered space is no abbreviation ("e10" is not e100-e109 of Colonial Winters)
+            # a numbered space is no abbreviation ("e10" is not e100-e109 of a numbered map)
             candidates.extend(loc for loc in prefix_matches[1] if loc not in candidates)
         if not candidates:
             self.i = start_index
@@ -486,11 +489,12 @@ class _Parser:
     def _match_prefixes(
         self, words: tuple[str, ...], exact_used: int
     ) -> _PrefixMatch | None:
+        keywords = self.lexicon.keywords
         for n in range(len(words), 0, -1):
             phrase = words[:n]
-            if phrase[-1] in _KEYWORDS and n > 1:
+            if phrase[-1] in keywords and n > 1:
                 continue  # "Bla S": the S is a support, not "Black Sea"
-            if n == 1 and (len(phrase[0]) < 3 or phrase[0] in _KEYWORDS):
+            if n == 1 and (len(phrase[0]) < 3 or phrase[0] in keywords):
                 continue
             same_initial = self.lexicon.names.get(phrase[0][0], ())
             found = {
@@ -672,8 +676,8 @@ class _Parser:
         elif self.word() in _RETREAT:
             leading = "retreat"
             self.i += 1
-        elif self.word() in _MOBILISE:
-            leading = "mobilise"
+        elif self.kinds and self.word() in self.kinds.leading:
+            leading = self.kinds.leading[self.word() or ""].name
             self.i += 1
         elif self.implied is not None:
             leading = self.implied
@@ -683,7 +687,7 @@ class _Parser:
         draft.unit_type = self.take_unit_type()
         if leading == "build" and self.word() in ("in", "at"):
             self.i += 1
-        if self.word() not in _KEYWORDS or self.word() in _UNIT_TYPES:
+        if self.word() not in self.lexicon.keywords or self.word() in _UNIT_TYPES:
             draft.place = self.place("the unit's place")
         if draft.unit_type is None:
             draft.unit_type = self.take_unit_type()  # "Edi F" is unusual, but "Build Edi F" happens
@@ -703,10 +707,11 @@ class _Parser:
             self.take_move_separator()
             draft.action = "retreat"
             draft.destination = self.place("where the unit retreats to")
-        elif leading == "mobilise":
-            if self.word() in _MOBILISE:
+        elif leading is not None and leading in self.kinds.by_name:
+            kind = self.kinds.by_name[leading]
+            if self.kinds.by_word.get(self.word() or "") is kind:
                 self.i += 1
-            draft.action = "mobilise"
+            self.parse_kind(draft, kind)
         else:
             self.parse_action(draft)
         self.expect_end()
@@ -746,13 +751,9 @@ class _Parser:
         elif word in _BUILD:
             self.i += 1
             draft.action = "build"
-        elif word in _MOBILISE:
+        elif self.kinds and word in self.kinds.by_word:
             self.i += 1
-            draft.action = "mobilise"
-        elif word in _BLOCK:
-            self.i += 1
-            self.parse_blocked(draft)
-            draft.action = "block"
+            self.parse_kind(draft, self.kinds.by_word[word or ""])
         elif self.take_move_separator() or self.try_peek_place() is not None:
             draft.destination = self.place("the destination")
             draft.via_convoy = self.take_via()
@@ -782,26 +783,26 @@ class _Parser:
         finally:
             self.i = saved
 
-    def parse_blocked(self, draft: _Draft) -> None:
-        """What a block order blocks: a corner by its id (``BLOCK SICILY``, ``block the
-        corner southern africa``) or a place: a passage's space, or a space of a corner."""
-        while self.word() in ("the", "corner", "passage", "point", "crossing", "at", "of") \
-                and self.peek(1) is not None:
-            self.i += 1
+    def parse_kind(self, draft: _Draft, kind: OrderKind) -> None:
+        """The rest of an order of a variant's own kind, after its keyword: what it names, if
+        anything (an id the kind knows, such as a corner's, or a place)."""
+        draft.action = kind.name
         rest = self.tokens[self.i:]
+        if kind.argument is None:
+            return
         if not rest:
-            raise self.error("a block order names the corner or passage it blocks",
-                             span=(len(self.text), len(self.text)),
-                             hint="write e.g. 'A Nap BLOCK Sicily' (a corner) or "
-                                  "'A Det BLOCK St Clair' (a passage)")
-        written = self.text[rest[0].start:rest[-1].end].lower()
-        key = re.sub(r"[^a-z0-9]+", "_", written).strip("_")
-        for corner in self.variant.rules.corners:
-            if key in (corner.id, corner.id.replace("_", "")):
-                draft.point = corner.id
-                self.i = len(self.tokens)
+            if kind.argument_optional:
                 return
-        draft.target = self.place("the corner or passage it blocks")
+            raise self.error(f"a {kind.name} order names {kind.argument}",
+                             span=(len(self.text), len(self.text)),
+                             hint=f"write {kind.argument} after {kind.name.upper()}")
+        written = self.text[rest[0].start:rest[-1].end].lower()
+        named = kind.read_id(self.variant, written)
+        if named is not None:
+            draft.point = named
+            self.i = len(self.tokens)
+            return
+        draft.target = self.place(kind.argument)
 
     def parse_supported(self, draft: _Draft) -> None:
         draft.target_power = self.take_power()
@@ -908,10 +909,10 @@ class _Settler:
             return Disband(unit_type, location, **common)
         if action == "build":
             return Build(unit_type, location, **common)
-        if action == "mobilise":
-            return Mobilise(unit_type, location, **common)
-        if action == "block":
-            return Block(unit_type, location, self.settle_point(draft, location), **common)
+        kind = self.variant.kinds.by_name.get(action) if self.variant.kinds else None
+        if kind is not None:
+            argument = self.settle_argument(draft, kind, unit_type, location)
+            return kind.make(unit_type, location, argument, power)
         if action in ("move", "retreat"):
             assert draft.destination is not None
             destination = self.settle_destination(draft.destination, unit_type, location)
@@ -937,38 +938,28 @@ class _Settler:
         return SupportMove(unit_type, location, target_at, destination, target_type,
                            supported_power=draft.target_power, **common)
 
-    def settle_point(self, draft: _Draft, location: str) -> str:
-        """The corner or passage a block order names: by its id, or by a place that is a
-        passage or a space of one corner (of the corners with that space, the one the unit
-        may block)."""
+    def settle_argument(self, draft: _Draft, kind: OrderKind, unit_type: UnitType,
+                        location: str) -> str | None:
+        """What an order of a variant's kind names: an id read as such, or the one reading the
+        kind gives of the place written (None when it names nothing)."""
         if draft.point is not None:
             return draft.point
         place = draft.target
-        assert place is not None
-        rules = self.variant.rules
-        found: list[str] = []
-        for candidate in place.candidates:
-            province = province_of(candidate)
-            passage = rules.block_point(province)
-            if passage is not None:
-                found.append(passage.id)
-                continue
-            corners = [c for c in rules.corners if province in c.ring]
-            mine = [c for c in corners if province_of(location) in c.blockers]
-            found.extend(c.id for c in (mine or corners))
-        found = list(dict.fromkeys(found))
+        candidates = tuple(place.candidates) if place is not None else ()
+        if place is not None and place.coast is not None:  # a coast written ("StP/NC") first
+            candidates = (place.coast, *(c for c in candidates if c != place.coast))
+        found = kind.readings(self.variant, (unit_type, location), candidates)
         if len(found) == 1:
             return found[0]
+        if place is None:
+            return None
         if not found:
-            points = ", ".join(p.id.upper() for p in rules.block_points()) or "none here"
-            raise InvalidOrderError(
-                f"{place.written!r} is no corner or passage whose crossings can be blocked",
-                text=self.text, span=place.span,
-                hint=f"the corners and passages are: {points}")
+            message, hint = kind.unread(self.variant, self.text[place.span[0]:place.span[1]])
+            raise InvalidOrderError(message, text=self.text, span=place.span, hint=hint)
         raise AmbiguousOrderError(
             f"{place.written!r} could mean {' or '.join(f.upper() for f in found)}",
             candidates=[f.upper() for f in found], text=self.text, span=place.span,
-            hint="name the corner by its id")
+            hint=f"name {kind.argument or 'it'} so that it has one meaning")
 
     def adjustment_meant(self, draft: _Draft, power: str | None) -> str:
         """What a bare unit ("A Vie") means in an adjustment phase: a removal when the power
@@ -1258,7 +1249,8 @@ def _written_power(variant: Variant, tokens: list[_Token]) -> tuple[str | None, 
             return power, length + 1
         if not rest:
             return power, length
-        if rest[0].kind == "word" and rest[0].text in _STARTS_AFTER_POWER:
+        if rest[0].kind == "word" and (rest[0].text in _STARTS_AFTER_POWER
+                                       or rest[0].text in variant.kinds.leading):
             return power, length
     return None, 0
 
@@ -1399,7 +1391,7 @@ def _split_segments(tokens: list[_Token], variant: Variant,
             follows_power = before.kind == "word" and _is_power_word(variant, before.text)
             follows_word = before.kind == "word" and (
                 before.text in _STARTS_ORDER_AFTER or before.text in _DISBAND
-                or before.text in _RETREAT or before.text in _MOBILISE
+                or before.text in _RETREAT or before.text in variant.kinds.leading
             )
             if not follows_power and not follows_word and before.kind not in ("colon", "dash"):
                 segments.append([])
@@ -1468,6 +1460,7 @@ def parse_orders(
     """
     the_variant = _variant_of(position, variant)
     allowance = _Allowance()
+    leading_kinds = the_variant.kinds.leading  # a variant's verbs that may lead ("Mobilise")
     entries: list[ParsedOrder] = []
     named: list[str] = []
     current_power = power
@@ -1530,11 +1523,13 @@ def parse_orders(
                 carried = "build"
             elif first in _DISBAND:
                 carried = "disband"
-            elif first in _MOBILISE:
-                carried = "mobilise"
-            elif first in _KEYWORDS and first not in _UNIT_TYPES:
+            elif first in leading_kinds:
+                carried = leading_kinds[first].name
+            elif (first in _KEYWORDS or first in the_variant.kinds.by_word) \
+                    and first not in _UNIT_TYPES:
                 carried = None
-            verb = carried if first not in _BUILD | _DISBAND | _MOBILISE else None
+            verb = carried if first not in _BUILD | _DISBAND and first not in leading_kinds \
+                else None
             try:
                 order = _parse_one(piece, position, current_power, the_variant, verb, allowance)
             except OrderTextError as exc:

@@ -8,6 +8,7 @@ writer gave it, the power that ordered it. ``str(order)`` is the canonical text 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import ClassVar
 
 from realpolitik.geography import UnitType, province_of
 
@@ -126,27 +127,22 @@ class Build(_UnitOrder):
 
 
 @dataclass(frozen=True, slots=True)
-class Block(_UnitOrder):
-    """The unit blocks the crossings of ``point``: a corner's id or a passage's space, as the
-    variant declares them (``[[corners]]``, ``[[passages]]``; Colonial Winters 6(b)-(d)). A
-    block is cut as a support is, and a crossing move overrides it with as many supports as
-    there are blocks standing against it."""
+class VariantOrder(_UnitOrder):
+    """An order of a kind a variant declares (:class:`realpolitik.kinds.OrderKind`), not one of
+    the rulebooks' kinds: the unit, and the one thing the order names beside it (a place, a
+    corner's id), if any. A kind subclasses it (``@dataclass(frozen=True, slots=True)``, no
+    fields of its own) and sets ``kind`` to the kind's name; ``str(order)`` is the keyword in
+    capitals after the unit, then the argument (``A BRE TRANSFORM``, ``A E49 BLOCK
+    SICILY``)."""
 
-    point: str
-
-    def __str__(self) -> str:
-        return f"{self.unit_text} BLOCK {self.point.upper()}"
-
-
-@dataclass(frozen=True, slots=True)
-class Mobilise(_UnitOrder):
-    """An inactive unit is mobilised in an adjustment phase, by foregoing a build (Colonial
-    Winters 8: one foregone build a year mobilises two units, three for the power with sea
-    superiority); the variant's hooks say which units may be (:meth:`~realpolitik.hooks.
-    VariantHooks.mobilisation`)."""
+    argument: str | None = None
+    """What the order names beside its unit, lower case (None: nothing)."""
+    kind: ClassVar[str] = ""
+    """The name of the kind (the keyword written, lower case)."""
 
     def __str__(self) -> str:
-        return f"{self.unit_text} MOBILISE"
+        argument = f" {self.argument.upper()}" if self.argument else ""
+        return f"{self.unit_text} {self.kind.upper()}{argument}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,17 +155,17 @@ class Waive:
         return "WAIVE"
 
 
-MovementOrder = Hold | Move | SupportHold | SupportMove | Convoy | Block
-"""Orders of a movement phase (a block only in a variant with corners or passages)."""
+MovementOrder = Hold | Move | SupportHold | SupportMove | Convoy | VariantOrder
+"""Orders of a movement phase (one of a variant's own kinds only where it declares one)."""
 RetreatOrder = Retreat | Disband
 """Orders of a retreat phase."""
-AdjustmentOrder = Build | Disband | Waive | Mobilise
-"""Orders of an adjustment phase (a mobilisation only in a variant with inactive units)."""
+AdjustmentOrder = Build | Disband | Waive | VariantOrder
+"""Orders of an adjustment phase (one of a variant's own kinds only where it declares one)."""
 Order = (Hold | Move | SupportHold | SupportMove | Convoy | Retreat | Disband | Build | Waive
-         | Block | Mobilise)
+         | VariantOrder)
 """Any order."""
 UnitOrder = (Hold | Move | SupportHold | SupportMove | Convoy | Retreat | Disband | Build
-             | Block | Mobilise)
+             | VariantOrder)
 """Any order given to (or creating) a unit at a location."""
 
 

@@ -1,57 +1,54 @@
 """The order of phases: what comes after a resolved phase, and supply-centre ownership.
 
-Spring and Fall movement; a retreat phase only when units were dislodged; adjustments after Fall
-only when some power must or can change its number of units. Centre ownership changes at the end
-of a Fall turn (after its retreats) and persists while a centre is vacant.
+The phases follow the variant's year (``variant.calendar``: the rulebooks' Spring and Fall
+movement and Winter adjustments by default); a retreat phase is played only when units were
+dislodged, an adjustment phase only when some power must or can change its number of units, and
+any phase only if the variant's ``phase_skipped`` hook does not skip it. Centre ownership
+changes at the end of the movement turn (after its retreats) of each season that says so (the
+rulebooks' Fall) and persists while a centre is vacant.
 """
 
 from __future__ import annotations
 
 from realpolitik.adjudication.outcomes import Resolution
+from realpolitik.errors import HookError
 from realpolitik.hooks import VariantHooks
 from realpolitik.legality import adjustment_counts, can_build
 from realpolitik.maptables import tables_for
-from realpolitik.position import Phase, PhaseType, Position, Season
+from realpolitik.position import Phase, PhaseType, Position
 
 
 def needs_adjustments(position: Position) -> bool:
-    """True if some power must remove units, is due builds and has somewhere to build, or
-    may mobilise inactive units (a variant's rule)."""
+    """True if some power must remove units, is due builds and has somewhere to build, or has
+    orders of the variant's own kinds to give (mobilising inactive units, transforming one)."""
     counts = adjustment_counts(position)
     if min(counts.values(), default=0) < 0:
         return True  # (asked first: whether a power can build costs far more to find out)
     for power, difference in counts.items():
         if difference > 0 and can_build(position, power):
             return True
-    return bool(mobilising_powers(position))
+    return bool(kind_powers(position))
 
 
-def mobilising_powers(position: Position) -> tuple[str, ...]:
-    """The powers that may mobilise inactive units in this winter (none in most variants)."""
-    hooks = position.variant.hooks
-    if type(hooks).mobilisation is VariantHooks.mobilisation:
+def kind_powers(position: Position) -> tuple[str, ...]:
+    """The powers with orders of the variant's own kinds to give in this adjustment phase
+    (:meth:`~realpolitik.kinds.OrderKind.acts`; none in most variants)."""
+    kinds = position.variant.kinds.in_phase(PhaseType.ADJUSTMENTS) if position.variant.kinds \
+        else ()
+    if not kinds:
         return ()
-    out = []
-    for power in position.variant.power_ids:
-        allowed = hooks.mobilisation(position, power)
-        if allowed is not None and allowed.per_build > 0:
-            out.append(power)
-    return tuple(out)
-
-
-def _next_phase(phase: Phase, kind: PhaseType) -> Phase:
-    if kind is PhaseType.ADJUSTMENTS:
-        return Phase(Season.WINTER, phase.year, PhaseType.ADJUSTMENTS)
-    if phase.season is Season.SPRING:
-        return Phase(Season.FALL, phase.year, PhaseType.MOVEMENT)
-    return Phase(Season.SPRING, phase.year + 1, PhaseType.MOVEMENT)
+    return tuple(power for power in position.variant.power_ids
+                 if any(kind.acts(position, power) for kind in kinds))
 
 
 def next_position(position: Position, resolution: Resolution) -> Position:
     """The position of the phase that follows ``position`` once ``resolution`` is applied.
 
-    Retreat and adjustment phases with nothing to do are skipped; after a Fall turn the
-    supply centres change owner. The variant's state is carried by its hooks.
+    Retreat and adjustment phases with nothing to do are skipped, as are the phases the
+    variant's hooks skip; at the end of a turn whose season counts them (the rulebooks' Fall)
+    the supply centres change owner. The variant's state is carried by its hooks.
+
+    :raises HookError: the variant's ``phase_skipped`` hook skipped every phase.
     """
     following = _following(position, resolution)
     state = position.variant.hooks.next_state(position, resolution, following)
@@ -71,19 +68,27 @@ def _following(position: Position, resolution: Resolution) -> Position:
             dislodged=resolution.dislodged,
             standoffs=resolution.standoffs,
         )
+    variant = position.variant
+    calendar = variant.calendar
+    hooks = variant.hooks
+    asks_hooks = type(hooks).phase_skipped is not VariantHooks.phase_skipped
     centers = position.centers
-    if phase.season is Season.FALL:
-        # the end of a Fall turn: centres change hands, then adjustments if anyone has any
-        centers = position.variant.hooks.center_owners(
-            position, units, tables_for(position.variant).centers_in_order)
-        winter = position.replace(phase=_next_phase(phase, PhaseType.ADJUSTMENTS), units=units,
-                                  centers=centers, dislodged=(), standoffs=frozenset())
-        if needs_adjustments(winter):
-            return winter
-        return winter.replace(phase=Phase(Season.SPRING, phase.year + 1, PhaseType.MOVEMENT))
-    if phase.type is PhaseType.ADJUSTMENTS:
-        following = Phase(Season.SPRING, phase.year + 1, PhaseType.MOVEMENT)
-    else:
-        following = _next_phase(phase, PhaseType.MOVEMENT)
-    return position.replace(phase=following, units=units, centers=centers, dislodged=(),
-                            standoffs=frozenset())
+    # Walk the year's phases from this one to the next that is played; a year is enough
+    # unless the hooks skip every phase.
+    for _ in range(2 * calendar.phases_per_year + 1):
+        if calendar.ends_count(phase):
+            # the end of a turn whose season counts: the centres change hands
+            centers = hooks.center_owners(position, units,
+                                          tables_for(variant).centers_in_order)
+        phase = calendar.after(phase)
+        if phase.type is PhaseType.RETREATS:
+            continue  # nothing dislodged: no retreat phase
+        following = position.replace(phase=phase, units=units, centers=centers, dislodged=(),
+                                     standoffs=frozenset())
+        if phase.type is PhaseType.ADJUSTMENTS and not needs_adjustments(following):
+            continue
+        if asks_hooks and hooks.phase_skipped(following):
+            continue
+        return following
+    raise HookError(f"the hook {type(hooks).__name__}.phase_skipped skipped every phase of two "
+                    f"years after {position.phase}", hook="phase_skipped")

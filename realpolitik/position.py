@@ -1,94 +1,24 @@
-"""Phases, units and the immutable position of a game at one phase."""
+"""Units and the immutable position of a game at one phase (phases are
+:mod:`realpolitik.calendar`'s, named here too)."""
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
 from types import MappingProxyType
 from typing import TypeVar
 
 from realpolitik.caches import Caches, CacheSlot
+from realpolitik.calendar import Phase as Phase
+from realpolitik.calendar import PhaseType as PhaseType
+from realpolitik.calendar import Season as Season
 from realpolitik.errors import RealpolitikError
 from realpolitik.geography import UnitType, province_of
 from realpolitik.hooks import NO_STATE, VariantState
 from realpolitik.slots import slot_setter
 from realpolitik.variant import Variant
 from realpolitik.variant_rules import NEUTRAL
-
-
-class Season(StrEnum):
-    """The season of a phase; the value is the letter used in phase names."""
-
-    SPRING = "S"
-    FALL = "F"
-    WINTER = "W"
-
-
-class PhaseType(StrEnum):
-    """The kind of phase; the value is the letter used in phase names."""
-
-    MOVEMENT = "M"
-    RETREATS = "R"
-    ADJUSTMENTS = "A"
-
-
-_SEASON_ORDER = {Season.SPRING: 0, Season.FALL: 1, Season.WINTER: 2}
-_TYPE_ORDER = {PhaseType.MOVEMENT: 0, PhaseType.RETREATS: 1, PhaseType.ADJUSTMENTS: 2}
-_PHASE_RE = re.compile(r"([SFW])(\d{3,4})([MRA])")
-_SEASON_NAMES = {Season.SPRING: "Spring", Season.FALL: "Fall", Season.WINTER: "Winter"}
-_TYPE_NAMES = {
-    PhaseType.MOVEMENT: "movement",
-    PhaseType.RETREATS: "retreats",
-    PhaseType.ADJUSTMENTS: "adjustments",
-}
-
-
-@dataclass(frozen=True, slots=True)
-class Phase:
-    """A season of a year and a phase type, written ``S1901M``, ``F1901R``, ``W1901A``."""
-
-    season: Season
-    year: int
-    type: PhaseType
-
-    @classmethod
-    def parse(cls, text: str) -> Phase:
-        """Read ``S1901M``; also accepts lower case.
-
-        :raises ValueError: the text is not a phase name.
-        """
-        match = _PHASE_RE.fullmatch(text.strip().upper())
-        if match is None:
-            raise ValueError(
-                f"{text!r} is not a phase: write season, year and type, e.g. S1901M or W1901A"
-            )
-        season, year, kind = match.groups()
-        phase = cls(Season(season), int(year), PhaseType(kind))
-        if (phase.season is Season.WINTER) != (phase.type is PhaseType.ADJUSTMENTS):
-            raise ValueError(f"{text!r}: adjustments happen in winter (W), and only then")
-        return phase
-
-    def __str__(self) -> str:
-        return f"{self.season.value}{self.year}{self.type.value}"
-
-    @property
-    def sort_key(self) -> tuple[int, int, int]:
-        """Chronological order."""
-        return (self.year, _SEASON_ORDER[self.season], _TYPE_ORDER[self.type])
-
-    def __lt__(self, other: Phase) -> bool:
-        return self.sort_key < other.sort_key
-
-    def __le__(self, other: Phase) -> bool:
-        return self.sort_key <= other.sort_key
-
-    @property
-    def long_name(self) -> str:
-        """``"Spring 1901 movement"``."""
-        return f"{_SEASON_NAMES[self.season]} {self.year} {_TYPE_NAMES[self.type]}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,9 +145,19 @@ class Position:
     ) -> Position:
         """Make a position from a list of units, checking it.
 
-        :raises PositionError: a unit stands where it cannot, or two units share a province.
+        :raises PositionError: the phase is not one of the variant's year, a unit stands where
+            it cannot, or two units share a province.
         """
         the_map = variant.map
+        calendar = variant.calendar
+        if isinstance(phase, str):
+            try:
+                phase = calendar.parse_phase(phase)
+            except ValueError as exc:
+                raise PositionError(str(exc)) from None
+        elif not calendar.has(phase):
+            raise PositionError(f"{phase} is not a phase of {variant.name}'s year; the seasons "
+                                f"are {calendar.describe()}")
         by_province: dict[str, Unit] = {}
         for unit in units:
             if not variant.is_owner(unit.power):
@@ -237,7 +177,7 @@ class Position:
             by_province[unit.province] = unit
         return cls(
             variant,
-            Phase.parse(phase) if isinstance(phase, str) else phase,
+            phase,
             by_province,
             dict(centers or {}),
             tuple(dislodged),

@@ -28,7 +28,9 @@ from realpolitik.game import Game
 from realpolitik.writing import write_order
 
 _HEADER = re.compile(r'\[(\w+)\s+"([^"]*)"\]')
-_PHASE = re.compile(r"[SFW]\d{3,4}[MRA]")
+_PHASE = re.compile(r"[A-Z]+\d{3,4}[MRA]")
+"""A phase's name: its season's code (the variant's: ``S``, ``F``, ``W``, a summer's ``U``...),
+year and type."""
 
 
 def _result(game: Game) -> str:

@@ -21,7 +21,7 @@ from realpolitik.game import EndKind, Game, GameEnd, PhaseRecord, SubmittedOrder
 from realpolitik.geography import UnitType
 from realpolitik.hooks import NO_STATE
 from realpolitik.notation import parse_order
-from realpolitik.position import DislodgedUnit, Phase, Position, Unit
+from realpolitik.position import DislodgedUnit, Position, Unit
 from realpolitik.rules import rules_for
 from realpolitik.variant import VARIANTS_PATH_VARIABLE, Variant, load_variant
 
@@ -93,7 +93,7 @@ def position_from_json(game: Game, data: Mapping[str, Any]) -> Position:
                       (p.lower(), u) in via)
         for p, entries in data.get("dislodged", {}).items() for u, attacker in entries.items()
     ]
-    return Position.build(game.position.variant, Phase.parse(data["phase"]), units, centers,
+    return Position.build(game.position.variant, str(data["phase"]), units, centers,
                           dislodged=dislodged, standoffs=[s.lower() for s in
                                                           data.get("standoffs", [])],
                           state=data.get("state") or NO_STATE)

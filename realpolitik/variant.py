@@ -20,9 +20,11 @@ from types import MappingProxyType
 from typing import Any
 
 from realpolitik.caches import Caches
+from realpolitik.calendar import CLASSICAL_CALENDAR, Calendar, read_calendar
 from realpolitik.errors import VariantError, VariantWarning
 from realpolitik.geography import Map, Province, Terrain, UnitType, province_of
 from realpolitik.hooks import VariantHooks, load_hooks, seal_hooks
+from realpolitik.kinds import NO_KINDS, OrderKinds
 from realpolitik.variant_rules import NEUTRAL, TomlLines, VariantRules, read_variant_rules
 
 VARIANTS_DIR = Path(__file__).parent / "variants"
@@ -98,6 +100,9 @@ class Variant:
     solo_centers: int
     aliases: tuple[str, ...] = ()
     description: str = ""
+    calendar: Calendar = CLASSICAL_CALENDAR
+    """The variant's year: its seasons in order, their phases and where the centres change
+    hands (``[[seasons]]`` in ``variant.toml``; the rulebooks' year by default)."""
     rules: VariantRules = field(default_factory=VariantRules)
     """What the variant declares about its rules (``[rules]`` and the tables of special
     rules in ``variant.toml``), typed and checked."""
@@ -111,8 +116,8 @@ class Variant:
     """Normalised name or alias -> location id, for the parser."""
     shared_names: Mapping[str, tuple[str, ...]] = field(
         default_factory=lambda: MappingProxyType({}))
-    """Normalised alias -> the locations that share it (the key of Colonial Winters calls two
-    spaces Columbia): the parser answers such a name as ambiguous, with every candidate,
+    """Normalised alias -> the locations that share it (a map's key may call two spaces by
+    one name): the parser answers such a name as ambiguous, with every candidate,
     unless the position leaves only one of them possible."""
     writes_names: bool = False
     """True if orders, positions and results write places by their names (``F London -
@@ -143,6 +148,9 @@ class Variant:
     nearest first: where its artwork and hooks are looked for (empty: made in memory)."""
     power_ids: tuple[str, ...] = field(init=False, compare=False, repr=False)
     """The power ids in display order (from ``powers``: asked for many times a phase)."""
+    kinds: OrderKinds = field(init=False, compare=False, repr=False)
+    """The variant's own kinds of order (its hooks' :meth:`~realpolitik.hooks.VariantHooks.
+    order_kinds`): empty, and false, for a variant with only the rulebooks' orders."""
     caches: Caches = field(default_factory=Caches, init=False, compare=False, repr=False)
     """What other modules derive from this variant once (map tables, the parser's lexicon,
     order values...), each under its own :class:`~realpolitik.caches.CacheSlot` whose docstring
@@ -151,6 +159,8 @@ class Variant:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "power_ids", tuple(p.id for p in self.powers))
+        declared = self.hooks.order_kinds()
+        object.__setattr__(self, "kinds", OrderKinds(declared) if declared else NO_KINDS)
 
     def __deepcopy__(self, memo: dict[int, object]) -> Variant:
         # Immutable: a deep copy of a game or position shares its variant (and the tables the
@@ -193,8 +203,8 @@ class Variant:
     @property
     def map_title(self) -> str:
         """The variant's map as a sentence names it: ``the Classical map``; a name that says
-        "map" already is not followed by a second one (``Colonial Winters (reconstructed
-        map)`` -> ``the Colonial Winters map (reconstructed)``)."""
+        "map" already is not followed by a second one (``Old World (reconstructed map)`` ->
+        ``the Old World map (reconstructed)``)."""
         name = self.name
         if name.endswith(" map)") and " (" in name:
             base, _, note = name[:-len(" map)")].rpartition(" (")
@@ -276,12 +286,13 @@ class _SetupProblem(Exception):
 
 
 def _load_setups(entries: list[dict[str, Any]], power_ids: list[str],
-                 provinces: Mapping[str, Province], lines: TomlLines) -> tuple[Setup, ...]:
+                 provinces: Mapping[str, Province], calendar: Calendar, lines: TomlLines,
+                 ) -> tuple[Setup, ...]:
     setups = []
     for index, entry in enumerate(entries, start=1):
         where = f"[[setups]] number {index}"
         try:
-            setups.append(_load_setup(entry, where, power_ids, provinces))
+            setups.append(_load_setup(entry, where, power_ids, provinces, calendar))
         except _SetupProblem as exc:
             key = exc.key if exc.key in entry else None
             raise VariantError(str(exc), file="variant.toml",
@@ -290,7 +301,7 @@ def _load_setups(entries: list[dict[str, Any]], power_ids: list[str],
 
 
 def _load_setup(entry: dict[str, Any], where: str, power_ids: list[str],
-                provinces: Mapping[str, Province]) -> Setup:
+                provinces: Mapping[str, Province], calendar: Calendar) -> Setup:
     try:
         players = int(entry["players"])
         setup_id = str(entry.get("id", players))
@@ -323,6 +334,12 @@ def _load_setup(entry: dict[str, Any], where: str, power_ids: list[str],
         if province not in provinces:
             raise _SetupProblem(f"{where}: {province!r} is not a province",
                                key="neutral_territory")
+    for key in ("start", "neutral_joins"):
+        if key in entry:
+            try:
+                calendar.parse_phase(str(entry[key]))
+            except ValueError as exc:
+                raise _SetupProblem(f"{where}: {key}: {exc}", key=key) from None
     return Setup(
         id=setup_id,
         players=players,
@@ -619,6 +636,12 @@ def _load_folder(folder: Path) -> Variant:
                   support_borders=support_borders)
     _check_connected(the_map)
 
+    calendar = _read_year(data, own_data, lines, lineage.folders)
+    try:
+        calendar.parse_phase(str(head["start"]))
+    except ValueError as exc:
+        raise VariantError(f"[variant] start: {exc}", file="variant.toml",
+                           line=lines.of("variant", "start")) from None
     start_units = _load_start_units(data.get("start", {}), the_map, power_ids, lines)
     start_centers: dict[str, str] = {}
     given_centers = data.get("start_centers")
@@ -673,7 +696,8 @@ def _load_folder(folder: Path) -> Variant:
         name=str(head["name"]),
         map=the_map,
         powers=tuple(powers),
-        start_phase=str(head["start"]),
+        start_phase=str(head["start"]).strip().upper(),
+        calendar=calendar,
         start_units=start_units,
         start_centers=MappingProxyType(start_centers),
         solo_centers=int(head["solo_centers"]),
@@ -688,7 +712,7 @@ def _load_folder(folder: Path) -> Variant:
         power_names=MappingProxyType(power_names),
         coast_names=MappingProxyType(coast_aliases),
         setups=_load_setups(data.get("setups", []), [p.id for p in powers], provinces,
-                            lines),
+                            calendar, lines),
         source=str(head["id"]) if folder.resolve().parent == VARIANTS_DIR.resolve()
         else str(folder.resolve()),
         coordinates=MappingProxyType(_load_coordinates(lineage.map_folder)),
@@ -697,6 +721,23 @@ def _load_folder(folder: Path) -> Variant:
     )
     _warn_suspicious(variant, lineage.folders)
     return variant
+
+
+def _read_year(data: dict[str, Any], own_data: dict[str, Any], lines: TomlLines,
+               folders: Sequence[Path]) -> Calendar:
+    """The variant's year (``[[seasons]]``); an error in a year inherited from an ancestor
+    names the ancestor's file and line."""
+    if "seasons" in own_data or "seasons" not in data:
+        return read_calendar(data, lines)
+    for folder in folders[1:]:
+        text = (folder / "variant.toml").read_text(encoding="utf-8")
+        if "seasons" in tomllib.loads(text):
+            try:
+                return read_calendar(data, TomlLines(text))
+            except VariantError as exc:
+                raise VariantError(exc.detail, file=str(folder / "variant.toml"),
+                                   line=exc.line) from None
+    return read_calendar(data, lines)  # (not reached: some ancestor gave the table)
 
 
 def _warn_suspicious(variant: Variant, folders: Sequence[Path]) -> None:
@@ -761,7 +802,7 @@ def _unpickled_variant(source: str, policies: dict[str, str], closed: tuple[str,
     return variant
 
 
-_TABLES = ("variant", "powers", "start", "start_centers", "rules", "setups",
+_TABLES = ("variant", "powers", "start", "start_centers", "rules", "setups", "seasons",
            "conditional_borders", "corners", "passages", "swap_borders", "neutral_units",
            "policies", "hooks_data")
 
@@ -995,8 +1036,8 @@ def _check_connected(the_map: Map) -> None:
     if not passable:
         raise VariantError("the map has no passable spaces", file="provinces.csv")
     # A support border joins its two sides too: a space only fleets beside it can support into
-    # (Colonial Winters' South Pole, which armies reach only by a convoy the variant's rules
-    # give) is part of the map.
+    # (a pole, which armies reach only by a convoy the variant's rules give) is part of the
+    # map.
     supported: dict[str, set[str]] = {}
     for a, b in the_map.support_borders:
         supported.setdefault(province_of(a), set()).add(province_of(b))

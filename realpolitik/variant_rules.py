@@ -92,13 +92,13 @@ class ConditionalBorder:
 
 @dataclass(frozen=True, slots=True)
 class Corner:
-    """Four spaces (or five: Colonial Winters 6(c)) meeting at a point (``[[corners]]``):
+    """Four spaces (or five, on some maps) meeting at a point (``[[corners]]``):
     ``ring`` in order around it, so a diagonal joins two spaces that are not next to each
     other in the ring (``ring[0]-ring[2]`` and ``ring[1]-ring[3]`` for four).
 
     A crossing is a move along a diagonal. When crossings in more than one direction are
     tried in the same turn, they all fail. A unit of ``block_units`` in one of ``blockers``
-    may be ordered to block the point (:class:`~realpolitik.orders.Block`): other powers'
+    may be ordered to block the point (a block order, a kind the variant declares): other powers'
     crossings between two other spaces of the ring then fail unless supported once per block
     standing against them; an attack on the blocker cuts its block, as it cuts a support.
     """
@@ -125,8 +125,8 @@ class Corner:
 
 @dataclass(frozen=True, slots=True)
 class Passage:
-    """A space that is a tunnel between others (``[[passages]]``: Colonial Winters 6(d), Lake
-    St Clair and the Sea of Marmara): units of ``block_units`` in ``blockers`` (by default the
+    """A space that is a tunnel between others (``[[passages]]``: a lake or a strait between
+    two lands): units of ``block_units`` in ``blockers`` (by default the
     land provinces next to it) may block the moves of ``crossing_units`` into or out of it, as
     a corner is blocked (:class:`Corner`). Its id, in a block order, is its space."""
 
@@ -155,7 +155,7 @@ BlockPoint = Corner | Passage
 @dataclass(frozen=True, slots=True)
 class SwapBorder:
     """A border along which two units may exchange places (``[[swap_borders]]``), because
-    the movement can take two routes (Colonial Winters 6(e)) or crosses a river (6(j)): two
+    the movement can take two routes or crosses a river: two
     moves across it in opposite directions are not a head-to-head battle, and both succeed
     unless something else stops them."""
 

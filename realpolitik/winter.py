@@ -3,7 +3,7 @@ why, read by every view (``show``, ``process``, the JSON, the server's game, the
 
 :func:`realpolitik.legality.adjustment_counts` says how many builds or removals the rules give a
 power (its centres minus its units, as the variant's hooks settle it). A variant's winter limits
-(:meth:`~realpolitik.hooks.VariantHooks.void_adjustments`: Colonial Winters' half rule, fleet
+(:meth:`~realpolitik.hooks.VariantHooks.void_adjustments`: a variant's half rule, fleet
 caps, special build centres) may leave fewer builds that can actually be made; an
 :class:`Adjustment` holds both, the places where a unit can be built, the free places where none
 can with the reason, and the variant's sentences on why the count differs from the difference of

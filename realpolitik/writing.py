@@ -3,7 +3,7 @@ takes to show a place to a person.
 
 A variant writes its places either by their codes in capitals (the classical map: ``F LON -
 ENG``, ``F STP/SC``, exactly the canonical text of ``str(order)``) or by their names
-(Colonial Winters: ``F London - English Channel``, ``F Kiel (wc)``), as its ``variant.toml``
+(``F London - English Channel``, ``F Kiel (wc)``), as its ``variant.toml``
 says (``[variant] write_places``). What is written by name is read back to the same order by
 :func:`realpolitik.notation.parse_order`, and the code is always read too.
 
@@ -22,17 +22,16 @@ from typing import Any
 from realpolitik.caches import CacheSlot
 from realpolitik.geography import UnitType, province_of
 from realpolitik.orders import (
-    Block,
     Build,
     Convoy,
     Disband,
     Hold,
-    Mobilise,
     Move,
     Order,
     Retreat,
     SupportHold,
     SupportMove,
+    VariantOrder,
     Waive,
 )
 from realpolitik.position import Unit
@@ -85,7 +84,7 @@ class PlaceWriter:
         return str(unit) if not self.by_name else f"{unit.type} {self.place(unit.location)}"
 
     def point(self, point: str) -> str:
-        """A block's point: a passage by its space's name, a corner by its id (in words where
+        """A corner or passage: a passage by its space's name, a corner by its id (in words where
         places are written by name: ``Southern Africa``; in capitals by code:
         ``SOUTHERN_AFRICA``)."""
         if not self.by_name:
@@ -122,10 +121,13 @@ class PlaceWriter:
             return f"{unit} D"
         if isinstance(order, Build):
             return f"{unit} B"
-        if isinstance(order, Block):
-            return f"{unit} BLOCK {self.point(order.point)}"
-        assert isinstance(order, Mobilise)
-        return f"{unit} MOBILISE"
+        assert isinstance(order, VariantOrder)
+        if order.argument is None:
+            return f"{unit} {order.kind.upper()}"
+        kind = self.variant.kinds.get(order)
+        argument = kind.write_argument(order.argument, self) if kind is not None \
+            else order.argument.upper()
+        return f"{unit} {order.kind.upper()} {argument}"
 
 
 def _make_writer(variant: Variant) -> PlaceWriter:
@@ -154,8 +156,8 @@ def place_names(variant: Variant) -> dict[str, str] | None:
 
 
 def write_place(location: str, variant: Variant) -> str:
-    """A place as the variant writes it: ``"London"`` (Colonial Winters), ``"LON"``
-    (classical)."""
+    """A place as the variant writes it: ``"London"`` (by name), ``"LON"`` (by code: the
+    classical map)."""
     return place_writer(variant).place(location)
 
 
@@ -165,7 +167,7 @@ def write_unit(unit: Unit, variant: Variant) -> str:
 
 
 def write_order(order: Order, variant: Variant) -> str:
-    """An order as the variant writes it: ``"F London - English Channel"`` (Colonial Winters),
+    """An order as the variant writes it: ``"F London - English Channel"`` (places by name),
     ``"F LON - ENG"`` (classical, the same as ``str(order)``)."""
     return place_writer(variant).order(order)
 

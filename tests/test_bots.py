@@ -3,6 +3,7 @@ for the same seed, and a heuristic bot that plays better than chance and than ho
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 from pathlib import Path
@@ -15,7 +16,7 @@ from realpolitik.adjudication import adjudicate
 from realpolitik.adjudication.outcomes import Outcome, Result
 from realpolitik.bots import BOT_NAMES, Bot, DrawPolicy, make_bot
 from realpolitik.bots.arena import league_text, parse_lineup, play_game, run_arena
-from realpolitik.bots.lookahead import LOOKAHEAD, improve
+from realpolitik.bots.lookahead import LOOKAHEAD, Lookahead, improve
 from realpolitik.game import EndKind, Game, PhaseRecord
 from realpolitik.geography import UnitType, province_of
 from realpolitik.legality import adjustment_counts, check_order
@@ -24,6 +25,7 @@ from realpolitik.orders import (
     Build,
     Convoy,
     Disband,
+    Hold,
     Move,
     Order,
     SupportHold,
@@ -402,3 +404,29 @@ def test_the_lookahead_finds_the_supports_that_save_a_unit() -> None:
     assert outcome(improved) == []
     assert any(isinstance(o, SupportHold) and o.supported_location == "bur"
                for o in improved.values()), improved
+
+
+def test_the_lookahead_gives_up_an_attack_that_only_bounces() -> None:
+    """Turkey's A CON - RUM, unsupported, bounced off the Russian army holding there turn
+    after turn in seeded arena games (seven times in one): the move gains nothing a hold does
+    not, and the lookahead now counts it a little below the hold (it kept the plan on a tie).
+    The same attack that takes the space when the defender leaves is kept."""
+    variant = loaded("classical")
+    units = [Unit("turkey", UnitType.ARMY, "bul"), Unit("russia", UnitType.ARMY, "rum")]
+    position = Position.build(variant, "S1903M", units, {"bul": "turkey", "rum": "russia"})
+    listing = legal_orders(position, "turkey", rules=RULES)
+    attack = Move(UnitType.ARMY, "bul", "rum", power="turkey")
+    worth = {UnitType.ARMY: {"rum": 10.0, "bul": 5.0}, UnitType.FLEET: {}}
+
+    def improved(others: list[Order], settings: Lookahead) -> Order:
+        return improve(position, "turkey", listing, {"bul": attack}, [others], worth,
+                       lambda unit_type, province: worth[unit_type].get(province, 0.0),
+                       set(), lambda orders, location, order: True, RULES, settings,
+                       random.Random(1))["bul"]
+
+    holds = [Hold(UnitType.ARMY, "rum", power="russia")]
+    leaves = [Move(UnitType.ARMY, "rum", "ukr", power="russia")]
+    assert isinstance(improved(holds, LOOKAHEAD), Hold)
+    assert improved(leaves, LOOKAHEAD) == attack
+    # without the cost the futile attack stays (a tie with the hold keeps the plan)
+    assert improved(holds, dataclasses.replace(LOOKAHEAD, futile_move=0.0)) == attack

@@ -22,8 +22,8 @@ from realpolitik.geography import UnitType, province_of
 from realpolitik.legality import adjustment_counts, retreat_options
 from realpolitik.orders import Build, Disband, Order
 from realpolitik.position import PhaseType, Position
-from realpolitik.rulesets.colonial_winters import POLICIES, ColonialWinters, sea_superiority
 from realpolitik.variant import Variant, load_variant
+from realpolitik.variants.colonial_winters.rules import POLICIES, ColonialWinters, sea_superiority
 
 FOLDER = Path(__file__).parent / "variants" / "miniworld"
 POLICY_SETS = [{}] + [{name: value} for name, values in POLICIES.items() for value in values[1:]]

@@ -19,8 +19,8 @@ from realpolitik.listing import legal_orders
 from realpolitik.notation import parse_order
 from realpolitik.orders import Build
 from realpolitik.position import DislodgedUnit, Position, Unit
-from realpolitik.rulesets.colonial_winters import ColonialWinters
 from realpolitik.variant import Variant, load_variant
+from realpolitik.variants.colonial_winters.rules import ColonialWinters
 
 
 @pytest.fixture(scope="module")

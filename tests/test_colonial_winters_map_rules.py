@@ -18,8 +18,8 @@ from realpolitik.legality import check_order, normalize_order
 from realpolitik.listing import legal_orders
 from realpolitik.notation import parse_order
 from realpolitik.position import Position, Unit
-from realpolitik.rulesets.colonial_winters import ColonialWinters
 from realpolitik.variant import Variant, load_variant
+from realpolitik.variants.colonial_winters.rules import ColonialWinters
 
 
 @pytest.fixture(scope="module")

@@ -23,9 +23,10 @@ from realpolitik.geography import UnitType
 from realpolitik.legality import check_order
 from realpolitik.listing import legal_orders
 from realpolitik.notation import parse_order, parse_orders
-from realpolitik.orders import Block, Hold, Mobilise, Move
+from realpolitik.orders import Hold, Move
 from realpolitik.position import Position, Unit
 from realpolitik.variant import Variant, load_variant
+from realpolitik.variants.colonial_winters.orders import Block, Mobilise
 
 VARIANTS = Path(__file__).parent / "variants"
 
@@ -137,8 +138,9 @@ def test_rule_6b_the_listing_offers_the_block_where_it_is_legal() -> None:
 
 def test_rule_6b_the_classical_game_has_no_block() -> None:
     classical = Position.initial(load_variant("classical"))
-    assert check_order(classical, Block(UnitType.ARMY, "par", "bur"))[0] == "no_such_crossing"
-    with pytest.raises(Exception, match="no corner or passage"):
+    assert check_order(classical, Block(UnitType.ARMY, "par", "bur"))[0] == "no_such_kind"
+    # (the classical game does not know the word: it declares no block order)
+    with pytest.raises(Exception, match="'BLOCK' is not a place"):
         parse_order("A Par BLOCK Bur", classical)
     assert not any(isinstance(o, Block) for listed in legal_orders(classical, "france")
                    .values() for o in listed)
@@ -363,7 +365,7 @@ def test_rule_8_only_inactive_units_are_mobilised() -> None:
     classical = Position.build(load_variant("classical"), "W1901A",
                                [Unit("france", UnitType.ARMY, "par")], {"par": "france",
                                                                          "bre": "france"})
-    assert check_order(classical, Mobilise(UnitType.ARMY, "par"))[0] == "not_inactive"
+    assert check_order(classical, Mobilise(UnitType.ARMY, "par"))[0] == "no_such_kind"
 
 
 def test_rule_8_mobilise_orders_as_people_write_them() -> None:

@@ -1,4 +1,4 @@
-"""The rules of Colonial Winters (realpolitik/rulesets/colonial_winters.py), provision by
+"""The rules of Colonial Winters (realpolitik/variants/colonial_winters/rules.py), provision by
 provision, on the synthetic mini-world (tests/variants/miniworld/).
 
 Tests are named by the provision they adjudicate (rule 4(e) -> ``test_rule_4e_...``); every
@@ -32,9 +32,9 @@ from realpolitik.listing import _empty_convoy_moves, legal_orders
 from realpolitik.notation import parse_order
 from realpolitik.orders import Build
 from realpolitik.position import DislodgedUnit, PhaseType, Position, Unit
-from realpolitik.rulesets.colonial_winters import POLICIES, ColonialWinters, sea_superiority
 from realpolitik.variant import Variant, load_variant
 from realpolitik.variant_rules import NEUTRAL
+from realpolitik.variants.colonial_winters.rules import POLICIES, ColonialWinters, sea_superiority
 
 FOLDER = Path(__file__).parent / "variants" / "miniworld"
 POWERS = ("red", "blue", "green", "yellow")

@@ -3,6 +3,8 @@ game, orders are checked when set (or kept as given with NO_CHECK), supports wit
 
 from __future__ import annotations
 
+import random
+
 from realpolitik.compat.diplomacy import Game
 
 
@@ -62,3 +64,56 @@ def test_history_and_results_of_a_phase() -> None:
     assert game.state_history.last_value()["name"] == "S1901M"
     assert game.command["A PAR"] == "- BUR" and game.command["F BRE"] == "H"
     assert game.ordered_units["FRANCE"] == ["A PAR", "A MAR"]
+
+
+def test_a_string_listed_in_an_earlier_phase_is_refused_once_illegal() -> None:
+    game = Game()
+    assert "A PAR - BUR" in game.get_all_possible_orders()["PAR"]
+    game.set_orders("FRANCE", ["A PAR - PIC"])
+    game.process()
+    game.get_all_possible_orders()
+    game.set_orders("FRANCE", ["A PAR - BUR", "A PIC - BEL", "A MAR - SPA"])
+    assert game.get_orders("FRANCE") == ["A PIC - BEL", "A MAR - SPA"]
+    assert [e for e in game.error if "A PAR - BUR" in e]
+    handed_over = game.realpolitik_game.orders_of("france")
+    assert len(handed_over) == 2 and all(entry.ok for entry in handed_over)
+    game.process()
+    assert sorted(game.get_units("FRANCE")) == ["A BEL", "A SPA", "F BRE"]
+
+
+def test_each_call_of_get_all_possible_orders_gives_a_dictionary_of_its_own() -> None:
+    game = Game()
+    first = game.get_all_possible_orders()
+    expected = {loc: orders[:] for loc, orders in first.items()}
+    first["PAR"].clear()
+    first["XXX"] = ["A XXX H"]
+    second = game.get_all_possible_orders()
+    assert second == expected
+    second["PAR"].append("A PAR - XXX")
+    assert game.get_all_possible_orders() == expected
+
+
+def test_influence_is_the_last_power_to_stand_in_each_province() -> None:
+    game = Game()
+    rng = random.Random(5)
+    last: dict[str, str] = {}  # province -> the last power there (or owning it, untouched)
+
+    def seen() -> None:
+        position = game.realpolitik_game.position
+        for unit in position.units.values():
+            last[unit.province.upper()] = unit.power.upper()
+        for center, owner in position.centers.items():
+            last.setdefault(center.upper(), owner.upper())
+
+    seen()
+    for _ in range(14):
+        possible = game.get_all_possible_orders()
+        for power, locations in game.get_orderable_locations().items():
+            game.set_orders(power, [rng.choice(possible[loc]) for loc in locations
+                                    if possible[loc]])
+        game.process()
+        seen()
+        influence = game.get_state()["influence"]
+        assert {p: n for n, ps in influence.items() for p in ps} == last
+        assert game.get_power("FRANCE").influence == sorted(
+            p for p, n in last.items() if n == "FRANCE")

@@ -11,7 +11,8 @@ import pytest
 
 ROOT = Path(__file__).parent.parent
 MODULES = ["realpolitik", "realpolitik.notation", "realpolitik.game", "realpolitik.rules",
-           "realpolitik.legality", "realpolitik.listing", "realpolitik.bots"]
+           "realpolitik.legality", "realpolitik.listing", "realpolitik.bots",
+           "realpolitik.calendar"]
 
 
 @pytest.mark.parametrize("name", ["docs/game.md"])

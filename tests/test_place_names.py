@@ -17,12 +17,10 @@ from realpolitik.errors import AmbiguousOrderError, UnknownNameError
 from realpolitik.geography import Terrain, UnitType, province_of
 from realpolitik.notation import parse_order
 from realpolitik.orders import (
-    Block,
     Build,
     Convoy,
     Disband,
     Hold,
-    Mobilise,
     Move,
     Order,
     Retreat,
@@ -31,6 +29,7 @@ from realpolitik.orders import (
 )
 from realpolitik.position import Position
 from realpolitik.variant import VARIANTS_DIR, Variant, load_variant, normalize_name
+from realpolitik.variants.colonial_winters.orders import Block, Mobilise
 from realpolitik.writing import write_order, write_place
 
 CW = load_variant("colonial_winters")

@@ -149,7 +149,11 @@ def test_a_later_order_for_the_same_unit_replaces_the_earlier(
     first = answer["lines"][0]
     assert not first["ok"] and first["error"]["kind"] == "replaced"
     assert "replaced by the later order A Par-Pic" in first["error"]["message"]
-    assert answer["accepted"] == 3
+    # replaced, not wrong: marked as such and not counted as an error
+    assert first["replaced"] and not any(line["replaced"] for line in answer["lines"][1:])
+    assert answer["accepted"] == 3 and answer["errors"] == 0
+    mine = client.get(f"/games/{game}/orders", headers=alice).json()["france"]
+    assert [line["replaced"] for line in mine["lines"]] == [True, False, False, False]
     assert any("replaced" in w for w in answer["warnings"])
     orders(client, alice, game, "france", "A Par-Bur\nA Mar H\nF Bre H\nA Par-Pic", ready=True)
     orders(client, bob, game, "germany", "", ready=True)

@@ -5,15 +5,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from itertools import combinations
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("fastapi")
 
+from colour_vision import VISIONS, difference  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
 from realpolitik.server import Settings, create_app  # noqa: E402
+from realpolitik.server.colours import CHART_BACKGROUND, contrast  # noqa: E402
 from realpolitik.server.routes.web import STATIC  # noqa: E402
 
 
@@ -61,6 +64,35 @@ def test_variants_catalogue(client: TestClient) -> None:
     assert set(setups) >= {"7", "6", "5", "4", "3", "2"}
     assert ["england"] in setups["4"]["teams"]
     assert all(re.fullmatch(r"#[0-9a-f]{6}", p["colour"]) for p in classical["powers"])
+
+
+def test_every_powers_chart_colour_shows_on_the_charts_white(client: TestClient) -> None:
+    """The centre chart draws each power's line in its chart colour on white: classical
+    Russia's map colour is white (and Turkey's yellow), invisible there, so those are darkened
+    to WCAG's 3:1 for graphics; colours that show already are kept, and the powers stay apart
+    as people see them (CIEDE2000, normal and red-green colour-blind vision)."""
+    for variant in client.get("/web/variants").json()["variants"]:
+        powers = variant["powers"]
+        for power in powers:
+            chart = power["chart_colour"]
+            assert re.fullmatch(r"#[0-9a-f]{6}", chart)
+            assert contrast(chart, CHART_BACKGROUND) >= 3.0, (variant["id"], power["id"])
+            if contrast(power["colour"], CHART_BACKGROUND) >= 3.0:
+                assert chart == power["colour"].lower()
+        # apart for everyone; for red-green colour-blind players too on the classical map (17
+        # powers cannot all be told apart by colour alone there: the chart labels every line)
+        for vision in VISIONS if variant["id"] == "classical" else ("normal",):
+            closest = min(difference(a["chart_colour"], b["chart_colour"], vision)
+                          for a, b in combinations(powers, 2))
+            assert closest >= (10.0 if vision == "normal" else 5.0), (variant["id"], vision)
+    classical = next(v for v in client.get("/web/variants").json()["variants"]
+                     if v["id"] == "classical")
+    russia = next(p for p in classical["powers"] if p["id"] == "russia")
+    assert contrast(russia["colour"], "#ffffff") < 1.1 < 3.0 <= contrast(russia["chart_colour"],
+                                                                         "#ffffff")
+    history = (STATIC / "history.js").read_text()
+    assert "p.chart_colour" in history  # the chart draws with them
+    assert re.search(r"svg\.chart \{[^}]*background: #fff;", (STATIC / "style.css").read_text())
 
 
 def test_the_api_description_is_unchanged_by_the_page(client: TestClient) -> None:

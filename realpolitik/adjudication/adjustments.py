@@ -25,7 +25,7 @@ from realpolitik.hooks import VariantHooks
 from realpolitik.legality import Illegal, adjustment_counts, normalize_order
 from realpolitik.listing import listed_checker
 from realpolitik.maptables import MapTables, tables_for
-from realpolitik.orders import Build, Disband, Mobilise, Order, Waive
+from realpolitik.orders import Build, Disband, Order, VariantOrder, Waive
 from realpolitik.position import Position, Unit
 from realpolitik.rules import CivilDisorder, Rules, TooManyBuilds, TooManyDisbands
 from realpolitik.writing import PlaceWriter, place_writer
@@ -39,9 +39,6 @@ _BUILT_THERE = Illegal("center_occupied", "A unit is already built there this wi
 _REMOVED = Illegal("duplicate_order", "That unit is already removed.")
 _NOT_BUILT = Illegal("no_unit", "No unit was built there in these orders, so none can be "
                                 "removed.")
-_MOBILISED = Illegal("duplicate_order", "That unit is already mobilised.")
-_FOREGONE = Illegal("build_foregone", "The power forgoes one build this winter to mobilise "
-                                      "units, and has no builds left for this one.")
 _UNREACHABLE = 1 << 20
 _KIND = {UnitType.ARMY: "armies", UnitType.FLEET: "fleets"}
 
@@ -85,16 +82,12 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
     after_build: list[Entry] = []
     built: set[str] = set()
     removed: set[str] = set()
+    kinds = position.variant.kinds
     for power in position.variant.power_ids:
         count = counts.get(power, 0)
         mine = legal_of.get(power, [])
-        if any(isinstance(e.order, Mobilise) for e in mine) and _mobilise(position, power,
-                                                                          mine) and count > 0:
-            count -= 1  # the build foregone to mobilise
-            if count == 0:
-                for e in mine:
-                    if isinstance(e.order, Build | Waive):
-                        e.illegal, e.order = _FOREGONE, None
+        if kinds:
+            count = _spend(position, power, mine, count)
         if count > 0:
             wanted = []
             for e in mine:
@@ -153,6 +146,8 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
             units[province_of(order.location)] = Unit(e.power, order.unit_type, order.location)
         elif isinstance(order, Disband):
             units.pop(province_of(order.location), None)
+        elif isinstance(order, VariantOrder):
+            kinds.of(order).carry_out(position, order, e.power, units)
     for e in after_build:
         order = e.order
         if e.illegal is not None or not isinstance(order, Disband):
@@ -180,35 +175,36 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
             disorder.extend(chosen)
     return Resolution(
         phase=position.phase,
-        results=partial(_results, tuple(entries), place_writer(position.variant)),
+        results=partial(_results, tuple(entries), place_writer(position.variant), position),
         units=MappingProxyType({p: units[p] for p in sorted(units)}),
         civil_disorder=tuple(disorder),
     )
 
 
-def _mobilise(position: Position, power: str, mine: list[Entry]) -> bool:
-    """Keep the mobilisations of ``power`` that the one foregone build pays for (the first
-    given) and void the others; True if any is kept."""
-    allowed = position.variant.hooks.mobilisation(position, power)
-    per_build = allowed.per_build if allowed is not None else 0
-    kept: set[str] = set()
-    for e in mine:
-        if not isinstance(e.order, Mobilise):
+def _spend(position: Position, power: str, mine: list[Entry], count: int) -> int:
+    """The builds ``power`` has left of ``count`` once its orders of the variant's own kinds
+    have taken theirs (each kind in turn: :meth:`~realpolitik.kinds.OrderKind.spend`); the
+    orders a kind voids are void, and so are the builds and waives when nothing is left."""
+    for kind in position.variant.kinds.in_phase(position.phase.type):
+        given = [e for e in mine if e.order is not None and type(e.order) is kind.order]
+        if not given:
             continue
-        province = province_of(e.order.location)
-        if province in kept:
-            e.illegal, e.order = _MOBILISED, None
-        elif len(kept) >= per_build:
-            e.illegal, e.order = Illegal(
-                "too_many_mobilised",
-                f"One build a year may be foregone to mobilise units, and it mobilises at most "
-                f"{per_build}."), None
-        else:
-            kept.add(province)
-    return bool(kept)
+        orders = [e.order for e in given if isinstance(e.order, VariantOrder)]
+        spending = kind.spend(position, power, orders, count)
+        for index, illegal in spending.void.items():
+            given[index].illegal, given[index].order = illegal, None
+        if spending.builds and count > 0:
+            count = max(0, count - spending.builds)
+            if count == 0:
+                spent = Illegal("build_foregone", kind.spent_reason)
+                for e in mine:
+                    if isinstance(e.order, Build | Waive):
+                        e.illegal, e.order = spent, None
+    return count
 
 
-def _results(entries: tuple[Entry, ...], writer: PlaceWriter) -> tuple[OrderResult, ...]:
+def _results(entries: tuple[Entry, ...], writer: PlaceWriter,
+             position: Position) -> tuple[OrderResult, ...]:
     """The result of each order given (made when first read: a game seldom reads them), its
     order written as ``writer`` writes it."""
     results: list[OrderResult] = []
@@ -222,9 +218,10 @@ def _results(entries: tuple[Entry, ...], writer: PlaceWriter) -> tuple[OrderResu
         elif isinstance(order, Waive):
             results.append(OrderResult(e.given, e.power, Result.SUCCEEDS, Outcome.WAIVED,
                                        "The build was waived."))
-        elif isinstance(order, Mobilise):
-            results.append(OrderResult(e.given, e.power, Result.SUCCEEDS, Outcome.MOBILISED,
-                                       f"{writer.order(order)}: the unit was mobilised."))
+        elif isinstance(order, VariantOrder):
+            kind = position.variant.kinds.of(order)
+            results.append(OrderResult(e.given, e.power, Result.SUCCEEDS, Outcome(kind.outcome),
+                                       kind.done(order, writer)))
         else:
             results.append(OrderResult(e.given, e.power, Result.SUCCEEDS, Outcome.REMOVED,
                                        f"{writer.order(order)}: the unit was removed."))
@@ -239,8 +236,8 @@ def builds_that_stand(position: Position, power: str, orders: Sequence[Build | W
 
     The orders are taken in the order given (the last first with ``last_first``): each that the
     limits allow beside those kept is kept while builds are left, and the passes are repeated,
-    since a build kept may allow one left out before (the half rule of Colonial Winters' rule 3
-    lets a colony build stand beside a build at home). So an order that cannot be carried out
+    since a build kept may allow one left out before (a variant's half rule may let a colony
+    build stand beside a build at home). So an order that cannot be carried out
     never uses up a build, whatever the order of the lines."""
     preference = list(range(len(orders)))
     if last_first:
@@ -276,8 +273,8 @@ def limit_voids(position: Position, power: str, orders: Sequence[Build | Waive],
 def _limit_builds(position: Position, power: str, wanted: list[Entry], allowed: int,
                   policy: TooManyBuilds, built: set[str]) -> None:
     """Keep ``allowed`` of the builds and waives ``wanted`` under a variant's winter limits
-    (:func:`builds_that_stand`) and void the others (Colonial Winters 7(h): an illegal army
-    build given first does not take the one fleet build of the power with sea superiority). A
+    (:func:`builds_that_stand`) and void the others (so an illegal army build given first does
+    not take a build a variant's limit allows only once). A
     void build says the limit that voids it beside the builds kept, else that no build is
     left; with ``too_many_builds = none`` more builds that stand than due are all void."""
     orders = [e.order for e in wanted if isinstance(e.order, Build | Waive)]

@@ -30,16 +30,16 @@ from realpolitik.hooks import (
     Fragility,
     MovementModifiers,
 )
+from realpolitik.kinds import BlocksCrossing, OrderKinds
 from realpolitik.maptables import MapTables
 from realpolitik.orders import (
-    Block,
     Convoy,
     Hold,
-    Mobilise,
     Move,
     Order,
     SupportHold,
     SupportMove,
+    VariantOrder,
 )
 from realpolitik.position import Unit
 from realpolitik.rules import (
@@ -144,11 +144,13 @@ class Board:
         variant_rules: VariantRules | None = None,
         defence_bonus: Mapping[str, int] = _NO_BONUS,
         modifiers: MovementModifiers = NO_MODIFIERS,
+        kinds: OrderKinds | None = None,
     ) -> None:
         """``provinces`` (each unit's province) and ``index`` (province -> unit index) may be
         passed by a caller that has them already. ``variant_rules`` brings the variant's
         conditional borders and corners; ``defence_bonus`` (province -> extra strength needed
-        to dislodge the unit there) and ``modifiers`` come from the variant's hooks."""
+        to dislodge the unit there) and ``modifiers`` come from the variant's hooks; ``kinds``
+        (the variant's own kinds of order, if it has any) say what their orders do."""
         n = self.n = len(units)
         self.bonus = defence_bonus
         self.mods = modifiers
@@ -156,7 +158,7 @@ class Board:
         """True if the variant's hooks modify this phase's battles (asked once, not per
         strength)."""
         self.empty_routes: Mapping[int, _EmptyRoute] = _NO_EMPTY_ROUTES
-        """Army move -> its chains through empty seas (Colonial Winters 4(a)(i)): the nodes
+        """Army move -> its chains through empty seas (a variant's rule): the nodes
         that may start and end one, and the graph of its nodes. A node is a convoying
         fleet's unit index, or ``n + k`` for the empty sea ``empty_space[k]``."""
         self.empty_space: list[str] = []
@@ -202,13 +204,14 @@ class Board:
                 target[i] = at.get(province_at[order.army_location], -1)
                 dest[i] = province_at[order.destination]
                 helpers.append(i)
-            elif cls is Block:
-                assert isinstance(order, Block)
-                kind[i] = BLOCK
-                dest[i] = order.point  # (the corner or passage it blocks)
+            elif kinds is not None and isinstance(order, VariantOrder):
+                # an order of the variant's own kind: what it does, in the resolver's words
+                effect = kinds.of(order).movement_effect(order)
+                if isinstance(effect, BlocksCrossing):
+                    kind[i] = BLOCK
+                    dest[i] = effect.point  # (the corner or passage it blocks)
             else:
-                # (a mobilisation in a movement phase, a start choice, holds)
-                assert order is None or isinstance(order, Hold | Mobilise)
+                assert order is None or isinstance(order, Hold)
 
         # Which supports and convoys match the order of the unit they name.
         matched = self.matched = [True] * n
@@ -277,8 +280,8 @@ class Board:
             self._set_shields(tables, rules.convoy_paradox, helpers)
 
         self.fragile: frozenset[int] = _NO_FLEETS
-        """The convoying fleets whose convoy fails when they are attacked (4(b)-(e) of
-        Colonial Winters: a power without sea superiority)."""
+        """The convoying fleets whose convoy fails when they are attacked (a variant's rule: a
+        power without sea superiority)."""
         if modifiers.fragile_convoys and convoyed:
             self._set_fragile(moves, modifiers.fragile_convoys)
         # Moves whose path depends on a variant's crossing rules (H4 of the design notes).

@@ -115,15 +115,20 @@ def adjudicate_movement(position: Position, orders: Iterable[Order], rules: Rule
     decided = _Decided(board, equations, value, paradoxes)
     # (orders taken as given need not be kept twice: the record rebuilds them from the given)
     record = _Record(position, rules, accepted, None if checked else board.orders, board.bonus,
-                     value, paradoxes, decided.outcomes(), board.mods)
+                     value, paradoxes, board.mods)
     return decided.resolution(position, rules, record)
 
 
 def _units_of(position: Position) -> tuple[list[str], list[Unit], dict[str, int]]:
     """The occupied provinces in sorted order, their units, and each province's index (a
     unit's index is the number of its order's decision)."""
-    provinces = sorted(position.units)
-    units = [position.units[p] for p in provinces]
+    on_board = position.units
+    provinces = list(on_board)
+    if provinces == sorted(provinces):  # (as the engine keeps them: each step in C)
+        units = list(on_board.values())
+    else:
+        provinces.sort()
+        units = [on_board[p] for p in provinces]
     return provinces, units, {p: i for i, p in enumerate(provinces)}
 
 
@@ -135,7 +140,7 @@ def _set_up(position: Position, rules: Rules, units: list[Unit],
     variant = position.variant
     return Board(units, unit_orders, tables_for(variant), rules, provinces, index,
                  variant_rules=variant.rules, defence_bonus=defence_bonus,
-                 modifiers=modifiers)
+                 modifiers=modifiers, kinds=variant.kinds or None)
 
 
 def _decide(board: Board, rules: Rules, paradoxes: set[int]) -> tuple[Equations, list[bool]]:
@@ -146,46 +151,91 @@ def _decide(board: Board, rules: Rules, paradoxes: set[int]) -> tuple[Equations,
     paradox rule settled.
     """
     equations = Equations(board, rules, _unset)
-    resolver = Resolver(board.n, equations.adjudicate,
-                        backup_rule(board.kind, rules.convoy_paradox, paradoxes))
-    equations.resolve = resolver.resolve  # the equations read decisions through the solver
+    n = board.n
     kind, matched, prov, at = board.kind, board.matched, board.prov, board.at
     moves_into, route, dest = board.moves_into, board.route, board.dest
-    conditional = board.conditional
-    # Decisions whose equation reads no other decision are settled here, outside the solver.
-    succeed: list[int] = []
-    fail: list[int] = []
+    conditional, supports, opposite = board.conditional, board.supports, board.opposite
+    power = board.power
+    # (without a variant's strength rules a unit's strengths are the rulebooks': a unit
+    # standing, defending or preventing is at least 1, an unsupported attack at most 1)
+    plain = not board.has_mods and not board.bonus
+    # Decisions whose equation gives the same answer whatever the other decisions are, are
+    # settled here, outside the solver: it then works only on the battles that need it (in
+    # many phases none). A unit that holds succeeds.
+    value = [True] * n
     left: list[int] = []
-    for i in range(board.n):
+    for i in range(n):
         k = kind[i]
         if k == HOLD:
-            succeed.append(i)
-        elif not matched[i]:
-            fail.append(i)
+            continue
+        if not matched[i]:
+            value[i] = False
         elif k == MOVE:
-            # over land into an empty province no one else moves to: nothing can stop it
-            if route[i] == LAND and dest[i] not in at and len(moves_into[dest[i]]) == 1 \
-                    and i not in conditional:
-                succeed.append(i)
+            if route[i] != LAND or (conditional and i in conditional):
+                left.append(i)
+                continue
+            movers = moves_into[dest[i]]
+            d = at.get(dest[i], -1)
+            if d < 0 and len(movers) == 1:
+                continue  # over land into an empty province no one else moves to
+            if plain and not supports[i] and (
+                    (d >= 0 and (kind[d] != MOVE or (opposite[i] == d and route[d] == LAND)))
+                    or _sure_rival(i, movers, route, opposite, conditional)):
+                # an attack of at most 1 against a unit that stays (or meets it head to head
+                # over land) or a rival over land outside any head-to-head battle: each
+                # resists with at least 1
+                value[i] = False
             else:
                 left.append(i)
         elif prov[i] not in moves_into:
-            succeed.append(i)  # a support or convoy that nobody attacks
+            continue  # a support, convoy or block that nobody attacks
+        elif k != CONVOY and _surely_cut(i, k, moves_into[prov[i]], power, prov, dest, route,
+                                          conditional):
+            value[i] = False
         else:
             left.append(i)
-    resolver.settle_all(succeed, True)
-    resolver.settle_all(fail, False)
-    is_resolved, resolve = resolver.is_resolved, resolver.resolve
-    for i in left:
-        if not is_resolved(i):
-            resolve(i)
-    # Every decision is final: the solver no longer needs the equations, and the equations read
-    # the final values directly. That breaks the solver <-> equations cycle, so that the
-    # solver's state is freed at once.
-    resolver.finish()
-    value = resolver.value
+    if left:
+        resolver = Resolver(n, equations.adjudicate,
+                            backup_rule(kind, rules.convoy_paradox, paradoxes),
+                            settled=value, unsettled=left)
+        equations.resolve = resolver.resolve  # the equations read decisions through the solver
+        is_resolved, resolve = resolver.is_resolved, resolver.resolve
+        for i in left:
+            if not is_resolved(i):
+                resolve(i)
+        # Every decision is final: the solver no longer needs the equations, and the
+        # equations read the final values directly. That breaks the solver <-> equations
+        # cycle, so that the solver's state is freed at once.
+        resolver.finish()
+        value = resolver.value
     equations.resolve = value.__getitem__
     return equations, value
+
+
+def _sure_rival(i: int, movers: list[int], route: list[int], opposite: list[int],
+                conditional: AbstractSet[int]) -> bool:
+    """True if another of ``movers`` (the moves into the province move ``i`` attacks) surely
+    keeps a prevent strength of at least 1: it goes over land, crosses nothing conditional
+    and is in no head-to-head battle that could leave it without one."""
+    for k in movers:  # noqa: SIM110 (a loop, not any() over a generator: see Equations.move)
+        if k != i and route[k] == LAND and opposite[k] < 0 \
+                and not (conditional and k in conditional):
+            return True
+    return False
+
+
+def _surely_cut(i: int, k: int, attackers: list[int], power: list[str], prov: list[str],
+                dest: list[str], route: list[int], conditional: AbstractSet[int]) -> bool:
+    """True if support or block ``i`` (of kind ``k``) is cut whatever else happens: a unit of
+    another power attacks it over land, crossing nothing conditional, and not from where the
+    support is aimed (such an attack has a path, and cuts: Equations.support and .block)."""
+    aimed_at = dest[i] if k == SUPPORT_MOVE else None
+    mine = power[i]
+    for j in attackers:  # noqa: SIM110 (a loop, as above)
+        if power[j] != mine and route[j] == LAND and prov[j] != aimed_at \
+                and not (conditional and j in conditional):
+            return True
+    return False
 
 
 class _Decided:
@@ -710,15 +760,16 @@ class _Record:
     """What a movement phase's adjudication decided, kept to make the results and write their
     sentences the first time they are read (most never are).
 
-    It holds each unit's outcome, the orders as the adjudication accepted them (unless they were
-    taken as given), the defence bonuses the variant's hook gave, one byte per decision (its
-    final value) and the decisions the paradox rule settled; the position and the rules are the
-    phase's own. The sentences are written from these: the board is set up again
-    from the accepted orders (its set-up is a pure function of them and the map; nothing is
-    checked or decided again) and the strengths are read from the recorded decisions, by the
-    code that gave the outcomes. Keeping the board itself instead would make each phase's
+    It holds the orders as the adjudication accepted them (unless they were taken as given),
+    the defence bonuses the variant's hook gave, one byte per decision (its final value) and
+    the decisions the paradox rule settled; the position and the rules are the phase's own.
+    The outcomes and the sentences are made from these: the board is set up again from the
+    accepted orders (its set-up is a pure function of them and the map; nothing is checked or
+    decided again) and the outcomes and strengths are read from the recorded decisions, by
+    the code the adjudication uses. Keeping the board itself instead would make each phase's
     resolution about four times as large, for every phase of a game's history, and add to the
-    garbage collector's work.
+    garbage collector's work; making the outcomes only when the results are read spares a
+    program that never reads them (self-play) a pass over every unit of every phase.
     """
 
     __slots__ = ("_position", "_rules", "_given", "_powers", "_illegal", "_unit_of",
@@ -727,11 +778,10 @@ class _Record:
 
     def __init__(self, position: Position, rules: Rules, accepted: Accepted,
                  unit_orders: tuple[Order | None, ...] | None, defence_bonus: Mapping[str, int],
-                 decided: list[bool], paradoxes: set[int], outcomes: bytes,
+                 decided: list[bool], paradoxes: set[int],
                  modifiers: MovementModifiers = NO_MODIFIERS) -> None:
         """``unit_orders``: the order each unit followed, as the rules read it; None when every
-        order was taken as given (``adjudicate(..., checked=True)``). ``outcomes``: the outcome
-        of each unit's order (:meth:`_Decided.outcomes`)."""
+        order was taken as given (``adjudicate(..., checked=True)``)."""
         self._position = position
         self._rules = rules
         self._given = accepted.given
@@ -742,13 +792,14 @@ class _Record:
         self._defence_bonus = defence_bonus  # (the variant's hook is asked once per phase)
         self._decisions = bytes(decided)
         self._paradoxes = frozenset(paradoxes) if paradoxes else _NO_PARADOXES
-        self._outcomes = outcomes
+        self._outcomes: bytes | None = None
+        """The outcome of each unit's order (:meth:`_Decided.outcomes`), once made."""
         self._details: list[Detail] | None = None
         self._modifiers = modifiers
 
     def __call__(self) -> tuple[OrderResult, ...]:
         """One result per order given, in the order given."""
-        illegal, outcomes = self._illegal, self._outcomes
+        illegal, outcomes = self._illegal, self._outcome_codes()
         lazy = OrderResult.explained_later
         out: list[OrderResult] = []
         writer = place_writer(self._position.variant) if illegal else None
@@ -768,23 +819,41 @@ class _Record:
             details = self._details = self._explain()
         return details[self._unit_of[k]]
 
-    def _explain(self) -> list[Detail]:
-        """The detail of every unit's order, from the record alone."""
-        position, rules = self._position, self._rules
+    def _outcome_codes(self) -> bytes:
+        """The outcome of every unit's order, by unit index (made at the first call)."""
+        outcomes = self._outcomes
+        if outcomes is None:
+            board, value = self._board_again()
+            outcomes = self._outcomes = _Decided(
+                board, Equations(board, self._rules, value.__getitem__), value,
+                self._paradoxes).outcomes()
+        return outcomes
+
+    def _board_again(self) -> tuple[Board, list[bool]]:
+        """The phase's board set up again from the record, and every decision's value."""
+        position = self._position
         provinces, units, index = _units_of(position)
         unit_orders = self._unit_orders
         if unit_orders is None:
             # Every order was taken as given: each one that is not void is the order its unit
             # followed (a void one is not followed).
             unit_orders = tuple(self._taken_as_given(len(units)))
-        board = _set_up(position, rules, units, unit_orders, provinces, index,
+        board = _set_up(position, self._rules, units, unit_orders, provinces, index,
                         self._defence_bonus, self._modifiers)
-        value = [decision != 0 for decision in self._decisions]
-        explainer = _Explainer(board, Equations(board, rules, value.__getitem__), value,
+        return board, [decision != 0 for decision in self._decisions]
+
+    def _explain(self) -> list[Detail]:
+        """The detail of every unit's order, from the record alone."""
+        position = self._position
+        board, value = self._board_again()
+        explainer = _Explainer(board, Equations(board, self._rules, value.__getitem__), value,
                                self._paradoxes, position.variant.map,
                                place_writer(position.variant))
+        codes = self._outcomes
+        if codes is None:  # (results not read yet: the explainer's board gives the outcomes)
+            codes = self._outcomes = explainer.outcomes()
         details: list[Detail] = []
-        for i, code in enumerate(self._outcomes):
+        for i, code in enumerate(codes):
             said, detail = explainer.said(i)
             # the sentence tells the outcome the adjudication recorded
             assert said is _OUTCOMES[code], (str(board.units[i]), said, _OUTCOMES[code])

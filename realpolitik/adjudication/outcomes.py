@@ -56,9 +56,12 @@ class Outcome(StrEnum):
     foreign fleet or a stand-off at the watched space, blocks not overridden by supports,
     crossings in more than one direction)."""
     BLOCKED = "blocked"
-    """A block order that stood (was not cut)."""
+    """An order that blocks a corner or passage (:class:`~realpolitik.kinds.BlocksCrossing`)
+    and stood (was not cut)."""
     MOBILISED = "mobilised"
-    """An inactive unit mobilised in an adjustment phase."""
+    """A variant's inactive unit mobilised in an adjustment phase."""
+    CARRIED_OUT = "carried_out"
+    """An order of a variant's own kind carried out in an adjustment phase (a transform)."""
     RETREATED = "retreated"
     DISBANDED = "disbanded"
     BUILT = "built"
@@ -86,9 +89,9 @@ class OrderResult:
     """The result of one order, with its cause.
 
     ``by`` names the units (as the variant writes them: the canonical text on the classical map,
-    e.g. ``"A MUN - BUR"`` or ``"F NTH"``; by name in Colonial Winters) that caused the
-    result; ``strength`` and ``opposed_by`` give the numbers for a battle; ``reason`` is one plain
-    sentence a player understands.
+    e.g. ``"A MUN - BUR"`` or ``"F NTH"``; by name where the variant writes places by name)
+    that caused the result; ``strength`` and ``opposed_by`` give the numbers for a battle;
+    ``reason`` is one plain sentence a player understands.
 
     Immutable and hashable, like a frozen dataclass with these fields. The adjudicator may pass
     ``explain`` instead of ``reason``, ``by``, ``strength`` and ``opposed_by``: a function giving

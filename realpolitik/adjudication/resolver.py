@@ -66,11 +66,22 @@ class Resolver:
         size: int,
         adjudicate: Callable[[int], bool],
         backup: Callable[[Resolver, Sequence[int]], None],
+        *,
+        settled: list[bool] | None = None,
+        unsettled: Sequence[int] = (),
     ) -> None:
+        """``settled``: start with every decision final, at these values (the list is the
+        resolver's own from then on), except those of ``unsettled``."""
         self._adjudicate = adjudicate
         self._backup = backup
-        self.state: list[int] = [_UNRESOLVED] * size
-        self.value: list[bool] = [False] * size
+        if settled is None:
+            self.state: list[int] = [_UNRESOLVED] * size
+            self.value: list[bool] = [False] * size
+        else:
+            self.state = [_RESOLVED] * size
+            for decision in unsettled:
+                self.state[decision] = _UNRESOLVED
+            self.value = settled
         self._cycle: list[int] = []
         self._in_cycle: list[bool] = [False] * size
         self._depth_of: list[int] = [0] * size

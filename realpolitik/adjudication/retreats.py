@@ -4,7 +4,7 @@ A retreat must go to a place the unit could move to, not occupied, not where its
 from (unless that attacker came by convoy and the rules allow it, DATC 4.A.5), and not left empty
 by a stand-off. Two or more units retreating to one province are all disbanded. A unit with no
 (legal) retreat order is disbanded, unless the variant's hooks send it somewhere
-(:meth:`~realpolitik.hooks.VariantHooks.unordered_retreat`: Colonial Winters' rule 2 retreats an
+(:meth:`~realpolitik.hooks.VariantHooks.unordered_retreat`: a variant's rule may retreat an
 unordered army at random, with a generator seeded by the phase). Retreats are neither supported
 nor convoyed.
 """
@@ -28,7 +28,7 @@ from realpolitik.rules import DuplicateOrders, Rules
 from realpolitik.variant_rules import UnorderedRetreats
 from realpolitik.writing import place_writer
 
-__all__ = ["adjudicate_retreats", "unordered_retreats"]
+__all__ = ["adjudicate_retreats", "draws_retreats", "unordered_retreats"]
 
 _DUPLICATE = Illegal("duplicate_order", "The unit was given another order, which is the one "
                                         "followed.")
@@ -50,7 +50,7 @@ def _dislodged_index(position: Position, order: Order) -> int:
     return found
 
 
-def _draws_retreats(position: Position) -> bool:
+def draws_retreats(position: Position) -> bool:
     """True if the variant may send a dislodged unit with no order somewhere."""
     hooks = position.variant.hooks
     return type(hooks).unordered_retreat is not VariantHooks.unordered_retreat \
@@ -60,10 +60,10 @@ def _draws_retreats(position: Position) -> bool:
 def unordered_retreats(position: Position, orders: Iterable[Order], rules: Rules,
                        rng: random.Random) -> list[Retreat]:
     """The retreats the variant's hooks draw (with ``rng``) for the dislodged units given no
-    order that can be followed: none, or an illegal one (Colonial Winters' rule 2: an army
+    order that can be followed: none, or an illegal one (a variant's rule: an army
     ordered to disband with a retreat open is retreated at random, as an unordered one is).
     The rulebooks draw none: such units are disbanded."""
-    if not position.dislodged or not _draws_retreats(position):
+    if not position.dislodged or not draws_retreats(position):
         return []
     ordered = set()
     for order in orders:
@@ -91,7 +91,7 @@ def adjudicate_retreats(position: Position, orders: Iterable[Order], rules: Rule
     # (the generator, seeded from a string, is made only where the variant draws retreats)
     draws = unordered_retreats(position, orders, rules,
                                random.Random(f"{position.phase}/retreats")) \
-        if position.dislodged and _draws_retreats(position) else []
+        if position.dislodged and draws_retreats(position) else []
     drawn = set(draws)
     orders = (*orders, *draws)  # (in the order of the dislodged units: results are stable)
     entries: list[Entry] = []

@@ -11,7 +11,7 @@ from typing import ClassVar
 
 from realpolitik.legality import adjustment_counts
 from realpolitik.listing import legal_orders
-from realpolitik.orders import Build, Disband, Hold, Mobilise, Order, Waive
+from realpolitik.orders import Build, Disband, Hold, Order, VariantOrder, Waive
 from realpolitik.position import Phase, PhaseType, Position
 from realpolitik.rules import Rules, rules_for
 
@@ -56,7 +56,7 @@ class DrawPolicy:
         phase = position.phase
         for earlier in reversed(history):
             if earlier.phase.year == phase.year - self.stalled_years \
-                    and earlier.phase.season is phase.season:
+                    and earlier.phase.season == phase.season:
                 return mine <= len(earlier.centers_of(power))
         return False
 
@@ -106,11 +106,25 @@ class Bot(ABC):
         if kind is PhaseType.RETREATS:
             return self.retreats(position, power, listing, rng)
         count = adjustment_counts(position).get(power, 0)
-        if count > 0 or (count == 0 and mobilisations(listing)):
-            return self.builds(position, power, listing, count, rng)
+        given: list[Order] = []
+        if position.variant.kinds:
+            # the orders of the variant's own kinds, as each kind advises, and the builds
+            # they take; the rest is built (or removed) as usual
+            given, count = variant_kind_orders(
+                position, power, self.preferred(position, power, listing), count)
+            listing = {where: tuple(o for o in options if not isinstance(o, VariantOrder))
+                       for where, options in listing.items()}
+        if count > 0:
+            return given + self.builds(position, power, listing, count, rng)
         if count < 0:
-            return self.removals(position, power, listing, -count, rng)
-        return []
+            return given + self.removals(position, power, listing, -count, rng)
+        return given
+
+    def preferred(self, position: Position, power: str, listing: Listing) -> Listing:
+        """``listing`` with the units the bot would rather give an order first (what a kind's
+        advice takes first, where it takes some of its listed orders); as listed by
+        default."""
+        return listing
 
     @abstractmethod
     def movement(self, position: Position, power: str, listing: Listing,
@@ -125,8 +139,7 @@ class Bot(ABC):
     @abstractmethod
     def builds(self, position: Position, power: str, listing: Listing, count: int,
                rng: random.Random) -> list[Order]:
-        """At most ``count`` builds on distinct sites (or waives), and the mobilisations of
-        inactive units the listing offers, if any (each foregoes a build: a variant's)."""
+        """At most ``count`` builds on distinct sites (or waives)."""
 
     @abstractmethod
     def removals(self, position: Position, power: str, listing: Listing, count: int,
@@ -162,8 +175,19 @@ def removals_listed(listing: Listing) -> dict[str, Disband]:
             if isinstance(o, Disband)}
 
 
-def mobilisations(listing: Listing) -> dict[str, Mobilise]:
-    """Unit location -> its listed mobilisation (a variant's inactive units, Colonial Winters
-    8), in an adjustment listing."""
-    return {loc: o for loc, options in listing.items() for o in options
-            if isinstance(o, Mobilise)}
+def variant_kind_orders(position: Position, power: str, listing: Listing, count: int,
+                        ) -> tuple[list[Order], int]:
+    """The orders of the variant's own kinds a bot gives in an adjustment phase, as each kind
+    advises (:meth:`~realpolitik.kinds.OrderKind.advice`) from the power's ``listing``, and
+    the builds (or removals) left of ``count`` once they have taken theirs."""
+    given: list[Order] = []
+    for kind in position.variant.kinds.in_phase(PhaseType.ADJUSTMENTS):
+        advised = [o for o in kind.advice(position, power, listing, count)
+                   if isinstance(o, VariantOrder) and type(o) is kind.order]
+        if not advised:
+            continue
+        spending = kind.spend(position, power, advised, count)
+        given += [o for i, o in enumerate(advised) if i not in spending.void]
+        if count > 0:
+            count = max(0, count - spending.builds)
+    return given, count

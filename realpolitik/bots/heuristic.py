@@ -24,11 +24,11 @@ How it thinks, in five steps each movement phase:
    played for them) and improved unit by unit (:mod:`realpolitik.bots.lookahead`); not on big
    boards, where it would be slow.
 
-Where a variant voids orders because of the others (Colonial Winters 8's start choices), the
+Where a variant voids orders because of the others (a variant's start choices), the
 units whose orders would be void hold and the others plan again. Retreats go to the best-worth
 space no other retreat of its own takes; builds go to the sites (and unit types) worth most that
-the variant's winter limits leave standing; inactive units are mobilised when that brings two or
-more into play for the build it costs; removals take the units worth least where they stand, of
+the variant's winter limits leave standing, after the orders of the variant's own kinds that the
+kind advises (mobilising inactive units); removals take the units worth least where they stand, of
 the type the variant says goes first.
 """
 
@@ -43,7 +43,6 @@ from realpolitik.bots.base import (
     Listing,
     build_sites,
     hold_of,
-    mobilisations,
     removals_listed,
     waives,
 )
@@ -64,7 +63,7 @@ from realpolitik.orders import (
     SupportHold,
     SupportMove,
 )
-from realpolitik.position import PhaseType, Position, Season, Unit
+from realpolitik.position import PhaseType, Position, Unit
 from realpolitik.rules import Rules, rules_for
 from realpolitik.variant import Variant
 
@@ -228,8 +227,9 @@ def _make_view(position: Position, power: str, weights: Weights) -> _View:
             base[center] = weights.neutral_center
         else:
             base[center] = weights.enemy_center + weights.per_owner_center * sizes.get(owner, 0)
-    rounds = weights.fall_rounds if position.phase.season is Season.FALL \
-        else weights.spring_rounds
+    # the turn after which the centres change hands (the rulebooks' Fall) looks further
+    counts = position.variant.calendar.season(position.phase.season).centers_change
+    rounds = weights.fall_rounds if counts else weights.spring_rounds
     view.worth[UnitType.ARMY] = _spread(base, graph.army, rounds, weights)
     view.worth[UnitType.FLEET] = _spread(base, graph.fleet, rounds, weights)
     return view
@@ -381,8 +381,8 @@ class HeuristicBot(Bot):
             if not void:
                 return orders
             if attempt < _REPLANS:
-                # A variant's rule voids some of them (Colonial Winters 8: only so many inactive
-                # units may be chosen at the start): those units hold, the others plan again.
+                # A variant's rule voids some of them (only so many inactive units may be
+                # chosen at the start): those units hold, the others plan again.
                 holding.update(ranked[index][0] for index in void)
         return [hold_of(listing[loc]) if index in void else order
                 for index, (loc, order) in enumerate(ranked)]
@@ -406,7 +406,7 @@ class HeuristicBot(Bot):
     def _ranked(self, position: Position, view: _View, planned: Mapping[str, Order],
                 ) -> list[tuple[str, Order]]:
         """The (location, order) pairs of a plan, the moves worth most first (a variant may
-        keep only the first of several orders: the start choices of Colonial Winters 8)."""
+        keep only the first of several orders: a variant's start choices)."""
         weights = self.weights
 
         def gain(entry: tuple[str, Order]) -> float:
@@ -649,8 +649,8 @@ class HeuristicBot(Bot):
     def builds(self, position: Position, power: str, listing: Listing, count: int,
                rng: random.Random) -> list[Order]:
         """The builds worth most that the variant's limits for the whole winter leave standing
-        (Colonial Winters 3 and 4(d)), after mobilising inactive units when that brings more
-        units into play than the build it foregoes (Colonial Winters 8)."""
+        (the orders of a variant's own kinds, such as mobilising inactive units, are given
+        first, as the kind advises: :func:`~realpolitik.bots.base.variant_kind_orders`)."""
         view = _view(position, power, self.weights)
         choices: list[tuple[float, Build]] = []
         for builds in build_sites(listing).values():
@@ -660,22 +660,7 @@ class HeuristicBot(Bot):
                     worth *= self.weights.fleet_bias
                 choices.append((worth, build))
         chosen = self._standing_builds(position, power, choices, count, rng)
-        orders: list[Order] = []
-        mobilisable = mobilisations(listing)
-        allowed = position.variant.hooks.mobilisation(position, power) if mobilisable else None
-        if allowed is not None and allowed.per_build > 0:
-            mobilised = min(allowed.per_build, len(mobilisable))
-            # one build is foregone for them all: worth it for two units or more, or when the
-            # build could not be made anyway
-            if count == 0 or mobilised >= 2 or len(chosen) < count:
-                ranked = sorted(mobilisable.items(), key=lambda item: (
-                    -view.score(item[1].unit_type, province_of(item[0]), self.weights),
-                    item[0]))
-                orders += [order for _, order in ranked[:mobilised]]
-                count = max(0, count - 1)
-                chosen = chosen[:count]
-        orders += chosen
-        return orders + waives(listing, count - len(chosen))
+        return [*chosen, *waives(listing, count - len(chosen))]
 
     def _standing_builds(self, position: Position, power: str,
                          choices: list[tuple[float, Build]], count: int,
@@ -700,10 +685,23 @@ class HeuristicBot(Bot):
             choices = [c for c in choices if c[1].province != build.province]
         return chosen
 
+    def preferred(self, position: Position, power: str, listing: Listing) -> Listing:
+        """The units worth most where they stand first (so that a kind's advice, mobilising
+        some of a power's inactive units, takes those)."""
+        view = _view(position, power, self.weights)
+
+        def rank(item: tuple[str, tuple[Order, ...]]) -> tuple[float, str]:
+            where, _ = item
+            unit = position.units.get(province_of(where))
+            worth = view.score(unit.type, unit.province, self.weights) if unit else 0.0
+            return -worth, where
+
+        return dict(sorted(listing.items(), key=rank))
+
     def removals(self, position: Position, power: str, listing: Listing, count: int,
                  rng: random.Random) -> list[Order]:
         """The units worth least where they stand, of the type the variant says goes first
-        (Colonial Winters 4(c): fleets before armies) before the others."""
+        (fleets before armies, say) before the others."""
         view = _view(position, power, self.weights)
         first = position.variant.hooks.removal_first(position, power)
         removable = removals_listed(listing)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from realpolitik.adjudication import Resolution, adjudicate
 from realpolitik.geography import UnitType, province_of
 from realpolitik.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
-from realpolitik.position import Position, Season
+from realpolitik.position import Position
 from realpolitik.rules import Rules
 
 Worth = Mapping[UnitType, Mapping[str, float]]
@@ -39,6 +39,11 @@ class Lookahead:
     """Cost of each own unit dislodged."""
     dislodged_enemy: float = 5.0
     """Worth of each enemy unit dislodged."""
+    futile_move: float = 1.0
+    """Cost of each own move that bounces off an enemy unit staying where it is: it gains
+    nothing that a hold or a support would not (when it cuts a support that matters, or the
+    enemy may leave, the outcome says so), and bots that made them bounced at the same
+    province turn after turn (Turkey's A CON - RUM seven times in one seeded game)."""
     moves_tried: int = 4
     """The moves tried for each unit: the best scored by the heuristic."""
     passes: int = 2
@@ -49,7 +54,7 @@ class Lookahead:
     """The most adjudications for one power's orders in one phase (with 34 units on the board;
     fewer in proportion with more units)."""
     max_units: int = 60
-    """No lookahead on a board with more units than this (Colonial Winters has 150 or more:
+    """No lookahead on a board with more units than this (a world map may have 150 or more:
     there each adjudication costs ten times as much, and the bot plays by the heuristic
     alone to stay fast)."""
 
@@ -81,6 +86,7 @@ def improve(position: Position, power: str, listing: Mapping[str, tuple[Order, .
             resolution = adjudicate(position, [*orders.values(), *others], rules=rules,
                                     checked=True)
             total += _outcome(position, power, resolution, worth, settings)
+            total -= settings.futile_move * _futile_moves(position, orders, resolution)
         return total / len(predictions)
 
     orders = dict(planned)
@@ -187,6 +193,24 @@ def _candidates(position: Position, location: str, options: tuple[Order, ...],
     return out
 
 
+def _futile_moves(position: Position, orders: Mapping[str, Order],
+                  resolution: Resolution) -> int:
+    """How many of ``orders``' moves bounced off a unit of another power that stayed where it
+    was (the mover stands where it stood, and so does the unit it attacked)."""
+    count = 0
+    units = resolution.units
+    for order in orders.values():
+        if not isinstance(order, Move):
+            continue
+        mover = position.units[province_of(order.location)]
+        target = province_of(order.destination)
+        defender = position.units.get(target)
+        if defender is not None and defender.power != mover.power \
+                and units.get(mover.province) == mover and units.get(target) == defender:
+            count += 1
+    return count
+
+
 def _outcome(position: Position, power: str, resolution: Resolution, worth: Worth,
              settings: Lookahead) -> float:
     """What the board after ``resolution`` is worth to ``power``."""
@@ -198,7 +222,7 @@ def _outcome(position: Position, power: str, resolution: Resolution, worth: Wort
         total += -settings.lost_unit if dislodged.unit.power == power \
             else settings.dislodged_enemy
     centers = position.centers
-    fall = position.phase.season is Season.FALL
+    fall = position.variant.calendar.season(position.phase.season).centers_change
     for center in position.variant.map.supply_centers():
         standing = resolution.units.get(center)
         if fall:

@@ -184,6 +184,10 @@ def build_parser() -> argparse.ArgumentParser:
                      "see docs/deploy.md)")
     sub.add_argument("--no-access-log", dest="access_log", action="store_false", default=None,
                      help="no log line per request (default: REALPOLITIK_ACCESS_LOG, on)")
+    sub.add_argument("--daide-port", type=int, metavar="P",
+                     help="a TCP port where DAIDE bots (DumbBot and others) take free seats "
+                     "in the games that accept them (default: REALPOLITIK_DAIDE_PORT, none; "
+                     "docs/daide.md)")
 
     sub = command("arena", "bots play games against each other: a league table",
                   _arena.cmd_arena,
@@ -265,6 +269,10 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--variant", action="append", metavar="FOLDER",
                       help="a variant's folder whose map the server may offer, beyond the "
                       "shipped variants (repeatable)")
+    play.add_argument("--game", metavar="NAME",
+                      help="the game to join on a server hosting several (SEL): on "
+                      "'realpolitik serve --daide-port', a game's number or name, or a private "
+                      "game's invite code (default: the server's choice)")
     json_arg(play)
 
     sub = command("demo", "a short demonstration: the rulebook's 1901 sample game",
@@ -299,7 +307,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
     try:
         serve(args.host, args.port, args.database, workers=args.workers,
-              access_log=args.access_log, announce=announce)
+              access_log=args.access_log, daide_port=args.daide_port, announce=announce)
     except ValueError as exc:
         raise CliError(str(exc), EXIT_USAGE) from exc
     except StartupError as exc:

@@ -14,7 +14,7 @@ from realpolitik.errors import HookError, OrderTextError, RealpolitikError
 from realpolitik.geography import UnitType
 from realpolitik.notation import parse_orders
 from realpolitik.phases import next_position
-from realpolitik.position import DislodgedUnit, Phase, PhaseType, Position, Unit
+from realpolitik.position import DislodgedUnit, PhaseType, Position, Unit
 from realpolitik.rules import rules_for
 from realpolitik.variant import Variant, load_variant
 from realpolitik.variant_rules import NEUTRAL
@@ -108,7 +108,7 @@ def read_case(case: Mapping[str, Any], base: Path | None = None,
     (``base``: the folder of the case file, from which a variant's folder is found)."""
     variant = _variant(case.get("variant", "classical"), base)
     try:
-        phase = Phase.parse(str(case.get("phase", "")))
+        phase = variant.calendar.parse_phase(str(case.get("phase", "")))
     except ValueError as exc:
         raise CaseError(f"'phase': {exc}") from None
     try:
@@ -157,8 +157,8 @@ def read_case(case: Mapping[str, Any], base: Path | None = None,
                                   standoffs=standoffs)
     except (RealpolitikError, ValueError) as exc:
         raise CaseError(f"'units': {exc}") from None
-    # the variant's own state (Colonial Winters' inactive units, sea superiority,
-    # protectorates) worked out for the phase as a game that reached it has it
+    # the variant's own state (inactive units, sea superiority, protectorates...) worked out
+    # for the phase as a game that reached it has it
     start = variant.hooks.initial_state(position)
     if start:
         position = position.replace(state=start)
@@ -251,6 +251,8 @@ def check_expect(expect: Mapping[str, Any]) -> None:
     for field in ("units_after", "civil_disorder", "centers_after"):
         if field in expect:
             _check_power_lists(expect[field], field)
+    if "next_phase" in expect and not isinstance(expect["next_phase"], str):
+        raise CaseError("'expect.next_phase' must be a phase name such as \"F1901M\"")
     if "dislodged_after" in expect:
         dislodged = expect["dislodged_after"]
         if not isinstance(dislodged, Mapping):
@@ -281,7 +283,7 @@ def compare(expect: Mapping[str, Any], got: Mapping[str, Any]) -> list[str]:
     order result matches the first unused result with the same power and order text (the input,
     else the canonical order); ``void`` meets an expected ``fails``; ``units_after`` is the
     whole board; every expected dislodged unit with its attacker (and its retreats when listed);
-    ``civil_disorder`` and ``centers_after`` when given."""
+    ``civil_disorder``, ``centers_after`` and ``next_phase`` when given."""
     differences: list[str] = []
     pool = [dict(r) for r in got.get("order_results", [])]
     for want in expect.get("order_results", []):
@@ -334,6 +336,9 @@ def compare(expect: Mapping[str, Any], got: Mapping[str, Any]) -> list[str]:
     for key in ("civil_disorder", "centers_after"):
         if key in expect and _unit_set(expect[key]) != _unit_set(got.get(key)):
             differences.append(f"{key}: {got.get(key)}, expected {expect[key]}")
+    if "next_phase" in expect and expect["next_phase"].strip().upper() != got.get("next_phase"):
+        differences.append(f"next_phase: {got.get('next_phase')}, expected "
+                           f"{expect['next_phase']}")
     return differences
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from realpolitik.errors import GameError, RealpolitikError
 from realpolitik.game import Game
-from realpolitik.position import Phase, Position
+from realpolitik.position import Position
 from realpolitik.variant import available_variants, load_variant, normalize_name, search_folders
 from realpolitik.writing import write_order
 
@@ -144,7 +144,7 @@ def cmd_orders(args: argparse.Namespace) -> int:
         })
         return EXIT_PROBLEMS if problems else EXIT_OK
     style = _style()
-    print(style.bold(f"{game.phase.long_name} ({phase}): orders read"))
+    print(style.bold(f"{game.variant.calendar.phase_name(game.phase)} ({phase}): orders read"))
     for line in _report.format_read(game, lines, style):
         print(line)
     if named:
@@ -219,7 +219,7 @@ def cmd_process(args: argparse.Namespace) -> int:
 def _find_phase(game: Game, text: str) -> int | None:
     """The history index of a phase, or None for the current phase."""
     try:
-        wanted = Phase.parse(text)
+        wanted = game.variant.calendar.parse_phase(text)
     except ValueError as exc:
         raise CliError(f"--phase: {exc}") from None
     if wanted == game.phase:
@@ -301,14 +301,15 @@ def cmd_history(args: argparse.Namespace) -> int:
         return EXIT_OK
     style = _style()
     if not reports:
-        print(f"No phase played yet; the game is at {game.phase.long_name} ({game.phase}).")
+        now = game.variant.calendar.phase_name(game.phase)
+        print(f"No phase played yet; the game is at {now} ({game.phase}).")
         return EXIT_OK
     for report in reports:
         for line in _report.format_results(game, report, style):
             print(line)
         print()
     if game.end is None:
-        print(f"Now: {game.phase.long_name} ({game.phase}).")
+        print(f"Now: {game.variant.calendar.phase_name(game.phase)} ({game.phase}).")
     return EXIT_OK
 
 
@@ -350,7 +351,8 @@ def cmd_render(args: argparse.Namespace) -> int:
         print_json({"file": out, "phase": phase})
     else:
         what = "with its orders and results" if index is not None else "with the orders given"
-        print(f"Wrote {out}: the map of {Phase.parse(phase).long_name} {what}.")
+        name = game.variant.calendar.phase_name(game.variant.calendar.parse_phase(phase))
+        print(f"Wrote {out}: the map of {name} {what}.")
     return EXIT_OK
 
 

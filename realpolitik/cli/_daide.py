@@ -95,7 +95,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         except (FileNotFoundError, RealpolitikError) as exc:
             raise CliError(f"--variant {name!r}: {exc}") from None
     try:
-        results = asyncio.run(play_bots(host, int(port_text), bots, variants=variants))
+        results = asyncio.run(play_bots(host, int(port_text), bots, variants=variants,
+                                        game=args.game))
     except OSError as exc:
         raise CliError(f"cannot connect to {args.address}: {exc.strerror or exc}") from None
     if args.json:

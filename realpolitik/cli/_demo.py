@@ -53,7 +53,8 @@ def run_demo(args: argparse.Namespace) -> int:
         phases.append({"phase": phase, "text": text, "lines": lines, "results": report})
         if args.json:
             continue
-        print(style.bold(f"{game.history[-1].position.phase.long_name}: the book's orders, "
+        played = game.variant.calendar.phase_name(game.history[-1].position.phase)
+        print(style.bold(f"{played}: the book's orders, "
                          "and how they were read"))
         for line in _report.format_read(game, lines, style):
             print(line)

@@ -15,7 +15,7 @@ from realpolitik.game import REPLACED, Game, SubmittedOrder
 from realpolitik.legality import retreat_options
 from realpolitik.notation import parse_orders
 from realpolitik.orders import Order, Retreat
-from realpolitik.position import Phase, PhaseType, Position, Season
+from realpolitik.position import Phase, PhaseType, Position
 from realpolitik.savefile import (
     centers_to_json,
     resolution_to_json,
@@ -184,7 +184,7 @@ def phase_report(game: Game, index: int) -> JSON:
     given = [Given.from_submitted(power, entry) for power in game.powers
              for entry in record.orders.get(power, ())]
     data = resolution_json(record.resolution, record.position, after, given)
-    data["phase_name"] = record.position.phase.long_name
+    data["phase_name"] = game.variant.calendar.phase_name(record.position.phase)
     _mark_obliged_retreats(data, after, game)
     if record.position.phase.type is PhaseType.RETREATS:
         retreated = {r.order.province for r in record.resolution.results
@@ -193,8 +193,8 @@ def phase_report(game: Game, index: int) -> JSON:
                      if d.unit.province not in retreated]
         data["disbanded"] = units_to_json(disbanded)
     data["center_changes"] = center_changes(record.position, after)
-    centres_moved = record.position.phase.season is Season.FALL \
-        and after.phase.type is not PhaseType.RETREATS
+    centres_moved = after.phase.type is not PhaseType.RETREATS \
+        and game.variant.calendar.centers_counted(record.position.phase, after.phase)
     if centres_moved or record.position.phase.type is PhaseType.ADJUSTMENTS:
         data["center_counts"] = {p.upper(): len(after.centers_of(p)) for p in game.powers}
     if after.phase.type is PhaseType.ADJUSTMENTS:
@@ -208,8 +208,7 @@ def phase_report(game: Game, index: int) -> JSON:
 
 def _mark_obliged_retreats(data: JSON, after: Position, game: Game) -> None:
     """Mark in ``dislodged_after`` each unit that may not disband (``"may_disband": false``:
-    with a retreat open, under a variant's rule such as Colonial Winters' rule 2, armies must
-    retreat when able)."""
+    with a retreat open, under a variant's rule that armies must retreat when able)."""
     if after.phase.type is not PhaseType.RETREATS or not data.get("dislodged_after"):
         return
     hooks = after.variant.hooks
@@ -329,7 +328,8 @@ def format_results(game: Game, data: Mapping[str, Any], style: Style) -> list[st
     if data.get("end"):
         lines.append(style.bold(f"  Game over: {data['end']['summary']}"))
     elif "next_phase" in data:
-        lines.append(f"  Next: {Phase.parse(data['next_phase']).long_name} "
+        following = game.variant.calendar.parse_phase(data["next_phase"])
+        lines.append(f"  Next: {game.variant.calendar.phase_name(following)} "
                      f"({data['next_phase']})")
     return lines
 
@@ -484,7 +484,7 @@ def position_report(game: Game, position: Position) -> JSON:
     from realpolitik.savefile import position_to_json
 
     data: JSON = position_to_json(position)
-    data["phase_name"] = position.phase.long_name
+    data["phase_name"] = position.variant.calendar.phase_name(position.phase)
     data["center_counts"] = {p.upper(): len(position.centers_of(p)) for p in game.powers}
     inactive = position.variant.hooks.inactive_units(position)
     if inactive:
@@ -534,7 +534,7 @@ def format_position(game: Game, data: Mapping[str, Any], style: Style) -> list[s
     centers = data.get("centers", {})
     width = name_column(game)
     inactive = {u for listed in data.get("inactive_units", {}).values() for u in listed}
-    # a protectorate's units (Colonial Winters' India) are marked with its name
+    # a protectorate's units (a variant's) are marked with its name
     country_of = {where: country for country, info in (data.get("protectorates") or {}).items()
                   for where in info.get("units", ())}
 

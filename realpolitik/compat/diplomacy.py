@@ -19,9 +19,12 @@ rules are realpolitik's (the 2000 rulebook by default, the package's reading), s
 adjudications differ from that package's where it departs from the DATC; ``docs/compat.md``
 lists them. :func:`realpolitik.compat.install` serves this module as ``diplomacy`` itself.
 
-Orders given as strings are looked up in a table of the current phase's legal orders (built once
-per phase), so the canonical strings cost a dictionary look-up; anything else is read by the
-lenient parser of :mod:`realpolitik.notation`.
+The strings are made from realpolitik's listing (:mod:`realpolitik.listing`), each once per
+order value and kept with the variant, looked up by the value's identity (the listing gives the
+same values phase after phase). A string given to :meth:`Game.set_orders` that the listing gave
+names its order by one dictionary look-up, and the engine checks it once, when it is handed over
+(it is listed in this position or it is not); anything else is read by the lenient parser of
+:mod:`realpolitik.notation` and checked here.
 """
 
 from __future__ import annotations
@@ -30,9 +33,10 @@ import copy
 import hashlib
 import time
 from collections.abc import Iterable, Mapping, Sequence
+from operator import attrgetter
 from typing import Any
 
-from realpolitik.compat.diplomacy_map import Map
+from realpolitik.compat.diplomacy_map import Map, classical_year
 from realpolitik.compat.diplomacy_message import (
     GLOBAL,
     OBSERVER,
@@ -48,7 +52,6 @@ from realpolitik.compat.diplomacy_names import DEFAULT_GAME_RULES
 from realpolitik.compat.diplomacy_words import (
     _PHASE_TYPE_NAMES,
     _SEASON_NAMES,
-    _UPPER,
     _home_names,
     _movement_texts,
     _package_results,
@@ -56,7 +59,6 @@ from realpolitik.compat.diplomacy_words import (
     _retreats_by_name,
     _split_order,
     _texts_cache,
-    _texts_of,
     _unit_from_text,
     _unit_of,
     diplomacy_state,
@@ -69,10 +71,9 @@ from realpolitik.compat.diplomacy_words import (
 )
 from realpolitik.errors import GameError, RealpolitikError
 from realpolitik.game import Game as _Game
-from realpolitik.game import PhaseRecord
+from realpolitik.game import PhaseRecord, SubmittedOrder
 from realpolitik.geography import province_of
-from realpolitik.legality import adjustment_counts, build_sites, check_order, retreat_options
-from realpolitik.listing import listed_orders
+from realpolitik.legality import adjustment_counts, check_order, retreat_options
 from realpolitik.maptables import MapTables, tables_for
 from realpolitik.notation import parse_order
 from realpolitik.orders import (
@@ -100,11 +101,15 @@ so the games after the first start with it ready."""
 class _PhaseTables:
     """What the facade derives from one position, built lazily and dropped when it changes."""
 
-    __slots__ = ("position", "possible", "lookup", "units", "orderable", "retreats")
+    __slots__ = ("position", "possible", "possible_given", "lookup", "units", "orderable",
+                 "retreats")
 
     def __init__(self, position: Position) -> None:
         self.position = position
         self.possible: dict[str, list[str]] | None = None
+        """What :meth:`Game.get_all_possible_orders` returns, kept once asked for twice."""
+        self.possible_given = False
+        """True once :meth:`Game.get_all_possible_orders` has handed over what it made."""
         self.lookup: dict[str, dict[str, Order]] = {}
         """power -> order string -> order, for the powers whose legal orders were listed."""
         self.units: dict[str, list[str]] | None = None
@@ -286,6 +291,7 @@ class Game:
         variant = _LOADED.get(map_name)
         if variant is None:
             variant = _LOADED[map_name] = load_variant(_MAPS.get(map_name, map_name))
+        classical_year(variant)
         self.realpolitik_game = _Game(variant, rules=PACKAGE_RULES if edition is None else edition,
                                       seed=seed)
         self.game_id: str = game_id or f"realpolitik-{int(time.time() * 1e6):x}"
@@ -463,7 +469,7 @@ class Game:
         if len(words) == 3:
             seasons = {long: short for short, long in _SEASON_NAMES.items()}
             text = f"{seasons.get(words[0], '?')}{words[1]}{words[2][:1]}"
-        self._set_phase(Phase.parse(text))
+        self._set_phase(self.realpolitik_game.variant.calendar.parse_phase(text))
 
     def clear_cache(self) -> None:
         """Accepted for compatibility: the facade's tables follow the position by themselves."""
@@ -623,16 +629,19 @@ class Game:
             return out
         kind = position.phase.type
         counts = adjustment_counts(position) if kind is PhaseType.ADJUSTMENTS else {}
+        province_name = self._movement_texts.province_name.__getitem__
         for power in game.powers_to_order():
             name = power.upper()
             if kind is PhaseType.MOVEMENT:
-                out[name] = [unit.province.upper() for unit in position.units_of(power)]
-            elif kind is PhaseType.RETREATS:
+                out[name] = sorted(map(province_name, map(_location_of, position.units_of(power))))
+                continue
+            if kind is PhaseType.RETREATS:
                 retreating = self._retreats()[name]
                 out[name] = [d.unit.province.upper() for d in position.dislodged_of(power)
                              if unit_text(d.unit) in retreating]
-            elif counts[power] > 0:
-                out[name] = [site.upper() for site in build_sites(position, power)]
+            elif counts[power] > 0:  # (its build sites, as the listing has them)
+                out[name] = [province_name(site) for site, orders
+                             in game.legal_orders(power).items() if isinstance(orders[0], Build)]
             else:
                 out[name] = [unit.province.upper() for unit in position.units_of(power)]
         for locs in out.values():
@@ -652,7 +661,10 @@ class Game:
                     retreating = self._retreats()[power.upper()]
                     legal = {loc: orders for loc, orders in legal.items()
                              if any(unit.endswith(f" {loc.upper()}") for unit in retreating)}
-                _texts_of(legal, self._tables, table, self._texts)
+                text_of = self._movement_texts.text_of
+                for orders in legal.values():
+                    for order in orders:
+                        table[text_of(order)] = order
             cache.lookup[power] = table
         return table
 
@@ -663,65 +675,56 @@ class Game:
         adjustment phase ``WAIVE`` is listed at each place a power may build.
         """
         cache = self._current()
-        if cache.possible is None:
-            cache.possible = self._possible(cache)
-        return {loc: orders[:] for loc, orders in cache.possible.items()}
+        if cache.possible is not None:  # asked for again in this phase: copies of it
+            return {loc: orders[:] for loc, orders in cache.possible.items()}
+        possible = self._possible(cache)
+        if cache.possible_given:
+            cache.possible = possible
+            return {loc: orders[:] for loc, orders in possible.items()}
+        # The first call hands over what it made and keeps nothing (most callers ask once a
+        # phase); a second one makes it again and keeps it, to copy from after.
+        cache.possible_given = True
+        return possible
 
     def _possible(self, cache: _PhaseTables) -> dict[str, list[str]]:
-        the_map = self.realpolitik_game.variant.map
+        """What :meth:`get_all_possible_orders` returns, made from realpolitik's listing: each
+        order's string is looked up by the order (:class:`_MovementTexts`)."""
         possible: dict[str, list[str]] = {loc: [] for loc in self._upper_locations}
         if self._over:
             return possible
-        up = _UPPER
         game = self.realpolitik_game
-        if cache.position.phase.type is PhaseType.MOVEMENT:
-            # One unit's strings at a time; no string -> order table (set_orders finds the
-            # order by its string among those the variant's listing made).
-            texts = self._movement_texts.texts
+        the_map = game.variant.map
+        texts, places = self._movement_texts.texts, self._movement_texts.places
+        kind = cache.position.phase.type
+        if kind is PhaseType.MOVEMENT:  # one unit at a time, its strings at C speed
             for power in game.powers_to_order():
                 for location, orders in game.legal_orders(power).items():
-                    unit_texts = possible[up[location]] = texts(orders)
-                    province = province_of(location)
-                    if province != location:
-                        possible[up[province]] = unit_texts[:]
+                    name, province = places[location]
+                    unit_texts = possible[name] = texts(orders)
+                    if province is not None:
+                        possible[province] = unit_texts[:]
             return possible
-        adjustments = cache.position.phase.type is PhaseType.ADJUSTMENTS
         for power in game.powers_to_order():
-            table = self._lookup(power)
-            sites: set[str] = set()
-            waive = False
-            if not adjustments:
-                # a unit's orders come one unit after another: one look-up per unit
-                last = ""
-                here: list[str] = []
-                there: list[str] | None = None
-                for text, order in table.items():
-                    assert not isinstance(order, Waive)  # (retreats: no waive is listed)
-                    location = order.location
-                    if location != last:
-                        last = location
-                        here = possible[up[location]]
-                        province = province_of(location)
-                        there = possible[up[province]] if province != location else None
-                    here.append(text)
-                    if there is not None:
-                        there.append(text)
-                continue
-            for text, order in table.items():
-                if isinstance(order, Waive):
-                    waive = True
-                    continue
-                location = order.location
-                possible[up[location]].append(text)
-                province = province_of(location)
-                if province != location:
-                    possible[up[province]].append(text)
-                if isinstance(order, Build):
-                    sites.add(province)
-            if waive:
-                for site in sites:
-                    for loc in (site, *the_map.coasts(site)):
-                        possible[loc.upper()].append("WAIVE")
+            legal = game.legal_orders(power)
+            if kind is PhaseType.RETREATS:
+                # (the units with somewhere to go: the package disbands the others at once)
+                retreating = {unit[2:] for unit in self._retreats()[power.upper()]}
+                legal = {loc: orders for loc, orders in legal.items()
+                         if places[loc][0] in retreating}
+            sites: list[str] = []  # (where it may build: a waive is listed there too)
+            for orders in legal.values():
+                for order, text in zip(orders, texts(orders), strict=True):
+                    if isinstance(order, Waive):
+                        for site in sites:
+                            for loc in (site, *the_map.coasts(site)):
+                                possible[places[loc][0]].append(text)
+                        continue
+                    name, province = places[order.location]
+                    possible[name].append(text)
+                    if province is not None:
+                        possible[province].append(text)
+                    if isinstance(order, Build) and province_of(order.location) not in sites:
+                        sites.append(province_of(order.location))
         return possible
 
     # -- orders -------------------------------------------------------------------------------
@@ -752,44 +755,42 @@ class Game:
             self._set_other(power, texts, replace)
 
     def _set_movement(self, power: str, texts: list[str], replace: bool) -> None:
-        """Movement orders, each checked at once: kept in ``power.orders`` as unit -> the
-        rest of the order, with the order value it was read as."""
-        game = self.realpolitik_game
+        """Movement orders, each checked (by the engine, when handed over): kept in
+        ``power.orders`` as unit -> the rest of the order, with the order value it was read
+        as."""
         holder = self.powers[power.upper()]
-        # The order a string names, if the listing made it and lists it now (else the slow
-        # path reads the string).
-        named = self._movement_texts.orders.get(power, {})
-        split = self._movement_texts.parts
-        listed = None
+        # A string the listing gave names one order (for the engine to check: it is listed
+        # in this position or it is not); any other string is read and checked here.
+        given = self._movement_texts.given(power)
         fresh = not holder.orders  # (then what this call writes is all there is)
         if fresh:
             holder._values = {}
+        orders, values = holder.orders, holder._values
         for text in texts:
-            order = named.get(text)
-            if order is not None:
-                if listed is None:
-                    listed = listed_orders(game.position, power, rules=game.rules).holds
-                if not listed(order):
-                    order = None
-            if order is None:
-                order = self._movement_texts.coastless.get(text) or self._read(power, text)
-                if order is None:
-                    continue
-                problem = check_order(game.position, order, rules=game.rules)
-                if problem is not None:
-                    self.error.append(f"{power.upper()}: {text}: {problem[1]}")
-                    continue
-                if text not in split:
-                    text = order_text(order, self._tables, game.position)
-            parts = split.get(text)
-            if parts is None:
-                parts = _split_order(text)
-            unit, rest = parts
-            if not replace and unit in holder.orders:
+            found = given(text) or self._read_checked(power, text)
+            if found is None:
                 continue
-            holder.orders[unit] = rest
-            holder._values[unit] = (rest, order)
-        self._send(holder, [entry[1] for entry in holder._values.values()] if fresh else None)
+            unit, rest, order = found
+            if not replace and unit in orders:
+                continue
+            orders[unit] = rest
+            values[unit] = (rest, order)
+        self._send(holder, [entry[1] for entry in values.values()] if fresh else None,
+                   given=True)
+
+    def _read_checked(self, power: str, text: str) -> tuple[str, str, Order] | None:
+        """The slow path of a movement order: read, checked, and written as the package
+        writes it: (unit, the rest of the order, the order); None (noted in :attr:`error`)
+        if it cannot be read or is illegal."""
+        game = self.realpolitik_game
+        order = self._read(power, text)
+        if order is None:
+            return None
+        problem = check_order(game.position, order, rules=game.rules)
+        if problem is not None:
+            self.error.append(f"{power.upper()}: {text}: {problem[1]}")
+            return None
+        return *_split_order(order_text(order, self._tables, game.position)), order
 
     def _set_unchecked(self, holder: Power, texts: list[str], replace: bool) -> None:
         """``NO_CHECK``: movement orders kept as given (``"ORDER n"`` -> text), read and
@@ -831,16 +832,16 @@ class Game:
                     holder._voids.append(_unit_of(order) if not isinstance(order, Waive)
                                          else "WAIVE")
                     continue
-            written = order_text(order, self._tables, game.position)
+                text = order_text(order, self._tables, game.position)
             if isinstance(order, Waive):
                 waives += 1
-                given[f"WAIVE {waives}"] = (written, order)
+                given[f"WAIVE {waives}"] = (text, order)
                 continue
             place = province_of(order.location)
             if place in given:  # a second order for one place in one call is void
                 holder._voids.append(_unit_of(order))
             else:
-                given[place] = (written, order)
+                given[place] = (text, order)
         current: dict[str, tuple[str, Order]] = {}
         for written, order in holder._values.values():
             key = "WAIVE " + str(len(current)) if isinstance(order, Waive) \
@@ -849,9 +850,10 @@ class Game:
         for key, entry in given.items():
             if replace or key not in current:
                 current[key] = entry
-        holder._values = {key: entry for key, entry in current.items()}
+        holder._values = current
         holder.adjust = [written for written, _ in current.values()]
-        self._send(holder)
+        # (as in the package, a WAIVE only takes up a build no build order claims)
+        self._send(holder, sorted((order for _, order in current.values()), key=_is_waive))
 
     def _read(self, power: str, text: str) -> Order | None:
         """The slow path: an order string not in the table of legal orders."""
@@ -905,7 +907,7 @@ class Game:
                 if order is not None:
                     values.append(order)
             # as in the package, a WAIVE only takes up a build no build order claims
-            values.sort(key=lambda o: isinstance(o, Waive))
+            values.sort(key=_is_waive)
             return values
         if self._no_check:
             values = []
@@ -938,7 +940,7 @@ class Game:
         name = self.get_current_phase()
         if self._over:
             return GamePhaseData(name, self.get_state(), {}, {}, {})
-        if not game.position.centers and game.phase.season is Season.FALL:
+        if not game.position.centers and game.phase.season == Season.FALL:
             # as the package does when it counts centres and no power owns any: each power
             # starts from its home centres
             homes = {center: power for power in game.variant.power_ids
@@ -990,19 +992,38 @@ class Game:
             holder._reset_orders()
         return voids
 
-    def _send(self, holder: Power, values: list[Order] | None = None) -> None:
+    def _send(self, holder: Power, values: list[Order] | None = None, *,
+              given: bool = False) -> None:
         """Hand a power's orders as they stand to the engine (replacing those it had);
-        ``values``: their order values, if the caller has them."""
+        ``values``: their order values, if the caller has them. ``given``: :meth:`set_orders`
+        has just given movement orders, which the engine checks: one it finds illegal (a
+        string listed in another phase) is dropped, as the package drops it, and noted in
+        :attr:`error`."""
         game = self.realpolitik_game
+        movement = game.phase.type is PhaseType.MOVEMENT
         if values is None:
             values = self._given_orders(holder)
         if values or holder.orders or holder.adjust or holder._sent is not None:
+            power = self._names[holder.name]
             try:
-                game.submit(self._names[holder.name], values)
+                entries = game.submit(power, values)
             except GameError as error:  # a power that takes no orders in this game
                 self.error.append(f"{holder.name}: {error}")
-        movement = game.phase.type is PhaseType.MOVEMENT
+            else:
+                if given and any(map(_error_of, entries)):
+                    self._drop_illegal(holder, entries)
         holder._sent = (game.position, dict(holder.orders) if movement else list(holder.adjust))
+
+    def _drop_illegal(self, holder: Power, entries: Sequence[SubmittedOrder]) -> None:
+        """Take the movement orders given by :meth:`set_orders` that the engine found illegal
+        out of a power's orders (noted in :attr:`error`) and hand the others over again."""
+        illegal = {entry.order: entry.error for entry in entries if entry.error is not None}
+        orders = holder.orders
+        for unit, (rest, order) in list(holder._values.items()):
+            if order in illegal and orders.get(unit) == rest:
+                self.error.append(f"{holder.name}: {unit} {rest}: {illegal[order]}")
+                del holder._values[unit], orders[unit]
+        self.realpolitik_game.submit(self._names[holder.name], self._given_orders(holder))
 
     # The package's record of the phase just played, made when first read.
 
@@ -1332,6 +1353,14 @@ def _last_phase_record(records: Sequence[PhaseRecord], names: Mapping[str, str],
                 popped.extend(disbanded_units(record.position, record.resolution))
     return {"command": command, "ordered_units": ordered, "dislodged": dislodged,
             "popped": popped}
+
+
+_error_of = attrgetter("error")
+_location_of = attrgetter("location")
+
+
+def _is_waive(order: Order) -> bool:
+    return isinstance(order, Waive)
 
 
 _RULE_EXCLUDES: Mapping[str, tuple[str, ...]] = {

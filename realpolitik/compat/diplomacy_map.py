@@ -56,7 +56,19 @@ UNDETERMINED, POWER, UNIT, LOCATION, COAST, ORDER, MOVE_SEP, OTHER = range(8)
 def _variant(name: str) -> Variant:
     variant = _LOADED.get(name)
     if variant is None:
-        variant = _LOADED[name] = load_variant(_VARIANTS.get(name, name))
+        variant = _LOADED[name] = classical_year(load_variant(_VARIANTS.get(name, name)))
+    return variant
+
+
+def classical_year(variant: Variant) -> Variant:
+    """``variant``, checked to have the rulebooks' year: the package's phases are Spring, Fall
+    and Winter only.
+
+    :raises ValueError: the variant's year has other seasons (a summer turn, spring builds).
+    """
+    if not variant.calendar.is_classical:
+        raise ValueError(f"the diplomacy package plays Spring, Fall and Winter only, and "
+                         f"{variant.name}'s year is {variant.calendar.describe()}")
     return variant
 
 
@@ -80,7 +92,7 @@ class Map:
         self.root_map = name
         self.first_year = Phase.parse(variant.start_phase).year
         start = Phase.parse(variant.start_phase)
-        self.phase = f"{_SEASONS[start.season.value]} {start.year} {_TYPES[start.type.value]}"
+        self.phase = f"{_SEASONS[start.season]} {start.year} {_TYPES[start.type.value]}"
         self.seq = ["NEWYEAR", *(f"{season} {kind}" for season, kind in _SEQUENCE)]
         self.flow = ["SPRING:MOVEMENT,RETREATS", "FALL:MOVEMENT,RETREATS", "WINTER:ADJUSTMENTS"]
         self.flow_sign = 1

@@ -11,8 +11,9 @@ strings of listed orders are made once per order value and kept with the variant
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from operator import attrgetter
 from typing import Any
 
 from realpolitik.adjudication.outcomes import Outcome, Resolution
@@ -166,78 +167,127 @@ class _MovementTexts:
     value). Bounded by :data:`_MAX_MOVEMENT_TEXTS` orders: then it starts over.
     """
 
-    __slots__ = ("text", "held", "alias", "orders", "parts", "coastless", "tables")
+    __slots__ = ("text", "aliased", "held", "orders", "given_by", "places", "province_name",
+                 "tables")
 
-    def __init__(self, tables: MapTables) -> None:
+    def __init__(self, tables: MapTables, locations: Sequence[str]) -> None:
         self.tables = tables
         self.text: dict[int, str] = {}
-        """id(order) -> its string, for the orders in :attr:`held`."""
+        """id(order) -> its string, for the orders in :attr:`held` listed under one string."""
+        self.aliased: dict[int, tuple[str, str]] = {}
+        """id(order) -> its string and the other string it is also listed under, for the
+        orders in :attr:`held` listed under two (a support of a move to a coast is also
+        listed without the coast, as the package does). Kept apart from :attr:`text`, so that
+        a unit with none of them has its strings looked up at C speed."""
         self.held: dict[int, Order] = {}
         """id(order) -> the order: kept alive while its string is kept, so its id is its own."""
-        self.alias: dict[str, str] = {}
-        """A string -> the other string its order is also listed under (a support of a move
-        to a coast is also listed without the coast, as the package does)."""
         self.orders: dict[str, dict[str, Order]] = {}
-        """power -> string -> the order it names (not the aliases)."""
-        self.parts: dict[str, tuple[str, str]] = {}
-        """string -> (its unit, the rest of the order): ``("A PAR", "- BUR")``."""
-        self.coastless: dict[str, Order] = {}
-        """A listed support's string without the coast -> that support with no coast (the
-        listing gives only the supports naming a coast; this one is checked when given)."""
+        """power -> string -> the order it names. A listed support's string without the coast
+        names that support with no coast (the listing gives only the supports naming a
+        coast; the engine checks this one when it is given)."""
+        self.given_by: dict[str, _Given] = {}
+        """power -> what :meth:`given` found for the strings it gave so far."""
+        self.places: dict[str, tuple[str, str | None]] = {
+            location: (location.upper(),
+                       province_of(location).upper() if "/" in location else None)
+            for location in locations}
+        """Location -> its name in the package, and its province's if it is a coast (a unit
+        on a coast has its orders listed under both). Fixed by the map."""
+        self.province_name: dict[str, str] = {
+            location: province_of(location).upper() for location in locations}
+        """Location -> the package's name of its province (``stp/sc`` -> ``STP``)."""
 
     def clear(self) -> None:
         """Start over (the tables are full)."""
         self.text.clear()
+        self.aliased.clear()
         self.held.clear()
-        self.alias.clear()
         self.orders.clear()
-        self.parts.clear()
-        self.coastless.clear()
+        self.given_by.clear()
 
-    def text_of(self, order: Order) -> str:
-        """The string of ``order``, made and kept the first time."""
-        key = id(order)
-        main = self.text.get(key)
-        if main is not None:
-            return main
-        if len(self.text) >= _MAX_MOVEMENT_TEXTS:
+    def _make(self, order: Order) -> tuple[str, str | None]:
+        """Make and keep the string of an order met for the first time (and the other string
+        it is listed under, if any)."""
+        if len(self.held) >= _MAX_MOVEMENT_TEXTS:
             self.clear()
         main, other = _order_texts(order, self.tables)
-        named = self.orders.setdefault(order.power or "", {})
+        key = id(order)
+        self.held[key] = order
+        named = self.orders.get(order.power or "")
+        if named is None:
+            named = self.orders[order.power or ""] = {}
         named.setdefault(main, order)
-        self.parts[main] = _split_order(main)
-        if other is not None:
+        if other is None:
+            self.text[key] = main
+        else:
             # (the string without the coast names a support of the move to either coast: not
             # this order, but the same support with no coast)
-            self.alias[main] = other
+            self.aliased[key] = (main, other)
             assert isinstance(order, SupportMove)
-            self.coastless[other] = replace(order, destination=province_of(order.destination))
-            self.parts[other] = _split_order(other)
-        self.held[key] = order
-        self.text[key] = main
-        return main
+            named.setdefault(other, replace(order, destination=province_of(order.destination)))
+        return main, other
+
+    def text_of(self, order: Order) -> str:
+        """The string of one order (not the one without a coast it may also be listed
+        under)."""
+        key = id(order)
+        text = self.text.get(key)
+        if text is not None:
+            return text
+        pair = self.aliased.get(key)
+        return pair[0] if pair is not None else self._make(order)[0]
 
     def texts(self, orders: tuple[Order, ...]) -> list[str]:
-        """The strings of one unit's orders, in order, each alias right after its order's
-        string unless already there (as the package's listing has them)."""
-        try:
-            texts = list(map(self.text.__getitem__, map(id, orders)))
-        except KeyError:  # some order met for the first time
-            texts = list(map(self.text_of, orders))
-        alias = self.alias
-        if alias.keys().isdisjoint(texts):
-            return texts
+        """The strings of one unit's orders, in order, each string without a coast right
+        after its order's string unless already there (as the package's listing has them)."""
+        try:  # (at C speed when every order was met before and has one string: most units)
+            return list(map(self.text.__getitem__, map(id, orders)))
+        except KeyError:
+            pass
+        text, aliased = self.text.get, self.aliased.get
         out: list[str] = []
-        for text in texts:
-            out.append(text)
-            other = alias.get(text)
+        for order in orders:
+            main = text(id(order))
+            if main is not None:
+                out.append(main)
+                continue
+            pair = aliased(id(order))
+            main, other = pair if pair is not None else self._make(order)
+            out.append(main)
             if other is not None and other not in out:
                 out.append(other)
         return out
 
+    def given(self, power: str) -> Callable[[str], tuple[str, str, Order] | None]:
+        """For :meth:`Game.set_orders`: a string listed for ``power`` -> (its unit, the rest
+        of the order, the order it names), or None for a string never listed for it."""
+        table = self.given_by.get(power)
+        if table is None:
+            table = self.given_by[power] = _Given(self.orders.setdefault(power, {}))
+        return table.__getitem__
+
+
+class _Given(dict[str, tuple[str, str, Order] | None]):
+    """The strings a power gave so far -> (unit, the rest of the order, the order it names),
+    made from :attr:`_MovementTexts.orders` on first use; None for a string not listed (not
+    kept: it may be listed later)."""
+
+    __slots__ = ("named",)
+
+    def __init__(self, named: dict[str, Order]) -> None:
+        super().__init__()
+        self.named = named
+
+    def __missing__(self, text: str) -> tuple[str, str, Order] | None:
+        order = self.named.get(text)
+        if order is None:
+            return None
+        found = self[text] = (*_split_order(text), order)
+        return found
+
 
 def _new_movement_texts(variant: Variant) -> _MovementTexts:
-    return _MovementTexts(tables_for(variant))
+    return _MovementTexts(tables_for(variant), variant.map.locations)
 
 
 _movement_texts: CacheSlot[Variant, _MovementTexts] = CacheSlot(
@@ -552,13 +602,20 @@ def diplomacy_state(game: _Game, position: Position, influence: Mapping[str, str
 def update_influence(influence: dict[str, str], position: Position) -> None:
     """Record in ``influence`` the power standing in each province (centres keep their owner;
     a neutral unit, being no power's, changes nothing)."""
-    # (one pass over the board, in its order: this runs after every phase)
-    for province, unit in position.units.items():
-        if unit.power != NEUTRAL:
-            influence[province] = unit.power
-    for center, owner in position.centers.items():
-        influence.setdefault(center, owner)
+    # (at C speed where no unit is neutral: this runs after every phase)
+    units = position.units
+    if position.units_of(NEUTRAL):
+        for province, unit in units.items():
+            if unit.power != NEUTRAL:
+                influence[province] = unit.power
+    else:
+        influence.update(zip(units, map(_power_of, units.values()), strict=True))
+    centers = position.centers
+    for center in centers.keys() - influence.keys():
+        influence[center] = centers[center]
 
+
+_power_of = attrgetter("power")
 
 
 def _units_by_name(position: Position, names: Mapping[str, str]) -> dict[str, list[str]]:

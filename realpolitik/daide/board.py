@@ -50,7 +50,7 @@ COAST_TOKENS: Mapping[str, str] = {"nc": "NCS", "ne": "NEC", "ec": "ECS", "se": 
 
 _COAST_SUFFIX = {token: suffix for suffix, token in COAST_TOKENS.items()}
 
-_TURN_OF: Mapping[tuple[Season, PhaseType], str] = {
+_TURN_OF: Mapping[tuple[str, PhaseType], str] = {
     (Season.SPRING, PhaseType.MOVEMENT): "SPR", (Season.SPRING, PhaseType.RETREATS): "SUM",
     (Season.FALL, PhaseType.MOVEMENT): "FAL", (Season.FALL, PhaseType.RETREATS): "AUT",
     (Season.WINTER, PhaseType.ADJUSTMENTS): "WIN",
@@ -113,7 +113,7 @@ class DaideMap:
         :raises MapError: what DAIDE cannot describe: more powers or provinces than it can
             number, coasts it has no token for, rules beyond the map (a variant's own hooks,
             build sites other than home centres, borders that open and close, convoys through
-            land, neutral units).
+            land, neutral units, a year other than the rulebooks' Spring, Fall and Winter).
         """
         the_map = variant.map
         provinces = [p for p in the_map.provinces.values() if p.terrain is not Terrain.IMPASSABLE]
@@ -271,7 +271,7 @@ class DaideMap:
         names its route of seas: ``convoy_routes`` (army's location, destination) -> seas,
         or a route found through the fleets at sea.
 
-        :raises MapError: an order DAIDE has no words for (a block, a mobilisation).
+        :raises MapError: an order DAIDE has no words for (one of a variant's own kinds).
         """
         if isinstance(order, Waive):
             return (self.power_tokens[order.power or ""], "WVE")
@@ -486,6 +486,9 @@ def _beyond_daide(variant: Variant) -> list[str]:
         beyond.append("borders that open and close")
     if rules.neutral_units:
         beyond.append("neutral units")
+    if not variant.calendar.is_classical:
+        # DAIDE's turns are SPR, SUM, FAL, AUT and WIN: the rulebooks' year only
+        beyond.append(f"a year of its own ({variant.calendar.describe()})")
     return beyond
 
 

@@ -72,10 +72,12 @@ class BotClient:
     """One bot on one DAIDE connection."""
 
     def __init__(self, bot: Bot, *, rules: Rules | None = None,
-                 variants: Sequence[Variant] = (),
+                 variants: Sequence[Variant] = (), game: str | None = None,
                  log: Callable[[str], None] | None = None) -> None:
-        """``variants``: variants beyond the shipped ones whose maps the bot may be offered."""
+        """``variants``: variants beyond the shipped ones whose maps the bot may be offered;
+        ``game``: the game to join on a server that hosts several (``SEL``, before ``NME``)."""
         self.bot = bot
+        self.game = game
         self.variants = tuple(variants)
         self.rules = rules or rules_for("2023")
         self.log = log or (lambda _text: None)
@@ -101,7 +103,10 @@ class BotClient:
                                     "the server's first message was not its RM")
             connection.table = TokenTable.standard().with_representation(
                 parse_representation(payload))
-            connection.send(("NME", (Text(CLIENT_NAME),), (Text(f"v{__version__}"),)))
+            if self.game is not None:
+                connection.send(("SEL", (Text(self.game),)))
+            else:
+                self._introduce(connection)
             while True:
                 kind, payload = await connection.read_frame()
                 if kind in (Frame.FINAL, Frame.ERROR):
@@ -125,11 +130,22 @@ class BotClient:
             await connection.close()
         return self.result
 
+    @staticmethod
+    def _introduce(connection: Connection) -> None:
+        connection.send(("NME", (Text(CLIENT_NAME),), (Text(f"v{__version__}"),)))
+
     def handle(self, connection: Connection, message: Message) -> bool:
         """Answer one message from the server; False when the game is over for this client."""
         send = connection.send
         head, args = (message[0] if message else None), message[1:]
-        if head == "MAP" and args:
+        answer_to = _text(_without_err(args[0])) if head in ("YES", "REJ", "HUH") and args \
+            else ""
+        if answer_to == "SEL":  # the game named: join it (a server that knows no SEL: join)
+            if head == "REJ":
+                self.result.end = f"the server has no game {self.game!r} for DAIDE bots"
+                return False
+            self._introduce(connection)
+        elif head == "MAP" and args:
             self.map_name = _text(args[0])
             try:
                 self.dmap = DaideMap.of(variant_for_map(self.map_name, self.variants))
@@ -263,11 +279,13 @@ class BotClient:
 
 
 async def play_bots(host: str, port: int, bots: list[Bot], *, rules: Rules | None = None,
-                    variants: Sequence[Variant] = (),
+                    variants: Sequence[Variant] = (), game: str | None = None,
                     log: Callable[[str], None] | None = None) -> list[ClientResult]:
     """Connect every bot to the server at once and play until each one's game ends
-    (``variants``: maps beyond the shipped variants the bots may be offered)."""
-    clients = [BotClient(bot, rules=rules, variants=variants, log=log) for bot in bots]
+    (``variants``: maps beyond the shipped variants the bots may be offered; ``game``: the
+    game to join, on a server that hosts several)."""
+    clients = [BotClient(bot, rules=rules, variants=variants, game=game, log=log)
+               for bot in bots]
     return list(await asyncio.gather(*(c.play(host, port) for c in clients)))
 
 

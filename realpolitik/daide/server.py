@@ -15,54 +15,28 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from realpolitik.adjudication.outcomes import OrderResult, Outcome, Result
 from realpolitik.bots import Bot, make_bot
-from realpolitik.daide.board import DaideMap, MapError, OrderNote, format_item, loose
-from realpolitik.daide.tokens import (
-    BRA,
-    KET,
-    BracketError,
-    DaideSyntaxError,
-    Item,
-    Message,
-    Text,
-    TokenTable,
-    encode,
+from realpolitik.daide.board import DaideMap
+from realpolitik.daide.hosting import (
+    OrderSheet,
+    accept,
+    ending,
+    first_token,
+    hello,
+    next_message,
+    results,
+    texts,
 )
+from realpolitik.daide.tokens import Item, Message, Text, TokenTable
 from realpolitik.daide.wire import (
-    MAGIC,
-    VERSION,
     Connection,
     ConnectionClosed,
-    ErrorCode,
-    Frame,
     ProtocolError,
     representation_payload,
 )
-from realpolitik.game import EndKind, Game
-from realpolitik.legality import adjustment_counts
-from realpolitik.listing import legal_orders
-from realpolitik.orders import (
-    Build,
-    Convoy,
-    Disband,
-    Move,
-    Order,
-    Retreat,
-    Waive,
-    unit_key,
-    with_power,
-)
-from realpolitik.position import PhaseType, Position, Season
+from realpolitik.game import Game
+from realpolitik.position import PhaseType, Position
 from realpolitik.variant import Variant
-
-PRESS_LEVEL = 10
-"""The press level the server announces: peace and alliances; press is passed on unread."""
-
-_BRA, _KET = BRA.to_bytes(2, "big"), KET.to_bytes(2, "big")
-
-INITIAL_MESSAGE_SECONDS = 30.0
-"""How long a new connection has to send its initial message (protocol document, 2.2)."""
 
 
 @dataclass
@@ -133,11 +107,12 @@ class _Seat:
     bot: Bot | None = None
     client: _Client | None = None
     player: str = ""
-    orders: dict[object, tuple[Order, Item]] = field(default_factory=dict)
-    waiting: bool = False
-    """NOT (GOF): do not process before the deadline."""
+    sheet: OrderSheet = field(init=False)
     draw: bool = False
     eliminated_in: int | None = None
+
+    def __post_init__(self) -> None:
+        self.sheet = OrderSheet(self.power)
 
 
 class DaideGame:
@@ -183,11 +158,9 @@ class DaideGame:
 
     def hello(self, seat: _Seat) -> Message:
         """``HLO (power) (passcode) (variant options)``."""
-        options: list[Item] = [("LVL", PRESS_LEVEL)]
-        if self.settings.deadline:
-            seconds = max(1, int(self.settings.deadline))
-            options += [("MTL", seconds), ("RTL", seconds), ("BTL", seconds)]
-        return ("HLO", (self.dmap.power_tokens[seat.power],), (seat.passcode,), tuple(options))
+        seconds = max(1, int(self.settings.deadline)) if self.settings.deadline else None
+        return hello(self.dmap, seat.power, seat.passcode,
+                     None if seconds is None else (seconds, seconds, seconds))
 
     # -- sending ---------------------------------------------------------------------------
 
@@ -229,15 +202,14 @@ class DaideGame:
         game = self.game
         position = game.position
         for seat in self.seats.values():
-            seat.orders.clear()
-            seat.waiting = False
+            seat.sheet.clear()
             seat.draw = False
         due = set(game.powers_to_order())
         for power in due:
             seat = self.seats[power]
             if seat.bot is not None:
                 for order in seat.bot.orders(position, power, game.rules):
-                    seat.orders[_key(order, seat.orders)] = (order, ())
+                    seat.sheet.take(order)
         self.deadline_at = (time.monotonic() + self.settings.deadline
                             if self.settings.deadline else None)
         if self.deadline_at is not None:
@@ -260,27 +232,17 @@ class DaideGame:
                 return
         for power in due:
             seat = self.seats[power]
-            if seat.orders:
-                game.submit(power, [order for order, _ in seat.orders.values()])
+            if seat.sheet.orders:
+                game.submit(power, [order for order, _ in seat.sheet.orders.values()])
             elif seat.client is None and seat.bot is None:
                 self.broadcast(("CCD", (self.dmap.power_tokens[power],)))
         resolution = game.process()
-        self.last_results = [self._ord(position, result) for result in resolution.results]
-        if position.phase.type is PhaseType.MOVEMENT:
-            # DAIDE reports every unit: those left without orders held
-            ordered = {unit_key(r.order) for r in resolution.results}
-            dislodged = {d.unit.province for d in resolution.dislodged}
-            turn = self.dmap.turn(position.phase)
-            for unit in position.units.values():
-                if unit.province not in ordered:
-                    outcome: tuple[Item, ...] = ("RET",) if unit.province in dislodged \
-                        else ("SUC",)
-                    self.last_results.append(("ORD", turn, (self.dmap.unit(unit), "HLD"),
-                                              outcome))
+        self.last_results = results(self.dmap, position, resolution)
         for message in self.last_results:
             self.broadcast(message)
         after = game.position
-        if position.phase.season is Season.FALL and after.phase.type is not PhaseType.RETREATS:
+        if after.phase.type is not PhaseType.RETREATS \
+                and game.variant.calendar.centers_counted(position.phase, after.phase):
             self.last_sco = self.dmap.sco(after)
             self.broadcast(self.last_sco)
             for seat in self.seats.values():
@@ -297,7 +259,7 @@ class DaideGame:
             seat = self.seats[power]
             if seat.bot is not None or seat.client is None:
                 continue
-            if seat.waiting or self._missing(seat):
+            if seat.sheet.waiting or self._missing(seat):
                 return False
         return True
 
@@ -322,20 +284,9 @@ class DaideGame:
     def _announce_end(self, position: Position) -> None:
         end = self.game.end
         assert end is not None
-        if end.kind is EndKind.VICTORY and len(end.winners) == 1:
-            message: Message = ("SLO", (self.dmap.power_tokens[end.winners[0]],))
-        else:
-            message = ("DRW",)
-        smr: list[Item] = [self.dmap.turn(position.phase)]
-        for power in self.game.powers:
-            seat = self.seats[power]
-            name, _, version = (seat.player or "nobody").partition(" ")
-            entry: list[Item] = [self.dmap.power_tokens[power], (Text(name),),
-                                 (Text(version or "-"),), len(position.centers_of(power))]
-            if seat.eliminated_in is not None:
-                entry.append(seat.eliminated_in)
-            smr.append(tuple(entry))
-        self.end_messages = [message, ("SMR", *smr)]
+        self.end_messages = ending(
+            self.dmap, end, position, {p: s.player for p, s in self.seats.items()},
+            {p: s.eliminated_in for p, s in self.seats.items() if s.eliminated_in is not None})
         for item in self.end_messages:
             self.broadcast(item)
         self.broadcast(self.now())
@@ -349,137 +300,26 @@ class DaideGame:
         return GameSummary(self.index, end.kind.value, end.phase, end.summary, end.winners,
                            seats, seconds)
 
-    def _ord(self, position: Position, result: OrderResult) -> Message:
-        order = result.order
-        if order.power is None:
-            order = with_power(order, result.power)
-        try:
-            written = self.dmap.order(order, position)
-        except MapError:
-            written = (self.dmap.power_tokens.get(result.power, "UNO"), "HLD")
-        return ("ORD", self.dmap.turn(position.phase), written, _result_tokens(result))
-
     # -- orders ----------------------------------------------------------------------------
 
     def missing(self, seat: _Seat) -> Message:
         """``MIS`` for a seat: the units still without orders, or the adjustments due."""
-        left = self._missing(seat)
-        if isinstance(left, int):
-            return ("MIS", (left,)) if left else ("MIS",)
-        return ("MIS", *left)
+        return seat.sheet.missing(self.dmap, self.game.position, self.game.rules,
+                                  to_order=seat.power in self.game.powers_to_order())
 
     def _missing(self, seat: _Seat) -> tuple[Item, ...] | int:
-        position = self.game.position
-        power = seat.power
-        if power not in self.game.powers_to_order():
-            return ()
-        kind = position.phase.type
-        if kind is PhaseType.ADJUSTMENTS:
-            due = adjustment_counts(position).get(power, 0)
-            given = len(seat.orders)
-            if due > 0:  # DAIDE: every build due is given or waived, even one with no site
-                return -(due - given) if given < due else 0
-            return max(0, -due - given)
-        if kind is PhaseType.RETREATS:
-            now = self.dmap.now(position, self.game.rules)
-            return tuple(u for u in now[2:] if isinstance(u, tuple) and len(u) == 5
-                         and u[0] == self.dmap.power_tokens[power]
-                         and self.dmap.read_province(u[2]) not in seat.orders)
-        return tuple(self.dmap.unit(u) for u in position.units_of(power)
-                     if u.province not in seat.orders)
+        return seat.sheet.missing_items(self.dmap, self.game.position, self.game.rules,
+                                        to_order=seat.power in self.game.powers_to_order())
 
     def submit(self, seat: _Seat, items: Sequence[Item]) -> list[Message]:
         """Take a ``SUB``'s orders: ``THX`` for each, then ``MIS`` if orders are missing."""
-        replies: list[Message] = []
-        position = self.game.position
-        listing = legal_orders(position, seat.power, rules=self.game.rules)
-        the_map = position.variant.map
-        legal = {loose(order, the_map): order for options in listing.values()
-                 for order in options}
-        for item in items:
-            try:
-                order = self.dmap.read_order(item, position, seat.power)
-                order = self._check(order, legal, seat)
-            except OrderNote as note:
-                replies.append(("THX", item, (note.note,)))
-                self.log(f"game {self.index + 1}: {seat.player} ({seat.power}) gave "
-                         f"{format_item(item)}: {note.note}, {note}")
-                continue
-            seat.orders[_key(order, seat.orders)] = (order, item)
-            replies.append(("THX", item, ("MBV",)))
-        left = self._missing(seat)
-        if left:
-            replies.append(self.missing(seat))
+        who = f"game {self.index + 1}: {seat.player} ({seat.power})"
+        replies = seat.sheet.submit(
+            self.dmap, self.game.position, self.game.rules, items,
+            to_order=seat.power in self.game.powers_to_order(),
+            log=lambda text: self.log(f"{who} {text}"))
         self.changed.set()
         return replies
-
-    def _check(self, order: Order, legal: dict[Order, Order], seat: _Seat) -> Order:
-        """The listed order that ``order`` (read from DAIDE) stands for.
-
-        :raises OrderNote: it is not legal, or one build or removal too many.
-        """
-        position = self.game.position
-        if position.phase.type is PhaseType.ADJUSTMENTS:
-            due = adjustment_counts(position).get(seat.power, 0)
-            if isinstance(order, Build | Waive) and (due <= 0 or len(seat.orders) >= due):
-                raise OrderNote("NMB", "no more builds are due")
-            if isinstance(order, Disband) and (due >= 0 or len(seat.orders) >= -due):
-                raise OrderNote("NMR", "no more removals are due")
-            if isinstance(order, Waive):
-                return order
-        listed = legal.get(loose(order, position.variant.map))
-        if listed is not None:
-            return listed
-        raise OrderNote(_note_for(order, position, seat.power), f"{order} is not legal now")
-
-
-def _note_for(order: Order, position: Position, power: str) -> str:
-    """The DAIDE note for an order that is not legal."""
-    the_map = position.variant.map
-    if isinstance(order, Retreat):
-        return "NVR"
-    if isinstance(order, Build):
-        province = order.location.partition("/")[0]
-        if province not in the_map.supply_centers():
-            return "NSC"
-        if province not in position.variant.home_centers(power):
-            return "HSC"
-        if position.centers.get(province) != power:
-            return "YSC"
-        if position.unit_at(province) is not None:
-            return "ESC"
-        return "CST"
-    if isinstance(order, Convoy) and not the_map.is_sea(order.location):
-        return "NAS"
-    return "FAR"
-
-
-def _result_tokens(result: OrderResult) -> tuple[Item, ...]:
-    outcome = result.outcome
-    simple = {Outcome.BOUNCED: "BNC", Outcome.CUT: "CUT", Outcome.CONVOY_DISRUPTED: "DSR",
-              Outcome.UNMATCHED: "NSO", Outcome.NO_CONVOY: "NSO", Outcome.SELF_DISLODGE: "BNC",
-              Outcome.CROSSING_CLOSED: "BNC", Outcome.PARADOX: "FLD", Outcome.ILLEGAL: "NSO",
-              Outcome.AMBIGUOUS: "NSO", Outcome.UNREADABLE: "NSO", Outcome.NO_EFFECT: "NSO"}
-    if outcome is Outcome.DISLODGED:
-        order = result.order
-        if isinstance(order, Move):
-            return ("BNC", "RET")
-        if result.result is Result.SUCCEEDS and not isinstance(order, Convoy):
-            return ("SUC", "RET")
-        return ("RET",)
-    if isinstance(result.order, Retreat) and result.result is not Result.SUCCEEDS:
-        return ("BNC",)
-    token = simple.get(outcome)
-    if token is None:
-        token = "SUC" if result.result is Result.SUCCEEDS else "FLD"
-    return (token,)
-
-
-def _key(order: Order, taken: dict[object, tuple[Order, Item]]) -> object:
-    key = unit_key(order)
-    if key is None:  # a waive: each one counts
-        return ("waive", sum(1 for k in taken if isinstance(k, tuple)))
-    return key
 
 
 # -- connections ------------------------------------------------------------------------------
@@ -541,46 +381,12 @@ class DaideServer:
             writer.close()
 
     async def _serve(self, connection: Connection) -> None:
-        try:
-            kind, payload = await asyncio.wait_for(connection.read_frame(),
-                                                   INITIAL_MESSAGE_SECONDS)
-        except TimeoutError:
-            raise ProtocolError(ErrorCode.IM_TIMER, "no initial message in time") from None
-        if kind is not Frame.INITIAL:
-            raise ProtocolError(ErrorCode.IM_NOT_FIRST, "the first message was not IM")
-        if len(payload) != 4:
-            raise ProtocolError(ErrorCode.TOO_SHORT, "an IM is four bytes")
-        version, magic = payload[0] << 8 | payload[1], payload[2] << 8 | payload[3]
-        if magic != MAGIC:
-            code = ErrorCode.WRONG_ENDIAN if magic == 0x10DA else ErrorCode.BAD_MAGIC
-            raise ProtocolError(code, f"magic number 0x{magic:04X}")
-        if version != VERSION:
-            raise ProtocolError(ErrorCode.VERSION, f"protocol version {version}")
-        connection.write_frame(Frame.REPRESENTATION, self._representation)
+        await accept(connection, self._representation)
         client = _Client(connection)
         game = self.game
         game.clients.append(client)
         try:
-            while True:
-                kind, payload = await connection.read_frame()
-                if kind is Frame.FINAL:
-                    break
-                if kind is Frame.ERROR:
-                    break
-                if kind is Frame.INITIAL:
-                    raise ProtocolError(ErrorCode.MORE_THAN_ONE_IM, "a second IM")
-                if kind is Frame.REPRESENTATION:
-                    raise ProtocolError(ErrorCode.RM_FROM_CLIENT, "an RM from a client")
-                try:
-                    message = connection.decode(payload)
-                except BracketError:
-                    # PRN quotes the message as it came, unmatched brackets and all
-                    connection.write_frame(Frame.DIPLOMACY, encode(("PRN",), self._table)
-                                           + _BRA + payload + _KET)
-                    continue
-                except DaideSyntaxError:
-                    connection.send(("HUH", ("ERR",)))
-                    continue
+            while (message := await next_message(connection)) is not None:
                 game = self.game if client.seat is None and not client.observer else game
                 if client not in game.clients:
                     game.clients.append(client)
@@ -615,7 +421,7 @@ class DaideServer:
                 return
             seat = free[0]
             client.seat, seat.client = seat, client
-            client.name, client.version = _texts(args)
+            client.name, client.version = texts(args)
             seat.player = f"{client.name} {client.version}".strip()
             send(("YES", message))
             send(("MAP", (Text(self.dmap.name),)))
@@ -624,7 +430,7 @@ class DaideServer:
             send(("YES", message))
             send(("MAP", (Text(self.dmap.name),)))
         elif head == "IAM" and len(args) == 2:
-            power = self.dmap.powers.get(_first(args[0]))
+            power = self.dmap.powers.get(first_token(args[0]))
             taken = game.seats.get(power or "")
             if taken is None or not game.started or taken.bot is not None or \
                     taken.client is not None or (taken.passcode,) != args[1]:
@@ -638,13 +444,13 @@ class DaideServer:
             send(("MAP", (Text(self.dmap.name),)))
         elif head == "MDF" and not args:
             send(self.dmap.mdf())
-        elif head == "YES" and args and _first(args[0]) == "MAP":
+        elif head == "YES" and args and first_token(args[0]) == "MAP":
             client.map_accepted = True
             if game.started:
                 send(game.last_sco)
                 send(game.now())
             game.changed.set()
-        elif head == "REJ" and args and _first(args[0]) == "MAP":
+        elif head == "REJ" and args and first_token(args[0]) == "MAP":
             if seat is not None and not game.started:
                 seat.client, seat.player, client.seat = None, "", None
         elif head in ("YES", "REJ", "HUH", "PRN"):
@@ -686,7 +492,7 @@ class DaideServer:
             for reply in game.submit(seat, args):
                 send(reply)
         elif head == "GOF" and not args:
-            seat.waiting = False
+            seat.sheet.waiting = False
             send(("YES", message))
             if game._missing(seat):
                 send(game.missing(seat))
@@ -700,16 +506,13 @@ class DaideServer:
         elif head == "NOT" and len(args) == 1 and isinstance(args[0], tuple):
             inner = args[0]
             if inner == ("GOF",):
-                seat.waiting = True
+                seat.sheet.waiting = True
             elif inner == ("DRW",):
                 seat.draw = False
             elif inner == ("SUB",):
-                seat.orders.clear()
+                seat.sheet.orders.clear()
             elif inner and inner[0] == "SUB":
-                for item in inner[1:]:
-                    for key, (_, given) in list(seat.orders.items()):
-                        if given == item:
-                            del seat.orders[key]
+                seat.sheet.remove(inner[1:])
             else:
                 send(("REJ", message))
                 return
@@ -731,16 +534,6 @@ class DaideServer:
                 target.client.connection.send(("FRM", (sender,), recipients, press))
         assert seat.client is not None
         seat.client.connection.send(("YES", message))
-
-
-def _texts(args: Sequence[Item]) -> tuple[str, str]:
-    values = [str(a[0]) if isinstance(a, tuple) and a and isinstance(a[0], Text) else ""
-              for a in args]
-    return values[0], values[1]
-
-
-def _first(item: Item) -> str:
-    return str(item[0]) if isinstance(item, tuple) and item else str(item)
 
 
 __all__ = ["DaideGame", "DaideServer", "GameSummary", "SeatResult", "ServerSettings"]

@@ -66,7 +66,7 @@ def _spring(ids: Sequence[str], edges: Sequence[tuple[str, str]], fixed: Mapping
     ideal = 1.0 / math.sqrt(max(len(ids), 1))
     temperature = 0.1
     # the layout costs iterations x spaces squared: fewer rounds on a big map (a few seconds
-    # for Colonial Winters' 552 spaces, once per loaded variant)
+    # for a map of 552 spaces, once per loaded variant)
     rounds = max(_MIN_ITERATIONS,
                  min(_ITERATIONS, _ITERATIONS * 100 * 100 // max(len(ids), 1) ** 2))
     cooling = (0.002 / temperature) ** (1 / rounds)

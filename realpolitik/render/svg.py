@@ -20,17 +20,16 @@ from realpolitik.caches import CacheSlot
 from realpolitik.errors import RealpolitikError
 from realpolitik.geography import Terrain, UnitType, province_of
 from realpolitik.orders import (
-    Block,
     Build,
     Convoy,
     Disband,
     Hold,
-    Mobilise,
     Move,
     Order,
     Retreat,
     SupportHold,
     SupportMove,
+    VariantOrder,
     Waive,
 )
 from realpolitik.position import PhaseType, Position, Unit
@@ -339,6 +338,27 @@ def _ring(at: Point, radius: float, colour: str, *, dash: str = "", width: float
             f'stroke-width="{_n(width)}"{dash_attr}/>')
 
 
+class _Pen:
+    """What a variant's kind of order draws its mark with (:class:`realpolitik.kinds.Pen`):
+    the map's own rings, crosses and unit symbols, at the ordered unit."""
+
+    failed = FAILED
+
+    def __init__(self, canvas: _Canvas, at: Point) -> None:
+        self.canvas = canvas
+        self.at = at
+
+    def ring(self, radius: float, colour: str, *, dash: str | None = None,
+             width: float = 2.0) -> None:
+        self.canvas.add("orders", _ring(self.at, radius, colour, dash=dash or "", width=width))
+
+    def cross(self, size: float, *, offset: tuple[float, float] = (0.0, 0.0)) -> None:
+        self.canvas.add("marks", _cross((self.at[0] + offset[0], self.at[1] + offset[1]), size))
+
+    def unit(self, unit_type: UnitType, colour: str) -> None:
+        self.canvas.add("units", _unit_symbol(unit_type, self.at, colour))
+
+
 def _normalise_orders(orders: Iterable[Order] | Mapping[str, Iterable[Order]] | None
                       ) -> list[Order]:
     if orders is None:
@@ -572,7 +592,7 @@ def render(
                    f'<g fill="{LABEL}">' + "".join(texts) + "</g></g>")
 
     # title and the table of centres
-    heading = position.phase.long_name
+    heading = position.variant.calendar.phase_name(position.phase)
     heading = heading[0].upper() + heading[1:]
     if title:
         heading = f"{title}: {heading}"
@@ -582,7 +602,7 @@ def render(
                f'<text x="16" y="29" font-size="18" font-weight="bold" fill="#2b2620">'
                f"{escape(heading)}</text></g>")
     if art.note:
-        # said on every picture of a map that is not the original (Colonial Winters)
+        # said on every picture of a map that is not the original (a reconstructed one)
         out.append('<g id="note">'
                    f'<rect x="8" y="42" width="{_n(14 + 8.2 * len(art.note))}" '
                    'height="26" rx="4" fill="#ffffff" fill-opacity="0.85" stroke="#5b5346"/>'
@@ -684,8 +704,8 @@ are fixed)."""
 
 
 def _inactive_unit(unit_type: UnitType, at: Point, colour: str) -> str:
-    """A unit that only holds until brought into play (Colonial Winters 8): faded, in a dashed
-    grey ring."""
+    """A unit that only holds until brought into play (a variant's inactive unit): faded, in a
+    dashed grey ring."""
     return (_unit_symbol(unit_type, at, colour, extra=' class="inactive" opacity="0.45"')
             + _ring(at, 13.5, INACTIVE_RING, dash="3 2.5", width=1.6))
 
@@ -824,14 +844,11 @@ def _draw_order(
         if position.phase.type is PhaseType.RETREATS:
             at = beside(order.location)
         canvas.add("marks", _cross(at, 8.5))
-    elif isinstance(order, Block):
-        # a block: a heavy broken ring round the blocking unit (crossed when cut)
-        canvas.add("orders", _ring(here, 14, colour, dash="6 2.5", width=3.4))
-        if failed or void:
-            canvas.add("marks", _cross((here[0] + 11, here[1] - 11), 4))
-    elif isinstance(order, Mobilise):
-        mobilised = result is None or result.result is Result.SUCCEEDS
-        canvas.add("marks", _ring(here, 13.5, "#2ca02c" if mobilised else FAILED, width=2.4))
+    elif isinstance(order, VariantOrder):
+        kind = position.variant.kinds.get(order)
+        if kind is not None:  # (an order of a kind the variant does not declare: no mark)
+            kind.draw(order, _Pen(canvas, here), colour, succeeded=not failed and not void,
+                      void=void)
     elif isinstance(order, Build):
         built = result is None or result.result is Result.SUCCEEDS
         extra = "" if built else ' opacity="0.4"'

@@ -24,6 +24,7 @@ from realpolitik.errors import RealpolitikError
 from realpolitik.server import security
 from realpolitik.server.bus import PgBus, SharedHub
 from realpolitik.server.connections import uvicorn_limits
+from realpolitik.server.daide import DaidePort
 from realpolitik.server.events import Hub
 from realpolitik.server.fairness import client_of, current_client
 from realpolitik.server.hot import (
@@ -208,6 +209,22 @@ async def _deadline_loop(service: GameService, every: float) -> None:
             log.exception("the deadline task failed")
 
 
+async def _open_daide_port(service: GameService, settings: Settings) -> DaidePort | None:
+    """The DAIDE port of this process, if the settings ask for one. With several workers the
+    first to start holds it (the others find it taken and go without: every game is reached
+    from the one that holds it, through the database)."""
+    if not settings.daide_port:
+        return None
+    daide = DaidePort(service, settings.daide_host, settings.daide_port)
+    try:
+        await daide.start()
+    except OSError as exc:
+        log.info("DAIDE port %s:%s not opened in this process (%s): another worker holds it",
+                 settings.daide_host, settings.daide_port, exc.strerror or exc)
+        return None
+    return daide
+
+
 async def _mail_loop(service: GameService, every: float) -> None:
     """Send the mail in the outbox, apart from the deadline task: an SMTP server may take its
     time (20 seconds a step before the sending gives up), and that must delay no deadline."""
@@ -248,9 +265,13 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         tasks = [asyncio.create_task(_deadline_loop(service, settings.tick_seconds)),
                  asyncio.create_task(_mail_loop(service, settings.tick_seconds))] \
             if settings.background else []
+        daide = await _open_daide_port(service, settings)
+        app.state.daide_port = None if daide is None else daide.port
         try:
             yield
         finally:
+            if daide is not None:
+                await daide.stop()
             for task in tasks:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -327,6 +348,7 @@ def open_database(settings: Settings) -> None:
 
 def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = None,
           *, workers: int = 1, log_level: str = "info", access_log: bool | None = None,
+          daide_port: int | None = None,
           announce: Callable[[str], None] | None = None) -> None:
     """Run the server with uvicorn until interrupted (``realpolitik serve``): one process, or
     ``workers`` processes sharing the port (PostgreSQL only: SQLite is for one process).
@@ -339,7 +361,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = 
     """
     import uvicorn
 
-    settings = Settings.from_env(database_url=database_url, access_log=access_log)
+    settings = Settings.from_env(database_url=database_url, access_log=access_log,
+                                 daide_port=daide_port)
+    if not 0 <= settings.daide_port <= 65535:
+        raise ValueError(f"the DAIDE port is 1 to 65535 (0: none), not {settings.daide_port}")
     if workers < 1:
         raise ValueError(f"--workers must be at least 1, not {workers}")
     if workers > 1 and settings.database_url.startswith("sqlite"):
@@ -351,13 +376,16 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = 
         raise StartupError(f"{problem}. Mail cannot be sent with these settings: correct them, "
                            "or leave REALPOLITIK_SMTP_HOST empty to run without e-mail")
     if announce is not None:
-        announce(f"http://{host}:{port}/")
+        announce(f"http://{host}:{port}/" + (
+            f", DAIDE bots on {settings.daide_host}:{settings.daide_port}"
+            if settings.daide_port else ""))
     if workers == 1:
         uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level,
                     access_log=settings.access_log, **uvicorn_limits())
         return
     # each worker process builds its own application from the environment
     os.environ["REALPOLITIK_DATABASE_URL"] = settings.database_url
+    os.environ["REALPOLITIK_DAIDE_PORT"] = str(settings.daide_port)
     uvicorn.run("realpolitik.server.app:app_from_env", factory=True, host=host, port=port,
                 workers=workers, log_level=log_level, access_log=settings.access_log,
                 **uvicorn_limits())

@@ -34,6 +34,7 @@ from realpolitik.server.schemas import (
     OrderOut,
     OrdersIn,
     OrdersOut,
+    count_lines,
     line_to_wire,
     order_to_wire,
 )
@@ -167,9 +168,9 @@ class HotRoutes:
                 request.revision)
             writer = service.writer_of(game_id)
             wire = [line_to_wire(line, writer) for line in lines]
-            accepted = sum(1 for w in wire if w.ok)
+            accepted, errors = count_lines(wire)
             out = OrdersOut(phase=phase, power=request.power.strip().lower(), ready=ready,
-                            lines=wire, accepted=accepted, errors=len(wire) - accepted,
+                            lines=wire, accepted=accepted, errors=errors,
                             warnings=warnings, revision=orders_revision(phase, text))
             return _orders_out.dump_json(out, by_alias=True)
 

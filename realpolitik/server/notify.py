@@ -30,7 +30,6 @@ from urllib.parse import quote
 
 from sqlalchemy import Connection, and_, delete, insert, select, update
 
-from realpolitik.position import Phase
 from realpolitik.server import models as m
 from realpolitik.server.settings import Settings
 from realpolitik.server.values import JSON, bad, not_found
@@ -293,7 +292,7 @@ class Notifier:
         soon = now + self.settings.reminder_hours * 3600
         with self.store.read() as conn:
             games = conn.execute(select(m.games.c.id, m.games.c.name, m.games.c.phase,
-                                        m.games.c.deadline).where(and_(
+                                        m.games.c.variant, m.games.c.deadline).where(and_(
                 m.games.c.status == "active", m.games.c.deadline.is_not(None),
                 m.games.c.deadline > now, m.games.c.deadline <= soon))).all()
         count = 0
@@ -308,7 +307,7 @@ class Notifier:
                 hours = max(0.0, (game.deadline - now) / 3600)
                 left = f"{hours:.0f} hours" if hours >= 1.5 else f"{hours * 60:.0f} minutes"
                 names = ", ".join(p.title() for p in powers)
-                phase = Phase.parse(game.phase).long_name
+                phase = service.phase_name(str(game.variant), str(game.phase))
                 count += self.queue([user_id], "reminder",
                                     f"{game.name}: orders due in {left}",
                                     f"The deadline of {game.name} ({phase}) is in {left}, "

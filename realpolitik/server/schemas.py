@@ -10,23 +10,24 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
+from realpolitik.game import REPLACED
 from realpolitik.geography import UnitType
 from realpolitik.orders import (
-    Block,
     Build,
     Convoy,
     Disband,
     Hold,
-    Mobilise,
     Move,
     Order,
     Retreat,
     SupportHold,
     SupportMove,
+    VariantOrder,
     Waive,
 )
 from realpolitik.server.values import (
@@ -219,6 +220,9 @@ class GameCreate(Strict):
     fill_with_bots: str | None = Field(default=None, max_length=20,
                                        examples=["heuristic", "random", "hold"])
     """A bot for every seat but the creator's (``join_as``): the game starts at once."""
+    daide_bots: bool = False
+    """DAIDE bots (DumbBot and others) may take free seats through the server's DAIDE port
+    (``realpolitik serve --daide-port``): classical games with one power a player."""
     policies: dict[PolicyWord, PolicyWord] | None = Field(
         default=None, max_length=50, examples=[{"second_place": "count"}])
     """The variant's policies (its readings of an unclear rule) this game chooses otherwise,
@@ -231,6 +235,7 @@ class GameCreate(Strict):
             private=self.private, deadlines=Deadlines(**self.deadlines.model_dump()),
             press=PressRules(**self.press.model_dump()), end_year=self.end_year,
             join_as=self.join_as, fill_with_bots=self.fill_with_bots,
+            daide_bots=self.daide_bots,
             policies=dict(self.policies or {}))
 
 
@@ -247,9 +252,17 @@ class GameSummary(BaseModel):
     private: bool
     status: str
     phase: str
+    phase_name: str = ""
+    """The phase as players read it, with the season's name from the variant's year
+    (``Summer 1901 movement``)."""
     deadline: str | None
     seats: int
     seats_free: int
+    daide_bots: bool = False
+    """DAIDE bots may take its free seats."""
+    bots: list[str] = []
+    """The bots that play in it: realpolitik's by name (``heuristic``), DAIDE bots by the name
+    and version they gave (``DumbBot 1.0 (DAIDE)``)."""
     my_powers: list[str] = []
     """In the list of one's own games: the powers one plays."""
     orders_needed: list[str] = []
@@ -263,6 +276,9 @@ class SeatOut(BaseModel):
     player: str | None
     bot: str | None = None
     """The bot that plays the seat (``heuristic``, ``random``, ``hold``), if a bot does."""
+    daide: str | None = None
+    """The DAIDE bot that plays the seat, by the name and version it gave
+    (``DumbBot 1.0 (DAIDE)``), if one does."""
 
 
 class SeatChangeOut(BaseModel):
@@ -272,8 +288,11 @@ class SeatChangeOut(BaseModel):
 
     phase: str
     powers: list[str]
-    kind: Literal["joined", "left", "replaced", "freed", "bot"]
-    """``bot``: the gamesmaster seated a bot."""
+    kind: Literal["joined", "left", "replaced", "freed", "bot", "daide"]
+    """``bot``: the gamesmaster seated a bot; ``daide``: a DAIDE bot took the seat (``bot``
+    names it)."""
+    bot: str | None = None
+    """For ``daide``: the DAIDE bot, ``DumbBot 1.0 (DAIDE)``."""
     player: str | None
     """Who holds the seat after the change (None: free)."""
     previous: str | None
@@ -349,6 +368,21 @@ class AdjustmentOut(BaseModel):
     supply centres (rule 7(e))): A45"."""
 
 
+class OrderKindOut(BaseModel):
+    """A kind of order the game's variant adds (:class:`realpolitik.kinds.OrderKind`)."""
+
+    name: str
+    """The ``kind`` of its orders (``"transform"``), and the keyword written."""
+    label: str
+    """The order menu's word for it (``"Transform"``)."""
+    labels: dict[str, str] = Field(default_factory=dict)
+    """The menu's words in a phase where they differ from ``label``, by the phase's name."""
+    phases: list[Literal["movement", "retreats", "adjustments"]]
+    """The phases its orders are given in."""
+    argument: str | None = None
+    """What the order names after the keyword (its ``to``), if anything."""
+
+
 class GameOut(BaseModel):
     """A game as anyone who may see it sees it (orders and private press are never here)."""
 
@@ -364,6 +398,12 @@ class GameOut(BaseModel):
     status: Literal["forming", "active", "paused", "finished"]
     phase: str
     phase_type: str
+    phase_name: str = ""
+    """The phase as players read it: ``Spring 1901 movement``."""
+    seasons: dict[str, str] = Field(default_factory=dict)
+    """The variant's seasons, each code of a phase name -> its name, in the order of the year
+    (``{"S": "Spring", "U": "Summer", "F": "Fall", "W": "Winter"}``): how the page names
+    every phase of the game, its history's too."""
     deadline: str | None
     seconds_left: float | None
     paused_remaining: float | None
@@ -392,28 +432,37 @@ class GameOut(BaseModel):
     my_powers: list[str]
     am_gamesmaster: bool
     bots: dict[str, str] = Field(default_factory=dict)
-    """Power -> the bot that commands it. Bots order at the start of each phase and are ready
-    at once; they read no press and answer none."""
+    """Power -> the bot that commands it. realpolitik's bots (``heuristic``) order at the start
+    of each phase and are ready at once; they read no press and answer none. A DAIDE bot
+    (``DumbBot 1.0 (DAIDE)``) orders over the DAIDE port; it reads no one's press but other
+    DAIDE bots'."""
+    daide_bots: bool = False
+    """DAIDE bots may take free seats, through the server's DAIDE port."""
+    daide_port: int | None = None
+    """The server's DAIDE port, when the game accepts DAIDE bots and the server has one."""
     seat_changes: list[SeatChangeOut]
     """Every seat change of the game, oldest first."""
     policies: dict[str, str] = Field(default_factory=dict)
     """The variant's named policies (readings of ambiguous rules) this game plays under."""
+    order_kinds: list[OrderKindOut] = Field(default_factory=list)
+    """The kinds of order the variant adds to the rulebooks' (none in most variants): what the
+    order menu offers beside hold, move, support and the others."""
+    # What a variant's own state shows beside the board (its hooks' ``public_state``):
     sea_superiority: SeaSuperiorityOut | None = None
-    """Colonial Winters: who holds sea superiority, each power's fleets and tier (a-e)."""
+    """Who holds sea superiority, each power's fleets and tier (a-e)."""
     inactive: list[str] = Field(default_factory=list)
-    """Colonial Winters 8: the provinces of the inactive units (they may only hold until
-    mobilised or attacked)."""
+    """The provinces of the inactive units (they may only hold until mobilised or
+    attacked)."""
     start_choices: dict[str, StartChoiceOut] = Field(default_factory=dict)
-    """Colonial Winters 8: power -> the inactive units it still chooses among this phase."""
+    """Power -> the inactive units it still chooses among this phase."""
     mobilisation: dict[str, MobilisationOut] = Field(default_factory=dict)
-    """Colonial Winters 8, in a winter: power -> what mobilising costs and brings."""
+    """In a winter: power -> what mobilising costs and brings."""
     protectorates: dict[str, ProtectorateOut] | None = None
-    """Colonial Winters 7(e), 7(f): each protectorate (India, Holland, Belgium) by name, the
-    power that commands its units and where they stand."""
+    """Each protectorate by name, the power that commands its units and where they stand."""
     adjustments: dict[str, AdjustmentOut] = Field(default_factory=dict)
     """In an adjustment phase, each power with builds or removals due (upper case) -> them."""
     names: dict[str, str] | None = None
-    """In a variant that writes places by name (Colonial Winters): every place's name by its
+    """In a variant that writes places by name: every place's name by its
     code (``{"E8": "London", "E26/WC": "Kiel (wc)"}``); null where the codes are the names
     (the classical map)."""
 
@@ -433,16 +482,20 @@ class JoinOut(BaseModel):
 
 # -- orders ---------------------------------------------------------------------------------------
 
-OrderKind = Literal["hold", "move", "support", "convoy", "retreat", "disband", "build", "waive",
-                    "block", "mobilise"]
+OrderKind = Annotated[str, Field(pattern=r"^[a-z][a-z_]*$", max_length=30,
+                                 examples=["move", "support", "build", "transform"])]
+"""``hold``, ``move``, ``support``, ``convoy``, ``retreat``, ``disband``, ``build``, ``waive``,
+or a kind of order the game's variant declares (its ``order_kinds`` in the game view)."""
 
 
 class StructuredOrder(BaseModel):
     """An order as fields: ``{"kind": "move", "unit": "A PAR", "to": "BUR"}``;
     ``{"kind": "support", "unit": "A MAR", "target": "A PAR", "to": "BUR"}`` (no ``to`` for a
     support to hold); ``{"kind": "convoy", "unit": "F MAO", "target": "A BRE", "to": "SPA"}``;
-    in variants that have them, ``{"kind": "block", "unit": "A E49", "to": "SICILY"}`` (the
-    corner or passage blocked) and ``{"kind": "mobilise", "unit": "A N33"}``."""
+    and in a variant that declares its own kinds of order, ``{"kind": NAME, "unit": "A BRE"}``,
+    with ``"to"`` for what the order names beside its unit, if anything (``{"kind": "block",
+    "unit": "A E49", "to": "SICILY"}``): read as ``A BRE NAME``, and refused with the parser's
+    message where the variant has no such kind."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -457,7 +510,7 @@ class StructuredOrder(BaseModel):
         needs_unit = self.kind != "waive"
         if needs_unit and not self.unit:
             raise ValueError(f"a {self.kind} order needs 'unit'")
-        if self.kind in ("move", "retreat", "convoy", "block") and not self.to:
+        if self.kind in ("move", "retreat", "convoy") and not self.to:
             raise ValueError(f"a {self.kind} order needs 'to'")
         if self.kind in ("support", "convoy") and not self.target:
             raise ValueError(f"a {self.kind} order needs 'target'")
@@ -481,17 +534,15 @@ class StructuredOrder(BaseModel):
                 return f"{unit} D"
             case "build":
                 return f"{unit} B"
-            case "block":
-                return f"{unit} BLOCK {self.to}"
-            case "mobilise":
-                return f"{unit} MOBILISE"
-            case _:
+            case "waive":
                 return "WAIVE"
+            case _:  # a variant's own kind: its keyword after the unit
+                return f"{unit} {self.kind.upper()}" + (f" {self.to}" if self.to else "")
 
 
 class OrderOut(StructuredOrder):
     """An engine order as fields, with its canonical text. In a variant that writes places by
-    name (Colonial Winters) it also has ``name``, the order as people read it (``F London -
+    name it also has ``name``, the order as people read it (``F London -
     English Channel``, read back to the same order), and ``unit_name``, ``to_name`` and
     ``target_name`` beside ``unit``, ``to`` and ``target``."""
 
@@ -509,8 +560,10 @@ def order_to_wire(order: Order, writer: PlaceWriter | None = None) -> OrderOut:
     fields["unit_name"] = writer.unit(order.unit_type, order.location)
     if isinstance(order, Move | Retreat | SupportMove | Convoy):
         fields["to_name"] = writer.place(order.destination)
-    elif isinstance(order, Block):
-        fields["to_name"] = writer.point(order.point)
+    elif isinstance(order, VariantOrder) and order.argument is not None:
+        kind = writer.variant.kinds.get(order)
+        fields["to_name"] = kind.write_argument(order.argument, writer) if kind is not None \
+            else order.argument.upper()
     if isinstance(order, SupportHold | SupportMove):
         fields["target_name"] = writer.unit(order.supported_type, order.supported_location)
     elif isinstance(order, Convoy):
@@ -542,10 +595,10 @@ def _order_fields(order: Order) -> dict[str, Any]:
         return {"kind": "retreat", "unit": unit, "to": order.destination.upper(), "text": text}
     if isinstance(order, Disband):
         return {"kind": "disband", "unit": unit, "text": text}
-    if isinstance(order, Block):
-        return {"kind": "block", "unit": unit, "to": order.point.upper(), "text": text}
-    if isinstance(order, Mobilise):
-        return {"kind": "mobilise", "unit": unit, "text": text}
+    if isinstance(order, VariantOrder):
+        if order.argument is None:
+            return {"kind": order.kind, "unit": unit, "text": text}
+        return {"kind": order.kind, "unit": unit, "to": order.argument.upper(), "text": text}
     assert isinstance(order, Build)
     return {"kind": "build", "unit": unit, "text": text}
 
@@ -602,15 +655,28 @@ class OrderLineOut(BaseModel):
     line: int | None
     text: str
     ok: bool
+    """The line is read and will be carried out."""
     order: OrderOut | None
     error: OrderError | None
+    replaced: bool = False
+    """A later line gives the same unit another order, which is followed instead: not a
+    mistake (``error`` says which line; its kind is ``replaced``), so not counted in
+    ``errors``."""
 
 
 def line_to_wire(line: OrderLine, writer: PlaceWriter | None = None) -> OrderLineOut:
     return OrderLineOut(
         line=line.line, text=line.text, ok=line.error is None and line.order is not None,
         order=order_to_wire(line.order, writer) if line.order is not None else None,
-        error=OrderError(**line.error) if line.error is not None else None)
+        error=OrderError(**line.error) if line.error is not None else None,
+        replaced=line.error is not None and line.error.get("kind") == REPLACED)
+
+
+def count_lines(wire: Sequence[OrderLineOut]) -> tuple[int, int]:
+    """The lines that will be carried out, and those with an error (a line replaced by a later
+    one for the same unit is neither)."""
+    accepted = sum(1 for w in wire if w.ok)
+    return accepted, sum(1 for w in wire if not w.ok and not w.replaced)
 
 
 class OrdersOut(BaseModel):
@@ -621,6 +687,7 @@ class OrdersOut(BaseModel):
     accepted: int
     """How many lines will be carried out."""
     errors: int
+    """How many lines cannot be carried out as written (replaced lines are not counted)."""
     revision: str = ""
     """The fingerprint of these orders as stored: send it back with the next orders."""
     warnings: list[str] = Field(default_factory=list)

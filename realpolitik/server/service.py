@@ -52,6 +52,7 @@ from realpolitik.server.values import (
     JSON,
     MAX_DEADLINE_SECONDS,
     Account,
+    DaideSeat,
     Deadlines,
     GameOptions,
     OrderLine,
@@ -65,6 +66,7 @@ from realpolitik.server.values import (
 )
 from realpolitik.variant import (
     VARIANTS_PATH_VARIABLE,
+    Setup,
     Variant,
     available_variants,
     load_variant,
@@ -181,13 +183,27 @@ class _Loaded:
         return {int(seat): str(name) for seat, name in self.settings.get("bots", {}).items()}
 
     def bot_of(self, power: str) -> str | None:
-        """The bot that commands ``power``, if a bot does."""
+        """The bot that commands ``power``, if one of realpolitik's bots does."""
         seat = self.seat_of(power)
         return None if seat is None else self.bots.get(seat)
 
+    @property
+    def daide_seats(self) -> dict[int, DaideSeat]:
+        """Seat -> the DAIDE bot that holds it (kept in the game's settings)."""
+        if '"daide_seats"' not in self.row.settings:  # most games: no need to read them
+            return {}
+        return {int(seat): DaideSeat(**held)
+                for seat, held in self.settings["daide_seats"].items()}
+
+    def daide_of(self, power: str) -> DaideSeat | None:
+        """The DAIDE bot that commands ``power``, if one does."""
+        seat = self.seat_of(power)
+        return None if seat is None else self.daide_seats.get(seat)
+
     def seat_filled(self, seat: int) -> bool:
-        """True if a player or a bot sits in ``seat``."""
-        return self.seats[seat].user_id is not None or seat in self.bots
+        """True if a player or a bot (realpolitik's or a DAIDE bot) sits in ``seat``."""
+        return self.seats[seat].user_id is not None or seat in self.bots \
+            or seat in self.daide_seats
 
     def commanded(self, power: str) -> bool:
         """True if a player or a bot commands ``power``."""
@@ -385,6 +401,17 @@ class GameService:
         if template is None:
             template = self._variants[name] = load_variant(name, search=self.variant_search)
         return dataclasses.replace(template)
+
+    def phase_name(self, variant: str, phase: str) -> str:
+        """``"Spring 1901 movement"`` for a phase of a game of ``variant`` (its seasons'
+        names); the phase as written if the variant or phase cannot be read."""
+        try:
+            if variant not in self._variants:
+                self._variant(variant)
+            calendar = self._variants[variant].calendar
+            return calendar.phase_name(calendar.parse_phase(phase))
+        except ValueError:  # (a VariantError is one)
+            return phase
 
     DATABASE_THREADS = 2
     """Threads per process that run service calls: enough to go on while some wait for the
@@ -633,9 +660,12 @@ class GameService:
                         if v is not None}
                 names = db.users_by_id(conn, [*ids, int(loaded.row.creator_id)])
             view = self._view(loaded, user, names)
+        # the DAIDE bots that took seats, in the order they did (a seat change has no bot)
+        daide_joins = iter(loaded.settings.get("daide_joins", []))
         view["seat_changes"] = [{
             "phase": c.phase, "powers": [p for p in str(c.powers).split(",") if p],
             "kind": c.kind, "player": names.get(c.player_id) if c.player_id else None,
+            "bot": next(daide_joins, None) if c.kind == "daide" else None,
             "previous": names.get(c.previous_id) if c.previous_id else None,
             "by": names.get(c.by_id) if c.by_id else None,
             "by_gamesmaster": bool(c.by_gamesmaster),
@@ -657,13 +687,16 @@ class GameService:
         settings = loaded.settings
         seats = []
         bots = loaded.bots
+        daide = loaded.daide_seats
         for seat in loaded.seats:
             uid = seat.user_id
+            held = daide.get(int(seat.seat))
             seats.append({
                 "seat": int(seat.seat),
                 "powers": list(loaded.powers_of_seat(int(seat.seat))),
                 "player": names.get(int(uid)) if uid is not None else None,
                 "bot": bots.get(int(seat.seat)),
+                "daide": None if held is None else held.label,
             })
         end = game.end
         now = self.clock()
@@ -679,6 +712,8 @@ class GameService:
             "status": row.status,
             "phase": str(game.phase),
             "phase_type": game.phase.type.name.lower(),
+            "phase_name": game.variant.calendar.phase_name(game.phase),
+            "seasons": {s.code: s.name for s in game.variant.calendar.seasons},
             "deadline": iso_time(row.deadline),
             "seconds_left": None if row.deadline is None else max(0.0, row.deadline - now),
             "paused_remaining": row.paused_remaining,
@@ -694,6 +729,7 @@ class GameService:
             "centers": game.centers(),
             "names": place_names(game.variant),
             "policies": dict(game.variant.policies),
+            "order_kinds": game.variant.kinds.to_json(),
             # what the variant's state shows beside the board (e.g. "sea_superiority")
             **game.variant.hooks.public_state(game.position),
             # the winter's builds and removals: the engine's one count, with its sentence
@@ -710,8 +746,17 @@ class GameService:
                                              "phase": end.phase, "summary": end.summary},
             "my_powers": list(mine),
             "am_gamesmaster": is_gm,
-            "bots": {p: name for p in game.powers if (name := loaded.bot_of(p)) is not None},
+            "bots": {p: name for p in game.powers if (name := self._bot_label(loaded, p))},
+            "daide_bots": bool(settings.get("daide")),
+            "daide_port": self.settings.daide_port or None if settings.get("daide") else None,
         }
+
+    @staticmethod
+    def _bot_label(loaded: _Loaded, power: str) -> str | None:
+        """The bot that commands ``power`` as the page names it: ``heuristic``, or a DAIDE
+        bot's name and version, ``DumbBot 1.0 (DAIDE)``."""
+        held = loaded.daide_of(power)
+        return held.label if held is not None else loaded.bot_of(power)
 
     def list_games(self, user: Account | None, *, mine: bool, offset: int = 0,
                    limit: int = 500) -> list[JSON]:
@@ -726,14 +771,21 @@ class GameService:
             out = []
             for row in rows:
                 seats = db.seats_of(conn, int(row.id))
-                bots = json.loads(row.settings).get("bots", {})
+                settings = json.loads(row.settings)
+                bots = settings.get("bots", {})
+                daide = settings.get("daide_seats", {})
                 out.append({
                     "id": int(row.id), "name": row.name, "variant": row.variant,
                     "rules": row.rules, "players": row.setup, "private": bool(row.private),
-                    "status": row.status, "phase": row.phase, "deadline": iso_time(row.deadline),
+                    "status": row.status, "phase": row.phase,
+                    "phase_name": self.phase_name(row.variant, row.phase),
+                    "deadline": iso_time(row.deadline),
                     "seats": len(seats),
-                    "seats_free": sum(1 for s in seats
-                                      if s.user_id is None and str(s.seat) not in bots),
+                    "seats_free": sum(1 for s in seats if s.user_id is None
+                                      and str(s.seat) not in bots and str(s.seat) not in daide),
+                    "daide_bots": bool(settings.get("daide")),
+                    "bots": sorted({*bots.values(),
+                                    *(DaideSeat(**held).label for held in daide.values())}),
                 })
         if mine and user is not None:
             for summary in out:
@@ -797,6 +849,9 @@ class GameService:
         now = self.clock()
         settings: JSON = {"deadlines": asdict(options.deadlines), "press": asdict(options.press)}
         all_bots = False
+        if options.daide_bots:
+            self._check_daide_setup(variant, setup)
+            settings["daide"] = True
         if options.fill_with_bots is not None:
             bot = self._bot_name(options.fill_with_bots, "fill_with_bots")
             settings["bots"] = {str(seat): bot for seat in range(len(setup.teams))
@@ -823,6 +878,21 @@ class GameService:
         if options.fill_with_bots is not None:
             self._advance(game_id)
         return game_id
+
+    @staticmethod
+    def _check_daide_setup(variant: Variant, setup: Setup) -> None:
+        """DAIDE bots can play this game: the classical map (the server's DAIDE port names its
+        map's tokens in the handshake, before a game is chosen: the standard ones), one power a
+        seat (a DAIDE client plays one power).
+
+        :raises ServiceError: they cannot, saying why.
+        """
+        if variant.id != "classical":
+            raise bad(f"DAIDE bots play the classical map on this server, not {variant.name}",
+                      "bad_setting", field="daide_bots")
+        if any(len(team) > 1 for team in setup.teams):
+            raise bad(f"DAIDE bots play one power each; in {setup.name} a player has several",
+                      "bad_setting", field="daide_bots")
 
     @staticmethod
     def _checked_policies(variant: Variant, chosen: Mapping[str, str]) -> dict[str, str]:
@@ -885,7 +955,7 @@ class GameService:
                 raise conflict(f"{power.title()} has no player in this setup", "no_seat")
             if loaded.seats[seat].user_id is not None:
                 raise conflict(f"{power.title()} is taken", "seat_taken")
-            if seat in loaded.bots:
+            if seat in loaded.bots or seat in loaded.daide_seats:
                 raise conflict(f"{power.title()} is played by a bot; the gamesmaster can give "
                                "the seat to you", "seat_taken")
             now = self.clock()
@@ -927,7 +997,7 @@ class GameService:
         self._advance(game_id)  # the others may all be ready: the free seat is not waited for
 
     def _log_seat(self, conn: Connection, loaded: _Loaded, seat: int, kind: str, *,
-                  player: int | None, previous: int | None, by: int) -> None:
+                  player: int | None, previous: int | None, by: int | None) -> None:
         """Keep a seat change in ``seat_changes``: the game view shows them all, so a
         gamesmaster who gives a seat to themselves (and can then read that power's orders and
         press) does so in view of every player."""
@@ -997,7 +1067,8 @@ class GameService:
         """Refuse a request meant for another phase than the current one (a page or program
         that has not yet seen the game move on: bots make phases pass quickly)."""
         if phase is not None and phase.strip().upper() != str(loaded.engine.phase):
-            raise conflict(f"the game has moved on to {loaded.engine.phase.long_name}; this was "
+            now = loaded.engine.variant.calendar.phase_name(loaded.engine.phase)
+            raise conflict(f"the game has moved on to {now}; this was "
                            f"meant for {phase.strip().upper()}: look at the new phase first",
                            "phase_changed")
 
@@ -1353,8 +1424,9 @@ class GameService:
         """Tell the players by e-mail (those who chose it) that a phase was played."""
         users = [u for p in game.powers if (u := loaded.user_of(p)) is not None]
         self.notifier.phase_played(int(loaded.row.id), str(loaded.row.name), users,
-                                   game.history[first_played].position.phase.long_name,
-                                   game.phase.long_name)
+                                   game.variant.calendar.phase_name(
+                                       game.history[first_played].position.phase),
+                                   game.variant.calendar.phase_name(game.phase))
 
     def owing_orders(self, game_id: int) -> dict[int, list[str]]:
         """The players of an active game whose powers still owe orders this phase (neither
@@ -1498,11 +1570,15 @@ class GameService:
             db.set_seat(conn, game_id, seat, new_user, self.clock() if new_user else None)
             loaded.seats_changed = True
             values: dict[str, Any] = {}
-            if seat in loaded.bots:
-                # The bot gives up its seat. Its orders stay for the phase, not ready: the new
-                # player may keep or change them before the phase is adjudicated.
+            if seat in loaded.bots or seat in loaded.daide_seats:
+                # The bot gives up its seat (a DAIDE bot's connection is told, OFF). Its orders
+                # stay for the phase, not ready: the new player may keep or change them before
+                # the phase is adjudicated.
                 settings = loaded.settings
-                settings["bots"] = {k: v for k, v in settings["bots"].items() if k != str(seat)}
+                for kind in ("bots", "daide_seats"):
+                    if kind in settings:
+                        settings[kind] = {k: v for k, v in settings[kind].items()
+                                          if k != str(seat)}
                 values["settings"] = json.dumps(settings)
                 phase = str(loaded.game.phase)
                 for p in loaded.powers_of_seat(seat):

@@ -103,6 +103,12 @@ class Settings:
     """A player who chose the digest gets at most one mail this often, with everything since."""
     background: bool = True
     """Run the deadline task (tests turn it off and call ``process_due`` themselves)."""
+    daide_port: int = 0
+    """The TCP port DAIDE bots (DumbBot and others) connect to, to take free seats in the
+    games that accept them (docs/daide.md); 0: none. With several workers the first to start
+    holds it and reaches every worker's games through the database."""
+    daide_host: str = "127.0.0.1"
+    """The address the DAIDE port listens on."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: object) -> Settings:

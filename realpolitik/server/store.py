@@ -569,6 +569,15 @@ def list_games(conn: Connection, *, user_id: int | None, open_only: bool, offset
     return list(conn.execute(query.order_by(*order).offset(offset).limit(limit)))
 
 
+def daide_games(conn: Connection) -> list[Row[Any]]:
+    """The games not finished that accept DAIDE bots, the oldest first (their settings say
+    ``"daide": true``; the DAIDE port's joins are rare, so a scan of the unfinished games)."""
+    query = select(m.games.c.id, m.games.c.name, m.games.c.status, m.games.c.private,
+                   m.games.c.invite_code, m.games.c.settings).where(
+        m.games.c.status != "finished", m.games.c.settings.contains('"daide": true'))
+    return list(conn.execute(query.order_by(m.games.c.id)))
+
+
 def forming_games_of(conn: Connection, user_id: int) -> int:
     """How many games the user created are still waiting for players."""
     count = conn.execute(select(func.count()).select_from(m.games).where(

@@ -89,8 +89,25 @@ class GameOptions:
     """A power for the creator to take at once."""
     fill_with_bots: str | None = None
     """A bot (``heuristic``, ``random``, ``hold``) for every seat the creator does not take."""
+    daide_bots: bool = False
+    """DAIDE bots (DumbBot and others) may take free seats through the server's DAIDE port."""
     policies: dict[str, str] = field(default_factory=dict)
     """The variant's policies the game chooses otherwise (name -> value)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DaideSeat:
+    """A DAIDE bot in a seat: the name and version it gave (``NME``) and the passcode it takes
+    the seat back with after a disconnection (``IAM``)."""
+
+    name: str
+    version: str
+    passcode: int
+
+    @property
+    def label(self) -> str:
+        """How the page shows the bot: ``DumbBot 1.0 (DAIDE)``."""
+        return " ".join(part for part in (self.name, self.version) if part) + " (DAIDE)"
 
 
 @dataclass(frozen=True, slots=True)

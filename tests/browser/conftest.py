@@ -48,9 +48,11 @@ def _free_port() -> int:
 
 
 class Server:
-    def __init__(self, url: str, db: Path) -> None:
+    def __init__(self, url: str, db: Path, daide_port: int | None = None) -> None:
         self.url = url
         self.db = db
+        self.daide_port = daide_port
+        """The server's DAIDE port (``serve --daide-port``)."""
 
     def api(self, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
         import json
@@ -67,16 +69,18 @@ class Server:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """``realpolitik serve`` on a free loopback port over a temporary SQLite file."""
+    """``realpolitik serve`` on a free loopback port over a temporary SQLite file, with a
+    DAIDE port."""
     pytest.importorskip("fastapi", reason="the server extra is not installed")
-    port = _free_port()
+    port, daide_port = _free_port(), _free_port()
     folder = tmp_path_factory.mktemp("web")
     db = folder / "web.db"
     env = {**os.environ, "REALPOLITIK_TICK_SECONDS": "0.5"}
     log = (folder / "server.log").open("w")
     proc = subprocess.Popen(
         [sys.executable, "-m", "realpolitik", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--database", f"sqlite:///{db}"], stdout=log, stderr=subprocess.STDOUT, env=env)
+         "--database", f"sqlite:///{db}", "--daide-port", str(daide_port)],
+        stdout=log, stderr=subprocess.STDOUT, env=env)
     url = f"http://127.0.0.1:{port}"
     try:
         for _ in range(200):
@@ -89,7 +93,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
                 time.sleep(0.1)
         else:
             raise RuntimeError("the server did not start")
-        yield Server(url, db)
+        yield Server(url, db, daide_port)
     finally:
         proc.terminate()
         try:

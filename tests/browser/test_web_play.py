@@ -317,6 +317,17 @@ def test_a_new_user_plays_alone_against_civil_disorder(browser: Any, server: Any
     page.wait_for_selector(".menu:not([hidden])")
     click_province(page, "mao")
     page.wait_for_selector("#order-lines >> text=F BRE - MAO")
+    # The same unit ordered twice: the later order is followed, the earlier reads as replaced
+    # (a neutral mark, not an error)
+    page.fill("#order-text", "F Bre-Mao\nA Par-Bur\nA Par-Pic")
+    page.click("#send-orders")
+    page.wait_for_selector("#order-lines li.replaced")
+    replaced = page.inner_text("#order-lines li.replaced")
+    assert "line 2" in replaced and "replaced by the later order A Par-Pic" in replaced
+    assert page.locator("#order-lines li.bad").count() == 0
+    assert page.locator(".gutter .bad").count() == 0
+    assert page.locator(".gutter .replaced").inner_text() == "↷"
+    assert read_lines(page) == ["F BRE - MAO", "A PAR - PIC"]
     # Empty seats never say they are ready: the gamesmaster plays the phase now.
     page.click("#tab-game")
     page.click("button:has-text('Process now')")

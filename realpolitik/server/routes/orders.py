@@ -18,6 +18,7 @@ from realpolitik.server.schemas import (
     ReadyIn,
     ReadyOut,
     TurnOut,
+    count_lines,
     line_to_wire,
     order_to_wire,
 )
@@ -38,9 +39,9 @@ async def submit_orders(game_id: GameId, body: OrdersIn, user: CurrentUser,
     writer = service.writer_of(game_id)
     wire = [line_to_wire(line, writer) for line in lines]
     power = body.power.strip().lower()
+    accepted, errors = count_lines(wire)
     return OrdersOut(phase=phase, power=power, ready=ready, lines=wire,
-                     accepted=sum(1 for w in wire if w.ok),
-                     errors=sum(1 for w in wire if not w.ok),
+                     accepted=accepted, errors=errors,
                      warnings=warnings, revision=orders_revision(phase, text))
 
 

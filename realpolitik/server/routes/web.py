@@ -15,6 +15,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import FileResponse
 
 from realpolitik.rules import EDITIONS
+from realpolitik.server.colours import chart_colours
 from realpolitik.variant import available_variants, load_variant
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -47,10 +48,13 @@ def _variants(search: tuple[Path, ...]) -> list[dict[str, Any]]:
     out = []
     for variant_id in available_variants(search):
         variant = load_variant(variant_id, search=search)
+        chart = chart_colours({p.id: p.colour for p in variant.powers})
         out.append({
             "id": variant.id,
             "name": variant.name,
-            "powers": [{"id": p.id, "name": p.name, "colour": p.colour} for p in variant.powers],
+            # the chart's colour: the map's, darkened where it would not show on white
+            "powers": [{"id": p.id, "name": p.name, "colour": p.colour,
+                        "chart_colour": chart[p.id]} for p in variant.powers],
             # each province's name, for the page's lists and completion (orders keep the ids)
             "places": {p: variant.map.name(p) for p in variant.map.provinces},
             "setups": [{"id": s.id, "players": s.players, "name": s.name,

@@ -98,11 +98,20 @@ export function title(id) {
   return powerNames.get(id) || powerNames.get(String(id).toLowerCase()) || id.charAt(0).toUpperCase() + id.slice(1).toLowerCase();
 }
 
-/** "S1901M" -> "Spring 1901 movement". */
+let seasonNames = new Map();
+
+/** Remember the seasons of the game on the page: its view's `seasons`, code -> name (the
+ * variant's year: {"S": "Spring", "U": "Summer", ...}). */
+export function learnSeasons(seasons) {
+  seasonNames = new Map(Object.entries(seasons || {}));
+}
+
+/** "S1901M" -> "Spring 1901 movement", with the season's name from the game's view
+ * (learnSeasons); a season not learned is shown by its code. */
 export function phaseName(code) {
-  const m = /^([SFW])(\d+)([MRA])$/.exec(code || "");
+  const m = /^([A-Z]+)(\d+)([MRA])$/.exec(code || "");
   if (!m) return code || "";
-  const season = { S: "Spring", F: "Fall", W: "Winter" }[m[1]];
+  const season = seasonNames.get(m[1]) || m[1];
   const type = { M: "movement", R: "retreats", A: "adjustments" }[m[3]];
   return `${season} ${m[2]} ${type}`;
 }

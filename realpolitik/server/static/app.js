@@ -150,9 +150,10 @@ class Lobby {
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Game"), h("th", { scope: "col" }, "Setup · rules"),
         h("th", { scope: "col" }, "Phase"), h("th", { scope: "col" }, "Status"), h("th", { scope: "col" }, "Free seats"))),
       h("tbody", {}, games.map((g) => h("tr", {},
-        h("td", {}, h("a", { href: `#/game/${g.id}` }, g.name)),
+        h("td", {}, h("a", { href: `#/game/${g.id}` }, g.name), botsLine(g),
+          g.daide_bots && g.seats_free ? h("div", { class: "muted small" }, "DAIDE bots welcome") : null),
         h("td", {}, `${g.players} · ${g.rules}`),
-        h("td", {}, phaseName(g.phase)),
+        h("td", {}, g.phase_name || phaseName(g.phase)),
         h("td", {}, g.status),
         h("td", {}, `${g.seats_free} of ${g.seats}`)))));
   }
@@ -180,8 +181,8 @@ class Lobby {
         h("th", { scope: "col" }, "This phase"), h("th", { scope: "col" }, "Deadline"), h("th", { scope: "col" }, "Press"))),
       h("tbody", {}, games.map((g, i) => h("tr", { dataset: { game: String(g.id) } },
         h("td", {}, h("a", { href: `#/game/${g.id}` }, g.name), h("div", { class: "muted small" },
-          (g.my_powers || []).map(title).join(", "))),
-        h("td", {}, phaseName(g.phase)),
+          (g.my_powers || []).map(title).join(", ")), botsLine(g)),
+        h("td", {}, g.phase_name || phaseName(g.phase)),
         h("td", {}, owed(g)),
         h("td", {}, deadline(g)),
         h("td", {}, unread[i] ? h("span", { class: "badge unread", "aria-label": `${unread[i]} unread` }, String(unread[i]))
@@ -356,6 +357,9 @@ class Lobby {
       h("fieldset", {}, h("legend", {}, "Press and privacy"),
         check("press_private", "Private messages", true), check("press_public", "Public announcements", true),
         check("press_outside", "Press during retreats and adjustments", false), check("private", "Private game (invite only)", false)),
+      h("fieldset", {}, h("legend", {}, "Computer players"),
+        check("daide_bots", "DAIDE bots (DumbBot and others) may take free seats", false),
+        h("p", { class: "muted small", id: "daide-help" }, "They connect to the server's DAIDE port and play one power each; the classical map, one power a player.")),
       policies,
       h("button", { type: "submit" }, "Create game"), msg);
     f.addEventListener("submit", async (ev) => {
@@ -368,6 +372,7 @@ class Lobby {
           retreats: f.retreats.value.trim(), adjustments: f.adjustments.value.trim() },
         press: { private: f.press_private.checked, public: f.press_public.checked, outside_diplomacy: f.press_outside.checked },
       };
+      if (f.daide_bots.checked) body.daide_bots = true;
       if (f.end_year.value) body.end_year = Number(f.end_year.value);
       if (joinSel.value) body.join_as = joinSel.value;
       const chosen = [...policyList.querySelectorAll("select")].filter((sel) => sel.value !== sel.dataset.usual);
@@ -382,6 +387,14 @@ class Lobby {
     });
     return f;
   }
+}
+
+/** The computer players of a game in a list of games: DAIDE bots by the name they gave. */
+function botsLine(g) {
+  const bots = g.bots || [];
+  if (!bots.length) return null;
+  return h("div", { class: "muted small lobby-bots" },
+    `with ${bots.map((b) => b.endsWith("(DAIDE)") ? b : `computer (${b})`).join(", ")}`);
 }
 
 // Start once the classes above exist.

@@ -1,19 +1,21 @@
 // The game page: the map, order entry (clicks, lists, text), ready flag, deadline, seats and the
 // gamesmaster's buttons, with the press and history panels. Every choice offered comes from the
 // server's legal-orders endpoint and every order goes through the server's parser: no rules here.
-import { api, auth, h, fill, title, phaseName, toast, notify, local, duration, lengthLimit, touchOnly } from "./api.js";
+import { api, auth, h, fill, title, phaseName, learnSeasons, toast, notify, local, duration, lengthLimit, touchOnly } from "./api.js";
 import { MapView } from "./mapview.js";
 import { PressPanel } from "./press.js";
 import { HistoryPanel } from "./history.js";
-import { rulesBox, unitNote, voidReasons, quickEntry, sheetText, jumpControl, mapNote, zoomButtons } from "./quick.js";
+import { rulesBox, unitNote, voidReasons, quickEntry, sheetText, jumpControl, mapNote, zoomButtons, kindWords } from "./quick.js";
 
 const provOf = (loc) => (loc || "").split("/")[0].toLowerCase();
 const unitProv = (unit) => provOf((unit || "").split(" ")[1]);
-/** How an order reads: with the places' names where the variant writes them (Colonial Winters:
- * "F London - English Channel", which the server reads back), else its text ("F LON - ENG"). */
+/** How an order reads: with the places' names where the variant writes them ("F London -
+ * English Channel", which the server reads back), else its text ("F LON - ENG"). */
 const said = (o) => (o && (o.name || o.text)) || "";
 const KIND_LABEL = { hold: "Hold", move: "Move", support: "Support", convoy: "Convoy", retreat: "Retreat",
-  disband: "Disband", build: "Build", waive: "Waive", block: "Block", mobilise: "Mobilise" };
+  disband: "Disband", build: "Build", waive: "Waive" };
+/** A kind's group label: the rulebooks' kinds', or the label of a kind the variant declares. */
+const kindLabel = (game, kind) => KIND_LABEL[kind] || ((game.order_kinds || []).find((k) => k.name === kind) || {}).label || kind;
 
 export class GamePage {
   constructor(root, id, { variants, onAuthChange }) {
@@ -80,6 +82,7 @@ export class GamePage {
 
   async loadGame() {
     this.game = await api("GET", `/games/${this.id}`);
+    learnSeasons(this.game.seasons);
     this.deadlineAt = this.game.seconds_left === null ? null : Date.now() + this.game.seconds_left * 1000;
     document.title = `${this.game.name} · ${phaseName(this.game.phase)} · realpolitik`;
   }
@@ -569,7 +572,7 @@ export class GamePage {
       const id = `sel-${power}-${loc.replace("/", "-")}`;
       const select = h("select", { id, onchange: (ev) => { if (ev.target.value) this.giveOrder(power, loc, ev.target.value); } },
         h("option", { value: "" }, isBuild ? "— no build —" : "— no order —"),
-        groupBy(orders, (o) => o.kind).map(([kind, group]) => h("optgroup", { label: KIND_LABEL[kind] || kind },
+        groupBy(orders, (o) => o.kind).map(([kind, group]) => h("optgroup", { label: kindLabel(g, kind) },
           group.map((o) => h("option", { value: said(o), selected: chosen.get(prov) === said(o) }, said(o))))));
       const note = isBuild ? null : unitNote(g, power, loc);
       const voided = voidedAt.get(prov);
@@ -595,8 +598,9 @@ export class GamePage {
       const stale = area.value !== saved;
       gutter.replaceChildren(...area.value.split("\n").map((_, i) => {
         const line = lines.find((l) => l.line === i + 1);
-        const mark = !line || stale ? "" : line.ok ? "✓" : "✗";
-        return h("div", { class: line && !stale ? (line.ok ? "ok" : "bad") : "" }, mark || " ");
+        // a line replaced by a later order for the same unit is no mistake: a neutral mark
+        const mark = !line || stale ? "" : line.ok ? "✓" : line.replaced ? "↷" : "✗";
+        return h("div", { class: line && !stale ? (line.ok ? "ok" : line.replaced ? "replaced" : "bad") : "" }, mark || " ");
       }));
       status.textContent = stale ? "Not sent yet (kept on this device): press Send orders." : "";
       gutter.scrollTop = area.scrollTop;
@@ -627,6 +631,10 @@ export class GamePage {
         results.append(h("li", { class: voided ? "ok void" : "ok" }, h("span", { class: "mark" }, voided ? "⚠" : "✓"), " ", h("span", { class: "order" }, said(line.order)),
           line.text.trim() !== said(line.order) ? h("span", { class: "muted small" }, ` (line ${line.line}: ${line.text.trim()})`) : null,
           voided ? h("div", { class: "why" }, `will be void: ${voided}`) : null));
+      } else if (line.replaced) {
+        results.append(h("li", { class: "replaced" }, h("span", { class: "mark", title: "replaced" }, "↷"), " ",
+          h("span", { class: "order" }, `line ${line.line}: ${line.text}`),
+          h("div", { class: "why" }, (line.error && line.error.message) || "replaced by a later order for the same unit")));
       } else {
         const e = line.error || {};
         const fixes = [];
@@ -790,10 +798,9 @@ export class GamePage {
       if (o.kind === "hold") items.push(["Hold", said(o)]);
       if (o.kind === "disband") items.push([orders[0].kind === "retreat" || moves.length ? "Disband" : "Remove", said(o)]);
       if (o.kind === "build") items.push([describeBuild(o), said(o)]);
-      // the variant's own orders: blocking a corner or a passage, mobilising an inactive unit
-      if (o.kind === "block") items.push([`Block ${o.to_name || o.to}`, said(o)]);
-      // (rule 8: in the first spring it chooses the unit, which holds; in a winter it costs a build)
-      if (o.kind === "mobilise") items.push([this.game.phase_type === "adjustments" ? "Mobilise (costs a build)" : "Choose it as active (it holds)", said(o)]);
+      // the variant's own kinds of order, as the game view declares them (order_kinds)
+      const words = kindWords(this.game.order_kinds, o, this.game.phase_type);
+      if (words) items.push([words, said(o)]);
     }
     if (orders.some((o) => o.kind === "support")) {
       items.push(["Support…", () => this.setSel({ ...entry, mode: "support-target",
@@ -1002,13 +1009,14 @@ export class GamePage {
     const free = g.free || [];
     const seatRows = g.seats.map((s) => h("tr", { class: s.powers.some((p) => this.mine.includes(p)) ? "me" : s.powers.every((p) => free.includes(p)) ? "free" : "" },
       h("td", {}, s.powers.map((p) => h("span", { class: `dot p-${p}` }, title(p))).reduce((a, b) => [a, " / ", b])),
-      h("td", {}, s.player || (s.bot ? h("span", { class: "bot", title: `played by the ${s.bot} bot` }, `computer (${s.bot})`)
+      h("td", {}, s.player || (s.daide ? h("span", { class: "bot daide", title: "a computer player connected over the server's DAIDE port" }, `computer: ${s.daide}`)
+        : s.bot ? h("span", { class: "bot", title: `played by the ${s.bot} bot` }, `computer (${s.bot})`)
         : canJoin ? h("button", { type: "button", class: "join", onclick: () => this.join(s.powers[0]) },
           `Join as ${s.powers.map(title).join(" / ")}`)
           : g.am_gamesmaster && g.status !== "finished" ? h("button", { type: "button", class: "secondary small seat-bot",
             onclick: () => this.seatBot(s.powers[0]) }, "Seat a bot") : h("span", { class: "muted" }, "free"))),
       h("td", {}, s.powers.map((p) => `${g.centers[p] ?? 0}`).join(" / ")),
-      h("td", { class: "seat-state" }, s.powers.map((p) => seatState(g, p, s.player || s.bot)).join(" / "))));
+      h("td", { class: "seat-state" }, s.powers.map((p) => seatState(g, p, s.player || s.daide || s.bot)).join(" / "))));
     const survivors = Object.keys(g.centers).filter((p) => !g.eliminated.includes(p) && !this.mine.includes(p) && !free.includes(p)
       && g.seats.some((s) => s.powers.includes(p)));
     const concedeSel = h("select", { id: "concede-to", "aria-label": "Concede to" }, survivors.map((p) => h("option", { value: p }, title(p))));
@@ -1019,6 +1027,10 @@ export class GamePage {
       ["Gamesmaster", g.gamesmaster || "—"],
     ];
     if (g.end_year) facts.push(["Ends", `after ${g.end_year}`]);
+    if (g.daide_bots) {
+      facts.push(["DAIDE bots", g.daide_port ? `may take free seats: connect to port ${g.daide_port} of this server and name the game ${g.private ? "by its invite code" : `"${g.name}" or ${g.id}`} (SEL), e.g. realpolitik daide play HOST:${g.daide_port} --game ${g.private ? "CODE" : g.id}`
+        : "may take free seats (this server has no DAIDE port open)"]);
+    }
     const sea = g.sea_superiority;
     if (sea) {
       facts.push(["Sea superiority", sea.holder ? title(sea.holder) : "nobody"]);
@@ -1040,6 +1052,7 @@ export class GamePage {
           c.kind === "joined" ? `taken by ${c.player}` : c.kind === "left" ? `given up by ${c.previous}` :
             c.kind === "freed" ? `freed by the gamesmaster (was ${c.previous || "free"})` :
               c.kind === "bot" ? "given to a bot by the gamesmaster" :
+              c.kind === "daide" ? `taken by the DAIDE bot ${c.bot || ""}` :
               `given by the gamesmaster to ${c.player}${c.gamesmaster_took_it ? " (the gamesmaster)" : ""} (was ${c.previous || "free"})`)))] : null,
       this.mine.length ? this.notifyControl() : null,
       h("h2", {}, "Settings"),
@@ -1198,11 +1211,11 @@ function phaseHelp(g, power, legal, lines) {
     };
   }
   if (g.phase_type === "adjustments") {
-    const mobilise = entries.some(([, os]) => os.some((o) => o.kind === "mobilise"))
-      ? ` You may also mobilise inactive units (${given("mobilise")} given): click one and choose Mobilise; it costs one build.`
-      : "";
+    // the variant's own kinds of order listed now (order_kinds), each by its menu label
+    const kinds = (g.order_kinds || []).filter((k) => entries.some(([, os]) => os.some((o) => o.kind === k.name)));
+    const extra = kinds.map((k) => ` You may also give ${kindWords(g.order_kinds, { kind: k.name }, "adjustments")} orders (${given(k.name)} given): click the unit and choose it in the menu.`).join("");
     const advice = adjustmentHelp(g, power, entries, given, first);
-    return mobilise ? { ...advice, how: advice.how + mobilise } : advice;
+    return extra ? { ...advice, how: advice.how + extra } : advice;
   }
   return {
     due: null,
@@ -1225,7 +1238,7 @@ function adjustmentHelp(g, power, entries, given, first) {
   const removals = info ? info.removals || 0 : Math.max(0, units - centres);
   if (builds > 0 || (info && info.due > 0)) {
     const sites = entries.filter(([, os]) => os.some((o) => o.kind === "build")).length;
-    // a mobilisation foregoes one build (Colonial Winters 8), as the engine counts it
+    // a mobilisation foregoes one build (a variant's inactive units), as the engine counts it
     const foregone = builds > 0 && given("mobilise") > 0 ? 1 : 0;
     const due = (info ? builds : Math.min(builds, sites)) - foregone;
     const waived = given("waive");

@@ -97,7 +97,7 @@ export class HistoryPanel {
     const g = this.page.game;
     const colours = {};
     for (const v of (this.page.catalogue && this.page.catalogue.variants) || []) {
-      if (v.id === g.variant) for (const p of v.powers) colours[p.id] = p.colour;
+      if (v.id === g.variant) for (const p of v.powers) colours[p.id] = p.chart_colour || p.colour;
     }
     const points = [];
     const seen = new Set();

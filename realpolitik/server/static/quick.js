@@ -34,9 +34,19 @@ export function unitName(places, unit) {
   return loc ? `${type} ${placeName(places, loc)}` : unit;
 }
 
-/** An order of the legal-orders list in words, places by name: "F London → Channel". In a
- * movement phase MOBILISE is rule 8's start choice, in a winter it costs a build. */
-export function orderName(places, o, phaseType = "movement") {
+/** The menu's words for an order of a kind the variant declares (the game view's
+ * order_kinds: its label for this phase, then what the order names), or null for the
+ * rulebooks' kinds. */
+export function kindWords(kinds, o, phaseType = "movement") {
+  const kind = (kinds || []).find((k) => k.name === o.kind);
+  if (!kind) return null;
+  const label = (kind.labels || {})[phaseType] || kind.label;
+  return o.to ? `${label} ${o.to_name || o.to}` : label;
+}
+
+/** An order of the legal-orders list in words, places by name: "F London → Channel"; an
+ * order of the variant's own kinds as the kind words it (kindWords). */
+export function orderName(places, o, phaseType = "movement", kinds = []) {
   const unit = unitName(places, o.unit);
   switch (o.kind) {
     case "hold": return `${unit} holds`;
@@ -47,9 +57,10 @@ export function orderName(places, o, phaseType = "movement") {
     case "convoy": return `${unit} convoys ${unitName(places, o.target)} → ${placeName(places, o.to)}`;
     case "disband": return `${unit}: disband`;
     case "build": return `Build ${unit}`;
-    case "mobilise": return phaseType === "adjustments" ? `${unit}: mobilise (costs a build)` : `${unit}: choose it as active (holds)`;
-    case "block": return `${unit} blocks ${o.to}`;
-    default: return o.text;
+    default: {
+      const words = kindWords(kinds, o, phaseType);
+      return words ? `${unit}: ${words[0].toLowerCase()}${words.slice(1)}` : o.text;
+    }
   }
 }
 
@@ -215,7 +226,7 @@ export function quickEntry(page, power) {
   const options = [];
   for (const [loc, orders] of Object.entries(legal)) {
     for (const o of orders) {
-      const label = orderName(places, o, page.game.phase_type);
+      const label = orderName(places, o, page.game.phase_type, page.game.order_kinds);
       const words = wordsOf(`${label} ${o.text}`);
       options.push({ loc, o, label, words });
     }

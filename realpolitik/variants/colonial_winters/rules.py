@@ -58,7 +58,6 @@ from realpolitik.hooks import (
     EmptyConvoys,
     Fragility,
     JsonValue,
-    Mobilisation,
     MovementModifiers,
     SetupEvents,
     VariantHooks,
@@ -66,9 +65,12 @@ from realpolitik.hooks import (
     Victory,
     annihilated_units,
 )
-from realpolitik.orders import Build, Hold, Mobilise, Move, Order, SupportHold, Waive
+from realpolitik.kinds import OrderKind
+from realpolitik.orders import Build, Hold, Move, Order, SupportHold, Waive
 from realpolitik.position import PhaseType, Season
 from realpolitik.variant_rules import NEUTRAL
+from realpolitik.variants.colonial_winters.kinds import BlockKind, MobiliseKind
+from realpolitik.variants.colonial_winters.orders import Mobilisation, Mobilise
 from realpolitik.writing import write_order, write_unit
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -300,6 +302,10 @@ class ColonialWinters(VariantHooks):
 
     def policies(self) -> Mapping[str, tuple[str, ...]]:
         return POLICIES
+
+    def order_kinds(self) -> tuple[OrderKind, ...]:
+        # 6(b)-(d): blocking a corner or a passage; 8: mobilising an inactive unit
+        return (BlockKind(), MobiliseKind())
 
     def read_data(self, data: Mapping[str, Any], the_map: Map) -> None:
         def province(value: object, key: str) -> str:

@@ -1,0 +1,56 @@
+"""The page names a variant's own seasons (issue 29, item 2): a game of Summer Campaigns
+(tests/variants/summer, offered through REALPOLITIK_VARIANTS_PATH) against hold bots goes
+from "Spring 1901 movement" to "Summer 1901 movement" to "Fall 1901 movement", each name taken
+from the game's view, not from a list in the page."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_web_play import new_page, sign_up
+
+pytestmark = pytest.mark.browser
+
+VARIANTS = Path(__file__).parent.parent / "variants"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _variants_path() -> Iterator[None]:
+    """The server of this module offers the test variants (set before it starts)."""
+    before = os.environ.get("REALPOLITIK_VARIANTS_PATH")
+    os.environ["REALPOLITIK_VARIANTS_PATH"] = str(VARIANTS)
+    yield
+    if before is None:
+        del os.environ["REALPOLITIK_VARIANTS_PATH"]
+    else:
+        os.environ["REALPOLITIK_VARIANTS_PATH"] = before
+
+
+def _ready(page: Any, now: str, then: str) -> None:
+    page.click("#tab-orders")
+    page.wait_for_selector(f"#phase:has-text('{now}')")
+    page.click("#ready")
+    page.wait_for_selector(f"#phase:has-text('{then}')")
+
+
+def test_a_summer_turn_is_named_by_the_page(browser: Any, server: Any) -> None:
+    page = new_page(browser, server)
+    sign_up(page, "summer")
+    page.wait_for_selector("#vs-computer")
+    page.select_option("#vs-variant", "summer")
+    page.select_option("#vs-power", "france")
+    page.select_option("#vs-bot", "hold")
+    page.click("#vs-start")
+    page.wait_for_selector("#map svg #spaces")
+    page.wait_for_selector("#phase:has-text('Spring 1901 movement')")
+    page.fill("#order-text", "A Par-Bur")
+    page.click("#send-orders")
+    page.wait_for_selector("#order-lines >> text=A PAR - BUR")
+    _ready(page, "Spring 1901 movement", "Summer 1901 movement")
+    assert "Summer 1901 movement" in page.title()
+    _ready(page, "Summer 1901 movement", "Fall 1901 movement")
+    assert not page.errors  # type: ignore[attr-defined]
