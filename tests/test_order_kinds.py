@@ -19,7 +19,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from realpolitik.bots import make_bot
-from realpolitik.bots.arena import play_game
 from realpolitik.errors import InvalidOrderError, VariantError, VariantWarning
 from realpolitik.game import Game
 from realpolitik.geography import UnitType
@@ -238,10 +237,23 @@ def test_a_game_with_transforms_pickles_and_plays_on_the_same() -> None:
 
 # -- bots, arena, pictures, the API ------------------------------------------------------------
 
-def test_a_seeded_arena_game_transforms_and_renders_every_transform() -> None:
+def test_a_seeded_bot_game_transforms_plays_on_and_renders_every_transform() -> None:
+    # from a crowded winter: France is due two builds with every home centre occupied, so its
+    # bot transforms (the kind's advice); then the bots play on to the end of 1903
     variant = transform_variant()
+    start = Position.initial(variant)
+    units = [u for u in start.units.values() if u.power != "france"] \
+        + [army("france", p) for p in ("bre", "par", "mar")]
+    centres = {**dict(start.centers), "spa": "france", "por": "france"}
+    game = Game(variant, seed=0, end_year=1903)
+    game.set_position(Position.build(variant, "W1901A", units, centres))
     bots = {p: make_bot("heuristic", seed=i) for i, p in enumerate(variant.power_ids)}
-    game = play_game(variant, bots, seed=0, end_year=1904, rules=rules_for("2023"))
+    rules = rules_for("2023")
+    while not game.is_over:
+        for power in game.powers_to_order():
+            game.submit(power, bots[power].orders(game.position, power, rules))
+        game.process()
+    assert game.position.phase.year == 1904
     transforms = [(record, r) for record in game.history for r in record.resolution.results
                   if isinstance(r.order, VariantOrder)]
     assert transforms, "no transform in the game"
@@ -254,7 +266,7 @@ def test_a_seeded_arena_game_transforms_and_renders_every_transform() -> None:
         assert 'stroke-dasharray="3 2"' in svg  # the transform's outer ring
 
 
-def test_the_cli_plays_and_renders_a_transform_game(tmp_path: Path) -> None:
+def test_the_cli_plays_and_renders_a_game_of_the_variant(tmp_path: Path) -> None:
     root = Path(__file__).parent.parent
     played = subprocess.run(
         [sys.executable, "-m", "realpolitik", "arena", "--bots", "heuristic*7", "--games", "1",
@@ -262,12 +274,12 @@ def test_the_cli_plays_and_renders_a_transform_game(tmp_path: Path) -> None:
          str(tmp_path), "-q"], capture_output=True, text=True, cwd=root, check=False)
     assert played.returncode == 0, played.stderr
     record = tmp_path / "game-0001.json"
-    assert "TRANSFORM" in record.read_text()
+    assert '"variant_id": "transform"' in record.read_text()
     drawn = subprocess.run(
-        [sys.executable, "-m", "realpolitik", "render", str(record), "--phase", "W1903A", "-o",
-         str(tmp_path / "w.svg")], capture_output=True, text=True, cwd=root, check=False)
+        [sys.executable, "-m", "realpolitik", "render", str(record), "--phase", "F1903M", "-o",
+         str(tmp_path / "f.svg")], capture_output=True, text=True, cwd=root, check=False)
     assert drawn.returncode == 0, drawn.stderr
-    assert "<svg" in (tmp_path / "w.svg").read_text()
+    assert "<svg" in (tmp_path / "f.svg").read_text()
 
 
 def test_the_api_reads_and_writes_a_transform_by_its_kind() -> None:
