@@ -250,7 +250,9 @@ class OrderKind:
     def advice(self, position: Position, power: str,
                listed: Mapping[str, tuple[Order, ...]], due: int) -> tuple[Order, ...]:
         """Which of its listed orders (``listed``: this kind's, by unit location) a bot should
-        give, with ``due`` builds (or removals, negative) left; none by default."""
+        give, with ``due`` builds (or removals, negative) left; none by default. Asked in
+        adjustment phases only: the heuristic bot gives no order of a variant's kind in other
+        phases."""
         return ()
 
     @property
