@@ -30,6 +30,7 @@ from realpolitik.errors import RealpolitikError
 from realpolitik.server.inputs import MAX_ID, strict_loads
 from realpolitik.server.privacy import orders_revision
 from realpolitik.server.schemas import (
+    BuildsUsedOut,
     GameOut,
     OrderOut,
     OrdersIn,
@@ -161,7 +162,7 @@ class HotRoutes:
 
         async def answer() -> bytes:
             text = request.as_text()
-            phase, lines, ready, warnings = await service.call(
+            phase, lines, ready, warnings, used = await service.call(
                 service.submit_orders, user, game_id, request.power, text,
                 request.ready, request.phase, request.revision)
             writer = service.writer_of(game_id)
@@ -169,7 +170,8 @@ class HotRoutes:
             accepted, errors = count_lines(wire)
             out = OrdersOut(phase=phase, power=request.power.strip().lower(), ready=ready,
                             lines=wire, accepted=accepted, errors=errors,
-                            warnings=warnings, revision=orders_revision(phase, text))
+                            warnings=warnings, builds_used=[BuildsUsedOut(**u) for u in used],
+                            revision=orders_revision(phase, text))
             return _orders_out.dump_json(out, by_alias=True)
 
         await self._respond(scope, send, answer)
