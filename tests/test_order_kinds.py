@@ -248,7 +248,7 @@ def test_the_hooks_say_in_words_which_units_may_transform() -> None:
                       FRANCE_HOMES)
     notes = variant.hooks.rule_notes(position, "france")
     (note,) = notes.notes
-    assert note.heading == "Transforming" and note.brief == "2 may transform"
+    assert note.heading == "Transforming" and note.brief == "2 may transform" and note.pressing
     assert note.text == ("A unit on one of France's own coastal home centres may change type in "
                          "place instead of a build: A Brest, F Marseilles. Each transform uses "
                          "one of the builds due.")
@@ -399,6 +399,17 @@ def test_the_docs_walk_through_shows_the_variants_own_lines() -> None:
         source = (TRANSFORM / name).read_text()
         for line in block.strip().splitlines():
             assert line in source.splitlines(), (name, line)
+
+
+def test_the_docs_rule_notes_are_the_transform_variants_own() -> None:
+    """docs/variant-format.md's "The rules in words" quotes the transform variant's hook."""
+    text = (Path(__file__).parent.parent / "docs" / "variant-format.md").read_text()
+    section = text[text.index("## The rules in words"):text.index("## The year")]
+    block = section.split("```")[1].split("\n", 1)[1]
+    source = (TRANSFORM / "hooks.py").read_text().splitlines()
+    assert len(block.strip().splitlines()) > 20
+    for line in block.rstrip().splitlines():
+        assert line in source, line
 
 
 def test_a_bad_kind_in_a_variant_folder_names_its_file_and_line(tmp_path: Path) -> None:

@@ -31,7 +31,7 @@ class Transforming(VariantHooks):
             f"A unit on one of {variant.power_possessive(power)} own coastal home centres "
             f"may change type in place instead of a build: {named}. Each transform uses one "
             "of the builds due.", brief=f"{len(units)} may transform",
-            tally=Tally("transform", due))
+            tally=Tally("transform", due), pressing=True)
         marks = tuple(UnitMark(u.province, "choice", "may transform",
                                "It stands on a coastal home centre: Transform makes it the "
                                "other type, for one build.") for u in units)
