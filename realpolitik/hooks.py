@@ -59,6 +59,7 @@ a value of the wrong kind is a :class:`~realpolitik.errors.HookError` naming the
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import importlib
 import importlib.util
@@ -620,15 +621,23 @@ def load_hooks(folder: Path, class_name: str, *, line: int | None = None) -> Var
             raise VariantError(f"[variant] hooks = {class_name!r}: no module {module_name!r} "
                                f"({exc})", file="variant.toml", line=line) from exc
         made = getattr(imported, attribute, None)
+        where, defined = f"in {module_name}", vars(imported)
     else:
         path = folder / "hooks.py"
         if not path.is_file():
             raise VariantError(f"[variant] hooks = {class_name!r} needs a hooks.py beside it",
                                file="variant.toml", line=line)
-        made = getattr(_import_hooks_module(folder), class_name, None)
+        defined = vars(_import_hooks_module(folder))
+        made, where = defined.get(class_name), "in hooks.py"
     if not (isinstance(made, type) and issubclass(made, VariantHooks)):
-        raise VariantError(f"there is no VariantHooks subclass called {class_name!r}",
-                           file="variant.toml", line=line)
+        classes = [name for name, value in defined.items() if isinstance(value, type)
+                   and issubclass(value, VariantHooks) and value is not VariantHooks]
+        close = difflib.get_close_matches(class_name.partition(":")[2] or class_name, classes,
+                                          n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else \
+            f" (it has {', '.join(classes)})" if classes else ""
+        raise VariantError(f"there is no VariantHooks subclass called {class_name!r} "
+                           f"{where}{hint}", file="variant.toml", line=line)
     try:
         hooks = made()
     except Exception as exc:

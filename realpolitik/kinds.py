@@ -39,6 +39,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
+from realpolitik.calendar import PHASE_TYPE_WORDS, PhaseType
 from realpolitik.errors import VariantError
 from realpolitik.geography import UnitType
 from realpolitik.orders import Order, UnitOrder, VariantOrder
@@ -291,6 +292,9 @@ class OrderKinds:
             self._add(kind)
 
     def _add(self, kind: object) -> None:
+        if isinstance(kind, type) and issubclass(kind, OrderKind):
+            raise VariantError(f"order_kinds returned the class {kind.__name__}: return an "
+                               f"instance, {kind.__name__}()", file="hooks.py")
         if not isinstance(kind, OrderKind):
             raise VariantError(f"order_kinds returned {kind!r}, not an OrderKind",
                                file="hooks.py")
@@ -318,6 +322,18 @@ class OrderKinds:
         if not kind.phases:
             raise VariantError(f"the order kind {name!r} names no phase it is given in",
                                file=file, line=line)
+        for phase in sorted(kind.phases):
+            # a phase's word ("movement", as [[seasons]] writes it) would load and never match
+            if phase not in _PHASE_TYPES:
+                wanted = _PHASE_WORDS.get(str(phase).lower())
+                hint = f": write PhaseType.{wanted.name}" if wanted else \
+                    f" (the phase types are PhaseType.{', PhaseType.'.join(_PHASE_NAMES)})"
+                raise VariantError(f"the order kind {name!r}'s phases holds {phase!r}, which "
+                                   f"is no phase type{hint}", file=file, line=line)
+        if isinstance(kind.keywords, str):
+            raise VariantError(f"the order kind {name!r}'s keywords is the string "
+                               f"{kind.keywords!r}: give a set of words, "
+                               f"frozenset({{{kind.keywords!r}}})", file=file, line=line)
         self.by_name[name] = kind
         self.by_class[cls] = kind
         for word in (name, *sorted(kind.keywords)):
@@ -364,6 +380,11 @@ class OrderKinds:
     def in_phase(self, phase: str) -> tuple[OrderKind, ...]:
         """The kinds given in phases of this type."""
         return tuple(k for k in self.kinds if phase in k.phases)
+
+
+_PHASE_TYPES = frozenset(PhaseType)
+_PHASE_WORDS = {word: phase_type for phase_type, word in PHASE_TYPE_WORDS.items()}
+_PHASE_NAMES = tuple(phase_type.name for phase_type in PhaseType)
 
 
 def _source_of(cls: type) -> tuple[str, int | None]:

@@ -92,6 +92,13 @@ def _kind(name: str, **attributes: object) -> OrderKind:
     (lambda: (_kind("raise", phases=frozenset()),), "names no phase it is given in"),
     (lambda: (_kind("raise", outcome="raised"),), "has the outcome 'raised', which is none"),
     (lambda: ("raise",), "not an OrderKind"),
+    # mistakes a variant's author makes in the class attributes, each said at load
+    (lambda: (_kind("raise", phases=frozenset({"movement"})),),
+     r"phases holds 'movement', which is no phase type: write PhaseType\.MOVEMENT"),
+    (lambda: (_kind("raise", keywords="up"),),
+     r"keywords is the string 'up': give a set of words, frozenset\(\{'up'\}\)"),
+    (lambda: (type(_kind("raise")),), r"order_kinds returned the class Made: return an "
+                                       r"instance, Made\(\)"),
 ])
 def test_a_bad_kind_is_a_variant_error_saying_what(tmp_path: Path, kinds: object,
                                                    wanted: str) -> None:

@@ -697,10 +697,14 @@ class Game:
         texts, places = self._movement_texts.texts, self._movement_texts.places
         kind = cache.position.phase.type
         if kind is PhaseType.MOVEMENT:  # one unit at a time, its strings at C speed
+            text_of = self._movement_texts.text.__getitem__  # (texts(), inlined)
             for power in game.powers_to_order():
                 for location, orders in game.legal_orders(power).items():
                     name, province = places[location]
-                    unit_texts = possible[name] = texts(orders)
+                    try:
+                        unit_texts = possible[name] = list(map(text_of, map(id, orders)))
+                    except KeyError:  # some order met for the first time, or listed twice
+                        unit_texts = possible[name] = texts(orders)
                     if province is not None:
                         possible[province] = unit_texts[:]
             return possible

@@ -160,11 +160,13 @@ class HotRoutes:
             return
         service = self.service
 
-        async def answer() -> bytes:
+        # the answer is made and written on the service's thread with the call (300 lines
+        # of errors written on the event loop held every other request meanwhile)
+        def submitted() -> bytes:
             text = request.as_text()
-            phase, lines, ready, warnings, used = await service.call(
-                service.submit_orders, user, game_id, request.power, text,
-                request.ready, request.phase, request.revision)
+            phase, lines, ready, warnings, used = service.submit_orders(
+                user, game_id, request.power, text, request.ready, request.phase,
+                request.revision)
             writer = service.writer_of(game_id)
             wire = [line_to_wire(line, writer) for line in lines]
             accepted, errors = count_lines(wire)
@@ -174,7 +176,7 @@ class HotRoutes:
                             revision=orders_revision(phase, text))
             return _orders_out.dump_json(out, by_alias=True)
 
-        await self._respond(scope, send, answer)
+        await self._respond(scope, send, lambda: service.call(submitted))
 
     async def _game_view(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
@@ -187,11 +189,11 @@ class HotRoutes:
             return
         service = self.service
 
-        async def answer() -> bytes:
-            view = await service.call(service.game_view, game_id, user, None)
+        def viewed() -> bytes:
+            view = service.game_view(game_id, user, None)
             return _game_out.dump_json(_game_out.validate_python(view), by_alias=True)
 
-        await self._respond(scope, send, answer)
+        await self._respond(scope, send, lambda: service.call(viewed))
 
     async def _legal_orders(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
@@ -203,18 +205,19 @@ class HotRoutes:
                 raise _FallBack
             power = query[0][1]
             user = self._remembered_user(scope, required=True)
+            assert user is not None  # (required: a request without one falls back)
         except (_FallBack, ValueError, UnicodeDecodeError):
             await self.fallback(scope, receive, send)
             return
         service = self.service
 
-        async def answer() -> bytes:
-            legal = await service.call(service.legal_orders, user, game_id, power)
+        def listed() -> bytes:
+            legal = service.legal_orders(user, game_id, power)
             writer = service.writer_of(game_id)
             return _legal_out.dump_json({loc: [order_to_wire(o, writer) for o in orders]
                                          for loc, orders in legal.items()}, by_alias=True)
 
-        await self._respond(scope, send, answer)
+        await self._respond(scope, send, lambda: service.call(listed))
 
     # -- the parts ---------------------------------------------------------------------------------
 
