@@ -18,7 +18,7 @@ method                  question                                                
 ``listed``              the power's orders of this kind now                      listing, bots
 ``movement_effect``     what it does in a movement phase: holds, or blocks       the resolver
 ``spend``               how many builds it uses, which are void beyond that      adjustments
-``builds_used_words``   what the builds it uses go to ("used to transform")       the web page
+``builds_used_words``   what the builds it uses go to ("used to transform")      the web page
 ``carry_out``           how the board changes when it succeeds                   adjustments
 ``done``                the sentence that says it succeeded                      results
 ``draw``                its mark on the map                                      render

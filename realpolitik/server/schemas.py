@@ -327,12 +327,12 @@ class RuleNoteOut(BaseModel):
     """One rule acting now, in words (:class:`realpolitik.rule_notes.RuleNote`)."""
 
     topic: str
-    """What it is about, a stable key never shown (``"sea-superiority"``)."""
+    """What it is about, a stable key never shown (``"transform"``)."""
     heading: str
     text: str
     """Sentences, places and powers by name."""
     brief: str = ""
-    """A few words for a closed box's line (``"3 inactive"``)."""
+    """A few words for a closed box's line (``"1 may transform"``)."""
     tally: TallyOut | None = None
     pressing: bool = False
     """Something to decide now: shown open."""
@@ -346,7 +346,7 @@ class UnitMarkOut(BaseModel):
     """The style of the note, never shown: ``"idle"`` (greyed: the unit cannot do as ordered
     now), ``"choice"`` (one of a choice to make); other words plain."""
     text: str
-    """Shown beside the unit: ``"inactive: holds"``."""
+    """Shown beside the unit: ``"may transform"``."""
     why: str
 
 
