@@ -242,6 +242,11 @@ def test_jump_to_a_unit_and_a_region(browser: Any, server: Any, tmp_path: Path) 
     assert page.evaluate(width) < before
     page.locator("body").press("/")
     assert page.evaluate("document.activeElement.id") == "quick"
+    # the Game tab gives the rules acting on the whole game (the game view's game_notes)
+    page.click("#tab-game")
+    facts = page.inner_text("#panel-game dl.facts")
+    assert "Sea superiority" in facts and "England (14 fleets). Fleets (tier): " in facts
+    assert "United States 7 (b)" in facts and "India: commanded by England" in facts
     assert not page.errors, page.errors  # type: ignore[attr-defined]
 
 
