@@ -19,6 +19,7 @@ convoy_spaces              which spaces' fleets may convoy                      
 initial_state              the variant's state at the start                            start
 public_state               what of that state players see (``show --json``, the API)   any time
 inactive_units             units that only hold until brought into play (marked)      any time
+rule_notes                 the rules acting now on a power's units, said in words      any time
 order_veto                 an order a unit may not be given (with the reason)          orders
 void_orders                orders void together (too many of a kind for one power)     movement
 standing_orders            the orders of units nobody orders (neutrals' supports)      movement
@@ -80,6 +81,7 @@ from typing import TYPE_CHECKING, Any
 from realpolitik.errors import HookError, RealpolitikError, VariantError
 from realpolitik.geography import Terrain, UnitType, province_of
 from realpolitik.orders import Move
+from realpolitik.rule_notes import NO_NOTES, RuleNotes
 from realpolitik.variant_rules import (
     NEUTRAL,
     BuildSites,
@@ -287,6 +289,14 @@ class VariantHooks:
         """Named groups of the map's provinces (continents, seas) that a page offers to jump
         to, in the order shown; none by default (a board small enough to see whole)."""
         return {}
+
+    def rule_notes(self, position: Position, power: str | None) -> RuleNotes:
+        """The variant's rules acting now on ``power``'s units, in words for the player
+        about to order them (:mod:`realpolitik.rule_notes`): notes with a heading, marks
+        beside its units, a choice its orders make; for ``power`` None, what anyone watching
+        the game reads (notes on the whole board, the map's legend). The API gives them in the
+        game view and the web page shows them above the orders. None by default."""
+        return NO_NOTES
 
     # -- orders ------------------------------------------------------------------------------
 

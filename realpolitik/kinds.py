@@ -18,6 +18,7 @@ method                  question                                                
 ``listed``              the power's orders of this kind now                      listing, bots
 ``movement_effect``     what it does in a movement phase: holds, or blocks       the resolver
 ``spend``               how many builds it uses, which are void beyond that      adjustments
+``builds_used_words``   what the builds it uses go to ("used to transform")      the web page
 ``carry_out``           how the board changes when it succeeds                   adjustments
 ``done``                the sentence that says it succeeded                      results
 ``draw``                its mark on the map                                      render
@@ -227,6 +228,11 @@ class OrderKind:
     spent_reason: ClassVar[str] = "The power's other orders use its builds."
     """Why a build is void when orders of this kind used every build due."""
 
+    builds_used_words: ClassVar[str] = ""
+    """What the builds its orders use go to, said after their number as a page counts the
+    builds left ("foregone to mobilise units": "1 foregone to mobilise units"); by default
+    "used to" and its menu word in a winter ("1 used to transform")."""
+
     def carry_out(self, position: Position, order: VariantOrder, power: str,
                   units: dict[str, Unit]) -> None:
         """Change ``units`` (province -> unit, the board after the adjustment phase) for an
@@ -259,6 +265,12 @@ class OrderKind:
     def menu_label(self) -> str:
         """The order menu's word for the kind."""
         return self.label or self.name.upper()
+
+    @property
+    def builds_used_phrase(self) -> str:
+        """What the builds its orders use go to (:attr:`builds_used_words`, or its default)."""
+        label = self.labels.get("adjustments", self.menu_label)
+        return self.builds_used_words or f"used to {label.lower()}"
 
 
 # -- the registry ------------------------------------------------------------------------------

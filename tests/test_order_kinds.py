@@ -220,6 +220,55 @@ def test_the_warnings_say_a_build_beyond_the_transforms_will_be_void() -> None:
         "succeeds", "succeeds", "void"]
 
 
+def test_the_builds_a_transform_uses_are_counted_in_its_own_words() -> None:
+    game = Game(transform_variant())
+    game.set_position(winter([army("france", "bre"), army("france", "mar")], FRANCE_HOMES))
+    assert game.builds_used("france") == {}
+    game.submit("france", [parse_order("A Bre TRANSFORM", game.position),
+                           parse_order("A Par B", game.position)])
+    assert game.builds_used("france") == {"transform": 1}
+    game.submit("france", [parse_order(text, game.position)
+                           for text in ("A Bre TRANSFORM", "A Mar TRANSFORM")])
+    assert game.builds_used("france") == {"transform": 2}
+    # with one build due, the second transform uses none (it is void)
+    game.set_position(winter([army("france", p) for p in ("bre", "mar", "par")], FRANCE_HOMES))
+    game.submit("france", [parse_order(text, game.position)
+                           for text in ("A Bre TRANSFORM", "A Mar TRANSFORM")])
+    assert game.builds_used("france") == {"transform": 1}
+    kind = game.variant.kinds.by_name["transform"]
+    assert kind.builds_used_phrase == "used to transform"  # from its label, "Transform"
+    # and nothing in another phase, nor in a variant without kinds of its own
+    assert Game(transform_variant()).builds_used("france") == {}
+    classical = Game(load_variant("classical"))
+    classical.set_position(Position.build(classical.variant, "W1901A", [army("france", "bre")],
+                                          FRANCE_HOMES))
+    assert classical.builds_used("france") == {}
+    # the server's orders answer gives them with the kind's words
+    pytest.importorskip("fastapi")
+    from realpolitik.server.service import builds_used
+    assert builds_used(game, "france") == [{"kind": "transform", "builds": 1,
+                                            "words": "used to transform"}]
+
+
+def test_the_hooks_say_in_words_which_units_may_transform() -> None:
+    variant = transform_variant()
+    position = winter([army("france", "bre"), army("france", "par"), fleet("france", "mar")],
+                      FRANCE_HOMES)
+    notes = variant.hooks.rule_notes(position, "france")
+    (note,) = notes.notes
+    assert note.heading == "Transforming" and note.brief == "2 may transform" and note.pressing
+    assert note.text == ("A unit on one of France's own coastal home centres may change type in "
+                         "place instead of a build: A Brest, F Marseilles. Each transform uses "
+                         "one of the builds due.")
+    assert note.tally is not None and (note.tally.kind, note.tally.limit) == ("transform", 1)
+    assert [(m.province, m.text) for m in notes.marks] == [("bre", "may transform"),
+                                                          ("mar", "may transform")]
+    # Paris is inland; no note for the game, nor in a movement phase, nor without builds
+    assert not variant.hooks.rule_notes(position, None)
+    assert not variant.hooks.rule_notes(Game(variant).position, "france")
+    assert not variant.hooks.rule_notes(position, "england")
+
+
 def test_a_winter_with_only_a_transform_possible_is_played() -> None:
     # France is due two builds but has no free home centre: a transform is all it can do
     from realpolitik.phases import needs_adjustments
@@ -358,6 +407,17 @@ def test_the_docs_walk_through_shows_the_variants_own_lines() -> None:
         source = (TRANSFORM / name).read_text()
         for line in block.strip().splitlines():
             assert line in source.splitlines(), (name, line)
+
+
+def test_the_docs_rule_notes_are_the_transform_variants_own() -> None:
+    """docs/variant-format.md's "The rules in words" quotes the transform variant's hook."""
+    text = (Path(__file__).parent.parent / "docs" / "variant-format.md").read_text()
+    section = text[text.index("## The rules in words"):text.index("## The year")]
+    block = section.split("```")[1].split("\n", 1)[1]
+    source = (TRANSFORM / "hooks.py").read_text().splitlines()
+    assert len(block.strip().splitlines()) > 20
+    for line in block.rstrip().splitlines():
+        assert line in source, line
 
 
 def test_a_bad_kind_in_a_variant_folder_names_its_file_and_line(tmp_path: Path) -> None:

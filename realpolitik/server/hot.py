@@ -30,6 +30,7 @@ from realpolitik.errors import RealpolitikError
 from realpolitik.server.inputs import MAX_ID, strict_loads
 from realpolitik.server.privacy import orders_revision
 from realpolitik.server.schemas import (
+    BuildsUsedOut,
     GameOut,
     OrderOut,
     OrdersIn,
@@ -163,7 +164,7 @@ class HotRoutes:
         # of errors written on the event loop held every other request meanwhile)
         def submitted() -> bytes:
             text = request.as_text()
-            phase, lines, ready, warnings = service.submit_orders(
+            phase, lines, ready, warnings, used = service.submit_orders(
                 user, game_id, request.power, text, request.ready, request.phase,
                 request.revision)
             writer = service.writer_of(game_id)
@@ -171,7 +172,8 @@ class HotRoutes:
             accepted, errors = count_lines(wire)
             out = OrdersOut(phase=phase, power=request.power.strip().lower(), ready=ready,
                             lines=wire, accepted=accepted, errors=errors,
-                            warnings=warnings, revision=orders_revision(phase, text))
+                            warnings=warnings, builds_used=[BuildsUsedOut(**u) for u in used],
+                            revision=orders_revision(phase, text))
             return _orders_out.dump_json(out, by_alias=True)
 
         await self._respond(scope, send, lambda: service.call(submitted))

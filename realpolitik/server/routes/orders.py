@@ -11,6 +11,7 @@ from realpolitik.server.inputs import GameId, StrictJSONRoute, counter
 from realpolitik.server.privacy import orders_revision
 from realpolitik.server.routes.answers import json_answer
 from realpolitik.server.schemas import (
+    BuildsUsedOut,
     MyPowerOrders,
     OrderOut,
     OrdersIn,
@@ -33,7 +34,7 @@ async def submit_orders(game_id: GameId, body: OrdersIn, user: CurrentUser,
     back with the order it was read as, or the error with its fields; bad lines are kept but
     not carried out. Secret until the phase is adjudicated."""
     text = body.as_text()
-    phase, lines, ready, warnings = await service.call(
+    phase, lines, ready, warnings, used = await service.call(
         service.submit_orders, user, game_id, body.power, text, body.ready, body.phase,
         body.revision)
     writer = service.writer_of(game_id)
@@ -42,7 +43,8 @@ async def submit_orders(game_id: GameId, body: OrdersIn, user: CurrentUser,
     accepted, errors = count_lines(wire)
     return OrdersOut(phase=phase, power=power, ready=ready, lines=wire,
                      accepted=accepted, errors=errors,
-                     warnings=warnings, revision=orders_revision(phase, text))
+                     warnings=warnings, builds_used=[BuildsUsedOut(**u) for u in used],
+                     revision=orders_revision(phase, text))
 
 
 @router.get("/orders", response_model=dict[str, MyPowerOrders])
@@ -56,7 +58,8 @@ async def my_orders(game_id: GameId, user: CurrentUser,
                              submitted=data["submitted"],
                              ready=data["ready"],
                              lines=[line_to_wire(line, writer) for line in data["lines"]],
-                             warnings=data["warnings"])
+                             warnings=data["warnings"],
+                             builds_used=[BuildsUsedOut(**u) for u in data["builds_used"]])
         for power, data in mine.items()
     }
 

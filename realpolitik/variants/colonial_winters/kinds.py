@@ -177,6 +177,7 @@ class MobiliseKind(OrderKind):
     outcome = "mobilised"
     spent_reason: ClassVar[str] = ("The power forgoes one build this winter to mobilise units, "
                                    "and has no builds left for this one.")
+    builds_used_words: ClassVar[str] = "foregone to mobilise units"
 
     def check(self, position: Position, order: VariantOrder, unit: Unit,
               ) -> UnitOrder | Illegal:
