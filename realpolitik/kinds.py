@@ -16,7 +16,7 @@ method                  question                                                
 ``write_argument``      the argument as the variant writes places                writing, API
 ``check``               is the order legal here (or why not)                     legality
 ``listed``              the power's orders of this kind now                      listing, bots
-``movement_effect``     what it does in a movement phase: holds, or blocks       the resolver
+``movement_effect``     in a movement phase: holds (with a bonus) or blocks      the resolver
 ``spend``               how many builds it uses, which are void beyond that      adjustments
 ``builds_used_words``   what the builds it uses go to ("used to transform")      the web page
 ``carry_out``           how the board changes when it succeeds                   adjustments
@@ -40,7 +40,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from realpolitik.calendar import PHASE_TYPE_WORDS, PhaseType
-from realpolitik.errors import VariantError
+from realpolitik.errors import HookError, VariantError
 from realpolitik.geography import UnitType
 from realpolitik.orders import Order, UnitOrder, VariantOrder
 
@@ -75,7 +75,16 @@ RESERVED_WORDS = frozenset({
 @dataclass(frozen=True, slots=True)
 class Holds:
     """The unit holds its place: it may be supported to hold, and dislodged (a hold's
-    decisions; the order succeeds unless the unit is dislodged)."""
+    decisions; the order succeeds unless the unit is dislodged).
+
+    ``bonus`` is added to the unit's hold strength this turn, as each support to hold adds
+    one: a fortified unit (``Holds(bonus=1)``) holds against one supported attack and falls
+    to a doubly supported one. The unit does not move, so the bonus is in no attack, defend
+    or prevent strength; an attack by its own power's unit has no strength whatever the
+    bonus (no unit dislodges its own). A negative bonus weakens the hold, never below 0.
+    """
+
+    bonus: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,7 +223,8 @@ class OrderKind:
 
     def movement_effect(self, order: VariantOrder) -> MovementEffect:
         """What the order does in a movement phase (the resolver's extension point): the
-        unit holds (:data:`HOLDS`, the default), or blocks a corner or passage
+        unit holds (:data:`HOLDS`, the default), holds with a bonus to its hold strength
+        (``Holds(bonus=1)``: a fortified unit), or blocks a corner or passage
         (:class:`BlocksCrossing`)."""
         return HOLDS
 
@@ -369,6 +379,25 @@ class OrderKinds:
     def get(self, order: object) -> OrderKind | None:
         """The kind of ``order`` if it is one of the variant's kinds, else None."""
         return self.by_class.get(type(order)) if isinstance(order, VariantOrder) else None
+
+    def movement_effect(self, order: VariantOrder) -> MovementEffect:
+        """What ``order`` does in a movement phase, as its kind says
+        (:meth:`OrderKind.movement_effect`), checked.
+
+        :raises KeyError: the variant declares no such kind.
+        :raises HookError: the kind's answer is not a movement effect (a :class:`Holds` with
+            a whole-number bonus, or a :class:`BlocksCrossing` naming its point).
+        """
+        kind = self.by_class[type(order)]
+        effect = kind.movement_effect(order)
+        if (isinstance(effect, Holds) and type(effect.bonus) is int) or (
+                isinstance(effect, BlocksCrossing) and isinstance(effect.point, str)):
+            return effect
+        hook = f"{type(kind).__name__}.movement_effect"
+        file, line = _source_of(type(kind))
+        raise HookError(f"the hook {hook} returned {effect!r} for {order}, not Holds(bonus=...) "
+                        "with a whole number or BlocksCrossing(point)", hook=hook, file=file,
+                        line=line)
 
     def to_json(self) -> list[dict[str, object]]:
         """The kinds as the game view gives them: name, menu label (and the labels of phases

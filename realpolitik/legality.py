@@ -820,11 +820,10 @@ class _Checker:
         kind = order.kind if isinstance(order, VariantOrder) else type(order).__name__.lower()
         words = {"supporthold": "support", "supportmove": "support", "waive": "waive",
                  "build": "build", "disband": "disband", "retreat": "retreat"}
+        phase = {PhaseType.MOVEMENT: "a movement", PhaseType.RETREATS: "a retreat",
+                 PhaseType.ADJUSTMENTS: "an adjustment"}[self.position.phase.type]
         return self.illegal(
-            "wrong_phase",
-            f"A {words.get(kind, kind)} order cannot be given in a "
-            f"{self.position.phase.type.name.lower()} phase.",
-        )
+            "wrong_phase", f"A {words.get(kind, kind)} order cannot be given in {phase} phase.")
 
 
 def normalize_order(position: Position, order: Order, *, rules: Rules | None = None,

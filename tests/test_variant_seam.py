@@ -112,7 +112,7 @@ def test_build_anywhere_lets_a_power_build_in_an_owned_centre_the_classical_game
         assert (order in listed.get("nwy", ())) is legal, name
 
 
-@pytest.mark.parametrize("name", ["build_anywhere", "sea_ice", "transform"])
+@pytest.mark.parametrize("name", ["build_anywhere", "sea_ice", "transform", "fortify"])
 def test_the_case_files_of_the_children_agree_with_their_expect(name: str) -> None:
     cases = VARIANTS / name / "cases.jsonl"
     done = subprocess.run([sys.executable, "-m", "realpolitik", "adjudicate", "--jsonl",
@@ -420,7 +420,7 @@ def test_the_arena_refuses_no_processes() -> None:
         run_arena(["random"] * 7, games=1, jobs=0)
 
 
-@pytest.mark.parametrize("name", ["build_anywhere", "sea_ice", "transform"])
+@pytest.mark.parametrize("name", ["build_anywhere", "sea_ice", "transform", "fortify"])
 def test_a_seeded_arena_game_of_a_child_variant_runs_and_repeats(name: str) -> None:
     variant = load_variant(VARIANTS / name)
     runs = [run_arena(["heuristic", *["random"] * 6], games=1, seed=3, variant=variant,

@@ -153,6 +153,8 @@ class Board:
         (the variant's own kinds of order, if it has any) say what their orders do."""
         n = self.n = len(units)
         self.bonus = defence_bonus
+        """Province -> extra hold strength of the unit there: the hooks' defence bonuses, and
+        the bonus of an order of the variant's kind that holds stronger (:class:`Holds`)."""
         self.mods = modifiers
         self.has_mods = bool(modifiers)
         """True if the variant's hooks modify this phase's battles (asked once, not per
@@ -176,6 +178,7 @@ class Board:
         self.dest_loc = dest_loc
         moves: list[int] = []
         helpers: list[int] = []
+        strengthened: dict[str, int] | None = None  # (the bonuses, when an order adds one)
         province_at = tables.province_at  # the orders are legal: their locations are on the map
         for i, order in enumerate(orders):
             cls = type(order)
@@ -206,12 +209,20 @@ class Board:
                 helpers.append(i)
             elif kinds is not None and isinstance(order, VariantOrder):
                 # an order of the variant's own kind: what it does, in the resolver's words
-                effect = kinds.of(order).movement_effect(order)
+                effect = kinds.movement_effect(order)
                 if isinstance(effect, BlocksCrossing):
                     kind[i] = BLOCK
                     dest[i] = effect.point  # (the corner or passage it blocks)
+                elif effect.bonus:
+                    # a hold with a bonus (a fortified unit): the unit stays, so the bonus of
+                    # its province counts in its hold strength only
+                    if strengthened is None:
+                        strengthened = dict(defence_bonus)
+                    strengthened[prov[i]] = strengthened.get(prov[i], 0) + effect.bonus
             else:
                 assert order is None or isinstance(order, Hold)
+        if strengthened is not None:
+            self.bonus = strengthened
 
         # Which supports and convoys match the order of the unit they name.
         matched = self.matched = [True] * n

@@ -42,7 +42,7 @@ from realpolitik.geography import Map, province_of
 from realpolitik.hooks import NO_MODIFIERS, MovementModifiers
 from realpolitik.legality import retreat_options
 from realpolitik.maptables import tables_for
-from realpolitik.orders import Order, Waive
+from realpolitik.orders import Order, VariantOrder, Waive
 from realpolitik.position import DislodgedUnit, Position, Unit, moved_unit
 from realpolitik.rules import Rules
 from realpolitik.writing import PlaceWriter, place_writer
@@ -108,13 +108,15 @@ def adjudicate_movement(position: Position, orders: Iterable[Order], rules: Rule
                        if isinstance(o, Waive) or province_of(o.location) not in ordered)
     provinces, units, index = _units_of(position)
     accepted = accept_orders(position, given, rules, index, checked=checked)
+    defence_bonus = hooks.defence_bonuses(position)
     board = _set_up(position, rules, units, accepted.unit_orders, provinces, index,
-                    hooks.defence_bonuses(position), hooks.movement_modifiers(position))
+                    defence_bonus, hooks.movement_modifiers(position))
     paradoxes: set[int] = set()
     equations, value = _decide(board, rules, paradoxes)
     decided = _Decided(board, equations, value, paradoxes)
     # (orders taken as given need not be kept twice: the record rebuilds them from the given)
-    record = _Record(position, rules, accepted, None if checked else board.orders, board.bonus,
+    # (the hooks' bonuses, not the board's: the board adds its orders' own again when set up)
+    record = _Record(position, rules, accepted, None if checked else board.orders, defence_bonus,
                      value, paradoxes, board.mods)
     return decided.resolution(position, rules, record)
 
@@ -623,9 +625,13 @@ class _Explainer(_Decided):
             hold = eq.hold(b.dest[i], i)
             if d >= 0 and hold >= attack:
                 opponents.append((self.unit_text(d), hold))
-                first = f"it bounced off {self.unit_text(d)} {versus(attack, hold)}"
                 # a variant's defended unit: say why the defence is more than 1 + supports
+                # (named by its order when that is of the variant's kind, a fortify: the
+                # order may be what makes it stronger)
                 extra = hold - 1 - eq.support_count(d) if b.kind[d] != MOVE else 0
+                held_by = self.order_text(d) if extra > 0 and isinstance(
+                    b.orders[d], VariantOrder) else self.unit_text(d)
+                first = f"it bounced off {held_by} {versus(attack, hold)}"
                 if extra > 0:
                     first += (f", which needs {extra} more support{'s' if extra > 1 else ''} "
                               f"than usual to be dislodged")

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
+from realpolitik.kinds import Holds
 from realpolitik.legality import adjustment_counts
 from realpolitik.listing import legal_orders
 from realpolitik.orders import Build, Disband, Hold, Order, VariantOrder, Waive
@@ -154,6 +155,25 @@ def hold_of(options: Sequence[Order]) -> Order:
         if isinstance(order, Hold):
             return order
     return options[0]
+
+
+def strongest_hold(position: Position, options: Sequence[Order]) -> Order:
+    """The order among a unit's listed movement orders that holds it where it is most
+    strongly: its hold, or an order of the variant's own kind that holds with a bonus to the
+    unit's hold strength (a fortify: :class:`~realpolitik.kinds.Holds`), the greatest bonus
+    first. A bot gives it wherever it would have the unit hold."""
+    hold = hold_of(options)
+    kinds = position.variant.kinds
+    if not kinds:
+        return hold
+    best, most = hold, 0
+    for order in options:
+        if kinds.get(order) is not None:
+            assert isinstance(order, VariantOrder)
+            effect = kinds.movement_effect(order)
+            if isinstance(effect, Holds) and effect.bonus > most:
+                best, most = order, effect.bonus
+    return best
 
 
 def build_sites(listing: Listing) -> dict[str, tuple[Build, ...]]:

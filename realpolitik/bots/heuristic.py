@@ -44,6 +44,7 @@ from realpolitik.bots.base import (
     build_sites,
     hold_of,
     removals_listed,
+    strongest_hold,
     waives,
 )
 from realpolitik.bots.lookahead import LOOKAHEAD, Lookahead, improve
@@ -401,7 +402,15 @@ class HeuristicBot(Bot):
                 continue  # already given a convoy, or held by the variant's rule
             self._choose(unit, position, listing, view, plan, rng)
         self._help(position, listing, view, plan)
-        return {loc: plan.orders.get(loc) or hold_of(options) for loc, options in listing.items()}
+        planned = {loc: plan.orders.get(loc) or hold_of(options)
+                   for loc, options in listing.items()}
+        if position.variant.kinds:
+            # a unit left holding holds as strongly as the variant's kinds allow (a fortify);
+            # one the variant's rule holds keeps the plain hold
+            for loc, order in planned.items():
+                if isinstance(order, Hold) and loc not in holding:
+                    planned[loc] = strongest_hold(position, listing[loc])
+        return planned
 
     def _ranked(self, position: Position, view: _View, planned: Mapping[str, Order],
                 ) -> list[tuple[str, Order]]:

@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from realpolitik.adjudication import Resolution, adjudicate
+from realpolitik.bots.base import strongest_hold
 from realpolitik.geography import UnitType, province_of
 from realpolitik.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, unit_key
 from realpolitik.position import Position
@@ -183,6 +184,8 @@ def _candidates(position: Position, location: str, options: tuple[Order, ...],
     moves = sorted((o for o in options if isinstance(o, Move) and not o.via_convoy),
                    key=lambda o: -score(unit.type, province_of(o.destination)))
     out: list[Order] = [o for o in options if isinstance(o, Hold)]
+    if position.variant.kinds:
+        out = [strongest_hold(position, options)]  # (a fortify, where the variant has one)
     out += moves[:settings.moves_tried]
     planned_moves = {province_of(o.location): o for o in orders.values() if isinstance(o, Move)}
     staying = {province_of(loc) for loc, o in orders.items() if not isinstance(o, Move)}
