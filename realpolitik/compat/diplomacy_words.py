@@ -602,9 +602,9 @@ def diplomacy_state(game: _Game, position: Position, influence: Mapping[str, str
 def update_influence(influence: dict[str, str], position: Position) -> None:
     """Record in ``influence`` the power standing in each province (centres keep their owner;
     a neutral unit, being no power's, changes nothing)."""
-    # (at C speed where no unit is neutral: this runs after every phase)
+    # (at C speed in a variant without neutral units: this runs after every phase)
     units = position.units
-    if position.units_of(NEUTRAL):
+    if position.variant.rules.neutral_units:
         for province, unit in units.items():
             if unit.power != NEUTRAL:
                 influence[province] = unit.power
