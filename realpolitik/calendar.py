@@ -25,6 +25,7 @@ from types import MappingProxyType
 from typing import Any
 
 from realpolitik.errors import VariantError
+from realpolitik.slots import slot_setter
 from realpolitik.variant_rules import TomlLines
 
 __all__ = [
@@ -154,6 +155,21 @@ class CalendarSeason:
     retreats): the rulebooks' Fall."""
 
 
+_set_phase_season = slot_setter(Phase, "season")
+_set_phase_year = slot_setter(Phase, "year")
+_set_phase_type = slot_setter(Phase, "type")
+
+
+def _made_phase(code: str, year: int, kind: PhaseType) -> Phase:
+    """``Phase(code, year, kind)``, made without the frozen dataclass's ``__init__`` (the game
+    walks the year's phases after every phase it plays): every field set as it would be."""
+    phase: Phase = object.__new__(Phase)
+    _set_phase_season(phase, _CLASSICAL_SEASONS.get(code, code))
+    _set_phase_year(phase, year)
+    _set_phase_type(phase, kind)
+    return phase
+
+
 @dataclass(frozen=True)
 class Calendar:
     """A variant's year: the seasons in order, each with its phases. The year goes on from
@@ -168,13 +184,22 @@ class Calendar:
     _by_code: Mapping[str, CalendarSeason] = field(init=False, repr=False, compare=False)
     _order: Mapping[tuple[str, PhaseType], int] = field(init=False, repr=False, compare=False)
     _slots: tuple[tuple[str, PhaseType], ...] = field(init=False, repr=False, compare=False)
+    _index_of: dict[tuple[str, PhaseType], int] = field(init=False, repr=False, compare=False)
+    """The same as ``_order``, read directly (a read-only mapping's ``get`` looks the method
+    up by name on every call, and the game asks for every phase it plays)."""
+    _counts: tuple[bool, ...] = field(init=False, repr=False, compare=False)
+    """Per slot: True if the centres change hands when that phase is over (:meth:`ends_count`)."""
 
     def __post_init__(self) -> None:
         slots = tuple((s.code, kind) for s in self.seasons for kind in s.phases)
+        index_of = {slot: index for index, slot in enumerate(slots)}
         object.__setattr__(self, "_by_code", MappingProxyType({s.code: s for s in self.seasons}))
         object.__setattr__(self, "_slots", slots)
-        object.__setattr__(self, "_order", MappingProxyType(
-            {slot: index for index, slot in enumerate(slots)}))
+        object.__setattr__(self, "_order", MappingProxyType(index_of))
+        object.__setattr__(self, "_index_of", dict(index_of))
+        object.__setattr__(self, "_counts", tuple(
+            kind is PhaseType.RETREATS and self._by_code[code].centers_change
+            for code, kind in slots))
 
     def __reduce__(self) -> tuple[object, ...]:
         return (Calendar, (self.seasons,))  # (its lookup tables are made again)
@@ -212,9 +237,9 @@ class Calendar:
         index = self._index(phase) + 1
         if index == len(self._slots):
             code, kind = self._slots[0]
-            return Phase(code, phase.year + 1, kind)
+            return _made_phase(code, phase.year + 1, kind)
         code, kind = self._slots[index]
-        return Phase(code, phase.year, kind)
+        return _made_phase(code, phase.year, kind)
 
     def sort_key(self, phase: Phase) -> tuple[int, int]:
         """Chronological order: (year, place in the year).
@@ -235,13 +260,18 @@ class Calendar:
     def centers_counted(self, before: Phase, after: Phase) -> bool:
         """True if the centres changed hands on the way from ``before`` to ``after`` (a phase
         played, then the one the game went on to)."""
-        phase = before
-        for _ in range(2 * len(self._slots) + 1):
-            if phase == after:
+        # The phases from ``before`` on, numbered from its place in its year: the k-th is slot
+        # k % n of year before.year + k // n (no Phase is made: the game asks every phase).
+        counts = self._counts
+        n = len(counts)
+        start = self._index(before)
+        end = self._index_of.get((after.season, after.type))
+        stop = -1 if end is None else (after.year - before.year) * n + end
+        for k in range(start, start + 2 * n + 1):
+            if k == stop:
                 return False
-            if self.ends_count(phase):
+            if counts[k % n]:
                 return True
-            phase = self.after(phase)
         return False
 
     def last_adjustments(self, year: int) -> Phase | None:
@@ -280,7 +310,7 @@ class Calendar:
                          for s in self.seasons)
 
     def _index(self, phase: Phase) -> int:
-        index = self._order.get((phase.season, phase.type))
+        index = self._index_of.get((phase.season, phase.type))
         if index is None:
             raise ValueError(f"{phase} is not a phase of this variant's year; the seasons are "
                              f"{self.describe()}")

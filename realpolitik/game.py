@@ -20,6 +20,7 @@ from realpolitik.adjudication.outcomes import Resolution
 from realpolitik.adjudication.retreats import draws_retreats, unordered_retreats
 from realpolitik.caches import Bounded, CacheSlot
 from realpolitik.errors import GameError
+from realpolitik.kinds import OrderKind, Spending
 from realpolitik.legality import adjustment_counts, check_order
 from realpolitik.listing import legal_orders, listed_orders
 from realpolitik.notation import ParsedOrder, parse_orders
@@ -550,6 +551,7 @@ class Game:
             info = adjustments(position).get(power)
             can = info.builds if info is not None and due > 0 else due
             spent, kind_warnings = self._kind_warnings(power, followed, due)
+            used_up = due > 0 and spent >= due  # every build taken by such orders
             if due > 0 and spent:
                 due = max(0, due - spent)  # builds taken by orders of the variant's own kinds
                 can = min(can, due)
@@ -560,7 +562,10 @@ class Game:
                 else {}
             out += [f"{given[i]}: will be void: {reason}" for i, reason in sorted(voids.items())]
             out += kind_warnings
-            if due > 0 and builds < can:
+            if used_up and builds:
+                out.append(f"{name}: its other orders take every build it is due, so its "
+                           f"{'build' if builds == 1 else 'builds'} will be void")
+            elif due > 0 and builds < can:
                 out.append(f"{name}: may build {can}, gave {builds}; the rest are waived")
             elif due > 0 and builds > due:
                 out.append(f"{name}: may build {due}, gave {builds}: more builds than due; "
@@ -579,21 +584,46 @@ class Game:
         those orders the adjudication will void (:meth:`~realpolitik.kinds.OrderKind.spend`,
         as ``adjudication.adjustments`` asks it), each as ``"<order>: will be void:
         <reason>"``."""
-        kinds = self.variant.kinds
-        if not kinds:
-            return 0, []
         spent = 0
         out: list[str] = []
+        for _, given, spending in self._spending(power, followed, due):
+            spent += spending.builds
+            for index, illegal in sorted(spending.void.items()):
+                reason = illegal.message[:1].lower() + illegal.message[1:].rstrip(".")
+                out.append(f"{given[index]}: will be void: {reason}")
+        return spent, out
+
+    def _spending(self, power: str, followed: Sequence[Order], due: int,
+                  ) -> list[tuple[OrderKind, list[VariantOrder], Spending]]:
+        """What ``power``'s orders of each of the variant's own kinds cost of its ``due``
+        builds this winter, kind by kind in the registry's order (as the adjustment phase
+        takes them), for the kinds it gave orders of."""
+        kinds = self.variant.kinds
+        if not kinds:
+            return []
+        spent = 0
+        out: list[tuple[OrderKind, list[VariantOrder], Spending]] = []
         for kind in kinds.in_phase(PhaseType.ADJUSTMENTS):
             given = [o for o in followed if isinstance(o, VariantOrder) and type(o) is kind.order]
             if not given:
                 continue
             spending = kind.spend(self._position, power, given, due - spent)
             spent += spending.builds
-            for index, illegal in sorted(spending.void.items()):
-                reason = illegal.message[:1].lower() + illegal.message[1:].rstrip(".")
-                out.append(f"{given[index]}: will be void: {reason}")
-        return spent, out
+            out.append((kind, given, spending))
+        return out
+
+    def builds_used(self, power: str) -> dict[str, int]:
+        """In an adjustment phase, the builds ``power``'s orders so far of each of the
+        variant's own kinds use (:meth:`~realpolitik.kinds.OrderKind.spend`), by the kind's
+        name: ``{"transform": 1}``; the kinds that use none are left out, and every kind in
+        another phase or a variant without kinds of its own."""
+        if self._position.phase.type is not PhaseType.ADJUSTMENTS or not self.variant.kinds:
+            return {}
+        due = adjustment_counts(self._position).get(power, 0)
+        followed = [e.order for e in self.orders_of(power) if e.ok and e.order is not None]
+        return {kind.name: spending.builds
+                for kind, _, spending in self._spending(power, followed, due)
+                if spending.builds}
 
     def _void_warnings(self, followed: Sequence[Order]) -> list[str]:
         """The movement orders that the variant's rules would make void because of the power's

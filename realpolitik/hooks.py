@@ -13,12 +13,13 @@ Where each hook is called:
 hook                       question                                                    called
 =========================  ==========================================================  =========
 policies                   the variant's named policies and their allowed values       load
-order_kinds                the variant's own kinds of order (:mod:`realpolitik.kinds`) load
+order_kinds                the variant's own kinds of order (``realpolitik.kinds``)    load
 read_data                  the variant's own data (``[hooks_data]``)                   load
 convoy_spaces              which spaces' fleets may convoy                             map load
 initial_state              the variant's state at the start                            start
 public_state               what of that state players see (``show --json``, the API)   any time
 inactive_units             units that only hold until brought into play (marked)      any time
+rule_notes                 the rules acting now on a power's units, said in words      any time
 order_veto                 an order a unit may not be given (with the reason)          orders
 void_orders                orders void together (too many of a kind for one power)     movement
 standing_orders            the orders of units nobody orders (neutrals' supports)      movement
@@ -58,6 +59,7 @@ a value of the wrong kind is a :class:`~realpolitik.errors.HookError` naming the
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import importlib
 import importlib.util
@@ -79,6 +81,7 @@ from typing import TYPE_CHECKING, Any
 from realpolitik.errors import HookError, RealpolitikError, VariantError
 from realpolitik.geography import Terrain, UnitType, province_of
 from realpolitik.orders import Move
+from realpolitik.rule_notes import NO_NOTES, RuleNotes
 from realpolitik.variant_rules import (
     NEUTRAL,
     BuildSites,
@@ -286,6 +289,14 @@ class VariantHooks:
         """Named groups of the map's provinces (continents, seas) that a page offers to jump
         to, in the order shown; none by default (a board small enough to see whole)."""
         return {}
+
+    def rule_notes(self, position: Position, power: str | None) -> RuleNotes:
+        """The variant's rules acting now on ``power``'s units, in words for the player
+        about to order them (:mod:`realpolitik.rule_notes`): notes with a heading, marks
+        beside its units, a choice its orders make; for ``power`` None, what anyone watching
+        the game reads (notes on the whole board, the map's legend). The API gives them in the
+        game view and the web page shows them above the orders. None by default."""
+        return NO_NOTES
 
     # -- orders ------------------------------------------------------------------------------
 
@@ -610,15 +621,23 @@ def load_hooks(folder: Path, class_name: str, *, line: int | None = None) -> Var
             raise VariantError(f"[variant] hooks = {class_name!r}: no module {module_name!r} "
                                f"({exc})", file="variant.toml", line=line) from exc
         made = getattr(imported, attribute, None)
+        where, defined = f"in {module_name}", vars(imported)
     else:
         path = folder / "hooks.py"
         if not path.is_file():
             raise VariantError(f"[variant] hooks = {class_name!r} needs a hooks.py beside it",
                                file="variant.toml", line=line)
-        made = getattr(_import_hooks_module(folder), class_name, None)
+        defined = vars(_import_hooks_module(folder))
+        made, where = defined.get(class_name), "in hooks.py"
     if not (isinstance(made, type) and issubclass(made, VariantHooks)):
-        raise VariantError(f"there is no VariantHooks subclass called {class_name!r}",
-                           file="variant.toml", line=line)
+        classes = [name for name, value in defined.items() if isinstance(value, type)
+                   and issubclass(value, VariantHooks) and value is not VariantHooks]
+        close = difflib.get_close_matches(class_name.partition(":")[2] or class_name, classes,
+                                          n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else \
+            f" (it has {', '.join(classes)})" if classes else ""
+        raise VariantError(f"there is no VariantHooks subclass called {class_name!r} "
+                           f"{where}{hint}", file="variant.toml", line=line)
     try:
         hooks = made()
     except Exception as exc:

@@ -7,22 +7,23 @@ hooks' :meth:`~realpolitik.hooks.VariantHooks.order_kinds`. Every part of the en
 variant's registry (``variant.kinds``, an :class:`OrderKinds`) about orders that are not its
 own, and only then:
 
-=====================  =======================================================  ===============
-method                 question                                                 asked by
-=====================  =======================================================  ===============
+======================  =======================================================  =============
+method                  question                                                 asked by
+======================  =======================================================  =============
 ``name``, ``keywords``  the words that start the order's action (``TRANSFORM``)  the parser
-``argument``           what the order names after the keyword, if anything      the parser
-``readings``           which places (or ids) the words after it may mean        the parser
-``write_argument``     the argument as the variant writes places                writing, API
-``check``              is the order legal here (or why not)                      legality
-``listed``             the power's orders of this kind now                      listing, bots
-``movement_effect``    what it does in a movement phase: holds, or blocks       the resolver
-``spend``              how many builds it uses, which are void beyond that      adjustments
-``carry_out``          how the board changes when it succeeds                   adjustments
-``done``               the sentence that says it succeeded                      results
-``draw``               its mark on the map                                      render
-``advice``             which of its listed orders a bot should give             bots
-=====================  =======================================================  ===============
+``argument``            what the order names after the keyword, if anything      the parser
+``readings``            which places (or ids) the words after it may mean        the parser
+``write_argument``      the argument as the variant writes places                writing, API
+``check``               is the order legal here (or why not)                     legality
+``listed``              the power's orders of this kind now                      listing, bots
+``movement_effect``     what it does in a movement phase: holds, or blocks       the resolver
+``spend``               how many builds it uses, which are void beyond that      adjustments
+``builds_used_words``   what the builds it uses go to ("used to transform")      the web page
+``carry_out``           how the board changes when it succeeds                   adjustments
+``done``                the sentence that says it succeeded                      results
+``draw``                its mark on the map                                      render
+``advice``              which of its listed orders a bot should give             bots
+======================  =======================================================  =============
 
 A variant with no kinds of its own (the classical game) has an empty registry, and the engine
 keeps to its own paths: ``if variant.kinds`` is the only question it asks.
@@ -30,12 +31,15 @@ keeps to its own paths: ``if variant.kinds`` is the only question it asks.
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
+from realpolitik.calendar import PHASE_TYPE_WORDS, PhaseType
 from realpolitik.errors import VariantError
 from realpolitik.geography import UnitType
 from realpolitik.orders import Order, UnitOrder, VariantOrder
@@ -224,6 +228,11 @@ class OrderKind:
     spent_reason: ClassVar[str] = "The power's other orders use its builds."
     """Why a build is void when orders of this kind used every build due."""
 
+    builds_used_words: ClassVar[str] = ""
+    """What the builds its orders use go to, said after their number as a page counts the
+    builds left ("foregone to mobilise units": "1 foregone to mobilise units"); by default
+    "used to" and its menu word in a winter ("1 used to transform")."""
+
     def carry_out(self, position: Position, order: VariantOrder, power: str,
                   units: dict[str, Unit]) -> None:
         """Change ``units`` (province -> unit, the board after the adjustment phase) for an
@@ -247,13 +256,21 @@ class OrderKind:
     def advice(self, position: Position, power: str,
                listed: Mapping[str, tuple[Order, ...]], due: int) -> tuple[Order, ...]:
         """Which of its listed orders (``listed``: this kind's, by unit location) a bot should
-        give, with ``due`` builds (or removals, negative) left; none by default."""
+        give, with ``due`` builds (or removals, negative) left; none by default. Asked in
+        adjustment phases only: the heuristic bot gives no order of a variant's kind in other
+        phases."""
         return ()
 
     @property
     def menu_label(self) -> str:
         """The order menu's word for the kind."""
         return self.label or self.name.upper()
+
+    @property
+    def builds_used_phrase(self) -> str:
+        """What the builds its orders use go to (:attr:`builds_used_words`, or its default)."""
+        label = self.labels.get("adjustments", self.menu_label)
+        return self.builds_used_words or f"used to {label.lower()}"
 
 
 # -- the registry ------------------------------------------------------------------------------
@@ -277,36 +294,58 @@ class OrderKinds:
             self._add(kind)
 
     def _add(self, kind: object) -> None:
+        if isinstance(kind, type) and issubclass(kind, OrderKind):
+            raise VariantError(f"order_kinds returned the class {kind.__name__}: return an "
+                               f"instance, {kind.__name__}()", file="hooks.py")
         if not isinstance(kind, OrderKind):
             raise VariantError(f"order_kinds returned {kind!r}, not an OrderKind",
                                file="hooks.py")
         name = kind.name
         where = type(kind).__name__
-        if not _NAME.fullmatch(name):
+        file, line = _source_of(type(kind))
+        if not isinstance(name, str) or not _NAME.fullmatch(name):
             raise VariantError(f"the order kind {where} has the name {name!r}: a kind's name "
-                               "is a lower-case word", file="hooks.py")
+                               "is a lower-case word", file=file, line=line)
         if name in self.by_name:
-            raise VariantError(f"two order kinds are called {name!r}", file="hooks.py")
+            raise VariantError(f"two order kinds are called {name!r}", file=file, line=line)
         cls = kind.order
         if not (isinstance(cls, type) and issubclass(cls, VariantOrder)) or cls is VariantOrder:
             raise VariantError(f"the order kind {where}'s order is not a subclass of "
-                               "VariantOrder", file="hooks.py")
+                               "VariantOrder", file=file, line=line)
         if cls.kind != name:
             raise VariantError(f"the order kind {where}'s order class {cls.__name__} has "
-                               f"kind {cls.kind!r}, not {name!r}", file="hooks.py")
+                               f"kind {cls.kind!r}, not {name!r}", file=file, line=line)
+        from realpolitik.adjudication.outcomes import Outcome  # (it imports the position)
+
+        if kind.outcome not in {o.value for o in Outcome}:
+            raise VariantError(f"the order kind {name!r} has the outcome {kind.outcome!r}, "
+                               "which is none of realpolitik.adjudication.outcomes.Outcome",
+                               file=file, line=line)
         if not kind.phases:
             raise VariantError(f"the order kind {name!r} names no phase it is given in",
-                               file="hooks.py")
+                               file=file, line=line)
+        for phase in sorted(kind.phases):
+            # a phase's word ("movement", as [[seasons]] writes it) would load and never match
+            if phase not in _PHASE_TYPES:
+                wanted = _PHASE_WORDS.get(str(phase).lower())
+                hint = f": write PhaseType.{wanted.name}" if wanted else \
+                    f" (the phase types are PhaseType.{', PhaseType.'.join(_PHASE_NAMES)})"
+                raise VariantError(f"the order kind {name!r}'s phases holds {phase!r}, which "
+                                   f"is no phase type{hint}", file=file, line=line)
+        if isinstance(kind.keywords, str):
+            raise VariantError(f"the order kind {name!r}'s keywords is the string "
+                               f"{kind.keywords!r}: give a set of words, "
+                               f"frozenset({{{kind.keywords!r}}})", file=file, line=line)
         self.by_name[name] = kind
         self.by_class[cls] = kind
         for word in (name, *sorted(kind.keywords)):
             if word in RESERVED_WORDS:
                 raise VariantError(f"the order kind {name!r} takes the word {word!r}, which "
-                                   "the rulebooks' orders use", file="hooks.py")
+                                   "the rulebooks' orders use", file=file, line=line)
             if self.by_word.get(word, kind) is not kind:
                 raise VariantError(f"the word {word!r} is a keyword of two order kinds "
                                    f"({self.by_word[word].name!r} and {name!r})",
-                                   file="hooks.py")
+                                   file=file, line=line)
             self.by_word[word] = kind
             if kind.leads:
                 self.leading[word] = kind
@@ -343,6 +382,19 @@ class OrderKinds:
     def in_phase(self, phase: str) -> tuple[OrderKind, ...]:
         """The kinds given in phases of this type."""
         return tuple(k for k in self.kinds if phase in k.phases)
+
+
+_PHASE_TYPES = frozenset(PhaseType)
+_PHASE_WORDS = {word: phase_type for phase_type, word in PHASE_TYPE_WORDS.items()}
+_PHASE_NAMES = tuple(phase_type.name for phase_type in PhaseType)
+
+
+def _source_of(cls: type) -> tuple[str, int | None]:
+    """The file (its name) and line where a kind's class is written, for its errors."""
+    try:
+        return Path(inspect.getfile(cls)).name, inspect.getsourcelines(cls)[1]
+    except (OSError, TypeError):  # (a class made where no source is kept)
+        return "hooks.py", None
 
 
 NO_KINDS = OrderKinds()

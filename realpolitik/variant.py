@@ -186,7 +186,7 @@ class Variant:
         policies = dict(self.policies)
         for name, value in chosen.items():
             policies[name] = value
-        checked = check_policies(self.hooks, policies, origin="the game's policies")
+        checked = check_policies(self.hooks, policies, origin="the game's policies", file="")
         if checked == dict(self.policies):
             return self
         return replace(self, policies=MappingProxyType(checked))
@@ -375,22 +375,29 @@ def search_folders(environ: Mapping[str, str]) -> tuple[Path, ...]:
     return tuple(Path(part) for part in text.split(os.pathsep) if part.strip())
 
 
+def variant_folders(search: Sequence[Path]) -> list[Path]:
+    """The variants' folders in the folders of ``search`` (each a variant's folder, one with a
+    ``variant.toml``, or a folder of them), in the order they are searched."""
+    folders: list[Path] = []
+    for place in search:
+        folders.extend([place] if (place / "variant.toml").is_file() else (
+            sorted(p for p in place.iterdir() if (p / "variant.toml").is_file())
+            if place.is_dir() else []))
+    return folders
+
+
 def _searched(search: Sequence[Path]) -> list[tuple[str, Path]]:
     """(id, folder) of every variant in the folders of ``search``; unreadable ones skipped
     (loading one by its folder reports what is wrong)."""
     found = []
-    for place in search:
-        candidates = [place] if (place / "variant.toml").is_file() else (
-            sorted(p for p in place.iterdir() if (p / "variant.toml").is_file())
-            if place.is_dir() else [])
-        for folder in candidates:
-            try:
-                with (folder / "variant.toml").open("rb") as fh:
-                    variant_id = tomllib.load(fh).get("variant", {}).get("id")
-            except (OSError, tomllib.TOMLDecodeError):
-                continue
-            if isinstance(variant_id, str):
-                found.append((variant_id, folder))
+    for folder in variant_folders(search):
+        try:
+            with (folder / "variant.toml").open("rb") as fh:
+                variant_id = tomllib.load(fh).get("variant", {}).get("id")
+        except (OSError, tomllib.TOMLDecodeError):
+            continue
+        if isinstance(variant_id, str):
+            found.append((variant_id, folder))
     return found
 
 
@@ -807,12 +814,13 @@ _TABLES = ("variant", "powers", "start", "start_centers", "rules", "setups", "se
            "policies", "hooks_data")
 
 
-def check_policies(hooks: VariantHooks, chosen: Mapping[str, object], *, origin: str
-                   ) -> dict[str, str]:
+def check_policies(hooks: VariantHooks, chosen: Mapping[str, object], *, origin: str,
+                   file: str = "variant.toml") -> dict[str, str]:
     """Every policy of ``hooks`` with its value: ``chosen``'s, else the default.
 
     :raises VariantError: ``chosen`` names a policy the hooks do not have, or a value the
-        policy does not allow (``origin`` says where it was written).
+        policy does not allow (``origin`` says where it was written; ``file`` is the file it
+        names, none for a game's choice).
     """
     known = hooks.policies()
     for name, value in chosen.items():
@@ -820,11 +828,10 @@ def check_policies(hooks: VariantHooks, chosen: Mapping[str, object], *, origin:
         if allowed is None:
             which = f"this variant's policies are: {', '.join(known)}" if known else \
                 "this variant has no policies to choose"
-            raise VariantError(f"{origin}: there is no policy {name!r}; {which}",
-                               file="variant.toml")
+            raise VariantError(f"{origin}: there is no policy {name!r}; {which}", file=file)
         if value not in allowed:
             raise VariantError(f"{origin}: the policy {name!r} cannot be {value!r}; write one of: "
-                               f"{', '.join(allowed)}", file="variant.toml")
+                               f"{', '.join(allowed)}", file=file)
     return {name: str(chosen.get(name, allowed[0])) for name, allowed in known.items()}
 _VARIANT_KEYS = ("id", "name", "aliases", "start", "solo_centers", "description", "hooks",
                  "write_places", "extends")

@@ -98,7 +98,7 @@ class Corner:
 
     A crossing is a move along a diagonal. When crossings in more than one direction are
     tried in the same turn, they all fail. A unit of ``block_units`` in one of ``blockers``
-    may be ordered to block the point (:class:`~realpolitik.orders.Block`): other powers'
+    may be ordered to block the point (a block order, a kind the variant declares): other powers'
     crossings between two other spaces of the ring then fail unless supported once per block
     standing against them; an attack on the blocker cuts its block, as it cuts a support.
     """

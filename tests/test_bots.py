@@ -3,6 +3,7 @@ for the same seed, and a heuristic bot that plays better than chance and than ho
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 from pathlib import Path
@@ -15,7 +16,7 @@ from realpolitik.adjudication import adjudicate
 from realpolitik.adjudication.outcomes import Outcome, Result
 from realpolitik.bots import BOT_NAMES, Bot, DrawPolicy, make_bot
 from realpolitik.bots.arena import league_text, parse_lineup, play_game, run_arena
-from realpolitik.bots.lookahead import LOOKAHEAD, improve
+from realpolitik.bots.lookahead import LOOKAHEAD, Lookahead, improve
 from realpolitik.game import EndKind, Game, PhaseRecord
 from realpolitik.geography import UnitType, province_of
 from realpolitik.legality import adjustment_counts, check_order
@@ -24,6 +25,7 @@ from realpolitik.orders import (
     Build,
     Convoy,
     Disband,
+    Hold,
     Move,
     Order,
     SupportHold,
@@ -402,3 +404,37 @@ def test_the_lookahead_finds_the_supports_that_save_a_unit() -> None:
     assert outcome(improved) == []
     assert any(isinstance(o, SupportHold) and o.supported_location == "bur"
                for o in improved.values()), improved
+
+
+def test_a_cost_for_futile_moves_gives_up_an_attack_that_only_bounces() -> None:
+    """The bots bounced at Rumania turn after turn in seeded arena games: unsupported attacks
+    on the unit there, which held or failed to move out. With a cost for such a move
+    (``Lookahead.futile_move``; off by default, as it costs the bot strength: docs/bots.md)
+    the lookahead counts it a little below the hold (it keeps the plan on a tie). The same
+    attack is kept when the defender leaves (it takes the space) or supports (it cuts the
+    support)."""
+    variant = loaded("classical")
+    units = [Unit("turkey", UnitType.ARMY, "bul"), Unit("russia", UnitType.ARMY, "rum"),
+             Unit("russia", UnitType.ARMY, "ukr")]
+    position = Position.build(variant, "S1903M", units, {"bul": "turkey", "rum": "russia"})
+    listing = legal_orders(position, "turkey", rules=RULES)
+    attack = Move(UnitType.ARMY, "bul", "rum", power="turkey")
+    worth = {UnitType.ARMY: {"rum": 10.0, "bul": 5.0}, UnitType.FLEET: {}}
+
+    def improved(others: list[Order], settings: Lookahead) -> Order:
+        return improve(position, "turkey", listing, {"bul": attack}, [others], worth,
+                       lambda unit_type, province: worth[unit_type].get(province, 0.0),
+                       set(), lambda orders, location, order: True, RULES, settings,
+                       random.Random(1))["bul"]
+
+    holds = [Hold(UnitType.ARMY, "rum", power="russia")]
+    fails_to_leave = [Move(UnitType.ARMY, "rum", "ukr", power="russia")]  # A UKR stays
+    leaves = [Move(UnitType.ARMY, "rum", "sev", power="russia")]
+    supports = [SupportHold(UnitType.ARMY, "rum", "ukr", power="russia")]
+    costly = dataclasses.replace(LOOKAHEAD, futile_move=1.0)
+    assert isinstance(improved(holds, costly), Hold)
+    assert isinstance(improved(fails_to_leave, costly), Hold)
+    assert improved(leaves, costly) == attack
+    assert improved(supports, costly) == attack
+    # as the bot plays (no cost) the attack stays: a tie with the hold keeps the plan
+    assert LOOKAHEAD.futile_move == 0.0 and improved(holds, LOOKAHEAD) == attack

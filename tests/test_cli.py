@@ -123,6 +123,12 @@ def test_new_chooses_a_variant_policy_and_the_file_keeps_it(
     code, _, err = run(capsys, "new", str(tmp_path / "h.json"), "--variant", "colonial_winters",
                        "--policy", "second_place=nope")
     assert code != 0 and "'second_place' cannot be 'nope'; write one of: rank, count" in err
+    # the choice is the command's, not the variant's file: no variant.toml is named
+    assert "variant.toml" not in err
+    code, _, err = run(capsys, "new", str(tmp_path / "j.json"), "--policy", "second_place=count")
+    assert code != 0 and "variant.toml" not in err
+    assert "the game's policies: there is no policy 'second_place'; this variant has no " \
+           "policies to choose" in err
     code, _, err = run(capsys, "new", str(tmp_path / "i.json"), "--policy", "second_place")
     assert code != 0 and "write the variant's policy and its value as NAME=VALUE" in err
 

@@ -121,6 +121,11 @@ def test_unreadable_orders_are_void_with_a_reason(capsys: pytest.CaptureFixture[
     ({"orders": {"FRANCE": [3]}}, ["orders.FRANCE[0]", "string"]),
     ({"variant_state": {"inactive": ["par"]}}, ["'variant_state'", "'inactive'",
                                                 "keeps no state"]),
+    # a variant whose state next_state makes but whose initial_state names no key (King of
+    # the Hill) is told where its case's keys come from, not that it keeps no state
+    ({"variant": str(Path(__file__).parent / "variants" / "hill"),
+      "units": {"RED": ["A WES"]}, "orders": {}, "variant_state": {"falls": 1}},
+     ["'variant_state'", "'falls'", "initial_state", "names no key"]),
     # a misspelt key of the variant's state is refused, not silently ignored
     ({"variant": "colonial_winters", "phase": "W1871A", "units": {"ENGLAND": ["F S14"]},
       "centers": {"ENGLAND": ["S14"]}, "orders": {"ENGLAND": ["F S14 MOBILISE"]},

@@ -124,8 +124,8 @@ def test_the_api_shows_sea_superiority(tmp_path: Any) -> None:
         gm = sign_up(client, "gm")
         game = create(client, gm, variant="colonial_winters")
         shown = client.get(f"/games/{game}").json()
-    assert shown["sea_superiority"]["holder"] == "england"
-    assert shown["sea_superiority"]["tiers"]["usa"] == "b"
+    assert shown["variant_state"]["sea_superiority"]["holder"] == "england"
+    assert shown["variant_state"]["sea_superiority"]["tiers"]["usa"] == "b"
     assert shown["policies"]["one_fleet_defense"] == "base_zero"
 
 

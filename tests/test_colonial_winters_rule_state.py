@@ -66,6 +66,84 @@ def test_the_standard_game_shows_none_of_it() -> None:
     classical = load_variant("classical")
     assert classical.hooks.public_state(Game(classical).position) == {}
     assert classical.hooks.regions(classical) == {}
+    position = Game(classical).position
+    assert not classical.hooks.rule_notes(position, "france")
+    assert not classical.hooks.rule_notes(position, None)
+
+
+# -- the same in words (the hooks' rule_notes, which the page shows) ----------------------------
+
+def test_rule_8_the_start_choice_in_words_is_the_state_without_loss(world: Variant) -> None:
+    game = Game(world, seed=1)
+    position = game.position
+    state: Any = world.hooks.public_state(position)
+    notes = world.hooks.rule_notes(position, "england")
+    choice = notes.choice
+    assert choice is not None
+    assert list(choice.units) == state["start_choices"]["england"]["units"]
+    assert choice.count == 2 and choice.kind == "mobilise"
+    assert choice.heading == ("Rule 8: England chooses 2 of these 12 inactive units to be "
+                              "active this turn")
+    assert choice.when_full == "2 chosen already (rule 8)"
+    # every inactive unit of England is marked: a candidate of the choice, or idle
+    marks = {m.province: m for m in notes.marks}
+    mine = {u.province for u in position.units_of("england")}
+    inactive = set(state["inactive"]) & mine
+    assert {p for p, m in marks.items() if m.mark in ("choice", "idle")} == inactive
+    assert {p for p, m in marks.items() if m.mark == "choice"} == set(choice.units)
+    assert marks["n8"].text == "inactive: holds" and "(rule 8)" in marks["n8"].why
+    # India's two armies, which England commands (rule 7(e))
+    assert [(p, m.text) for p, m in marks.items() if m.mark == "protectorate"] == [
+        ("a39", "India's"), ("a44", "India's")]
+    said = {n.topic: n for n in notes.notes}
+    assert list(said) == ["inactive", "sea-superiority", "protectorates"]
+    idle = sorted(inactive - set(choice.units))
+    assert said["inactive"].brief == f"{len(idle)} inactive"
+    assert said["inactive"].text.startswith(f"{len(idle)} of England's units (faded")
+    assert said["sea-superiority"].text == ("England (14 fleets). England: 14 fleets, tier a "
+                                            "(rule 4).")
+    assert said["protectorates"].text.startswith("India: commanded by England (Calcutta, "
+                                                 "Bombay); Holland: neutral")
+    assert not any(n.pressing for n in notes.notes)  # nothing to weigh in a spring
+
+
+def test_rule_8_a_power_without_a_choice_has_none_and_the_game_has_the_legend(
+        world: Variant) -> None:
+    position = Game(world, seed=1).position
+    germany = world.hooks.rule_notes(position, "germany")
+    assert germany.choice is None
+    assert [n.topic for n in germany.notes][-2:] == ["sea-superiority", "protectorates"]
+    game = world.hooks.rule_notes(position, None)
+    assert game.marks == () and game.choice is None
+    assert game.legend.startswith("Faded units in a dashed ring are inactive (rule 8)")
+    sea = game.notes[0]
+    assert sea.heading == "Sea superiority" and "United States 7 (b)" in sea.text
+    assert sea.text.startswith("England (14 fleets). Fleets (tier): England 14 (a), ")
+
+
+def test_rule_8_a_winter_says_what_mobilising_costs_with_a_count_of_the_orders(
+        world: Variant) -> None:
+    game = Game(world, seed=1)
+    game.process()
+    game.process()  # Winter 1870
+    position = game.position
+    notes = world.hooks.rule_notes(position, "england")
+    mobilise = next(n for n in notes.notes if n.topic == "mobilise")
+    assert mobilise.pressing and mobilise.tally is not None
+    assert (mobilise.tally.kind, mobilise.tally.limit) == ("mobilise", 3)
+    assert mobilise.text.startswith("Forgo one build this winter to bring up to 3 of your ")
+    assert {m.text for m in notes.marks if m.mark == "idle"} == {"inactive: may be mobilised"}
+    # a power that may not mobilise this winter is told why
+    refused = [p for p in world.power_ids
+               if (offer := world.hooks.mobilisation(position, p)) is not None
+               and offer.per_build == 0]
+    assert "usa" in refused
+    for power in refused:
+        note = next(n for n in world.hooks.rule_notes(position, power).notes
+                    if n.topic == "mobilise")
+        assert note.text == ("Not this winter: a power mobilises by foregoing a build, and "
+                             "it has no build this winter (rule 8).") and note.tally is None
+    assert world.kinds.by_name["mobilise"].builds_used_phrase == "foregone to mobilise units"
 
 
 def test_the_regions_are_the_continents_of_the_key_and_cover_the_map(world: Variant) -> None:
@@ -130,13 +208,24 @@ def test_the_game_view_carries_the_rule_state(tmp_path: Path) -> None:
         game = create(client, gm, variant="colonial_winters", join_as="england")
         shown = view(client, gm, game)
         standard = view(client, gm, create(client, gm, join_as="france"))
-    assert shown["start_choices"]["england"]["count"] == 2
-    assert len(shown["start_choices"]["england"]["units"]) == 12
-    assert len(shown["inactive"]) == 42
-    assert shown["protectorates"]["India"] == {"controller": "england", "units": ["A39", "A44"]}
-    assert shown["mobilisation"] == {}
-    assert standard["inactive"] == [] and standard["start_choices"] == {}
-    assert standard["protectorates"] is None and standard["sea_superiority"] is None
+    state = shown["variant_state"]  # the hooks' public_state, as show --json gives it
+    assert state["start_choices"]["england"]["count"] == 2
+    assert len(state["start_choices"]["england"]["units"]) == 12
+    assert len(state["inactive"]) == 42
+    assert state["protectorates"]["India"] == {"controller": "england", "units": ["A39", "A44"]}
+    assert "mobilisation" not in state
+    # and in words, for the page (the hooks' rule_notes)
+    england = shown["rule_notes"]["england"]
+    assert england["choice"]["count"] == 2 and len(england["choice"]["units"]) == 12
+    assert england["choice"]["kind"] == "mobilise"
+    assert [n["topic"] for n in england["notes"]] == ["inactive", "sea-superiority",
+                                                      "protectorates"]
+    marks = {m["province"]: m["mark"] for m in england["marks"]}
+    assert marks["a39"] == marks["a44"] == "protectorate" and list(marks.values()).count(
+        "choice") == 12
+    assert shown["game_notes"]["legend"].startswith("Faded units in a dashed ring")
+    assert standard["variant_state"] == {} and standard["rule_notes"] == {}
+    assert standard["game_notes"] is None
 
 
 def test_the_orders_answer_flags_the_void_order_before_ready(tmp_path: Path) -> None:

@@ -156,6 +156,10 @@ def test_a_map_too_large_for_daide_is_refused_with_its_size() -> None:
 @pytest.mark.parametrize(("folder", "words"), [
     ("river", "convoys through land"), ("gate", "borders that open and close"),
     ("neutrals", "neutral units"), ("hill", "rules of its own (KingOfTheHill)"),
+    # each build rule named as the variant has it (a cap on builds is no per-power rule)
+    ("build_anywhere", "builds in any owned centre"),
+    ("colonies", "at most 1 build a winter; home centres, build sites or unit limits of "
+                 "their own for Red, Blue"),
 ])
 def test_a_variant_with_rules_beyond_daide_is_refused_saying_which(folder: str,
                                                                    words: str) -> None:
@@ -579,6 +583,21 @@ def test_daide_commands_say_what_is_wrong(argv: list[str], words: str,
                                           capsys: pytest.CaptureFixture[str]) -> None:
     assert main(argv) == 2
     assert words in capsys.readouterr().err
+
+
+def test_daide_play_says_why_a_bot_got_no_seat(capsys: pytest.CaptureFixture[str],
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot the server seats nowhere is said to have no seat, with the server's reason (it
+    was printed as 'no power, 0 centres at the end'), and the command exits 1."""
+    from realpolitik.daide import client
+
+    async def refused(*args: object, **options: object) -> list[client.ClientResult]:
+        return [client.ClientResult(end="the server has no game 'Nosuch' for DAIDE bots")]
+
+    monkeypatch.setattr(client, "play_bots", refused)
+    assert main(["daide", "play", "localhost:1", "--game", "Nosuch"]) == 1
+    out = capsys.readouterr().out
+    assert out == "bot 1: no seat: the server has no game 'Nosuch' for DAIDE bots\n"
 
 
 def test_daide_serve_plays_bots_alone_and_prints_each_game(capsys: pytest.CaptureFixture[str]

@@ -19,7 +19,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from realpolitik.bots import make_bot
-from realpolitik.bots.arena import play_game
 from realpolitik.errors import InvalidOrderError, VariantError, VariantWarning
 from realpolitik.game import Game
 from realpolitik.geography import UnitType
@@ -84,6 +83,7 @@ def _kind(name: str, **attributes: object) -> OrderKind:
 
 @pytest.mark.parametrize(("kinds", "wanted"), [
     (lambda: (_kind("Big"),), "a kind's name is a lower-case word"),
+    (lambda: (_kind(3),), "has the name 3: a kind's name is a lower-case word"),  # not a crash
     (lambda: (_kind("hold"),), "takes the word 'hold', which the rulebooks' orders use"),
     (lambda: (_kind("raise", keywords=frozenset({"b"})),), "takes the word 'b'"),
     (lambda: (_kind("raise"), _kind("raise")), "two order kinds are called 'raise'"),
@@ -91,7 +91,15 @@ def _kind(name: str, **attributes: object) -> OrderKind:
               _kind("lift", keywords=frozenset({"up"}))),
      "the word 'up' is a keyword of two order kinds"),
     (lambda: (_kind("raise", phases=frozenset()),), "names no phase it is given in"),
+    (lambda: (_kind("raise", outcome="raised"),), "has the outcome 'raised', which is none"),
     (lambda: ("raise",), "not an OrderKind"),
+    # mistakes a variant's author makes in the class attributes, each said at load
+    (lambda: (_kind("raise", phases=frozenset({"movement"})),),
+     r"phases holds 'movement', which is no phase type: write PhaseType\.MOVEMENT"),
+    (lambda: (_kind("raise", keywords="up"),),
+     r"keywords is the string 'up': give a set of words, frozenset\(\{'up'\}\)"),
+    (lambda: (type(_kind("raise")),), r"order_kinds returned the class Made: return an "
+                                       r"instance, Made\(\)"),
 ])
 def test_a_bad_kind_is_a_variant_error_saying_what(tmp_path: Path, kinds: object,
                                                    wanted: str) -> None:
@@ -192,11 +200,73 @@ def test_a_transform_changes_the_unit_and_takes_a_build() -> None:
                            parse_order("A Mar B", game.position)])
     # two builds due: the transform takes one, the build the other
     assert game.warnings("france") == []
+
     game.process()
     record = game.history[-1]
     assert [r.result.value for r in record.resolution.results] == ["succeeds", "succeeds"]
     assert record.resolution.results[0].reason == "A BRE TRANSFORM: the unit became a fleet."
     assert sorted(str(u) for u in game.position.units.values()) == ["A MAR", "A PAR", "F BRE"]
+
+
+def test_the_warnings_say_a_build_beyond_the_transforms_will_be_void() -> None:
+    game = Game(transform_variant())
+    game.set_position(winter([army("france", "bre"), army("france", "mar")], FRANCE_HOMES))
+    game.submit("france", [parse_order(text, game.position)
+                           for text in ("A Bre TRANSFORM", "A Mar TRANSFORM", "A Par B")])
+    assert game.warnings("france") == [
+        "France: its other orders take every build it is due, so its build will be void"]
+    game.process()
+    assert [r.result.value for r in game.history[-1].resolution.results] == [
+        "succeeds", "succeeds", "void"]
+
+
+def test_the_builds_a_transform_uses_are_counted_in_its_own_words() -> None:
+    game = Game(transform_variant())
+    game.set_position(winter([army("france", "bre"), army("france", "mar")], FRANCE_HOMES))
+    assert game.builds_used("france") == {}
+    game.submit("france", [parse_order("A Bre TRANSFORM", game.position),
+                           parse_order("A Par B", game.position)])
+    assert game.builds_used("france") == {"transform": 1}
+    game.submit("france", [parse_order(text, game.position)
+                           for text in ("A Bre TRANSFORM", "A Mar TRANSFORM")])
+    assert game.builds_used("france") == {"transform": 2}
+    # with one build due, the second transform uses none (it is void)
+    game.set_position(winter([army("france", p) for p in ("bre", "mar", "par")], FRANCE_HOMES))
+    game.submit("france", [parse_order(text, game.position)
+                           for text in ("A Bre TRANSFORM", "A Mar TRANSFORM")])
+    assert game.builds_used("france") == {"transform": 1}
+    kind = game.variant.kinds.by_name["transform"]
+    assert kind.builds_used_phrase == "used to transform"  # from its label, "Transform"
+    # and nothing in another phase, nor in a variant without kinds of its own
+    assert Game(transform_variant()).builds_used("france") == {}
+    classical = Game(load_variant("classical"))
+    classical.set_position(Position.build(classical.variant, "W1901A", [army("france", "bre")],
+                                          FRANCE_HOMES))
+    assert classical.builds_used("france") == {}
+    # the server's orders answer gives them with the kind's words
+    pytest.importorskip("fastapi")
+    from realpolitik.server.service import builds_used
+    assert builds_used(game, "france") == [{"kind": "transform", "builds": 1,
+                                            "words": "used to transform"}]
+
+
+def test_the_hooks_say_in_words_which_units_may_transform() -> None:
+    variant = transform_variant()
+    position = winter([army("france", "bre"), army("france", "par"), fleet("france", "mar")],
+                      FRANCE_HOMES)
+    notes = variant.hooks.rule_notes(position, "france")
+    (note,) = notes.notes
+    assert note.heading == "Transforming" and note.brief == "2 may transform" and note.pressing
+    assert note.text == ("A unit on one of France's own coastal home centres may change type in "
+                         "place instead of a build: A Brest, F Marseilles. Each transform uses "
+                         "one of the builds due.")
+    assert note.tally is not None and (note.tally.kind, note.tally.limit) == ("transform", 1)
+    assert [(m.province, m.text) for m in notes.marks] == [("bre", "may transform"),
+                                                          ("mar", "may transform")]
+    # Paris is inland; no note for the game, nor in a movement phase, nor without builds
+    assert not variant.hooks.rule_notes(position, None)
+    assert not variant.hooks.rule_notes(Game(variant).position, "france")
+    assert not variant.hooks.rule_notes(position, "england")
 
 
 def test_a_winter_with_only_a_transform_possible_is_played() -> None:
@@ -224,10 +294,23 @@ def test_a_game_with_transforms_pickles_and_plays_on_the_same() -> None:
 
 # -- bots, arena, pictures, the API ------------------------------------------------------------
 
-def test_a_seeded_arena_game_transforms_and_renders_every_transform() -> None:
+def test_a_seeded_bot_game_transforms_plays_on_and_renders_every_transform() -> None:
+    # from a crowded winter: France is due two builds with every home centre occupied, so its
+    # bot transforms (the kind's advice); then the bots play on to the end of 1903
     variant = transform_variant()
+    start = Position.initial(variant)
+    units = [u for u in start.units.values() if u.power != "france"] \
+        + [army("france", p) for p in ("bre", "par", "mar")]
+    centres = {**dict(start.centers), "spa": "france", "por": "france"}
+    game = Game(variant, seed=0, end_year=1903)
+    game.set_position(Position.build(variant, "W1901A", units, centres))
     bots = {p: make_bot("heuristic", seed=i) for i, p in enumerate(variant.power_ids)}
-    game = play_game(variant, bots, seed=0, end_year=1904, rules=rules_for("2023"))
+    rules = rules_for("2023")
+    while not game.is_over:
+        for power in game.powers_to_order():
+            game.submit(power, bots[power].orders(game.position, power, rules))
+        game.process()
+    assert game.position.phase.year == 1904
     transforms = [(record, r) for record in game.history for r in record.resolution.results
                   if isinstance(r.order, VariantOrder)]
     assert transforms, "no transform in the game"
@@ -240,7 +323,7 @@ def test_a_seeded_arena_game_transforms_and_renders_every_transform() -> None:
         assert 'stroke-dasharray="3 2"' in svg  # the transform's outer ring
 
 
-def test_the_cli_plays_and_renders_a_transform_game(tmp_path: Path) -> None:
+def test_the_cli_plays_and_renders_a_game_of_the_variant(tmp_path: Path) -> None:
     root = Path(__file__).parent.parent
     played = subprocess.run(
         [sys.executable, "-m", "realpolitik", "arena", "--bots", "heuristic*7", "--games", "1",
@@ -248,12 +331,12 @@ def test_the_cli_plays_and_renders_a_transform_game(tmp_path: Path) -> None:
          str(tmp_path), "-q"], capture_output=True, text=True, cwd=root, check=False)
     assert played.returncode == 0, played.stderr
     record = tmp_path / "game-0001.json"
-    assert "TRANSFORM" in record.read_text()
+    assert '"variant_id": "transform"' in record.read_text()
     drawn = subprocess.run(
-        [sys.executable, "-m", "realpolitik", "render", str(record), "--phase", "W1903A", "-o",
-         str(tmp_path / "w.svg")], capture_output=True, text=True, cwd=root, check=False)
+        [sys.executable, "-m", "realpolitik", "render", str(record), "--phase", "F1903M", "-o",
+         str(tmp_path / "f.svg")], capture_output=True, text=True, cwd=root, check=False)
     assert drawn.returncode == 0, drawn.stderr
-    assert "<svg" in (tmp_path / "w.svg").read_text()
+    assert "<svg" in (tmp_path / "f.svg").read_text()
 
 
 def test_the_api_reads_and_writes_a_transform_by_its_kind() -> None:
@@ -279,3 +362,99 @@ def test_the_variant_folder_is_the_only_place_naming_a_variant() -> None:
 @pytest.fixture(autouse=True)
 def _quiet() -> None:
     warnings.simplefilter("ignore", VariantWarning)
+
+
+def test_the_server_offers_the_kinds_of_the_games_variant_and_reads_them(
+        tmp_path: Path) -> None:
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from realpolitik.server import Settings, create_app
+
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'k.db'}", background=False,
+                        variants_path=str(VARIANTS))
+    with TestClient(create_app(settings)) as client:
+        r = client.post("/auth/signup", json={"username": "fred", "password": "correct horse"})
+        headers = {"Authorization": f"Bearer {r.json()['token']}"}
+        r = client.post("/games", json={"name": "tr", "variant": "transform",
+                                        "join_as": "france"}, headers=headers)
+        assert r.status_code == 201, r.text
+        game_id = r.json()["id"]
+        view = client.get(f"/games/{game_id}", headers=headers).json()
+        assert [k["name"] for k in view["order_kinds"]] == ["transform"]
+        assert view["order_kinds"][0]["phases"] == ["adjustments"]
+        # given as fields, read by the parser: legal only in a winter, and it says so
+        r = client.put(f"/games/{game_id}/orders", headers=headers, json={
+            "power": "france", "orders": [{"kind": "transform", "unit": "F BRE"}]})
+        assert r.status_code == 200, r.text
+        line = r.json()["lines"][0]
+        assert line["text"] == "F BRE TRANSFORM" and not line["ok"]
+        assert "cannot be given in a movement phase" in line["error"]["message"]
+        classical = client.post("/games", json={"name": "cl", "variant": "classical",
+                                                "join_as": "france"}, headers=headers).json()
+        assert client.get(f"/games/{classical['id']}", headers=headers).json()[
+            "order_kinds"] == []
+
+
+def test_the_docs_walk_through_shows_the_variants_own_lines() -> None:
+    """docs/variant-format.md's "A new kind of order" quotes the transform variant's files:
+    each block it shows is in the file it names."""
+    text = (Path(__file__).parent.parent / "docs" / "variant-format.md").read_text()
+    section = text[text.index("## A new kind of order"):]
+    blocks = [b.split("\n", 1)[1] for b in section.split("```")[1:6:2]]
+    files = ["variant.toml", "hooks.py", "transform.py"]
+    for block, name in zip(blocks, files, strict=True):
+        source = (TRANSFORM / name).read_text()
+        for line in block.strip().splitlines():
+            assert line in source.splitlines(), (name, line)
+
+
+def test_the_docs_rule_notes_are_the_transform_variants_own() -> None:
+    """docs/variant-format.md's "The rules in words" quotes the transform variant's hook."""
+    text = (Path(__file__).parent.parent / "docs" / "variant-format.md").read_text()
+    section = text[text.index("## The rules in words"):text.index("## The year")]
+    block = section.split("```")[1].split("\n", 1)[1]
+    source = (TRANSFORM / "hooks.py").read_text().splitlines()
+    assert len(block.strip().splitlines()) > 20
+    for line in block.rstrip().splitlines():
+        assert line in source, line
+
+
+def test_a_bad_kind_in_a_variant_folder_names_its_file_and_line(tmp_path: Path) -> None:
+    folder = tmp_path / "bad"
+    folder.mkdir()
+    (folder / "variant.toml").write_text(
+        '[variant]\nid = "bad"\nname = "Bad"\nextends = "classical"\nhooks = "Bad"\n')
+    (folder / "kinds.py").write_text('''\
+from dataclasses import dataclass
+from typing import ClassVar
+
+from realpolitik.kinds import OrderKind
+from realpolitik.orders import VariantOrder
+from realpolitik.position import PhaseType
+
+
+@dataclass(frozen=True, slots=True)
+class Raise(VariantOrder):
+    kind: ClassVar[str] = "raise"
+
+
+class RaiseKind(OrderKind):
+    name = "raise"
+    order = Raise
+    keywords = frozenset({"h"})
+    phases = frozenset({PhaseType.MOVEMENT})
+''')
+    (folder / "hooks.py").write_text('''\
+from realpolitik.hooks import VariantHooks
+
+from .kinds import RaiseKind
+
+
+class Bad(VariantHooks):
+    def order_kinds(self):
+        return (RaiseKind(),)
+''')
+    with pytest.raises(VariantError, match=r"kinds\.py, line 14: the order kind 'raise' takes "
+                                           r"the word 'h'"):
+        load_variant(folder)

@@ -5,6 +5,7 @@ failed now and then with a 500). On the database of ``--database``."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from collections.abc import Callable
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 
 from realpolitik.game import Game
+from realpolitik.server.fairness import FairGate, current_client
 from realpolitik.server.service import Account, Deadlines, GameOptions, GameService
 from realpolitik.server.settings import Settings
 from realpolitik.server.store import Store
@@ -94,3 +96,92 @@ def test_a_read_of_the_engine_and_an_adjudication_take_turns(
     assert not other.is_alive()
     assert overlaps == []
     assert str(service._read(game_id).game.phase) == "F1901M"  # it did adjudicate, after
+
+
+# -- taking turns: the service's threads are let to clients in turn ------------------------------
+
+def test_the_gate_lets_clients_in_by_turns_not_by_arrival() -> None:
+    """One slot, held; client A queues three requests, then B one: B goes second, not fourth."""
+    async def run() -> list[str]:
+        gate = FairGate(1)
+        order: list[str] = []
+        hold = asyncio.Event()
+
+        async def request(client: str, name: str) -> None:
+            async with gate.slot(client):
+                order.append(name)
+                if name == "first":
+                    await hold.wait()
+
+        tasks = [asyncio.create_task(request("x", "first"))]
+        await asyncio.sleep(0)
+        for name, client in (("a1", "a"), ("a2", "a"), ("a3", "a"), ("b1", "b")):
+            tasks.append(asyncio.create_task(request(client, name)))
+            await asyncio.sleep(0)
+        assert gate.waiting == 4
+        hold.set()
+        await asyncio.gather(*tasks)
+        assert gate.busy == 0 and gate.waiting == 0
+        return order
+
+    assert asyncio.run(run()) == ["first", "a1", "b1", "a2", "a3"]
+
+
+def test_a_request_given_up_while_waiting_leaves_no_trace() -> None:
+    """A client that goes away while its request waits (the task cancelled), before its turn
+    or just as the slot is handed to it, neither keeps a slot nor a place in the queue."""
+    async def run() -> None:
+        gate = FairGate(1)
+        served: list[str] = []
+
+        async def request(client: str) -> None:
+            async with gate.slot(client):
+                served.append(client)
+
+        holding = gate.slot("holder")
+        await holding.__aenter__()
+        gone, handed, last = (asyncio.create_task(request(c)) for c in ("gone", "handed", "last"))
+        await asyncio.sleep(0)
+        gone.cancel()  # before its turn
+        await asyncio.sleep(0)
+        await holding.__aexit__(None, None, None)  # the slot is handed to "handed"...
+        handed.cancel()  # ...which is cancelled before it runs: it passes the slot on
+        await asyncio.gather(gone, handed, return_exceptions=True)
+        await last
+        assert served == ["last"]
+        assert gate.busy == 0 and gate.waiting == 0
+
+    asyncio.run(run())
+
+
+def test_service_calls_take_turns_by_client(database_url: str,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Through :meth:`GameService.call`: a client with many calls waiting does not make the
+    others wait behind them all (the client is the request's, ``current_client``)."""
+    service = _service(database_url)
+    monkeypatch.setattr(service, "DATABASE_THREADS", 1)
+    done: list[str] = []
+    release = threading.Event()
+
+    def work(name: str) -> None:
+        if name == "busy":
+            assert release.wait(5)
+        done.append(name)
+
+    async def run() -> None:
+        async def request(client: str, name: str) -> None:
+            current_client.set(client)
+            await service.call(work, name)
+
+        tasks = [asyncio.create_task(request("flood", "busy"))]
+        await asyncio.sleep(0.05)
+        tasks += [asyncio.create_task(request("flood", f"flood {i}")) for i in range(5)]
+        await asyncio.sleep(0.05)
+        tasks.append(asyncio.create_task(request("player", "player")))
+        await asyncio.sleep(0.05)
+        release.set()
+        await asyncio.gather(*tasks)
+
+    asyncio.run(run())
+    assert done[:3] == ["busy", "flood 0", "player"]
+    assert len(done) == 7

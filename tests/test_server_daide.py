@@ -208,6 +208,30 @@ def test_a_daide_bot_keeps_its_seat_and_takes_it_back_with_its_passcode(
     assert state["bots"]["turkey"] == "Dropper 2 (DAIDE)" and "turkey" not in state["free"]
 
 
+def test_a_daide_bot_whose_seat_is_given_away_is_told_off(client: TestClient,
+                                                         port: int) -> None:
+    game, alice = game_for_a_daide_bot(client)
+    bob = sign_up(client, "bob")
+
+    async def replaced() -> Message:
+        raw = await RawClient.connect(port)
+        raw.send(("NME", (Text("Ousted"),), (Text("1"),)))
+        await raw.until("MAP")
+        raw.send(("YES", ("MAP", (Text("standard"),))))
+        await raw.until("NOW")
+        answer = await asyncio.to_thread(
+            client.post, f"/games/{game}/gm/replace", json={"power": "turkey",
+                                                            "username": "bob"}, headers=alice)
+        assert answer.status_code == 200, answer.text
+        off = await raw.until("OFF")
+        await raw.close()
+        return off
+
+    assert asyncio.run(replaced()) == ("OFF",)
+    state = view(client, bob, game)
+    assert state["my_powers"] == ["turkey"] and "turkey" not in state["bots"]
+
+
 def test_a_daide_bots_orders_are_checked_and_make_it_ready(client: TestClient,
                                                          port: int) -> None:
     game, alice = game_for_a_daide_bot(client)

@@ -117,6 +117,7 @@ def test_f1_a_stored_absurd_deadline_is_repaired_by_the_migration(db: Path) -> N
         conn.execute("ALTER TABLE tokens DROP COLUMN agent")
         for table in ("mail_prefs", "mail_outbox", "mail_marks"):  # and step 5's
             conn.execute(f"DROP TABLE IF EXISTS {table}")
+        conn.execute("ALTER TABLE tokens DROP COLUMN last_used_at")  # and step 6's
     with TestClient(make_app(db)) as client:
         r = client.get("/games")
         assert r.status_code == 200, r.text

@@ -205,3 +205,42 @@ def test_convoy_searches_skip_the_filtering_they_no_longer_do() -> None:
         assert tables.minimal_routes(origin, mixed) == tables.minimal_routes(origin, fleets)
 
     check()
+
+
+def _centers_counted_walk(calendar: object, before: object, after: object) -> bool:
+    """Calendar.centers_counted as a plain walk through the phases (the reading it must keep)."""
+    from realpolitik.calendar import Calendar, Phase
+
+    assert isinstance(calendar, Calendar) and isinstance(before, Phase)
+    phase = before
+    for _ in range(2 * calendar.phases_per_year + 1):
+        if phase == after:
+            return False
+        if calendar.ends_count(phase):
+            return True
+        phase = calendar.after(phase)
+    return False
+
+
+def test_calendar_walks_give_the_phases_the_constructor_makes() -> None:
+    """Calendar.after makes its phases without Phase's __init__, and centers_counted counts
+    slots instead of walking: the answers equal the plain ones, for every calendar of the
+    classical map and the test variants with other years."""
+    from pathlib import Path
+
+    from realpolitik.calendar import CLASSICAL_CALENDAR, Phase
+    from realpolitik.variant import load_variant
+
+    folders = Path(__file__).parent / "variants"
+    calendars = [CLASSICAL_CALENDAR] + [load_variant(folders / name).calendar
+                                        for name in ("summer", "summer_truce", "spring_builds")]
+    for calendar in calendars:
+        phases = [phase for year in (1901, 1902, 1903) for phase in calendar.year_of(year)]
+        for phase in phases:
+            made = calendar.after(phase)
+            plain = Phase(str(made.season), made.year, made.type)
+            assert made == plain and hash(made) == hash(plain) and repr(made) == repr(plain)
+            assert type(made.season) is type(plain.season)
+            for other in phases:
+                assert calendar.centers_counted(phase, other) == \
+                    _centers_counted_walk(calendar, phase, other), (phase, other)

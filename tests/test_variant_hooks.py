@@ -331,6 +331,10 @@ def test_a_hooks_class_that_is_not_there_is_an_error(tmp_path: Path) -> None:
     toml.write_text(toml.read_text().replace('"KingOfTheHill"', '"QueenOfTheHill"'))
     with pytest.raises(VariantError, match="no VariantHooks subclass called 'QueenOfTheHill'"):
         load_variant(folder)
+    # a misspelt name is told the class the file has
+    toml.write_text(toml.read_text().replace('"QueenOfTheHill"', '"KingOfTheHil"'))
+    with pytest.raises(VariantError, match=r"in hooks\.py \(did you mean 'KingOfTheHill'\?\)"):
+        load_variant(folder)
 
 
 # -- invariants of random play on every synthetic variant ----------------------------------

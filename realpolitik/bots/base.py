@@ -110,7 +110,8 @@ class Bot(ABC):
         if position.variant.kinds:
             # the orders of the variant's own kinds, as each kind advises, and the builds
             # they take; the rest is built (or removed) as usual
-            given, count = variant_kind_orders(position, power, listing, count)
+            given, count = variant_kind_orders(
+                position, power, self.preferred(position, power, listing), count)
             listing = {where: tuple(o for o in options if not isinstance(o, VariantOrder))
                        for where, options in listing.items()}
         if count > 0:
@@ -118,6 +119,12 @@ class Bot(ABC):
         if count < 0:
             return given + self.removals(position, power, listing, -count, rng)
         return given
+
+    def preferred(self, position: Position, power: str, listing: Listing) -> Listing:
+        """``listing`` with the units the bot would rather give an order first (what a kind's
+        advice takes first, where it takes some of its listed orders); as listed by
+        default."""
+        return listing
 
     @abstractmethod
     def movement(self, position: Position, power: str, listing: Listing,

@@ -685,6 +685,19 @@ class HeuristicBot(Bot):
             choices = [c for c in choices if c[1].province != build.province]
         return chosen
 
+    def preferred(self, position: Position, power: str, listing: Listing) -> Listing:
+        """The units worth most where they stand first (so that a kind's advice, mobilising
+        some of a power's inactive units, takes those)."""
+        view = _view(position, power, self.weights)
+
+        def rank(item: tuple[str, tuple[Order, ...]]) -> tuple[float, str]:
+            where, _ = item
+            unit = position.units.get(province_of(where))
+            worth = view.score(unit.type, unit.province, self.weights) if unit else 0.0
+            return -worth, where
+
+        return dict(sorted(listing.items(), key=rank))
+
     def removals(self, position: Position, power: str, listing: Listing, count: int,
                  rng: random.Random) -> list[Order]:
         """The units worth least where they stand, of the type the variant says goes first

@@ -12,6 +12,7 @@ from typing import Any
 
 from realpolitik.errors import HookError, OrderTextError, RealpolitikError
 from realpolitik.geography import UnitType
+from realpolitik.hooks import VariantHooks
 from realpolitik.notation import parse_orders
 from realpolitik.phases import next_position
 from realpolitik.position import DislodgedUnit, PhaseType, Position, Unit
@@ -169,6 +170,13 @@ def read_case(case: Mapping[str, Any], base: Path | None = None,
             raise CaseError("'variant_state' must be an object, e.g. {\"inactive\": [\"s14\"]}")
         # a misspelt key would otherwise be ignored, and the case played without it
         unknown = ", ".join(repr(str(key)) for key in sorted(state) if key not in start)
+        if unknown and not start and _makes_state(variant):
+            # its state's keys are those initial_state gives: it gives none
+            hooks = type(variant.hooks).__name__
+            raise CaseError(f"'variant_state': {variant.name}'s initial_state hook names no "
+                            f"key, so a case may not give {unknown}: have {hooks}."
+                            "initial_state return every key of the state, with its value "
+                            "at the start")
         if unknown and not start:
             raise CaseError(f"'variant_state': {variant.name} keeps no state of its own, so "
                             f"it has no key {unknown}; leave 'variant_state' out")
@@ -185,6 +193,12 @@ def read_case(case: Mapping[str, Any], base: Path | None = None,
                 raise CaseError(f"orders.{key}[{i}] must be a string such as \"A PAR - BUR\"")
             given.extend(_read_order(position, power, text))
     return position, given, centers_known, rules
+
+
+def _makes_state(variant: Variant) -> bool:
+    """True if the variant's hooks carry a state from phase to phase (they override
+    ``next_state``)."""
+    return type(variant.hooks).next_state is not VariantHooks.next_state
 
 
 def _read_order(position: Position, power: str, text: str) -> list[Given]:

@@ -105,9 +105,12 @@ def cmd_play(args: argparse.Namespace) -> int:
                     for r in results])
     else:
         for index, result in enumerate(results, 1):
-            mine = result.centres.get(result.power or "", 0)
-            print(f"bot {index}: {result.power_name or 'no power'}, {mine} centres at the end; "
-                  f"{result.end or 'no end seen'}; ordered in {result.phases} phases")
+            if result.power is None:
+                print(f"bot {index}: no seat: {result.end or 'the server gave it none'}")
+            else:
+                mine = result.centres.get(result.power, 0)
+                print(f"bot {index}: {result.power_name}, {mine} centres at the end; "
+                      f"{result.end or 'no end seen'}; ordered in {result.phases} phases")
             for problem in result.problems[:10]:
                 print(f"  {problem}")
     seated = all(r.power is not None for r in results)

@@ -271,7 +271,7 @@ class DaideMap:
         names its route of seas: ``convoy_routes`` (army's location, destination) -> seas,
         or a route found through the fleets at sea.
 
-        :raises MapError: an order DAIDE has no words for (a block, a mobilisation).
+        :raises MapError: an order DAIDE has no words for (one of a variant's own kinds).
         """
         if isinstance(order, Waive):
             return (self.power_tokens[order.power or ""], "WVE")
@@ -477,9 +477,15 @@ def _beyond_daide(variant: Variant) -> list[str]:
     if type(variant.hooks) is not VariantHooks:
         beyond.append(f"rules of its own ({type(variant.hooks).__name__})")
     if rules.builds is not BuildSites.HOME_CENTERS:
-        beyond.append(f"builds on {rules.builds.value.replace('_', ' ')}s")
-    if rules.max_builds is not None or rules.powers:
-        beyond.append("limits or sites of builds per power")
+        # (the value names the rule: any_owned_center)
+        where = rules.builds.value.replace("_", " ").replace("center", "centre")
+        beyond.append(f"builds in {where}")
+    if rules.max_builds is not None:
+        many = "1 build" if rules.max_builds == 1 else f"{rules.max_builds} builds"
+        beyond.append(f"at most {many} a winter")
+    if rules.powers:
+        names = ", ".join(variant.power_name(power) for power in rules.powers)
+        beyond.append(f"home centres, build sites or unit limits of their own for {names}")
     if rules.convoy_spaces:
         beyond.append("convoys through land")
     if rules.conditional_borders or rules.corners or rules.passages or rules.swap_borders:

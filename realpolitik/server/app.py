@@ -26,6 +26,7 @@ from realpolitik.server.bus import PgBus, SharedHub
 from realpolitik.server.connections import uvicorn_limits
 from realpolitik.server.daide import DaidePort
 from realpolitik.server.events import Hub
+from realpolitik.server.fairness import client_of, current_client
 from realpolitik.server.hot import (
     ASGIApp,
     HotRoutes,
@@ -42,6 +43,12 @@ from realpolitik.server.routes import api_router, web
 from realpolitik.server.service import Clock, GameService, ServiceError
 from realpolitik.server.settings import Settings
 from realpolitik.server.store import Store
+from realpolitik.variant import (
+    VARIANTS_PATH_VARIABLE,
+    load_variant,
+    search_folders,
+    variant_folders,
+)
 
 log = logging.getLogger("realpolitik.server")
 
@@ -185,6 +192,8 @@ class ServerApp(FastAPI):
     hot_routes: HotRoutes | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            current_client.set(client_of(scope))  # whose turn its service calls take
         if scope["type"] == "http" and self.hot_routes is not None:
             route = self.hot_routes.route_for(scope)
             if route is not None:
@@ -311,6 +320,20 @@ def app_from_env() -> ServerApp:
     return create_app(Settings.from_env())
 
 
+def variants_problem(settings: Settings) -> str | None:
+    """What stops a variant of ``REALPOLITIK_VARIANTS_PATH`` from loading (the first found,
+    with its folder, file and line), or None when every one loads: said at start-up, not to
+    the first player who opens the lobby."""
+    for folder in variant_folders(search_folders({VARIANTS_PATH_VARIABLE:
+                                                  settings.variants_path})):
+        try:
+            load_variant(folder)
+        except RealpolitikError as exc:
+            return (f"{VARIANTS_PATH_VARIABLE}: the variant in {folder} cannot be loaded: "
+                    f"{exc}. Correct it, or take its folder out of {VARIANTS_PATH_VARIABLE}")
+    return None
+
+
 class StartupError(Exception):
     """The server cannot start on its database; the message says why."""
 
@@ -372,6 +395,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = 
     if problem is not None:
         raise StartupError(f"{problem}. Mail cannot be sent with these settings: correct them, "
                            "or leave REALPOLITIK_SMTP_HOST empty to run without e-mail")
+    problem = variants_problem(settings)
+    if problem is not None:
+        raise StartupError(problem)
     if announce is not None:
         announce(f"http://{host}:{port}/" + (
             f", DAIDE bots on {settings.daide_host}:{settings.daide_port}"

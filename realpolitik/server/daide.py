@@ -46,6 +46,7 @@ from realpolitik.daide.wire import (
 )
 from realpolitik.server.daide_seats import DaideSeats, DaideView
 from realpolitik.server.events import Close, Subscriber
+from realpolitik.server.fairness import current_client
 from realpolitik.server.service import GameService
 from realpolitik.server.values import ServiceError
 from realpolitik.variant import load_variant
@@ -101,6 +102,7 @@ class DaidePort:
         connection = Connection(reader, writer)
         connection.table = self.table
         session = _Session(self, connection)
+        current_client.set(("daide", id(session)))  # each connection its own turn (fairness.py)
         try:
             await accept(connection, self.representation)
             await session.run()
@@ -189,6 +191,7 @@ class _Session:
                 except ServiceError as exc:
                     log.info("DAIDE: game %s: %s", self.game_id, exc.message)
             await self.connection.drain()
+        await self.connection.close()  # after OFF: the game is over, or the seat was given away
 
     # -- telling the client -------------------------------------------------------------------
 

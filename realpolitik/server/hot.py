@@ -30,6 +30,7 @@ from realpolitik.errors import RealpolitikError
 from realpolitik.server.inputs import MAX_ID, strict_loads
 from realpolitik.server.privacy import orders_revision
 from realpolitik.server.schemas import (
+    BuildsUsedOut,
     GameOut,
     OrderOut,
     OrdersIn,
@@ -106,8 +107,8 @@ def _short(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text[:300]}{'...' if len(text) > 300 else ''}"
 
 
-def _json_answer(content: Any) -> bytes:
-    """The body of an error answer, written as FastAPI's ``JSONResponse`` writes it."""
+def json_body(content: Any) -> bytes:
+    """The body of a JSON answer, written as FastAPI's ``JSONResponse`` writes it."""
     return json.dumps(content, ensure_ascii=False, allow_nan=False, indent=None,
                       separators=(",", ":")).encode("utf-8")
 
@@ -159,20 +160,23 @@ class HotRoutes:
             return
         service = self.service
 
-        async def answer() -> bytes:
+        # the answer is made and written on the service's thread with the call (300 lines
+        # of errors written on the event loop held every other request meanwhile)
+        def submitted() -> bytes:
             text = request.as_text()
-            phase, lines, ready, warnings = await service.call(
-                service.submit_orders, user, game_id, request.power, text,
-                request.ready, request.phase, request.revision)
+            phase, lines, ready, warnings, used = service.submit_orders(
+                user, game_id, request.power, text, request.ready, request.phase,
+                request.revision)
             writer = service.writer_of(game_id)
             wire = [line_to_wire(line, writer) for line in lines]
             accepted, errors = count_lines(wire)
             out = OrdersOut(phase=phase, power=request.power.strip().lower(), ready=ready,
                             lines=wire, accepted=accepted, errors=errors,
-                            warnings=warnings, revision=orders_revision(phase, text))
+                            warnings=warnings, builds_used=[BuildsUsedOut(**u) for u in used],
+                            revision=orders_revision(phase, text))
             return _orders_out.dump_json(out, by_alias=True)
 
-        await self._respond(scope, send, answer)
+        await self._respond(scope, send, lambda: service.call(submitted))
 
     async def _game_view(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
@@ -185,11 +189,11 @@ class HotRoutes:
             return
         service = self.service
 
-        async def answer() -> bytes:
-            view = await service.call(service.game_view, game_id, user, None)
+        def viewed() -> bytes:
+            view = service.game_view(game_id, user, None)
             return _game_out.dump_json(_game_out.validate_python(view), by_alias=True)
 
-        await self._respond(scope, send, answer)
+        await self._respond(scope, send, lambda: service.call(viewed))
 
     async def _legal_orders(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
@@ -201,18 +205,19 @@ class HotRoutes:
                 raise _FallBack
             power = query[0][1]
             user = self._remembered_user(scope, required=True)
+            assert user is not None  # (required: a request without one falls back)
         except (_FallBack, ValueError, UnicodeDecodeError):
             await self.fallback(scope, receive, send)
             return
         service = self.service
 
-        async def answer() -> bytes:
-            legal = await service.call(service.legal_orders, user, game_id, power)
+        def listed() -> bytes:
+            legal = service.legal_orders(user, game_id, power)
             writer = service.writer_of(game_id)
             return _legal_out.dump_json({loc: [order_to_wire(o, writer) for o in orders]
                                          for loc, orders in legal.items()}, by_alias=True)
 
-        await self._respond(scope, send, answer)
+        await self._respond(scope, send, lambda: service.call(listed))
 
     # -- the parts ---------------------------------------------------------------------------------
 
@@ -273,14 +278,14 @@ class HotRoutes:
         try:
             body = await answer()
         except ServiceError as exc:
-            status, body = exc.status, _json_answer({"detail": exc.detail()})
+            status, body = exc.status, json_body({"detail": exc.detail()})
             headers = exc.headers
         except RealpolitikError as exc:
-            status, body = 409, _json_answer({"detail": {"code": "game_error",
+            status, body = 409, json_body({"detail": {"code": "game_error",
                                                               "message": str(exc)}})
         except Exception as exc:
             status, detail, headers = failure_answer(scope, exc)
-            body = _json_answer({"detail": detail})
+            body = json_body({"detail": detail})
         head = [(b"content-length", str(len(body)).encode()),
                 (b"content-type", b"application/json")]
         if headers:

@@ -315,33 +315,73 @@ class EndOut(BaseModel):
     summary: str
 
 
-class SeaSuperiorityOut(BaseModel):
-    holder: str | None
-    fleets: dict[str, int]
-    tiers: dict[str, str]
+class TallyOut(BaseModel):
+    """A count the page keeps as the power's orders are given: its orders of ``kind`` given,
+    of at most ``limit`` ("1 of 3 given")."""
+
+    kind: str
+    limit: int
 
 
-class StartChoiceOut(BaseModel):
+class RuleNoteOut(BaseModel):
+    """One rule acting now, in words (:class:`realpolitik.rule_notes.RuleNote`)."""
+
+    topic: str
+    """What it is about, a stable key never shown (``"transform"``)."""
+    heading: str
+    text: str
+    """Sentences, places and powers by name."""
+    brief: str = ""
+    """A few words for a closed box's line (``"1 may transform"``)."""
+    tally: TallyOut | None = None
+    pressing: bool = False
+    """Something to decide now: shown open."""
+
+
+class UnitMarkOut(BaseModel):
+    """A note beside one of the power's units (:class:`realpolitik.rule_notes.UnitMark`)."""
+
+    province: str
+    mark: str
+    """The style of the note, never shown: ``"idle"`` (greyed: the unit cannot do as ordered
+    now), ``"choice"`` (one of a choice to make); other words plain."""
+    text: str
+    """Shown beside the unit: ``"may transform"``."""
+    why: str
+
+
+class UnitChoiceOut(BaseModel):
+    """A choice the power's orders make (:class:`realpolitik.rule_notes.UnitChoice`): of
+    ``units``, the first ``count`` given an order other than a hold are chosen, and such an
+    order to another is void; an order of ``kind`` chooses a unit that then holds."""
+
+    heading: str
+    text: str
     units: list[str]
-    """The inactive units (their provinces) among which the power chooses."""
     count: int
-    """How many of them it makes active."""
+    kind: str
+    when_full: str
+    """Said, after "void: ", of another unit's order but a hold once ``count`` are chosen."""
 
 
-class MobilisationOut(BaseModel):
-    units: list[str]
-    """The power's inactive units (their provinces) that a mobilisation may bring in."""
-    per_build: int
-    """How many units the one build foregone this winter mobilises (0: none now)."""
-    reason: str
-    """Why it may not mobilise now, when ``per_build`` is 0."""
+class RuleNotesOut(BaseModel):
+    """The variant's rules acting now, in words (its hooks' ``rule_notes``)."""
+
+    notes: list[RuleNoteOut] = Field(default_factory=list)
+    marks: list[UnitMarkOut] = Field(default_factory=list)
+    choice: UnitChoiceOut | None = None
+    legend: str = ""
+    """The sentence under the map explaining its marks for the variant's rules."""
 
 
-class ProtectorateOut(BaseModel):
-    controller: str | None
-    """The power that commands its units (None: civil disorder)."""
-    units: list[str]
-    """Where its units stand (codes)."""
+class BuildsUsedOut(BaseModel):
+    """Builds that orders of a kind the variant declares use this winter."""
+
+    kind: str
+    builds: int
+    words: str
+    """What they go to, after their number: ``"used to transform"`` ("1 used to
+    transform")."""
 
 
 class AdjustmentOut(BaseModel):
@@ -447,18 +487,15 @@ class GameOut(BaseModel):
     order_kinds: list[OrderKindOut] = Field(default_factory=list)
     """The kinds of order the variant adds to the rulebooks' (none in most variants): what the
     order menu offers beside hold, move, support and the others."""
-    # What a variant's own state shows beside the board (its hooks' ``public_state``):
-    sea_superiority: SeaSuperiorityOut | None = None
-    """Who holds sea superiority, each power's fleets and tier (a-e)."""
-    inactive: list[str] = Field(default_factory=list)
-    """The provinces of the inactive units (they may only hold until mobilised or
-    attacked)."""
-    start_choices: dict[str, StartChoiceOut] = Field(default_factory=dict)
-    """Power -> the inactive units it still chooses among this phase."""
-    mobilisation: dict[str, MobilisationOut] = Field(default_factory=dict)
-    """In a winter: power -> what mobilising costs and brings."""
-    protectorates: dict[str, ProtectorateOut] | None = None
-    """Each protectorate by name, the power that commands its units and where they stand."""
+    variant_state: dict[str, Any] = Field(default_factory=dict)
+    """What of the variant's own state anyone may see (its hooks' ``public_state``, as ``show
+    --json`` gives it): empty in most variants."""
+    rule_notes: dict[str, RuleNotesOut] = Field(default_factory=dict)
+    """Power -> the variant's rules acting now on its units, in words (its hooks'
+    ``rule_notes``), for each power they say anything of: what the page shows above the
+    power's orders and beside its units."""
+    game_notes: RuleNotesOut | None = None
+    """The variant's rules acting now on the whole game, for anyone (none in most variants)."""
     adjustments: dict[str, AdjustmentOut] = Field(default_factory=dict)
     """In an adjustment phase, each power with builds or removals due (upper case) -> them."""
     names: dict[str, str] | None = None
@@ -693,6 +730,9 @@ class OrdersOut(BaseModel):
     warnings: list[str] = Field(default_factory=list)
     """What the orders leave open or overdo (units without orders, builds not used, more
     removals than due, an order replaced by a later one): to show before "ready"."""
+    builds_used: list[BuildsUsedOut] = Field(default_factory=list)
+    """In a winter, the builds the orders of the variant's own kinds use, by kind (a
+    transform uses one): the builds left are those due less these."""
 
 
 class MyPowerOrders(BaseModel):
@@ -704,6 +744,9 @@ class MyPowerOrders(BaseModel):
     lines: list[OrderLineOut]
     warnings: list[str] = Field(default_factory=list)
     """As in :class:`OrdersOut`."""
+    builds_used: list[BuildsUsedOut] = Field(default_factory=list)
+    """In a winter, the builds the orders of the variant's own kinds use, by kind (a
+    transform uses one): the builds left are those due less these."""
 
 
 class ReadyIn(Strict):

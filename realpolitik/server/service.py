@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import json
 import logging
 import random
@@ -36,13 +37,15 @@ from realpolitik.game import REPLACED, Game, PhaseRecord, SubmittedOrder, replac
 from realpolitik.legality import check_order
 from realpolitik.notation import parse_orders
 from realpolitik.orders import Order, Waive
-from realpolitik.position import PhaseType
+from realpolitik.position import PhaseType, Position
 from realpolitik.render import render
+from realpolitik.rule_notes import rule_notes_to_json
 from realpolitik.rules import rules_for
 from realpolitik.server import security
 from realpolitik.server import store as db
 from realpolitik.server.accounts import AccountService
 from realpolitik.server.events import Event, Hub, SocketCount
+from realpolitik.server.fairness import FairGate, current_client
 from realpolitik.server.notify import Notifier
 from realpolitik.server.privacy import orders_revision, phase_as_seen, record_as_seen
 from realpolitik.server.settings import Settings
@@ -83,6 +86,31 @@ def _adjustment(game: Game, power: str) -> int:
     if info is None:
         return 0
     return info.builds if info.due > 0 else info.due
+
+
+def builds_used(game: Game, power: str) -> list[JSON]:
+    """The builds ``power``'s orders of each of the variant's own kinds use this winter
+    (:meth:`Game.builds_used`), each with what its kind says they go to (``"used to
+    transform"``); empty in other phases and in variants without kinds of their own."""
+    kinds = game.variant.kinds
+    return [{"kind": name, "builds": count, "words": kinds.by_name[name].builds_used_phrase}
+            for name, count in game.builds_used(power).items()]
+
+
+def rule_notes_view(position: Position) -> JSON:
+    """The variant's rules acting now, in words (its hooks' ``rule_notes``), as the game view
+    gives them: ``rule_notes``, each power's that say anything, and ``game_notes``, the
+    game's (None when empty)."""
+    hooks = position.variant.hooks
+    per_power = {}
+    for power in position.variant.power_ids:
+        notes = hooks.rule_notes(position, power)
+        if notes:
+            per_power[power] = rule_notes_to_json(notes)
+    game_notes = hooks.rule_notes(position, None)
+    return {"rule_notes": per_power,
+            "game_notes": rule_notes_to_json(game_notes) if game_notes else None}
+
 
 _T = TypeVar("_T")
 
@@ -388,8 +416,8 @@ class GameService:
         self._variants: dict[str, Variant] = {}
         self.variant_search = search_folders({VARIANTS_PATH_VARIABLE: settings.variants_path})
         """The folders of variants offered besides the shipped ones (``variants_path``)."""
-        self._limiters: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop,
-                                                  anyio.CapacityLimiter] = \
+        self._gates: weakref.WeakKeyDictionary[
+            asyncio.AbstractEventLoop, tuple[FairGate, anyio.CapacityLimiter]] = \
             weakref.WeakKeyDictionary()
 
     def _variant(self, name: str) -> Variant:
@@ -418,17 +446,24 @@ class GameService:
     cost a third more CPU per order submission than 4, and 4 a quarter more than 2 (2.4-2.7 ms
     against 1.8-2.3 ms)."""
 
-    async def call(self, function: Callable[..., _T], *args: Any) -> _T:
+    async def call(self, function: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
         """Run a service method from a route on one of :attr:`DATABASE_THREADS` threads, never
         on the event loop: a request that takes long (an adjudication, a long order text, a
         statement waiting for a lock or a PostgreSQL round trip) then delays no other
-        request's reading, writing or waiting, and the threads take the waiting calls in turn
-        (anyio's limiter is first come, first served)."""
+        request's reading, writing or waiting. The waiting calls are let in one client at a
+        time in turn (:class:`~realpolitik.server.fairness.FairGate`; the client is
+        :data:`~realpolitik.server.fairness.current_client`), so that a client with many
+        requests at once waits behind its own rather than making everyone wait."""
         loop = asyncio.get_running_loop()
-        limiter = self._limiters.get(loop)
-        if limiter is None:
-            limiter = self._limiters[loop] = anyio.CapacityLimiter(self.DATABASE_THREADS)
-        return await anyio.to_thread.run_sync(function, *args, limiter=limiter)
+        gate = self._gates.get(loop)
+        if gate is None:
+            gate = self._gates[loop] = (FairGate(self.DATABASE_THREADS),
+                                        anyio.CapacityLimiter(self.DATABASE_THREADS))
+        turns, threads = gate
+        if kwargs:
+            function = functools.partial(function, **kwargs)
+        async with turns.slot(current_client.get()):
+            return await anyio.to_thread.run_sync(function, *args, limiter=threads)
 
     # -- loading and saving games ---------------------------------------------------------------
 
@@ -721,8 +756,9 @@ class GameService:
             "names": place_names(game.variant),
             "policies": dict(game.variant.policies),
             "order_kinds": game.variant.kinds.to_json(),
-            # what the variant's state shows beside the board (e.g. "sea_superiority")
-            **game.variant.hooks.public_state(game.position),
+            # what the variant's state shows, and its rules acting now in words
+            "variant_state": game.variant.hooks.public_state(game.position),
+            **rule_notes_view(game.position),
             # the winter's builds and removals: the engine's one count, with its sentence
             "adjustments": adjustments_to_json(game.position),
             "to_order": self._to_order(loaded),
@@ -1065,11 +1101,13 @@ class GameService:
 
     def submit_orders(self, user: Account, game_id: int, power: str, text: str,
                       ready: bool | None = None, phase: str | None = None,
-                      revision: str | None = None) -> tuple[str, list[OrderLine], bool, list[str]]:
+                      revision: str | None = None,
+                      ) -> tuple[str, list[OrderLine], bool, list[str], list[JSON]]:
         """Give ``power``'s orders for the current phase (replacing earlier ones); returns the
-        phase, each order with its messages, the ready flag and what the orders leave open
-        (:meth:`Game.warnings`, as of this submission: read in the same transaction rather
-        than with another request to the database). Unreadable and illegal lines are kept
+        phase, each order with its messages, the ready flag, what the orders leave open
+        (:meth:`Game.warnings`) and the builds its orders of the variant's own kinds use
+        (:func:`builds_used`), as of this submission: read in the same transaction rather
+        than with another request to the database. Unreadable and illegal lines are kept
         (nothing typed is lost) but not carried out. ``revision``: the
         :func:`~realpolitik.server.privacy.orders_revision` of the orders the sender last saw;
         if they have changed since (another tab or device), the orders are refused (409
@@ -1101,11 +1139,12 @@ class GameService:
             was_ready = previous is not None and previous.phase == phase and bool(previous.ready)
             is_ready = was_ready if ready is None else bool(ready)
             warnings = game.warnings(power)
+            used = builds_used(game, power)
             self._set_pending(conn, loaded, power, text, is_ready)
             self._save(conn, loaded)
         self._tell_own_pages(game_id, user, power, phase, text, is_ready)
         self._after_ready_change(game_id, loaded, announce=is_ready != was_ready)
-        return phase, lines, is_ready, warnings
+        return phase, lines, is_ready, warnings, used
 
     @staticmethod
     def _stored_text(loaded: _Loaded, power: str) -> str | None:
@@ -1149,6 +1188,7 @@ class GameService:
                     "lines": self.describe(loaded.game, power, text) if text else [],
                     "warnings": loaded.game.warnings(power)
                     if power in loaded.game.powers_to_order() else [],
+                    "builds_used": builds_used(loaded.game, power),
                 }
             return out
 

@@ -99,7 +99,7 @@ def test_colonial_winters_spring_1870_as_england(browser: Any, server: Any,
     def first(code: str) -> str:
         return str(places[code.split("/")[0].lower()]).split(" ")[0].strip("()")[:4].lower()
 
-    choice = server.api("GET", f"/games/{game}", token=token)["start_choices"]["england"]
+    choice = server.api("GET", f"/games/{game}", token=token)["rule_notes"]["england"]["choice"]
     entries = []
     for loc, orders in legal.items():
         if loc in ("n19", "s14"):
@@ -113,11 +113,11 @@ def test_colonial_winters_spring_1870_as_england(browser: Any, server: Any,
     started = time.perf_counter()
     # tick two start choices through the choice boxes (chosen, they hold)
     page.check("#choose-n19")
-    page.wait_for_function("document.querySelectorAll('#start-choice li.on').length === 1")
+    page.wait_for_function("document.querySelectorAll('#unit-choice li.on').length === 1")
     page.check("#choose-s14")
-    page.wait_for_function("document.querySelectorAll('#start-choice li.on').length === 2")
+    page.wait_for_function("document.querySelectorAll('#unit-choice li.on').length === 2")
     # the other ten cannot be chosen now
-    disabled = page.eval_on_selector_all("#start-choice input:disabled", "els => els.length")
+    disabled = page.eval_on_selector_all("#unit-choice input:disabled", "els => els.length")
     assert disabled == 10
     # and the quick entry says that a move of another candidate would be void
     page.fill("#quick", "falkland")
@@ -164,7 +164,7 @@ def test_colonial_winters_spring_1870_as_england(browser: Any, server: Any,
     print(f"Mark ready to Fall 1870 on the page: {(seen - clicked) / 1000:.2f} s")
     page.wait_for_selector("#orders-h:has-text('England')")
     # the choice is made: the orders panel of Fall no longer offers it
-    page.wait_for_function("!document.querySelector('#start-choice')")
+    page.wait_for_function("!document.querySelector('#unit-choice')")
     assert not page.errors, page.errors  # type: ignore[attr-defined]
     page.screenshot(path=str(shots / "web-cw-fall-1870.png"))
     page.click("#tab-history")
@@ -242,6 +242,11 @@ def test_jump_to_a_unit_and_a_region(browser: Any, server: Any, tmp_path: Path) 
     assert page.evaluate(width) < before
     page.locator("body").press("/")
     assert page.evaluate("document.activeElement.id") == "quick"
+    # the Game tab gives the rules acting on the whole game (the game view's game_notes)
+    page.click("#tab-game")
+    facts = page.inner_text("#panel-game dl.facts")
+    assert "Sea superiority" in facts and "England (14 fleets). Fleets (tier): " in facts
+    assert "United States 7 (b)" in facts and "India: commanded by England" in facts
     assert not page.errors, page.errors  # type: ignore[attr-defined]
 
 

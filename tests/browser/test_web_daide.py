@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from pathlib import Path
 from typing import Any
 
 import pytest
-from test_web_play import new_page, sign_up
+from test_web_play import new_page, shots_dir, sign_up
 
 from realpolitik.bots import make_bot
 from realpolitik.daide.client import play_bots
@@ -17,7 +18,8 @@ from realpolitik.daide.client import play_bots
 pytestmark = pytest.mark.browser
 
 
-def test_a_daide_bot_takes_a_free_seat_and_is_shown_as_a_bot(browser: Any, server: Any) -> None:
+def test_a_daide_bot_takes_a_free_seat_and_is_shown_as_a_bot(browser: Any, server: Any,
+                                                             tmp_path: Path) -> None:
     page = new_page(browser, server)
     sign_up(page, "dora")
     page.fill("#create-form input[name=name]", "With DumbBot")
@@ -40,6 +42,7 @@ def test_a_daide_bot_takes_a_free_seat_and_is_shown_as_a_bot(browser: Any, serve
     row = page.inner_text("table.seats tr:has(.daide)")
     assert "Turkey" in row and "computer: realpolitik v" in row and "(DAIDE)" in row
     page.wait_for_selector(".seat-changes li:has-text('taken by the DAIDE bot realpolitik v')")
+    page.screenshot(path=str(shots_dir(tmp_path) / "web-daide-seat.png"), full_page=True)
     page.goto(server.url + "/")
     page.wait_for_selector(f"a[href='#/game/{game}']")
     lobby = page.inner_text(f"#mine tr:has(a[href='#/game/{game}'])")

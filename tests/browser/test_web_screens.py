@@ -1,6 +1,7 @@
-"""Issue 32, items 8 and 9: at 1366x768 the standard map is as wide as its pane with names big
-enough to read, and "Mark ready" stays in reach while scrolling; on a phone the ready button
-floats at the foot of the screen after ordering, and the page does not speak of Ctrl+Enter."""
+"""Issue 32, items 8 and 9, and issue 31's leftovers: at 1366x768 the whole standard board is in
+the window (the Mediterranean was below the fold) with names big enough to read, and "Mark
+ready" stays in reach while scrolling; on a phone the ready button floats at the foot of the
+screen after ordering, and the page does not speak of Ctrl+Enter."""
 
 from __future__ import annotations
 
@@ -19,8 +20,13 @@ _SIZES = """() => {
   const svg = document.querySelector('#map svg');
   const label = [...svg.querySelectorAll('#labels > g:last-child text')]
     .find((t) => t.textContent === 'BUR');
+  const bottom = (id) =>
+    svg.querySelector(`#spaces path[id="${id}"]`).getBoundingClientRect().bottom;
   return {map: svg.getBoundingClientRect().width,
           pane: document.querySelector('#map').clientWidth,
+          side: document.querySelector('.side').getBoundingClientRect().width,
+          south: Math.max(bottom('naf'), bottom('ion'), bottom('eas')),
+          zoom: document.querySelector('.map-bar button').getBoundingClientRect().bottom,
           label: label.getBoundingClientRect().height};
 }"""
 
@@ -37,8 +43,11 @@ def test_the_map_reads_at_1366x768_and_ready_stays_in_view(browser: Any, server:
     game = two_player_game(server, alice, bob, "Laptop")
     page = open_game(context_for(browser, alice, viewport=LAPTOP), server, game)
     sizes = page.evaluate(_SIZES)
-    assert sizes["map"] >= sizes["pane"] - 2 and sizes["map"] >= 950, sizes  # was 705
-    assert sizes["label"] >= 9.5, sizes  # names were about 6 px high
+    # the whole board without scrolling: the Mediterranean and North Africa, and the zoom
+    assert sizes["south"] <= LAPTOP["height"] and sizes["zoom"] <= LAPTOP["height"], sizes
+    assert sizes["map"] >= sizes["pane"] - 2 and sizes["map"] >= 600, sizes  # the column's width
+    assert sizes["side"] >= 450, sizes  # the room the map leaves goes to the orders
+    assert sizes["label"] >= 9.5, sizes  # names were about 6 px high when last fitted
     # scrolled down to the south of the map, "Mark ready" and the orders are still in view
     page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
     page.wait_for_timeout(200)

@@ -45,17 +45,17 @@ async def log_in(body: Credentials, service: ServiceDep, client: ClientAddress,
 
 
 @router.post("/logout", response_model=Ok)
-def log_out(token: Token, service: ServiceDep) -> Ok:
+async def log_out(token: Token, service: ServiceDep) -> Ok:
     """Forget the token used for this request."""
-    service.accounts.log_out(token)
+    await service.call(service.accounts.log_out, token)
     return Ok()
 
 
 @router.post("/logout-everywhere", response_model=RevokedOut)
-def log_out_everywhere(user: CurrentUser, service: ServiceDep) -> RevokedOut:
+async def log_out_everywhere(user: CurrentUser, service: ServiceDep) -> RevokedOut:
     """End every log-in of your account, this one too (a token that leaked stops working, and
     every live connection opened with one closes)."""
-    return RevokedOut(revoked=service.accounts.log_out_everywhere(user))
+    return RevokedOut(revoked=await service.call(service.accounts.log_out_everywhere, user))
 
 
 @router.post("/password", response_model=RevokedOut)
@@ -69,29 +69,29 @@ async def change_password(body: PasswordChange, user: CurrentUser, token: Token,
 
 
 @router.get("/sessions", response_model=list[SessionOut])
-def sessions(user: CurrentUser, token: Token, service: ServiceDep) -> list[SessionOut]:
+async def sessions(user: CurrentUser, token: Token, service: ServiceDep) -> list[SessionOut]:
     """Your log-ins still valid, the newest first: when, from which address and browser, and
     which is this one."""
-    return [SessionOut(**s) for s in service.accounts.sessions(user, token)]
+    return [SessionOut(**s) for s in await service.call(service.accounts.sessions, user, token)]
 
 
 @router.delete("/sessions/{session_id}", response_model=Ok)
-def end_session(session_id: Annotated[str, Path(max_length=64)], user: CurrentUser,
-                service: ServiceDep) -> Ok:
+async def end_session(session_id: Annotated[str, Path(max_length=64)], user: CurrentUser,
+                      service: ServiceDep) -> Ok:
     """End one of your log-ins (its ``id`` from ``GET /auth/sessions``)."""
-    service.accounts.end_session(user, session_id)
+    await service.call(service.accounts.end_session, user, session_id)
     return Ok()
 
 
 @router.post("/ticket", response_model=TicketOut)
-def ticket(user: CurrentUser, token: Token, service: ServiceDep) -> TicketOut:
+async def ticket(user: CurrentUser, token: Token, service: ServiceDep) -> TicketOut:
     """A single-use ticket for one WebSocket connection (``/games/{id}/ws?ticket=``), valid for
     ``expires_in`` seconds: the bearer token itself never goes into a URL."""
-    code = service.accounts.issue_ticket(user, token)
+    code = await service.call(service.accounts.issue_ticket, user, token)
     return TicketOut(ticket=code, expires_in=service.settings.ticket_seconds)
 
 
 @router.get("/me", response_model=UserOut)
-def me(user: CurrentUser) -> UserOut:
+async def me(user: CurrentUser) -> UserOut:
     """The logged-in user."""
     return UserOut(id=user.id, username=user.username)

@@ -45,17 +45,18 @@ class NotificationsOut(BaseModel):
 
 
 @router.get("/me/notifications", response_model=NotificationsOut)
-def my_notifications(user: CurrentUser, service: ServiceDep) -> NotificationsOut:
+async def my_notifications(user: CurrentUser, service: ServiceDep) -> NotificationsOut:
     """Your e-mail address, whether it is verified, and what you get mail about."""
-    return NotificationsOut(**service.notifier.prefs(user.id))
+    return NotificationsOut(**await service.call(service.notifier.prefs, user.id))
 
 
 @router.put("/me/notifications", response_model=NotificationsOut)
-def set_notifications(body: NotificationsIn, user: CurrentUser,
-                      service: ServiceDep) -> NotificationsOut:
+async def set_notifications(body: NotificationsIn, user: CurrentUser,
+                            service: ServiceDep) -> NotificationsOut:
     """Change your address (a new one gets a link to verify it) or what you get mail about."""
     choices = body.model_dump(exclude_unset=True)
-    return NotificationsOut(**service.notifier.update(user.id, user.username, choices))
+    return NotificationsOut(**await service.call(service.notifier.update, user.id,
+                                                 user.username, choices))
 
 
 def _page(title: str, text: str) -> HTMLResponse:
@@ -69,10 +70,10 @@ def _page(title: str, text: str) -> HTMLResponse:
 
 
 @router.get("/mail/verify", response_class=HTMLResponse, include_in_schema=False)
-def verify(service: ServiceDep,
-           token: Annotated[str, Query(max_length=100)] = "") -> HTMLResponse:
+async def verify(service: ServiceDep,
+                 token: Annotated[str, Query(max_length=100)] = "") -> HTMLResponse:
     """The link of the verification mail."""
-    email = service.notifier.verify(token)
+    email = await service.call(service.notifier.verify, token)
     if email is None:
         return _page("Link not valid", "This link is unknown or more than two days old: "
                      "enter your address again under Notifications to get a new one.")
@@ -81,10 +82,10 @@ def verify(service: ServiceDep,
 
 @router.api_route("/mail/unsubscribe", methods=["GET", "POST"], response_class=HTMLResponse,
                   include_in_schema=False)
-def unsubscribe(service: ServiceDep, key: Annotated[str, Query(max_length=100)] = "",
-                kind: Annotated[str, Query(max_length=20)] = "all") -> HTMLResponse:
+async def unsubscribe(service: ServiceDep, key: Annotated[str, Query(max_length=100)] = "",
+                      kind: Annotated[str, Query(max_length=20)] = "all") -> HTMLResponse:
     """The link in every notification (and its one-click ``List-Unsubscribe``)."""
-    email = service.notifier.unsubscribe(key, kind)
+    email = await service.call(service.notifier.unsubscribe, key, kind)
     if email is None:
         return _page("Link not valid", "This unsubscribe link is unknown.")
     what = {"phase": "when a phase is played", "reminder": "to remind you of deadlines",

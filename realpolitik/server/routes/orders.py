@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Response
 
 from realpolitik.server.deps import CurrentUser, ServiceDep
 from realpolitik.server.inputs import GameId, StrictJSONRoute, counter
 from realpolitik.server.privacy import orders_revision
+from realpolitik.server.routes.answers import json_answer
 from realpolitik.server.schemas import (
+    BuildsUsedOut,
     MyPowerOrders,
     OrderOut,
     OrdersIn,
@@ -32,7 +34,7 @@ async def submit_orders(game_id: GameId, body: OrdersIn, user: CurrentUser,
     back with the order it was read as, or the error with its fields; bad lines are kept but
     not carried out. Secret until the phase is adjudicated."""
     text = body.as_text()
-    phase, lines, ready, warnings = await service.call(
+    phase, lines, ready, warnings, used = await service.call(
         service.submit_orders, user, game_id, body.power, text, body.ready, body.phase,
         body.revision)
     writer = service.writer_of(game_id)
@@ -41,7 +43,8 @@ async def submit_orders(game_id: GameId, body: OrdersIn, user: CurrentUser,
     accepted, errors = count_lines(wire)
     return OrdersOut(phase=phase, power=power, ready=ready, lines=wire,
                      accepted=accepted, errors=errors,
-                     warnings=warnings, revision=orders_revision(phase, text))
+                     warnings=warnings, builds_used=[BuildsUsedOut(**u) for u in used],
+                     revision=orders_revision(phase, text))
 
 
 @router.get("/orders", response_model=dict[str, MyPowerOrders])
@@ -55,7 +58,8 @@ async def my_orders(game_id: GameId, user: CurrentUser,
                              submitted=data["submitted"],
                              ready=data["ready"],
                              lines=[line_to_wire(line, writer) for line in data["lines"]],
-                             warnings=data["warnings"])
+                             warnings=data["warnings"],
+                             builds_used=[BuildsUsedOut(**u) for u in data["builds_used"]])
         for power, data in mine.items()
     }
 
@@ -86,15 +90,20 @@ async def turn(game_id: GameId, user: CurrentUser, service: ServiceDep,
                since: Annotated[int | None, counter("the first played phase to return")]
                = None,
                press_after: Annotated[int, counter("the press after this message id")] = 0,
-               ) -> dict[str, Any]:
+               ) -> Response:
     """One call per phase for a program that plays: the game (as ``GET /games/{id}``), whether
     your power (``power``, needed only if you command several) must order, its builds or
     removals, its legal orders, the orders it gave so far, the phases played from ``since``
     (by default the last one) and the press after message ``press_after`` (a page of 100, as
     ``GET .../press``). Answer with
     ``PUT .../orders`` and ``"ready": true``."""
-    answer = await service.call(service.turn, user, game_id, power, since, press_after)
-    writer = service.writer_of(game_id)
-    answer["legal_orders"] = {loc: [order_to_wire(o, writer) for o in orders]
-                              for loc, orders in answer["legal_orders"].items()}
-    return answer
+    def answer() -> dict[str, Any]:
+        found = service.turn(user, game_id, power, since, press_after)
+        writer = service.writer_of(game_id)
+        found["legal_orders"] = {loc: [order_to_wire(o, writer) for o in orders]
+                                 for loc, orders in found["legal_orders"].items()}
+        return found
+
+    # a long answer (the game, its legal orders, a page of press): written on the service's
+    # thread, not the event loop
+    return await json_answer(service, answer, model=TurnOut)

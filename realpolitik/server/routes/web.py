@@ -7,6 +7,7 @@ The page holds no rules (style guide §8): it shows the server's SVG and takes i
 
 from __future__ import annotations
 
+import logging
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -14,9 +15,12 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import FileResponse
 
+from realpolitik.errors import RealpolitikError
 from realpolitik.rules import EDITIONS
 from realpolitik.server.colours import chart_colours
 from realpolitik.variant import available_variants, load_variant
+
+_log = logging.getLogger("realpolitik.server")
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 _TYPES = {".js": "text/javascript", ".css": "text/css", ".html": "text/html",
@@ -47,7 +51,13 @@ def static(name: str) -> FileResponse:
 def _variants(search: tuple[Path, ...]) -> list[dict[str, Any]]:
     out = []
     for variant_id in available_variants(search):
-        variant = load_variant(variant_id, search=search)
+        try:
+            variant = load_variant(variant_id, search=search)
+        except RealpolitikError as exc:
+            # (serve checks them at start: a folder edited since) one bad variant is left out,
+            # not the whole list
+            _log.warning("the variant %r is left out of the lobby: %s", variant_id, exc)
+            continue
         chart = chart_colours({p.id: p.colour for p in variant.powers})
         out.append({
             "id": variant.id,

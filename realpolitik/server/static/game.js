@@ -544,7 +544,7 @@ export class GamePage {
     const power = this.power;
     const legal = this.legal[power] || {};
     const lines = (this.orders[power] && this.orders[power].lines) || [];
-    const help = phaseHelp(g, power, legal, lines);
+    const help = phaseHelp(g, power, legal, lines, (this.orders[power] && this.orders[power].builds_used) || []);
     box.append(h("h2", { id: "orders-h" }, `Orders for ${title(power)}`));
     if (this.changedElsewhere[power]) box.append(this.changedBox(power, this.changedElsewhere[power]));
     if (help.due) box.append(h("p", { class: "due", id: "orders-due", role: "status" }, help.due));
@@ -722,7 +722,7 @@ export class GamePage {
     const held = this.orders[power] || {};
     try {
       const answer = await api("PUT", `/games/${this.id}/orders`, { power, text, phase: this.game.phase, revision: held.revision });
-      this.orders[power] = { ...held, text, revision: answer.revision, lines: answer.lines, ready: answer.ready, submitted: true, warnings: answer.warnings || [] };
+      this.orders[power] = { ...held, text, revision: answer.revision, lines: answer.lines, ready: answer.ready, submitted: true, warnings: answer.warnings || [], builds_used: answer.builds_used || [] };
       delete this.changedElsewhere[power];
       this.sentOrders = { ...(this.sentOrders || {}), [power]: { phase: answer.phase, orders: this.orders[power] } };
       local.set(this.draftKey(power), null);
@@ -1031,11 +1031,8 @@ export class GamePage {
       facts.push(["DAIDE bots", g.daide_port ? `may take free seats: connect to port ${g.daide_port} of this server and name the game ${g.private ? "by its invite code" : `"${g.name}" or ${g.id}`} (SEL), e.g. realpolitik daide play HOST:${g.daide_port} --game ${g.private ? "CODE" : g.id}`
         : "may take free seats (this server has no DAIDE port open)"]);
     }
-    const sea = g.sea_superiority;
-    if (sea) {
-      facts.push(["Sea superiority", sea.holder ? title(sea.holder) : "nobody"]);
-      facts.push(["Fleets (tier)", g.powers.map((p) => `${title(p)} ${sea.fleets[p] ?? 0} (${sea.tiers[p] ?? "-"})`).join(", ")]);
-    }
+    // the variant's rules acting on the whole game, in its words
+    for (const note of (g.game_notes && g.game_notes.notes) || []) facts.push([note.heading, note.text]);
     const policies = Object.entries(g.policies || {});
     if (policies.length) facts.push(["Policies", policies.map(([k, v]) => `${k.replaceAll("_", " ")}: ${v.replaceAll("_", " ")}`).join("; ")]);
     if (g.invite_code) facts.push(["Invite code", g.invite_code]);
@@ -1195,8 +1192,9 @@ function seatState(g, p, player) {
 }
 
 /** The help of the orders panel for the phase: what is due, how to give orders, what happens to
- * what is not ordered, and an example for the empty text box. */
-function phaseHelp(g, power, legal, lines) {
+ * what is not ordered, and an example for the empty text box. ``used``: the builds the power's
+ * orders of the variant's own kinds use (its orders' ``builds_used``). */
+function phaseHelp(g, power, legal, lines, used) {
   const given = (kind) => lines.filter((l) => l.ok && l.order && l.order.kind === kind).length;
   const entries = Object.entries(legal).filter(([loc]) => loc !== "waive");
   const first = (kind) => { for (const [, os] of entries) { const o = os.find((x) => x.kind === kind); if (o) return said(o); } return null; };
@@ -1211,11 +1209,11 @@ function phaseHelp(g, power, legal, lines) {
     };
   }
   if (g.phase_type === "adjustments") {
-    const mobilise = entries.some(([, os]) => os.some((o) => o.kind === "mobilise"))
-      ? ` You may also mobilise inactive units (${given("mobilise")} given): click one and choose Mobilise; it costs one build.`
-      : "";
-    const advice = adjustmentHelp(g, power, entries, given, first);
-    return mobilise ? { ...advice, how: advice.how + mobilise } : advice;
+    // the variant's own kinds of order listed now (order_kinds), each by its menu label
+    const kinds = (g.order_kinds || []).filter((k) => entries.some(([, os]) => os.some((o) => o.kind === k.name)));
+    const extra = kinds.map((k) => ` You may also give ${kindWords(g.order_kinds, { kind: k.name }, "adjustments")} orders (${given(k.name)} given): click the unit and choose it in the menu.`).join("");
+    const advice = adjustmentHelp(g, power, entries, given, first, used);
+    return extra ? { ...advice, how: advice.how + extra } : advice;
   }
   return {
     due: null,
@@ -1225,8 +1223,9 @@ function phaseHelp(g, power, legal, lines) {
   };
 }
 
-/** The help of an adjustment phase: builds or removals due. */
-function adjustmentHelp(g, power, entries, given, first) {
+/** The help of an adjustment phase: builds or removals due, less the builds the orders of the
+ * variant's own kinds use (``used``, each said in its kind's words). */
+function adjustmentHelp(g, power, entries, given, first, used) {
   const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
   // the engine's one count (GET /games/{id} "adjustments"), which says why it is not centres
   // minus units (India's armies need no centres...) and what caps the builds
@@ -1238,15 +1237,15 @@ function adjustmentHelp(g, power, entries, given, first) {
   const removals = info ? info.removals || 0 : Math.max(0, units - centres);
   if (builds > 0 || (info && info.due > 0)) {
     const sites = entries.filter(([, os]) => os.some((o) => o.kind === "build")).length;
-    // a mobilisation foregoes one build (Colonial Winters 8), as the engine counts it
-    const foregone = builds > 0 && given("mobilise") > 0 ? 1 : 0;
-    const due = (info ? builds : Math.min(builds, sites)) - foregone;
+    // builds taken by orders of the variant's own kinds, as the engine counts them
+    const spent = builds > 0 ? used.filter((u) => u.builds > 0) : [];
+    const due = Math.max(0, (info ? builds : Math.min(builds, sites)) - spent.reduce((n, u) => n + u.builds, 0));
     const waived = given("waive");
     const limit = info ? (info.limit ? `; ${info.due} due, but ${info.limit}` : "")
       : due < builds ? `; only ${plural(sites, "free home centre")}` : "";
     return {
       due: `Builds: ${plural(due, "build")} allowed (${centres} centres, ${units} units${why})${limit}` +
-        (foregone ? "; 1 foregone to mobilise units" : "") +
+        spent.map((u) => `; ${u.builds} ${u.words}`).join("") +
         `; ${given("build")} given${waived ? `, ${waived} waived` : ""}.`,
       how: "Click a free home centre on the map and choose an army or a fleet. Or pick from the lists, or type below (WAIVE gives up a build).",
       fallback: "builds not given are given up.",

@@ -112,6 +112,8 @@ export class MapView {
     // hundreds of spaces needs more than the 2.5 times that suits the standard board)
     const box = svg.viewBox && svg.viewBox.baseVal;
     if (box && box.width) svg.style.setProperty("--art-width", `${box.width}px`);
+    // the board's shape: the game's layout gives the map a column that fits the window's height
+    if (box && box.width && box.height) (this.el.closest(".game-body") || this.el).style.setProperty("--map-aspect", String(box.width / box.height));
     if (this.zoomWidth) svg.style.width = this.zoomWidth;  // a redraw keeps the zoom
     svg.setAttribute("role", "img");
     const title = svg.querySelector("#title text");

@@ -1,9 +1,10 @@
 // The rules in sight and many units ordered quickly (issue 28): what a variant's rules do to
-// the player's units before the orders are given (inactive units, the start choice, the cost
-// of mobilising, sea superiority, protectorates, orders that would be void), a keyboard entry
-// that completes places by name, a sheet of one's units to type over, and jumping the map to a
-// unit or a region. Everything comes from the server: the game view's rule state, the legal
-// orders, the orders' warnings and the catalogue's place names and regions. No rules here.
+// the player's units before the orders are given (the game view's rule notes, said by the
+// variant: notes, marks beside units, a choice to make; orders that would be void), a keyboard
+// entry that completes places by name, a sheet of one's units to type over, and jumping the map
+// to a unit or a region. Everything comes from the server: the game view's rule notes, the
+// legal orders, the orders' warnings and the catalogue's place names and regions. No rules
+// here, and no variant's.
 import { h, title } from "./api.js";
 
 const COASTS = { nc: "north", sc: "south", ec: "east", wc: "west" };
@@ -66,37 +67,21 @@ export function orderName(places, o, phaseType = "movement", kinds = []) {
 
 // -- the rules in sight -------------------------------------------------------------------------
 
-/** The game's rule state for ``power``: its inactive units, the start choice, protectorate
- * units it commands. Empty for a game whose variant has none. */
-export function ruleFacts(g, power) {
-  const mine = new Set(((g.position.units || {})[power.toUpperCase()] || []).map((u) => u.split(" ")[1].toLowerCase().split("/")[0]));
-  const inactive = (g.inactive || []).filter((p) => mine.has(p));
-  const choice = (g.start_choices || {})[power] || null;
-  const guarded = new Map();  // province -> protectorate commanded by this power
-  for (const [country, info] of Object.entries(g.protectorates || {})) {
-    for (const p of info.units) if (mine.has(p.toLowerCase())) guarded.set(p.toLowerCase(), { country, ...info });
-  }
-  return { inactive, choice, guarded, mobilisation: (g.mobilisation || {})[power] || null };
+const NO_NOTES = { notes: [], marks: [], choice: null, legend: "" };
+
+/** The variant's rules acting now on ``power``'s units, as the game view says them in words
+ * (its ``rule_notes``: notes with a heading, marks beside units, a choice to make). Empty for a
+ * variant that has none. */
+export function ruleNotes(g, power) {
+  return (g.rule_notes || {})[power] || NO_NOTES;
 }
 
-/** A short note beside a unit in the lists, or null: inactive, one of the start choice, a
- * protectorate's unit. */
+/** A short note beside a unit in the lists ({cls, text, why}), or null: the variant's mark
+ * for the unit. */
 export function unitNote(g, power, loc) {
-  const facts = ruleFacts(g, power);
   const prov = loc.toLowerCase().split("/")[0];
-  if (facts.choice && facts.choice.units.includes(prov)) {
-    return { cls: "choice", text: "inactive · start choice", why: `One of the inactive units among which ${title(power)} chooses ${facts.choice.count} to be active this turn (rule 8). Ordered to do anything but hold, it is chosen.` };
-  }
-  if (facts.inactive.includes(prov)) {
-    return g.phase_type === "adjustments"
-      ? { cls: "inactive", text: "inactive: may be mobilised", why: "An inactive unit; Mobilise brings it into play for one build this winter (rule 8)." }
-      : { cls: "inactive", text: "inactive: holds", why: "An inactive unit only holds until it is mobilised (in a winter, for a build) or attacked (rule 8)." };
-  }
-  const country = facts.guarded.get(prov);
-  if (country) {
-    return { cls: "protectorate", text: `${country.country}'s`, why: `A unit of ${country.country}, which needs no supply centre: the holder of sea superiority commands it (rule 7).` };
-  }
-  return null;
+  const mark = ruleNotes(g, power).marks.find((m) => m.province === prov);
+  return mark ? { cls: mark.mark, text: mark.text, why: mark.why } : null;
 }
 
 /** Order text -> why it would be void, from the warnings the server gives with the orders
@@ -110,60 +95,37 @@ export function voidReasons(warnings) {
   return out;
 }
 
-/** The box above the orders: the rules acting on this power's units now, the start choice
- * as a choice, the cost of mobilising, sea superiority and the protectorates. Null when the
- * variant has none of these. */
+/** How many of the orders given (the lines read) are of ``kind``. */
+function givenOf(lines, kind) {
+  return lines.filter((l) => l.ok && l.order && l.order.kind === kind).length;
+}
+
+/** The box above the orders: the variant's rules acting on this power's units now, each note
+ * under its heading (with the count of the orders it speaks of given so far), and the choice
+ * its orders make as tick boxes. Null when the variant says nothing. */
 export function rulesBox(page, power, lines) {
-  const g = page.game;
-  const places = placesOf(page);
-  const facts = ruleFacts(g, power);
-  const sea = g.sea_superiority;
-  if (!facts.inactive.length && !facts.choice && !sea && !Object.keys(g.protectorates || {}).length) return null;
+  const { notes, choice } = ruleNotes(page.game, power);
+  if (!notes.length && !choice) return null;
   const parts = [];
-  if (facts.choice) parts.push(startChoice(page, power, facts.choice, lines, places));
-  const others = facts.inactive.filter((p) => !(facts.choice && facts.choice.units.includes(p)));
-  if (others.length) {
-    parts.push(h("p", { id: "rules-inactive" }, h("strong", {}, `${others.length} inactive unit${others.length === 1 ? "" : "s"}`),
-      ` (faded, in a dashed ring on the map) only hold until mobilised in a winter or attacked (rule 8): `,
-      others.map((p) => unitName(places, unitOf(g, power, p))).join(", "), "."));
+  if (choice) parts.push(choiceBox(page, power, choice, lines, placesOf(page)));
+  for (const note of notes) {
+    const tally = note.tally ? ` ${givenOf(lines, note.tally.kind)} of ${note.tally.limit} given.` : "";
+    parts.push(h("p", { id: `rules-${note.topic}` }, h("strong", {}, `${note.heading}: `), note.text, tally));
   }
-  if (g.phase_type === "adjustments" && facts.mobilisation) {
-    const m = facts.mobilisation;
-    const given = lines.filter((l) => l.ok && l.order && l.order.kind === "mobilise").length;
-    parts.push(h("p", { id: "rules-mobilise" }, h("strong", {}, "Mobilising: "),
-      m.per_build > 0 ? `forgo one build this winter to bring up to ${m.per_build} of your ${m.units.length} inactive units into play (rule 8): choose Mobilise on each (${given} of ${m.per_build} given). The build count drops by one; more than ${m.per_build} are void.`
-        : `not this winter: ${m.reason}.`));
-  }
-  if (sea) {
-    const mine = sea.tiers[power];
-    parts.push(h("p", { id: "rules-sea" }, h("strong", {}, "Sea superiority: "),
-      sea.holder ? `${title(sea.holder)} (${sea.fleets[sea.holder]} fleets).` : "nobody.",
-      mine ? ` ${title(power)}: ${sea.fleets[power] ?? 0} fleets, tier ${mine} (rule 4).` : ""));
-  }
-  const protectorates = Object.entries(g.protectorates || {});
-  if (protectorates.length) {
-    parts.push(h("p", { id: "rules-protectorates" }, h("strong", {}, "Protectorates: "),
-      protectorates.map(([country, info]) => `${country}: ${info.controller ? `commanded by ${title(info.controller)}` : "neutral, its units in civil disorder"}`
-        + (info.units.length ? ` (${info.units.map((p) => placeName(places, p)).join(", ")})` : "")).join("; "), " (rules 7(e), 7(f))."));
-  }
-  // open when there is something to decide or to fix: the start choice, a void order, a
-  // winter's mobilisation; otherwise its summary line says enough (it opens on a click)
+  // open when there is something to decide or to fix: a choice, a void order, a note that
+  // presses; otherwise its summary line says enough (it opens on a click)
   const voids = voidReasons(page.orders[power] && page.orders[power].warnings).size;
-  const open = page.rulesOpen ?? Boolean(facts.choice || voids || (g.phase_type === "adjustments" && facts.mobilisation));
+  const open = page.rulesOpen ?? Boolean(choice || voids || notes.some((n) => n.pressing));
   return h("details", { class: "rules-box", id: "rules-box", open: open || undefined, ontoggle: (ev) => { page.rulesOpen = ev.target.open; } },
-    h("summary", {}, "Rules acting now", facts.choice ? ` · choose ${facts.choice.count} of ${facts.choice.units.length}` : "",
-      others.length ? ` · ${others.length} inactive` : ""), parts);
+    h("summary", {}, "Rules acting now", choice ? ` · choose ${choice.count} of ${choice.units.length}` : "",
+      notes.filter((n) => n.brief).map((n) => ` · ${n.brief}`).join("")), parts);
 }
 
-function unitOf(g, power, prov) {
-  const units = (g.position.units || {})[power.toUpperCase()] || [];
-  return units.find((u) => u.split(" ")[1].toLowerCase().split("/")[0] === prov) || prov.toUpperCase();
-}
-
-/** Rule 8's start choice as a choice: a box per candidate. A candidate given an order other
- * than a hold is chosen, first given first chosen; ticking one gives it MOBILISE (chosen, it
- * holds), unticking a hold. Candidates ordered beyond the count are shown as void. */
-function startChoice(page, power, choice, lines, places) {
+/** The choice the power's orders make, as tick boxes: a box per unit. A unit given an order
+ * other than a hold is chosen, first given first chosen; ticking one gives it the choice's
+ * kind of order (chosen, it holds), unticking a hold. Units ordered beyond the count are
+ * shown as void. */
+function choiceBox(page, power, choice, lines, places) {
   const legal = page.legal[power] || {};
   const { acting, chosen, orderOf } = choiceState(choice, lines);
   const full = chosen.length >= choice.count;
@@ -172,31 +134,31 @@ function startChoice(page, power, choice, lines, places) {
     const orders = loc ? legal[loc] : [];
     const on = chosen.includes(prov);
     const voided = !on && acting.includes(prov);
-    const mobilise = orders.find((o) => o.kind === "mobilise");
+    const choosing = orders.find((o) => o.kind === choice.kind);
     const hold = orders.find((o) => o.kind === "hold");
     const id = `choose-${prov}`;
     const box = h("input", { type: "checkbox", id, checked: on || voided || undefined,
       disabled: (!on && !voided && full) || !loc || undefined,
       onchange: (ev) => {
-        const order = ev.target.checked ? mobilise : hold;
+        const order = ev.target.checked ? choosing : hold;
         if (order) page.giveOrder(power, loc, order.text);
       } });
     const order = orderOf.get(prov);
-    const doing = order && order.kind !== "mobilise" && order.kind !== "hold"
+    const doing = order && order.kind !== choice.kind && order.kind !== "hold"
       ? orderName(places, order).replace(/^\S+ \S+( \([^)]*\))? /, "") : "";
     return h("li", { class: voided ? "void" : on ? "on" : "" }, box,
       h("label", { for: id, title: on ? "chosen: untick to make it hold" : voided ? "void: more chosen than allowed; untick to make it hold" : full ? `you have chosen ${choice.count}: untick one first` : "tick to choose it" },
         unitName(places, orders[0] ? orders[0].unit : prov.toUpperCase()), doing ? ` ${doing}` : "", voided ? " ⚠ void" : ""));
   });
-  return h("div", { class: "start-choice", id: "start-choice", role: "group", "aria-labelledby": "start-choice-h" },
-    h("p", { id: "start-choice-h" }, h("strong", {}, `Rule 8: ${title(power)} chooses ${choice.count} of these ${choice.units.length} inactive units to be active this turn`),
-      ` (chosen: ${chosen.length} of ${choice.count}). Tick one to choose it (it holds), or give it a move; the others only hold, and orders to more than ${choice.count} of them are void.`),
+  return h("div", { class: "unit-choice", id: "unit-choice", role: "group", "aria-labelledby": "unit-choice-h" },
+    h("p", { id: "unit-choice-h" }, h("strong", {}, choice.heading),
+      ` (chosen: ${chosen.length} of ${choice.count}). ${choice.text}`),
     h("ul", { class: "choices" }, boxes));
 }
 
-/** Where the start choice stands in the orders given: the candidates given an order other
- * than a hold, in the order given (``acting``), the first ``count`` of them (``chosen``), and
- * each candidate's order. */
+/** Where the choice stands in the orders given: the units given an order other than a hold,
+ * in the order given (``acting``), the first ``count`` of them (``chosen``), and each unit's
+ * order. */
 function choiceState(choice, lines) {
   const acting = [];
   const orderOf = new Map();
@@ -210,9 +172,9 @@ function choiceState(choice, lines) {
   return { acting, chosen: acting.slice(0, choice.count), orderOf };
 }
 
-/** The sentence under the map explaining its marks, for a variant with inactive units. */
+/** The sentence under the map explaining the marks the variant's rules put on it. */
 export function mapNote(g) {
-  return (g.inactive || []).length ? "Faded units in a dashed ring are inactive (rule 8): they only hold until mobilised or attacked." : "";
+  return (g.game_notes && g.game_notes.legend) || "";
 }
 
 // -- many units quickly -------------------------------------------------------------------------
@@ -237,15 +199,15 @@ export function quickEntry(page, power) {
   for (const l of lines) {
     if (l.ok && l.order && l.order.unit) ordered.add(l.order.unit.split(" ")[1].toLowerCase().split("/")[0]);
   }
-  // rule 8: with the start choice made, another candidate's order but a hold would be void
-  const choice = ruleFacts(page.game, power).choice;
+  // with the variant's choice made, another unit's order but a hold would be void
+  const choice = ruleNotes(page.game, power).choice;
   if (choice) {
     const { chosen } = choiceState(choice, lines);
     if (chosen.length >= choice.count) {
       for (const x of options) {
         const prov = x.loc.toLowerCase().split("/")[0];
         if (choice.units.includes(prov) && !chosen.includes(prov) && x.o.kind !== "hold") {
-          x.label += ` — void: ${choice.count} chosen already (rule 8)`;
+          x.label += ` — void: ${choice.when_full}`;
           x.void = true;
         }
       }

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, ClassVar, Protocol, cast
+from typing import TYPE_CHECKING, ClassVar
 
 from realpolitik.caches import CacheSlot
 from realpolitik.geography import UnitType, province_of
@@ -150,16 +150,13 @@ class BlockKind(OrderKind):
 # -- MOBILISE ----------------------------------------------------------------------------------
 
 
-class _Mobilising(Protocol):
-    def mobilisation(self, position: Position, power: str) -> Mobilisation | None: ...
-
-
 def mobilisation(position: Position, power: str) -> Mobilisation | None:
-    """What ``power`` may mobilise now, as the variant's hooks say (None: nothing)."""
+    """What ``power`` may mobilise now, as the variant's rules say (None: nothing; a variant
+    whose hooks are not Colonial Winters' has no inactive units)."""
+    from realpolitik.variants.colonial_winters.rules import ColonialWinters  # (it imports this)
+
     hooks = position.variant.hooks
-    if not hasattr(hooks, "mobilisation"):
-        return None
-    return cast(_Mobilising, hooks).mobilisation(position, power)
+    return hooks.mobilisation(position, power) if isinstance(hooks, ColonialWinters) else None
 
 
 class MobiliseKind(OrderKind):
@@ -180,6 +177,7 @@ class MobiliseKind(OrderKind):
     outcome = "mobilised"
     spent_reason: ClassVar[str] = ("The power forgoes one build this winter to mobilise units, "
                                    "and has no builds left for this one.")
+    builds_used_words: ClassVar[str] = "foregone to mobilise units"
 
     def check(self, position: Position, order: VariantOrder, unit: Unit,
               ) -> UnitOrder | Illegal:

@@ -68,6 +68,7 @@ from realpolitik.hooks import (
 from realpolitik.kinds import OrderKind
 from realpolitik.orders import Build, Hold, Move, Order, SupportHold, Waive
 from realpolitik.position import PhaseType, Season
+from realpolitik.rule_notes import RuleNotes
 from realpolitik.variant_rules import NEUTRAL
 from realpolitik.variants.colonial_winters.kinds import BlockKind, MobiliseKind
 from realpolitik.variants.colonial_winters.orders import Mobilisation, Mobilise
@@ -79,7 +80,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from realpolitik.position import DislodgedUnit, Position, Unit
     from realpolitik.variant import Setup, Variant
 
-__all__ = ["POLICIES", "ColonialWinters", "SpecialBuildCountry", "StartChoice",
+__all__ = ["POLICIES", "ColonialWinters", "SpecialBuildCountry", "StartChoice", "country_name",
            "sea_superiority"]
 
 POLICIES: Mapping[str, tuple[str, ...]] = MappingProxyType({
@@ -761,7 +762,7 @@ class ColonialWinters(VariantHooks):
         switched: list[Protectorate] = []
         for country in self.protectorates:
             rule = "rule 7(e)" if country.trigger == "always" else "rule 7(f)"
-            land = _country_name(country.country)
+            land = country_name(country.country)
             owner = self.controller(position, country) or NEUTRAL
             held = table.get(country.country)
             info: dict[str, JsonValue] = dict(held) if isinstance(held, dict) else {}
@@ -822,7 +823,7 @@ class ColonialWinters(VariantHooks):
                     handed: Sequence[Unit], where_list: Sequence[str]) -> str:
         """The note that a protectorate's units changed hands, and why (7(e), 7(f))."""
         rule = "rule 7(e)" if country.trigger == "always" else "rule 7(f)"
-        land = _country_name(country.country)
+        land = country_name(country.country)
         units = and_list([str(u) for u in handed])
         served = f"{land}'s {units}"
         if owner == NEUTRAL:
@@ -852,7 +853,7 @@ class ColonialWinters(VariantHooks):
         for country in self.protectorates:
             if country.trigger != "violation" or country in switched:
                 continue
-            land = _country_name(country.country)
+            land = country_name(country.country)
             info = self._protectorate(position, country)
             if not info.get("violated"):
                 notes.append(f"{land} stays neutral: no foreign unit has entered it "
@@ -912,7 +913,7 @@ class ColonialWinters(VariantHooks):
             # 7(e), 7(f): whose units stand where, so that they are not taken for the
             # commanding power's own
             shown["protectorates"] = {
-                _country_name(c.country): {
+                country_name(c.country): {
                     "controller": self.controller(position, c),
                     "units": [p.upper() for p in self._protectorate(position, c).get("units")
                               or () if p in position.units]}
@@ -945,6 +946,12 @@ class ColonialWinters(VariantHooks):
             out["mobilisation"] = costs
         return out
 
+    def rule_notes(self, position: Position, power: str | None) -> RuleNotes:
+        # rules 4, 7(e), 7(f), 8 in words (the module imports this one)
+        from realpolitik.variants.colonial_winters.notes import rule_notes
+
+        return rule_notes(self, position, power)
+
     def regions(self, variant: Variant) -> Mapping[str, tuple[str, ...]]:
         # the key's codes: a continent letter and a number; the seas and polar areas are
         # plain numbers (docs/colonial_winters.md)
@@ -970,6 +977,11 @@ class ColonialWinters(VariantHooks):
         """The power with sea superiority, if any."""
         holder = self._table(position).get("holder")
         return holder if isinstance(holder, str) else None
+
+    def fleets(self, position: Position) -> Mapping[str, int]:
+        """Each power's fleets as the sea-superiority table counts them (rule 4)."""
+        fleets = self._table(position).get("fleets") or {}
+        return {str(p): int(n) for p, n in fleets.items()}
 
     def tier(self, position: Position, power: str) -> str:
         """The tier of ``power`` (rule 4): ``"a"`` to ``"e"``."""
@@ -1003,7 +1015,7 @@ class ColonialWinters(VariantHooks):
             country = self.protectorate_units(position).get(unit.province)
             if country is not None and country.confined \
                     and province_of(order.destination) not in country.provinces:
-                return (f"the armies of {_country_name(country.country)} may not leave it "
+                return (f"the armies of {country_name(country.country)} may not leave it "
                         f"(rule 7(e))")
         if isinstance(order, Move) and unit.type is UnitType.FLEET \
                 and self.tier(position, unit.power) == "e":
@@ -1213,7 +1225,7 @@ class ColonialWinters(VariantHooks):
         for country in self.special_build:
             if province not in country.centres:
                 continue
-            name, land = names.name(province), _country_name(country.country)
+            name, land = names.name(province), country_name(country.country)
             if position.centers.get(province) != power:
                 return (f"{who} does not own {name}, a special build centre of {land}, so it "
                         f"cannot build there (rule 7(i))")
@@ -1277,7 +1289,7 @@ class ColonialWinters(VariantHooks):
             what = f"{len(units)} {plural[kinds[0]]}" if len(kinds) == 1 and len(units) > 1 \
                 else " and ".join(kinds) if len(units) > 1 else kinds[0]
             verb = "need" if len(units) > 1 else "needs"
-            notes.append(f"{_country_name(country.country)}'s {what} {verb} no supply centres "
+            notes.append(f"{country_name(country.country)}'s {what} {verb} no supply centres "
                          f"(rule {rule})")
         surplus = len(position.centers_of(power)) - len(position.units_of(power)) + exempt
         if 0 <= due < surplus:
@@ -1445,7 +1457,7 @@ def _mobilised(before: Position, resolution: Resolution) -> set[str]:
             if isinstance(result.order, Mobilise) and result.succeeded}
 
 
-def _country_name(country: str) -> str:
+def country_name(country: str) -> str:
     """A minor country's name from its id in the data, as written in running text
     (``south_africa`` -> South Africa, ``inca_empire`` -> the Inca Empire)."""
     name = country.replace("_", " ").title()
