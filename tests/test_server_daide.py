@@ -269,6 +269,11 @@ def test_games_for_daide_bots_are_checked(client: TestClient) -> None:
                         headers=alice)
         assert r.status_code == 422 and words in r.json()["detail"]["message"], r.text
         assert r.json()["detail"]["field"] == "daide_bots"
+    # the page's catalogue says where they may: the classical map, one power a player
+    catalogue = {v["id"]: v for v in client.get("/web/variants").json()["variants"]}
+    classical = {s["id"]: s["daide_bots"] for s in catalogue["classical"]["setups"]}
+    assert classical["7"] is True and classical["4"] is False and classical["2"] is False
+    assert not any(s["daide_bots"] for s in catalogue["colonial_winters"]["setups"])
 
 
 def test_without_a_daide_port_none_is_opened(db_url: str) -> None:

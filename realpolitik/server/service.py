@@ -393,6 +393,18 @@ def _add_names(entry: JSON, played: PhaseRecord) -> None:
     entry["names"] = names_table(variant, entry)
 
 
+def daide_bots_problem(variant: Variant, setup: Setup) -> str | None:
+    """Why DAIDE bots cannot take seats in a game of ``variant`` and ``setup``, or None when
+    they can: the classical map (the server's DAIDE port names its map's tokens in the
+    handshake, before a game is chosen: the standard ones), one power a seat (a DAIDE client
+    plays one power)."""
+    if variant.id != "classical":
+        return f"DAIDE bots play the classical map on this server, not {variant.name}"
+    if any(len(team) > 1 for team in setup.teams):
+        return f"DAIDE bots play one power each; in {setup.name} a player has several"
+    return None
+
+
 class GameService:
     """Everything players and gamesmasters can do, over one store."""
 
@@ -755,6 +767,7 @@ class GameService:
             "centers": game.centers(),
             "names": place_names(game.variant),
             "policies": dict(game.variant.policies),
+            "policies_changed": self._policies_changed(row.variant, game),
             "order_kinds": game.variant.kinds.to_json(),
             # what the variant's state shows, and its rules acting now in words
             "variant_state": game.variant.hooks.public_state(game.position),
@@ -906,20 +919,22 @@ class GameService:
             self._advance(game_id)
         return game_id
 
+    def _policies_changed(self, variant_id: str, game: Game) -> dict[str, str]:
+        """The policies ``game`` chose otherwise than its variant, each with the variant's own
+        choice."""
+        own = self._variant(variant_id).policies
+        return {name: own[name] for name, value in game.variant.policies.items()
+                if name in own and own[name] != value}
+
     @staticmethod
     def _check_daide_setup(variant: Variant, setup: Setup) -> None:
-        """DAIDE bots can play this game: the classical map (the server's DAIDE port names its
-        map's tokens in the handshake, before a game is chosen: the standard ones), one power a
-        seat (a DAIDE client plays one power).
+        """DAIDE bots can play this game (:func:`daide_bots_problem`).
 
         :raises ServiceError: they cannot, saying why.
         """
-        if variant.id != "classical":
-            raise bad(f"DAIDE bots play the classical map on this server, not {variant.name}",
-                      "bad_setting", field="daide_bots")
-        if any(len(team) > 1 for team in setup.teams):
-            raise bad(f"DAIDE bots play one power each; in {setup.name} a player has several",
-                      "bad_setting", field="daide_bots")
+        problem = daide_bots_problem(variant, setup)
+        if problem is not None:
+            raise bad(problem, "bad_setting", field="daide_bots")
 
     @staticmethod
     def _checked_policies(variant: Variant, chosen: Mapping[str, str]) -> dict[str, str]:
