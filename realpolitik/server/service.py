@@ -1694,18 +1694,28 @@ class GameService:
                 game.vote_draw(p, in_favour, unplayed=loaded.unplayed())
                 if game.is_over:
                     break
-            self._bots_vote(loaded)
-            values: dict[str, Any] = {"record": _record_text(game)}
-            if game.is_over:
-                values.update(status="finished", deadline=None)
-            self._save(conn, loaded, **values)
-            count = game.draw_vote_count(loaded.unplayed())
+            count = self._draw_votes_saved(conn, loaded)
+        self._draw_votes_told(game_id, game, count)
+        return {"in_favour": count[0], "needed": count[1],
+                "end": None if game.end is None else game.end.summary}
+
+    def _draw_votes_saved(self, conn: Connection, loaded: _Loaded) -> tuple[int, int]:
+        """After a vote on a draw (a player's or a DAIDE bot's): the bots vote, the game is
+        saved (finished when the draw is agreed); returns the votes in favour and needed."""
+        game = loaded.game
+        self._bots_vote(loaded)
+        values: dict[str, Any] = {"record": _record_text(game)}
+        if game.is_over:
+            values.update(status="finished", deadline=None)
+        self._save(conn, loaded, **values)
+        return game.draw_vote_count(loaded.unplayed())
+
+    def _draw_votes_told(self, game_id: int, game: Game, count: tuple[int, int]) -> None:
+        """Tell the game's watchers the count of a draw vote (and the end, when agreed)."""
         self.hub.publish(game_id, {"type": "draw_votes", "in_favour": count[0],
                                    "needed": count[1]})
         if game.is_over:
             self._publish_end(game_id, game)
-        return {"in_favour": count[0], "needed": count[1],
-                "end": None if game.end is None else game.end.summary}
 
     @staticmethod
     def _bots_vote(loaded: _Loaded) -> None:
