@@ -7,29 +7,14 @@ the builds in the kind's own words ("1 used to transform")."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from test_web_play import new_page, shots_dir, sign_up
 
-pytestmark = pytest.mark.browser
-
-VARIANTS = Path(__file__).parent.parent / "variants"
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _variants_path() -> Iterator[None]:
-    """The server of this module offers the test variants (set before it starts)."""
-    before = os.environ.get("REALPOLITIK_VARIANTS_PATH")
-    os.environ["REALPOLITIK_VARIANTS_PATH"] = str(VARIANTS)
-    yield
-    if before is None:
-        del os.environ["REALPOLITIK_VARIANTS_PATH"]
-    else:
-        os.environ["REALPOLITIK_VARIANTS_PATH"] = before
+# the server offers tests/variants (the conftest's server fixture)
+pytestmark = [pytest.mark.browser, pytest.mark.test_variants]
 
 
 def _play(page: Any, now: str, orders: str, then: str) -> None:
