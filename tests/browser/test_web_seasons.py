@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_web_play import new_page, sign_up
+from test_web_play import new_page, play_against_hold_bots, sign_up
 
 # the server offers tests/variants (the conftest's server fixture)
 pytestmark = [pytest.mark.browser, pytest.mark.test_variants]
@@ -24,12 +24,7 @@ def _ready(page: Any, now: str, then: str) -> None:
 def test_a_summer_turn_is_named_by_the_page(browser: Any, server: Any) -> None:
     page = new_page(browser, server)
     sign_up(page, "summer")
-    page.wait_for_selector("#vs-computer")
-    page.select_option("#vs-variant", "summer")
-    page.select_option("#vs-power", "france")
-    page.select_option("#vs-bot", "hold")
-    page.click("#vs-start")
-    page.wait_for_selector("#map svg #spaces")
+    play_against_hold_bots(page, "summer", "france")
     page.wait_for_selector("#phase:has-text('Spring 1901 movement')")
     page.fill("#order-text", "A Par-Bur")
     page.click("#send-orders")

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_web_play import new_page, shots_dir, sign_up
+from test_web_play import new_page, play_against_hold_bots, shots_dir, sign_up
 
 # the server offers tests/variants (the conftest's server fixture)
 pytestmark = [pytest.mark.browser, pytest.mark.test_variants]
@@ -32,12 +32,7 @@ def test_a_transform_is_explained_and_counted_against_the_builds(browser: Any, s
     shots = shots_dir(tmp_path)
     page = new_page(browser, server)
     sign_up(page, "transformer")
-    page.wait_for_selector("#vs-computer")
-    page.select_option("#vs-variant", "transform")
-    page.select_option("#vs-power", "france")
-    page.select_option("#vs-bot", "hold")
-    page.click("#vs-start")
-    page.wait_for_selector("#map svg #spaces")
+    play_against_hold_bots(page, "transform", "france")
     # no rule acts in a movement phase: no box
     page.wait_for_selector("#orders-h")
     assert page.locator("#rules-box").count() == 0
