@@ -58,7 +58,6 @@ from realpolitik.compat.diplomacy_words import (
     _province_of_text,
     _retreats_by_name,
     _split_order,
-    _texts_cache,
     _unit_from_text,
     _unit_of,
     diplomacy_state,
@@ -322,7 +321,6 @@ class Game:
         self._completed = False
         """Set when the game was ended by the facade (a draw, or ``phase = "COMPLETED"``)."""
         self._tables = tables_for(variant)
-        self._texts = _texts_cache(variant)
         self._movement_texts = _movement_texts(variant)
         self._upper_locations = [loc.upper() for loc in variant.map.locations]
         self._names: dict[str, str] = {p.upper(): p for p in variant.power_ids}
@@ -1285,14 +1283,14 @@ class Game:
         # (the engine's positions are immutable values, shared by the copy).
         made = Game.__new__(Game)
         memo[id(self)] = made
-        shared = {"_tables", "_texts", "_movement_texts", "_upper_locations", "_map"}
+        shared = {"_tables", "_movement_texts", "_upper_locations", "_map"}
         for key, value in self.__dict__.items():
             made.__dict__[key] = value if key in shared else copy.deepcopy(value, memo)
         return made
 
     def __getstate__(self) -> dict[str, Any]:
         state = {key: value for key, value in self.__dict__.items()
-                 if key not in ("_tables", "_texts", "_movement_texts", "_map")}
+                 if key not in ("_tables", "_movement_texts", "_map")}
         # (the histories are made now: the functions that would make them do not pickle)
         for history in ("state_history", "order_history", "result_history"):
             state[history] = SortedDict(getattr(self, history).items())
@@ -1302,7 +1300,6 @@ class Game:
         self.__dict__.update(state)
         variant = self.realpolitik_game.variant
         self._tables = tables_for(variant)
-        self._texts = _texts_cache(variant)
         self._movement_texts = _movement_texts(variant)
         self._map = None
 

@@ -155,16 +155,18 @@ those of the units of the games being played (a phase lists some 600); a few MB.
 
 
 class _MovementTexts:
-    """The strings of listed movement orders, for one variant (``variant.caches``).
+    """The strings of listed orders (movement orders above all, retreats and adjustments too),
+    for one variant (``variant.caches``).
 
     The listing gives the same order objects phase after phase (:mod:`realpolitik.listing`
     keeps them per unit), so their strings are made once. They are looked up by the object's
     identity, which costs a fraction of hashing the order's fields: this is a memo of strings
     only (nothing here decides whether an order is legal, which is by value), and every entry
     holds its order (:attr:`held`), so no other object can take its id while the entry
-    stands. A string names, for its power, one order, so :meth:`Game.set_orders` can find it
-    without a table per phase (checking that the order is listed in the current position, by
-    value). Bounded by :data:`_MAX_MOVEMENT_TEXTS` orders: then it starts over.
+    stands. A string names, for its power, one order (:meth:`given`), so
+    :meth:`Game.set_orders` finds it without a table per phase; the engine checks that the
+    order is listed in the current position, by value, when it is handed over. Bounded by
+    :data:`_MAX_MOVEMENT_TEXTS` orders: then it starts over.
     """
 
     __slots__ = ("text", "aliased", "held", "orders", "given_by", "places", "province_name",
@@ -602,9 +604,9 @@ def diplomacy_state(game: _Game, position: Position, influence: Mapping[str, str
 def update_influence(influence: dict[str, str], position: Position) -> None:
     """Record in ``influence`` the power standing in each province (centres keep their owner;
     a neutral unit, being no power's, changes nothing)."""
-    # (at C speed where no unit is neutral: this runs after every phase)
+    # (at C speed in a variant without neutral units: this runs after every phase)
     units = position.units
-    if position.units_of(NEUTRAL):
+    if position.variant.rules.neutral_units:
         for province, unit in units.items():
             if unit.power != NEUTRAL:
                 influence[province] = unit.power
