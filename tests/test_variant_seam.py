@@ -551,6 +551,24 @@ def test_two_folders_of_one_id_are_warned_of_naming_both_and_the_one_used(
         load_variant("archipelago", search=search, digest=variant.digest)
 
 
+def test_the_command_line_warns_of_two_folders_of_one_id_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from realpolitik.cli import main
+
+    for name in ("a", "b"):
+        shutil.copytree(VARIANTS / "archipelago", tmp_path / "lib" / name)
+    monkeypatch.setenv("REALPOLITIK_VARIANTS_PATH", str(tmp_path / "lib"))
+    assert main(["new", str(tmp_path / "isles.json"), "--variant", "archipelago"]) == 0
+    said = capsys.readouterr().err
+    assert said.count("realpolitik new: warning: 2 variants have the id 'archipelago': "
+                      f"{tmp_path / 'lib' / 'a'}, {tmp_path / 'lib' / 'b'}; a new game of "
+                      f"'archipelago' uses {tmp_path / 'lib' / 'a'}") == 1, said
+    # the game's record names its folder: opening it again says nothing of the other
+    assert main(["show", str(tmp_path / "isles.json")]) == 0
+    assert "warning" not in capsys.readouterr().err
+
+
 def test_a_searched_variant_called_classical_is_warned_of_as_hidden(tmp_path: Path) -> None:
     from realpolitik.errors import VariantWarning
     from realpolitik.variant import VARIANTS_DIR, variant_id_clashes
