@@ -27,7 +27,7 @@ from realpolitik.daide.hosting import (
     results,
     texts,
 )
-from realpolitik.daide.tokens import Item, Message, Text
+from realpolitik.daide.tokens import Item, Message
 from realpolitik.daide.wire import Connection
 from realpolitik.game import Game
 from realpolitik.position import PhaseType, Position
@@ -412,11 +412,11 @@ class DaideServer:
             client.name, client.version = texts(args)
             seat.player = f"{client.name} {client.version}".strip()
             send(("YES", message))
-            send(("MAP", (Text(self.dmap.name),)))
+            send(self.dmap.map_message())
         elif head == "OBS":
             client.observer = True
             send(("YES", message))
-            send(("MAP", (Text(self.dmap.name),)))
+            send(self.dmap.map_message())
         elif head == "IAM" and len(args) == 2:
             power = self.dmap.powers.get(first_token(args[0]))
             taken = game.seats.get(power or "")
@@ -429,7 +429,7 @@ class DaideServer:
             game.broadcast(("NOT", ("CCD", (self.dmap.power_tokens[taken.power],))))
             game.changed.set()
         elif head == "MAP" and not args:
-            send(("MAP", (Text(self.dmap.name),)))
+            send(self.dmap.map_message())
         elif head == "MDF" and not args:
             send(self.dmap.mdf())
         elif head == "YES" and args and first_token(args[0]) == "MAP":

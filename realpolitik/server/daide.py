@@ -256,18 +256,18 @@ class _Session:
                 self.name = f"{name} {version}".strip()
                 self._follow(game_id)
                 send(("YES", message))
-                send(("MAP", (Text(self.dmap.name),)))
+                send(self.dmap.map_message())
             elif head == "OBS" and self.power is None and not self.observer:
                 game_id = self.game_id if self.game_id is not None else \
                     await self.call(self.port.seats.find, None, False)
                 self.observer = True
                 self._follow(game_id)
                 send(("YES", message))
-                send(("MAP", (Text(self.dmap.name),)))
+                send(self.dmap.map_message())
             elif head == "IAM" and len(args) == 2 and self.power is None and not self.observer:
                 await self._rejoin(message)
             elif head == "MAP" and not args:
-                send(("MAP", (Text(self.dmap.name),)))
+                send(self.dmap.map_message())
             elif head == "MDF" and not args:
                 send(self.dmap.mdf())
             elif head == "YES" and args and first_token(args[0]) == "MAP":
