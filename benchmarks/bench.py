@@ -141,22 +141,31 @@ def play_native(variant: Variant, seed: int, end_year: int, timing: Timing) -> N
     next game then finds ready. (The ``diplomacy`` package does the same with its map cache.)"""
     rng = random.Random(seed)
     game = NativeGame(variant, rules=RULES)
-    clock = CLOCK[0]
     while not game.is_over:
         if game.phase.year > end_year:
             break
-        t0 = clock()
-        legal = {power: game.legal_orders(power) for power in game.powers_to_order()}
-        t1 = clock()
-        chosen = {power: random_orders(by_location, rng) for power, by_location in legal.items()}
-        t2 = clock()
-        for power, orders in chosen.items():
-            game.submit(power, orders)
-        t3 = clock()
-        game.process()
-        t4 = clock()
-        timing.add_phase(t0, t1, t2, t3, t4)
+        timing.add_phase(*play_native_phase(game, rng))
     timing.games.append(str(game.phase))
+
+
+def play_native_phase(game: NativeGame,
+                      rng: random.Random) -> tuple[float, float, float, float, float]:
+    """One phase through realpolitik's own API: every power's legal orders listed, one
+    uniformly random legal order per unit, submitted as values, the phase processed. Returns
+    the clock's readings (``CLOCK``) before listing, after listing, after choosing, after
+    submitting and after processing (:meth:`Timing.add_phase` takes them)."""
+    clock = CLOCK[0]
+    t0 = clock()
+    legal = {power: game.legal_orders(power) for power in game.powers_to_order()}
+    t1 = clock()
+    chosen = {power: random_orders(by_location, rng) for power, by_location in legal.items()}
+    t2 = clock()
+    for power, orders in chosen.items():
+        game.submit(power, orders)
+    t3 = clock()
+    game.process()
+    t4 = clock()
+    return t0, t1, t2, t3, t4
 
 
 def peak_memory(run: Callable[[], None]) -> float:

@@ -35,7 +35,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,13 +46,11 @@ except ImportError:  # run from a checkout without installing: use its sources
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # scale.py's tiled maps
 
-from bench import random_orders  # noqa: E402
+from bench import CLOCK, play_native_phase  # noqa: E402
 from scale import tiled_variant  # noqa: E402
 
 from realpolitik.game import Game  # noqa: E402
 from realpolitik.variant import Variant, load_variant  # noqa: E402
-
-CLOCK: list[Callable[[], float]] = [time.process_time]
 
 
 @dataclass
@@ -74,22 +72,12 @@ def play(variant: Variant, years: int, seed: int) -> Play:
     """One seeded random game of ``years`` years on ``variant`` (the loop of bench.py)."""
     rng = random.Random(seed)
     game = Game(variant, seed=seed)
-    clock = CLOCK[0]
     end = game.phase.year + years
     out = Play()
     gc.collect()
     while not game.is_over and game.phase.year < end:
         units = len(game.position.units)
-        t0 = clock()
-        legal = {power: game.legal_orders(power) for power in game.powers_to_order()}
-        t1 = clock()
-        chosen = {power: random_orders(options, rng) for power, options in legal.items()}
-        t2 = clock()
-        for power, orders in chosen.items():
-            game.submit(power, orders)
-        t3 = clock()
-        game.process()
-        t4 = clock()
+        t0, t1, t2, t3, t4 = play_native_phase(game, rng)
         out.phases += 1
         out.units += units
         out.listing += t1 - t0

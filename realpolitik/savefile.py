@@ -259,7 +259,7 @@ def _recorded_variant(data: Mapping[str, Any], search: Sequence[Path]) -> Varian
                             f"and was not found elsewhere ({exc}); name its folder in "
                             f"{VARIANTS_PATH_VARIABLE}") from exc
     else:
-        variant = load_variant(reference, search=search)
+        variant = load_variant(reference, search=search, digest=recorded_digest)
     if recorded_digest and variant.digest and variant.digest != recorded_digest:
         # The replay still checks every recorded position; this says why one may not match.
         where = variant.folders[0] if variant.folders else reference

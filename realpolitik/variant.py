@@ -401,6 +401,38 @@ def _searched(search: Sequence[Path]) -> list[tuple[str, Path]]:
     return found
 
 
+def variant_id_clashes(search: Sequence[Path]) -> dict[str, str]:
+    """Each variant id that more than one folder gives (the shipped variants' and those of
+    ``search``), with a sentence naming the folders and the one a new game of that id uses
+    (the shipped one, else the first searched); a game record still finds its own by the hash
+    of its files."""
+    folders: dict[str, list[Path]] = {}
+    for variant_id, folder in _searched(search):
+        folders.setdefault(variant_id, []).append(folder)
+    clashes = {}
+    for variant_id, found in folders.items():
+        shipped = VARIANTS_DIR / variant_id
+        if _is_shipped(variant_id):
+            found = [shipped, *found]
+        if len(found) < 2:
+            continue
+        used = f"the shipped one ({shipped})" if found[0] == shipped else str(found[0])
+        clashes[variant_id] = (
+            f"{len(found)} variants have the id {variant_id!r}: "
+            f"{', '.join(str(f) for f in found)}; a new game of {variant_id!r} uses {used} "
+            "(a game record finds its own by the hash of its files): give the others ids of "
+            "their own")
+    return clashes
+
+
+def warn_of_id_clashes(search: Sequence[Path], variant_id: str | None = None) -> None:
+    """Warn (:class:`~realpolitik.errors.VariantWarning`) of each variant id that more than
+    one folder gives (:func:`variant_id_clashes`), or only of ``variant_id``'s."""
+    for clashing, sentence in variant_id_clashes(search).items():
+        if variant_id is None or clashing == variant_id:
+            warnings.warn(VariantWarning(sentence), stacklevel=2)
+
+
 def _digest(folders: Sequence[Path]) -> str:
     hashed = hashlib.sha256()
     for folder in folders:
@@ -424,13 +456,16 @@ def load_variant(name_or_path: str | Path, *, search: Sequence[Path] = (),
     """Load and check a variant by id or alias (``"classical"``, ``"standard"``) or folder path;
     an id is looked for among the shipped variants, then in the folders of ``search``
     (:func:`search_folders`). With ``digest`` (a game record's), a variant of that id whose
-    files hash to it is preferred to one whose files changed.
+    files hash to it is preferred to one whose files changed; without, an id that several
+    folders give is warned of (:func:`warn_of_id_clashes`).
 
     :raises VariantError: the variant does not exist or its files are wrong.
     """
     path = Path(name_or_path)
     if not (path.is_dir() and (path / "variant.toml").is_file()) and search:
         wanted = str(name_or_path)
+        if digest is None:
+            warn_of_id_clashes(search, wanted)
         matches = [folder for variant_id, folder in _searched(search) if variant_id == wanted]
         if matches and not _is_shipped(wanted):
             loaded = [_load_folder(folder) for folder in matches]

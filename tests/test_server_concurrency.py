@@ -12,32 +12,11 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from service_games import open_service, seven_player_game
 
 from realpolitik.game import Game
 from realpolitik.server.fairness import FairGate, current_client
-from realpolitik.server.service import Account, Deadlines, GameOptions, GameService
-from realpolitik.server.settings import Settings
-from realpolitik.server.store import Store
-
-POWERS = ("austria", "england", "france", "germany", "italy", "russia", "turkey")
-
-
-def _service(url: str) -> GameService:
-    store = Store(url)
-    store.migrate()
-    return GameService(store, Settings.from_env({}, database_url=url, background=False))
-
-
-def _game(service: GameService) -> tuple[int, list[Account]]:
-    users = [service.accounts._create(f"player{i}", "not a real hash", "local", None)[0]
-             for i in range(7)]
-    day = 86400
-    game_id = service.create_game(users[0], GameOptions(
-        name="busy", players="7", deadlines=Deadlines(day, day, day, day)))
-    for user, power in zip(users, POWERS, strict=True):
-        service.join(user, game_id, power, None)
-    return game_id, users
-
+from realpolitik.server.service import Account, GameService
 
 READS: dict[str, Callable[[GameService, int, Account], Any]] = {
     "legal_orders": lambda s, g, u: s.legal_orders(u, g, "austria"),
@@ -54,8 +33,8 @@ def test_a_read_of_the_engine_and_an_adjudication_take_turns(
         database_url: str, read: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """While a read is inside the engine (held there a while), an adjudication of the same game
     in another thread waits for it, rather than changing the game under it."""
-    service = _service(database_url)
-    game_id, users = _game(service)
+    service = open_service(database_url)
+    game_id, users = seven_player_game(service, "busy")
     service.submit_orders(users[0], game_id, "austria", "A Vie-Gal")
     inside = threading.Event()
     overlaps: list[str] = []
@@ -158,7 +137,7 @@ def test_service_calls_take_turns_by_client(database_url: str,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """Through :meth:`GameService.call`: a client with many calls waiting does not make the
     others wait behind them all (the client is the request's, ``current_client``)."""
-    service = _service(database_url)
+    service = open_service(database_url)
     monkeypatch.setattr(service, "DATABASE_THREADS", 1)
     done: list[str] = []
     release = threading.Event()

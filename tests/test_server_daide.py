@@ -269,6 +269,11 @@ def test_games_for_daide_bots_are_checked(client: TestClient) -> None:
                         headers=alice)
         assert r.status_code == 422 and words in r.json()["detail"]["message"], r.text
         assert r.json()["detail"]["field"] == "daide_bots"
+    # the page's catalogue says where they may: the classical map, one power a player
+    catalogue = {v["id"]: v for v in client.get("/web/variants").json()["variants"]}
+    classical = {s["id"]: s["daide_bots"] for s in catalogue["classical"]["setups"]}
+    assert classical["7"] is True and classical["4"] is False and classical["2"] is False
+    assert not any(s["daide_bots"] for s in catalogue["colonial_winters"]["setups"])
 
 
 def test_without_a_daide_port_none_is_opened(db_url: str) -> None:
@@ -330,3 +335,27 @@ class RawClient:
 
     async def close(self) -> None:
         await self.connection.close()
+
+
+def test_a_daide_bots_draw_vote_is_counted_as_a_players(client: TestClient, port: int) -> None:
+    game, alice = game_for_a_daide_bot(client)
+    assert view(client, alice, game)["draw_votes"]["in_favour"] == 0
+
+    async def vote() -> list[dict[str, int]]:
+        raw = await RawClient.connect(port)
+        raw.send(("NME", (Text("Voter"),), (Text("1"),)))
+        await raw.until("MAP")
+        raw.send(("YES", ("MAP", (Text("standard"),))))
+        await raw.until("NOW")
+        counts = []
+        for message in [("DRW",), ("NOT", ("DRW",))]:
+            raw.send(message)
+            await raw.until("YES")
+            counts.append(view(client, alice, game)["draw_votes"])
+        await raw.close()
+        return counts
+
+    # the other bots vote against while no player but the DAIDE bot is for it
+    assert asyncio.run(vote()) == [{"in_favour": 1, "needed": 7},
+                                   {"in_favour": 0, "needed": 7}]
+    assert view(client, alice, game)["status"] == "active"

@@ -35,9 +35,16 @@ def test_a_new_game_takes_the_variants_policies(client: TestClient) -> None:
     assert view["policies"]["second_place"] == "count"
     assert view["policies"]["half_rule_rounding"] == "floor"
     assert view["policies"]["corner_blocking"] == "order"  # the variant's own reading
+    # those the game chose otherwise, with the variant's own reading (the page marks them)
+    assert view["policies_changed"] == {"second_place": "rank", "half_rule_rounding": "ceil"}
     # the choice is part of the game: its record keeps it, as the command line's does
     plain = create(client, gm, variant=CW)
-    assert client.get(f"/games/{plain}", headers=gm).json()["policies"]["second_place"] == "rank"
+    plain_view = client.get(f"/games/{plain}", headers=gm).json()
+    assert plain_view["policies"]["second_place"] == "rank"
+    assert plain_view["policies_changed"] == {}
+    # choosing the variant's own reading changes nothing
+    same = create(client, gm, variant=CW, policies={"second_place": "rank"})
+    assert client.get(f"/games/{same}", headers=gm).json()["policies_changed"] == {}
 
 
 @pytest.mark.parametrize(("policies", "message", "policy", "allowed"), [

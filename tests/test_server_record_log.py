@@ -7,33 +7,13 @@ from __future__ import annotations
 
 import json
 
+from service_games import POWERS, open_service, seven_player_game
 from sqlalchemy import select, update
 
 from realpolitik import savefile
 from realpolitik.server import models as m
 from realpolitik.server import store as db
-from realpolitik.server.service import Account, Deadlines, GameOptions, GameService
-from realpolitik.server.settings import Settings
-from realpolitik.server.store import Store
-
-POWERS = ("austria", "england", "france", "germany", "italy", "russia", "turkey")
-
-
-def _service(url: str) -> GameService:
-    store = Store(url)
-    store.migrate()
-    return GameService(store, Settings.from_env({}, database_url=url, background=False))
-
-
-def _game(service: GameService) -> tuple[int, list[Account]]:
-    users = [service.accounts._create(f"player{i}", "not a real hash", "local", None)[0]
-             for i in range(7)]
-    day = 86400
-    game_id = service.create_game(users[0], GameOptions(
-        name="long", players="7", deadlines=Deadlines(day, day, day, day)))
-    for user, power in zip(users, POWERS, strict=True):
-        service.join(user, game_id, power, None)
-    return game_id, users
+from realpolitik.server.service import Account, GameService
 
 
 def _stored(service: GameService, game_id: int) -> str:
@@ -56,8 +36,8 @@ def _play(service: GameService, game_id: int, users: list[Account], phases: int)
 
 def test_an_adjudication_writes_its_phases_once_and_a_record_that_does_not_grow(
         database_url: str) -> None:
-    service = _service(database_url)
-    game_id, users = _game(service)
+    service = open_service(database_url)
+    game_id, users = seven_player_game(service, "long")
     _play(service, game_id, users, 2)
     early = _stored(service, game_id)
     _play(service, game_id, users, 8)
@@ -74,7 +54,7 @@ def test_an_adjudication_writes_its_phases_once_and_a_record_that_does_not_grow(
         seqs = [row.seq for row in db.phases_of(conn, game_id)]
     assert seqs == list(range(played))
     # a process that never saw the game reads it whole, and it is the game played
-    fresh = _service(database_url)._read(game_id).game
+    fresh = open_service(database_url)._read(game_id).game
     mine = service._read(game_id).game
     assert savefile.game_to_json(fresh) == savefile.game_to_json(mine)
 
@@ -83,8 +63,8 @@ def test_a_record_written_whole_before_still_reads_and_the_game_goes_on(
         database_url: str) -> None:
     """Records stored before the phase log held the phases had every phase in them: they are
     read as they are, and the next adjudication writes the new form."""
-    service = _service(database_url)
-    game_id, users = _game(service)
+    service = open_service(database_url)
+    game_id, users = seven_player_game(service, "long")
     _play(service, game_id, users, 3)
     game = service._read(game_id).game
     whole = savefile.game_to_json(game)
@@ -94,9 +74,9 @@ def test_a_record_written_whole_before_still_reads_and_the_game_goes_on(
             record=json.dumps(whole), record_version=m.games.c.record_version + 1,
             version=m.games.c.version + 1))
     assert len(json.loads(_stored(service, game_id))["phases"]) == 3
-    old_reader = _service(database_url)
+    old_reader = open_service(database_url)
     assert savefile.game_to_json(old_reader._read(game_id).game) == savefile.game_to_json(game)
     _play(old_reader, game_id, users, 1)
     record = json.loads(_stored(old_reader, game_id))
     assert "phases" not in record and record[db.LOGGED_PHASES] == 4
-    assert len(_service(database_url)._read(game_id).game.history) == 4
+    assert len(open_service(database_url)._read(game_id).game.history) == 4

@@ -293,6 +293,12 @@ def test_12_change_password_ends_the_other_log_ins(client: TestClient) -> None:
     weak = client.post("/auth/password", json={"current_password": "correct horse",
                                                "new_password": "password1"}, headers=first)
     assert weak.status_code == 422 and weak.json()["detail"]["field"] == "new_password"
+    same = client.post("/auth/password", json={"current_password": "correct horse",
+                                               "new_password": "correct horse"}, headers=first)
+    assert same.status_code == 422, same.text
+    assert same.json()["detail"]["code"] == "same_password"
+    assert same.json()["detail"]["field"] == "new_password"
+    assert "the one you have now" in same.json()["detail"]["message"]
     r = client.post("/auth/password", json={"current_password": "correct horse",
                                             "new_password": "purple monkey dishwasher"},
                     headers=first)

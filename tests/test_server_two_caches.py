@@ -9,37 +9,19 @@ from __future__ import annotations
 import random
 
 import pytest
+from service_games import POWERS, open_service, seven_player_game
 
 from realpolitik import savefile
 from realpolitik.game import Game
 from realpolitik.server import store as db
-from realpolitik.server.service import Account, Deadlines, GameOptions, GameService
-from realpolitik.server.settings import Settings
-from realpolitik.server.store import Store
+from realpolitik.server.service import GameOptions, GameService
 from realpolitik.server.values import JSON
-
-POWERS = ("austria", "england", "france", "germany", "italy", "russia", "turkey")
 
 
 def _services(url: str) -> tuple[GameService, GameService]:
-    settings = Settings.from_env({}, database_url=url, orders_per_minute=1_000_000)
-    out = []
-    for _ in range(2):
-        store = Store(url)
-        store.migrate()
-        out.append(GameService(store, settings))
-    return out[0], out[1]
-
-
-def _game(service: GameService) -> tuple[int, list[Account]]:
-    users = [service.accounts._create(f"player{i}", "not a real hash", "local", None)[0]
-             for i in range(7)]
-    day = 86400
-    game_id = service.create_game(users[0], GameOptions(
-        name="shared", players="7", deadlines=Deadlines(day, day, day, day)))
-    for user, power in zip(users, POWERS, strict=True):
-        service.join(user, game_id, power, None)
-    return game_id, users
+    """Two processes' services on one database."""
+    return (open_service(url, orders_per_minute=1_000_000, background=True),
+            open_service(url, orders_per_minute=1_000_000, background=True))
 
 
 def _orders_given(game: Game, power: str) -> list[str]:
@@ -50,7 +32,7 @@ def _orders_given(game: Game, power: str) -> list[str]:
 def test_each_copy_gives_the_other_process_orders_when_they_are_needed(
         database_url: str, seed: int) -> None:
     first, second = _services(database_url)
-    game_id, users = _game(first)
+    game_id, users = seven_player_game(first, "shared")
     rng = random.Random(seed)
     legal = {p: {loc: [str(o) for o in orders]
                  for loc, orders in first.legal_orders(users[i], game_id, p).items()}
@@ -99,7 +81,7 @@ def test_a_view_without_the_other_process_orders_is_the_same(database_url: str) 
     took; what it shows is the same all the same, civil disorder included (a power leaves it by
     giving orders, in whichever process)."""
     first, second = _services(database_url)
-    game_id, users = _game(first)
+    game_id, users = seven_player_game(first, "shared")
     # Spring: only Austria and England give orders; the others are in civil disorder after it
     for i in (0, 1):
         first.submit_orders(users[i], game_id, POWERS[i], "")
@@ -127,7 +109,7 @@ def test_a_read_that_saw_two_versions_of_the_game_is_made_again(
     and before it read the record. The record of the version read is gone; the read is made
     again, and it gives what a process that never saw the game reads."""
     first, second = _services(database_url)
-    game_id, _ = _game(first)
+    game_id, _ = seven_player_game(first, "shared")
     first._read(game_id)  # cached at Spring 1901
     assert second.process(game_id)  # Fall 1901, adjudicated by the other process
     real_record = db.game_record
@@ -161,7 +143,7 @@ def test_a_game_reloaded_keeps_its_copy_of_the_variant(database_url: str) -> Non
     variant the game had, with its caches (the map's tables, the parser's names), not a new
     one; another game has a copy of its own."""
     first, second = _services(database_url)
-    game_id, users = _game(first)
+    game_id, users = seven_player_game(first, "shared")
     other_id = first.create_game(users[0], GameOptions(name="another", players="7"))
     variant = first._read(game_id).game.variant
     assert first._read(other_id).game.variant is not variant

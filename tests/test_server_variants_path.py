@@ -45,6 +45,26 @@ def test_serve_refuses_to_start_with_a_variant_that_does_not_load(tmp_path: Path
     assert "take its folder out of REALPOLITIK_VARIANTS_PATH" in done.stderr
 
 
+def test_serve_warns_of_two_variants_of_one_id(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    import uvicorn
+
+    from realpolitik.cli import main
+
+    variants = tmp_path / "variants"
+    for name in ("one", "two"):
+        (variants / name).mkdir(parents=True)
+        (variants / name / "variant.toml").write_text(GOOD)
+    monkeypatch.setenv("REALPOLITIK_VARIANTS_PATH", str(variants))
+    started: list[object] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: started.append(app))
+    assert main(["serve", "--port", "0", "--database", f"sqlite:///{tmp_path / 'x.db'}"]) == 0
+    assert len(started) == 1  # a warning, not a refusal to start
+    assert (f"realpolitik serve: warning: 2 variants have the id 'good': {variants / 'one'}, "
+            f"{variants / 'two'}; a new game of 'good' uses {variants / 'one'}") \
+        in capsys.readouterr().err
+
+
 def test_the_lobby_lists_the_variants_that_load_and_logs_the_others(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     variants = _folders(tmp_path)

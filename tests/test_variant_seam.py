@@ -532,6 +532,59 @@ def test_the_hash_picks_the_unchanged_copy_among_variants_of_one_id(tmp_path: Pa
     assert load_variant(tmp_path / "a").digest != original.digest
 
 
+def test_two_folders_of_one_id_are_warned_of_naming_both_and_the_one_used(
+        tmp_path: Path) -> None:
+    from realpolitik.errors import VariantWarning
+
+    for name in ("a", "b"):
+        shutil.copytree(VARIANTS / "archipelago", tmp_path / name)
+    search = (tmp_path / "a", tmp_path / "b")
+    with pytest.warns(VariantWarning) as caught:
+        variant = load_variant("archipelago", search=search)
+    assert variant.folders[0] == (tmp_path / "a").resolve()
+    [said] = [str(w.message) for w in caught]
+    assert f"2 variants have the id 'archipelago': {tmp_path / 'a'}, {tmp_path / 'b'}" in said
+    assert f"a new game of 'archipelago' uses {tmp_path / 'a'} " in said
+    # a record finds its own by its digest: nothing to warn of
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        load_variant("archipelago", search=search, digest=variant.digest)
+
+
+def test_the_command_line_warns_of_two_folders_of_one_id_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from realpolitik.cli import main
+
+    for name in ("a", "b"):
+        shutil.copytree(VARIANTS / "archipelago", tmp_path / "lib" / name)
+    monkeypatch.setenv("REALPOLITIK_VARIANTS_PATH", str(tmp_path / "lib"))
+    assert main(["new", str(tmp_path / "isles.json"), "--variant", "archipelago"]) == 0
+    said = capsys.readouterr().err
+    assert said.count("realpolitik new: warning: 2 variants have the id 'archipelago': "
+                      f"{tmp_path / 'lib' / 'a'}, {tmp_path / 'lib' / 'b'}; a new game of "
+                      f"'archipelago' uses {tmp_path / 'lib' / 'a'}") == 1, said
+    # the game's record names its folder: opening it again says nothing of the other
+    assert main(["show", str(tmp_path / "isles.json")]) == 0
+    assert "warning" not in capsys.readouterr().err
+
+
+def test_a_searched_variant_called_classical_is_warned_of_as_hidden(tmp_path: Path) -> None:
+    from realpolitik.errors import VariantWarning
+    from realpolitik.variant import VARIANTS_DIR, variant_id_clashes
+
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "variant.toml").write_text(
+        '[variant]\nid = "classical"\nname = "Mine"\nextends = "classical"\n')
+    assert set(variant_id_clashes((tmp_path,))) == {"classical"}
+    with pytest.warns(VariantWarning, match=r"uses the shipped one \(") as caught:
+        variant = load_variant("classical", search=(tmp_path,))
+    assert variant.source == "classical"
+    assert str(VARIANTS_DIR / "classical") in str(caught[0].message)
+    assert str(tmp_path / "mine") in str(caught[0].message)
+    assert variant_id_clashes((VARIANTS / "archipelago",)) == {}
+
+
 
 def test_a_record_whose_variant_files_changed_is_read_with_a_warning(tmp_path: Path) -> None:
     from realpolitik import savefile

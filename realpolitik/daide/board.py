@@ -15,6 +15,7 @@ from realpolitik.daide.tokens import (
     STANDARD_POWERS,
     Item,
     Message,
+    Text,
     format_message,
 )
 from realpolitik.geography import Map, Province, Terrain, UnitType
@@ -162,6 +163,11 @@ class DaideMap:
         return self.name == "standard" and list(self.power_tokens.values()) == STANDARD_POWERS
 
     # -- the map description -----------------------------------------------------------------
+
+    def map_message(self) -> Message:
+        """``MAP ('name')``: the map a server hosts, named (the client answers ``YES`` or
+        ``REJ``, or asks ``MDF``)."""
+        return ("MAP", (Text(self.name),))
 
     def mdf(self) -> Message:
         """``MDF (powers) ((centres) (non-centres)) (adjacencies)``."""

@@ -10,20 +10,31 @@ seats of the server's games).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from realpolitik.adjudication.outcomes import OrderResult, Outcome, Resolution, Result
 from realpolitik.daide.board import DaideMap, MapError, OrderNote, format_item, loose
-from realpolitik.daide.tokens import BRA, KET, BracketError, DaideSyntaxError, Item, Message, Text
+from realpolitik.daide.tokens import (
+    BRA,
+    KET,
+    BracketError,
+    DaideSyntaxError,
+    Item,
+    Message,
+    Text,
+    TokenTable,
+)
 from realpolitik.daide.tokens import encode as encode_message
 from realpolitik.daide.wire import (
     MAGIC,
     VERSION,
     Connection,
+    ConnectionClosed,
     ErrorCode,
     Frame,
     ProtocolError,
+    representation_payload,
 )
 from realpolitik.game import GameEnd
 from realpolitik.legality import adjustment_counts
@@ -49,6 +60,38 @@ INITIAL_MESSAGE_SECONDS = 30.0
 """How long a new connection has to send its initial message (protocol document, 2.2)."""
 
 _BRA, _KET = BRA.to_bytes(2, "big"), KET.to_bytes(2, "big")
+
+
+class HostedMap:
+    """The map a DAIDE server hosts, as every connection's handshake gives it: the map, its
+    representation message and the token table that reads the clients' messages with the map's
+    tokens; and the opening of each connection."""
+
+    def __init__(self, dmap: DaideMap) -> None:
+        self.dmap = dmap
+        self.representation = representation_payload(dmap.representation())
+        self.table = TokenTable.standard().with_representation(dmap.representation())
+
+    def connection(self, reader: asyncio.StreamReader,
+                   writer: asyncio.StreamWriter) -> Connection:
+        """A new client's connection, reading with the map's tokens."""
+        connection = Connection(reader, writer)
+        connection.table = self.table
+        return connection
+
+    async def serve(self, connection: Connection, run: Callable[[], Awaitable[None]],
+                    refused: Callable[[ProtocolError], None]) -> None:
+        """The handshake (:func:`accept`), then ``run`` until the client leaves; a protocol
+        error is given to ``refused`` and closes the connection with its code, a dropped
+        connection ends it quietly."""
+        try:
+            await accept(connection, self.representation)
+            await run()
+        except ProtocolError as exc:
+            refused(exc)
+            await connection.close(exc.code)
+        except ConnectionClosed:
+            pass
 
 
 async def accept(connection: Connection, representation: bytes) -> None:

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from realpolitik.bots import Bot, make_bot
 from realpolitik.daide.board import DaideMap
 from realpolitik.daide.hosting import (
+    HostedMap,
     OrderSheet,
-    accept,
     ending,
     first_token,
     hello,
@@ -27,13 +27,8 @@ from realpolitik.daide.hosting import (
     results,
     texts,
 )
-from realpolitik.daide.tokens import Item, Message, Text, TokenTable
-from realpolitik.daide.wire import (
-    Connection,
-    ConnectionClosed,
-    ProtocolError,
-    representation_payload,
-)
+from realpolitik.daide.tokens import Item, Message
+from realpolitik.daide.wire import Connection
 from realpolitik.game import Game
 from realpolitik.position import PhaseType, Position
 from realpolitik.variant import Variant
@@ -337,8 +332,7 @@ class DaideServer:
         self.game = DaideGame(settings, 0, self.dmap, self.log)
         self.summaries: list[GameSummary] = []
         self.port: int | None = None
-        self._representation = representation_payload(self.dmap.representation())
-        self._table = TokenTable.standard().with_representation(self.dmap.representation())
+        self._hosted = HostedMap(self.dmap)
 
     async def run(self, started: Callable[[int], None] | None = None) -> list[GameSummary]:
         """Serve until the games asked for are played; ``started`` gets the port."""
@@ -368,20 +362,14 @@ class DaideServer:
 
     async def _connected(self, reader: asyncio.StreamReader,
                          writer: asyncio.StreamWriter) -> None:
-        connection = Connection(reader, writer)
-        connection.table = self._table
+        connection = self._hosted.connection(reader, writer)
         try:
-            await self._serve(connection)
-        except ProtocolError as exc:
-            self.log(f"connection closed: {exc}")
-            await connection.close(exc.code)
-        except ConnectionClosed:
-            pass
+            await self._hosted.serve(connection, lambda: self._serve(connection),
+                                     lambda exc: self.log(f"connection closed: {exc}"))
         finally:
             writer.close()
 
     async def _serve(self, connection: Connection) -> None:
-        await accept(connection, self._representation)
         client = _Client(connection)
         game = self.game
         game.clients.append(client)
@@ -424,11 +412,11 @@ class DaideServer:
             client.name, client.version = texts(args)
             seat.player = f"{client.name} {client.version}".strip()
             send(("YES", message))
-            send(("MAP", (Text(self.dmap.name),)))
+            send(self.dmap.map_message())
         elif head == "OBS":
             client.observer = True
             send(("YES", message))
-            send(("MAP", (Text(self.dmap.name),)))
+            send(self.dmap.map_message())
         elif head == "IAM" and len(args) == 2:
             power = self.dmap.powers.get(first_token(args[0]))
             taken = game.seats.get(power or "")
@@ -441,7 +429,7 @@ class DaideServer:
             game.broadcast(("NOT", ("CCD", (self.dmap.power_tokens[taken.power],))))
             game.changed.set()
         elif head == "MAP" and not args:
-            send(("MAP", (Text(self.dmap.name),)))
+            send(self.dmap.map_message())
         elif head == "MDF" and not args:
             send(self.dmap.mdf())
         elif head == "YES" and args and first_token(args[0]) == "MAP":

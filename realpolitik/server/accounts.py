@@ -163,6 +163,9 @@ class AccountService:
         if row is None or int(row.id) != account.id or not ok:
             raise ServiceError(403, "bad_credentials", "the current password is wrong",
                                field="current_password")
+        if new == current:
+            raise bad("the new password is the one you have now: choose a different one",
+                      "same_password", field="new_password")
         problem = await self.passwords.problem(new, account.username)
         if problem is not None:
             raise bad(problem, "weak_password", field="new_password")

@@ -48,6 +48,7 @@ from realpolitik.variant import (
     load_variant,
     search_folders,
     variant_folders,
+    warn_of_id_clashes,
 )
 
 log = logging.getLogger("realpolitik.server")
@@ -398,6 +399,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = 
     problem = variants_problem(settings)
     if problem is not None:
         raise StartupError(problem)
+    warn_of_id_clashes(search_folders({VARIANTS_PATH_VARIABLE: settings.variants_path}))
     if announce is not None:
         announce(f"http://{host}:{port}/" + (
             f", DAIDE bots on {settings.daide_host}:{settings.daide_port}"

@@ -28,8 +28,8 @@ from typing import Any
 
 from realpolitik.daide.board import DaideMap
 from realpolitik.daide.hosting import (
+    HostedMap,
     OrderSheet,
-    accept,
     ending,
     first_token,
     hello,
@@ -37,13 +37,8 @@ from realpolitik.daide.hosting import (
     results,
     texts,
 )
-from realpolitik.daide.tokens import Message, Text, TokenTable
-from realpolitik.daide.wire import (
-    Connection,
-    ConnectionClosed,
-    ProtocolError,
-    representation_payload,
-)
+from realpolitik.daide.tokens import Message, Text
+from realpolitik.daide.wire import Connection
 from realpolitik.server.daide_seats import DaideSeats, DaideView
 from realpolitik.server.events import Close, Subscriber
 from realpolitik.server.fairness import current_client
@@ -62,9 +57,7 @@ class DaidePort:
         self.seats = DaideSeats(service)
         self.host = host
         self.port = port
-        self.dmap = DaideMap.of(load_variant("classical"))
-        self.representation = representation_payload(self.dmap.representation())
-        self.table = TokenTable.standard().with_representation(self.dmap.representation())
+        self.hosted = HostedMap(DaideMap.of(load_variant("classical")))
         self.sessions: dict[int, list[_Session]] = {}
         """The connections of each game, for press between DAIDE bots."""
         self._server: asyncio.Server | None = None
@@ -99,18 +92,12 @@ class DaidePort:
         task = asyncio.current_task()
         assert task is not None
         self._tasks.add(task)
-        connection = Connection(reader, writer)
-        connection.table = self.table
+        connection = self.hosted.connection(reader, writer)
         session = _Session(self, connection)
         current_client.set(("daide", id(session)))  # each connection its own turn (fairness.py)
         try:
-            await accept(connection, self.representation)
-            await session.run()
-        except ProtocolError as exc:
-            log.info("DAIDE connection closed: %s", exc)
-            await connection.close(exc.code)
-        except ConnectionClosed:
-            pass
+            await self.hosted.serve(connection, session.run,
+                                    lambda exc: log.info("DAIDE connection closed: %s", exc))
         except Exception:  # one connection's failure must not touch the others
             log.exception("DAIDE connection failed")
         finally:
@@ -126,7 +113,7 @@ class _Session:
         self.port = port
         self.connection = connection
         self.service = port.service
-        self.dmap = port.dmap
+        self.dmap = port.hosted.dmap
         self.game_id: int | None = None
         """The game named with ``SEL``, then the game the client is in."""
         self.power: str | None = None
@@ -269,18 +256,18 @@ class _Session:
                 self.name = f"{name} {version}".strip()
                 self._follow(game_id)
                 send(("YES", message))
-                send(("MAP", (Text(self.dmap.name),)))
+                send(self.dmap.map_message())
             elif head == "OBS" and self.power is None and not self.observer:
                 game_id = self.game_id if self.game_id is not None else \
                     await self.call(self.port.seats.find, None, False)
                 self.observer = True
                 self._follow(game_id)
                 send(("YES", message))
-                send(("MAP", (Text(self.dmap.name),)))
+                send(self.dmap.map_message())
             elif head == "IAM" and len(args) == 2 and self.power is None and not self.observer:
                 await self._rejoin(message)
             elif head == "MAP" and not args:
-                send(("MAP", (Text(self.dmap.name),)))
+                send(self.dmap.map_message())
             elif head == "MDF" and not args:
                 send(self.dmap.mdf())
             elif head == "YES" and args and first_token(args[0]) == "MAP":

@@ -244,16 +244,8 @@ class DaideSeats:
             if loaded.row.status not in ("active", "paused") or power not in game.active_powers():
                 raise conflict("no draw to vote on", "not_active")
             game.vote_draw(power, in_favour, unplayed=loaded.unplayed())
-            service._bots_vote(loaded)
-            values: dict[str, Any] = {"record": _record_text(game)}
-            if game.is_over:
-                values.update(status="finished", deadline=None)
-            service._save(conn, loaded, **values)
-            count = game.draw_vote_count(loaded.unplayed())
-        service.hub.publish(game_id, {"type": "draw_votes", "in_favour": count[0],
-                                      "needed": count[1]})
-        if game.is_over:
-            service._publish_end(game_id, game)
+            count = service._draw_votes_saved(conn, loaded)
+        service._draw_votes_told(game_id, game, count)
 
 
 def _eliminated(history: Sequence[PhaseRecord], now: Position) -> dict[str, int]:

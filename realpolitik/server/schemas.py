@@ -484,6 +484,9 @@ class GameOut(BaseModel):
     """Every seat change of the game, oldest first."""
     policies: dict[str, str] = Field(default_factory=dict)
     """The variant's named policies (readings of ambiguous rules) this game plays under."""
+    policies_changed: dict[str, str] = Field(default_factory=dict)
+    """Of ``policies``, those this game chose otherwise than its variant, each with the
+    variant's own choice."""
     order_kinds: list[OrderKindOut] = Field(default_factory=list)
     """The kinds of order the variant adds to the rulebooks' (none in most variants): what the
     order menu offers beside hold, move, support and the others."""

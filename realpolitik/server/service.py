@@ -393,6 +393,18 @@ def _add_names(entry: JSON, played: PhaseRecord) -> None:
     entry["names"] = names_table(variant, entry)
 
 
+def daide_bots_problem(variant: Variant, setup: Setup) -> str | None:
+    """Why DAIDE bots cannot take seats in a game of ``variant`` and ``setup``, or None when
+    they can: the classical map (the server's DAIDE port names its map's tokens in the
+    handshake, before a game is chosen: the standard ones), one power a seat (a DAIDE client
+    plays one power)."""
+    if variant.id != "classical":
+        return f"DAIDE bots play the classical map on this server, not {variant.name}"
+    if any(len(team) > 1 for team in setup.teams):
+        return f"DAIDE bots play one power each; in {setup.name} a player has several"
+    return None
+
+
 class GameService:
     """Everything players and gamesmasters can do, over one store."""
 
@@ -755,6 +767,7 @@ class GameService:
             "centers": game.centers(),
             "names": place_names(game.variant),
             "policies": dict(game.variant.policies),
+            "policies_changed": self._policies_changed(row.variant, game),
             "order_kinds": game.variant.kinds.to_json(),
             # what the variant's state shows, and its rules acting now in words
             "variant_state": game.variant.hooks.public_state(game.position),
@@ -906,20 +919,22 @@ class GameService:
             self._advance(game_id)
         return game_id
 
+    def _policies_changed(self, variant_id: str, game: Game) -> dict[str, str]:
+        """The policies ``game`` chose otherwise than its variant, each with the variant's own
+        choice."""
+        own = self._variant(variant_id).policies
+        return {name: own[name] for name, value in game.variant.policies.items()
+                if name in own and own[name] != value}
+
     @staticmethod
     def _check_daide_setup(variant: Variant, setup: Setup) -> None:
-        """DAIDE bots can play this game: the classical map (the server's DAIDE port names its
-        map's tokens in the handshake, before a game is chosen: the standard ones), one power a
-        seat (a DAIDE client plays one power).
+        """DAIDE bots can play this game (:func:`daide_bots_problem`).
 
         :raises ServiceError: they cannot, saying why.
         """
-        if variant.id != "classical":
-            raise bad(f"DAIDE bots play the classical map on this server, not {variant.name}",
-                      "bad_setting", field="daide_bots")
-        if any(len(team) > 1 for team in setup.teams):
-            raise bad(f"DAIDE bots play one power each; in {setup.name} a player has several",
-                      "bad_setting", field="daide_bots")
+        problem = daide_bots_problem(variant, setup)
+        if problem is not None:
+            raise bad(problem, "bad_setting", field="daide_bots")
 
     @staticmethod
     def _checked_policies(variant: Variant, chosen: Mapping[str, str]) -> dict[str, str]:
@@ -1679,18 +1694,28 @@ class GameService:
                 game.vote_draw(p, in_favour, unplayed=loaded.unplayed())
                 if game.is_over:
                     break
-            self._bots_vote(loaded)
-            values: dict[str, Any] = {"record": _record_text(game)}
-            if game.is_over:
-                values.update(status="finished", deadline=None)
-            self._save(conn, loaded, **values)
-            count = game.draw_vote_count(loaded.unplayed())
+            count = self._draw_votes_saved(conn, loaded)
+        self._draw_votes_told(game_id, game, count)
+        return {"in_favour": count[0], "needed": count[1],
+                "end": None if game.end is None else game.end.summary}
+
+    def _draw_votes_saved(self, conn: Connection, loaded: _Loaded) -> tuple[int, int]:
+        """After a vote on a draw (a player's or a DAIDE bot's): the bots vote, the game is
+        saved (finished when the draw is agreed); returns the votes in favour and needed."""
+        game = loaded.game
+        self._bots_vote(loaded)
+        values: dict[str, Any] = {"record": _record_text(game)}
+        if game.is_over:
+            values.update(status="finished", deadline=None)
+        self._save(conn, loaded, **values)
+        return game.draw_vote_count(loaded.unplayed())
+
+    def _draw_votes_told(self, game_id: int, game: Game, count: tuple[int, int]) -> None:
+        """Tell the game's watchers the count of a draw vote (and the end, when agreed)."""
         self.hub.publish(game_id, {"type": "draw_votes", "in_favour": count[0],
                                    "needed": count[1]})
         if game.is_over:
             self._publish_end(game_id, game)
-        return {"in_favour": count[0], "needed": count[1],
-                "end": None if game.end is None else game.end.summary}
 
     @staticmethod
     def _bots_vote(loaded: _Loaded) -> None:

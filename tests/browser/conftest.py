@@ -30,6 +30,11 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "browser: drives a real browser (Playwright + chromium)")
+    config.addinivalue_line("markers", "test_variants: the module's server offers the test "
+                            "variants (tests/variants) through REALPOLITIK_VARIANTS_PATH")
+
+
+TEST_VARIANTS = Path(__file__).parent.parent / "variants"
 
 
 def chromium_path() -> str | None:
@@ -68,14 +73,17 @@ class Server:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def server(request: pytest.FixtureRequest,
+           tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """``realpolitik serve`` on a free loopback port over a temporary SQLite file, with a
-    DAIDE port."""
+    DAIDE port; offering the test variants too in a module marked ``test_variants``."""
     pytest.importorskip("fastapi", reason="the server extra is not installed")
     port, daide_port = _free_port(), _free_port()
     folder = tmp_path_factory.mktemp("web")
     db = folder / "web.db"
     env = {**os.environ, "REALPOLITIK_TICK_SECONDS": "0.5"}
+    if request.node.get_closest_marker("test_variants") is not None:
+        env["REALPOLITIK_VARIANTS_PATH"] = str(TEST_VARIANTS)
     log = (folder / "server.log").open("w")
     proc = subprocess.Popen(
         [sys.executable, "-m", "realpolitik", "serve", "--host", "127.0.0.1", "--port", str(port),

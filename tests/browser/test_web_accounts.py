@@ -80,6 +80,13 @@ def test_a_new_password_is_refused_in_plain_words_then_changed(browser: Any, ser
         "The server refused this password: this password is too easy to guess"), said
     assert page.input_value("#pw-current") == PASSWORD
     assert page.input_value("#pw-new") == "password"
+    # the one it has now: refused, saying so
+    page.fill("#pw-new", PASSWORD)
+    page.click("#password-form button[type=submit]")
+    page.wait_for_selector("#pw-msg:has-text('the one you have now')")
+    assert page.inner_text("#pw-msg").startswith(
+        "The new password is the one you have now: choose a different one")
+    assert page.input_value("#pw-new") == PASSWORD
     # a good one: changed; the other device's log-in ends, this page stays signed in
     page.fill("#pw-new", NEW_PASSWORD)
     page.click("#password-form button[type=submit]")

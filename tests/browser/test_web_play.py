@@ -74,6 +74,17 @@ def sign_up(page: Any, name: str) -> None:
     page.wait_for_selector("text=Signed in as " + name)
 
 
+def play_against_hold_bots(page: Any, variant: str, power: str) -> None:
+    """Start, from the lobby's "play against the computer" card, a game of ``variant`` as
+    ``power`` with hold bots in the other seats, and wait for its map."""
+    page.wait_for_selector("#vs-computer")
+    page.select_option("#vs-variant", variant)
+    page.select_option("#vs-power", power)
+    page.select_option("#vs-bot", "hold")
+    page.click("#vs-start")
+    page.wait_for_selector("#map svg #spaces")
+
+
 def read_lines(page: Any) -> list[str]:
     return [t.strip() for t in page.locator("#order-lines li.ok .order").all_inner_texts()]
 

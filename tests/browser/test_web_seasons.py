@@ -5,29 +5,13 @@ from the game's view, not from a list in the page."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from test_web_play import new_page, sign_up
+from test_web_play import new_page, play_against_hold_bots, sign_up
 
-pytestmark = pytest.mark.browser
-
-VARIANTS = Path(__file__).parent.parent / "variants"
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _variants_path() -> Iterator[None]:
-    """The server of this module offers the test variants (set before it starts)."""
-    before = os.environ.get("REALPOLITIK_VARIANTS_PATH")
-    os.environ["REALPOLITIK_VARIANTS_PATH"] = str(VARIANTS)
-    yield
-    if before is None:
-        del os.environ["REALPOLITIK_VARIANTS_PATH"]
-    else:
-        os.environ["REALPOLITIK_VARIANTS_PATH"] = before
+# the server offers tests/variants (the conftest's server fixture)
+pytestmark = [pytest.mark.browser, pytest.mark.test_variants]
 
 
 def _ready(page: Any, now: str, then: str) -> None:
@@ -40,12 +24,7 @@ def _ready(page: Any, now: str, then: str) -> None:
 def test_a_summer_turn_is_named_by_the_page(browser: Any, server: Any) -> None:
     page = new_page(browser, server)
     sign_up(page, "summer")
-    page.wait_for_selector("#vs-computer")
-    page.select_option("#vs-variant", "summer")
-    page.select_option("#vs-power", "france")
-    page.select_option("#vs-bot", "hold")
-    page.click("#vs-start")
-    page.wait_for_selector("#map svg #spaces")
+    play_against_hold_bots(page, "summer", "france")
     page.wait_for_selector("#phase:has-text('Spring 1901 movement')")
     page.fill("#order-text", "A Par-Bur")
     page.click("#send-orders")

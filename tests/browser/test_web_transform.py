@@ -7,29 +7,14 @@ the builds in the kind's own words ("1 used to transform")."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_web_play import new_page, shots_dir, sign_up
+from test_web_play import new_page, play_against_hold_bots, shots_dir, sign_up
 
-pytestmark = pytest.mark.browser
-
-VARIANTS = Path(__file__).parent.parent / "variants"
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _variants_path() -> Iterator[None]:
-    """The server of this module offers the test variants (set before it starts)."""
-    before = os.environ.get("REALPOLITIK_VARIANTS_PATH")
-    os.environ["REALPOLITIK_VARIANTS_PATH"] = str(VARIANTS)
-    yield
-    if before is None:
-        del os.environ["REALPOLITIK_VARIANTS_PATH"]
-    else:
-        os.environ["REALPOLITIK_VARIANTS_PATH"] = before
+# the server offers tests/variants (the conftest's server fixture)
+pytestmark = [pytest.mark.browser, pytest.mark.test_variants]
 
 
 def _play(page: Any, now: str, orders: str, then: str) -> None:
@@ -47,12 +32,7 @@ def test_a_transform_is_explained_and_counted_against_the_builds(browser: Any, s
     shots = shots_dir(tmp_path)
     page = new_page(browser, server)
     sign_up(page, "transformer")
-    page.wait_for_selector("#vs-computer")
-    page.select_option("#vs-variant", "transform")
-    page.select_option("#vs-power", "france")
-    page.select_option("#vs-bot", "hold")
-    page.click("#vs-start")
-    page.wait_for_selector("#map svg #spaces")
+    play_against_hold_bots(page, "transform", "france")
     # no rule acts in a movement phase: no box
     page.wait_for_selector("#orders-h")
     assert page.locator("#rules-box").count() == 0

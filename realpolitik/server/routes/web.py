@@ -18,6 +18,7 @@ from fastapi.responses import FileResponse
 from realpolitik.errors import RealpolitikError
 from realpolitik.rules import EDITIONS
 from realpolitik.server.colours import chart_colours
+from realpolitik.server.service import daide_bots_problem
 from realpolitik.variant import available_variants, load_variant
 
 _log = logging.getLogger("realpolitik.server")
@@ -67,8 +68,10 @@ def _variants(search: tuple[Path, ...]) -> list[dict[str, Any]]:
                         "chart_colour": chart[p.id]} for p in variant.powers],
             # each province's name, for the page's lists and completion (orders keep the ids)
             "places": {p: variant.map.name(p) for p in variant.map.provinces},
+            # "daide_bots": whether a game of this setup may open its free seats to DAIDE bots
             "setups": [{"id": s.id, "players": s.players, "name": s.name,
-                        "teams": [list(team) for team in s.teams]}
+                        "teams": [list(team) for team in s.teams],
+                        "daide_bots": daide_bots_problem(variant, s) is None}
                        for s in (variant.setups or (variant.setup(),))],
             # its readings of unclear rules a new game may choose: each policy's values, the
             # variant's own choice first

@@ -318,6 +318,10 @@ class Lobby {
           values.map((value, i) => h("option", { value }, i === 0 ? `${words(value)} (the variant's)` : words(value)))))));
       policies.hidden = entries.length === 0;
     };
+    // DAIDE bots: offered only in the setups the server says they can play
+    const daideBots = h("fieldset", { id: "daide-bots" }, h("legend", {}, "Computer players"),
+      h("label", { class: "check" }, h("input", { type: "checkbox", name: "daide_bots" }), "DAIDE bots (DumbBot and others) may take free seats"),
+      h("p", { class: "muted small", id: "daide-help" }, "They connect to the server's DAIDE port and play one power each."));
     const fillSetups = () => {
       const v = cat.variants.find((x) => x.id === variantSel.value);
       setupSel.replaceChildren(...v.setups.map((s) => h("option", { value: s.id }, `${s.players} players${s.id !== String(s.players) ? ` (${s.id})` : ""}`)));
@@ -328,6 +332,8 @@ class Lobby {
       const v = cat.variants.find((x) => x.id === variantSel.value);
       const s = v.setups.find((x) => x.id === setupSel.value) || v.setups[0];
       setupInfo.textContent = s.name;
+      daideBots.hidden = !s.daide_bots;
+      if (daideBots.hidden) daideBots.querySelector("input").checked = false;
       // playing is the default: running a game without playing is a choice one makes on purpose
       joinSel.replaceChildren(h("option", { value: "any" }, "any power (drawn by lot)"),
         ...s.teams.map((team) => h("option", { value: team[0] }, team.map(title).join(" / "))),
@@ -357,9 +363,7 @@ class Lobby {
       h("fieldset", {}, h("legend", {}, "Press and privacy"),
         check("press_private", "Private messages", true), check("press_public", "Public announcements", true),
         check("press_outside", "Press during retreats and adjustments", false), check("private", "Private game (invite only)", false)),
-      h("fieldset", {}, h("legend", {}, "Computer players"),
-        check("daide_bots", "DAIDE bots (DumbBot and others) may take free seats", false),
-        h("p", { class: "muted small", id: "daide-help" }, "They connect to the server's DAIDE port and play one power each; the classical map, one power a player.")),
+      daideBots,
       policies,
       h("button", { type: "submit" }, "Create game"), msg);
     f.addEventListener("submit", async (ev) => {
@@ -372,7 +376,7 @@ class Lobby {
           retreats: f.retreats.value.trim(), adjustments: f.adjustments.value.trim() },
         press: { private: f.press_private.checked, public: f.press_public.checked, outside_diplomacy: f.press_outside.checked },
       };
-      if (f.daide_bots.checked) body.daide_bots = true;
+      if (!daideBots.hidden && f.daide_bots.checked) body.daide_bots = true;
       if (f.end_year.value) body.end_year = Number(f.end_year.value);
       if (joinSel.value) body.join_as = joinSel.value;
       const chosen = [...policyList.querySelectorAll("select")].filter((sel) => sel.value !== sel.dataset.usual);

@@ -1034,7 +1034,10 @@ export class GamePage {
     // the variant's rules acting on the whole game, in its words
     for (const note of (g.game_notes && g.game_notes.notes) || []) facts.push([note.heading, note.text]);
     const policies = Object.entries(g.policies || {});
-    if (policies.length) facts.push(["Policies", policies.map(([k, v]) => `${k.replaceAll("_", " ")}: ${v.replaceAll("_", " ")}`).join("; ")]);
+    // a policy this game chose otherwise than its variant is marked, with the variant's own
+    const changed = g.policies_changed || {};
+    if (policies.length) facts.push(["Policies", policies.map(([k, v]) => `${k.replaceAll("_", " ")}: ${v.replaceAll("_", " ")}${
+      k in changed ? ` (this game; the variant's own: ${changed[k].replaceAll("_", " ")})` : ""}`).join("; ")]);
     if (g.invite_code) facts.push(["Invite code", g.invite_code]);
     fill(box,
       h("h2", {}, "Seats"),
