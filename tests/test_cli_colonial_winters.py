@@ -139,3 +139,22 @@ def test_process_and_the_record_say_which_inactive_units_became_active_and_why(
     assert any("F Guyana (England) is active" in n for n in history["phases"][0]["notes"])
     shown = run_json(capsys, "show", str(game_file))
     assert "F S14" not in str(shown["inactive_units"]) and "s14" not in shown["state"]["inactive"]
+
+
+def test_show_says_the_rules_acting_now_on_a_power_and_the_game(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = tmp_path / "cw.json"
+    assert run(capsys, "new", str(game), "--variant", "colonial_winters")[0] == 0
+    code, out, err = run(capsys, "show", str(game), "--power", "England")
+    assert code == 0, err
+    assert "Rules acting now (the game):" in out and "Sea superiority: England" in out
+    assert "Rules acting now (England):" in out
+    assert "Rule 8: England chooses 2 of these 12 inactive units" in out
+    assert "Halifax" in out  # the choice's units by name, not by code
+    data = json.loads(run(capsys, "show", str(game), "--power", "england", "--json")[1])
+    assert data["rule_notes"]["ENGLAND"]["choice"]["count"] == 2
+    assert data["game_notes"]["notes"]
+    classical = tmp_path / "classical.json"
+    assert run(capsys, "new", str(classical))[0] == 0
+    assert "Rules acting now" not in run(capsys, "show", str(classical), "--power", "France")[1]
+    assert json.loads(run(capsys, "show", str(classical), "--json")[1])["game_notes"] == {}

@@ -139,6 +139,9 @@ def build_parser() -> argparse.ArgumentParser:
                   "awaited; with --phase, a past phase with its orders and results.")
     game_arg(sub)
     sub.add_argument("--phase", metavar="PHASE", help="a phase played, e.g. S1902M or F1901R")
+    sub.add_argument("--power", metavar="POWER",
+                     help="also the variant's rules acting now on this power's units (inactive "
+                          "units, a choice its orders make, what an order of its own costs)")
     json_arg(sub)
 
     sub = command("history", "the game so far, phase by phase", _commands.cmd_history)

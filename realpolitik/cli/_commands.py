@@ -13,8 +13,9 @@ from typing import Any
 from realpolitik.errors import GameError, RealpolitikError
 from realpolitik.game import Game
 from realpolitik.position import Position
+from realpolitik.rule_notes import rule_notes_to_json
 from realpolitik.variant import available_variants, load_variant, normalize_name, search_folders
-from realpolitik.writing import write_order
+from realpolitik.writing import place_writer, write_order
 
 from . import _report
 from ._common import (
@@ -247,6 +248,31 @@ def _show_json(game: Game, position: Position, *, current: bool) -> JSON:
     return data
 
 
+def _rule_notes_json(game: Game, power: str | None) -> JSON:
+    """The variant's rules acting now, as the API gives them: for ``power``'s units, or for
+    the game (``None``); empty where the variant says nothing (the classical game)."""
+    notes = game.variant.hooks.rule_notes(game.position, power)
+    return rule_notes_to_json(notes) if notes else {}
+
+
+def _format_rule_notes(game: Game, notes: JSON, who: str, style: Style) -> list[str]:
+    """The rules acting now, for a gamesmaster's screen: each note's heading and sentences,
+    and the choice the power's orders make (its units by name)."""
+    if not notes or not (notes["notes"] or notes.get("choice")):
+        return []
+    write = place_writer(game.variant).place
+    lines = [style.bold(f"  Rules acting now ({who}):")]
+    for note in notes["notes"]:
+        lines.append(f"    {note['heading']}: {note['text']}")
+    choice = notes.get("choice")
+    if choice:
+        lines.append(f"    {choice['heading']}: " + ", ".join(write(u) for u in choice["units"])
+                     + f". The first {choice['count']} given an order other than a hold are "
+                     "chosen.")
+    # the marks beside units and the map's legend repeat the notes for a page; not here
+    return lines
+
+
 def _format_show(game: Game, data: JSON, style: Style) -> list[str]:
     lines = _report.format_position(game, data, style)
     if "awaiting" in data:
@@ -268,13 +294,23 @@ def cmd_show(args: argparse.Namespace) -> int:
     game, _ = load_game(args.game)
     index = _find_phase(game, args.phase) if args.phase else None
     style = _style()
+    power = find_power(game, args.power) if args.power else None
     if index is None:
         data = _show_json(game, game.position, current=True)
+        data["game_notes"] = _rule_notes_json(game, None)
+        if power is not None:
+            data["rule_notes"] = {power.upper(): _rule_notes_json(game, power)}
         if args.json:
             print_json(data)
             return EXIT_OK
         for line in _format_show(game, data, style):
             print(line)
+        for line in _format_rule_notes(game, data["game_notes"], "the game", style):
+            print(line)
+        if power is not None:
+            for line in _format_rule_notes(game, data["rule_notes"][power.upper()],
+                                           power_name(game, power), style):
+                print(line)
         return EXIT_OK
     record = game.history[index]
     data = _show_json(game, record.position, current=False)
