@@ -32,6 +32,7 @@ from sqlalchemy import Connection, Row
 
 from realpolitik import savefile
 from realpolitik.bots import BOT_NAMES, make_bot
+from realpolitik.daide.board import DaideMap, MapError
 from realpolitik.errors import GameError, RealpolitikError
 from realpolitik.game import REPLACED, Game, PhaseRecord, SubmittedOrder, replaced_orders
 from realpolitik.legality import check_order
@@ -395,11 +396,16 @@ def _add_names(entry: JSON, played: PhaseRecord) -> None:
 
 def daide_bots_problem(variant: Variant, setup: Setup) -> str | None:
     """Why DAIDE bots cannot take seats in a game of ``variant`` and ``setup``, or None when
-    they can: the classical map (the server's DAIDE port names its map's tokens in the
-    handshake, before a game is chosen: the standard ones), one power a seat (a DAIDE client
-    plays one power)."""
-    if variant.id != "classical":
-        return f"DAIDE bots play the classical map on this server, not {variant.name}"
+    they can: a variant DAIDE describes with the standard map's tokens (the server's DAIDE
+    port names its map in the handshake, before a game is chosen: the standard one), one
+    power a seat (a DAIDE client plays one power). What DAIDE can describe is the DAIDE
+    layer's to say (:meth:`DaideMap.of`), not this one's."""
+    try:
+        standard, why = DaideMap.of(variant).is_standard(), ""
+    except MapError as exc:
+        standard, why = False, f" ({exc})"
+    if not standard:
+        return f"DAIDE bots play the classical map on this server, not {variant.name}{why}"
     if any(len(team) > 1 for team in setup.teams):
         return f"DAIDE bots play one power each; in {setup.name} a player has several"
     return None
