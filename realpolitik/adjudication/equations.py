@@ -130,6 +130,10 @@ class Board:
         "fragile",
         "empty_routes",
         "empty_space",
+        "moves",
+        "helpers",
+        "contested",
+        "blocks",
     )
 
     def __init__(
@@ -178,6 +182,12 @@ class Board:
         self.dest_loc = dest_loc
         moves: list[int] = []
         helpers: list[int] = []
+        self.moves = moves
+        """The units ordered to move, by index (ascending)."""
+        self.helpers = helpers
+        """The units ordered to support or convoy, by index (ascending)."""
+        self.blocks: list[int] = []
+        """The units given an order of the variant's kind that blocks a crossing."""
         strengthened: dict[str, int] | None = None  # (the bonuses, when an order adds one)
         province_at = tables.province_at  # the orders are legal: their locations are on the map
         for i, order in enumerate(orders):
@@ -212,6 +222,7 @@ class Board:
                 effect = kinds.movement_effect(order)
                 if isinstance(effect, BlocksCrossing):
                     kind[i] = BLOCK
+                    self.blocks.append(i)
                     dest[i] = effect.point  # (the corner or passage it blocks)
                 elif effect.bonus:
                     # a hold with a bonus (a fortified unit): the unit stays, so the bonus of
@@ -254,6 +265,9 @@ class Board:
         # The moves into each province, head-to-head battles, and how army moves travel.
         moves_into: dict[str, list[int]] = {}
         self.moves_into = moves_into
+        contested: list[str] = []
+        self.contested = contested
+        """The provinces two or more units move into (where a stand-off may leave one empty)."""
         opposite = self.opposite = [-1] * n
         self.route = [LAND] * n
         self.route_start: list[frozenset[int]] = [_NO_FLEETS] * n
@@ -270,6 +284,8 @@ class Board:
             if movers is None:
                 moves_into[d] = [i]
             else:
+                if len(movers) == 1:
+                    contested.append(d)
                 movers.append(i)
             j = at.get(d, -1)
             if j >= 0 and kind[j] == MOVE and dest[j] == prov[i] and not (

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from itertools import compress
 from types import MappingProxyType
 
 from realpolitik.adjudication.backup import backup_rule
@@ -85,6 +84,7 @@ def _unset(decision: int) -> bool:  # pragma: no cover - replaced before use
 
 
 _NO_PARADOXES: frozenset[int] = frozenset()
+_NO_STANDOFFS: frozenset[str] = frozenset()
 
 _Said = tuple[Outcome, Detail]
 """The outcome an order's sentence tells, and its ``(reason, by, strength, opposed_by)``."""
@@ -166,16 +166,12 @@ def _decide(board: Board, rules: Rules, paradoxes: set[int]) -> tuple[Equations,
     # many phases none). A unit that holds succeeds.
     value = [True] * n
     left: list[int] = []
-    for i in range(n):
-        k = kind[i]
-        if k == HOLD:
-            continue
+    for i in board.moves:
         if not matched[i]:
             value[i] = False
-        elif k == MOVE:
-            if route[i] != LAND or (conditional and i in conditional):
-                left.append(i)
-                continue
+        elif route[i] != LAND or (conditional and i in conditional):
+            left.append(i)
+        else:
             movers = moves_into[dest[i]]
             d = at.get(dest[i], -1)
             if d < 0 and len(movers) == 1:
@@ -189,13 +185,17 @@ def _decide(board: Board, rules: Rules, paradoxes: set[int]) -> tuple[Equations,
                 value[i] = False
             else:
                 left.append(i)
+    for i in board.helpers + board.blocks if board.blocks else board.helpers:
+        if not matched[i]:
+            value[i] = False
         elif prov[i] not in moves_into:
             continue  # a support, convoy or block that nobody attacks
-        elif k != CONVOY and _surely_cut(i, k, moves_into[prov[i]], power, prov, dest, route,
-                                          conditional):
+        elif (k := kind[i]) != CONVOY and _surely_cut(
+                i, k, moves_into[prov[i]], power, prov, dest, route, conditional):
             value[i] = False
         else:
             left.append(i)
+    left.sort()  # (the solver takes the decisions in the order of the units, as ever)
     if left:
         resolver = Resolver(n, equations.adjudicate,
                             backup_rule(kind, rules.convoy_paradox, paradoxes),
@@ -256,45 +256,61 @@ class _Decided:
         self.value = value
         self.paradoxes = paradoxes
         b = board
-        n = b.n
-        kind = b.kind
-        moved = self.moved = [False] * n
-        for i in compress(range(n), value):  # (the decisions that hold, picked out in C)
-            if kind[i] == MOVE:
+        moved = self.moved = [False] * b.n
+        went: list[int] = []
+        for i in b.moves:
+            if value[i]:
                 moved[i] = True
-        dislodged_by = [-1] * n
+                went.append(i)
+        self.went = went
+        """The units that moved, by index."""
+        dislodged_by = [-1] * b.n
+        dislodged: list[int] = []
         at, dest = b.at, b.dest
-        for i in compress(range(n), moved):
+        for i in went:
             d = at.get(dest[i], -1)
             if d >= 0 and not moved[d]:
                 dislodged_by[d] = i
+                dislodged.append(d)
+        dislodged.sort()
         self.dislodged_by = dislodged_by
+        self.dislodged = dislodged
+        """The units dislodged, by index (ascending)."""
 
     # -- the next position -------------------------------------------------------------------
 
     def resolution(self, position: Position, rules: Rules, record: _Record) -> Resolution:
         """The next board, and the results, which ``record`` makes when they are first read."""
         b = self.board
-        new_units: dict[str, Unit] = {}
-        dislodged: list[DislodgedUnit] = []
-        moved, dislodged_by = self.moved, self.dislodged_by
+        went, dislodged_units = self.went, self.dislodged
         units, prov, dest, dest_loc = b.units, b.prov, b.dest, b.dest_loc
-        annihilated = position.variant.hooks.annihilated_when_dislodged
-        for i in range(b.n):
-            if moved[i]:
-                new_units[dest[i]] = moved_unit(units[i], dest_loc[i])
-            elif dislodged_by[i] < 0:
-                new_units[prov[i]] = units[i]
-            elif not annihilated(position, units[i]):
-                j = dislodged_by[i]
-                dislodged.append(DislodgedUnit(units[i], prov[j], self.eq.by_convoy(j)))
-        standoffs = self.standoffs(new_units)
+        # The board as it was, less the units that left or were dislodged, plus the units
+        # that arrived (copied in C; a phase moves or dislodges only some of its units).
+        new_units = dict(position.units)
+        for i in went:
+            del new_units[prov[i]]
+        for i in dislodged_units:
+            del new_units[prov[i]]
+        for i in went:
+            new_units[dest[i]] = moved_unit(units[i], dest_loc[i])
+        dislodged: list[DislodgedUnit] = []
+        if dislodged_units:
+            annihilated = position.variant.hooks.annihilated_when_dislodged
+            dislodged_by = self.dislodged_by
+            for i in dislodged_units:
+                if not annihilated(position, units[i]):
+                    j = dislodged_by[i]
+                    dislodged.append(DislodgedUnit(units[i], prov[j], self.eq.by_convoy(j)))
+        standoffs = self.standoffs(new_units) if b.contested else _NO_STANDOFFS
         options = {
             d.unit.location: retreat_options(position, d, rules=rules, occupied=new_units,
                                              standoffs=standoffs)
             for d in dislodged
         }
-        ordered_units = {p: new_units[p] for p in sorted(new_units)}
+        # (the engine keeps a board's provinces in sorted order: with no unit moved, the board
+        # as it was, if that was)
+        ordered_units = new_units if not went and list(new_units) == prov else {
+            p: new_units[p] for p in sorted(new_units)}
         return Resolution(
             phase=position.phase,
             results=record,
@@ -308,9 +324,10 @@ class _Decided:
         """Provinces left empty where a move bounced off another move's prevent strength."""
         b = self.board
         out: set[str] = set()
-        for province, movers in b.moves_into.items():
-            if province in new_units or len(movers) < 2:
+        for province in b.contested:
+            if province in new_units:
                 continue
+            movers = b.moves_into[province]
             for i in movers:
                 if self.moved[i]:
                     continue
