@@ -18,7 +18,7 @@ form a convoy route, which supports the paradox rules protect) is worked out onc
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import NamedTuple
 
@@ -40,6 +40,7 @@ from realpolitik.orders import (
     SupportHold,
     SupportMove,
     VariantOrder,
+    Waive,
 )
 from realpolitik.position import Unit
 from realpolitik.rules import (
@@ -64,6 +65,7 @@ __all__ = [
     "SUPPORT_MOVE",
     "Board",
     "Equations",
+    "NotAsGiven",
 ]
 
 _ARMY, _FLEET = UnitType.ARMY, UnitType.FLEET
@@ -91,6 +93,11 @@ class _EmptyRoute(NamedTuple):
 
 
 _NO_EMPTY_ROUTES: Mapping[int, _EmptyRoute] = MappingProxyType({})
+
+
+class NotAsGiven(Exception):
+    """The orders of a phase cannot be taken as given (:class:`Board`): some need to be
+    accepted one by one."""
 
 
 class Board:
@@ -139,19 +146,25 @@ class Board:
     def __init__(
         self,
         units: Sequence[Unit],
-        orders: Sequence[Order | None],
+        orders: Iterable[Order],
         tables: MapTables,
         rules: Rules,
         provinces: Sequence[str] | None = None,
         index: dict[str, int] | None = None,
         *,
+        as_given: bool = False,
         variant_rules: VariantRules | None = None,
         defence_bonus: Mapping[str, int] = _NO_BONUS,
         modifiers: MovementModifiers = NO_MODIFIERS,
         kinds: OrderKinds | None = None,
     ) -> None:
-        """``provinces`` (each unit's province) and ``index`` (province -> unit index) may be
-        passed by a caller that has them already. ``variant_rules`` brings the variant's
+        """``orders``: the orders the units follow, each naming its unit by its location, at
+        most one per unit (a unit without one holds). With ``as_given`` they are a phase's
+        orders as given, each vouched for as legal: an order that names no power, a waive, an
+        order for no unit on the board or a second order for a unit raise
+        :class:`NotAsGiven` (the caller then accepts them one by one, and passes what it
+        accepted). ``provinces`` (each unit's province) and ``index`` (province -> unit index)
+        may be passed by a caller that has them already. ``variant_rules`` brings the variant's
         conditional borders and corners; ``defence_bonus`` (province -> extra strength needed
         to dislodge the unit there) and ``modifiers`` come from the variant's hooks; ``kinds``
         (the variant's own kinds of order, if it has any) say what their orders do."""
@@ -169,7 +182,6 @@ class Board:
         fleet's unit index, or ``n + k`` for the empty sea ``empty_space[k]``."""
         self.empty_space: list[str] = []
         self.units = tuple(units)
-        self.orders = tuple(orders)
         prov = self.prov = list(provinces) if provinces is not None else [u.province
                                                                            for u in units]
         self.power = [u.power for u in units]
@@ -180,6 +192,7 @@ class Board:
         target = self.target = [-1] * n
         self.dest = dest
         self.dest_loc = dest_loc
+        followed: list[Order | None] = [None] * n
         moves: list[int] = []
         helpers: list[int] = []
         self.moves = moves
@@ -190,26 +203,39 @@ class Board:
         """The units given an order of the variant's kind that blocks a crossing."""
         strengthened: dict[str, int] | None = None  # (the bonuses, when an order adds one)
         province_at = tables.province_at  # the orders are legal: their locations are on the map
-        for i, order in enumerate(orders):
+        # One pass over the orders: which unit each is for, and what it asks, read into the
+        # board's lists.
+        for order in orders:
             cls = type(order)
+            if cls is Waive:
+                raise NotAsGiven
+            assert not isinstance(order, Waive)
+            i = at.get(order.location, -1)
+            if i < 0:  # a fleet on a coast: units are indexed by province
+                i = at.get(province_at.get(order.location, ""), -1)
+                if i < 0:
+                    raise NotAsGiven
+            if followed[i] is not None or (as_given and not order.power):
+                raise NotAsGiven  # a second order for the unit, or the power to be found
+            followed[i] = order
             if cls is Move:
                 assert isinstance(order, Move)
                 kind[i] = MOVE
                 dest_loc[i] = order.destination
                 dest[i] = province_at[order.destination]
                 moves.append(i)
-            elif cls is SupportHold:
-                assert isinstance(order, SupportHold)
-                kind[i] = SUPPORT_HOLD
-                dest[i] = province_at[order.supported_location]
-                target[i] = at.get(dest[i], -1)
-                helpers.append(i)
             elif cls is SupportMove:
                 assert isinstance(order, SupportMove)
                 kind[i] = SUPPORT_MOVE
                 target[i] = at.get(province_at[order.supported_location], -1)
                 dest_loc[i] = order.destination
                 dest[i] = province_at[order.destination]
+                helpers.append(i)
+            elif cls is SupportHold:
+                assert isinstance(order, SupportHold)
+                kind[i] = SUPPORT_HOLD
+                dest[i] = province_at[order.supported_location]
+                target[i] = at.get(dest[i], -1)
                 helpers.append(i)
             elif cls is Convoy:
                 assert isinstance(order, Convoy)
@@ -231,9 +257,15 @@ class Board:
                         strengthened = dict(defence_bonus)
                     strengthened[prov[i]] = strengthened.get(prov[i], 0) + effect.bonus
             else:
-                assert order is None or isinstance(order, Hold)
+                assert isinstance(order, Hold)
+        self.orders: tuple[Order | None, ...] = tuple(followed)
+        """Unit index -> the order it follows (None: it holds, unordered)."""
         if strengthened is not None:
             self.bonus = strengthened
+        # (the orders come in the order given: the passes below take the units in order)
+        moves.sort()
+        helpers.sort()
+        self.blocks.sort()
 
         # Which supports and convoys match the order of the unit they name.
         matched = self.matched = [True] * n
@@ -292,11 +324,11 @@ class Board:
                     swaps and any(w.allows(prov[i], d, units[i].type, units[j].type)
                                   for w in swaps)):
                 opposite[i] = j
-            order = orders[i]
-            assert isinstance(order, Move)
+            move = followed[i]
+            assert isinstance(move, Move)
             # Convoy routes: only for an army move with a convoy in sight (by convoy, a fleet
             # ordered to convoy it, or a destination not next door).
-            if units[i].type is _ARMY and (order.via_convoy or convoyers[i]
+            if units[i].type is _ARMY and (move.via_convoy or convoyers[i]
                                            or d not in army_adj.get(prov[i], ())):
                 convoyed = self._set_route(i, tables, rules) or convoyed
 

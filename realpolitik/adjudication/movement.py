@@ -16,7 +16,7 @@ checked or decided twice.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from types import MappingProxyType
 
@@ -31,6 +31,7 @@ from realpolitik.adjudication.equations import (
     SUPPORT_MOVE,
     Board,
     Equations,
+    NotAsGiven,
     fleets_on_routes,
 )
 from realpolitik.adjudication.explain import and_list, versus
@@ -38,7 +39,7 @@ from realpolitik.adjudication.outcomes import Detail, OrderResult, Outcome, Reso
 from realpolitik.adjudication.resolver import Resolver
 from realpolitik.adjudication.setup import Accepted, accept_orders, void_result
 from realpolitik.geography import Map, province_of
-from realpolitik.hooks import NO_MODIFIERS, MovementModifiers
+from realpolitik.hooks import NO_MODIFIERS, MovementModifiers, VariantHooks
 from realpolitik.legality import retreat_options
 from realpolitik.maptables import tables_for
 from realpolitik.orders import Order, VariantOrder, Waive
@@ -107,18 +108,36 @@ def adjudicate_movement(position: Position, orders: Iterable[Order], rules: Rule
         given += tuple(o for o in standing
                        if isinstance(o, Waive) or province_of(o.location) not in ordered)
     provinces, units, index = _units_of(position)
-    accepted = accept_orders(position, given, rules, index, checked=checked)
     defence_bonus = hooks.defence_bonuses(position)
-    board = _set_up(position, rules, units, accepted.unit_orders, provinces, index,
-                    defence_bonus, hooks.movement_modifiers(position))
+    modifiers = hooks.movement_modifiers(position)
+    accepted: Accepted | None = None
+    board: Board | None = None
+    if checked and type(hooks).void_orders is VariantHooks.void_orders:
+        # Orders vouched for, usually one per unit, each naming its power: read them straight
+        # into the board (who gave which is worked out again if the results are read).
+        try:
+            board = _set_up(position, rules, units, given, provinces, index, defence_bonus,
+                            modifiers, as_given=True)
+        except NotAsGiven:
+            board = None
+    if board is None:
+        accepted = accept_orders(position, given, rules, index, checked=checked)
+        board = _set_up(position, rules, units, _followed(accepted.unit_orders), provinces,
+                        index, defence_bonus, modifiers)
     paradoxes: set[int] = set()
     equations, value = _decide(board, rules, paradoxes)
     decided = _Decided(board, equations, value, paradoxes)
-    # (orders taken as given need not be kept twice: the record rebuilds them from the given)
     # (the hooks' bonuses, not the board's: the board adds its orders' own again when set up)
-    record = _Record(position, rules, accepted, None if checked else board.orders, defence_bonus,
-                     value, paradoxes, board.mods)
+    # (orders taken as given need not be kept twice: the record reads them again)
+    record = _Record(position, rules, given, accepted,
+                     None if accepted is None else board.orders, defence_bonus, value,
+                     paradoxes, modifiers)
     return decided.resolution(position, rules, record)
+
+
+def _followed(unit_orders: Iterable[Order | None]) -> list[Order]:
+    """The orders of ``unit_orders`` that units follow (None: the unit holds, unordered)."""
+    return [order for order in unit_orders if order is not None]
 
 
 def _units_of(position: Position) -> tuple[list[str], list[Unit], dict[str, int]]:
@@ -134,13 +153,13 @@ def _units_of(position: Position) -> tuple[list[str], list[Unit], dict[str, int]
     return provinces, units, {p: i for i, p in enumerate(provinces)}
 
 
-def _set_up(position: Position, rules: Rules, units: list[Unit],
-            unit_orders: Sequence[Order | None], provinces: list[str], index: dict[str, int],
-            defence_bonus: Mapping[str, int],
-            modifiers: MovementModifiers = NO_MODIFIERS) -> Board:
-    """The board of the phase: its units (:func:`_units_of`) and the order each follows."""
+def _set_up(position: Position, rules: Rules, units: list[Unit], orders: Iterable[Order],
+            provinces: list[str], index: dict[str, int], defence_bonus: Mapping[str, int],
+            modifiers: MovementModifiers = NO_MODIFIERS, *, as_given: bool = False) -> Board:
+    """The board of the phase: its units (:func:`_units_of`) and the orders they follow
+    (:class:`Board`; ``as_given``: the phase's orders as given)."""
     variant = position.variant
-    return Board(units, unit_orders, tables_for(variant), rules, provinces, index,
+    return Board(units, orders, tables_for(variant), rules, provinces, index, as_given=as_given,
                  variant_rules=variant.rules, defence_bonus=defence_bonus,
                  modifiers=modifiers, kinds=variant.kinds or None)
 
@@ -783,34 +802,34 @@ class _Record:
     """What a movement phase's adjudication decided, kept to make the results and write their
     sentences the first time they are read (most never are).
 
-    It holds the orders as the adjudication accepted them (unless they were taken as given),
-    the defence bonuses the variant's hook gave, one byte per decision (its final value) and
-    the decisions the paradox rule settled; the position and the rules are the phase's own.
-    The outcomes and the sentences are made from these: the board is set up again from the
-    accepted orders (its set-up is a pure function of them and the map; nothing is checked or
-    decided again) and the outcomes and strengths are read from the recorded decisions, by
-    the code the adjudication uses. Keeping the board itself instead would make each phase's
-    resolution about four times as large, for every phase of a game's history, and add to the
-    garbage collector's work; making the outcomes only when the results are read spares a
-    program that never reads them (self-play) a pass over every unit of every phase.
+    It holds the orders as given and, unless they were taken as given, as the adjudication
+    accepted them; the defence bonuses the variant's hook gave, one byte per decision (its
+    final value) and the decisions the paradox rule settled; the position and the rules are
+    the phase's own. The outcomes and the sentences are made from these: the board is set up
+    again from the orders (its set-up is a pure function of them and the map; nothing is
+    checked or decided again) and the outcomes and strengths are read from the recorded
+    decisions, by the code the adjudication uses. Keeping the board itself instead would make
+    each phase's resolution about four times as large, for every phase of a game's history,
+    and add to the garbage collector's work; making the outcomes only when the results are
+    read spares a program that never reads them (self-play) a pass over every unit of every
+    phase.
     """
 
-    __slots__ = ("_position", "_rules", "_given", "_powers", "_illegal", "_unit_of",
-                 "_unit_orders", "_defence_bonus", "_decisions", "_paradoxes", "_outcomes",
-                 "_details", "_modifiers")
+    __slots__ = ("_position", "_rules", "_given", "_accepted", "_unit_orders",
+                 "_defence_bonus", "_decisions", "_paradoxes", "_outcomes", "_details",
+                 "_modifiers")
 
-    def __init__(self, position: Position, rules: Rules, accepted: Accepted,
-                 unit_orders: tuple[Order | None, ...] | None, defence_bonus: Mapping[str, int],
-                 decided: list[bool], paradoxes: set[int],
+    def __init__(self, position: Position, rules: Rules, given: tuple[Order, ...],
+                 accepted: Accepted | None, unit_orders: tuple[Order | None, ...] | None,
+                 defence_bonus: Mapping[str, int], decided: list[bool], paradoxes: set[int],
                  modifiers: MovementModifiers = NO_MODIFIERS) -> None:
-        """``unit_orders``: the order each unit followed, as the rules read it; None when every
-        order was taken as given (``adjudicate(..., checked=True)``)."""
+        """``accepted``: how each of the ``given`` orders was accepted, None when they were
+        taken as given (worked out again when the results are read); ``unit_orders``: the
+        order each unit followed, as the rules read it, None when taken as given."""
         self._position = position
         self._rules = rules
-        self._given = accepted.given
-        self._powers = accepted.powers
-        self._illegal = accepted.illegal
-        self._unit_of = accepted.unit_of
+        self._given = given
+        self._accepted = accepted
         self._unit_orders = unit_orders
         self._defence_bonus = defence_bonus  # (the variant's hook is asked once per phase)
         self._decisions = bytes(decided)
@@ -820,14 +839,25 @@ class _Record:
         self._details: list[Detail] | None = None
         self._modifiers = modifiers
 
+    def _acceptance(self) -> Accepted:
+        """Who gave each order and which unit it is for (worked out at the first call when
+        the orders were taken as given)."""
+        accepted = self._accepted
+        if accepted is None:
+            position = self._position
+            accepted = self._accepted = accept_orders(
+                position, self._given, self._rules, _units_of(position)[2], checked=True)
+        return accepted
+
     def __call__(self) -> tuple[OrderResult, ...]:
         """One result per order given, in the order given."""
-        illegal, outcomes = self._illegal, self._outcome_codes()
+        accepted = self._acceptance()
+        illegal, outcomes = accepted.illegal, self._outcome_codes()
         lazy = OrderResult.explained_later
         out: list[OrderResult] = []
         writer = place_writer(self._position.variant) if illegal else None
-        for k, (given, power, unit_index) in enumerate(zip(self._given, self._powers,
-                                                            self._unit_of, strict=True)):
+        for k, (given, power, unit_index) in enumerate(zip(self._given, accepted.powers,
+                                                            accepted.unit_of, strict=True)):
             if k in illegal:
                 out.append(void_result(given, power, illegal[k], writer))
             else:
@@ -840,7 +870,7 @@ class _Record:
         details = self._details
         if details is None:
             details = self._details = self._explain()
-        return details[self._unit_of[k]]
+        return details[self._acceptance().unit_of[k]]
 
     def _outcome_codes(self) -> bytes:
         """The outcome of every unit's order, by unit index (made at the first call)."""
@@ -857,12 +887,12 @@ class _Record:
         position = self._position
         provinces, units, index = _units_of(position)
         unit_orders = self._unit_orders
-        if unit_orders is None:
-            # Every order was taken as given: each one that is not void is the order its unit
-            # followed (a void one is not followed).
-            unit_orders = tuple(self._taken_as_given(len(units)))
-        board = _set_up(position, self._rules, units, unit_orders, provinces, index,
-                        self._defence_bonus, self._modifiers)
+        if unit_orders is None:  # every order was taken as given
+            board = _set_up(position, self._rules, units, self._given, provinces, index,
+                            self._defence_bonus, self._modifiers, as_given=True)
+        else:
+            board = _set_up(position, self._rules, units, _followed(unit_orders), provinces,
+                            index, self._defence_bonus, self._modifiers)
         return board, [decision != 0 for decision in self._decisions]
 
     def _explain(self) -> list[Detail]:
@@ -882,12 +912,3 @@ class _Record:
             assert said is _OUTCOMES[code], (str(board.units[i]), said, _OUTCOMES[code])
             details.append(detail)
         return details
-
-    def _taken_as_given(self, units: int) -> list[Order | None]:
-        """The order each of ``units`` units followed when every order was taken as given."""
-        orders: list[Order | None] = [None] * units
-        illegal = self._illegal
-        for k, unit_index in enumerate(self._unit_of):
-            if k not in illegal:
-                orders[unit_index] = self._given[k]
-        return orders
