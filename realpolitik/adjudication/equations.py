@@ -141,6 +141,7 @@ class Board:
         "helpers",
         "contested",
         "blocks",
+        "matching",
     )
 
     def __init__(
@@ -206,10 +207,9 @@ class Board:
         # One pass over the orders: which unit each is for, and what it asks, read into the
         # board's lists.
         for order in orders:
-            cls = type(order)
-            if cls is Waive:
+            if isinstance(order, Waive):
                 raise NotAsGiven
-            assert not isinstance(order, Waive)
+            cls = type(order)
             i = at.get(order.location, -1)
             if i < 0:  # a fleet on a coast: units are indexed by province
                 i = at.get(province_at.get(order.location, ""), -1)
@@ -271,6 +271,9 @@ class Board:
         matched = self.matched = [True] * n
         supports: list[list[int]] = [_NONE] * n
         convoyers: list[list[int]] = [_NONE] * n
+        matching: list[int] = []
+        self.matching = matching
+        """The supports and convoys that match the order of the unit they name (ascending)."""
         for i in helpers:
             k = kind[i]
             t = target[i]
@@ -282,8 +285,10 @@ class Board:
             else:
                 ok = (t >= 0 and kind[t] == MOVE and dest[t] == dest[i]
                       and units[t].type is _ARMY)
-            matched[i] = ok
-            if ok:
+            if not ok:
+                matched[i] = False
+            else:
+                matching.append(i)
                 table = convoyers if k == CONVOY else supports
                 if table[t] is _NONE:
                     table[t] = [i]
@@ -307,7 +312,7 @@ class Board:
         self.route_graph: list[Mapping[int, tuple[int, ...]]] = [_NO_GRAPH] * n
         self.route_union: list[frozenset[int]] = [_NO_FLEETS] * n
         army_adj = tables.army_adj
-        convoyed = False
+        convoyed: list[int] = []  # the army moves that may go by convoy
         # (borders along which units may exchange places: their moves are no head-to-head)
         swaps = variant_rules.swap_borders if variant_rules is not None else ()
         for i in moves:
@@ -329,14 +334,15 @@ class Board:
             # Convoy routes: only for an army move with a convoy in sight (by convoy, a fleet
             # ordered to convoy it, or a destination not next door).
             if units[i].type is _ARMY and (move.via_convoy or convoyers[i]
-                                           or d not in army_adj.get(prov[i], ())):
-                convoyed = self._set_route(i, tables, rules) or convoyed
+                                           or d not in army_adj.get(prov[i], ())) \
+                    and self._set_route(i, tables, rules):
+                convoyed.append(i)
 
         # Supports a convoyed army cannot cut under the rulebooks' paradox rules (4.A.2).
         self.shielded: list[frozenset[int]] = [_NO_FLEETS] * n
         """Support -> the army moves that, when convoyed, do not cut it."""
         if convoyed and rules.convoy_paradox in _SHIELDING_PARADOX_RULES:
-            self._set_shields(tables, rules.convoy_paradox, helpers)
+            self._set_shields(tables, rules.convoy_paradox, convoyed)
 
         self.fragile: frozenset[int] = _NO_FLEETS
         """The convoying fleets whose convoy fails when they are attacked (a variant's rule: a
@@ -537,41 +543,37 @@ class Board:
             return _NO_FLEETS
         return frozenset(c for c in route.graph if c < self.n)
 
-    def _set_shields(self, tables: MapTables, rule: ConvoyParadox, helpers: list[int]) -> None:
-        kind, prov, units = self.kind, self.prov, self.units
-        route, dest = self.route, self.dest
-        # (only a support in a province that a move with a convoy route enters can be shielded)
-        entered = {dest[j] for movers in self.moves_into.values() for j in movers
-                   if route[j] != LAND}
-        for s in helpers:
-            if kind[s] == CONVOY or not self.matched[s] or prov[s] not in entered:
+    def _set_shields(self, tables: MapTables, rule: ConvoyParadox, convoyed: list[int]) -> None:
+        """Which supports each of the ``convoyed`` army moves (those that may go by convoy)
+        does not cut when convoyed, under the 4.A.2 ``rule``: only a matching support in the
+        province it enters can be shielded from it."""
+        kind, prov, units, at = self.kind, self.prov, self.units, self.at
+        shields: dict[int, set[int]] = {}
+        for j in convoyed:
+            s = at.get(self.dest[j], -1)
+            if s < 0 or kind[s] not in (SUPPORT_HOLD, SUPPORT_MOVE) or not self.matched[s]:
                 continue
-            shield: set[int] = set()
-            for j in self.moves_into.get(prov[s], ()):
-                if self.route[j] == LAND:
-                    continue
-                fleets = self.route_union[j]
-                if rule is ConvoyParadox.R1971:
-                    # A fleet supporting a fleet attacking one of the convoying fleets.
-                    t = self.target[s]
-                    if (kind[s] == SUPPORT_MOVE and units[s].type is _FLEET
+            fleets = self.route_union[j]
+            if rule is ConvoyParadox.R1971:
+                # A fleet supporting a fleet attacking one of the convoying fleets.
+                t = self.target[s]
+                shielded = (kind[s] == SUPPORT_MOVE and units[s].type is _FLEET
                             and units[t].type is _FLEET
-                            and any(prov[c] == self.dest[s] for c in fleets)):
-                        shield.add(j)
-                elif rule is ConvoyParadox.R1982:
-                    # A fleet supporting an action in a body of water holding a convoying fleet
-                    # (one with a convoy order matching some army's move, DATC 6.F.21).
-                    c = self.at.get(self.dest[s], -1)
-                    if (units[s].type is _FLEET and self.dest[s] in tables.convoy_spaces
-                            and c >= 0 and kind[c] == CONVOY and self.matched[c]):
-                        shield.add(j)
-                elif kind[s] == SUPPORT_MOVE:
-                    # 2000: a unit supporting an attack on a fleet necessary for the convoy.
-                    for c in fleets:
-                        if prov[c] == self.dest[s] and self._necessary(j, c):
-                            shield.add(j)
-            if shield:
-                self.shielded[s] = frozenset(shield)
+                            and any(prov[c] == self.dest[s] for c in fleets))
+            elif rule is ConvoyParadox.R1982:
+                # A fleet supporting an action in a body of water holding a convoying fleet
+                # (one with a convoy order matching some army's move, DATC 6.F.21).
+                c = at.get(self.dest[s], -1)
+                shielded = (units[s].type is _FLEET and self.dest[s] in tables.convoy_spaces
+                            and c >= 0 and kind[c] == CONVOY and self.matched[c])
+            else:
+                # 2000: a unit supporting an attack on a fleet necessary for the convoy.
+                shielded = kind[s] == SUPPORT_MOVE and any(
+                    prov[c] == self.dest[s] and self._necessary(j, c) for c in fleets)
+            if shielded:
+                shields.setdefault(s, set()).add(j)
+        for s, shield in shields.items():
+            self.shielded[s] = frozenset(shield)
 
     def _necessary(self, j: int, fleet: int) -> bool:
         """True if every route of the army move ``j`` passes through ``fleet``."""

@@ -24,6 +24,7 @@ from realpolitik.adjudication.backup import backup_rule
 from realpolitik.adjudication.equations import (
     BLOCK,
     CONVOY,
+    CONVOY_ONLY,
     HOLD,
     LAND,
     MOVE,
@@ -37,7 +38,7 @@ from realpolitik.adjudication.equations import (
 from realpolitik.adjudication.explain import and_list, versus
 from realpolitik.adjudication.outcomes import Detail, OrderResult, Outcome, Resolution, Result
 from realpolitik.adjudication.resolver import Resolver
-from realpolitik.adjudication.setup import Accepted, accept_orders, void_result
+from realpolitik.adjudication.setup import Accepted, accept_orders, attribute_orders, void_result
 from realpolitik.geography import Map, province_of
 from realpolitik.hooks import NO_MODIFIERS, MovementModifiers, VariantHooks
 from realpolitik.legality import retreat_options
@@ -183,33 +184,34 @@ def _decide(board: Board, rules: Rules, paradoxes: set[int]) -> tuple[Equations,
     # Decisions whose equation gives the same answer whatever the other decisions are, are
     # settled here, outside the solver: it then works only on the battles that need it (in
     # many phases none). A unit that holds succeeds.
-    value = [True] * n
+    value = matched.copy()  # (an order that does not match fails; every other starts true)
     left: list[int] = []
+    route_union, empty_routes = board.route_union, board.empty_routes
     for i in board.moves:
-        if not matched[i]:
-            value[i] = False
-        elif route[i] != LAND or (conditional and i in conditional):
-            left.append(i)
-        else:
-            movers = moves_into[dest[i]]
-            d = at.get(dest[i], -1)
-            if d < 0 and len(movers) == 1:
-                continue  # over land into an empty province no one else moves to
-            if plain and not supports[i] and (
-                    (d >= 0 and (kind[d] != MOVE or (opposite[i] == d and route[d] == LAND)))
-                    or _sure_rival(i, movers, route, opposite, conditional)):
-                # an attack of at most 1 against a unit that stays (or meets it head to head
-                # over land) or a rival over land outside any head-to-head battle: each
-                # resists with at least 1
-                value[i] = False
+        if route[i] != LAND or (conditional and i in conditional):
+            if route[i] == CONVOY_ONLY and not route_union[i] and not (
+                    empty_routes and i in empty_routes):
+                value[i] = False  # no fleet convoys it and it may go no other way: no path
             else:
                 left.append(i)
-    for i in board.helpers + board.blocks if board.blocks else board.helpers:
-        if not matched[i]:
+            continue
+        movers = moves_into[dest[i]]
+        d = at.get(dest[i], -1)
+        if d < 0 and len(movers) == 1:
+            continue  # over land into an empty province no one else moves to
+        if plain and not supports[i] and (
+                (d >= 0 and (kind[d] != MOVE or (opposite[i] == d and route[d] == LAND)))
+                or _sure_rival(i, movers, route, opposite, conditional)):
+            # an attack of at most 1 against a unit that stays (or meets it head to head
+            # over land) or a rival over land outside any head-to-head battle: each
+            # resists with at least 1
             value[i] = False
-        elif prov[i] not in moves_into:
+        else:
+            left.append(i)
+    for i in board.matching + board.blocks if board.blocks else board.matching:
+        if prov[i] not in moves_into:
             continue  # a support, convoy or block that nobody attacks
-        elif (k := kind[i]) != CONVOY and _surely_cut(
+        if (k := kind[i]) != CONVOY and _surely_cut(
                 i, k, moves_into[prov[i]], power, prov, dest, route, conditional):
             value[i] = False
         else:
@@ -845,8 +847,8 @@ class _Record:
         accepted = self._accepted
         if accepted is None:
             position = self._position
-            accepted = self._accepted = accept_orders(
-                position, self._given, self._rules, _units_of(position)[2], checked=True)
+            accepted = self._accepted = attribute_orders(
+                position, self._given, self._rules, _units_of(position)[2])
         return accepted
 
     def __call__(self) -> tuple[OrderResult, ...]:
