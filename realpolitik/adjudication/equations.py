@@ -153,20 +153,19 @@ class Board:
         provinces: Sequence[str] | None = None,
         index: dict[str, int] | None = None,
         *,
-        as_given: bool = False,
         variant_rules: VariantRules | None = None,
         defence_bonus: Mapping[str, int] = _NO_BONUS,
         modifiers: MovementModifiers = NO_MODIFIERS,
         kinds: OrderKinds | None = None,
     ) -> None:
         """``orders``: the orders the units follow, each naming its unit by its location, at
-        most one per unit (a unit without one holds). With ``as_given`` they are a phase's
-        orders as given, each vouched for as legal: an order that names no power, a waive, an
-        order for no unit on the board or a second order for a unit raise
-        :class:`NotAsGiven` (the caller then accepts them one by one, and passes what it
-        accepted). ``provinces`` (each unit's province) and ``index`` (province -> unit index)
-        may be passed by a caller that has them already. ``variant_rules`` brings the variant's
-        conditional borders and corners; ``defence_bonus`` (province -> extra strength needed
+        most one per unit (a unit without one holds), as the rules read them: a phase's
+        orders as given when each is vouched for as legal. A waive, an order for no unit on
+        the board or a second order for a unit raise :class:`NotAsGiven` (the caller then
+        accepts the orders one by one, and passes those it accepted). ``provinces`` (each
+        unit's province) and ``index`` (province -> unit index) may be passed by a caller that
+        has them already. ``variant_rules`` brings the variant's conditional borders and
+        corners; ``defence_bonus`` (province -> extra strength needed
         to dislodge the unit there) and ``modifiers`` come from the variant's hooks; ``kinds``
         (the variant's own kinds of order, if it has any) say what their orders do."""
         n = self.n = len(units)
@@ -204,6 +203,16 @@ class Board:
         """The units given an order of the variant's kind that blocks a crossing."""
         strengthened: dict[str, int] | None = None  # (the bonuses, when an order adds one)
         province_at = tables.province_at  # the orders are legal: their locations are on the map
+        moves_into: dict[str, list[int]] = {}
+        self.moves_into = moves_into
+        """Province -> the units moving into it (ascending)."""
+        contested: list[str] = []
+        self.contested = contested
+        """The provinces two or more units move into (where a stand-off may leave one empty)."""
+        army_adj = tables.army_adj
+        # Army moves with a convoy in sight, so far: by convoy, or to a province not next door
+        # (the matching adds those a fleet is ordered to convoy).
+        by_sea: list[int] = []
         # One pass over the orders: which unit each is for, and what it asks, read into the
         # board's lists.
         for order in orders:
@@ -215,15 +224,25 @@ class Board:
                 i = at.get(province_at.get(order.location, ""), -1)
                 if i < 0:
                     raise NotAsGiven
-            if followed[i] is not None or (as_given and not order.power):
-                raise NotAsGiven  # a second order for the unit, or the power to be found
+            if followed[i] is not None:
+                raise NotAsGiven  # a second order for the unit
             followed[i] = order
             if cls is Move:
                 assert isinstance(order, Move)
                 kind[i] = MOVE
-                dest_loc[i] = order.destination
-                dest[i] = province_at[order.destination]
+                to = dest_loc[i] = order.destination
+                d = dest[i] = province_at[to]
                 moves.append(i)
+                movers = moves_into.get(d)
+                if movers is None:
+                    moves_into[d] = [i]
+                else:
+                    if len(movers) == 1:
+                        contested.append(d)
+                    movers.append(i)
+                if units[i].type is _ARMY and (order.via_convoy
+                                               or d not in army_adj.get(prov[i], ())):
+                    by_sea.append(i)
             elif cls is SupportMove:
                 assert isinstance(order, SupportMove)
                 kind[i] = SUPPORT_MOVE
@@ -266,6 +285,8 @@ class Board:
         moves.sort()
         helpers.sort()
         self.blocks.sort()
+        for d in contested:
+            moves_into[d].sort()
 
         # Which supports and convoys match the order of the unit they name.
         matched = self.matched = [True] * n
@@ -289,6 +310,8 @@ class Board:
                 matched[i] = False
             else:
                 matching.append(i)
+                if k == CONVOY and convoyers[t] is _NONE and t not in by_sea:
+                    by_sea.append(t)  # an army move a fleet is ordered to convoy
                 table = convoyers if k == CONVOY else supports
                 if table[t] is _NONE:
                     table[t] = [i]
@@ -299,44 +322,28 @@ class Board:
         self.convoyers = convoyers
         """Army move -> the fleets ordered to convoy it."""
 
-        # The moves into each province, head-to-head battles, and how army moves travel.
-        moves_into: dict[str, list[int]] = {}
-        self.moves_into = moves_into
-        contested: list[str] = []
-        self.contested = contested
-        """The provinces two or more units move into (where a stand-off may leave one empty)."""
+        # Head-to-head battles, and how army moves with a convoy in sight travel.
         opposite = self.opposite = [-1] * n
         self.route = [LAND] * n
         self.route_start: list[frozenset[int]] = [_NO_FLEETS] * n
         self.route_end: list[frozenset[int]] = [_NO_FLEETS] * n
         self.route_graph: list[Mapping[int, tuple[int, ...]]] = [_NO_GRAPH] * n
         self.route_union: list[frozenset[int]] = [_NO_FLEETS] * n
-        army_adj = tables.army_adj
-        convoyed: list[int] = []  # the army moves that may go by convoy
         # (borders along which units may exchange places: their moves are no head-to-head)
         swaps = variant_rules.swap_borders if variant_rules is not None else ()
         for i in moves:
             d = dest[i]
-            movers = moves_into.get(d)
-            if movers is None:
-                moves_into[d] = [i]
-            else:
-                if len(movers) == 1:
-                    contested.append(d)
-                movers.append(i)
             j = at.get(d, -1)
             if j >= 0 and kind[j] == MOVE and dest[j] == prov[i] and not (
                     swaps and any(w.allows(prov[i], d, units[i].type, units[j].type)
                                   for w in swaps)):
                 opposite[i] = j
-            move = followed[i]
-            assert isinstance(move, Move)
-            # Convoy routes: only for an army move with a convoy in sight (by convoy, a fleet
-            # ordered to convoy it, or a destination not next door).
-            if units[i].type is _ARMY and (move.via_convoy or convoyers[i]
-                                           or d not in army_adj.get(prov[i], ())) \
-                    and self._set_route(i, tables, rules):
-                convoyed.append(i)
+        convoyed: list[int] = []  # the army moves that may go by convoy
+        if by_sea:
+            by_sea.sort()
+            for i in by_sea:
+                if self._set_route(i, tables, rules):
+                    convoyed.append(i)
 
         # Supports a convoyed army cannot cut under the rulebooks' paradox rules (4.A.2).
         self.shielded: list[frozenset[int]] = [_NO_FLEETS] * n
