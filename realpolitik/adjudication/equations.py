@@ -75,6 +75,7 @@ _NO_FLEETS: frozenset[int] = frozenset()
 _NO_GRAPH: Mapping[int, tuple[int, ...]] = MappingProxyType({})
 _NO_BONUS: Mapping[str, int] = MappingProxyType({})
 _NO_GATES: Mapping[int, tuple[ConditionalBorder, ...]] = MappingProxyType({})
+_NO_POINTS: Mapping[int, str] = MappingProxyType({})
 _SHIELDING_PARADOX_RULES = frozenset(
     (ConvoyParadox.R1971, ConvoyParadox.R1982, ConvoyParadox.R2000))
 """The 4.A.2 rules under which a convoyed army does not cut some supports."""
@@ -173,7 +174,7 @@ class Board:
         """Province -> extra hold strength of the unit there: the hooks' defence bonuses, and
         the bonus of an order of the variant's kind that holds stronger (:class:`Holds`)."""
         self.mods = modifiers
-        self.has_mods = bool(modifiers)
+        self.has_mods = modifiers is not NO_MODIFIERS and bool(modifiers)
         """True if the variant's hooks modify this phase's battles (asked once, not per
         strength)."""
         self.empty_routes: Mapping[int, _EmptyRoute] = _NO_EMPTY_ROUTES
@@ -181,9 +182,8 @@ class Board:
         that may start and end one, and the graph of its nodes. A node is a convoying
         fleet's unit index, or ``n + k`` for the empty sea ``empty_space[k]``."""
         self.empty_space: list[str] = []
-        self.units = tuple(units)
-        prov = self.prov = list(provinces) if provinces is not None else [u.province
-                                                                           for u in units]
+        self.units = units
+        prov = self.prov = provinces if provinces is not None else [u.province for u in units]
         self.power = [u.power for u in units]
         at = self.at = index if index is not None else {p: i for i, p in enumerate(prov)}
         kind = self.kind = [HOLD] * n
@@ -365,7 +365,7 @@ class Board:
         self.corner_blockers: Mapping[int, tuple[int, ...]] = _NO_GRAPH
         """Move -> the units of other powers blocking a corner or passage it crosses (ordered
         to block it, or, with the variant's ``holding_blocks``, holding where they may)."""
-        self.blocked_point: Mapping[int, str] = MappingProxyType({})
+        self.blocked_point: Mapping[int, str] = _NO_POINTS
         """Move -> the corner or passage whose blocks stand against it."""
         self.conditional: frozenset[int] = _NO_FLEETS
         """The moves that any of the above may stop."""

@@ -16,7 +16,7 @@ checked or decided twice.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from types import MappingProxyType
 
@@ -87,6 +87,7 @@ def _unset(decision: int) -> bool:  # pragma: no cover - replaced before use
 
 _NO_PARADOXES: frozenset[int] = frozenset()
 _NO_STANDOFFS: frozenset[str] = frozenset()
+_NO_OPTIONS: Mapping[str, tuple[str, ...]] = MappingProxyType({})
 
 _Said = tuple[Outcome, Detail]
 """The outcome an order's sentence tells, and its ``(reason, by, strength, opposed_by)``."""
@@ -247,7 +248,7 @@ def _sure_rival(i: int, movers: list[int], route: list[int], opposite: list[int]
     return False
 
 
-def _surely_cut(i: int, k: int, attackers: list[int], power: list[str], prov: list[str],
+def _surely_cut(i: int, k: int, attackers: list[int], power: list[str], prov: Sequence[str],
                 dest: list[str], route: list[int], conditional: AbstractSet[int]) -> bool:
     """True if support or block ``i`` (of kind ``k``) is cut whatever else happens: a unit of
     another power attacks it over land, crossing nothing conditional, and not from where the
@@ -325,23 +326,18 @@ class _Decided:
                     j = dislodged_by[i]
                     dislodged.append(DislodgedUnit(units[i], prov[j], self.eq.by_convoy(j)))
         standoffs = self.standoffs(new_units) if b.contested else _NO_STANDOFFS
-        options = {
+        options = MappingProxyType({
             d.unit.location: retreat_options(position, d, rules=rules, occupied=new_units,
                                              standoffs=standoffs)
             for d in dislodged
-        }
+        }) if dislodged else _NO_OPTIONS
         # (the engine keeps a board's provinces in sorted order: with no unit moved, the board
         # as it was, if that was)
-        ordered_units = new_units if not went and list(new_units) == prov else {
-            p: new_units[p] for p in sorted(new_units)}
-        return Resolution(
-            phase=position.phase,
-            results=record,
-            units=MappingProxyType(ordered_units),
-            dislodged=tuple(dislodged),
-            retreat_options=MappingProxyType(options),
-            standoffs=standoffs,
-        )
+        if went or list(new_units) != prov:
+            order = sorted(new_units)
+            new_units = dict(zip(order, map(new_units.__getitem__, order), strict=True))
+        return Resolution(position.phase, record, MappingProxyType(new_units), tuple(dislodged),
+                          options, standoffs)
 
     def standoffs(self, new_units: dict[str, Unit]) -> frozenset[str]:
         """Provinces left empty where a move bounced off another move's prevent strength."""
