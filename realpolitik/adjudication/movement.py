@@ -219,6 +219,8 @@ def _decide(board: Board, rules: Rules, paradoxes: set[int]) -> tuple[Equations,
             left.append(i)
     left.sort()  # (the solver takes the decisions in the order of the units, as ever)
     if left:
+        left = _settle_known(equations, value, left)
+    if left:
         resolver = Resolver(n, equations.adjudicate,
                             backup_rule(kind, rules.convoy_paradox, paradoxes),
                             settled=value, unsettled=left)
@@ -234,6 +236,47 @@ def _decide(board: Board, rules: Rules, paradoxes: set[int]) -> tuple[Equations,
         value = resolver.value
     equations.resolve = value.__getitem__
     return equations, value
+
+
+class _Unsettled(Exception):
+    """A decision read before it is settled (:func:`_settle_known`)."""
+
+
+class _SettledOnly:
+    """Reads the value of a decision once it is settled; one still open raises
+    :class:`_Unsettled`."""
+
+    __slots__ = ("value", "open")
+
+    def __init__(self, value: list[bool], left: list[int]) -> None:
+        self.value = value
+        self.open = [False] * len(value)
+        for i in left:
+            self.open[i] = True
+
+    def read(self, decision: int) -> bool:
+        if self.open[decision]:
+            raise _Unsettled
+        return self.value[decision]
+
+
+def _settle_known(equations: Equations, value: list[bool], left: list[int]) -> list[int]:
+    """Settle each decision of ``left`` whose equation reads only settled decisions (the
+    pre-pass's, or one settled here before it), in order, into ``value``; returns those left
+    for the solver. Such an equation has one answer, the one the solver would find; a phase
+    whose battles do not depend on one another then needs no solver at all."""
+    reader = _SettledOnly(value, left)
+    equations.resolve = reader.read
+    adjudicate, still_open = equations.adjudicate, reader.open
+    unsettled: list[int] = []
+    for i in left:
+        try:
+            value[i] = adjudicate(i)
+        except _Unsettled:
+            unsettled.append(i)
+            continue
+        still_open[i] = False
+    return unsettled
 
 
 def _sure_rival(i: int, movers: list[int], route: list[int], opposite: list[int],
