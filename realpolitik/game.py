@@ -346,23 +346,20 @@ class Game:
         """(active powers, powers to order), worked out once per position and eliminations:
         both are asked for several times a phase."""
         position = self._position
+        eliminated = self.eliminated
         cached = self._powers_cache
-        if cached is not None and cached[0] is position and cached[1] == len(self.eliminated):
+        if cached is not None and cached[0] is position and cached[1] == len(eliminated):
             return cached[2]
-        active_powers: list[str] = []
-        with_units: list[str] = []
-        for p in self.powers:
-            if p in self.eliminated:
-                continue
-            if position.units_of(p):
-                active_powers.append(p)
-                with_units.append(p)
-            elif position.centers_of(p) or position.dislodged_of(p):
-                active_powers.append(p)
-        active = tuple(active_powers)
+        with_units = position.units_by_power()
+        if eliminated:
+            active = tuple(p for p in self.powers if p not in eliminated and (
+                p in with_units or position.centers_of(p) or position.dislodged_of(p)))
+        else:  # (no power is out yet: one with units is in, and most powers have units)
+            active = tuple(p for p in self.powers if p in with_units or position.centers_of(p)
+                           or position.dislodged_of(p))
         kind = position.phase.type
         if kind is PhaseType.MOVEMENT:
-            to_order = tuple(with_units)
+            to_order = tuple(p for p in active if p in with_units)
         elif kind is PhaseType.RETREATS:
             to_order = tuple(sorted({d.unit.power for d in position.dislodged}))
         else:
@@ -371,7 +368,7 @@ class Game:
             to_order = tuple(p for p, n in counts.items()
                              if (n != 0 or p in acting) and p in active)
         answer = (active, to_order)
-        self._powers_cache = (position, len(self.eliminated), answer)
+        self._powers_cache = (position, len(eliminated), answer)
         return answer
 
     def set_position(self, position: Position) -> None:
@@ -829,7 +826,7 @@ class Game:
 
     def _check_eliminations(self, notes: list[str]) -> None:
         position = self._position
-        with_units = {unit.power for unit in position.units.values()}
+        with_units = position.units_by_power()
         for power in self.powers:
             if power in with_units or power in self.eliminated or power in self.setup.neutral:
                 continue
