@@ -696,12 +696,19 @@ class Game:
         kind = cache.position.phase.type
         if kind is PhaseType.MOVEMENT:  # one unit at a time, its strings kept from the last
             unit_texts = self._texts.unit_texts
+            province_name = self._texts.province_name.__getitem__
+            orderable: dict[str, list[str]] = {name: [] for name in self._names}
             for power in game.powers_to_order():
-                for location, orders in game.legal_orders(power).items():
+                legal = game.legal_orders(power)
+                for location, orders in legal.items():
                     name, province = places[location]
                     strings = possible[name] = unit_texts(location, power, orders)
                     if province is not None:
                         possible[province] = strings[:]
+                # (where it has something to order: its units, listed here)
+                orderable[power.upper()] = sorted(map(province_name, legal))
+            if cache.orderable is None:
+                cache.orderable = orderable
             return possible
         for power in game.powers_to_order():
             legal = game.legal_orders(power)
@@ -738,20 +745,20 @@ class Game:
         ``NO_CHECK`` they are kept as given and void when the phase is adjudicated.
         """
         power = self._power_id(power_name)
-        name = power.upper()
         if self._over:
             return
         texts = [orders] if isinstance(orders, str) else list(orders)
-        texts = [text for text in texts if text and text.strip()]
         kind = self.realpolitik_game.phase.type
-        if kind is PhaseType.MOVEMENT and self._no_check:
-            self._set_unchecked(self.powers[name], texts, replace)
+        if kind is PhaseType.MOVEMENT and not self._no_check:
+            self._sync()
+            self._set_movement(power, texts, replace)  # (blank strings are passed over there)
+            return
+        texts = [text for text in texts if text and not text.isspace()]
+        if kind is PhaseType.MOVEMENT:
+            self._set_unchecked(self.powers[power.upper()], texts, replace)
             return
         self._sync()
-        if kind is PhaseType.MOVEMENT:
-            self._set_movement(power, texts, replace)
-        else:
-            self._set_other(power, texts, replace)
+        self._set_other(power, texts, replace)
 
     def _set_movement(self, power: str, texts: list[str], replace: bool) -> None:
         """Movement orders, each checked (by the engine, when handed over): kept in
@@ -781,6 +788,8 @@ class Game:
         """The slow path of a movement order: read, checked, and written as the package
         writes it: (unit, the rest of the order, the order); None (noted in :attr:`error`)
         if it cannot be read or is illegal."""
+        if not text or text.isspace():
+            return None  # (a blank string is no order)
         game = self.realpolitik_game
         order = self._read(power, text)
         if order is None:

@@ -126,8 +126,10 @@ _MAX_ORDER_TEXTS = 1 << 15
 the orders met by the games being played (a movement phase lists some 600, most of them met
 before); a few MB. A full table drops its older half, and a string dropped is made again."""
 
-_MAX_GIVEN = 1 << 12
-"""How many strings :class:`ListingTexts` keeps per power for :meth:`Game.set_orders`."""
+_MAX_GIVEN = 1 << 14
+"""How many strings :class:`ListingTexts` keeps per power for :meth:`Game.set_orders` (those
+listed for it so far: some thousands on the standard map). A string dropped is found again,
+more slowly, among the orders listed in the phase."""
 
 
 class ListingTexts:
@@ -136,15 +138,17 @@ class ListingTexts:
 
     A movement phase lists some 600 orders, nearly all of them listed before (the listing
     keeps its order values per unit), so each order's string is made once and kept by the
-    order's value (:attr:`text`; a look-up hashes the order's fields, some 200 ns). Most of a
-    unit's orders are listed again, in the same places, from one phase to the next (its hold
-    and moves first, then its supports): :attr:`last` keeps, per location and power, the orders
-    listed there last and their strings, and the orders at the start of a listing that are the
-    very ones listed there last (an identical order is an equal one) take their strings from
-    it; only the others are looked up. Nothing here decides whether an order is legal: a
-    string given to :meth:`Game.set_orders` names an order (:meth:`given`), which the engine
-    checks by value when it is handed over. Every table is bounded: by
-    :data:`_MAX_ORDER_TEXTS` and :data:`_MAX_GIVEN`, or by the map.
+    order's value (:attr:`text`; a look-up hashes the order's fields, which costs a Python
+    call). Most of a unit's orders are listed again, in the same places, from one phase to the
+    next (its hold and moves first, then its supports): :attr:`last` keeps, per location and
+    power, the orders listed there last and their strings, and the orders at the start of a
+    listing that are the very ones listed there last (an identical order is an equal one) take
+    their strings from it; only the others are looked up (the start is the hold and moves, and
+    the supports up to the first that changed: about half of the orders in random play).
+    Nothing here decides whether an order is legal: a string given to
+    :meth:`Game.set_orders` names an order (:meth:`given`), which the engine checks by value
+    when it is handed over. Every table is bounded: by :data:`_MAX_ORDER_TEXTS` and
+    :data:`_MAX_GIVEN`, or by the map.
     """
 
     __slots__ = ("tables", "text", "coastless", "last", "named", "given_by", "places",
@@ -195,13 +199,11 @@ class ListingTexts:
         self.given_by.clear()
 
     def _make(self, order: Order) -> str:
-        """Make and keep the string of an order, and what it names for :meth:`given` (with
+        """Make and keep the string of an order, and what it names for :meth:`named_by` (with
         the string without a coast a support of a move to a coast is listed under too)."""
         text = self.text[order] = _order_text(order, self.tables)
         power = order.power or ""
-        named = self.named.get(power)
-        if named is None:
-            named = self.named[power] = Bounded(_MAX_GIVEN)
+        named = self.named_by(power)
         if text not in named:
             named[text] = order
         if isinstance(order, SupportMove) and "/" in order.destination:
@@ -256,29 +258,24 @@ class ListingTexts:
             for order in orders:
                 table[self.text_of(order)] = order
 
+    def named_by(self, power: str) -> Bounded[str, Order]:
+        """For :meth:`Game.set_orders`: the strings listed for ``power`` so far -> the order
+        each names (a string listed so long ago that it was forgotten is not there: it is
+        read again)."""
+        named = self.named.get(power)
+        if named is None:
+            named = self.named[power] = Bounded(_MAX_GIVEN)
+        return named
+
+
     def given(self, power: str) -> Callable[[str], tuple[str, str, Order] | None]:
         """For :meth:`Game.set_orders`: a string listed for ``power`` -> (its unit, the rest
-        of the order, the order it names), or None for a string never listed for it (or
-        listed so long ago that it was forgotten)."""
+        of the order, the order it names), or None for a string not listed for it (or listed
+        so long ago that it was forgotten: it is then read again)."""
         table = self.given_by.get(power)
         if table is None:
-            named = self.named.get(power)
-            if named is None:
-                named = self.named[power] = Bounded(_MAX_GIVEN)
-            table = self.given_by[power] = _Given(named)
+            table = self.given_by[power] = _Given(self.named_by(power))
         return table.__getitem__
-
-
-def _with_coastless(strings: list[str], coastless: Mapping[str, str]) -> list[str]:
-    """``strings`` with each support of a move to a coast followed by the same support
-    without the coast (``coastless``), unless already there."""
-    listed: list[str] = []
-    for text in strings:
-        listed.append(text)
-        other = coastless.get(text)
-        if other is not None and other not in listed:
-            listed.append(other)
-    return listed
 
 
 class _Given(Bounded[str, "tuple[str, str, Order] | None"]):
@@ -298,6 +295,18 @@ class _Given(Bounded[str, "tuple[str, str, Order] | None"]):
             return None
         found = self[text] = (*_split_order(text), order)
         return found
+
+
+def _with_coastless(strings: list[str], coastless: Mapping[str, str]) -> list[str]:
+    """``strings`` with each support of a move to a coast followed by the same support
+    without the coast (``coastless``), unless already there."""
+    listed: list[str] = []
+    for text in strings:
+        listed.append(text)
+        other = coastless.get(text)
+        if other is not None and other not in listed:
+            listed.append(other)
+    return listed
 
 
 def _new_listing_texts(variant: Variant) -> ListingTexts:
@@ -622,8 +631,10 @@ def update_influence(influence: dict[str, str], position: Position) -> None:
     else:
         influence.update(zip(units, map(_power_of, units.values()), strict=True))
     centers = position.centers
-    for center in centers.keys() - influence.keys():
-        influence[center] = centers[center]
+    if not influence.keys() >= centers.keys():  # (a centre no unit has stood in: rare)
+        for center, owner in centers.items():
+            if center not in influence:
+                influence[center] = owner
 
 
 _power_of = attrgetter("power")
