@@ -10,7 +10,11 @@ from dataclasses import replace
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from realpolitik.adjudication import Resolution, Result, adjudicate
+from realpolitik.adjudication import Resolution, Result, adjudicate, movement
+from realpolitik.adjudication.backup import backup_rule
+from realpolitik.adjudication.equations import HOLD, Board, Equations
+from realpolitik.adjudication.resolver import Resolver
+from realpolitik.adjudication.setup import accept_orders
 from realpolitik.geography import Terrain, UnitType, province_of
 from realpolitik.legality import check_order, normalize_order
 from realpolitik.listing import legal_orders
@@ -201,6 +205,45 @@ def test_movement_invariants(rnd: random.Random, edition: str) -> None:
             assert check_order(position, r.order, rules=rules) is not None \
                 or r.illegal_reason in ("duplicate_order", "conflicting_orders")
         assert r.reason.endswith(".")
+
+
+@SETTINGS
+@given(st.randoms(use_true_random=False), st.sampled_from(EDITION_NAMES))
+def test_decisions_settled_before_the_solver_are_the_solvers(rnd: random.Random,
+                                                              edition: str) -> None:
+    """The movement phase settles most decisions before the solver runs (those whose equation
+    cannot change, then those whose equation reads only settled ones): every value, and every
+    paradox, is the one the guess-and-check solver gives when it decides every decision."""
+    rules = rules_for(edition)
+    position = movement_position(rnd)
+    orders = movement_orders(rnd, position)
+    provinces, units, index = movement._units_of(position)
+    accepted = accept_orders(position, tuple(orders), rules, index)
+    board = Board(units, [o for o in accepted.unit_orders if o is not None], TABLES, rules,
+                  provinces, index)
+    paradoxes: set[int] = set()
+    _, value = movement._decide(board, rules, paradoxes)
+    # The solver alone: a unit that holds succeeds, an order that matches nothing fails, and
+    # every other decision is the solver's.
+    solved = [True] * board.n
+    open_decisions = []
+    for i in range(board.n):
+        if board.kind[i] == HOLD:
+            continue
+        if not board.matched[i]:
+            solved[i] = False
+        else:
+            open_decisions.append(i)
+    solver_paradoxes: set[int] = set()
+    equations = Equations(board, rules, solved.__getitem__)
+    resolver = Resolver(board.n, equations.adjudicate,
+                        backup_rule(board.kind, rules.convoy_paradox, solver_paradoxes),
+                        settled=solved, unsettled=open_decisions)
+    equations.resolve = resolver.resolve
+    for i in open_decisions:
+        resolver.resolve(i)
+    assert value == resolver.value
+    assert paradoxes == solver_paradoxes
 
 
 @SETTINGS

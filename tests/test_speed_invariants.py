@@ -15,7 +15,7 @@ from realpolitik.game import Game
 from realpolitik.legality import check_order, normalize_order
 from realpolitik.listing import _legal_orders, is_listed, legal_orders, listed_checker
 from realpolitik.orders import Waive
-from realpolitik.position import Position
+from realpolitik.position import PhaseType, Position
 
 
 def _random_game_positions(seed: int, until: int) -> list[tuple[Game, Position]]:
@@ -109,6 +109,36 @@ def test_adjudicating_listed_orders_unchecked_changes_nothing() -> None:
         compared += 1
         game.play({p: [o for o in orders if o.power == p] for p in game.powers_to_order()})
     assert compared > 15
+
+
+def test_orders_not_taken_as_given_are_accepted_one_by_one() -> None:
+    """Orders vouched for are read straight into the board; a second order for a unit makes
+    them be accepted one by one, and an order that names no power is given by the unit's owner.
+    Either way the resolution, and who is said to have given each order, are those of checking
+    every order."""
+    from realpolitik.adjudication import adjudicate
+
+    game = Game("classical", rules="2000", seed=8)
+    rng = random.Random(8)
+    compared = 0
+    while not game.is_over and game.phase.year <= 1906:
+        position = game.position
+        orders = [rng.choice(options) for power in game.powers_to_order()
+                  for options in game.legal_orders(power).values()]
+        if position.phase.type is PhaseType.MOVEMENT and orders:
+            varied = [replace(o, power=None) if rng.random() < 0.2 else o for o in orders]
+            if rng.random() < 0.5:
+                varied.append(varied[0])  # a second order for a unit: the first counts
+            fast = adjudicate(position, varied, rules=game.rules, checked=True)
+            full = adjudicate(position, varied, rules=game.rules)
+            assert [(r.order, r.power, r.result, r.outcome, r.reason) for r in fast.results] \
+                == [(r.order, r.power, r.result, r.outcome, r.reason) for r in full.results]
+            assert fast.units == full.units and fast.dislodged == full.dislodged
+            assert fast.standoffs == full.standoffs
+            assert all(r.power for r in fast.results)  # the unit's owner, when not named
+            compared += 1
+        game.play({p: [o for o in orders if o.power == p] for p in game.powers_to_order()})
+    assert compared > 8
 
 
 def test_orders_put_back_from_a_record_are_checked_again() -> None:
