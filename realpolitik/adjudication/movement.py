@@ -377,8 +377,7 @@ class _Decided:
         # (the engine keeps a board's provinces in sorted order: with no unit moved, the board
         # as it was, if that was)
         if went or list(new_units) != prov:
-            order = sorted(new_units)
-            new_units = dict(zip(order, map(new_units.__getitem__, order), strict=True))
+            new_units = {p: new_units[p] for p in sorted(new_units)}
         return Resolution(position.phase, record, MappingProxyType(new_units), tuple(dislodged),
                           options, standoffs)
 
