@@ -243,25 +243,8 @@ class Board:
                 if units[i].type is _ARMY and (order.via_convoy
                                                or d not in army_adj.get(prov[i], ())):
                     by_sea.append(i)
-            elif cls is SupportMove:
-                assert isinstance(order, SupportMove)
-                kind[i] = SUPPORT_MOVE
-                target[i] = at.get(province_at[order.supported_location], -1)
-                dest_loc[i] = order.destination
-                dest[i] = province_at[order.destination]
-                helpers.append(i)
-            elif cls is SupportHold:
-                assert isinstance(order, SupportHold)
-                kind[i] = SUPPORT_HOLD
-                dest[i] = province_at[order.supported_location]
-                target[i] = at.get(dest[i], -1)
-                helpers.append(i)
-            elif cls is Convoy:
-                assert isinstance(order, Convoy)
-                kind[i] = CONVOY
-                target[i] = at.get(province_at[order.army_location], -1)
-                dest[i] = province_at[order.destination]
-                helpers.append(i)
+            elif cls is SupportMove or cls is SupportHold or cls is Convoy:
+                helpers.append(i)  # (read below, once every move is known)
             elif kinds is not None and isinstance(order, VariantOrder):
                 # an order of the variant's own kind: what it does, in the resolver's words
                 effect = kinds.movement_effect(order)
@@ -277,7 +260,7 @@ class Board:
                     strengthened[prov[i]] = strengthened.get(prov[i], 0) + effect.bonus
             else:
                 assert isinstance(order, Hold)
-        self.orders: tuple[Order | None, ...] = tuple(followed)
+        self.orders: Sequence[Order | None] = followed
         """Unit index -> the order it follows (None: it holds, unordered)."""
         if strengthened is not None:
             self.bonus = strengthened
@@ -288,7 +271,8 @@ class Board:
         for d in contested:
             moves_into[d].sort()
 
-        # Which supports and convoys match the order of the unit they name.
+        # The supports and convoys, and whether each matches the order of the unit it names
+        # (every move is known by now).
         matched = self.matched = [True] * n
         supports: list[list[int]] = [_NONE] * n
         convoyers: list[list[int]] = [_NONE] * n
@@ -296,23 +280,38 @@ class Board:
         self.matching = matching
         """The supports and convoys that match the order of the unit they name (ascending)."""
         for i in helpers:
-            k = kind[i]
-            t = target[i]
-            if k == SUPPORT_HOLD:
+            helper = followed[i]
+            helper_cls = type(helper)
+            if helper_cls is SupportMove:
+                assert isinstance(helper, SupportMove)
+                kind[i] = SUPPORT_MOVE
+                t = target[i] = at.get(province_at[helper.supported_location], -1)
+                to = dest_loc[i] = helper.destination
+                d = dest[i] = province_at[to]
+                # (a support into a coast names the coast the move goes to, or none)
+                ok = t >= 0 and kind[t] == MOVE and dest[t] == d and (
+                    to == d or to == dest_loc[t])
+                table = supports
+            elif helper_cls is SupportHold:
+                assert isinstance(helper, SupportHold)
+                kind[i] = SUPPORT_HOLD
+                d = dest[i] = province_at[helper.supported_location]
+                t = target[i] = at.get(d, -1)
                 ok = t >= 0 and kind[t] != MOVE
-            elif k == SUPPORT_MOVE:
-                ok = (t >= 0 and kind[t] == MOVE and dest[t] == dest[i]
-                      and (dest_loc[i] == dest[i] or dest_loc[i] == dest_loc[t]))
+                table = supports
             else:
-                ok = (t >= 0 and kind[t] == MOVE and dest[t] == dest[i]
-                      and units[t].type is _ARMY)
+                assert isinstance(helper, Convoy)
+                kind[i] = CONVOY
+                t = target[i] = at.get(province_at[helper.army_location], -1)
+                d = dest[i] = province_at[helper.destination]
+                ok = t >= 0 and kind[t] == MOVE and dest[t] == d and units[t].type is _ARMY
+                table = convoyers
+                if ok and convoyers[t] is _NONE and t not in by_sea:
+                    by_sea.append(t)  # an army move a fleet is ordered to convoy
             if not ok:
                 matched[i] = False
             else:
                 matching.append(i)
-                if k == CONVOY and convoyers[t] is _NONE and t not in by_sea:
-                    by_sea.append(t)  # an army move a fleet is ordered to convoy
-                table = convoyers if k == CONVOY else supports
                 if table[t] is _NONE:
                     table[t] = [i]
                 else:

@@ -862,7 +862,7 @@ class _Record:
                  "_modifiers")
 
     def __init__(self, position: Position, rules: Rules, given: tuple[Order, ...],
-                 accepted: Accepted | None, unit_orders: tuple[Order | None, ...] | None,
+                 accepted: Accepted | None, unit_orders: Sequence[Order | None] | None,
                  defence_bonus: Mapping[str, int], decided: list[bool], paradoxes: set[int],
                  modifiers: MovementModifiers = NO_MODIFIERS) -> None:
         """``accepted``: how each of the ``given`` orders was accepted, None when they were
