@@ -1,0 +1,118 @@
+"""The adjudicator alone: the bench's games recorded, then ``adjudicate`` replayed on their phases.
+
+    python benchmarks/adjudication.py --games 3 --seed 0 --rounds 15
+
+Plays the games of ``benchmarks/bench.py``'s native loop (random legal orders, the 2000 rules),
+recording the position and the orders of every phase, then adjudicates every recorded phase
+again ``--rounds`` times (each position's caches emptied first, as they are when the game
+reaches it) and prints the time per phase of each phase type: the best round's CPU time, which
+a busy machine disturbs less than the mean. ``Game.process`` around the adjudicator (the next
+position, the end-of-game checks, the record) is left out: ``bench.py`` measures it all.
+
+Instruction counts, which the machine's load does not move: run it under valgrind with
+``--rounds 0`` and with ``--rounds N``; the difference divided by N times the phases of a type
+is the count per phase (``--only movement`` replays one phase type)::
+
+    PYTHONHASHSEED=0 valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \\
+        .venv/bin/python benchmarks/adjudication.py --games 3 --rounds 0 --only movement
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import random
+import sys
+import time
+from pathlib import Path
+
+try:
+    import realpolitik  # noqa: F401
+except ImportError:  # run from a checkout without installing: use its sources
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from realpolitik import game as game_module  # noqa: E402
+from realpolitik.adjudication import adjudicate  # noqa: E402
+from realpolitik.game import Game  # noqa: E402
+from realpolitik.orders import Order  # noqa: E402
+from realpolitik.position import PhaseType, Position  # noqa: E402
+from realpolitik.rules import Rules  # noqa: E402
+from realpolitik.variant import load_variant  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench import RULES, random_orders  # noqa: E402
+
+Phase = tuple[Position, tuple[Order, ...], Rules | None, bool]
+"""What one phase's ``adjudicate`` call was given: position, orders, rules, checked."""
+
+
+def record(games: int, seed: int, end_year: int) -> list[Phase]:
+    """Play the bench's native games and keep every call ``Game.process`` made to
+    ``adjudicate``."""
+    calls: list[Phase] = []
+    names = vars(game_module)  # (the name Game.process calls, swapped for a recording one)
+    real = names["adjudicate"]
+
+    def recording(position: Position, orders: list[Order], *, rules: Rules | None = None,
+                  checked: bool = False) -> object:
+        calls.append((position, tuple(orders), rules, checked))
+        return real(position, orders, rules=rules, checked=checked)
+
+    variant = load_variant("classical")
+    names["adjudicate"] = recording
+    try:
+        for game_seed in range(seed, seed + games):
+            rng = random.Random(game_seed)
+            game = Game(variant, rules=RULES)
+            while not game.is_over and game.phase.year <= end_year:
+                legal = {power: game.legal_orders(power) for power in game.powers_to_order()}
+                for power, by_location in legal.items():
+                    game.submit(power, random_orders(by_location, rng))
+                game.process()
+    finally:
+        names["adjudicate"] = real
+    return calls
+
+
+def replay(phases: list[Phase], rounds: int) -> float:
+    """The best of ``rounds`` rounds of adjudicating ``phases`` again, in CPU seconds."""
+    best = float("inf")
+    for _ in range(rounds):
+        gc.collect()
+        start = time.process_time()
+        for position, orders, rules, checked in phases:
+            position.caches.clear()
+            adjudicate(position, orders, rules=rules, checked=checked)
+        best = min(best, time.process_time() - start)
+    return best
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=3, help="games to record (default 3)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the first game")
+    parser.add_argument("--end-year", type=int, default=1935, help="last year played")
+    parser.add_argument("--rounds", type=int, default=15,
+                        help="replays of every phase; the best is kept (default 15)")
+    parser.add_argument("--only", choices=[t.name.lower() for t in PhaseType],
+                        help="replay the phases of this type only")
+    args = parser.parse_args(argv)
+    phases = record(args.games, args.seed, args.end_year)
+    print(f"{len(phases)} phases recorded ({args.games} game(s) from seed {args.seed}); "
+          f"best of {args.rounds} replays, CPU time per phase")
+    for phase_type in PhaseType:
+        if args.only and phase_type.name.lower() != args.only:
+            continue
+        of_type = [p for p in phases if p[0].phase.type is phase_type]
+        if not of_type:
+            continue
+        if args.rounds:
+            per_phase = 1e6 * replay(of_type, args.rounds) / len(of_type)
+            print(f"{phase_type.name.lower():12} {len(of_type):5d} phases {per_phase:8.1f} us")
+        else:
+            print(f"{phase_type.name.lower():12} {len(of_type):5d} phases")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
