@@ -46,7 +46,8 @@ Phase = tuple[Position, tuple[Order, ...], Rules | None, bool]
 """What one phase's ``adjudicate`` call was given: position, orders, rules, checked."""
 
 
-def record(games: int, seed: int, end_year: int) -> list[Phase]:
+def record(games: int, seed: int, end_year: int, variant_name: str = "classical",
+           ) -> list[Phase]:
     """Play the bench's native games and keep every call ``Game.process`` made to
     ``adjudicate``."""
     calls: list[Phase] = []
@@ -58,7 +59,7 @@ def record(games: int, seed: int, end_year: int) -> list[Phase]:
         calls.append((position, tuple(orders), rules, checked))
         return real(position, orders, rules=rules, checked=checked)
 
-    variant = load_variant("classical")
+    variant = load_variant(variant_name)
     names["adjudicate"] = recording
     try:
         for game_seed in range(seed, seed + games):
@@ -94,11 +95,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--end-year", type=int, default=1935, help="last year played")
     parser.add_argument("--rounds", type=int, default=15,
                         help="replays of every phase; the best is kept (default 15)")
+    parser.add_argument("--variant", default="classical",
+                        help="the variant played (default classical)")
     parser.add_argument("--only", choices=[t.name.lower() for t in PhaseType],
                         help="replay the phases of this type only")
     args = parser.parse_args(argv)
-    phases = record(args.games, args.seed, args.end_year)
-    print(f"{len(phases)} phases recorded ({args.games} game(s) from seed {args.seed}); "
+    phases = record(args.games, args.seed, args.end_year, args.variant)
+    print(f"{len(phases)} phases of {args.variant} recorded ({args.games} game(s) from seed "
+          f"{args.seed}); "
           f"best of {args.rounds} replays, CPU time per phase")
     for phase_type in PhaseType:
         if args.only and phase_type.name.lower() != args.only:

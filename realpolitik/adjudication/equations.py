@@ -394,16 +394,27 @@ class Board:
                     if prov[j] in point.blockers and (point.block_units is None
                                                       or units[j].type is point.block_units):
                         blocking.setdefault(point.id, []).append(j)
+        # the conditional borders by the pair of provinces they join, either way round, and
+        # the provinces of some corner's ring (a move touches few of either)
+        borders_at: dict[tuple[str, str], list[ConditionalBorder]] = {}
+        for g in variant_rules.conditional_borders:
+            borders_at.setdefault((g.a, g.b), []).append(g)
+            if g.b != g.a:
+                borders_at.setdefault((g.b, g.a), []).append(g)
+        corners = variant_rules.corners
+        on_rings = {p for corner in corners for p in corner.ring}
         for i in moves:
             origin, to = prov[i], dest[i]
-            gates = tuple(g for g in variant_rules.conditional_borders
-                          if {origin, to} == {g.a, g.b}
-                          and (g.unit_type is None or g.unit_type is units[i].type))
-            if gates:
-                gates_of[i] = gates
-            for corner in variant_rules.corners:
-                if corner.diagonal(origin, to):
-                    crossing.setdefault(corner.id, []).append(i)
+            across = borders_at.get((origin, to))
+            if across:
+                gates = tuple(g for g in across
+                              if g.unit_type is None or g.unit_type is units[i].type)
+                if gates:
+                    gates_of[i] = gates
+            if origin in on_rings:
+                for corner in corners:
+                    if corner.diagonal(origin, to):
+                        crossing.setdefault(corner.id, []).append(i)
             for point in points:
                 if point.id in blocking and point.crosses(origin, to, units[i].type):
                     # (a unit at either end of the crossing is its origin or its target,

@@ -106,7 +106,9 @@ def adjudicate_movement(position: Position, orders: Iterable[Order], rules: Rule
     given = tuple(orders)
     standing = hooks.standing_orders(position)
     if standing:
-        ordered = {province_of(order.location) for order in given if not isinstance(order, Waive)}
+        province_at = tables_for(position.variant).province_at  # (off the map: worked out)
+        ordered = {province_at.get(order.location) or province_of(order.location)
+                   for order in given if not isinstance(order, Waive)}
         given += tuple(o for o in standing
                        if isinstance(o, Waive) or province_of(o.location) not in ordered)
     provinces, units, index = _units_of(position)
