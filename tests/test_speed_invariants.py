@@ -112,10 +112,10 @@ def test_adjudicating_listed_orders_unchecked_changes_nothing() -> None:
 
 
 def test_orders_not_taken_as_given_are_accepted_one_by_one() -> None:
-    """Orders vouched for are read straight into the board; a second order for a unit makes
-    them be accepted one by one, and an order that names no power is given by the unit's owner.
-    Either way the resolution, and who is said to have given each order, are those of checking
-    every order."""
+    """Orders vouched for are read straight into the board; a second order for a unit or a
+    waive makes them be accepted one by one, and an order that names no power is given by the
+    unit's owner. Either way the resolution, and who is said to have given each order, are
+    those of checking every order."""
     from realpolitik.adjudication import adjudicate
 
     game = Game("classical", rules="2000", seed=8)
@@ -127,6 +127,8 @@ def test_orders_not_taken_as_given_are_accepted_one_by_one() -> None:
                   for options in game.legal_orders(power).values()]
         if position.phase.type is PhaseType.MOVEMENT and orders:
             varied = [replace(o, power=None) if rng.random() < 0.2 else o for o in orders]
+            if rng.random() < 0.5:  # not legal, vouched for or not: void, with the reason
+                varied.insert(rng.randrange(len(varied) + 1), Waive(power="france"))
             if rng.random() < 0.5:
                 varied.append(varied[0])  # a second order for a unit: the first counts
             fast = adjudicate(position, varied, rules=game.rules, checked=True)

@@ -173,7 +173,9 @@ def _accept_one_by_one(accepted: Accepted, position: Position, rules: Rules,
                 power = units[location].power
         powers.append(power)
         unit_of.append(unit_index)
-        if listed is None or listed(given):  # listed by legal_orders: legal as it stands
+        # Vouched for, or listed by legal_orders: legal as it stands. (An order for no unit on
+        # the board, a waive among them, is checked even so: it cannot be, and it says why.)
+        if unit_index >= 0 and (listed is None or listed(given)):
             reading: Order | Illegal = given
         else:
             reading = normalize_order(position, given, rules=rules)
