@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from itertools import chain, filterfalse, repeat
+from itertools import chain, compress, filterfalse, repeat
 from operator import attrgetter, is_
 from types import MappingProxyType
 from typing import NamedTuple, TypeVar, cast
@@ -300,7 +300,7 @@ class _UnitPlaces:
     variant, sized by its map (a code per location and unit type at most)."""
 
     __slots__ = ("tables", "provinces", "province_id", "code", "province", "occupant_key",
-                 "move_provinces", "move_keys")
+                 "move_provinces", "move_keys", "province_name", "convoy_fleet", "shore_army")
 
     def __init__(self, variant: Variant) -> None:
         tables = self.tables = tables_for(variant)
@@ -320,6 +320,17 @@ class _UnitPlaces:
         """Code -> the ids of the provinces it can move into without a convoy."""
         self.move_keys: list[tuple[int, ...]] = [tables.mover_keys[key] for key in standing]
         """Code -> the support keys of those moves, in step with ``move_provinces``."""
+        self.province_name: list[str] = [province_of(loc) for _, loc in standing]
+        """Code -> the name of the unit's province."""
+        self.convoy_fleet: list[str | None] = [
+            province_of(loc) if utype is UnitType.FLEET and province_of(loc)
+            in tables.convoy_spaces else None for utype, loc in standing]
+        """Code -> for a fleet that may convoy (:attr:`MapTables.convoy_spaces`), its
+        province; None for any other unit."""
+        self.shore_army: list[bool] = [
+            utype is UnitType.ARMY and loc in tables.shores for utype, loc in standing]
+        """Code -> True for an army on a shore (:attr:`MapTables.shores`): it could be
+        convoyed."""
 
 
 _unit_places: CacheSlot[Variant, _UnitPlaces] = CacheSlot(
@@ -404,22 +415,21 @@ class _ConvoyPlan:
         it), in the order of the units."""
 
 
-def _plan_convoys(variant: Variant, units: Mapping[str, Unit], tables: MapTables,
+def _plan_convoys(variant: Variant, codes: list[int], numbered: _UnitPlaces,
                   ) -> _ConvoyPlan | None:
-    """The position's :class:`_ConvoyPlan`; None if no army could be convoyed."""
-    convoying = tables.convoy_spaces
-    fleet = UnitType.FLEET
-    fleets = frozenset([p for p, u in units.items() if u.type is fleet and p in convoying])
+    """The position's :class:`_ConvoyPlan` (``codes``: its units' codes, in order); None if no
+    army could be convoyed."""
+    fleets = frozenset(filter(None, map(numbered.convoy_fleet.__getitem__, codes)))
     if not fleets:
         return None
     plan: _ConvoyPlan | None = None
-    shores, shore_seas = tables.shores, tables.shore_convoy_spaces
-    army = UnitType.ARMY
+    tables = numbered.tables
+    shore_seas = tables.shore_convoy_spaces
+    province_name = numbered.province_name
     group_of: dict[str, frozenset[str]] = {}
     answers = _convoy_answers(variant)
-    for index, (prov, unit) in enumerate(units.items()):
-        if unit.type is not army or prov not in shores:
-            continue
+    for index in compress(range(len(codes)), map(numbered.shore_army.__getitem__, codes)):
+        prov = province_name[codes[index]]
         seas = shore_seas[prov] & fleets
         if not seas:
             continue
@@ -464,7 +474,7 @@ def _find_movement_listing(position: Position) -> dict[str, dict[str, tuple[Orde
     units = position.units
     unit_list = list(units.values())
     codes = list(map(numbered.code.__getitem__, map(_unit_key, unit_list)))
-    plan = _plan_convoys(variant, units, tables)
+    plan = _plan_convoys(variant, codes, numbered)
     into: list[list[int]] = [[] for _ in range(numbered.provinces)]
     into_of = into.__getitem__
     append = list.append
@@ -489,7 +499,10 @@ def _find_movement_listing(position: Position) -> dict[str, dict[str, tuple[Orde
     veto = hooks.order_veto if type(hooks).order_veto is not VariantHooks.order_veto else None
     # the orders of the variant's own kinds, per power (none in most variants)
     extras: dict[str, dict[str, tuple[Order, ...]]] | None = {} if variant.kinds else None
-    touched = plan.touched if plan is not None else frozenset()
+    if plan is None:
+        plan = _ConvoyPlan()  # (empty: no unit is touched)
+    touched, plan_reach, plan_sources = plan.touched, plan.reach, plan.sources
+    army_adj = tables.army_adj
     made_table = _made_of(variant)
     made_get = made_table.get
     out: defaultdict[str, dict[str, tuple[Order, ...]]] = defaultdict(dict)
@@ -497,15 +510,30 @@ def _find_movement_listing(position: Position) -> dict[str, dict[str, tuple[Orde
         made = made_get(made_key)
         if made is None:
             made = made_table[made_key] = _Made(*made_key, numbered)
-        supports = chain.from_iterable(map(into_of, made.reach_ids))
+        # the support keys into each province it reaches, in order (its own moves map to None
+        # in made.supports, which the filter drops)
+        supports: Iterable[int] = chain.from_iterable(map(into_of, made.reach_ids))
         orders: tuple[Order, ...]
-        if made.province in touched:
-            assert plan is not None
-            orders = _convoy_touched(made, supports, plan, tables)
-        else:
+        prov = made.province
+        if prov not in touched:
             orders = (*made.fixed,
                       *cast("Iterator[Order]", filter(None, map(made.supports.__getitem__,
                                                                  supports))))
+        elif (sources := plan_sources.get(prov)) is None:  # an army that could be convoyed
+            reach = plan_reach[prov]
+            head = made.heads.get(reach)
+            if head is None:
+                head = made.head(reach, army_adj[prov])
+            orders = (*head, *cast("Iterator[Order]", filter(None, map(
+                made.supports.__getitem__, supports))))
+        else:  # a fleet that could convoy
+            spared, convoys = made.convoy_part(sources, tables)
+            if spared:
+                supports = filterfalse(spared.__contains__, supports)
+            orders = (*made.fixed,
+                      *cast("Iterator[Order]", filter(None, map(made.supports.__getitem__,
+                                                                 supports))),
+                      *convoys)
         if extras is not None:
             extra = extras.get(unit.power)
             if extra is None:
@@ -519,26 +547,6 @@ def _find_movement_listing(position: Position) -> dict[str, dict[str, tuple[Orde
         for power in {unit.power for unit in unit_list}:
             _add_empty_convoys(position, power, out[power])
     return out
-
-
-def _convoy_touched(made: _Made, supports: Iterable[int], plan: _ConvoyPlan,
-                    tables: MapTables) -> tuple[Order, ...]:
-    """The orders of a unit whose orders the position's convoys change: an army's moves by
-    convoy; a fleet's convoys, and not the supports of the moves by convoy that need it on
-    every route (6.D.31)."""
-    prov = made.province
-    sources = plan.sources.get(prov)
-    if sources is None:  # an army
-        reach = plan.reach.get(prov)
-        return (*(made.head(reach, tables.army_adj[prov]) if reach else made.fixed),
-                *cast("Iterator[Order]", filter(None, map(made.supports.__getitem__,
-                                                           supports))))
-    spared, convoys = made.convoy_part(sources, tables)
-    if spared:
-        supports = filterfalse(spared.__contains__, supports)
-    return (*made.fixed,
-            *cast("Iterator[Order]", filter(None, map(made.supports.__getitem__, supports))),
-            *convoys)
 
 
 _movement_listing: CacheSlot[Position, dict[str, dict[str, tuple[Order, ...]]]] = CacheSlot(
