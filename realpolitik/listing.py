@@ -8,11 +8,18 @@ order is in it when it is *equal* to a listed order (:meth:`ListedOrders.holds`)
 lets :class:`~realpolitik.game.Game` skip the check of listed orders and the adjudicator take them
 as given (``adjudicate(..., checked=True)``).
 
-A movement phase lists some 600 orders, most of them listed unchanged the phase before: the
-order values are made once per unit (type, location, power) and kept in the variant's caches
-(:class:`_Made`, a bounded table), and the supports are looked up by small keys from tables of
-the map. The rule questions (retreat options, adjustments, build sites) are
-:mod:`realpolitik.legality`'s.
+A movement phase lists some 600 orders, most of them listed unchanged the phase before. Every
+power's movement orders are listed at once, in one pass over the units
+(:func:`_find_movement_listing`): each place a unit may stand has a code, and what a unit
+contributes (its moves, as province ids and support keys) is read from lists indexed by it
+(:class:`_UnitPlaces`, per variant); the order values are made once per unit (code, power) and
+kept in the variant's caches (:class:`_Made`, a bounded table), supports looked up there by
+small keys. Convoys are worked out only where an army stands on a shore next to a fleet that
+may convoy (:class:`_ConvoyPlan`), from numbered answers of the map's convoy search
+(:class:`_ConvoyAnswers`), and a fleet's convoys are kept under the numbers of the answers they
+come from. Listed values are shared between positions and games of one variant, so a caller
+may keep what it derives from them (the facade's order strings) by their value. The rule
+questions (retreat options, adjustments, build sites) are :mod:`realpolitik.legality`'s.
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from itertools import chain, compress, filterfalse, repeat
 from operator import attrgetter, is_
 from types import MappingProxyType
-from typing import NamedTuple, TypeVar, cast
+from typing import NamedTuple, cast
 
 from realpolitik.caches import Bounded, CacheSlot
 from realpolitik.geography import UnitType, province_of
@@ -338,7 +345,6 @@ _unit_places: CacheSlot[Variant, _UnitPlaces] = CacheSlot(
 """The variant's :class:`_UnitPlaces` (sized by its map)."""
 
 _unit_key: Callable[[Unit], tuple[UnitType, str]] = attrgetter("type", "location")
-_made_key: Callable[[Unit], tuple[UnitType, str, str]] = attrgetter("type", "location", "power")
 
 
 class _ConvoyAnswer(NamedTuple):
@@ -506,10 +512,11 @@ def _find_movement_listing(position: Position) -> dict[str, dict[str, tuple[Orde
     made_table = _made_of(variant)
     made_get = made_table.get
     out: defaultdict[str, dict[str, tuple[Order, ...]]] = defaultdict(dict)
-    for unit, made_key in zip(unit_list, map(_made_key, unit_list), strict=True):
-        made = made_get(made_key)
+    for unit, code in zip(unit_list, codes, strict=True):
+        made = made_get((code, unit.power))
         if made is None:
-            made = made_table[made_key] = _Made(*made_key, numbered)
+            made = made_table[code, unit.power] = _Made(unit.type, unit.location, unit.power,
+                                                         numbered)
         # the support keys into each province it reaches, in order (its own moves map to None
         # in made.supports, which the filter drops)
         supports: Iterable[int] = chain.from_iterable(map(into_of, made.reach_ids))
@@ -546,7 +553,7 @@ def _find_movement_listing(position: Position) -> dict[str, dict[str, tuple[Orde
     if empty_convoys(position) is not None:
         for power in {unit.power for unit in unit_list}:
             _add_empty_convoys(position, power, out[power])
-    return out
+    return dict(out)
 
 
 _movement_listing: CacheSlot[Position, dict[str, dict[str, tuple[Order, ...]]]] = CacheSlot(
@@ -659,10 +666,9 @@ class _Supports(dict[int, SupportHold | SupportMove | None]):
         return support
 
 
-_O = TypeVar("_O", bound=Order)
-
 _MAX_HEADS = 64
-"""How many sets of convoy destinations one :class:`_Made` keeps its head of orders for."""
+"""How many sets of convoy destinations one :class:`_Made` keeps its head of orders for, and
+how many sets of convoy answers its convoys and spared supports (:meth:`_Made.convoy_part`)."""
 
 
 class _Made:
@@ -670,9 +676,11 @@ class _Made:
 
     A movement phase lists some 600 orders and most of them were listed, unchanged, the phase
     before: looking each one up here by a small key is several times cheaper than making it
-    again, and the facade can keep its strings by the identity of these values. The values are
-    frozen, so sharing them between positions is safe; the table lives in ``variant.caches``,
-    exactly as long as the variant, and is bounded by the map (``heads`` by :data:`_MAX_HEADS`).
+    again. The values are frozen, so sharing them between positions is safe, and a caller that
+    keeps something per listed order (the facade's strings) finds the same values phase after
+    phase and may key it by value. The table lives in ``variant.caches``, exactly as long as
+    the variant, and is bounded by the map (``heads`` and ``convoy_parts`` by
+    :data:`_MAX_HEADS`).
     """
 
     __slots__ = ("utype", "loc", "power", "province", "reach", "reach_set", "reach_ids", "fixed",
@@ -768,35 +776,37 @@ class _Made:
         return part
 
 
-def _no_made(variant: Variant) -> Bounded[tuple[UnitType, str, str], _Made]:
+def _no_made(variant: Variant) -> Bounded[tuple[int, str], _Made]:
     return Bounded(max(_MAX_MADE, 2 * len(variant.map.locations)))
 
 
 _MAX_MADE = 512
 """How many units' order values :data:`_made_of` keeps on a map of up to 256 locations (twice
-the number of locations on a bigger map): (unit type, location, power) of the units on the
+the number of locations on a bigger map): (unit code, power) of the units on the
 boards of the games being played (a classical board has 34 units at most; every place a unit
 could stand, times the powers, is some 1,100). Up to some 20 KB each."""
 
-_made_of: CacheSlot[Variant, Bounded[tuple[UnitType, str, str], _Made]] = CacheSlot(
+_made_of: CacheSlot[Variant, Bounded[tuple[int, str], _Made]] = CacheSlot(
     "listed order values", _no_made)
-"""(unit type, location, power) -> :class:`_Made`, bounded by :data:`_MAX_MADE`. A unit whose
-entry was dropped gets its order values made again: equal values, which is all that counts
-(listed orders are recognised by value)."""
+"""(unit code (:class:`_UnitPlaces`), power) -> :class:`_Made`, bounded by
+:data:`_MAX_MADE`. A unit whose entry was dropped gets its order values made again: equal
+values, which is all that counts (listed orders are recognised by value)."""
 
 
 def _made_for(position: Position, utype: UnitType, loc: str, power: str) -> _Made:
     table = _made_of(position.variant)
-    made = table.get((utype, loc, power))
+    numbered = _unit_places(position.variant)
+    key = (numbered.code[utype, loc], power)
+    made = table.get(key)
     if made is None:
-        made = table[utype, loc, power] = _Made(utype, loc, power,
-                                                _unit_places(position.variant))
+        made = table[key] = _Made(utype, loc, power, numbered)
     return made
 
 
 def _movement_orders(position: Position, power: str) -> dict[str, tuple[Order, ...]]:
-    """``power``'s movement orders: location -> orders (a new dictionary: the caller keeps it)."""
-    return dict(_movement_listing(position).get(power, {}))
+    """``power``'s movement orders: location -> orders (kept in the position's caches with
+    every other power's: read only)."""
+    return _movement_listing(position).get(power, {})
 
 
 def _kind_orders(position: Position, power: str) -> dict[str, tuple[Order, ...]]:
