@@ -316,3 +316,21 @@ def test_every_power_is_listed_in_one_pass_and_each_listing_stands_alone() -> No
         assert set(listed) == {unit.location for unit in position.units_of(power)}
         assert all(order.power == power for orders in listed.values() for order in orders)
     assert dict(listed_orders(position, "nobody", rules=game.rules).by_location) == {}
+
+
+def test_neutral_units_are_listed_when_asked_for() -> None:
+    """The units of no power (Colonial Winters' neutral units) are left out of the one pass
+    that lists the powers, and listed on their own when asked for, as the checks accept."""
+    game = Game("colonial_winters", rules="2000", seed=1)
+    position = game.position
+    neutral = {unit.location for unit in position.units.values()
+               if unit.power not in game.variant.power_ids}
+    owner = next(unit.power for unit in position.units.values()
+                 if unit.power not in game.variant.power_ids)
+    assert neutral
+    listed = listed_orders(position, owner, rules=game.rules).by_location
+    assert set(listed) == neutral
+    for orders in listed.values():
+        assert any(isinstance(order, Hold) for order in orders)
+        for order in orders:
+            assert check_order(position, copy.copy(order), rules=game.rules) is None, str(order)
