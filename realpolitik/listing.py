@@ -8,21 +8,28 @@ order is in it when it is *equal* to a listed order (:meth:`ListedOrders.holds`)
 lets :class:`~realpolitik.game.Game` skip the check of listed orders and the adjudicator take them
 as given (``adjudicate(..., checked=True)``).
 
-A movement phase lists some 600 orders, most of them listed unchanged the phase before: the
-order values are made once per unit (type, location, power) and kept in the variant's caches
-(:class:`_Made`, a bounded table), and the supports are looked up by small keys from tables of
-the map. The rule questions (retreat options, adjustments, build sites) are
-:mod:`realpolitik.legality`'s.
+A movement phase lists some 600 orders, most of them listed unchanged the phase before. Every
+power's movement orders are listed at once, in one pass over the units
+(:func:`_find_movement_listing`): each place a unit may stand has a code, and what a unit
+contributes (its moves, as province ids and support keys) is read from lists indexed by it
+(:class:`_UnitPlaces`, per variant); the order values are made once per unit (code, power) and
+kept in the variant's caches (:class:`_Made`, a bounded table), supports looked up there by
+small keys. Convoys are worked out only where an army stands on a shore next to a fleet that
+may convoy (:class:`_ConvoyPlan`), from numbered answers of the map's convoy search
+(:class:`_ConvoyAnswers`), and a fleet's convoys are kept under the numbers of the answers they
+come from. Listed values are shared between positions and games of one variant, so a caller
+may keep what it derives from them (the facade's order strings) by their value. The rule
+questions (retreat options, adjustments, build sites) are :mod:`realpolitik.legality`'s.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from itertools import chain, filterfalse, repeat
+from itertools import chain, compress, filterfalse, repeat
 from operator import attrgetter, is_
 from types import MappingProxyType
-from typing import NamedTuple, TypeVar, cast
+from typing import NamedTuple, cast
 
 from realpolitik.caches import Bounded, CacheSlot
 from realpolitik.geography import UnitType, province_of
@@ -300,7 +307,7 @@ class _UnitPlaces:
     variant, sized by its map (a code per location and unit type at most)."""
 
     __slots__ = ("tables", "provinces", "province_id", "code", "province", "occupant_key",
-                 "move_provinces", "move_keys")
+                 "move_provinces", "move_keys", "province_name", "convoy_fleet", "shore_army")
 
     def __init__(self, variant: Variant) -> None:
         tables = self.tables = tables_for(variant)
@@ -316,10 +323,21 @@ class _UnitPlaces:
         self.occupant_key: list[int] = [tables.occupant_keys[key] for key in standing]
         """Code -> the support key (:meth:`MapTables.support_key`) of the unit, to hold."""
         self.move_provinces: list[tuple[int, ...]] = [
-            tuple(pid[d] for d in tables.moves_into[key]) for key in standing]
+            tuple(map(pid.__getitem__, tables.moves_into[key])) for key in standing]
         """Code -> the ids of the provinces it can move into without a convoy."""
         self.move_keys: list[tuple[int, ...]] = [tables.mover_keys[key] for key in standing]
         """Code -> the support keys of those moves, in step with ``move_provinces``."""
+        self.province_name: list[str] = [province_of(loc) for _, loc in standing]
+        """Code -> the name of the unit's province."""
+        self.convoy_fleet: list[str | None] = [
+            province_of(loc) if utype is UnitType.FLEET and province_of(loc)
+            in tables.convoy_spaces else None for utype, loc in standing]
+        """Code -> for a fleet that may convoy (:attr:`MapTables.convoy_spaces`), its
+        province; None for any other unit."""
+        self.shore_army: list[bool] = [
+            utype is UnitType.ARMY and loc in tables.shores for utype, loc in standing]
+        """Code -> True for an army on a shore (:attr:`MapTables.shores`): it could be
+        convoyed."""
 
 
 _unit_places: CacheSlot[Variant, _UnitPlaces] = CacheSlot(
@@ -327,7 +345,6 @@ _unit_places: CacheSlot[Variant, _UnitPlaces] = CacheSlot(
 """The variant's :class:`_UnitPlaces` (sized by its map)."""
 
 _unit_key: Callable[[Unit], tuple[UnitType, str]] = attrgetter("type", "location")
-_made_key: Callable[[Unit], tuple[UnitType, str, str]] = attrgetter("type", "location", "power")
 
 
 class _ConvoyAnswer(NamedTuple):
@@ -346,6 +363,11 @@ class _ConvoyAnswer(NamedTuple):
     """Province -> the support key of its move by convoy there, for those moves."""
     pairs_of: dict[str, tuple[tuple[str, str], ...]]
     """Fleet -> the (army province, destination) pairs it is needed to convoy on some route."""
+    fleets: frozenset[str]
+    """The fleets of the group whose orders the answer changes: those needed on some route
+    (they may convoy) and those that could support a move by convoy (they may have to leave
+    the support out, 6.D.31). The others' orders are as if the army were not there, so a big
+    group's fleets are not all looked at for every army next to it."""
 
 
 class _ConvoyAnswers:
@@ -367,10 +389,20 @@ class _ConvoyAnswers:
         if found is None:
             self.made += 1
             reach, by_convoy, needed = tables.convoy_reach(army, group)
+            pairs_of = dict(needed)
+            dests = frozenset(dest for dest, _, _ in by_convoy)
+            fleets = frozenset(fleet for fleet in group if fleet in pairs_of or (
+                dests and not dests.isdisjoint(_fleet_support_reach(tables, fleet))))
             found = self.answers[key] = _ConvoyAnswer(
                 self.made, reach, by_convoy, {dest: key for dest, _, key in by_convoy},
-                dict(needed))
+                pairs_of, fleets)
         return found
+
+
+def _fleet_support_reach(tables: MapTables, province: str) -> frozenset[str]:
+    """The provinces a fleet in ``province`` could support into, on any of its coasts."""
+    return frozenset().union(*(tables.fleet_reach.get(loc, frozenset())
+                               for loc in tables.coasts.get(province) or (province,)))
 
 
 _MAX_CONVOY_ANSWERS = 1024
@@ -393,33 +425,32 @@ class _ConvoyPlan:
     def __init__(self) -> None:
         self.touched: set[str] = set()
         """The provinces of the units whose orders the convoys change (the armies that could
-        be convoyed, the fleets of their groups)."""
+        be convoyed, the fleets their answers change: :attr:`_ConvoyAnswer.fleets`)."""
         self.reach: dict[str, frozenset[str]] = {}
         """Army province -> where it could go by convoy (not empty)."""
         self.sources: dict[str, list[_Source]] = {}
-        """Fleet province -> the answers of the armies whose group of fleets it is in, in the
-        order of the units."""
+        """Fleet province -> the answers that change its orders (it is in their
+        :attr:`_ConvoyAnswer.fleets`), in the order of the units."""
         self.by_convoy_at: list[tuple[int, tuple[tuple[str, Mover, int], ...]]] = []
         """(index of the army among the units, its moves by convoy to provinces not next to
         it), in the order of the units."""
 
 
-def _plan_convoys(variant: Variant, units: Mapping[str, Unit], tables: MapTables,
+def _plan_convoys(variant: Variant, codes: list[int], numbered: _UnitPlaces,
                   ) -> _ConvoyPlan | None:
-    """The position's :class:`_ConvoyPlan`; None if no army could be convoyed."""
-    convoying = tables.convoy_spaces
-    fleet = UnitType.FLEET
-    fleets = frozenset([p for p, u in units.items() if u.type is fleet and p in convoying])
+    """The position's :class:`_ConvoyPlan` (``codes``: its units' codes, in order); None if no
+    army could be convoyed."""
+    fleets = frozenset(filter(None, map(numbered.convoy_fleet.__getitem__, codes)))
     if not fleets:
         return None
     plan: _ConvoyPlan | None = None
-    shores, shore_seas = tables.shores, tables.shore_convoy_spaces
-    army = UnitType.ARMY
+    tables = numbered.tables
+    shore_seas = tables.shore_convoy_spaces
+    province_name = numbered.province_name
     group_of: dict[str, frozenset[str]] = {}
     answers = _convoy_answers(variant)
-    for index, (prov, unit) in enumerate(units.items()):
-        if unit.type is not army or prov not in shores:
-            continue
+    for index in compress(range(len(codes)), map(numbered.shore_army.__getitem__, codes)):
+        prov = province_name[codes[index]]
         seas = shore_seas[prov] & fleets
         if not seas:
             continue
@@ -434,10 +465,10 @@ def _plan_convoys(variant: Variant, units: Mapping[str, Unit], tables: MapTables
             continue
         plan.reach[prov] = reach
         plan.touched.add(prov)
-        plan.touched |= group
+        plan.touched |= answer.fleets
         source = (answer, prov, group)
         sources = plan.sources
-        for sea in group:
+        for sea in answer.fleets:
             found = sources.get(sea)
             if found is None:
                 sources[sea] = [source]
@@ -449,8 +480,14 @@ def _plan_convoys(variant: Variant, units: Mapping[str, Unit], tables: MapTables
 
 
 def _find_movement_listing(position: Position) -> dict[str, dict[str, tuple[Order, ...]]]:
-    """Every power's movement orders (power -> location -> orders), listed in one pass over
-    the units.
+    """Every power's movement orders (:func:`_list_movement` of the variant's powers)."""
+    return _list_movement(position, frozenset(position.variant.power_ids))
+
+
+def _list_movement(position: Position, powers: frozenset[str],
+                   ) -> dict[str, dict[str, tuple[Order, ...]]]:
+    """The movement orders of ``powers`` (power -> location -> orders), listed in one pass
+    over the units.
 
     First, for every province, the support keys (:meth:`MapTables.support_key`) of what a
     unit could support into it: the unit in it (to hold), then every move some unit could make
@@ -464,7 +501,10 @@ def _find_movement_listing(position: Position) -> dict[str, dict[str, tuple[Orde
     units = position.units
     unit_list = list(units.values())
     codes = list(map(numbered.code.__getitem__, map(_unit_key, unit_list)))
-    plan = _plan_convoys(variant, units, tables)
+    plan = _plan_convoys(variant, codes, numbered)
+    # (a list per province: looked up by index, the listing costs some 6% less than with a
+    # dictionary of the provinces acted on; the empty lists cost about 2 us a phase on the
+    # classical map and 80 us on one of 2,000 spaces, where the listing takes some 4 ms)
     into: list[list[int]] = [[] for _ in range(numbered.provinces)]
     into_of = into.__getitem__
     append = list.append
@@ -489,23 +529,44 @@ def _find_movement_listing(position: Position) -> dict[str, dict[str, tuple[Orde
     veto = hooks.order_veto if type(hooks).order_veto is not VariantHooks.order_veto else None
     # the orders of the variant's own kinds, per power (none in most variants)
     extras: dict[str, dict[str, tuple[Order, ...]]] | None = {} if variant.kinds else None
-    touched = plan.touched if plan is not None else frozenset()
+    if plan is None:
+        plan = _ConvoyPlan()  # (empty: no unit is touched)
+    touched, plan_reach, plan_sources = plan.touched, plan.reach, plan.sources
+    army_adj = tables.army_adj
     made_table = _made_of(variant)
     made_get = made_table.get
     out: defaultdict[str, dict[str, tuple[Order, ...]]] = defaultdict(dict)
-    for unit, made_key in zip(unit_list, map(_made_key, unit_list), strict=True):
-        made = made_get(made_key)
+    for unit, code in zip(unit_list, codes, strict=True):
+        if unit.power not in powers:  # (a neutral unit: listed only when asked for)
+            continue
+        made = made_get((code, unit.power))
         if made is None:
-            made = made_table[made_key] = _Made(*made_key, numbered)
-        supports = chain.from_iterable(map(into_of, made.reach_ids))
+            made = made_table[code, unit.power] = _Made(unit.type, unit.location, unit.power,
+                                                         numbered)
+        # the support keys into each province it reaches, in order (its own moves map to None
+        # in made.supports, which the filter drops)
+        supports: Iterable[int] = chain.from_iterable(map(into_of, made.reach_ids))
         orders: tuple[Order, ...]
-        if made.province in touched:
-            assert plan is not None
-            orders = _convoy_touched(made, supports, plan, tables)
-        else:
+        prov = made.province
+        if prov not in touched:
             orders = (*made.fixed,
                       *cast("Iterator[Order]", filter(None, map(made.supports.__getitem__,
                                                                  supports))))
+        elif (sources := plan_sources.get(prov)) is None:  # an army that could be convoyed
+            reach = plan_reach[prov]
+            head = made.heads.get(reach)
+            if head is None:
+                head = made.head(reach, army_adj[prov])
+            orders = (*head, *cast("Iterator[Order]", filter(None, map(
+                made.supports.__getitem__, supports))))
+        else:  # a fleet that could convoy
+            spared, convoys = made.convoy_part(sources, tables)
+            if spared:
+                supports = filterfalse(spared.__contains__, supports)
+            orders = (*made.fixed,
+                      *cast("Iterator[Order]", filter(None, map(made.supports.__getitem__,
+                                                                 supports))),
+                      *convoys)
         if extras is not None:
             extra = extras.get(unit.power)
             if extra is None:
@@ -516,35 +577,15 @@ def _find_movement_listing(position: Position) -> dict[str, dict[str, tuple[Orde
                            or veto(position, unit, o) is None)
         out[unit.power][unit.location] = orders
     if empty_convoys(position) is not None:
-        for power in {unit.power for unit in unit_list}:
+        for power in list(out):
             _add_empty_convoys(position, power, out[power])
-    return out
-
-
-def _convoy_touched(made: _Made, supports: Iterable[int], plan: _ConvoyPlan,
-                    tables: MapTables) -> tuple[Order, ...]:
-    """The orders of a unit whose orders the position's convoys change: an army's moves by
-    convoy; a fleet's convoys, and not the supports of the moves by convoy that need it on
-    every route (6.D.31)."""
-    prov = made.province
-    sources = plan.sources.get(prov)
-    if sources is None:  # an army
-        reach = plan.reach.get(prov)
-        return (*(made.head(reach, tables.army_adj[prov]) if reach else made.fixed),
-                *cast("Iterator[Order]", filter(None, map(made.supports.__getitem__,
-                                                           supports))))
-    spared, convoys = made.convoy_part(sources, tables)
-    if spared:
-        supports = filterfalse(spared.__contains__, supports)
-    return (*made.fixed,
-            *cast("Iterator[Order]", filter(None, map(made.supports.__getitem__, supports))),
-            *convoys)
+    return dict(out)
 
 
 _movement_listing: CacheSlot[Position, dict[str, dict[str, tuple[Order, ...]]]] = CacheSlot(
     "movement listing", _find_movement_listing)
 """Every power's movement orders (:func:`_find_movement_listing`), once per position (one
-entry per power with units)."""
+entry per power of the variant with units)."""
 
 
 # Order values are frozen dataclasses; their __init__ costs twice what setting the slots costs,
@@ -651,10 +692,9 @@ class _Supports(dict[int, SupportHold | SupportMove | None]):
         return support
 
 
-_O = TypeVar("_O", bound=Order)
-
 _MAX_HEADS = 64
-"""How many sets of convoy destinations one :class:`_Made` keeps its head of orders for."""
+"""How many sets of convoy destinations one :class:`_Made` keeps its head of orders for, and
+how many sets of convoy answers its convoys and spared supports (:meth:`_Made.convoy_part`)."""
 
 
 class _Made:
@@ -662,9 +702,11 @@ class _Made:
 
     A movement phase lists some 600 orders and most of them were listed, unchanged, the phase
     before: looking each one up here by a small key is several times cheaper than making it
-    again, and the facade can keep its strings by the identity of these values. The values are
-    frozen, so sharing them between positions is safe; the table lives in ``variant.caches``,
-    exactly as long as the variant, and is bounded by the map (``heads`` by :data:`_MAX_HEADS`).
+    again. The values are frozen, so sharing them between positions is safe, and a caller that
+    keeps something per listed order (the facade's strings) finds the same values phase after
+    phase and may key it by value. The table lives in ``variant.caches``, exactly as long as
+    the variant, and is bounded by the map (``heads`` and ``convoy_parts`` by
+    :data:`_MAX_HEADS`).
     """
 
     __slots__ = ("utype", "loc", "power", "province", "reach", "reach_set", "reach_ids", "fixed",
@@ -760,35 +802,40 @@ class _Made:
         return part
 
 
-def _no_made(variant: Variant) -> Bounded[tuple[UnitType, str, str], _Made]:
+def _no_made(variant: Variant) -> Bounded[tuple[int, str], _Made]:
     return Bounded(max(_MAX_MADE, 2 * len(variant.map.locations)))
 
 
 _MAX_MADE = 512
 """How many units' order values :data:`_made_of` keeps on a map of up to 256 locations (twice
-the number of locations on a bigger map): (unit type, location, power) of the units on the
+the number of locations on a bigger map): (unit code, power) of the units on the
 boards of the games being played (a classical board has 34 units at most; every place a unit
 could stand, times the powers, is some 1,100). Up to some 20 KB each."""
 
-_made_of: CacheSlot[Variant, Bounded[tuple[UnitType, str, str], _Made]] = CacheSlot(
+_made_of: CacheSlot[Variant, Bounded[tuple[int, str], _Made]] = CacheSlot(
     "listed order values", _no_made)
-"""(unit type, location, power) -> :class:`_Made`, bounded by :data:`_MAX_MADE`. A unit whose
-entry was dropped gets its order values made again: equal values, which is all that counts
-(listed orders are recognised by value)."""
+"""(unit code (:class:`_UnitPlaces`), power) -> :class:`_Made`, bounded by
+:data:`_MAX_MADE`. A unit whose entry was dropped gets its order values made again: equal
+values, which is all that counts (listed orders are recognised by value)."""
 
 
 def _made_for(position: Position, utype: UnitType, loc: str, power: str) -> _Made:
     table = _made_of(position.variant)
-    made = table.get((utype, loc, power))
+    numbered = _unit_places(position.variant)
+    key = (numbered.code[utype, loc], power)
+    made = table.get(key)
     if made is None:
-        made = table[utype, loc, power] = _Made(utype, loc, power,
-                                                _unit_places(position.variant))
+        made = table[key] = _Made(utype, loc, power, numbered)
     return made
 
 
 def _movement_orders(position: Position, power: str) -> dict[str, tuple[Order, ...]]:
-    """``power``'s movement orders: location -> orders (a new dictionary: the caller keeps it)."""
-    return dict(_movement_listing(position).get(power, {}))
+    """``power``'s movement orders: location -> orders (a power of the variant's: kept in the
+    position's caches with every other power's, read only)."""
+    if power in position.variant.power_ids:
+        return _movement_listing(position).get(power, {})
+    # the units of no power (a variant's neutral units), which nobody orders: on request
+    return _list_movement(position, frozenset((power,))).get(power, {})
 
 
 def _kind_orders(position: Position, power: str) -> dict[str, tuple[Order, ...]]:

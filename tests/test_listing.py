@@ -36,7 +36,7 @@ from realpolitik.orders import (
 from realpolitik.position import PhaseType, Position, Unit
 from realpolitik.rules import SupportCoast, rules_for
 from realpolitik.slots import slot_setter
-from realpolitik.variant import load_variant
+from realpolitik.variant import Variant, load_variant
 
 
 def _listed(game: Game, power: str, text: str) -> Order:
@@ -270,3 +270,67 @@ def test_the_listing_is_what_the_checks_accept(seed: int, phases: int, edition: 
                 else:
                     assert _as_listed(reading, position) in listed, (str(order), str(reading))
                 assert check_order(position, order, rules=rules) is None
+
+
+def _listings_of_a_game(variant: Variant, seed: int, until: int,
+                        ) -> list[dict[str, dict[str, tuple[Order, ...]]]]:
+    """Every power's listing in each phase of a seeded random game."""
+    game = Game(variant, rules="2000", seed=seed)
+    rng = random.Random(seed)
+    seen = []
+    while not game.is_over and game.phase.year <= until:
+        listings = {power: dict(game.legal_orders(power)) for power in game.powers_to_order()}
+        seen.append(listings)
+        for power, by_location in listings.items():
+            game.submit(power, [options[rng.randrange(len(options))]
+                                for options in by_location.values()])
+        game.process()
+    return seen
+
+
+def test_convoy_listings_made_again_after_their_answers_are_dropped_are_the_same(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fleet's convoys and the supports it leaves out are kept under the serial numbers of
+    the convoy answers they were made from: with room for only two answers and two kept parts
+    per unit, every answer is dropped and numbered anew all the time, and every listing of a
+    game is still the same, order for order and in the same order."""
+    from realpolitik import listing
+
+    roomy = _listings_of_a_game(load_variant("classical"), 11, 1912)
+    monkeypatch.setattr(listing, "_MAX_HEADS", 2)
+    monkeypatch.setattr(listing, "_MAX_CONVOY_ANSWERS", 2)
+    cramped_variant = load_variant("classical")  # (loaded anew: nothing listed is kept)
+    cramped = _listings_of_a_game(cramped_variant, 11, 1912)
+    assert cramped == roomy
+    answers = listing._convoy_answers(cramped_variant)
+    assert len(answers.answers) <= 2 < answers.made  # answers were dropped and numbered anew
+
+
+def test_every_power_is_listed_in_one_pass_and_each_listing_stands_alone() -> None:
+    """The movement listing is made for every power at once; each power's listing holds its
+    own units' locations only, and a power without units has an empty listing."""
+    game = Game("classical", rules="2000", seed=2)
+    position = game.position
+    for power in game.variant.power_ids:
+        listed = listed_orders(position, power, rules=game.rules).by_location
+        assert set(listed) == {unit.location for unit in position.units_of(power)}
+        assert all(order.power == power for orders in listed.values() for order in orders)
+    assert dict(listed_orders(position, "nobody", rules=game.rules).by_location) == {}
+
+
+def test_neutral_units_are_listed_when_asked_for() -> None:
+    """The units of no power (Colonial Winters' neutral units) are left out of the one pass
+    that lists the powers, and listed on their own when asked for, as the checks accept."""
+    game = Game("colonial_winters", rules="2000", seed=1)
+    position = game.position
+    neutral = {unit.location for unit in position.units.values()
+               if unit.power not in game.variant.power_ids}
+    owner = next(unit.power for unit in position.units.values()
+                 if unit.power not in game.variant.power_ids)
+    assert neutral
+    listed = listed_orders(position, owner, rules=game.rules).by_location
+    assert set(listed) == neutral
+    for orders in listed.values():
+        assert any(isinstance(order, Hold) for order in orders)
+        for order in orders:
+            assert check_order(position, copy.copy(order), rules=game.rules) is None, str(order)

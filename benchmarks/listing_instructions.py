@@ -1,0 +1,64 @@
+"""The bench's native loop with the legal-order listing set apart, for counting its instructions.
+
+    valgrind --tool=callgrind --toggle-collect=functools_reduce --callgrind-out-file=/dev/null \\
+        .venv/bin/python benchmarks/listing_instructions.py --games 3
+
+plays what ``benchmarks/bench.py`` plays through the native API (a warm-up game from the seed,
+then ``--games`` games from the seed on), and runs each phase's listing (``powers_to_order()``
+and every power's ``legal_orders()``) inside a ``functools.reduce`` call that nothing else in
+the program makes, so that callgrind, told to count only inside that call, counts the listing
+alone ("Collected" at the end). Instruction counts do not move with the machine's load, as
+times do; run with ``PYTHONHASHSEED=0`` to compare two versions (``PYTHONPATH`` pointing at
+an export of the other one). Without valgrind it plays the games and prints the phases.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import random
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bench  # noqa: E402  (the loop and the random choices are bench.py's)
+
+from realpolitik.game import Game  # noqa: E402
+from realpolitik.orders import Order  # noqa: E402
+from realpolitik.variant import load_variant  # noqa: E402
+
+
+def play_phase(game: Game, rng: random.Random) -> tuple[float, float, float, float, float]:
+    """bench.py's phase, its listing run inside ``functools.reduce`` (no clock is read)."""
+    listed: dict[str, Mapping[str, tuple[Order, ...]]] = {}
+
+    def list_every_power(_first: object, _second: object) -> None:
+        for power in game.powers_to_order():
+            listed[power] = game.legal_orders(power)
+
+    functools.reduce(list_every_power, (None, None))
+    for power, by_location in listed.items():
+        game.submit(power, bench.random_orders(by_location, rng))
+    game.process()
+    return 0.0, 0.0, 0.0, 0.0, 0.0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=3, help="games counted (default 3)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    args = parser.parse_args(argv)
+    classical = load_variant("classical")
+    bench.play_native(classical, args.seed, 1935, bench.Timing("warm-up"))  # not counted
+    bench.play_native_phase = play_phase  # (play_native looks it up when it runs)
+    counted = bench.Timing("counted")
+    for game_index in range(args.games):
+        bench.play_native(classical, args.seed + game_index, 1935, counted)
+    print(f"{counted.phases} phases listed inside functools.reduce "
+          f"(games ended in {', '.join(counted.games)})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
