@@ -87,11 +87,14 @@ def test_adjudicating_listed_orders_unchecked_changes_nothing() -> None:
     """``adjudicate(..., checked=True)``, which Game uses for listed orders, gives the same
     resolution as checking every order again."""
     from realpolitik.adjudication import adjudicate
+    from realpolitik.position import PhaseType
 
     game = Game("classical", rules="2000", seed=5)
     rng = random.Random(5)
     compared = 0
-    while not game.is_over and game.phase.year <= 1908:
+    kinds: set[PhaseType] = set()
+    while not game.is_over and game.phase.year <= 1935 and (
+            game.phase.year <= 1908 or PhaseType.RETREATS not in kinds):
         position = game.position
         orders = []
         for power in game.powers_to_order():
@@ -107,8 +110,10 @@ def test_adjudicating_listed_orders_unchecked_changes_nothing() -> None:
         assert fast.units == full.units and fast.dislodged == full.dislodged
         assert fast.standoffs == full.standoffs
         compared += 1
+        kinds.add(position.phase.type)
         game.play({p: [o for o in orders if o.power == p] for p in game.powers_to_order()})
     assert compared > 15
+    assert kinds == set(PhaseType)  # retreats and adjustments too
 
 
 def test_orders_put_back_from_a_record_are_checked_again() -> None:
