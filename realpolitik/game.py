@@ -819,6 +819,8 @@ class Game:
         )
         self.history.append(record)
         position.caches.clear()  # its legal orders are not needed again: not kept in history
+        self._listed.clear()
+        self._listed_for = None
         self._pending = {}
         self._position = following
         self._check_eliminations(notes)
