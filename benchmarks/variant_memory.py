@@ -6,9 +6,9 @@
 
 A program that plays many games (a server, a bot trainer, a tournament runner) loads a variant
 once and gives it to every :class:`realpolitik.game.Game`. The variant keeps what the engine
-works out about its map for the games that use it (order values, convoy routes, entries of
-listed orders, in ``Variant.caches``: typed slots of :mod:`realpolitik.caches`, each with a
-stated bound), so that the next game finds them ready. That is only safe if what it keeps is
+works out about its map for the games that use it (order values, convoy routes, the map's
+integer numbering, in ``Variant.caches``: typed slots of :mod:`realpolitik.caches`, each with
+a stated bound), so that the next game finds them ready. That is only safe if what it keeps is
 bounded: a long-running process must not grow without limit with the number of games played.
 The target is a growth of the process's resident memory under 20 MB between 10 and 1,000
 games.

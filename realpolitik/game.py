@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import partial
@@ -185,6 +185,40 @@ def _mark_replaced(entries: list[SubmittedOrder]) -> list[SubmittedOrder]:
             entry.text, entry.order,
             f"replaced by the later order {by.text or by.order} for the same unit", REPLACED)
     return out
+
+
+class _RecordedOrders(Mapping[str, tuple[SubmittedOrder, ...]]):
+    """Power -> what it ordered in a played phase (:attr:`PhaseRecord.orders`). A power whose
+    orders were all listed values is kept as those values and its entries are made when first
+    read: a game's history then holds no entry per order, which a program playing many
+    games would otherwise keep (and the garbage collector walk) for every order of every
+    phase."""
+
+    __slots__ = ("_given",)
+
+    def __init__(self, given: dict[str, tuple[SubmittedOrder, ...] | list[Order]]) -> None:
+        self._given = given
+        """Power -> its entries, or the list of its listed order values (entries not made
+        yet)."""
+
+    def __getitem__(self, power: str) -> tuple[SubmittedOrder, ...]:
+        given = self._given[power]
+        if isinstance(given, list):
+            entries = self._given[power] = tuple(map(_listed_entry, given))
+            return entries
+        return given
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._given)
+
+    def __len__(self) -> int:
+        return len(self._given)
+
+    def __repr__(self) -> str:
+        return repr(dict(self.items()))
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_RecordedOrders, (dict(self.items()),))
 
 
 @dataclass(frozen=True, slots=True)
@@ -773,7 +807,9 @@ class Game:
         inactive = self.setup.inactive
         record = PhaseRecord(
             position=position,
-            orders={p: v.entries for p, v in self._pending.items()},
+            orders=_RecordedOrders({
+                p: v.entries if v.orders is None else v.orders
+                for p, v in self._pending.items()}),
             resolution=resolution,
             civil_disorder=tuple(sorted(
                 set(disorder) | (inactive & set(self.active_powers())) if inactive
@@ -783,6 +819,8 @@ class Game:
         )
         self.history.append(record)
         position.caches.clear()  # its legal orders are not needed again: not kept in history
+        self._listed.clear()
+        self._listed_for = None
         self._pending = {}
         self._position = following
         self._check_eliminations(notes)

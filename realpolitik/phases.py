@@ -17,6 +17,10 @@ from realpolitik.legality import adjustment_counts, can_build
 from realpolitik.maptables import tables_for
 from realpolitik.position import Phase, PhaseType, Position
 
+_NO_STANDOFFS: frozenset[str] = frozenset()
+"""The stand-offs of a position after one without (one set for every such position: a game's
+history keeps them all)."""
+
 
 def needs_adjustments(position: Position) -> bool:
     """True if some power must remove units, is due builds and has somewhere to build, or has
@@ -80,7 +84,7 @@ def _following(position: Position, resolution: Resolution) -> Position:
             centers = hooks.center_owners(position, units,
                                           tables_for(variant).centers_in_order)
         following = position.replace(phase=candidate, units=units, centers=centers,
-                                     dislodged=(), standoffs=frozenset())
+                                     dislodged=(), standoffs=_NO_STANDOFFS)
         if candidate.type is PhaseType.ADJUSTMENTS and not needs_adjustments(following):
             continue
         if asks_hooks and hooks.phase_skipped(following):

@@ -296,7 +296,11 @@ def _group_units(position: Position) -> dict[str, tuple[Unit, ...]]:
 def _group_centers(position: Position) -> dict[str, tuple[str, ...]]:
     grouped: dict[str, list[str]] = {}
     for center, owner in position.centers.items():
-        grouped.setdefault(owner, []).append(center)
+        group = grouped.get(owner)
+        if group is None:  # (not setdefault: it would make an empty list for every centre)
+            grouped[owner] = [center]
+        else:
+            group.append(center)
     return {p: tuple(sorted(cs)) for p, cs in grouped.items()}
 
 

@@ -87,11 +87,14 @@ def test_adjudicating_listed_orders_unchecked_changes_nothing() -> None:
     """``adjudicate(..., checked=True)``, which Game uses for listed orders, gives the same
     resolution as checking every order again."""
     from realpolitik.adjudication import adjudicate
+    from realpolitik.position import PhaseType
 
     game = Game("classical", rules="2000", seed=5)
     rng = random.Random(5)
     compared = 0
-    while not game.is_over and game.phase.year <= 1908:
+    kinds: set[PhaseType] = set()
+    while not game.is_over and game.phase.year <= 1935 and (
+            game.phase.year <= 1908 or PhaseType.RETREATS not in kinds):
         position = game.position
         orders = []
         for power in game.powers_to_order():
@@ -107,8 +110,10 @@ def test_adjudicating_listed_orders_unchecked_changes_nothing() -> None:
         assert fast.units == full.units and fast.dislodged == full.dislodged
         assert fast.standoffs == full.standoffs
         compared += 1
+        kinds.add(position.phase.type)
         game.play({p: [o for o in orders if o.power == p] for p in game.powers_to_order()})
     assert compared > 15
+    assert kinds == set(PhaseType)  # retreats and adjustments too
 
 
 def test_orders_not_taken_as_given_are_accepted_one_by_one() -> None:
@@ -286,3 +291,29 @@ def test_calendar_walks_give_the_phases_the_constructor_makes() -> None:
             for other in phases:
                 assert calendar.centers_counted(phase, other) == \
                     _centers_counted_walk(calendar, phase, other), (phase, other)
+
+
+def test_the_history_gives_listed_orders_back_as_the_entries_submitted() -> None:
+    """A phase's record keeps a power's listed order values and makes their entries when
+    first read: they equal what submit returned, as text, in order, compared, shown and
+    pickled as a plain mapping; orders given as text keep their entries as given."""
+    import pickle
+
+    game = Game("classical", rules="2000")
+    given = {}
+    for power in game.powers_to_order():
+        orders = [options[0] for options in game.legal_orders(power).values()]
+        given[power] = game.submit(power, orders)
+    given["france"] = game.submit("france", "A Par-Bur, A Mar H, F Bre-Mao, A Par H")
+    game.process()
+    record = game.history[-1]
+    assert list(record.orders) == list(given) and len(record.orders) == len(given)
+    for power, entries in given.items():
+        assert record.orders[power] == entries
+        assert record.orders[power] is record.orders[power]  # made once
+        assert [e.text for e in record.orders[power]] == [e.text for e in entries]
+    assert record.orders["france"] is given["france"]  # text entries are kept as given
+    assert record.orders == given and dict(record.orders) == given
+    assert repr(record.orders) == repr(given)
+    assert pickle.loads(pickle.dumps(record)) == record
+    assert not hasattr(record.orders, "__setitem__")

@@ -39,7 +39,7 @@ def adjudicate(position: Position, orders: Iterable[Order], *, rules: Rules | No
 
     ``checked=True`` says that every order is legal here under these rules and already as
     the rules read it (as every order :func:`~realpolitik.listing.legal_orders` lists is), so
-    movement and adjustment phases do not check them again; :class:`realpolitik.game.Game`
+    no phase checks them again; :class:`realpolitik.game.Game`
     passes it when ``submit`` found every order equal to one listed for this position (by
     value, :class:`~realpolitik.listing.ListedOrders`). An illegal order passed this way is
     adjudicated as if it were legal.
@@ -49,5 +49,5 @@ def adjudicate(position: Position, orders: Iterable[Order], *, rules: Rules | No
     if kind is PhaseType.MOVEMENT:
         return adjudicate_movement(position, orders, rules, checked=checked)
     if kind is PhaseType.RETREATS:
-        return adjudicate_retreats(position, orders, rules)
+        return adjudicate_retreats(position, orders, rules, checked=checked)
     return adjudicate_adjustments(position, orders, rules, checked=checked)

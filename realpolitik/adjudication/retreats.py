@@ -12,7 +12,8 @@ nor convoyed.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from functools import partial
 from types import MappingProxyType
 
 from realpolitik.adjudication.explain import and_list
@@ -26,7 +27,7 @@ from realpolitik.orders import Disband, Order, Retreat, Waive
 from realpolitik.position import Position, moved_unit
 from realpolitik.rules import DuplicateOrders, Rules
 from realpolitik.variant_rules import UnorderedRetreats
-from realpolitik.writing import place_writer
+from realpolitik.writing import PlaceWriter, place_writer
 
 __all__ = ["adjudicate_retreats", "draws_retreats", "unordered_retreats"]
 
@@ -83,28 +84,32 @@ def unordered_retreats(position: Position, orders: Iterable[Order], rules: Rules
     return drawn
 
 
-def adjudicate_retreats(position: Position, orders: Iterable[Order], rules: Rules) -> Resolution:
+def adjudicate_retreats(position: Position, orders: Iterable[Order], rules: Rules, *,
+                        checked: bool = False) -> Resolution:
     """Resolve a retreat phase. A dislodged unit with no order that can be followed goes where
     the variant's hooks send it, drawn with a generator seeded by the phase (a game draws with
-    its own seed first, :func:`unordered_retreats`, and gives the draws as orders)."""
+    its own seed first, :func:`unordered_retreats`, and gives the draws as orders).
+    ``checked``: the caller vouches that every order is legal as it stands."""
     orders = tuple(orders)
     # (the generator, seeded from a string, is made only where the variant draws retreats)
     draws = unordered_retreats(position, orders, rules,
                                random.Random(f"{position.phase}/retreats")) \
         if position.dislodged and draws_retreats(position) else []
-    drawn = set(draws)
+    drawn = frozenset(draws)
     orders = (*orders, *draws)  # (in the order of the dislodged units: results are stable)
     entries: list[Entry] = []
     legal_for: dict[int, list[Entry]] = {}
-    listed = listed_checker(position, rules)  # a listed order is legal as it stands
+    # a listed order is legal as it stands (a drawn one is made legal by the hooks' choice)
+    listed = None if checked and not draws else listed_checker(position, rules)
     for given in orders:
         index = _dislodged_index(position, given)
         power = given.power or (position.dislodged[index].unit.power if index >= 0 else "")
-        checked = given if listed(given) else normalize_order(position, given, rules=rules)
-        if isinstance(checked, Illegal):
-            entries.append(Entry(given, power, index, None, checked))
+        reading = given if listed is None or listed(given) \
+            else normalize_order(position, given, rules=rules)
+        if isinstance(reading, Illegal):
+            entries.append(Entry(given, power, index, None, reading))
             continue
-        entry = Entry(given, power, index, checked, None)
+        entry = Entry(given, power, index, reading, None)
         entries.append(entry)
         legal_for.setdefault(index, []).append(entry)
     chosen: dict[int, Entry] = {}
@@ -128,8 +133,26 @@ def adjudicate_retreats(position: Position, orders: Iterable[Order], rules: Rule
         if isinstance(entry.order, Retreat):
             going.setdefault(province_of(entry.order.destination), []).append(index)
     units = dict(position.units)
+    for dest, indices in going.items():
+        if len(indices) == 1:
+            order = chosen[indices[0]].order
+            assert isinstance(order, Retreat)
+            units[dest] = moved_unit(position.dislodged[indices[0]].unit, order.destination)
+    return Resolution(
+        phase=position.phase,
+        results=partial(_results, tuple(entries), chosen, going, drawn,
+                        place_writer(position.variant)),
+        units=MappingProxyType({p: units[p] for p in sorted(units)}),
+    )
+
+
+def _results(entries: tuple[Entry, ...], chosen: Mapping[int, Entry],
+             going: Mapping[str, list[int]], drawn: frozenset[Order],
+             writer: PlaceWriter) -> tuple[OrderResult, ...]:
+    """The result of each order given (made when first read: a game seldom reads them):
+    ``chosen`` is the order followed for each dislodged unit (by index), ``going`` the units
+    retreating to each province, ``drawn`` the retreats the variant's hooks drew."""
     results: list[OrderResult] = []
-    writer = place_writer(position.variant)
     for entry in entries:
         if entry.illegal is not None or entry.order is None:
             result = entry.void_result(writer)
@@ -152,8 +175,7 @@ def adjudicate_retreats(position: Position, orders: Iterable[Order], rules: Rule
         order = entry.order
         text = writer.order(order)
         if isinstance(order, Retreat):
-            dest = province_of(order.destination)
-            rivals = [i for i in going[dest] if i != entry.unit_index]
+            rivals = [i for i in going[province_of(order.destination)] if i != entry.unit_index]
             if rivals:
                 names = [writer.order(rival) for i in rivals
                          if (rival := chosen[i].order) is not None]
@@ -164,8 +186,6 @@ def adjudicate_retreats(position: Position, orders: Iterable[Order], rules: Rule
                     by=tuple(names),
                 ))
                 continue
-            unit = position.dislodged[entry.unit_index].unit
-            units[dest] = moved_unit(unit, order.destination)
             how = ", drawn at random: it had no order that could be followed" \
                 if entry.given in drawn else ""
             results.append(OrderResult(entry.given, entry.power, Result.SUCCEEDS,
@@ -173,8 +193,4 @@ def adjudicate_retreats(position: Position, orders: Iterable[Order], rules: Rule
         else:
             results.append(OrderResult(entry.given, entry.power, Result.SUCCEEDS,
                                        Outcome.DISBANDED, f"{text}: the unit was disbanded."))
-    return Resolution(
-        phase=position.phase,
-        results=tuple(results),
-        units=MappingProxyType({p: units[p] for p in sorted(units)}),
-    )
+    return tuple(results)
