@@ -247,8 +247,8 @@ class ListingTexts:
             rest = orders[start:] if start else orders
             try:  # (at C speed, but for the hashing, when every order was met before)
                 strings += map(text, rest)
-            except KeyError:
-                strings[start:] = map(text_of, rest)
+            except KeyError:  # an order met for the first time: on from there, one by one
+                strings += map(text_of, rest[len(strings) - start:])
             listed = strings
             if location in near_coasts and not coastless.keys().isdisjoint(strings):
                 listed = _with_coastless(strings, coastless)
