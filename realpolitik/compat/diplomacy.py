@@ -20,11 +20,13 @@ adjudications differ from that package's where it departs from the DATC; ``docs/
 lists them. :func:`realpolitik.compat.install` serves this module as ``diplomacy`` itself.
 
 The strings are made from realpolitik's listing (:mod:`realpolitik.listing`), each once per
-order value and kept with the variant, looked up by the value's identity (the listing gives the
-same values phase after phase). A string given to :meth:`Game.set_orders` that the listing gave
-names its order by one dictionary look-up, and the engine checks it once, when it is handed over
-(it is listed in this position or it is not); anything else is read by the lenient parser of
-:mod:`realpolitik.notation` and checked here.
+order value and kept with the variant by value; a unit's orders that are the very ones listed
+for it the phase before take their strings from that listing
+(:class:`~realpolitik.compat.diplomacy_words.ListingTexts`). A string given to
+:meth:`Game.set_orders` that the listing gave names its order by one dictionary look-up, and
+the engine checks it once, when it is handed over (it is listed in this position or it is
+not); anything else is read by the lenient parser of :mod:`realpolitik.notation` and checked
+here.
 """
 
 from __future__ import annotations
