@@ -162,7 +162,8 @@ class ListingTexts:
         """The string of a support of a move to a coast -> the same support without the
         coast, which the package lists right after it (unless already there). Bounded by
         the map (such supports are few: the moves to a coast times the units next to it)."""
-        self.last: dict[str, dict[str, tuple[tuple[Order, ...], list[str], list[str]]]] = {}
+        self.last: dict[str, dict[str, tuple[tuple[Order, ...], tuple[str, ...],
+                                             tuple[str, ...]]]] = {}
         """power -> location -> the orders listed there last, their strings, and the strings
         as listed (with :attr:`coastless`). Bounded by the map: its locations times its
         powers."""
@@ -241,19 +242,22 @@ class ListingTexts:
                 start = next(compress(count(), map(is_not, orders, before)), -1)
                 if start < 0:
                     if len(orders) == len(before):
-                        return listed[:]
+                        return list(listed)
                     start = min(len(orders), len(before))
-                strings = known[:start]
+                strings = list(known[:start])
             rest = orders[start:] if start else orders
             try:  # (at C speed, but for the hashing, when every order was met before)
                 strings += map(text, rest)
             except KeyError:  # an order met for the first time: on from there, one by one
                 strings += map(text_of, rest[len(strings) - start:])
-            listed = strings
+            # (kept as tuples: a tuple of strings is no work for the garbage collector)
+            known = tuple(strings)
             if location in near_coasts and not coastless.keys().isdisjoint(strings):
-                listed = _with_coastless(strings, coastless)
-            last[location] = (orders, strings, listed)
-            return listed[:]
+                strings = _with_coastless(strings, coastless)
+                last[location] = (orders, known, tuple(strings))
+            else:
+                last[location] = (orders, known, known)
+            return strings
         return strings_of
 
     def fill(self, legal: Mapping[str, tuple[Order, ...]], table: dict[str, Order]) -> None:
