@@ -140,8 +140,8 @@ class ListingTexts:
     keeps its order values per unit), so each order's string is made once and kept by the
     order's value (:attr:`text`; a look-up hashes the order's fields, which costs a Python
     call). Most of a unit's orders are listed again, in the same places, from one phase to the
-    next (its hold and moves first, then its supports): :attr:`last` keeps, per location and
-    power, the orders listed there last and their strings, and the orders at the start of a
+    next (its hold and moves first, then its supports): :attr:`last` keeps, per power and
+    location, the orders listed there last and their strings, and the orders at the start of a
     listing that are the very ones listed there last (an identical order is an equal one) take
     their strings from it; only the others are looked up (the start is the hold and moves, and
     the supports up to the first that changed: about half of the orders in random play).
@@ -200,8 +200,8 @@ class ListingTexts:
         self.given_by.clear()
 
     def _make(self, order: Order) -> str:
-        """Make and keep the string of an order, and what it names for :meth:`named_by` (with
-        the string without a coast a support of a move to a coast is listed under too)."""
+        """Make and keep the string of an order, and the order it names for :meth:`given` (and
+        the string without the coast a support of a move to a coast is listed under too)."""
         text = self.text[order] = _order_text(order, self.tables)
         power = order.power or ""
         named = self.named_by(power)
