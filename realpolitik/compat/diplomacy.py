@@ -20,11 +20,13 @@ adjudications differ from that package's where it departs from the DATC; ``docs/
 lists them. :func:`realpolitik.compat.install` serves this module as ``diplomacy`` itself.
 
 The strings are made from realpolitik's listing (:mod:`realpolitik.listing`), each once per
-order value and kept with the variant, looked up by the value's identity (the listing gives the
-same values phase after phase). A string given to :meth:`Game.set_orders` that the listing gave
-names its order by one dictionary look-up, and the engine checks it once, when it is handed over
-(it is listed in this position or it is not); anything else is read by the lenient parser of
-:mod:`realpolitik.notation` and checked here.
+order value and kept with the variant by value; a unit's orders that are the very ones listed
+for it the phase before take their strings from that listing
+(:class:`~realpolitik.compat.diplomacy_words.ListingTexts`). A string given to
+:meth:`Game.set_orders` that the listing gave names its order by one dictionary look-up, and
+the engine checks it once, when it is handed over (it is listed in this position or it is
+not); anything else is read by the lenient parser of :mod:`realpolitik.notation` and checked
+here.
 """
 
 from __future__ import annotations
@@ -254,10 +256,15 @@ class Power:
         self._reset_orders()
 
     def _reset_orders(self) -> None:
-        self.orders = {}
-        self.adjust = []
-        self._values = {}
-        self._voids = []
+        # (an empty list or dictionary is kept: a new one per power and phase is garbage)
+        if self.orders:
+            self.orders = {}
+        if self.adjust:
+            self.adjust = []
+        if self._values:
+            self._values = {}
+        if self._voids:
+            self._voids = []
         self._sent = None
 
     def __repr__(self) -> str:
@@ -695,14 +702,14 @@ class Game:
         text_of, places = self._texts.text_of, self._texts.places
         kind = cache.position.phase.type
         if kind is PhaseType.MOVEMENT:  # one unit at a time, its strings kept from the last
-            unit_texts = self._texts.unit_texts
             province_name = self._texts.province_name.__getitem__
             orderable: dict[str, list[str]] = {name: [] for name in self._names}
             for power in game.powers_to_order():
                 legal = game.legal_orders(power)
+                unit_texts = self._texts.unit_texts(power)
                 for location, orders in legal.items():
                     name, province = places[location]
-                    strings = possible[name] = unit_texts(location, power, orders)
+                    strings = possible[name] = unit_texts(location, orders)
                     if province is not None:
                         possible[province] = strings[:]
                 # (where it has something to order: its units, listed here)

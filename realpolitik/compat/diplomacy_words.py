@@ -140,8 +140,8 @@ class ListingTexts:
     keeps its order values per unit), so each order's string is made once and kept by the
     order's value (:attr:`text`; a look-up hashes the order's fields, which costs a Python
     call). Most of a unit's orders are listed again, in the same places, from one phase to the
-    next (its hold and moves first, then its supports): :attr:`last` keeps, per location and
-    power, the orders listed there last and their strings, and the orders at the start of a
+    next (its hold and moves first, then its supports): :attr:`last` keeps, per power and
+    location, the orders listed there last and their strings, and the orders at the start of a
     listing that are the very ones listed there last (an identical order is an equal one) take
     their strings from it; only the others are looked up (the start is the hold and moves, and
     the supports up to the first that changed: about half of the orders in random play).
@@ -162,8 +162,9 @@ class ListingTexts:
         """The string of a support of a move to a coast -> the same support without the
         coast, which the package lists right after it (unless already there). Bounded by
         the map (such supports are few: the moves to a coast times the units next to it)."""
-        self.last: dict[tuple[str, str], tuple[tuple[Order, ...], list[str], list[str]]] = {}
-        """(location, power) -> the orders listed there last, their strings, and the strings
+        self.last: dict[str, dict[str, tuple[tuple[Order, ...], tuple[str, ...],
+                                             tuple[str, ...]]]] = {}
+        """power -> location -> the orders listed there last, their strings, and the strings
         as listed (with :attr:`coastless`). Bounded by the map: its locations times its
         powers."""
         self.named: dict[str, Bounded[str, Order]] = {}
@@ -199,8 +200,8 @@ class ListingTexts:
         self.given_by.clear()
 
     def _make(self, order: Order) -> str:
-        """Make and keep the string of an order, and what it names for :meth:`named_by` (with
-        the string without a coast a support of a move to a coast is listed under too)."""
+        """Make and keep the string of an order, and the order it names for :meth:`given` (and
+        the string without the coast a support of a move to a coast is listed under too)."""
         text = self.text[order] = _order_text(order, self.tables)
         power = order.power or ""
         named = self.named_by(power)
@@ -220,36 +221,44 @@ class ListingTexts:
         text = self.text.get(order)
         return text if text is not None else self._make(order)
 
-    def _texts_of(self, orders: tuple[Order, ...]) -> list[str]:
-        """The string of each order, in order."""
-        try:  # (at C speed, but for the hashing, when every order was met before)
-            return list(map(self.text.__getitem__, orders))
-        except KeyError:
-            return list(map(self.text_of, orders))
+    def unit_texts(self, power: str) -> Callable[[str, tuple[Order, ...]], list[str]]:
+        """For one power: (a unit's location, the orders listed for it) -> their strings as
+        the package lists them (a new list): in order, each support of a move to a coast
+        followed by the same support without the coast unless already there."""
+        last = self.last.get(power)
+        if last is None:
+            last = self.last[power] = {}
+        text, text_of = self.text.__getitem__, self.text_of
+        near_coasts, coastless = self.near_coasts, self.coastless
 
-    def unit_texts(self, location: str, power: str, orders: tuple[Order, ...]) -> list[str]:
-        """The strings of the orders listed for ``power``'s unit at ``location``, as the
-        package lists them (a new list): in order, each support of a move to a coast followed
-        by the same support without the coast unless already there."""
-        key = (location, power)
-        kept = self.last.get(key)
-        if kept is None:
-            strings = self._texts_of(orders)
-        else:
-            before, known, listed = kept
-            # the first order that is not the very one listed there last
-            start = next(compress(count(), map(is_not, orders, before)), -1)
-            if start < 0:
-                if len(orders) == len(before):
-                    return listed[:]
-                start = min(len(orders), len(before))
-            strings = known[:start]
-            strings += self._texts_of(orders[start:])
-        listed = strings
-        if location in self.near_coasts and not self.coastless.keys().isdisjoint(strings):
-            listed = _with_coastless(strings, self.coastless)
-        self.last[key] = (orders, strings, listed)
-        return listed[:]
+        def strings_of(location: str, orders: tuple[Order, ...]) -> list[str]:
+            kept = last.get(location)
+            if kept is None:
+                start = 0
+                strings: list[str] = []
+            else:
+                before, known, listed = kept
+                # the first order that is not the very one listed there last
+                start = next(compress(count(), map(is_not, orders, before)), -1)
+                if start < 0:
+                    if len(orders) == len(before):
+                        return list(listed)
+                    start = min(len(orders), len(before))
+                strings = list(known[:start])
+            rest = orders[start:] if start else orders
+            try:  # (at C speed, but for the hashing, when every order was met before)
+                strings += map(text, rest)
+            except KeyError:  # an order met for the first time: on from there, one by one
+                strings += map(text_of, rest[len(strings) - start:])
+            # (kept as tuples: a tuple of strings is no work for the garbage collector)
+            known = tuple(strings)
+            if location in near_coasts and not coastless.keys().isdisjoint(strings):
+                strings = _with_coastless(strings, coastless)
+                last[location] = (orders, known, tuple(strings))
+            else:
+                last[location] = (orders, known, known)
+            return strings
+        return strings_of
 
     def fill(self, legal: Mapping[str, tuple[Order, ...]], table: dict[str, Order]) -> None:
         """Fill ``table`` (order string -> order) with the strings of these legal orders
@@ -301,11 +310,13 @@ def _with_coastless(strings: list[str], coastless: Mapping[str, str]) -> list[st
     """``strings`` with each support of a move to a coast followed by the same support
     without the coast (``coastless``), unless already there."""
     listed: list[str] = []
+    append = listed.append
     for text in strings:
-        listed.append(text)
-        other = coastless.get(text)
-        if other is not None and other not in listed:
-            listed.append(other)
+        append(text)
+        if text in coastless:
+            other = coastless[text]
+            if other not in listed:
+                append(other)
     return listed
 
 
