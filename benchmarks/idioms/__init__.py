@@ -1,0 +1,1 @@
+"""Idiom kernels for ``benchmarks/compiled_idioms.py`` (interpreted against mypyc-compiled)."""
