@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
@@ -189,6 +189,10 @@ class Calendar:
     up by name on every call, and the game asks for every phase it plays)."""
     _counts: tuple[bool, ...] = field(init=False, repr=False, compare=False)
     """Per slot: True if the centres change hands when that phase is over (:meth:`ends_count`)."""
+    _walks: tuple[tuple[tuple[bool, str, int, PhaseType], ...], ...] = field(
+        init=False, repr=False, compare=False)
+    """Per slot: :meth:`candidates_after` a phase of that slot, as (centres change on the way,
+    season code, years later, phase type)."""
 
     def __post_init__(self) -> None:
         slots = tuple((s.code, kind) for s in self.seasons for kind in s.phases)
@@ -197,9 +201,11 @@ class Calendar:
         object.__setattr__(self, "_slots", slots)
         object.__setattr__(self, "_order", MappingProxyType(index_of))
         object.__setattr__(self, "_index_of", dict(index_of))
-        object.__setattr__(self, "_counts", tuple(
-            kind is PhaseType.RETREATS and self._by_code[code].centers_change
-            for code, kind in slots))
+        counts = tuple(kind is PhaseType.RETREATS and self._by_code[code].centers_change
+                       for code, kind in slots)
+        object.__setattr__(self, "_counts", counts)
+        object.__setattr__(self, "_walks", tuple(_walk(slots, counts, start)
+                                                 for start in range(len(slots))))
 
     def __reduce__(self) -> tuple[object, ...]:
         return (Calendar, (self.seasons,))  # (its lookup tables are made again)
@@ -240,6 +246,19 @@ class Calendar:
             return _made_phase(code, phase.year + 1, kind)
         code, kind = self._slots[index]
         return _made_phase(code, phase.year, kind)
+
+    def candidates_after(self, phase: Phase) -> Iterator[tuple[bool, Phase]]:
+        """The phases that may come next once ``phase`` is over with no unit dislodged, in
+        order, over two years: every phase but the retreat phases (played only when a unit
+        is dislodged), each with True if the centres change hands on the way to it (at the
+        end of a season that says so, between the phase before it and it). The game plays the
+        first it does not skip.
+
+        :raises ValueError: ``phase`` is not of this year.
+        """
+        year = phase.year
+        for change, code, years, kind in self._walks[self._index(phase)]:
+            yield change, _made_phase(code, year + years, kind)
 
     def sort_key(self, phase: Phase) -> tuple[int, int]:
         """Chronological order: (year, place in the year).
@@ -315,6 +334,24 @@ class Calendar:
             raise ValueError(f"{phase} is not a phase of this variant's year; the seasons are "
                              f"{self.describe()}")
         return index
+
+
+def _walk(slots: Sequence[tuple[str, PhaseType]], counts: Sequence[bool], start: int,
+          ) -> tuple[tuple[bool, str, int, PhaseType], ...]:
+    """:meth:`Calendar.candidates_after` a phase of slot ``start``: (centres change on the
+    way, season code, years later, phase type) for each phase but the retreat phases of the
+    next two years."""
+    n = len(slots)
+    out: list[tuple[bool, str, int, PhaseType]] = []
+    change = False
+    for k in range(start, start + 2 * n + 1):
+        change = change or counts[k % n]
+        code, kind = slots[(k + 1) % n]
+        if kind is PhaseType.RETREATS:
+            continue
+        out.append((change, code, (k + 1) // n, kind))
+        change = False
+    return tuple(out)
 
 
 CLASSICAL_CALENDAR = Calendar((

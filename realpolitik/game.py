@@ -10,19 +10,19 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from enum import StrEnum
-from operator import attrgetter
+from functools import partial
 
 from realpolitik.adjudication import adjudicate
 from realpolitik.adjudication.outcomes import Resolution
 from realpolitik.adjudication.retreats import draws_retreats, unordered_retreats
-from realpolitik.caches import Bounded, CacheSlot
+from realpolitik.caches import CacheSlot
 from realpolitik.errors import GameError
 from realpolitik.kinds import OrderKind, Spending
 from realpolitik.legality import adjustment_counts, check_order
-from realpolitik.listing import legal_orders, listed_orders
+from realpolitik.listing import ListedOrders, listed_orders
 from realpolitik.notation import ParsedOrder, parse_orders
 from realpolitik.orders import (
     Build,
@@ -38,7 +38,6 @@ from realpolitik.phases import kind_powers
 from realpolitik.phases import next_position as _next_position
 from realpolitik.position import Phase, PhaseType, Position
 from realpolitik.rules import Edition, Rules, rules_for
-from realpolitik.slots import slot_setter
 from realpolitik.variant import Setup, Variant, load_variant
 from realpolitik.winter import adjustments
 from realpolitik.writing import place_writer
@@ -64,57 +63,79 @@ class GameEnd:
     summary: str
 
 
-@dataclass(frozen=True, slots=True)
 class SubmittedOrder:
-    """One order as a power gave it: the text as written (empty for orders given as values),
-    the order read from it, or the reason it could not be read or is illegal."""
+    """One order as a power gave it: the text as written, the order read from it, or the
+    reason it could not be read or is illegal.
 
-    text: str
-    order: Order | None
-    error: str | None = None
-    """Why the text could not be read (the parser's message), if it could not."""
-    error_kind: str | None = None
-    """``invalid``, ``unknown``, ``ambiguous`` or ``illegal``."""
+    Immutable and hashable, like a frozen dataclass with the fields ``text``, ``order``,
+    ``error`` and ``error_kind``. ``text`` may be given as None for an order given as a value:
+    it is then the order written out (``str(order)``), made when first read (a program
+    submitting orders by the thousand seldom reads it)."""
+
+    __slots__ = ("_text", "_order", "_error", "_error_kind")
+    __match_args__ = ("text", "order", "error", "error_kind")
+
+    def __init__(self, text: str | None, order: Order | None, error: str | None = None,
+                 error_kind: str | None = None) -> None:
+        # (plain stores into the private slots: the fields are read-only properties, so the
+        # value is as frozen as a frozen dataclass, and a submit makes one entry per order)
+        self._text = text
+        self._order = order
+        self._error = error
+        self._error_kind = error_kind
+
+    @property
+    def text(self) -> str:
+        """The order as written (the order written out, for an order given as a value)."""
+        text = self._text
+        if text is None:
+            text = str(self._order)
+            self._text = text
+        return text
+
+    @property
+    def order(self) -> Order | None:
+        """The order read, or None if the text could not be read."""
+        return self._order
+
+    @property
+    def error(self) -> str | None:
+        """Why the text could not be read (the parser's message) or why the order is
+        illegal, if so."""
+        return self._error
+
+    @property
+    def error_kind(self) -> str | None:
+        """``invalid``, ``unknown``, ``ambiguous``, ``illegal`` or ``replaced``."""
+        return self._error_kind
 
     @property
     def ok(self) -> bool:
         """True if the order was read and is legal."""
-        return self.order is not None and self.error is None
+        return self._order is not None and self._error is None
+
+    def _fields(self) -> tuple[str, Order | None, str | None, str | None]:
+        return (self.text, self._order, self._error, self._error_kind)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SubmittedOrder):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return (f"SubmittedOrder(text={self.text!r}, order={self._order!r}, "
+                f"error={self._error!r}, error_kind={self._error_kind!r})")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (SubmittedOrder, self._fields())
 
 
-_order_of = attrgetter("order")
-_new_object = object.__new__
-_set_entry_text = slot_setter(SubmittedOrder, "text")
-_set_entry_order = slot_setter(SubmittedOrder, "order")
-_set_entry_error = slot_setter(SubmittedOrder, "error")
-_set_entry_error_kind = slot_setter(SubmittedOrder, "error_kind")
-
-
-def _listed_entry(order: Order) -> SubmittedOrder:
-    """``SubmittedOrder(str(order), order)``, made without the frozen dataclass's ``__init__``
-    (every field set): a submit of listed orders makes one for each order not seen before."""
-    entry: SubmittedOrder = _new_object(SubmittedOrder)
-    _set_entry_text(entry, str(order))
-    _set_entry_order(entry, order)
-    _set_entry_error(entry, None)
-    _set_entry_error_kind(entry, None)
-    return entry
-
-_MAX_ENTRIES = 4096
-"""How many entries :data:`_listed_entries` keeps: the orders of the games being played (a
-movement phase submits some thirty); a few hundred KB."""
-
-
-def _no_entries(_variant: Variant) -> Bounded[Order, SubmittedOrder]:
-    return Bounded(_MAX_ENTRIES)
-
-
-_listed_entries: CacheSlot[Variant, Bounded[Order, SubmittedOrder]] = CacheSlot(
-    "submitted listed orders", _no_entries)
-"""An order that legal_orders listed -> ``SubmittedOrder(str(order), order)``, kept in the
-variant (the entry is as immutable as the order), so that a submit of listed orders neither
-writes the orders out nor makes entries, and the history shares them. Bounded by
-:data:`_MAX_ENTRIES`."""
+_listed_entry: Callable[[Order], SubmittedOrder] = partial(SubmittedOrder, None)
+"""The entry of an order given as a value and listed for the position (written out only when
+its text is read)."""
 
 
 def _no_boards(_variant: Variant) -> dict[str, Variant]:
@@ -182,12 +203,19 @@ class PhaseRecord:
     player took "any power")."""
 
 
-@dataclass
 class _Pending:
-    entries: list[SubmittedOrder] = field(default_factory=list)
-    listed: bool = False
-    """True if every entry's order is a value :func:`legal_orders` listed for the current
-    position: legal as it stands, so the adjudicator need not check it again."""
+    """One power's orders for the current phase, as given so far."""
+
+    __slots__ = ("entries", "orders")
+
+    def __init__(self, entries: tuple[SubmittedOrder, ...] = (),
+                 orders: list[Order] | None = None) -> None:
+        self.entries = entries
+        """What the power gave, in the order given (the report of :meth:`Game.submit`)."""
+        self.orders = orders
+        """The entries' orders when every one is a value :func:`legal_orders` listed for the
+        current position: legal as they stand, so the adjudicator takes them as given; None
+        otherwise (each entry is then looked at when the phase is processed)."""
 
 
 class Game:
@@ -247,6 +275,9 @@ class Game:
         self._draw_votes: dict[str, bool] = {}
         self._powers_cache: tuple[Position, int, tuple[tuple[str, ...], tuple[str, ...]]] | None \
             = None
+        self._listed: dict[str, ListedOrders] = {}
+        """Power -> its listed orders in ``_listed_for`` (position, rules), as submit asked."""
+        self._listed_for: tuple[Position, Rules] | None = None
         self._position = self._initial_position()
         # the setup's events at the start itself (a variant may hand units to a power then)
         self._position = self._setup_events(self._position, self._position, [])
@@ -315,23 +346,20 @@ class Game:
         """(active powers, powers to order), worked out once per position and eliminations:
         both are asked for several times a phase."""
         position = self._position
+        eliminated = self.eliminated
         cached = self._powers_cache
-        if cached is not None and cached[0] is position and cached[1] == len(self.eliminated):
+        if cached is not None and cached[0] is position and cached[1] == len(eliminated):
             return cached[2]
-        active_powers: list[str] = []
-        with_units: list[str] = []
-        for p in self.powers:
-            if p in self.eliminated:
-                continue
-            if position.units_of(p):
-                active_powers.append(p)
-                with_units.append(p)
-            elif position.centers_of(p) or position.dislodged_of(p):
-                active_powers.append(p)
-        active = tuple(active_powers)
+        with_units = position.units_by_power()
+        if eliminated:
+            active = tuple(p for p in self.powers if p not in eliminated and (
+                p in with_units or position.centers_of(p) or position.dislodged_of(p)))
+        else:  # (no power is out yet: one with units is in, and most powers have units)
+            active = tuple(p for p in self.powers if p in with_units or position.centers_of(p)
+                           or position.dislodged_of(p))
         kind = position.phase.type
         if kind is PhaseType.MOVEMENT:
-            to_order = tuple(with_units)
+            to_order = tuple(p for p in active if p in with_units)
         elif kind is PhaseType.RETREATS:
             to_order = tuple(sorted({d.unit.power for d in position.dislodged}))
         else:
@@ -340,7 +368,7 @@ class Game:
             to_order = tuple(p for p, n in counts.items()
                              if (n != 0 or p in acting) and p in active)
         answer = (active, to_order)
-        self._powers_cache = (position, len(self.eliminated), answer)
+        self._powers_cache = (position, len(eliminated), answer)
         return answer
 
     def set_position(self, position: Position) -> None:
@@ -364,7 +392,7 @@ class Game:
     def orders_of(self, power: str) -> tuple[SubmittedOrder, ...]:
         """The orders ``power`` has given for the current phase so far."""
         pending = self._pending.get(power)
-        return tuple(pending.entries) if pending else ()
+        return pending.entries if pending else ()
 
     def has_submitted(self, power: str) -> bool:
         """True if ``power`` has given orders (possibly none) for the current phase."""
@@ -372,7 +400,7 @@ class Game:
 
     def legal_orders(self, power: str) -> Mapping[str, tuple[Order, ...]]:
         """Every legal order of ``power`` in the current phase, per location."""
-        return legal_orders(self._position, power, rules=self.rules)
+        return self._listed_orders(power).by_location
 
     def centers(self) -> dict[str, int]:
         """The supply-centre tally: power -> number of centres owned."""
@@ -401,39 +429,46 @@ class Game:
         :raises GameError: the game is over, or ``power`` is not a power of the game.
         """
         self._check_can_order(power)
-        entries: list[SubmittedOrder]
-        listed = False
+        entries: tuple[SubmittedOrder, ...]
+        listed: list[Order] | None = None
         if isinstance(orders, str):
             sheet = parse_orders(orders, self._position, power=power)
-            entries = _mark_replaced([self._entry(e) for e in sheet.entries])
+            entries = tuple(_mark_replaced([self._entry(e) for e in sheet.entries]))
         else:
-            entries = []
-            listed = True
-            is_listed = listed_orders(self._position, power, rules=self.rules).holds
-            known = _listed_entries(self.variant)
-            for given in orders:
-                order = given if given.power == power else with_power(given, power)
-                if is_listed(order):  # legal as it stands: no check, its entry kept ready
-                    entry = known.get(order)
-                    if entry is None:
-                        entry = known[order] = _listed_entry(order)
-                    entries.append(entry)
-                else:
-                    listed = False
-                    entries.append(self._checked("", order))
+            given = [o if o.power == power else with_power(o, power) for o in orders]
+            is_listed = self._listed_orders(power).holds
+            if all(map(is_listed, given)):  # legal as they stand: no check, no text written
+                entries = tuple(map(_listed_entry, given))
+                listed = given
+            else:
+                entries = tuple(_listed_entry(o) if is_listed(o) else self._checked("", o)
+                                for o in given)
         pending = self._pending.get(power)
         if pending is None or replace_all:
             self._pending[power] = _Pending(entries, listed)
         else:
             # (a waive is for no unit: it neither replaces nor is replaced)
             new_units = {unit_key(e.order) for e in entries if e.order is not None} - {None}
-            pending.entries = [
-                e for e in pending.entries
-                if e.order is None or unit_key(e.order) not in new_units
-            ] + entries
-            pending.listed = pending.listed and listed
+            kept = tuple(e for e in pending.entries
+                         if e.order is None or unit_key(e.order) not in new_units)
+            both = None if pending.orders is None or listed is None \
+                else [e.order for e in kept if e.order is not None] + listed
+            self._pending[power] = _Pending(kept + entries, both)
         self.civil_disorder.discard(power)
-        return tuple(entries)
+        return entries
+
+    def _listed_orders(self, power: str) -> ListedOrders:
+        """``power``'s listed orders in the current position, looked up once per phase (asked
+        for by :meth:`legal_orders`, then by a submit of order values)."""
+        now = self._listed_for
+        if now is None or now[0] is not self._position or now[1] is not self.rules:
+            self._listed_for = (self._position, self.rules)
+            self._listed.clear()
+        listed = self._listed.get(power)
+        if listed is None:
+            listed = self._listed[power] = listed_orders(self._position, power,
+                                                         rules=self.rules)
+        return listed
 
     def submit_sheet(self, text: str) -> dict[str, tuple[SubmittedOrder, ...]]:
         """Orders for several powers in one text, under headers (``England: A Lon-Nth...``);
@@ -453,10 +488,10 @@ class Game:
                 out[""] = tuple(self._entry(e) for e in entries)
                 continue
             self._check_can_order(power)
-            submitted = _mark_replaced([self._entry(e) for e in entries])
-            self._pending.setdefault(power, _Pending()).entries = submitted
+            submitted = tuple(_mark_replaced([self._entry(e) for e in entries]))
+            self._pending[power] = _Pending(submitted)
             self.civil_disorder.discard(power)
-            out[power] = tuple(submitted)
+            out[power] = submitted
         for power in sheet.powers_named:
             if power not in out:
                 self._check_can_order(power)
@@ -466,7 +501,7 @@ class Game:
 
     def restore_orders(self, power: str, entries: Iterable[SubmittedOrder]) -> None:
         """Put back orders recorded earlier (a saved game), as given, without checking them."""
-        self._pending[power] = _Pending(list(entries))
+        self._pending[power] = _Pending(tuple(entries))
 
     def note(self, text: str) -> None:
         """Record an event of the current phase outside the orders (the server notes the lots
@@ -712,8 +747,8 @@ class Game:
         # Orders that legal_orders listed need no second check: tell the adjudicator so.
         all_listed = True
         for power, pending in self._pending.items():
-            if pending.listed:  # every entry is a listed order: nothing to leave out
-                orders.extend(map(_order_of, pending.entries))
+            if pending.orders is not None:  # every entry a listed order: nothing to leave out
+                orders.extend(pending.orders)
                 continue
             all_listed = False
             for entry in pending.entries:
@@ -738,7 +773,7 @@ class Game:
         inactive = self.setup.inactive
         record = PhaseRecord(
             position=position,
-            orders={p: tuple(v.entries) for p, v in self._pending.items()},
+            orders={p: v.entries for p, v in self._pending.items()},
             resolution=resolution,
             civil_disorder=tuple(sorted(
                 set(disorder) | (inactive & set(self.active_powers())) if inactive
@@ -791,7 +826,7 @@ class Game:
 
     def _check_eliminations(self, notes: list[str]) -> None:
         position = self._position
-        with_units = {unit.power for unit in position.units.values()}
+        with_units = position.units_by_power()
         for power in self.powers:
             if power in with_units or power in self.eliminated or power in self.setup.neutral:
                 continue
@@ -872,6 +907,14 @@ class Game:
         for power, given in orders.items():
             self.submit(power, given)
         return self.process()
+
+    def __getstate__(self) -> dict[str, object]:
+        # A copy or a pickle leaves out what was looked up for the current phase (the listed
+        # orders: kept in the position's caches, which are not copied either).
+        state = dict(self.__dict__)
+        state["_listed"] = {}
+        state["_listed_for"] = None
+        return state
 
     def __repr__(self) -> str:
         state = self.end.summary if self.end else str(self.phase)

@@ -48,10 +48,12 @@ from realpolitik.rules import (
     WaiveBuilds,
     rules_for,
 )
+from realpolitik.variant import Variant
 from realpolitik.variant_rules import NEUTRAL
 
 __all__ = [
     "Illegal",
+    "adjustment_count",
     "adjustment_counts",
     "build_options",
     "build_sites",
@@ -155,14 +157,15 @@ def adjustment_counts(position: Position) -> dict[str, int]:
     return dict(_adjustment_counts(position))
 
 
+def adjustment_count(position: Position, power: str) -> int:
+    """:func:`adjustment_counts` of one power (0 for a power with nothing to adjust)."""
+    return _adjustment_counts(position).get(power, 0)
+
+
 def _count_adjustments(position: Position) -> Mapping[str, int]:
-    counts = dict.fromkeys(position.variant.power_ids, 0)
-    for owner in position.centers.values():
-        if owner in counts:
-            counts[owner] += 1
-    for unit in position.units.values():
-        if unit.power in counts:
-            counts[unit.power] -= 1
+    # (from the position's own grouping of centres and units, which the game has made)
+    counts = {power: len(position.centers_of(power)) - len(position.units_of(power))
+              for power in position.variant.power_ids}
     return position.variant.hooks.adjustments(position, counts)
 
 
@@ -858,6 +861,10 @@ def build_options(position: Position, power: str,
     (:meth:`~realpolitik.hooks.VariantHooks.void_adjustments`) would void however the power's
     other builds were given. Whether or not it is due a build (counted as one at least)."""
     hooks = position.variant.hooks
+    if type(hooks).void_adjustments is VariantHooks.void_adjustments:
+        # no winter limits (most variants): every candidate stands
+        yield from _build_candidates(position, power)
+        return
     others: list[Build] | None = None  # every candidate build, made when first needed
 
     def stands(build: Build) -> bool:
@@ -886,27 +893,44 @@ def build_options(position: Position, power: str,
 def _build_candidates(position: Position, power: str,
                       ) -> Iterator[tuple[str, list[tuple[UnitType, str]]]]:
     """:func:`build_options` before the variant's winter limits are asked."""
-    tables = tables_for(position.variant)
     hooks = position.variant.hooks
     units = position.units
-    allowed: list[UnitType] | None = None  # asked of the hooks once a free site is found
     centers = position.centers
+    standing = _standing_builds(position.variant)
+    allowed: tuple[UnitType, ...] | None = None  # asked of the hooks once a free site is found
     for province in hooks.build_sites(position, power):
         if centers.get(province) != power or province in units:
             continue
         if allowed is None:
-            allowed = [utype for utype in (UnitType.ARMY, UnitType.FLEET)
-                       if (limit := hooks.unit_limit(position, power, utype)) is None
-                       or units_of_type(position, power, utype) < limit]
-        builds: list[tuple[UnitType, str]] = []
-        if UnitType.ARMY in allowed and tables.can_stand(UnitType.ARMY, province):
-            builds.append((UnitType.ARMY, province))
-        if UnitType.FLEET in allowed:
-            for loc in tables.coasts[province] or (province,):
-                if tables.can_stand(UnitType.FLEET, loc):
-                    builds.append((UnitType.FLEET, loc))
+            allowed = tuple(utype for utype in (UnitType.ARMY, UnitType.FLEET)
+                            if (limit := hooks.unit_limit(position, power, utype)) is None
+                            or units_of_type(position, power, utype) < limit)
+        builds = standing.get(province, ())
+        if len(allowed) < 2:
+            builds = tuple(build for build in builds if build[0] in allowed)
         if builds:
-            yield province, builds
+            yield province, list(builds)
+
+
+def _find_standing_builds(variant: Variant) -> dict[str, tuple[tuple[UnitType, str], ...]]:
+    tables = tables_for(variant)
+    out: dict[str, tuple[tuple[UnitType, str], ...]] = {}
+    for province in tables.provinces:
+        builds: list[tuple[UnitType, str]] = []
+        if tables.can_stand(UnitType.ARMY, province):
+            builds.append((UnitType.ARMY, province))
+        for loc in tables.coasts[province] or (province,):
+            if tables.can_stand(UnitType.FLEET, loc):
+                builds.append((UnitType.FLEET, loc))
+        out[province] = tuple(builds)
+    return out
+
+
+_standing_builds: CacheSlot[Variant, dict[str, tuple[tuple[UnitType, str], ...]]] = CacheSlot(
+    "units a centre could be built with", _find_standing_builds)
+"""Province -> the (unit type, location) of every unit that may stand there (an army, a fleet
+per coast), in that order: what a build there could make, before the power's unit limits (one
+entry per province)."""
 
 
 def units_of_type(position: Position, power: str, unit_type: UnitType) -> int:

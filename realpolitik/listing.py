@@ -28,7 +28,7 @@ from realpolitik.caches import Bounded, CacheSlot
 from realpolitik.geography import UnitType, province_of
 from realpolitik.hooks import VariantHooks
 from realpolitik.legality import (
-    adjustment_counts,
+    adjustment_count,
     build_options,
     empty_convoys,
     has_order_veto,
@@ -50,6 +50,7 @@ from realpolitik.orders import (
     VariantOrder,
     Waive,
 )
+from realpolitik.places import places_of
 from realpolitik.position import PhaseType, Position, Unit
 from realpolitik.rules import Rules, WaiveBuilds, rules_for
 from realpolitik.slots import slot_setter
@@ -222,29 +223,67 @@ def _legal_orders(position: Position, power: str, rules: Rules,
 
 def _adjustment_orders(position: Position, power: str, rules: Rules,
                        ) -> dict[str, tuple[Order, ...]]:
-    count = adjustment_counts(position).get(power, 0)
+    count = adjustment_count(position, power)
     out: dict[str, tuple[Order, ...]] = {}
     if count > 0:
+        values = _winter_values(position.variant)
         for province, builds in build_options(position, power):
-            out[province] = tuple(_made_for(position, utype, loc, power).build()
-                                  for utype, loc in builds)
+            out[province] = tuple([values.build(utype, loc, power) for utype, loc in builds])
         if rules.waive is WaiveBuilds.ALLOWED:
-            waives = _waives(position.variant)
-            waive = waives.get(power)
-            if waive is None:
-                waive = waives[power] = Waive(power)
-            out["waive"] = (waive,)
+            out["waive"] = values.waive(power)
     elif count < 0:
+        values = _winter_values(position.variant)
         first = position.variant.hooks.removal_first(position, power)
         if first is not None and units_of_type(position, power, first) < -count:
             first = None  # it removes all of them, and others too
         for unit in position.units_of(power):
             if first is None or unit.type is first:
-                out[unit.location] = (
-                    _made_for(position, unit.type, unit.location, power).disband(),)
+                out[unit.location] = values.removal(unit.type, unit.location, power)
     if position.variant.kinds:
         _add_kinds(position, power, out)
     return out
+
+
+class _WinterValues:
+    """The builds, removals and waives the listing gives, made once per variant: a winter
+    lists the same ones again and again. Bounded by the map: a build and a removal per
+    (unit type, location, power), a waive per power."""
+
+    __slots__ = ("builds", "removals", "waives")
+
+    def __init__(self, _variant: Variant) -> None:
+        self.builds: dict[tuple[UnitType, str, str], Build] = {}
+        self.removals: dict[tuple[UnitType, str, str], tuple[Order]] = {}
+        """(unit type, location, power) -> its removal, alone in a tuple (as listed)."""
+        self.waives: dict[str, tuple[Order]] = {}
+        """Power -> its waive, alone in a tuple (as listed)."""
+
+    def build(self, utype: UnitType, loc: str, power: str) -> Build:
+        """The build of this unit."""
+        build = self.builds.get((utype, loc, power))
+        if build is None:
+            build = self.builds[utype, loc, power] = Build(utype, loc, power=power)
+        return build
+
+    def removal(self, utype: UnitType, loc: str, power: str) -> tuple[Order]:
+        """The removal of this unit, as listed."""
+        removal = self.removals.get((utype, loc, power))
+        if removal is None:
+            removal = self.removals[utype, loc, power] = (
+                Disband(utype, loc, power=power),)
+        return removal
+
+    def waive(self, power: str) -> tuple[Order]:
+        """The waive of ``power``, as listed."""
+        waive = self.waives.get(power)
+        if waive is None:
+            waive = self.waives[power] = (Waive(power),)
+        return waive
+
+
+_winter_values: CacheSlot[Variant, _WinterValues] = CacheSlot(
+    "listed builds, removals and waives", _WinterValues)
+"""The variant's :class:`_WinterValues` (bounded by its map and powers)."""
 
 
 def _add_kinds(position: Position, power: str, out: dict[str, tuple[Order, ...]]) -> None:
@@ -254,87 +293,258 @@ def _add_kinds(position: Position, power: str, out: dict[str, tuple[Order, ...]]
             out[where] = (*out.get(where, ()), *orders)
 
 
-_Shared = tuple[dict[str, list[int]], frozenset[str], dict[str, list[tuple[Mover, int]]],
-                dict[str, frozenset[str]], dict[str, frozenset[str]],
-                dict[str, list[tuple[str, str]]], MapTables,
-                "Bounded[tuple[UnitType, str, str], _Made]",
-                bool]
+class _UnitPlaces:
+    """A variant's places as the movement listing reads them, numbered: every (unit type,
+    location) a unit may stand at gets a code, and what the listing looks up for a unit each
+    phase is a list indexed by its code; provinces are :func:`places_of`'s ids. Made once per
+    variant, sized by its map (a code per location and unit type at most)."""
+
+    __slots__ = ("tables", "provinces", "province_id", "code", "province", "occupant_key",
+                 "move_provinces", "move_keys")
+
+    def __init__(self, variant: Variant) -> None:
+        tables = self.tables = tables_for(variant)
+        places = places_of(variant)
+        pid = self.province_id = places.province_id
+        self.provinces = len(places.provinces)
+        """How many provinces the map has."""
+        standing = list(tables.sorted_near)
+        self.code: dict[tuple[UnitType, str], int] = {key: i for i, key in enumerate(standing)}
+        """(unit type, location) -> its code."""
+        self.province: list[int] = [pid[province_of(loc)] for _, loc in standing]
+        """Code -> the id of the unit's province."""
+        self.occupant_key: list[int] = [tables.occupant_keys[key] for key in standing]
+        """Code -> the support key (:meth:`MapTables.support_key`) of the unit, to hold."""
+        self.move_provinces: list[tuple[int, ...]] = [
+            tuple(pid[d] for d in tables.moves_into[key]) for key in standing]
+        """Code -> the ids of the provinces it can move into without a convoy."""
+        self.move_keys: list[tuple[int, ...]] = [tables.mover_keys[key] for key in standing]
+        """Code -> the support keys of those moves, in step with ``move_provinces``."""
+
+
+_unit_places: CacheSlot[Variant, _UnitPlaces] = CacheSlot(
+    "places numbered for the listing", _UnitPlaces)
+"""The variant's :class:`_UnitPlaces` (sized by its map)."""
 
 _unit_key: Callable[[Unit], tuple[UnitType, str]] = attrgetter("type", "location")
+_made_key: Callable[[Unit], tuple[UnitType, str, str]] = attrgetter("type", "location", "power")
 
 
-def _find_movement_shared(position: Position) -> _Shared:
-    """What every power's list of movement orders needs, computed once per position.
+class _ConvoyAnswer(NamedTuple):
+    """:meth:`MapTables.convoy_reach`'s answer for one army and group of fleets, numbered and
+    indexed the way the listing reads it."""
 
-    ``into``: province -> the unit in it (first) and every move some unit could make into it,
-    in the order of the units, as support keys (:meth:`MapTables.support_key`): the supports
-    into that province, in order, for any supporter. Then the fleets that could be needed to
-    convoy some army to a province it could not reach otherwise; province -> those moves by
-    convoy into it (with their support keys); each such army -> the group of fleets it could use
-    (:meth:`MapTables.fleet_groups`); where each army next to a fleet at sea could go by convoy;
-    and each fleet's convoys (unsorted, repeated).
-    """
-    tables = tables_for(position.variant)
-    units = position.units
+    serial: int
+    """A number never given to another answer: a fleet's convoys and the supports it must
+    leave out are kept under the serials of the answers they were made from
+    (:meth:`_Made.convoy_part`)."""
+    reach: frozenset[str]
+    """The coastal provinces the army could reach by convoy."""
+    by_convoy: tuple[tuple[str, Mover, int], ...]
+    """(province, move, support key) of its moves by convoy to provinces not next to it."""
+    key_into: dict[str, int]
+    """Province -> the support key of its move by convoy there, for those moves."""
+    pairs_of: dict[str, tuple[tuple[str, str], ...]]
+    """Fleet -> the (army province, destination) pairs it is needed to convoy on some route."""
+
+
+class _ConvoyAnswers:
+    """:meth:`MapTables.convoy_reach`'s answers as :class:`_ConvoyAnswer`, by (army province,
+    group of fleets), up to :data:`_MAX_CONVOY_ANSWERS` of them."""
+
+    __slots__ = ("answers", "made")
+
+    def __init__(self, _variant: Variant) -> None:
+        self.answers: Bounded[tuple[str, frozenset[str]], _ConvoyAnswer] = Bounded(
+            _MAX_CONVOY_ANSWERS)
+        self.made = 0
+        """How many serials were given."""
+
+    def answer(self, tables: MapTables, army: str, group: frozenset[str]) -> _ConvoyAnswer:
+        """The answer of ``army`` (a province) with the fleets ``group``."""
+        key = (army, group)
+        found = self.answers.get(key)
+        if found is None:
+            self.made += 1
+            reach, by_convoy, needed = tables.convoy_reach(army, group)
+            found = self.answers[key] = _ConvoyAnswer(
+                self.made, reach, by_convoy, {dest: key for dest, _, key in by_convoy},
+                dict(needed))
+        return found
+
+
+_MAX_CONVOY_ANSWERS = 1024
+"""How many answers :class:`_ConvoyAnswers` keeps (as :meth:`MapTables.convoy_reach` does)."""
+
+_convoy_answers: CacheSlot[Variant, _ConvoyAnswers] = CacheSlot(
+    "numbered convoy answers", _ConvoyAnswers)
+"""The variant's :class:`_ConvoyAnswers` (bounded by :data:`_MAX_CONVOY_ANSWERS`)."""
+
+_Source = tuple[_ConvoyAnswer, str, frozenset[str]]
+"""A convoy answer a fleet takes part in, with the army's province and its group of fleets."""
+
+
+class _ConvoyPlan:
+    """What the convoys of one position add to the movement listing: worked out once per
+    position, only where some army stands on a shore next to a fleet that may convoy."""
+
+    __slots__ = ("touched", "reach", "sources", "by_convoy_at")
+
+    def __init__(self) -> None:
+        self.touched: set[str] = set()
+        """The provinces of the units whose orders the convoys change (the armies that could
+        be convoyed, the fleets of their groups)."""
+        self.reach: dict[str, frozenset[str]] = {}
+        """Army province -> where it could go by convoy (not empty)."""
+        self.sources: dict[str, list[_Source]] = {}
+        """Fleet province -> the answers of the armies whose group of fleets it is in, in the
+        order of the units."""
+        self.by_convoy_at: list[tuple[int, tuple[tuple[str, Mover, int], ...]]] = []
+        """(index of the army among the units, its moves by convoy to provinces not next to
+        it), in the order of the units."""
+
+
+def _plan_convoys(variant: Variant, units: Mapping[str, Unit], tables: MapTables,
+                  ) -> _ConvoyPlan | None:
+    """The position's :class:`_ConvoyPlan`; None if no army could be convoyed."""
     convoying = tables.convoy_spaces
     fleet = UnitType.FLEET
     fleets = frozenset([p for p, u in units.items() if u.type is fleet and p in convoying])
-    may_convoy: set[str] = set()
-    group_of_army: dict[str, frozenset[str]] = {}
-    convoyed_into: dict[str, list[tuple[Mover, int]]] = {}
-    convoy_reach: dict[str, frozenset[str]] = {}
-    convoys_of: dict[str, list[tuple[str, str]]] = {}
-    by_convoy_at: list[tuple[int, tuple[tuple[str, Mover, int], ...]]] = []  # (unit index, moves)
-    if fleets:
-        shores, shore_seas = tables.shores, tables.shore_convoy_spaces
-        army = UnitType.ARMY
-        group_of: dict[str, frozenset[str]] | None = None
-        for index, (prov, unit) in enumerate(units.items()):
-            if unit.type is not army or prov not in shores:
-                continue
-            seas = shore_seas[prov] & fleets
-            if not seas:
-                continue
-            if group_of is None:
-                group_of = tables.fleet_groups(fleets)
-            group = frozenset().union(*(group_of[s] for s in seas)) if len(seas) > 1 \
-                else group_of[next(iter(seas))]
-            reach, by_convoy, needed = tables.convoy_reach(prov, group)
-            convoy_reach[prov] = reach
-            if by_convoy:
-                by_convoy_at.append((index, by_convoy))
-                may_convoy |= group
-                group_of_army[prov] = group
-                for dest_prov, mover, key in by_convoy:
-                    convoyed_into.setdefault(dest_prov, []).append((mover, key))
-            for fleet_prov, pairs in needed:
-                convoys_of.setdefault(fleet_prov, []).extend(pairs)
-    into: dict[str, list[int]] = defaultdict(list)
+    if not fleets:
+        return None
+    plan: _ConvoyPlan | None = None
+    shores, shore_seas = tables.shores, tables.shore_convoy_spaces
+    army = UnitType.ARMY
+    group_of: dict[str, frozenset[str]] = {}
+    answers = _convoy_answers(variant)
+    for index, (prov, unit) in enumerate(units.items()):
+        if unit.type is not army or prov not in shores:
+            continue
+        seas = shore_seas[prov] & fleets
+        if not seas:
+            continue
+        if plan is None:
+            group_of = tables.fleet_groups(fleets)
+            plan = _ConvoyPlan()
+        group = frozenset().union(*(group_of[s] for s in seas)) if len(seas) > 1 \
+            else group_of[next(iter(seas))]
+        answer = answers.answer(tables, prov, group)
+        reach, by_convoy = answer.reach, answer.by_convoy
+        if not reach:
+            continue
+        plan.reach[prov] = reach
+        plan.touched.add(prov)
+        plan.touched |= group
+        source = (answer, prov, group)
+        sources = plan.sources
+        for sea in group:
+            found = sources.get(sea)
+            if found is None:
+                sources[sea] = [source]
+            else:
+                found.append(source)
+        if by_convoy:
+            plan.by_convoy_at.append((index, by_convoy))
+    return plan
+
+
+def _find_movement_listing(position: Position) -> dict[str, dict[str, tuple[Order, ...]]]:
+    """Every power's movement orders (power -> location -> orders), listed in one pass over
+    the units.
+
+    First, for every province, the support keys (:meth:`MapTables.support_key`) of what a
+    unit could support into it: the unit in it (to hold), then every move some unit could make
+    into it, in the order of the units (an army's moves by convoy right after its own moves).
+    Then each unit's orders: its hold and moves (and moves by convoy), its supports into each
+    province it reaches, in order (its own moves dropped), and its convoys.
+    """
+    variant = position.variant
+    numbered = _unit_places(variant)
+    tables = numbered.tables
+    units = position.units
+    unit_list = list(units.values())
+    codes = list(map(numbered.code.__getitem__, map(_unit_key, unit_list)))
+    plan = _plan_convoys(variant, units, tables)
+    into: list[list[int]] = [[] for _ in range(numbered.provinces)]
     into_of = into.__getitem__
-    # Without a Python-level step per move: the units, then their moves (an army's moves by
-    # convoy right after its own moves, so each province's moves come in the order of units).
     append = list.append
-    unit_keys = list(map(_unit_key, units.values()))
-    any(map(append, map(into_of, units), map(tables.occupant_keys.__getitem__, unit_keys)))
-    moves_into, mover_keys = tables.moves_into.__getitem__, tables.mover_keys.__getitem__
-    start = 0
-    for index, by_convoy in (*by_convoy_at, (len(unit_keys) - 1, ())):
-        run = unit_keys[start:index + 1]
-        any(map(append, map(into_of, chain.from_iterable(map(moves_into, run))),
-                chain.from_iterable(map(mover_keys, run))))
-        for dest_prov, _, key in by_convoy:
-            into[dest_prov].append(key)
-        start = index + 1
-    # (and, so that each power's listing asks the caches once: the map tables, the variant's
-    # order values, and whether it has convoys through empty seas)
-    return (into, frozenset(may_convoy), convoyed_into, group_of_army, convoy_reach,
-            convoys_of, tables, _made_table(position), empty_convoys(position) is not None)
+    # (without a Python-level step per move: each append is made by map)
+    any(map(append, map(into_of, map(numbered.province.__getitem__, codes)),
+            map(numbered.occupant_key.__getitem__, codes)))
+    move_provinces, move_keys = numbered.move_provinces.__getitem__, numbered.move_keys.__getitem__
+    if plan is None or not plan.by_convoy_at:
+        any(map(append, map(into_of, chain.from_iterable(map(move_provinces, codes))),
+                chain.from_iterable(map(move_keys, codes))))
+    else:
+        pid = numbered.province_id
+        start = 0
+        for index, by_convoy in (*plan.by_convoy_at, (len(codes) - 1, ())):
+            run = codes[start:index + 1]
+            any(map(append, map(into_of, chain.from_iterable(map(move_provinces, run))),
+                    chain.from_iterable(map(move_keys, run))))
+            for dest_prov, _, key in by_convoy:
+                into[pid[dest_prov]].append(key)
+            start = index + 1
+    hooks = variant.hooks
+    veto = hooks.order_veto if type(hooks).order_veto is not VariantHooks.order_veto else None
+    # the orders of the variant's own kinds, per power (none in most variants)
+    extras: dict[str, dict[str, tuple[Order, ...]]] | None = {} if variant.kinds else None
+    touched = plan.touched if plan is not None else frozenset()
+    made_table = _made_of(variant)
+    made_get = made_table.get
+    out: defaultdict[str, dict[str, tuple[Order, ...]]] = defaultdict(dict)
+    for unit, made_key in zip(unit_list, map(_made_key, unit_list), strict=True):
+        made = made_get(made_key)
+        if made is None:
+            made = made_table[made_key] = _Made(*made_key, numbered)
+        supports = chain.from_iterable(map(into_of, made.reach_ids))
+        orders: tuple[Order, ...]
+        if made.province in touched:
+            assert plan is not None
+            orders = _convoy_touched(made, supports, plan, tables)
+        else:
+            orders = (*made.fixed,
+                      *cast("Iterator[Order]", filter(None, map(made.supports.__getitem__,
+                                                                 supports))))
+        if extras is not None:
+            extra = extras.get(unit.power)
+            if extra is None:
+                extra = extras[unit.power] = _kind_orders(position, unit.power)
+            orders = (*orders, *extra.get(unit.location, ()))
+        if veto is not None:
+            orders = tuple(o for o in orders if isinstance(o, Hold)
+                           or veto(position, unit, o) is None)
+        out[unit.power][unit.location] = orders
+    if empty_convoys(position) is not None:
+        for power in {unit.power for unit in unit_list}:
+            _add_empty_convoys(position, power, out[power])
+    return out
 
 
-_movement_shared: CacheSlot[Position, _Shared] = CacheSlot(
-    "movement listing tables", _find_movement_shared)
-"""What every power's list of movement orders needs (:func:`_find_movement_shared`), once per
-position."""
+def _convoy_touched(made: _Made, supports: Iterable[int], plan: _ConvoyPlan,
+                    tables: MapTables) -> tuple[Order, ...]:
+    """The orders of a unit whose orders the position's convoys change: an army's moves by
+    convoy; a fleet's convoys, and not the supports of the moves by convoy that need it on
+    every route (6.D.31)."""
+    prov = made.province
+    sources = plan.sources.get(prov)
+    if sources is None:  # an army
+        reach = plan.reach.get(prov)
+        return (*(made.head(reach, tables.army_adj[prov]) if reach else made.fixed),
+                *cast("Iterator[Order]", filter(None, map(made.supports.__getitem__,
+                                                           supports))))
+    spared, convoys = made.convoy_part(sources, tables)
+    if spared:
+        supports = filterfalse(spared.__contains__, supports)
+    return (*made.fixed,
+            *cast("Iterator[Order]", filter(None, map(made.supports.__getitem__, supports))),
+            *convoys)
+
+
+_movement_listing: CacheSlot[Position, dict[str, dict[str, tuple[Order, ...]]]] = CacheSlot(
+    "movement listing", _find_movement_listing)
+"""Every power's movement orders (:func:`_find_movement_listing`), once per position (one
+entry per power with units)."""
 
 
 # Order values are frozen dataclasses; their __init__ costs twice what setting the slots costs,
@@ -457,16 +667,22 @@ class _Made:
     exactly as long as the variant, and is bounded by the map (``heads`` by :data:`_MAX_HEADS`).
     """
 
-    __slots__ = ("utype", "loc", "power", "province", "reach", "fixed", "heads", "supports",
-                 "convoy_moves", "convoys", "retreats", "_disband", "_build")
+    __slots__ = ("utype", "loc", "power", "province", "reach", "reach_set", "reach_ids", "fixed",
+                 "heads", "supports", "convoy_moves", "convoys", "convoy_parts", "retreats",
+                 "_disband")
 
-    def __init__(self, utype: UnitType, loc: str, power: str, tables: MapTables) -> None:
+    def __init__(self, utype: UnitType, loc: str, power: str, numbered: _UnitPlaces) -> None:
+        tables = numbered.tables
         self.utype = utype
         self.loc = loc
         self.power = power
         self.province = province_of(loc)
         moves, self.reach = tables.sorted_near.get((utype, loc), ((), ()))
         """``reach``: the provinces it can support into, sorted."""
+        self.reach_set = frozenset(self.reach)
+        self.reach_ids: tuple[int, ...] = tuple(map(numbered.province_id.__getitem__,
+                                                    self.reach))
+        """The ids of ``reach``, in its order."""
         self.fixed: tuple[Order, ...] = (
             _hold(utype, loc, power), *[_move(utype, loc, d, False, power) for d in moves])
         """The hold and the moves without a convoy, in map order."""
@@ -477,23 +693,18 @@ class _Made:
         """Support key -> its support (its own moves -> None: no support)."""
         self.convoy_moves: dict[tuple[str, bool], Move] = {}
         self.convoys: dict[tuple[str, str], Convoy] = {}
+        self.convoy_parts: dict[tuple[int, ...], tuple[frozenset[int], tuple[Convoy, ...]]] = {}
+        """The serials of a fleet's convoy answers -> :meth:`convoy_part`'s answer (up to
+        :data:`_MAX_HEADS` of them)."""
         self.retreats: dict[str, Retreat] = {}
         self._disband: Disband | None = None
-        self._build: Build | None = None
 
     def disband(self) -> Disband:
-        """Its disband (a retreat phase) or removal (an adjustment phase)."""
+        """Its disband (a retreat phase)."""
         disband = self._disband
         if disband is None:
             disband = self._disband = Disband(self.utype, self.loc, power=self.power)
         return disband
-
-    def build(self) -> Build:
-        """Its build."""
-        build = self._build
-        if build is None:
-            build = self._build = Build(self.utype, self.loc, power=self.power)
-        return build
 
     def head(self, convoy_reach: frozenset[str], land: frozenset[str]) -> tuple[Order, ...]:
         """The hold, the moves, then the moves by convoy to ``convoy_reach`` (sorted; marked
@@ -514,17 +725,39 @@ class _Made:
         head = self.heads[convoy_reach] = tuple(orders)
         return head
 
-    def listed_convoys(self, pairs: list[tuple[str, str]]) -> tuple[Convoy, ...]:
-        """Its convoys of these (army province, destination) pairs, sorted, once each."""
+    def convoy_part(self, sources: list[_Source], tables: MapTables,
+                    ) -> tuple[frozenset[int], tuple[Convoy, ...]]:
+        """For a fleet in the groups of ``sources``: the support keys of the moves by convoy
+        it is needed for on every route (it cannot support them, as it cannot support and
+        convoy at once, 6.D.31), and its convoys, sorted. Kept by the serials of
+        ``sources``."""
+        key = tuple([source[0].serial for source in sources])
+        part = self.convoy_parts.get(key)
+        if part is not None:
+            return part
+        prov = self.province
+        spared: set[int] = set()
+        pairs: set[tuple[str, str]] = set()
+        for answer, army, group in sources:
+            needed = answer.pairs_of.get(prov)
+            if needed:
+                pairs.update(needed)
+            key_into = answer.key_into
+            for dest in key_into.keys() & self.reach_set:
+                if dest not in tables.reach_without(army, group, prov):
+                    spared.add(key_into[dest])
         convoys = self.convoys
         listed: list[Convoy] = []
-        for pair in sorted(set(pairs)):
+        for pair in sorted(pairs):
             convoy = convoys.get(pair)
             if convoy is None:
                 convoy = convoys[pair] = _convoy(self.utype, self.loc, pair[0], pair[1],
                                                  self.power)
             listed.append(convoy)
-        return tuple(listed)
+        if len(self.convoy_parts) >= _MAX_HEADS:
+            self.convoy_parts.clear()
+        part = self.convoy_parts[key] = (frozenset(spared), tuple(listed))
+        return part
 
 
 def _no_made(variant: Variant) -> Bounded[tuple[UnitType, str, str], _Made]:
@@ -544,66 +777,18 @@ entry was dropped gets its order values made again: equal values, which is all t
 (listed orders are recognised by value)."""
 
 
-def _no_waives(_variant: Variant) -> dict[str, Waive]:
-    return {}
-
-
-_waives: CacheSlot[Variant, dict[str, Waive]] = CacheSlot("waives", _no_waives)
-"""Power -> its waive as the listing gives it (one per power)."""
-
-
-def _made_table(position: Position) -> Bounded[tuple[UnitType, str, str], _Made]:
-    return _made_of(position.variant)
-
-
 def _made_for(position: Position, utype: UnitType, loc: str, power: str) -> _Made:
-    table = _made_table(position)
+    table = _made_of(position.variant)
     made = table.get((utype, loc, power))
     if made is None:
         made = table[utype, loc, power] = _Made(utype, loc, power,
-                                                tables_for(position.variant))
+                                                _unit_places(position.variant))
     return made
 
 
 def _movement_orders(position: Position, power: str) -> dict[str, tuple[Order, ...]]:
-    (into, may_convoy, convoyed_into, group_of_army, convoy_reach, convoys_of, tables,
-     made_table, has_empty_convoys) = _movement_shared(position)
-    into_of = into.__getitem__
-    army_adj = tables.army_adj
-    hooks = position.variant.hooks
-    veto = hooks.order_veto if type(hooks).order_veto is not VariantHooks.order_veto else None
-    # the orders of the variant's own kinds (none in most variants)
-    extra = _kind_orders(position, power) if position.variant.kinds else None
-    out: dict[str, tuple[Order, ...]] = {}
-    for unit in position.units_of(power):
-        loc, utype = unit.location, unit.type
-        made = made_table.get((utype, loc, power))
-        if made is None:
-            made = _made_for(position, utype, loc, power)
-        prov = made.province
-        reach = convoy_reach.get(prov)
-        # The supports into each province it reaches, in order, looked up all at once: its
-        # own moves map to None, which the filter drops.
-        keys: Iterable[int] = chain.from_iterable(map(into_of, made.reach))
-        if prov in may_convoy and not convoyed_into.keys().isdisjoint(made.reach):
-            spared = _needed_at_sea(made, convoyed_into, group_of_army, tables)
-            if spared:
-                keys = filterfalse(spared.__contains__, keys)
-        orders: tuple[Order, ...] = (
-            *(made.head(reach, army_adj[prov]) if reach else made.fixed),
-            *cast("Iterator[Order]", filter(None, map(made.supports.__getitem__, keys))))
-        convoy_pairs = convoys_of.get(prov)
-        if convoy_pairs:
-            orders = (*orders, *made.listed_convoys(convoy_pairs))
-        if extra:
-            orders = (*orders, *extra.get(loc, ()))
-        if veto is not None:
-            orders = tuple(o for o in orders if isinstance(o, Hold)
-                           or veto(position, unit, o) is None)
-        out[loc] = orders
-    if has_empty_convoys:
-        _add_empty_convoys(position, power, out)
-    return out
+    """``power``'s movement orders: location -> orders (a new dictionary: the caller keeps it)."""
+    return dict(_movement_listing(position).get(power, {}))
 
 
 def _kind_orders(position: Position, power: str) -> dict[str, tuple[Order, ...]]:
@@ -708,18 +893,3 @@ def _add_empty_convoys(position: Position, power: str, out: dict[str, tuple[Orde
             candidates = [o for o in candidates if veto(position, unit, o) is None]
         if candidates:
             out[loc] = (*out.get(loc, ()), *candidates)
-
-
-def _needed_at_sea(made: _Made, convoyed_into: dict[str, list[tuple[Mover, int]]],
-                   group_of_army: dict[str, frozenset[str]], tables: MapTables) -> set[int]:
-    """The support keys of the moves by convoy that need the fleet ``made`` lists orders for
-    on every route: it cannot support them, as it cannot support and convoy at once
-    (6.D.31)."""
-    prov = made.province
-    needed: set[int] = set()
-    for target in convoyed_into.keys() & made.reach:
-        for mover, key in convoyed_into[target]:
-            group = group_of_army[mover[0]]
-            if prov in group and mover[1] not in tables.reach_without(mover[0], group, prov):
-                needed.add(key)
-    return needed

@@ -69,23 +69,19 @@ def _following(position: Position, resolution: Resolution) -> Position:
             standoffs=resolution.standoffs,
         )
     variant = position.variant
-    calendar = variant.calendar
     hooks = variant.hooks
     asks_hooks = type(hooks).phase_skipped is not VariantHooks.phase_skipped
     centers = position.centers
-    # Walk the year's phases from this one to the next that is played; a year is enough
+    # The year's phases from this one to the next that is played; two years are enough
     # unless the hooks skip every phase.
-    for _ in range(2 * calendar.phases_per_year + 1):
-        if calendar.ends_count(phase):
+    for centers_change, candidate in variant.calendar.candidates_after(phase):
+        if centers_change:
             # the end of a turn whose season counts: the centres change hands
             centers = hooks.center_owners(position, units,
                                           tables_for(variant).centers_in_order)
-        phase = calendar.after(phase)
-        if phase.type is PhaseType.RETREATS:
-            continue  # nothing dislodged: no retreat phase
-        following = position.replace(phase=phase, units=units, centers=centers, dislodged=(),
-                                     standoffs=frozenset())
-        if phase.type is PhaseType.ADJUSTMENTS and not needs_adjustments(following):
+        following = position.replace(phase=candidate, units=units, centers=centers,
+                                     dislodged=(), standoffs=frozenset())
+        if candidate.type is PhaseType.ADJUSTMENTS and not needs_adjustments(following):
             continue
         if asks_hooks and hooks.phase_skipped(following):
             continue

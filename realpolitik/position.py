@@ -221,6 +221,11 @@ class Position:
         """The units of ``power`` on the board, in map order."""
         return _units_by_power(self).get(power, ())
 
+    def units_by_power(self) -> Mapping[str, tuple[Unit, ...]]:
+        """Each power with units on the board -> its units, in map order (worked out once;
+        the powers without units are left out): :meth:`units_of` for every power at once."""
+        return MappingProxyType(_units_by_power(self))
+
     def centers_of(self, power: str) -> tuple[str, ...]:
         """The supply centres ``power`` owns, sorted."""
         return _centers_by_power(self).get(power, ())

@@ -118,7 +118,6 @@ def test_caches_do_not_affect_equality_hash_or_repr() -> None:
 
 def test_the_variant_tables_stay_bounded_over_many_games() -> None:
     """The per-variant tables that grow with play stay within their stated bounds."""
-    from realpolitik.game import _MAX_ENTRIES, _listed_entries
     from realpolitik.maptables import _MAX_CONVOY_ANSWERS
 
     variant = load_variant("classical")
@@ -133,7 +132,6 @@ def test_the_variant_tables_stay_bounded_over_many_games() -> None:
     tables = tables_for(variant)
     assert 0 < len(tables._convoy_reach) <= _MAX_CONVOY_ANSWERS
     assert len(tables._reach_without) <= _MAX_CONVOY_ANSWERS
-    assert 0 < len(_listed_entries(variant)) <= _MAX_ENTRIES
     made = _made_of(variant)
     assert 0 < len(made) <= made.bound
 
@@ -163,20 +161,31 @@ def test_order_values_dropped_from_the_full_table_are_made_again_equal(
     assert len(listing._made_of(cramped)) <= 4
 
 
-def test_the_facade_strings_start_over_when_full(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_facade_strings_stay_within_their_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With room for only a few strings, the facade drops and remakes them all the time (by
+    order value): every table stays within its bound and the game lists and plays the same."""
     from realpolitik.compat import diplomacy, diplomacy_words
 
-    monkeypatch.setattr(diplomacy_words, "_MAX_MOVEMENT_TEXTS", 50)
-    game = diplomacy.Game()
-    # (the facade shares its loaded variant between games: start from an empty table)
-    diplomacy._movement_texts(game.realpolitik_game.variant).clear()
-    rng = random.Random(1)
-    for _ in range(6):
-        possible = game.get_all_possible_orders()
-        texts = diplomacy._movement_texts(game.realpolitik_game.variant)
-        assert len(texts.held) <= 50 and len(texts.text) + len(texts.aliased) == len(texts.held)
-        for power, locations in game.get_orderable_locations().items():
-            game.set_orders(power, [rng.choice(possible[loc]) for loc in locations
-                                    if possible[loc]])
-        game.process()
-    assert not game.error
+    def play() -> list[dict[str, list[str]]]:
+        game = diplomacy.Game()
+        rng = random.Random(1)
+        seen = []
+        for _ in range(6):
+            possible = game.get_all_possible_orders()
+            seen.append(possible)
+            texts = diplomacy_words.listing_texts(game.realpolitik_game.variant)
+            assert len(texts.text) <= texts.text.bound
+            assert all(len(named) <= named.bound for named in texts.named.values())
+            for power, locations in game.get_orderable_locations().items():
+                game.set_orders(power, [rng.choice(possible[loc]) for loc in locations
+                                        if possible[loc]])
+            game.process()
+            assert not game.error
+        return seen
+
+    roomy = play()
+    monkeypatch.setattr(diplomacy_words, "_MAX_ORDER_TEXTS", 40)
+    monkeypatch.setattr(diplomacy_words, "_MAX_GIVEN", 8)
+    # (the facade shares its loaded variant between games: start from empty, smaller tables)
+    monkeypatch.setattr(diplomacy, "_LOADED", {})
+    assert play() == roomy

@@ -306,7 +306,8 @@ def test_sentences_are_written_without_adjudicating_again(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A result's sentence is written from what the phase's one adjudication recorded: reading
     every sentence runs neither the solver, nor the equations of a decision, nor the legality
-    check or the acceptance of the orders."""
+    check or the acceptance of the orders. (Orders the adjudication took as given are only
+    attributed to their units and powers when first read, once per phase.)"""
     calls: Counter[str] = Counter()
 
     def counted(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
@@ -331,9 +332,12 @@ def test_sentences_are_written_without_adjudicating_again(
         resolutions.append(game.process())
     # the probes see the adjudication itself
     assert {"solver", "equations", "acceptance", "legality"} <= set(calls)
+    monkeypatch.setattr(movement, "attribute_orders",
+                        counted("attribution", movement.attribute_orders))
     calls.clear()
     read = _read_every_result(resolutions)
-    assert not calls
+    assert calls.keys() <= {"attribution"}
+    assert calls["attribution"] <= len(resolutions)
     assert len(read) > 150
     assert ("A PRU - BER failed: it lost the head-to-head battle with A BER - PRU (1 vs 2), "
             "and the unit was dislodged by A BER - PRU (2 vs 1).") in [r[1] for r in read]

@@ -158,8 +158,13 @@ def test_resolution_made_lazily_is_a_plain_immutable_value() -> None:
 
 
 def test_orders_submitted_as_listed_values_are_recorded_as_the_constructor_would() -> None:
-    """submit() keeps one entry per listed order in the variant: it must equal the plain
-    entry and be shared by the next game, and by an equal copy (orders are values)."""
+    """submit() makes the entry of a listed order without writing the order out (its text is
+    made when first read): it must equal, hash, show, pickle and refuse changes as the entry
+    the constructor makes with the text, in the next game too, and for an equal copy."""
+    import pickle
+
+    import pytest
+
     from realpolitik.game import SubmittedOrder
 
     game = Game("classical", rules="2000")
@@ -170,6 +175,10 @@ def test_orders_submitted_as_listed_values_are_recorded_as_the_constructor_would
             plain = SubmittedOrder(str(order), order)
             assert entry == plain and hash(entry) == hash(plain)
             assert repr(entry) == repr(plain) and entry.ok and entry.order is order
+            assert pickle.loads(pickle.dumps(entry)) == plain
+            with pytest.raises(AttributeError):
+                entry.text = "changed"  # type: ignore[misc]
+            assert entry.text == str(order)
         listed_again = [options[-1] for options in again.legal_orders(power).values()]
         assert listed_again == orders
         shared = again.submit(power, listed_again)
@@ -177,8 +186,9 @@ def test_orders_submitted_as_listed_values_are_recorded_as_the_constructor_would
         copies = [copy.copy(order) for order in orders]
         fresh = again.submit(power, copies)
         assert [e.order for e in fresh] == copies and all(e.ok for e in fresh)
-        assert all(e is s for e, s in zip(fresh, shared, strict=True))
+        assert list(fresh) == list(shared)
         assert [e.text for e in fresh] == [str(order) for order in orders]
+        assert again.orders_of(power) == fresh
 
 
 def test_convoy_searches_skip_the_filtering_they_no_longer_do() -> None:

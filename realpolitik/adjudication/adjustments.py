@@ -39,6 +39,10 @@ _BUILT_THERE = Illegal("center_occupied", "A unit is already built there this wi
 _REMOVED = Illegal("duplicate_order", "That unit is already removed.")
 _NOT_BUILT = Illegal("no_unit", "No unit was built there in these orders, so none can be "
                                 "removed.")
+_REMOVALS_KEPT = {policy: TooManyBuilds.NONE if policy is TooManyDisbands.CIVIL_DISORDER
+                  else TooManyBuilds(policy.value) for policy in TooManyDisbands}
+"""Which of too many removals are kept, as the policy for builds says it: "civil disorder"
+voids every removal (the civil-disorder rule then chooses)."""
 _UNREACHABLE = 1 << 20
 _KIND = {UnitType.ARMY: "armies", UnitType.FLEET: "fleets"}
 
@@ -66,7 +70,9 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
     # an order that legal_orders listed is legal and normal as it stands
     listed = None if checked else listed_checker(position, rules)
     for given in orders:
-        power = _power_of(given, position, tables)
+        power = given.power
+        if power is None:
+            power = _power_of(given, position, tables)
         reading = (given if listed is None or listed(given)
                    else normalize_order(position, given, rules=rules))
         if isinstance(reading, Illegal):
@@ -83,10 +89,11 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
     built: set[str] = set()
     removed: set[str] = set()
     kinds = position.variant.kinds
+    has_kinds = bool(kinds)
     for power in position.variant.power_ids:
         count = counts.get(power, 0)
         mine = legal_of.get(power, [])
-        if kinds:
+        if has_kinds:
             count = _spend(position, power, mine, count)
         if count > 0:
             wanted = []
@@ -119,10 +126,8 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
                     removed.add(province)
                     wanted.append(e)
             # "civil disorder": every removal is void and the civil-disorder rule chooses.
-            disbands = rules.too_many_disbands
-            keep = TooManyBuilds.NONE if disbands is TooManyDisbands.CIVIL_DISORDER \
-                else TooManyBuilds(disbands.value)
-            _limit(wanted, -count, keep, _TOO_MANY_REMOVALS, removed)
+            _limit(wanted, -count, _REMOVALS_KEPT[rules.too_many_disbands], _TOO_MANY_REMOVALS,
+                   removed)
             first = hooks.removal_first(position, power)
             if first is not None:
                 # units of other types go only once every unit of this type is removed

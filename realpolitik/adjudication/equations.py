@@ -18,7 +18,7 @@ form a convoy route, which supports the paradox rules protect) is worked out onc
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import NamedTuple
 
@@ -40,6 +40,7 @@ from realpolitik.orders import (
     SupportHold,
     SupportMove,
     VariantOrder,
+    Waive,
 )
 from realpolitik.position import Unit
 from realpolitik.rules import (
@@ -64,6 +65,7 @@ __all__ = [
     "SUPPORT_MOVE",
     "Board",
     "Equations",
+    "NotAsGiven",
 ]
 
 _ARMY, _FLEET = UnitType.ARMY, UnitType.FLEET
@@ -73,6 +75,7 @@ _NO_FLEETS: frozenset[int] = frozenset()
 _NO_GRAPH: Mapping[int, tuple[int, ...]] = MappingProxyType({})
 _NO_BONUS: Mapping[str, int] = MappingProxyType({})
 _NO_GATES: Mapping[int, tuple[ConditionalBorder, ...]] = MappingProxyType({})
+_NO_POINTS: Mapping[int, str] = MappingProxyType({})
 _SHIELDING_PARADOX_RULES = frozenset(
     (ConvoyParadox.R1971, ConvoyParadox.R1982, ConvoyParadox.R2000))
 """The 4.A.2 rules under which a convoyed army does not cut some supports."""
@@ -91,6 +94,11 @@ class _EmptyRoute(NamedTuple):
 
 
 _NO_EMPTY_ROUTES: Mapping[int, _EmptyRoute] = MappingProxyType({})
+
+
+class NotAsGiven(Exception):
+    """The orders of a phase cannot be taken as given (:class:`Board`): some need to be
+    accepted one by one."""
 
 
 class Board:
@@ -130,12 +138,17 @@ class Board:
         "fragile",
         "empty_routes",
         "empty_space",
+        "moves",
+        "helpers",
+        "contested",
+        "blocks",
+        "matching",
     )
 
     def __init__(
         self,
         units: Sequence[Unit],
-        orders: Sequence[Order | None],
+        orders: Iterable[Order],
         tables: MapTables,
         rules: Rules,
         provinces: Sequence[str] | None = None,
@@ -146,9 +159,14 @@ class Board:
         modifiers: MovementModifiers = NO_MODIFIERS,
         kinds: OrderKinds | None = None,
     ) -> None:
-        """``provinces`` (each unit's province) and ``index`` (province -> unit index) may be
-        passed by a caller that has them already. ``variant_rules`` brings the variant's
-        conditional borders and corners; ``defence_bonus`` (province -> extra strength needed
+        """``orders``: the orders the units follow, each naming its unit by its location, at
+        most one per unit (a unit without one holds), as the rules read them: a phase's
+        orders as given when each is vouched for as legal. A waive, an order for no unit on
+        the board or a second order for a unit raise :class:`NotAsGiven` (the caller then
+        accepts the orders one by one, and passes those it accepted). ``provinces`` (each
+        unit's province) and ``index`` (province -> unit index) may be passed by a caller that
+        has them already. ``variant_rules`` brings the variant's conditional borders and
+        corners; ``defence_bonus`` (province -> extra strength needed
         to dislodge the unit there) and ``modifiers`` come from the variant's hooks; ``kinds``
         (the variant's own kinds of order, if it has any) say what their orders do."""
         n = self.n = len(units)
@@ -156,7 +174,7 @@ class Board:
         """Province -> extra hold strength of the unit there: the hooks' defence bonuses, and
         the bonus of an order of the variant's kind that holds stronger (:class:`Holds`)."""
         self.mods = modifiers
-        self.has_mods = bool(modifiers)
+        self.has_mods = modifiers is not NO_MODIFIERS and bool(modifiers)
         """True if the variant's hooks modify this phase's battles (asked once, not per
         strength)."""
         self.empty_routes: Mapping[int, _EmptyRoute] = _NO_EMPTY_ROUTES
@@ -164,10 +182,8 @@ class Board:
         that may start and end one, and the graph of its nodes. A node is a convoying
         fleet's unit index, or ``n + k`` for the empty sea ``empty_space[k]``."""
         self.empty_space: list[str] = []
-        self.units = tuple(units)
-        self.orders = tuple(orders)
-        prov = self.prov = list(provinces) if provinces is not None else [u.province
-                                                                           for u in units]
+        self.units = units
+        prov = self.prov = provinces if provinces is not None else [u.province for u in units]
         self.power = [u.power for u in units]
         at = self.at = index if index is not None else {p: i for i, p in enumerate(prov)}
         kind = self.kind = [HOLD] * n
@@ -176,30 +192,69 @@ class Board:
         target = self.target = [-1] * n
         self.dest = dest
         self.dest_loc = dest_loc
+        followed: list[Order | None] = [None] * n
         moves: list[int] = []
         helpers: list[int] = []
+        self.moves = moves
+        """The units ordered to move, by index (ascending)."""
+        self.helpers = helpers
+        """The units ordered to support or convoy, by index (ascending)."""
+        self.blocks: list[int] = []
+        """The units given an order of the variant's kind that blocks a crossing."""
         strengthened: dict[str, int] | None = None  # (the bonuses, when an order adds one)
         province_at = tables.province_at  # the orders are legal: their locations are on the map
-        for i, order in enumerate(orders):
+        moves_into: dict[str, list[int]] = {}
+        self.moves_into = moves_into
+        """Province -> the units moving into it (ascending)."""
+        contested: list[str] = []
+        self.contested = contested
+        """The provinces two or more units move into (where a stand-off may leave one empty)."""
+        army_adj = tables.army_adj
+        # Army moves with a convoy in sight, so far: by convoy, or to a province not next door
+        # (the matching adds those a fleet is ordered to convoy).
+        by_sea: list[int] = []
+        # One pass over the orders: which unit each is for, and what it asks, read into the
+        # board's lists.
+        for order in orders:
+            if isinstance(order, Waive):
+                raise NotAsGiven
             cls = type(order)
+            i = at.get(order.location, -1)
+            if i < 0:  # a fleet on a coast: units are indexed by province
+                i = at.get(province_at.get(order.location, ""), -1)
+                if i < 0:
+                    raise NotAsGiven
+            if followed[i] is not None:
+                raise NotAsGiven  # a second order for the unit
+            followed[i] = order
             if cls is Move:
                 assert isinstance(order, Move)
                 kind[i] = MOVE
-                dest_loc[i] = order.destination
-                dest[i] = province_at[order.destination]
+                to = dest_loc[i] = order.destination
+                d = dest[i] = province_at[to]
                 moves.append(i)
-            elif cls is SupportHold:
-                assert isinstance(order, SupportHold)
-                kind[i] = SUPPORT_HOLD
-                dest[i] = province_at[order.supported_location]
-                target[i] = at.get(dest[i], -1)
-                helpers.append(i)
+                movers = moves_into.get(d)
+                if movers is None:
+                    moves_into[d] = [i]
+                else:
+                    if len(movers) == 1:
+                        contested.append(d)
+                    movers.append(i)
+                if units[i].type is _ARMY and (order.via_convoy
+                                               or d not in army_adj.get(prov[i], ())):
+                    by_sea.append(i)
             elif cls is SupportMove:
                 assert isinstance(order, SupportMove)
                 kind[i] = SUPPORT_MOVE
                 target[i] = at.get(province_at[order.supported_location], -1)
                 dest_loc[i] = order.destination
                 dest[i] = province_at[order.destination]
+                helpers.append(i)
+            elif cls is SupportHold:
+                assert isinstance(order, SupportHold)
+                kind[i] = SUPPORT_HOLD
+                dest[i] = province_at[order.supported_location]
+                target[i] = at.get(dest[i], -1)
                 helpers.append(i)
             elif cls is Convoy:
                 assert isinstance(order, Convoy)
@@ -212,6 +267,7 @@ class Board:
                 effect = kinds.movement_effect(order)
                 if isinstance(effect, BlocksCrossing):
                     kind[i] = BLOCK
+                    self.blocks.append(i)
                     dest[i] = effect.point  # (the corner or passage it blocks)
                 elif effect.bonus:
                     # a hold with a bonus (a fortified unit): the unit stays, so the bonus of
@@ -220,14 +276,25 @@ class Board:
                         strengthened = dict(defence_bonus)
                     strengthened[prov[i]] = strengthened.get(prov[i], 0) + effect.bonus
             else:
-                assert order is None or isinstance(order, Hold)
+                assert isinstance(order, Hold)
+        self.orders: tuple[Order | None, ...] = tuple(followed)
+        """Unit index -> the order it follows (None: it holds, unordered)."""
         if strengthened is not None:
             self.bonus = strengthened
+        # (the orders come in the order given: the passes below take the units in order)
+        moves.sort()
+        helpers.sort()
+        self.blocks.sort()
+        for d in contested:
+            moves_into[d].sort()
 
         # Which supports and convoys match the order of the unit they name.
         matched = self.matched = [True] * n
         supports: list[list[int]] = [_NONE] * n
         convoyers: list[list[int]] = [_NONE] * n
+        matching: list[int] = []
+        self.matching = matching
+        """The supports and convoys that match the order of the unit they name (ascending)."""
         for i in helpers:
             k = kind[i]
             t = target[i]
@@ -239,8 +306,12 @@ class Board:
             else:
                 ok = (t >= 0 and kind[t] == MOVE and dest[t] == dest[i]
                       and units[t].type is _ARMY)
-            matched[i] = ok
-            if ok:
+            if not ok:
+                matched[i] = False
+            else:
+                matching.append(i)
+                if k == CONVOY and convoyers[t] is _NONE and t not in by_sea:
+                    by_sea.append(t)  # an army move a fleet is ordered to convoy
                 table = convoyers if k == CONVOY else supports
                 if table[t] is _NONE:
                     table[t] = [i]
@@ -251,44 +322,34 @@ class Board:
         self.convoyers = convoyers
         """Army move -> the fleets ordered to convoy it."""
 
-        # The moves into each province, head-to-head battles, and how army moves travel.
-        moves_into: dict[str, list[int]] = {}
-        self.moves_into = moves_into
+        # Head-to-head battles, and how army moves with a convoy in sight travel.
         opposite = self.opposite = [-1] * n
         self.route = [LAND] * n
         self.route_start: list[frozenset[int]] = [_NO_FLEETS] * n
         self.route_end: list[frozenset[int]] = [_NO_FLEETS] * n
         self.route_graph: list[Mapping[int, tuple[int, ...]]] = [_NO_GRAPH] * n
         self.route_union: list[frozenset[int]] = [_NO_FLEETS] * n
-        army_adj = tables.army_adj
-        convoyed = False
         # (borders along which units may exchange places: their moves are no head-to-head)
         swaps = variant_rules.swap_borders if variant_rules is not None else ()
         for i in moves:
             d = dest[i]
-            movers = moves_into.get(d)
-            if movers is None:
-                moves_into[d] = [i]
-            else:
-                movers.append(i)
             j = at.get(d, -1)
             if j >= 0 and kind[j] == MOVE and dest[j] == prov[i] and not (
                     swaps and any(w.allows(prov[i], d, units[i].type, units[j].type)
                                   for w in swaps)):
                 opposite[i] = j
-            order = orders[i]
-            assert isinstance(order, Move)
-            # Convoy routes: only for an army move with a convoy in sight (by convoy, a fleet
-            # ordered to convoy it, or a destination not next door).
-            if units[i].type is _ARMY and (order.via_convoy or convoyers[i]
-                                           or d not in army_adj.get(prov[i], ())):
-                convoyed = self._set_route(i, tables, rules) or convoyed
+        convoyed: list[int] = []  # the army moves that may go by convoy
+        if by_sea:
+            by_sea.sort()
+            for i in by_sea:
+                if self._set_route(i, tables, rules):
+                    convoyed.append(i)
 
         # Supports a convoyed army cannot cut under the rulebooks' paradox rules (4.A.2).
         self.shielded: list[frozenset[int]] = [_NO_FLEETS] * n
         """Support -> the army moves that, when convoyed, do not cut it."""
         if convoyed and rules.convoy_paradox in _SHIELDING_PARADOX_RULES:
-            self._set_shields(tables, rules.convoy_paradox, helpers)
+            self._set_shields(tables, rules.convoy_paradox, convoyed)
 
         self.fragile: frozenset[int] = _NO_FLEETS
         """The convoying fleets whose convoy fails when they are attacked (a variant's rule: a
@@ -304,7 +365,7 @@ class Board:
         self.corner_blockers: Mapping[int, tuple[int, ...]] = _NO_GRAPH
         """Move -> the units of other powers blocking a corner or passage it crosses (ordered
         to block it, or, with the variant's ``holding_blocks``, holding where they may)."""
-        self.blocked_point: Mapping[int, str] = MappingProxyType({})
+        self.blocked_point: Mapping[int, str] = _NO_POINTS
         """Move -> the corner or passage whose blocks stand against it."""
         self.conditional: frozenset[int] = _NO_FLEETS
         """The moves that any of the above may stop."""
@@ -489,41 +550,37 @@ class Board:
             return _NO_FLEETS
         return frozenset(c for c in route.graph if c < self.n)
 
-    def _set_shields(self, tables: MapTables, rule: ConvoyParadox, helpers: list[int]) -> None:
-        kind, prov, units = self.kind, self.prov, self.units
-        route, dest = self.route, self.dest
-        # (only a support in a province that a move with a convoy route enters can be shielded)
-        entered = {dest[j] for movers in self.moves_into.values() for j in movers
-                   if route[j] != LAND}
-        for s in helpers:
-            if kind[s] == CONVOY or not self.matched[s] or prov[s] not in entered:
+    def _set_shields(self, tables: MapTables, rule: ConvoyParadox, convoyed: list[int]) -> None:
+        """Which supports each of the ``convoyed`` army moves (those that may go by convoy)
+        does not cut when convoyed, under the 4.A.2 ``rule``: only a matching support in the
+        province it enters can be shielded from it."""
+        kind, prov, units, at = self.kind, self.prov, self.units, self.at
+        shields: dict[int, set[int]] = {}
+        for j in convoyed:
+            s = at.get(self.dest[j], -1)
+            if s < 0 or kind[s] not in (SUPPORT_HOLD, SUPPORT_MOVE) or not self.matched[s]:
                 continue
-            shield: set[int] = set()
-            for j in self.moves_into.get(prov[s], ()):
-                if self.route[j] == LAND:
-                    continue
-                fleets = self.route_union[j]
-                if rule is ConvoyParadox.R1971:
-                    # A fleet supporting a fleet attacking one of the convoying fleets.
-                    t = self.target[s]
-                    if (kind[s] == SUPPORT_MOVE and units[s].type is _FLEET
+            fleets = self.route_union[j]
+            if rule is ConvoyParadox.R1971:
+                # A fleet supporting a fleet attacking one of the convoying fleets.
+                t = self.target[s]
+                shielded = (kind[s] == SUPPORT_MOVE and units[s].type is _FLEET
                             and units[t].type is _FLEET
-                            and any(prov[c] == self.dest[s] for c in fleets)):
-                        shield.add(j)
-                elif rule is ConvoyParadox.R1982:
-                    # A fleet supporting an action in a body of water holding a convoying fleet
-                    # (one with a convoy order matching some army's move, DATC 6.F.21).
-                    c = self.at.get(self.dest[s], -1)
-                    if (units[s].type is _FLEET and self.dest[s] in tables.convoy_spaces
-                            and c >= 0 and kind[c] == CONVOY and self.matched[c]):
-                        shield.add(j)
-                elif kind[s] == SUPPORT_MOVE:
-                    # 2000: a unit supporting an attack on a fleet necessary for the convoy.
-                    for c in fleets:
-                        if prov[c] == self.dest[s] and self._necessary(j, c):
-                            shield.add(j)
-            if shield:
-                self.shielded[s] = frozenset(shield)
+                            and any(prov[c] == self.dest[s] for c in fleets))
+            elif rule is ConvoyParadox.R1982:
+                # A fleet supporting an action in a body of water holding a convoying fleet
+                # (one with a convoy order matching some army's move, DATC 6.F.21).
+                c = at.get(self.dest[s], -1)
+                shielded = (units[s].type is _FLEET and self.dest[s] in tables.convoy_spaces
+                            and c >= 0 and kind[c] == CONVOY and self.matched[c])
+            else:
+                # 2000: a unit supporting an attack on a fleet necessary for the convoy.
+                shielded = kind[s] == SUPPORT_MOVE and any(
+                    prov[c] == self.dest[s] and self._necessary(j, c) for c in fleets)
+            if shielded:
+                shields.setdefault(s, set()).add(j)
+        for s, shield in shields.items():
+            self.shielded[s] = frozenset(shield)
 
     def _necessary(self, j: int, fleet: int) -> bool:
         """True if every route of the army move ``j`` passes through ``fleet``."""

@@ -18,13 +18,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from itertools import compress
 from types import MappingProxyType
 
 from realpolitik.adjudication.backup import backup_rule
 from realpolitik.adjudication.equations import (
     BLOCK,
     CONVOY,
+    CONVOY_ONLY,
     HOLD,
     LAND,
     MOVE,
@@ -32,14 +32,15 @@ from realpolitik.adjudication.equations import (
     SUPPORT_MOVE,
     Board,
     Equations,
+    NotAsGiven,
     fleets_on_routes,
 )
 from realpolitik.adjudication.explain import and_list, versus
 from realpolitik.adjudication.outcomes import Detail, OrderResult, Outcome, Resolution, Result
 from realpolitik.adjudication.resolver import Resolver
-from realpolitik.adjudication.setup import Accepted, accept_orders, void_result
+from realpolitik.adjudication.setup import Accepted, accept_orders, attribute_orders, void_result
 from realpolitik.geography import Map, province_of
-from realpolitik.hooks import NO_MODIFIERS, MovementModifiers
+from realpolitik.hooks import NO_MODIFIERS, MovementModifiers, VariantHooks
 from realpolitik.legality import retreat_options
 from realpolitik.maptables import tables_for
 from realpolitik.orders import Order, VariantOrder, Waive
@@ -85,6 +86,8 @@ def _unset(decision: int) -> bool:  # pragma: no cover - replaced before use
 
 
 _NO_PARADOXES: frozenset[int] = frozenset()
+_NO_STANDOFFS: frozenset[str] = frozenset()
+_NO_OPTIONS: Mapping[str, tuple[str, ...]] = MappingProxyType({})
 
 _Said = tuple[Outcome, Detail]
 """The outcome an order's sentence tells, and its ``(reason, by, strength, opposed_by)``."""
@@ -107,18 +110,36 @@ def adjudicate_movement(position: Position, orders: Iterable[Order], rules: Rule
         given += tuple(o for o in standing
                        if isinstance(o, Waive) or province_of(o.location) not in ordered)
     provinces, units, index = _units_of(position)
-    accepted = accept_orders(position, given, rules, index, checked=checked)
     defence_bonus = hooks.defence_bonuses(position)
-    board = _set_up(position, rules, units, accepted.unit_orders, provinces, index,
-                    defence_bonus, hooks.movement_modifiers(position))
+    modifiers = hooks.movement_modifiers(position)
+    accepted: Accepted | None = None
+    board: Board | None = None
+    if checked and type(hooks).void_orders is VariantHooks.void_orders:
+        # Orders vouched for, usually one per unit: read them straight into the board (who
+        # gave which is worked out again if the results are read).
+        try:
+            board = _set_up(position, rules, units, given, provinces, index, defence_bonus,
+                            modifiers)
+        except NotAsGiven:
+            board = None
+    if board is None:
+        accepted = accept_orders(position, given, rules, index, checked=checked)
+        board = _set_up(position, rules, units, _followed(accepted.unit_orders), provinces,
+                        index, defence_bonus, modifiers)
     paradoxes: set[int] = set()
     equations, value = _decide(board, rules, paradoxes)
     decided = _Decided(board, equations, value, paradoxes)
-    # (orders taken as given need not be kept twice: the record rebuilds them from the given)
     # (the hooks' bonuses, not the board's: the board adds its orders' own again when set up)
-    record = _Record(position, rules, accepted, None if checked else board.orders, defence_bonus,
-                     value, paradoxes, board.mods)
+    # (orders taken as given need not be kept twice: the record reads them again)
+    record = _Record(position, rules, given, accepted,
+                     None if accepted is None else board.orders, defence_bonus, value,
+                     paradoxes, modifiers)
     return decided.resolution(position, rules, record)
+
+
+def _followed(unit_orders: Iterable[Order | None]) -> list[Order]:
+    """The orders of ``unit_orders`` that units follow (None: the unit holds, unordered)."""
+    return [order for order in unit_orders if order is not None]
 
 
 def _units_of(position: Position) -> tuple[list[str], list[Unit], dict[str, int]]:
@@ -134,13 +155,13 @@ def _units_of(position: Position) -> tuple[list[str], list[Unit], dict[str, int]
     return provinces, units, {p: i for i, p in enumerate(provinces)}
 
 
-def _set_up(position: Position, rules: Rules, units: list[Unit],
-            unit_orders: Sequence[Order | None], provinces: list[str], index: dict[str, int],
-            defence_bonus: Mapping[str, int],
+def _set_up(position: Position, rules: Rules, units: list[Unit], orders: Iterable[Order],
+            provinces: list[str], index: dict[str, int], defence_bonus: Mapping[str, int],
             modifiers: MovementModifiers = NO_MODIFIERS) -> Board:
-    """The board of the phase: its units (:func:`_units_of`) and the order each follows."""
+    """The board of the phase: its units (:func:`_units_of`) and the orders they follow
+    (:class:`Board`)."""
     variant = position.variant
-    return Board(units, unit_orders, tables_for(variant), rules, provinces, index,
+    return Board(units, orders, tables_for(variant), rules, provinces, index,
                  variant_rules=variant.rules, defence_bonus=defence_bonus,
                  modifiers=modifiers, kinds=variant.kinds or None)
 
@@ -164,38 +185,39 @@ def _decide(board: Board, rules: Rules, paradoxes: set[int]) -> tuple[Equations,
     # Decisions whose equation gives the same answer whatever the other decisions are, are
     # settled here, outside the solver: it then works only on the battles that need it (in
     # many phases none). A unit that holds succeeds.
-    value = [True] * n
+    value = matched.copy()  # (an order that does not match fails; every other starts true)
     left: list[int] = []
-    for i in range(n):
-        k = kind[i]
-        if k == HOLD:
-            continue
-        if not matched[i]:
-            value[i] = False
-        elif k == MOVE:
-            if route[i] != LAND or (conditional and i in conditional):
-                left.append(i)
-                continue
-            movers = moves_into[dest[i]]
-            d = at.get(dest[i], -1)
-            if d < 0 and len(movers) == 1:
-                continue  # over land into an empty province no one else moves to
-            if plain and not supports[i] and (
-                    (d >= 0 and (kind[d] != MOVE or (opposite[i] == d and route[d] == LAND)))
-                    or _sure_rival(i, movers, route, opposite, conditional)):
-                # an attack of at most 1 against a unit that stays (or meets it head to head
-                # over land) or a rival over land outside any head-to-head battle: each
-                # resists with at least 1
-                value[i] = False
+    route_union, empty_routes = board.route_union, board.empty_routes
+    for i in board.moves:
+        if route[i] != LAND or (conditional and i in conditional):
+            if route[i] == CONVOY_ONLY and not route_union[i] and not (
+                    empty_routes and i in empty_routes):
+                value[i] = False  # no fleet convoys it and it may go no other way: no path
             else:
                 left.append(i)
-        elif prov[i] not in moves_into:
-            continue  # a support, convoy or block that nobody attacks
-        elif k != CONVOY and _surely_cut(i, k, moves_into[prov[i]], power, prov, dest, route,
-                                          conditional):
+            continue
+        movers = moves_into[dest[i]]
+        d = at.get(dest[i], -1)
+        if d < 0 and len(movers) == 1:
+            continue  # over land into an empty province no one else moves to
+        if plain and not supports[i] and (
+                (d >= 0 and (kind[d] != MOVE or (opposite[i] == d and route[d] == LAND)))
+                or _sure_rival(i, movers, route, opposite, conditional)):
+            # an attack of at most 1 against a unit that stays (or meets it head to head
+            # over land) or a rival over land outside any head-to-head battle: each
+            # resists with at least 1
             value[i] = False
         else:
             left.append(i)
+    for i in board.matching + board.blocks if board.blocks else board.matching:
+        if prov[i] not in moves_into:
+            continue  # a support, convoy or block that nobody attacks
+        if (k := kind[i]) != CONVOY and _surely_cut(
+                i, k, moves_into[prov[i]], power, prov, dest, route, conditional):
+            value[i] = False
+        else:
+            left.append(i)
+    left.sort()  # (the solver takes the decisions in the order of the units, as ever)
     if left:
         resolver = Resolver(n, equations.adjudicate,
                             backup_rule(kind, rules.convoy_paradox, paradoxes),
@@ -226,7 +248,7 @@ def _sure_rival(i: int, movers: list[int], route: list[int], opposite: list[int]
     return False
 
 
-def _surely_cut(i: int, k: int, attackers: list[int], power: list[str], prov: list[str],
+def _surely_cut(i: int, k: int, attackers: list[int], power: list[str], prov: Sequence[str],
                 dest: list[str], route: list[int], conditional: AbstractSet[int]) -> bool:
     """True if support or block ``i`` (of kind ``k``) is cut whatever else happens: a unit of
     another power attacks it over land, crossing nothing conditional, and not from where the
@@ -256,61 +278,75 @@ class _Decided:
         self.value = value
         self.paradoxes = paradoxes
         b = board
-        n = b.n
-        kind = b.kind
-        moved = self.moved = [False] * n
-        for i in compress(range(n), value):  # (the decisions that hold, picked out in C)
-            if kind[i] == MOVE:
+        moved = self.moved = [False] * b.n
+        went: list[int] = []
+        for i in b.moves:
+            if value[i]:
                 moved[i] = True
-        dislodged_by = [-1] * n
+                went.append(i)
+        self.went = went
+        """The units that moved, by index."""
+        dislodged_by = [-1] * b.n
+        dislodged: list[int] = []
         at, dest = b.at, b.dest
-        for i in compress(range(n), moved):
+        for i in went:
             d = at.get(dest[i], -1)
             if d >= 0 and not moved[d]:
                 dislodged_by[d] = i
+                dislodged.append(d)
+        dislodged.sort()
         self.dislodged_by = dislodged_by
+        self.dislodged = dislodged
+        """The units dislodged, by index (ascending)."""
 
     # -- the next position -------------------------------------------------------------------
 
     def resolution(self, position: Position, rules: Rules, record: _Record) -> Resolution:
         """The next board, and the results, which ``record`` makes when they are first read."""
         b = self.board
-        new_units: dict[str, Unit] = {}
-        dislodged: list[DislodgedUnit] = []
-        moved, dislodged_by = self.moved, self.dislodged_by
+        went, dislodged_units = self.went, self.dislodged
         units, prov, dest, dest_loc = b.units, b.prov, b.dest, b.dest_loc
-        annihilated = position.variant.hooks.annihilated_when_dislodged
-        for i in range(b.n):
-            if moved[i]:
-                new_units[dest[i]] = moved_unit(units[i], dest_loc[i])
-            elif dislodged_by[i] < 0:
-                new_units[prov[i]] = units[i]
-            elif not annihilated(position, units[i]):
-                j = dislodged_by[i]
-                dislodged.append(DislodgedUnit(units[i], prov[j], self.eq.by_convoy(j)))
-        standoffs = self.standoffs(new_units)
-        options = {
+        # The board as it was, less the units that left or were dislodged, plus the units
+        # that arrived (copied in C; a phase moves or dislodges only some of its units).
+        # (a read-only view's own copy: dict() of the view reads it key by key, 8x slower)
+        before = position.units
+        new_units = before.copy() if type(before) is MappingProxyType else dict(before)
+        for i in went:
+            del new_units[prov[i]]
+        for i in dislodged_units:
+            del new_units[prov[i]]
+        for i in went:
+            new_units[dest[i]] = moved_unit(units[i], dest_loc[i])
+        dislodged: list[DislodgedUnit] = []
+        if dislodged_units:
+            annihilated = position.variant.hooks.annihilated_when_dislodged
+            dislodged_by = self.dislodged_by
+            for i in dislodged_units:
+                if not annihilated(position, units[i]):
+                    j = dislodged_by[i]
+                    dislodged.append(DislodgedUnit(units[i], prov[j], self.eq.by_convoy(j)))
+        standoffs = self.standoffs(new_units) if b.contested else _NO_STANDOFFS
+        options = MappingProxyType({
             d.unit.location: retreat_options(position, d, rules=rules, occupied=new_units,
                                              standoffs=standoffs)
             for d in dislodged
-        }
-        ordered_units = {p: new_units[p] for p in sorted(new_units)}
-        return Resolution(
-            phase=position.phase,
-            results=record,
-            units=MappingProxyType(ordered_units),
-            dislodged=tuple(dislodged),
-            retreat_options=MappingProxyType(options),
-            standoffs=standoffs,
-        )
+        }) if dislodged else _NO_OPTIONS
+        # (the engine keeps a board's provinces in sorted order: with no unit moved, the board
+        # as it was, if that was)
+        if went or list(new_units) != prov:
+            order = sorted(new_units)
+            new_units = dict(zip(order, map(new_units.__getitem__, order), strict=True))
+        return Resolution(position.phase, record, MappingProxyType(new_units), tuple(dislodged),
+                          options, standoffs)
 
     def standoffs(self, new_units: dict[str, Unit]) -> frozenset[str]:
         """Provinces left empty where a move bounced off another move's prevent strength."""
         b = self.board
         out: set[str] = set()
-        for province, movers in b.moves_into.items():
-            if province in new_units or len(movers) < 2:
+        for province in b.contested:
+            if province in new_units:
                 continue
+            movers = b.moves_into[province]
             for i in movers:
                 if self.moved[i]:
                     continue
@@ -766,34 +802,34 @@ class _Record:
     """What a movement phase's adjudication decided, kept to make the results and write their
     sentences the first time they are read (most never are).
 
-    It holds the orders as the adjudication accepted them (unless they were taken as given),
-    the defence bonuses the variant's hook gave, one byte per decision (its final value) and
-    the decisions the paradox rule settled; the position and the rules are the phase's own.
-    The outcomes and the sentences are made from these: the board is set up again from the
-    accepted orders (its set-up is a pure function of them and the map; nothing is checked or
-    decided again) and the outcomes and strengths are read from the recorded decisions, by
-    the code the adjudication uses. Keeping the board itself instead would make each phase's
-    resolution about four times as large, for every phase of a game's history, and add to the
-    garbage collector's work; making the outcomes only when the results are read spares a
-    program that never reads them (self-play) a pass over every unit of every phase.
+    It holds the orders as given and, unless they were taken as given, as the adjudication
+    accepted them; the defence bonuses the variant's hook gave, one byte per decision (its
+    final value) and the decisions the paradox rule settled; the position and the rules are
+    the phase's own. The outcomes and the sentences are made from these: the board is set up
+    again from the orders (its set-up is a pure function of them and the map; nothing is
+    checked or decided again) and the outcomes and strengths are read from the recorded
+    decisions, by the code the adjudication uses. Keeping the board itself instead would make
+    each phase's resolution about four times as large, for every phase of a game's history,
+    and add to the garbage collector's work; making the outcomes only when the results are
+    read spares a program that never reads them (self-play) a pass over every unit of every
+    phase.
     """
 
-    __slots__ = ("_position", "_rules", "_given", "_powers", "_illegal", "_unit_of",
-                 "_unit_orders", "_defence_bonus", "_decisions", "_paradoxes", "_outcomes",
-                 "_details", "_modifiers")
+    __slots__ = ("_position", "_rules", "_given", "_accepted", "_unit_orders",
+                 "_defence_bonus", "_decisions", "_paradoxes", "_outcomes", "_details",
+                 "_modifiers")
 
-    def __init__(self, position: Position, rules: Rules, accepted: Accepted,
-                 unit_orders: tuple[Order | None, ...] | None, defence_bonus: Mapping[str, int],
-                 decided: list[bool], paradoxes: set[int],
+    def __init__(self, position: Position, rules: Rules, given: tuple[Order, ...],
+                 accepted: Accepted | None, unit_orders: tuple[Order | None, ...] | None,
+                 defence_bonus: Mapping[str, int], decided: list[bool], paradoxes: set[int],
                  modifiers: MovementModifiers = NO_MODIFIERS) -> None:
-        """``unit_orders``: the order each unit followed, as the rules read it; None when every
-        order was taken as given (``adjudicate(..., checked=True)``)."""
+        """``accepted``: how each of the ``given`` orders was accepted, None when they were
+        taken as given (worked out again when the results are read); ``unit_orders``: the
+        order each unit followed, as the rules read it, None when taken as given."""
         self._position = position
         self._rules = rules
-        self._given = accepted.given
-        self._powers = accepted.powers
-        self._illegal = accepted.illegal
-        self._unit_of = accepted.unit_of
+        self._given = given
+        self._accepted = accepted
         self._unit_orders = unit_orders
         self._defence_bonus = defence_bonus  # (the variant's hook is asked once per phase)
         self._decisions = bytes(decided)
@@ -803,14 +839,25 @@ class _Record:
         self._details: list[Detail] | None = None
         self._modifiers = modifiers
 
+    def _acceptance(self) -> Accepted:
+        """Who gave each order and which unit it is for (worked out at the first call when
+        the orders were taken as given)."""
+        accepted = self._accepted
+        if accepted is None:
+            position = self._position
+            accepted = self._accepted = attribute_orders(
+                position, self._given, self._rules, _units_of(position)[2])
+        return accepted
+
     def __call__(self) -> tuple[OrderResult, ...]:
         """One result per order given, in the order given."""
-        illegal, outcomes = self._illegal, self._outcome_codes()
+        accepted = self._acceptance()
+        illegal, outcomes = accepted.illegal, self._outcome_codes()
         lazy = OrderResult.explained_later
         out: list[OrderResult] = []
         writer = place_writer(self._position.variant) if illegal else None
-        for k, (given, power, unit_index) in enumerate(zip(self._given, self._powers,
-                                                            self._unit_of, strict=True)):
+        for k, (given, power, unit_index) in enumerate(zip(self._given, accepted.powers,
+                                                            accepted.unit_of, strict=True)):
             if k in illegal:
                 out.append(void_result(given, power, illegal[k], writer))
             else:
@@ -823,7 +870,7 @@ class _Record:
         details = self._details
         if details is None:
             details = self._details = self._explain()
-        return details[self._unit_of[k]]
+        return details[self._acceptance().unit_of[k]]
 
     def _outcome_codes(self) -> bytes:
         """The outcome of every unit's order, by unit index (made at the first call)."""
@@ -840,12 +887,12 @@ class _Record:
         position = self._position
         provinces, units, index = _units_of(position)
         unit_orders = self._unit_orders
-        if unit_orders is None:
-            # Every order was taken as given: each one that is not void is the order its unit
-            # followed (a void one is not followed).
-            unit_orders = tuple(self._taken_as_given(len(units)))
-        board = _set_up(position, self._rules, units, unit_orders, provinces, index,
-                        self._defence_bonus, self._modifiers)
+        if unit_orders is None:  # every order was taken as given
+            board = _set_up(position, self._rules, units, self._given, provinces, index,
+                            self._defence_bonus, self._modifiers)
+        else:
+            board = _set_up(position, self._rules, units, _followed(unit_orders), provinces,
+                            index, self._defence_bonus, self._modifiers)
         return board, [decision != 0 for decision in self._decisions]
 
     def _explain(self) -> list[Detail]:
@@ -865,12 +912,3 @@ class _Record:
             assert said is _OUTCOMES[code], (str(board.units[i]), said, _OUTCOMES[code])
             details.append(detail)
         return details
-
-    def _taken_as_given(self, units: int) -> list[Order | None]:
-        """The order each of ``units`` units followed when every order was taken as given."""
-        orders: list[Order | None] = [None] * units
-        illegal = self._illegal
-        for k, unit_index in enumerate(self._unit_of):
-            if k not in illegal:
-                orders[unit_index] = self._given[k]
-        return orders

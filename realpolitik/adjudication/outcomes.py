@@ -276,14 +276,14 @@ class Resolution:
         standoffs: frozenset[str] = frozenset(),
         civil_disorder: tuple[Unit, ...] = (),
     ) -> None:
-        init = object.__setattr__
-        init(self, "phase", phase)
-        init(self, "_results", results)
-        init(self, "units", units)
-        init(self, "dislodged", dislodged)
-        init(self, "retreat_options", retreat_options)
-        init(self, "standoffs", standoffs)
-        init(self, "civil_disorder", civil_disorder)
+        # (each slot set through its descriptor: object.__setattr__ looks the name up first)
+        _set_phase(self, phase)
+        _set_results(self, results)
+        _set_units(self, units)
+        _set_dislodged(self, dislodged)
+        _set_retreat_options(self, retreat_options)
+        _set_standoffs(self, standoffs)
+        _set_civil_disorder(self, civil_disorder)
 
     @property
     def results(self) -> tuple[OrderResult, ...]:
@@ -333,6 +333,15 @@ class Resolution:
                 f"units={self.units!r}, dislodged={self.dislodged!r}, "
                 f"retreat_options={self.retreat_options!r}, standoffs={self.standoffs!r}, "
                 f"civil_disorder={self.civil_disorder!r})")
+
+
+_set_phase = slot_setter(Resolution, "phase")
+_set_results = slot_setter(Resolution, "_results")
+_set_units = slot_setter(Resolution, "units")
+_set_dislodged = slot_setter(Resolution, "dislodged")
+_set_retreat_options = slot_setter(Resolution, "retreat_options")
+_set_standoffs = slot_setter(Resolution, "standoffs")
+_set_civil_disorder = slot_setter(Resolution, "civil_disorder")
 
 
 def _unpickled_resolution(phase: Phase, results: tuple[OrderResult, ...],

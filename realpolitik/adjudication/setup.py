@@ -16,7 +16,7 @@ from realpolitik.position import Position
 from realpolitik.rules import DuplicateOrders, Rules
 from realpolitik.writing import PlaceWriter
 
-__all__ = ["Accepted", "Entry", "accept_orders", "void_result"]
+__all__ = ["Accepted", "Entry", "accept_orders", "attribute_orders", "void_result"]
 
 _DUPLICATE = Illegal(
     "duplicate_order", "The unit was given another order, which is the one followed."
@@ -94,6 +94,19 @@ def accept_orders(position: Position, orders: tuple[Order, ...], rules: Rules,
             k, unit_index = kept[number]
             accepted.illegal[k] = Illegal("variant_rule", reason)
             unit_orders[unit_index] = None
+    return accepted
+
+
+def attribute_orders(position: Position, orders: tuple[Order, ...], rules: Rules,
+                     index: Mapping[str, int]) -> Accepted:
+    """Which unit each order of a movement phase is for and who gave it, for orders the
+    adjudication took as given (vouched for as legal, and in a variant with no rule that voids
+    orders because of the others): nothing is checked, as :func:`accept_orders` with
+    ``checked`` would not. The record of a phase works this out only when its results are
+    read."""
+    accepted = Accepted(orders, len(index))
+    if not _take_as_given(accepted, index):
+        _accept_one_by_one(accepted, position, rules, index, checked=True)
     return accepted
 
 

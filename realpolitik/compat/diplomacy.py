@@ -53,7 +53,6 @@ from realpolitik.compat.diplomacy_words import (
     _PHASE_TYPE_NAMES,
     _SEASON_NAMES,
     _home_names,
-    _movement_texts,
     _package_results,
     _province_of_text,
     _retreats_by_name,
@@ -62,6 +61,7 @@ from realpolitik.compat.diplomacy_words import (
     _unit_of,
     diplomacy_state,
     disbanded_units,
+    listing_texts,
     order_statuses,
     order_text,
     record_orders,
@@ -321,7 +321,7 @@ class Game:
         self._completed = False
         """Set when the game was ended by the facade (a draw, or ``phase = "COMPLETED"``)."""
         self._tables = tables_for(variant)
-        self._movement_texts = _movement_texts(variant)
+        self._texts = listing_texts(variant)
         self._upper_locations = [loc.upper() for loc in variant.map.locations]
         self._names: dict[str, str] = {p.upper(): p for p in variant.power_ids}
         self._read_lists: set[str] = set()
@@ -627,7 +627,7 @@ class Game:
             return out
         kind = position.phase.type
         counts = adjustment_counts(position) if kind is PhaseType.ADJUSTMENTS else {}
-        province_name = self._movement_texts.province_name.__getitem__
+        province_name = self._texts.province_name.__getitem__
         for power in game.powers_to_order():
             name = power.upper()
             if kind is PhaseType.MOVEMENT:
@@ -659,7 +659,7 @@ class Game:
                     retreating = self._retreats()[power.upper()]
                     legal = {loc: orders for loc, orders in legal.items()
                              if any(unit.endswith(f" {loc.upper()}") for unit in retreating)}
-                text_of = self._movement_texts.text_of
+                text_of = self._texts.text_of
                 for orders in legal.values():
                     for order in orders:
                         table[text_of(order)] = order
@@ -686,25 +686,29 @@ class Game:
 
     def _possible(self, cache: _PhaseTables) -> dict[str, list[str]]:
         """What :meth:`get_all_possible_orders` returns, made from realpolitik's listing: each
-        order's string is looked up by the order (:class:`_MovementTexts`)."""
+        order's string is looked up by the order (:class:`ListingTexts`)."""
         possible: dict[str, list[str]] = {loc: [] for loc in self._upper_locations}
         if self._over:
             return possible
         game = self.realpolitik_game
         the_map = game.variant.map
-        texts, places = self._movement_texts.texts, self._movement_texts.places
+        text_of, places = self._texts.text_of, self._texts.places
         kind = cache.position.phase.type
-        if kind is PhaseType.MOVEMENT:  # one unit at a time, its strings at C speed
-            text_of = self._movement_texts.text.__getitem__  # (texts(), inlined)
+        if kind is PhaseType.MOVEMENT:  # one unit at a time, its strings kept from the last
+            unit_texts = self._texts.unit_texts
+            province_name = self._texts.province_name.__getitem__
+            orderable: dict[str, list[str]] = {name: [] for name in self._names}
             for power in game.powers_to_order():
-                for location, orders in game.legal_orders(power).items():
+                legal = game.legal_orders(power)
+                for location, orders in legal.items():
                     name, province = places[location]
-                    try:
-                        unit_texts = possible[name] = list(map(text_of, map(id, orders)))
-                    except KeyError:  # some order met for the first time, or listed twice
-                        unit_texts = possible[name] = texts(orders)
+                    strings = possible[name] = unit_texts(location, power, orders)
                     if province is not None:
-                        possible[province] = unit_texts[:]
+                        possible[province] = strings[:]
+                # (where it has something to order: its units, listed here)
+                orderable[power.upper()] = sorted(map(province_name, legal))
+            if cache.orderable is None:
+                cache.orderable = orderable
             return possible
         for power in game.powers_to_order():
             legal = game.legal_orders(power)
@@ -715,7 +719,7 @@ class Game:
                          if places[loc][0] in retreating}
             sites: list[str] = []  # (where it may build: a waive is listed there too)
             for orders in legal.values():
-                for order, text in zip(orders, texts(orders), strict=True):
+                for order, text in zip(orders, map(text_of, orders), strict=True):
                     if isinstance(order, Waive):
                         for site in sites:
                             for loc in (site, *the_map.coasts(site)):
@@ -741,20 +745,20 @@ class Game:
         ``NO_CHECK`` they are kept as given and void when the phase is adjudicated.
         """
         power = self._power_id(power_name)
-        name = power.upper()
         if self._over:
             return
         texts = [orders] if isinstance(orders, str) else list(orders)
-        texts = [text for text in texts if text and text.strip()]
         kind = self.realpolitik_game.phase.type
-        if kind is PhaseType.MOVEMENT and self._no_check:
-            self._set_unchecked(self.powers[name], texts, replace)
+        if kind is PhaseType.MOVEMENT and not self._no_check:
+            self._sync()
+            self._set_movement(power, texts, replace)  # (blank strings are passed over there)
+            return
+        texts = [text for text in texts if text and not text.isspace()]
+        if kind is PhaseType.MOVEMENT:
+            self._set_unchecked(self.powers[power.upper()], texts, replace)
             return
         self._sync()
-        if kind is PhaseType.MOVEMENT:
-            self._set_movement(power, texts, replace)
-        else:
-            self._set_other(power, texts, replace)
+        self._set_other(power, texts, replace)
 
     def _set_movement(self, power: str, texts: list[str], replace: bool) -> None:
         """Movement orders, each checked (by the engine, when handed over): kept in
@@ -763,7 +767,7 @@ class Game:
         holder = self.powers[power.upper()]
         # A string the listing gave names one order (for the engine to check: it is listed
         # in this position or it is not); any other string is read and checked here.
-        given = self._movement_texts.given(power)
+        given = self._texts.given(power)
         fresh = not holder.orders  # (then what this call writes is all there is)
         if fresh:
             holder._values = {}
@@ -784,6 +788,8 @@ class Game:
         """The slow path of a movement order: read, checked, and written as the package
         writes it: (unit, the rest of the order, the order); None (noted in :attr:`error`)
         if it cannot be read or is illegal."""
+        if not text or text.isspace():
+            return None  # (a blank string is no order)
         game = self.realpolitik_game
         order = self._read(power, text)
         if order is None:
@@ -1283,14 +1289,14 @@ class Game:
         # (the engine's positions are immutable values, shared by the copy).
         made = Game.__new__(Game)
         memo[id(self)] = made
-        shared = {"_tables", "_movement_texts", "_upper_locations", "_map"}
+        shared = {"_tables", "_texts", "_upper_locations", "_map"}
         for key, value in self.__dict__.items():
             made.__dict__[key] = value if key in shared else copy.deepcopy(value, memo)
         return made
 
     def __getstate__(self) -> dict[str, Any]:
         state = {key: value for key, value in self.__dict__.items()
-                 if key not in ("_tables", "_movement_texts", "_map")}
+                 if key not in ("_tables", "_texts", "_map")}
         # (the histories are made now: the functions that would make them do not pickle)
         for history in ("state_history", "order_history", "result_history"):
             state[history] = SortedDict(getattr(self, history).items())
@@ -1300,7 +1306,7 @@ class Game:
         self.__dict__.update(state)
         variant = self.realpolitik_game.variant
         self._tables = tables_for(variant)
-        self._movement_texts = _movement_texts(variant)
+        self._texts = listing_texts(variant)
         self._map = None
 
     def __repr__(self) -> str:

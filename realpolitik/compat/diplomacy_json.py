@@ -36,9 +36,8 @@ from realpolitik.variant import Variant, load_variant
 
 from .diplomacy import Game
 from .diplomacy_words import (
-    _texts_cache,
-    _texts_of,
     diplomacy_state,
+    listing_texts,
     order_statuses,
     order_text,
     record_orders,
@@ -126,8 +125,7 @@ def _orders_from_strings(position: Position, power: str, texts: Iterable[str], r
     """Orders of ``power`` from the package's strings: legal ones by look-up (under the strings
     the facade lists them by), others parsed."""
     table: dict[str, Order] = {}
-    _texts_of(legal_orders(position, power, rules=rules), tables, table,
-              _texts_cache(position.variant))
+    listing_texts(position.variant).fill(legal_orders(position, power, rules=rules), table)
     out: list[Order] = []
     for text in texts:
         if not text or text.startswith("VOID"):

@@ -4,8 +4,8 @@ dictionaries, made from realpolitik's values (for :mod:`realpolitik.compat.diplo
 
 Order strings are the package's: upper case, coasts ``STP/SC``, ``A PAR - BUR``,
 ``F NTH C A LON - BEL``, ``A LON - BEL VIA``, ``A PAR S A MAR``, ``A PAR B``, ``WAIVE``. The
-strings of listed orders are made once per order value and kept with the variant
-(:data:`_movement_texts`, :data:`_texts_cache`).
+strings of listed orders are made once per order value and kept with the variant, by value
+(:class:`ListingTexts`, :data:`listing_texts`).
 """
 
 from __future__ import annotations
@@ -13,14 +13,15 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from operator import attrgetter
+from itertools import compress, count
+from operator import attrgetter, is_not
 from typing import Any
 
 from realpolitik.adjudication.outcomes import Outcome, Resolution
 from realpolitik.caches import Bounded, CacheSlot
 from realpolitik.game import Game as _Game
 from realpolitik.game import PhaseRecord
-from realpolitik.geography import UnitType, province_of
+from realpolitik.geography import Map, UnitType, province_of
 from realpolitik.legality import adjustment_counts, build_sites, retreat_options
 from realpolitik.maptables import MapTables, tables_for
 from realpolitik.orders import (
@@ -40,8 +41,8 @@ from realpolitik.rules import Rules
 from realpolitik.variant import Variant
 from realpolitik.variant_rules import NEUTRAL
 
-__all__ = ["diplomacy_state", "disbanded_units", "order_statuses", "order_text", "record_orders",
-           "unit_text", "update_influence"]
+__all__ = ["ListingTexts", "diplomacy_state", "disbanded_units", "listing_texts", "order_statuses",
+           "order_text", "record_orders", "unit_text", "update_influence"]
 
 _PHASE_TYPE_NAMES = {"M": "MOVEMENT", "R": "RETREATS", "A": "ADJUSTMENTS"}
 _SEASON_NAMES = {"S": "SPRING", "F": "FALL", "W": "WINTER"}
@@ -120,75 +121,58 @@ _UPPER = _Upper()
 _LETTER: Mapping[UnitType | None, str] = {UnitType.ARMY: "A", UnitType.FLEET: "F", None: "A"}
 
 
-_MAX_TEXTS = 4096
-"""How many strings of retreat and adjustment orders :data:`_texts_cache` keeps."""
+_MAX_ORDER_TEXTS = 1 << 15
+"""How many listed orders :class:`ListingTexts` keeps strings for (:attr:`ListingTexts.text`):
+the orders met by the games being played (a movement phase lists some 600, most of them met
+before); a few MB. A full table drops its older half, and a string dropped is made again."""
+
+_MAX_GIVEN = 1 << 14
+"""How many strings :class:`ListingTexts` keeps per power for :meth:`Game.set_orders` (those
+listed for it so far: some thousands on the standard map). A string dropped is found again,
+more slowly, among the orders listed in the phase."""
 
 
-def _no_texts(_variant: Variant) -> Bounded[Order, tuple[str, str | None]]:
-    return Bounded(_MAX_TEXTS)
+class ListingTexts:
+    """The ``diplomacy`` package's strings of the orders realpolitik lists, for one variant
+    (kept in ``variant.caches``, :data:`listing_texts`), by order value.
 
-
-_texts_cache: CacheSlot[Variant, Bounded[Order, tuple[str, str | None]]] = CacheSlot(
-    "facade order strings", _no_texts)
-"""Order -> (its string, another string it is listed under or None), kept in
-``variant.caches``: the listing gives the same orders phase after phase, so their strings are
-made once. Bounded by :data:`_MAX_TEXTS`."""
-
-
-def _texts_of(legal: Mapping[str, tuple[Order, ...]], tables: MapTables,
-              table: dict[str, Order], texts: Bounded[Order, tuple[str, str | None]],
-              ) -> None:
-    """Fill ``table`` (order string -> order) from legal orders (location -> orders), their
-    strings looked up in ``texts`` (:data:`_texts_cache`) and made by :func:`_order_texts`
-    the first time."""
-    for orders in legal.values():
-        for order in orders:
-            known = texts.get(order)
-            if known is None:
-                known = texts[order] = _order_texts(order, tables)
-            table[known[0]] = order  # (not the string without a coast: see _MovementTexts)
-
-
-_MAX_MOVEMENT_TEXTS = 1 << 15
-"""How many movement orders :class:`_MovementTexts` keeps strings for before starting over:
-those of the units of the games being played (a phase lists some 600); a few MB."""
-
-
-class _MovementTexts:
-    """The strings of listed orders (movement orders above all, retreats and adjustments too),
-    for one variant (``variant.caches``).
-
-    The listing gives the same order objects phase after phase (:mod:`realpolitik.listing`
-    keeps them per unit), so their strings are made once. They are looked up by the object's
-    identity, which costs a fraction of hashing the order's fields: this is a memo of strings
-    only (nothing here decides whether an order is legal, which is by value), and every entry
-    holds its order (:attr:`held`), so no other object can take its id while the entry
-    stands. A string names, for its power, one order (:meth:`given`), so
-    :meth:`Game.set_orders` finds it without a table per phase; the engine checks that the
-    order is listed in the current position, by value, when it is handed over. Bounded by
-    :data:`_MAX_MOVEMENT_TEXTS` orders: then it starts over.
+    A movement phase lists some 600 orders, nearly all of them listed before (the listing
+    keeps its order values per unit), so each order's string is made once and kept by the
+    order's value (:attr:`text`; a look-up hashes the order's fields, which costs a Python
+    call). Most of a unit's orders are listed again, in the same places, from one phase to the
+    next (its hold and moves first, then its supports): :attr:`last` keeps, per location and
+    power, the orders listed there last and their strings, and the orders at the start of a
+    listing that are the very ones listed there last (an identical order is an equal one) take
+    their strings from it; only the others are looked up (the start is the hold and moves, and
+    the supports up to the first that changed: about half of the orders in random play).
+    Nothing here decides whether an order is legal: a string given to
+    :meth:`Game.set_orders` names an order (:meth:`given`), which the engine checks by value
+    when it is handed over. Every table is bounded: by :data:`_MAX_ORDER_TEXTS` and
+    :data:`_MAX_GIVEN`, or by the map.
     """
 
-    __slots__ = ("text", "aliased", "held", "orders", "given_by", "places", "province_name",
-                 "tables")
+    __slots__ = ("tables", "text", "coastless", "last", "named", "given_by", "places",
+                 "province_name", "near_coasts")
 
-    def __init__(self, tables: MapTables, locations: Sequence[str]) -> None:
+    def __init__(self, tables: MapTables, the_map: Map) -> None:
         self.tables = tables
-        self.text: dict[int, str] = {}
-        """id(order) -> its string, for the orders in :attr:`held` listed under one string."""
-        self.aliased: dict[int, tuple[str, str]] = {}
-        """id(order) -> its string and the other string it is also listed under, for the
-        orders in :attr:`held` listed under two (a support of a move to a coast is also
-        listed without the coast, as the package does). Kept apart from :attr:`text`, so that
-        a unit with none of them has its strings looked up at C speed."""
-        self.held: dict[int, Order] = {}
-        """id(order) -> the order: kept alive while its string is kept, so its id is its own."""
-        self.orders: dict[str, dict[str, Order]] = {}
+        self.text: Bounded[Order, str] = Bounded(_MAX_ORDER_TEXTS)
+        """Order -> its string."""
+        self.coastless: dict[str, str] = {}
+        """The string of a support of a move to a coast -> the same support without the
+        coast, which the package lists right after it (unless already there). Bounded by
+        the map (such supports are few: the moves to a coast times the units next to it)."""
+        self.last: dict[tuple[str, str], tuple[tuple[Order, ...], list[str], list[str]]] = {}
+        """(location, power) -> the orders listed there last, their strings, and the strings
+        as listed (with :attr:`coastless`). Bounded by the map: its locations times its
+        powers."""
+        self.named: dict[str, Bounded[str, Order]] = {}
         """power -> string -> the order it names. A listed support's string without the coast
         names that support with no coast (the listing gives only the supports naming a
         coast; the engine checks this one when it is given)."""
         self.given_by: dict[str, _Given] = {}
         """power -> what :meth:`given` found for the strings it gave so far."""
+        locations = the_map.locations
         self.places: dict[str, tuple[str, str | None]] = {
             location: (location.upper(),
                        province_of(location).upper() if "/" in location else None)
@@ -198,86 +182,111 @@ class _MovementTexts:
         self.province_name: dict[str, str] = {
             location: province_of(location).upper() for location in locations}
         """Location -> the package's name of its province (``stp/sc`` -> ``STP``)."""
+        self.near_coasts: frozenset[str] = frozenset(
+            location for location in locations
+            if any(the_map.coasts(near) for near in the_map.army_neighbours(location))
+            or any(the_map.coasts(province_of(near))
+                   for near in the_map.fleet_neighbours(location)))
+        """The locations next to a province with coasts: only a unit there can be listed a
+        support of a move to a coast."""
 
     def clear(self) -> None:
-        """Start over (the tables are full)."""
+        """Forget every string (they are made again when next needed)."""
         self.text.clear()
-        self.aliased.clear()
-        self.held.clear()
-        self.orders.clear()
+        self.coastless.clear()
+        self.last.clear()
+        self.named.clear()
         self.given_by.clear()
 
-    def _make(self, order: Order) -> tuple[str, str | None]:
-        """Make and keep the string of an order met for the first time (and the other string
-        it is listed under, if any)."""
-        if len(self.held) >= _MAX_MOVEMENT_TEXTS:
-            self.clear()
-        main, other = _order_texts(order, self.tables)
-        key = id(order)
-        self.held[key] = order
-        named = self.orders.get(order.power or "")
-        if named is None:
-            named = self.orders[order.power or ""] = {}
-        named.setdefault(main, order)
-        if other is None:
-            self.text[key] = main
-        else:
-            # (the string without the coast names a support of the move to either coast: not
-            # this order, but the same support with no coast)
-            self.aliased[key] = (main, other)
-            assert isinstance(order, SupportMove)
-            named.setdefault(other, replace(order, destination=province_of(order.destination)))
-        return main, other
+    def _make(self, order: Order) -> str:
+        """Make and keep the string of an order, and what it names for :meth:`named_by` (with
+        the string without a coast a support of a move to a coast is listed under too)."""
+        text = self.text[order] = _order_text(order, self.tables)
+        power = order.power or ""
+        named = self.named_by(power)
+        if text not in named:
+            named[text] = order
+        if isinstance(order, SupportMove) and "/" in order.destination:
+            other = self.coastless[text] = text[:text.rindex("/")]
+            if other not in named:
+                # (it names a support of the move to either coast: not this order, but the
+                # same support with no coast)
+                named[other] = replace(order, destination=province_of(order.destination))
+        return text
 
     def text_of(self, order: Order) -> str:
-        """The string of one order (not the one without a coast it may also be listed
-        under)."""
-        key = id(order)
-        text = self.text.get(key)
-        if text is not None:
-            return text
-        pair = self.aliased.get(key)
-        return pair[0] if pair is not None else self._make(order)[0]
+        """The string of one order (not the one without a coast a support of a move to a
+        coast is also listed under)."""
+        text = self.text.get(order)
+        return text if text is not None else self._make(order)
 
-    def texts(self, orders: tuple[Order, ...]) -> list[str]:
-        """The strings of one unit's orders, in order, each string without a coast right
-        after its order's string unless already there (as the package's listing has them)."""
-        try:  # (at C speed when every order was met before and has one string: most units)
-            return list(map(self.text.__getitem__, map(id, orders)))
+    def _texts_of(self, orders: tuple[Order, ...]) -> list[str]:
+        """The string of each order, in order."""
+        try:  # (at C speed, but for the hashing, when every order was met before)
+            return list(map(self.text.__getitem__, orders))
         except KeyError:
-            pass
-        text, aliased = self.text.get, self.aliased.get
-        out: list[str] = []
-        for order in orders:
-            main = text(id(order))
-            if main is not None:
-                out.append(main)
-                continue
-            pair = aliased(id(order))
-            main, other = pair if pair is not None else self._make(order)
-            out.append(main)
-            if other is not None and other not in out:
-                out.append(other)
-        return out
+            return list(map(self.text_of, orders))
+
+    def unit_texts(self, location: str, power: str, orders: tuple[Order, ...]) -> list[str]:
+        """The strings of the orders listed for ``power``'s unit at ``location``, as the
+        package lists them (a new list): in order, each support of a move to a coast followed
+        by the same support without the coast unless already there."""
+        key = (location, power)
+        kept = self.last.get(key)
+        if kept is None:
+            strings = self._texts_of(orders)
+        else:
+            before, known, listed = kept
+            # the first order that is not the very one listed there last
+            start = next(compress(count(), map(is_not, orders, before)), -1)
+            if start < 0:
+                if len(orders) == len(before):
+                    return listed[:]
+                start = min(len(orders), len(before))
+            strings = known[:start]
+            strings += self._texts_of(orders[start:])
+        listed = strings
+        if location in self.near_coasts and not self.coastless.keys().isdisjoint(strings):
+            listed = _with_coastless(strings, self.coastless)
+        self.last[key] = (orders, strings, listed)
+        return listed[:]
+
+    def fill(self, legal: Mapping[str, tuple[Order, ...]], table: dict[str, Order]) -> None:
+        """Fill ``table`` (order string -> order) with the strings of these legal orders
+        (location -> orders); not the strings without a coast, which name no listed order."""
+        for orders in legal.values():
+            for order in orders:
+                table[self.text_of(order)] = order
+
+    def named_by(self, power: str) -> Bounded[str, Order]:
+        """For :meth:`Game.set_orders`: the strings listed for ``power`` so far -> the order
+        each names (a string listed so long ago that it was forgotten is not there: it is
+        read again)."""
+        named = self.named.get(power)
+        if named is None:
+            named = self.named[power] = Bounded(_MAX_GIVEN)
+        return named
+
 
     def given(self, power: str) -> Callable[[str], tuple[str, str, Order] | None]:
         """For :meth:`Game.set_orders`: a string listed for ``power`` -> (its unit, the rest
-        of the order, the order it names), or None for a string never listed for it."""
+        of the order, the order it names), or None for a string not listed for it (or listed
+        so long ago that it was forgotten: it is then read again)."""
         table = self.given_by.get(power)
         if table is None:
-            table = self.given_by[power] = _Given(self.orders.setdefault(power, {}))
+            table = self.given_by[power] = _Given(self.named_by(power))
         return table.__getitem__
 
 
-class _Given(dict[str, tuple[str, str, Order] | None]):
+class _Given(Bounded[str, "tuple[str, str, Order] | None"]):
     """The strings a power gave so far -> (unit, the rest of the order, the order it names),
-    made from :attr:`_MovementTexts.orders` on first use; None for a string not listed (not
-    kept: it may be listed later)."""
+    made from :attr:`ListingTexts.named` on first use; None for a string not listed (not
+    kept: it may be listed later). Bounded by :data:`_MAX_GIVEN`."""
 
     __slots__ = ("named",)
 
-    def __init__(self, named: dict[str, Order]) -> None:
-        super().__init__()
+    def __init__(self, named: Mapping[str, Order]) -> None:
+        super().__init__(_MAX_GIVEN)
         self.named = named
 
     def __missing__(self, text: str) -> tuple[str, str, Order] | None:
@@ -288,48 +297,57 @@ class _Given(dict[str, tuple[str, str, Order] | None]):
         return found
 
 
-def _new_movement_texts(variant: Variant) -> _MovementTexts:
-    return _MovementTexts(tables_for(variant), variant.map.locations)
+def _with_coastless(strings: list[str], coastless: Mapping[str, str]) -> list[str]:
+    """``strings`` with each support of a move to a coast followed by the same support
+    without the coast (``coastless``), unless already there."""
+    listed: list[str] = []
+    for text in strings:
+        listed.append(text)
+        other = coastless.get(text)
+        if other is not None and other not in listed:
+            listed.append(other)
+    return listed
 
 
-_movement_texts: CacheSlot[Variant, _MovementTexts] = CacheSlot(
-    "facade movement order strings", _new_movement_texts)
-"""The strings of the listed movement orders (bounded by :data:`_MAX_MOVEMENT_TEXTS`)."""
+def _new_listing_texts(variant: Variant) -> ListingTexts:
+    return ListingTexts(tables_for(variant), variant.map)
 
 
-def _order_texts(order: Order, tables: MapTables) -> tuple[str, str | None]:
-    """The package's string of a legal order, and the other string it is also listed under:
-    a support of a move to a coast is also listed without the coast, as the package does.
-    The same strings as :func:`order_text` for these orders."""
+listing_texts: CacheSlot[Variant, ListingTexts] = CacheSlot(
+    "facade order strings", _new_listing_texts)
+"""The package's strings of the orders listed in a variant (bounded: :class:`ListingTexts`)."""
+
+
+def _order_text(order: Order, tables: MapTables) -> str:
+    """The package's string of a legal order: the same as :func:`order_text`, made faster for
+    the listing's orders (names from a table, no position needed)."""
     up, letter = _UPPER, _LETTER
     kind = order.__class__
     if kind is Waive:
-        return order_text(order, tables), None
+        return order_text(order, tables)
     assert not isinstance(order, Waive)
     unit = f"{letter[order.unit_type]} {up[order.location]}"
     if kind is SupportMove:
         assert isinstance(order, SupportMove)
-        dest = order.destination
-        head = f"{unit} S {letter[order.supported_type]} {up[order.supported_location]}"
-        other = f"{head} - {up[province_of(dest)]}" if "/" in dest else None
-        return f"{head} - {up[dest]}", other
+        return (f"{unit} S {letter[order.supported_type]} {up[order.supported_location]}"
+                f" - {up[order.destination]}")
     if kind is Move:
         assert isinstance(order, Move)
         dest = order.destination
         if order.unit_type is UnitType.ARMY and (
                 order.via_convoy
                 or dest not in tables.army_adj.get(province_of(order.location), ())):
-            return f"{unit} - {up[dest]} VIA", None
-        return f"{unit} - {up[dest]}", None
+            return f"{unit} - {up[dest]} VIA"
+        return f"{unit} - {up[dest]}"
     if kind is SupportHold:
         assert isinstance(order, SupportHold)
-        return f"{unit} S {letter[order.supported_type]} {up[order.supported_location]}", None
+        return f"{unit} S {letter[order.supported_type]} {up[order.supported_location]}"
     if kind is Hold:
-        return f"{unit} H", None
+        return f"{unit} H"
     if kind is Convoy:
         assert isinstance(order, Convoy)
-        return f"{unit} C A {up[order.army_location]} - {up[order.destination]}", None
-    return order_text(order, tables), None
+        return f"{unit} C A {up[order.army_location]} - {up[order.destination]}"
+    return order_text(order, tables)
 
 
 def record_orders(game: _Game, record: PhaseRecord) -> dict[str, list[str]]:
@@ -613,8 +631,10 @@ def update_influence(influence: dict[str, str], position: Position) -> None:
     else:
         influence.update(zip(units, map(_power_of, units.values()), strict=True))
     centers = position.centers
-    for center in centers.keys() - influence.keys():
-        influence[center] = centers[center]
+    if not influence.keys() >= centers.keys():  # (a centre no unit has stood in: rare)
+        for center, owner in centers.items():
+            if center not in influence:
+                influence[center] = owner
 
 
 _power_of = attrgetter("power")
