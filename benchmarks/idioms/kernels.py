@@ -5,6 +5,8 @@ Each kernel does one step many times and returns a number (so nothing is optimis
 kernels come in pairs or triples that do the same work in different shapes: values read from a
 frozen dataclass of an interpreted module, of this (compiled) module, or from a plain class;
 places as strings in dictionaries and sets, as integers in lists, or as bits of a mask.
+The two files are not a package: the benchmark copies them into a temporary folder, where
+``values`` is a module of its own, and compiles this one there.
 """
 
 from __future__ import annotations

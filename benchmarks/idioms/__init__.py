@@ -1,1 +1,0 @@
-"""Idiom kernels for ``benchmarks/compiled_idioms.py`` (interpreted against mypyc-compiled)."""
