@@ -28,8 +28,8 @@ COMPILED_MODULES = [
     "realpolitik/maptables.py",
     "realpolitik/phases.py",
     # What the hot modules read on every call: cache slots (a native CacheSlot call costs a
-    # third of an interpreted one), the map, the integer numbering, the variant and its rules
-    # (native attribute reads from compiled callers).
+    # third of an interpreted one), the map, the integer numbering, the variant and the rules
+    # it declares (native attribute reads from compiled callers).
     "realpolitik/caches.py",
     "realpolitik/geography.py",
     "realpolitik/places.py",
@@ -37,11 +37,12 @@ COMPILED_MODULES = [
     "realpolitik/variant_rules.py",
 ]
 """The modules mypyc compiles. Left out, and why (docs/compat.md, "The compiled path"):
-orders, position, game and calendar make their values with ``object.__new__`` and shared slot
-setters, which native classes refuse (and variants subclass the order classes); rules, because a
-native frozen dataclass cannot be copied or pickled (``Rules`` is, with every game); hooks and
-kinds hold the classes variants subclass; ``realpolitik/compiling.py`` must stay interpreted (its
-run-time branch is the one mypyc would drop)."""
+orders, adjudication/outcomes, position, game and calendar make their values with
+``object.__new__`` and shared slot setters, which native classes refuse (and variants subclass
+the order classes); rules, because a native frozen dataclass cannot be copied or pickled
+(``Rules`` is, with every game); hooks and kinds hold the classes variants subclass;
+``realpolitik/compiling.py`` must stay interpreted (its run-time branch is the one mypyc would
+drop)."""
 
 
 def _ext_modules() -> list[object]:
