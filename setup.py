@@ -14,9 +14,7 @@ import os
 from setuptools import setup
 
 COMPILED_MODULES = [
-    # The adjudicator and the legal-order listing: where a phase spends its time. Modules whose
-    # classes other code subclasses, pickles or builds with object.__new__ (orders, outcomes,
-    # position) stay interpreted.
+    # The adjudicator and the legal-order listing: where a phase spends its time.
     "realpolitik/adjudication/adjustments.py",
     "realpolitik/adjudication/backup.py",
     "realpolitik/adjudication/equations.py",
@@ -29,7 +27,22 @@ COMPILED_MODULES = [
     "realpolitik/listing.py",
     "realpolitik/maptables.py",
     "realpolitik/phases.py",
+    # What the hot modules read on every call: cache slots (a native CacheSlot call costs a
+    # third of an interpreted one), the map, the integer numbering, the variant and the rules
+    # it declares (native attribute reads from compiled callers).
+    "realpolitik/caches.py",
+    "realpolitik/geography.py",
+    "realpolitik/places.py",
+    "realpolitik/variant.py",
+    "realpolitik/variant_rules.py",
 ]
+"""The modules mypyc compiles. Left out, and why (docs/compat.md, "The compiled path"):
+orders, adjudication/outcomes, position, game and calendar make their values with
+``object.__new__`` and shared slot setters, which native classes refuse (and variants subclass
+the order classes); rules, because a native frozen dataclass cannot be copied or pickled
+(``Rules`` is, with every game); hooks and kinds hold the classes variants subclass;
+``realpolitik/compiling.py`` must stay interpreted (its run-time branch is the one mypyc would
+drop)."""
 
 
 def _ext_modules() -> list[object]:

@@ -1,7 +1,7 @@
 """The cost curve: time per phase of whole games against the number of units and of spaces.
 
-    python benchmarks/cost_curve.py               # about a minute
-    python benchmarks/cost_curve.py --quick       # a few seconds
+    python benchmarks/cost_curve.py               # a few seconds
+    python benchmarks/cost_curve.py --quick       # about a second
 
 Seeded random games, played through the native API exactly as ``benchmarks/bench.py`` plays
 them (every phase: each power's legal orders listed, one uniformly random legal order per

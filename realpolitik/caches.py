@@ -26,6 +26,8 @@ from collections.abc import Callable
 from itertools import islice
 from typing import Any, Generic, Protocol, TypeVar
 
+from realpolitik.compiling import mypyc_attr
+
 __all__ = ["Bounded", "CacheSlot", "Caches", "HasCaches"]
 
 _T = TypeVar("_T")
@@ -57,6 +59,12 @@ class Caches:
     def clear(self) -> None:
         """Forget everything kept (it will be made again when next asked for)."""
         self._values.clear()
+
+    def __reduce__(self) -> tuple[type[Caches], tuple[()]]:
+        # A copy (copy, deepcopy, pickle) starts empty, as the owner's copy does: derived
+        # values are made again when asked for (and a compiled Caches has no other way to be
+        # copied).
+        return (Caches, ())
 
     def __repr__(self) -> str:
         return f"<Caches {', '.join(self.names()) or 'empty'}>"
@@ -108,6 +116,11 @@ class CacheSlot(Generic[_O, _T]):
 _MISSING = object()
 
 
+def _refuse(*_args: object, **_kwargs: object) -> Any:
+    raise TypeError("a Bounded table is filled one entry at a time (table[key] = value)")
+
+
+@mypyc_attr(native_class=False)  # a Python class even when compiled: the refusals below
 class Bounded(dict[_K, _V]):
     """A dictionary that keeps at most ``bound`` entries.
 
@@ -136,9 +149,8 @@ class Bounded(dict[_K, _V]):
             # pop, not del: two threads filling one table may both drop the same entry
             self.pop(key, None)
 
-    def _refuse(self, *_args: object, **_kwargs: object) -> Any:
-        raise TypeError("a Bounded table is filled one entry at a time (table[key] = value)")
-
+    # (a function of the module, not of the class body: mypyc builds a compiled Python class's
+    # namespace without the class body's own names)
     update = _refuse
     setdefault = _refuse
     __ior__ = _refuse

@@ -21,6 +21,7 @@ from typing import Any
 
 from realpolitik.caches import Caches
 from realpolitik.calendar import CLASSICAL_CALENDAR, Calendar, read_calendar
+from realpolitik.compiling import Reduced, made_again
 from realpolitik.errors import VariantError, VariantWarning
 from realpolitik.geography import Map, Province, Terrain, UnitType, province_of
 from realpolitik.hooks import VariantHooks, load_hooks, seal_hooks
@@ -48,6 +49,9 @@ class Power:
     colour: str
     aliases: tuple[str, ...] = ()
 
+    def __reduce__(self) -> Reduced:
+        return made_again(self)  # (copied with a game; compiled by mypyc, see compiling.py)
+
 
 @dataclass(frozen=True, slots=True)
 class StartUnit:
@@ -56,6 +60,9 @@ class StartUnit:
     power: str
     type: UnitType
     location: str
+
+    def __reduce__(self) -> Reduced:
+        return made_again(self)  # (copied with a game; compiled by mypyc, see compiling.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +90,9 @@ class Setup:
     when one of them does, since ownership "is computed for each individual country", 1992
     XV.3 and 1971 XIV.2); ``player``: the powers a player commands count together (the 1914
     game's "24 units" / "24 centers", which one of three allied countries could hardly reach)."""
+
+    def __reduce__(self) -> Reduced:
+        return made_again(self)  # (copied with a game; compiled by mypyc, see compiling.py)
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,23 +2,45 @@
 
 ``scripts/test.sh`` runs the suite twice: on the pure-Python sources (``.venv``) and on the
 mypyc-compiled install (``.venv-mypyc``, with ``REALPOLITIK_EXPECT_COMPILED=1``). This checks
-that the second run really imports the compiled modules, not the checkout's sources.
+that the second run really imports every module ``setup.py`` compiles, not the checkout's
+sources, and that the one module that must stay interpreted does.
 """
 
 from __future__ import annotations
 
+import ast
 import importlib
 import os
+from pathlib import Path
 
 import pytest
 
-COMPILED = ("realpolitik.adjudication.movement", "realpolitik.adjudication.equations",
-            "realpolitik.adjudication.resolver", "realpolitik.legality", "realpolitik.listing",
-            "realpolitik.maptables")
+ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.mark.skipif(os.environ.get("REALPOLITIK_EXPECT_COMPILED") != "1",
-                    reason="the pure-Python run")
+def _compiled_modules() -> list[str]:
+    """``setup.py``'s ``COMPILED_MODULES``, as module names (read, not imported: importing
+    ``setup.py`` would run the build)."""
+    tree = ast.parse((ROOT / "setup.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == "COMPILED_MODULES" for t in node.targets):
+            paths = ast.literal_eval(node.value)
+            return [p.removesuffix(".py").replace("/", ".") for p in paths]
+    raise AssertionError("setup.py has no COMPILED_MODULES list")
+
+
+COMPILED = _compiled_modules()
+EXPECT_COMPILED = os.environ.get("REALPOLITIK_EXPECT_COMPILED") == "1"
+
+
+def test_setup_compiles_the_hot_modules() -> None:
+    for name in ("realpolitik.adjudication.movement", "realpolitik.listing",
+                 "realpolitik.caches"):
+        assert name in COMPILED
+
+
+@pytest.mark.skipif(not EXPECT_COMPILED, reason="the pure-Python run")
 @pytest.mark.parametrize("name", COMPILED)
 def test_the_compiled_run_imports_compiled_modules(name: str) -> None:
     module = importlib.import_module(name)
@@ -26,10 +48,20 @@ def test_the_compiled_run_imports_compiled_modules(name: str) -> None:
     assert module.__file__.endswith(".so"), module.__file__
 
 
+def test_the_build_hints_module_stays_interpreted() -> None:
+    # realpolitik.compiling's run-time branch is the one mypyc drops: compiled, mypyc_attr
+    # would not exist at run time (tests/test_build.py runs in both builds).
+    assert "realpolitik.compiling" not in COMPILED
+    module = importlib.import_module("realpolitik.compiling")
+    assert module.__file__ is not None and module.__file__.endswith(".py")
+
+    class Plain:
+        pass
+
+    assert module.mypyc_attr(native_class=False)(Plain) is Plain
+
+
 def test_the_sources_of_every_compiled_module_ship_with_the_package() -> None:
     # the pure-Python path stays: each compiled module has its .py beside it in the sources
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parent.parent
     for name in COMPILED:
-        assert (root / (name.replace(".", "/") + ".py")).is_file(), name
+        assert (ROOT / (name.replace(".", "/") + ".py")).is_file(), name

@@ -3,6 +3,8 @@ and caches never take part in the values that own them."""
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 from dataclasses import dataclass, field, replace
 
@@ -12,7 +14,7 @@ from hypothesis import strategies as st
 
 from realpolitik.caches import Bounded, Caches, CacheSlot
 from realpolitik.game import Game
-from realpolitik.listing import _made_of
+from realpolitik.listing import _made_of, legal_orders
 from realpolitik.maptables import tables_for
 from realpolitik.position import Position
 from realpolitik.variant import Variant, load_variant
@@ -80,8 +82,21 @@ def test_a_bounded_table_refuses_the_ways_around_its_bound() -> None:
         table.update({1: 1})
     with pytest.raises(TypeError):
         table.setdefault(1, 1)
+    with pytest.raises(TypeError):
+        table |= {1: 1}
+    assert not table
     with pytest.raises(ValueError):
         Bounded(1)
+
+
+def test_a_copy_of_caches_starts_empty() -> None:
+    # (the same in the compiled build, where Caches is a native class)
+    position = Game(load_variant("classical")).position
+    legal_orders(position, "france")
+    assert len(position.caches)
+    for copied in (copy.copy(position.caches), copy.deepcopy(position.caches),
+                   pickle.loads(pickle.dumps(position.caches))):
+        assert isinstance(copied, Caches) and not len(copied)
 
 
 def test_caches_do_not_affect_equality_hash_or_repr() -> None:
