@@ -11,16 +11,12 @@ lives exactly as long as the variant (bounded by the size of the map).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 from realpolitik.caches import CacheSlot
 from realpolitik.geography import UnitType, province_of
 from realpolitik.variant import Variant
 
-if TYPE_CHECKING:
-    from realpolitik.position import Position
-
-__all__ = ["Occupancy", "Places", "occupancy_of", "places_of"]
+__all__ = ["Places", "places_of"]
 
 
 class Places:
@@ -108,46 +104,3 @@ def _mask(ids: Iterable[int]) -> int:
 places_of: CacheSlot[Variant, Places] = CacheSlot("place numbering", Places)
 """The variant's :class:`Places`, made on first use; one per variant, sized by its map."""
 
-
-class Occupancy:
-    """Who stands where in one position, by the ids of the variant's :class:`Places`: the units
-    on the board (not the dislodged ones) as integer tables indexed by province id, and masks.
-
-    Made once per position, from its units, by :data:`occupancy_of`; read only."""
-
-    __slots__ = ("location", "power", "armies", "fleets")
-
-    def __init__(self, position: Position) -> None:
-        places = places_of(position.variant)
-        location = [-1] * len(places.provinces)
-        power = [-1] * len(places.provinces)
-        armies = fleets = 0
-        province_id, location_id = places.province_id, places.location_id
-        power_id, no_power = places.power_id, len(places.powers)
-        for province, unit in position.units.items():
-            pid = province_id[province]
-            location[pid] = location_id[unit.location]
-            power[pid] = power_id.get(unit.power, no_power)
-            if unit.type is UnitType.FLEET:
-                fleets |= 1 << pid
-            else:
-                armies |= 1 << pid
-        self.location: tuple[int, ...] = tuple(location)
-        """Province id -> the location id of the unit there (its coast, for a fleet on one),
-        or -1 if the province is empty."""
-        self.power: tuple[int, ...] = tuple(power)
-        """Province id -> the power id of the unit there, ``len(places.powers)`` for a unit
-        of no power (a variant's neutral units), or -1 if the province is empty."""
-        self.armies: int = armies
-        """A mask of the provinces with an army."""
-        self.fleets: int = fleets
-        """A mask of the provinces with a fleet."""
-
-    @property
-    def occupied(self) -> int:
-        """A mask of the provinces with a unit."""
-        return self.armies | self.fleets
-
-
-occupancy_of: CacheSlot[Position, Occupancy] = CacheSlot("occupancy by province id", Occupancy)
-"""The position's :class:`Occupancy`, made on first use; one per position, sized by its map."""
