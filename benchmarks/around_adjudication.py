@@ -113,6 +113,11 @@ def replay(recorded: Recorded, rounds: int) -> dict[PhaseType, float]:
         best[phase_type] = float("inf")
         for _ in range(rounds):
             games = [(_copy(g, g.variant), r) for g, r in of_type]
+            for game, _ in games:
+                # what the bench's phase has worked out before processing (the powers to
+                # order, kept with the position; the recording's process let go of it)
+                game._powers_cache = None  # noqa: SLF001
+                game.powers_to_order()
             resolutions: Iterator[Resolution] = iter([r for _, r in games])
             names["adjudicate"] = partial(_next_of, resolutions)
             gc.collect()

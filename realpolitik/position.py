@@ -277,6 +277,15 @@ class Position:
         return f"<Position {self.phase} [{units}]>"
 
 
+def same_powers(before: Position, after: Position) -> None:
+    """Tell ``after``, whose units are ``before``'s moved (none added, removed or changing
+    hands: a movement phase with no unit dislodged or lost), that its powers with units are
+    ``before``'s, if ``before`` has worked them out (they are then not worked out again)."""
+    known = _powers_with_units.peek(before)
+    if known is not None:
+        _powers_with_units.put(after, known)
+
+
 def _unpickled_position(variant: Variant, phase: Phase, units: dict[str, Unit],
                         centers: dict[str, str], dislodged: tuple[DislodgedUnit, ...],
                         standoffs: frozenset[str], state: VariantState | None) -> Position:
