@@ -495,9 +495,15 @@ class Game:
             sheet = parse_orders(orders, self._position, power=power)
             entries = tuple(_mark_replaced([self._entry(e) for e in sheet.entries]))
         else:
-            given = [o if o.power == power else with_power(o, power) for o in orders]
+            given = list(orders)
             is_listed = self._listed_orders(power).holds
-            if all(map(is_listed, given)):  # legal as they stand: no check, no text written
+            all_listed = all(map(is_listed, given))
+            if not all_listed:
+                # (an order for another power or none is not listed for this one: its power
+                # is set, and it is looked for again)
+                given = [o if o.power == power else with_power(o, power) for o in given]
+                all_listed = all(map(is_listed, given))
+            if all_listed:  # legal as they stand: no check, no text written
                 entries = tuple(map(_listed_entry, given))
                 listed = given
             else:
