@@ -177,7 +177,7 @@ def _decide(board: Board, rules: Rules, paradoxes: set[int]) -> tuple[Equations,
     """
     equations = Equations(board, rules, _unset)
     n = board.n
-    kind, matched, prov, at = board.kind, board.matched, board.prov, board.at
+    kind, matched, prov, occupant = board.kind, board.matched, board.prov, board.occupant
     moves_into, route, dest = board.moves_into, board.route, board.dest
     conditional, supports, opposite = board.conditional, board.supports, board.opposite
     power = board.power
@@ -199,7 +199,7 @@ def _decide(board: Board, rules: Rules, paradoxes: set[int]) -> tuple[Equations,
                 left.append(i)
             continue
         movers = moves_into[dest[i]]
-        d = at.get(dest[i], -1)
+        d = occupant[i]
         if d < 0 and len(movers) == 1:
             continue  # over land into an empty province no one else moves to
         if plain and not supports[i] and (
@@ -333,9 +333,9 @@ class _Decided:
         """The units that moved, by index."""
         dislodged_by = [-1] * b.n
         dislodged: list[int] = []
-        at, dest = b.at, b.dest
+        occupant = b.occupant
         for i in went:
-            d = at.get(dest[i], -1)
+            d = occupant[i]
             if d >= 0 and not moved[d]:
                 dislodged_by[d] = i
                 dislodged.append(d)
@@ -462,7 +462,7 @@ class _Decided:
             if any(c in self.paradoxes for c in fleets):
                 return _PARADOX
             return _CONVOY_DISRUPTED
-        d = b.at.get(b.dest[i], -1)
+        d = b.occupant[i]
         if d >= 0 and b.power[d] == b.power[i] and self.eq.attack(i) == 0:
             return _SELF_DISLODGE
         return _BOUNCED
@@ -560,7 +560,7 @@ class _Explainer(_Decided):
         text = self.order_text(i)
         if self.moved[i]:
             attack = eq.attack(i)
-            d = b.at.get(b.dest[i], -1)
+            d = b.occupant[i]
             how = " by convoy" if eq.by_convoy(i) else ""
             if how and b.empty_routes and i in b.empty_routes and not eq.fleet_path(i):
                 how = f" by convoy through empty seas ({b.mods.empty_convoys.rule})" \
@@ -680,7 +680,7 @@ class _Explainer(_Decided):
                     f"{'was' if len(names) == 1 else 'were'} dislodged",
                     tuple(names), 0, None)
         attack = eq.attack(i)
-        d = b.at.get(b.dest[i], -1)
+        d = b.occupant[i]
         if kind is _SELF_DISLODGE:
             unit = self.unit_text(d)
             return (_SELF_DISLODGE,
