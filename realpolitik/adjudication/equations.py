@@ -157,6 +157,7 @@ class Board:
         defence_bonus: Mapping[str, int] = _NO_BONUS,
         modifiers: MovementModifiers = NO_MODIFIERS,
         kinds: OrderKinds | None = None,
+        explain: bool = False,
     ) -> None:
         """``orders``: the orders the units follow, each naming its unit by its location, at
         most one per unit (a unit without one holds), as the rules read them: a phase's
@@ -167,7 +168,10 @@ class Board:
         has them already. ``variant_rules`` brings the variant's conditional borders and
         corners; ``defence_bonus`` (province -> extra strength needed
         to dislodge the unit there) and ``modifiers`` come from the variant's hooks; ``kinds``
-        (the variant's own kinds of order, if it has any) say what their orders do."""
+        (the variant's own kinds of order, if it has any) say what their orders do. With
+        ``explain`` every support names its target and destination (:attr:`target`,
+        :attr:`dest`), as the sentences read them; without, a support into a province no unit
+        moves to is only marked unmatched."""
         n = self.n = len(units)
         self.bonus = defence_bonus
         """Province -> extra hold strength of the unit there: the hooks' defence bonuses, and
@@ -306,11 +310,17 @@ class Board:
         """The supports and convoys that match the order of the unit they name (ascending)."""
         for i, support_move in support_moves:
             kind[i] = SUPPORT_MOVE
+            to = support_move.destination
+            d = province_at[to]
+            if d not in moves_into and not explain:
+                # no unit moves where it is aimed (what it names is read only to explain it)
+                matched[i] = False
+                continue
             t = target[i] = at.get(province_at[support_move.supported_location], -1)
-            to = dest_loc[i] = support_move.destination
-            d = dest[i] = province_at[to]
+            dest_loc[i] = to
+            dest[i] = d
             # (a support into a coast names the coast the move goes to, or none)
-            if t >= 0 and dest[t] == d and kind[t] == MOVE and (to == d or to == dest_loc[t]):
+            if t >= 0 and kind[t] == MOVE and dest[t] == d and (to == d or to == dest_loc[t]):
                 matching.append(i)
                 if supports[t] is _NONE:
                     supports[t] = [i]

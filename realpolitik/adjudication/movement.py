@@ -159,13 +159,13 @@ def _units_of(position: Position) -> tuple[list[str], list[Unit], dict[str, int]
 
 def _set_up(position: Position, rules: Rules, units: list[Unit], orders: Iterable[Order],
             provinces: list[str], index: dict[str, int], defence_bonus: Mapping[str, int],
-            modifiers: MovementModifiers = NO_MODIFIERS) -> Board:
+            modifiers: MovementModifiers = NO_MODIFIERS, *, explain: bool = False) -> Board:
     """The board of the phase: its units (:func:`_units_of`) and the orders they follow
-    (:class:`Board`)."""
+    (:class:`Board`; ``explain``: everything the sentences read)."""
     variant = position.variant
     return Board(units, orders, tables_for(variant), rules, provinces, index,
                  variant_rules=variant.rules, defence_bonus=defence_bonus,
-                 modifiers=modifiers, kinds=variant.kinds or None)
+                 modifiers=modifiers, kinds=variant.kinds or None, explain=explain)
 
 
 def _decide(board: Board, rules: Rules, paradoxes: set[int]) -> tuple[Equations, list[bool]]:
@@ -926,23 +926,24 @@ class _Record:
                 self._paradoxes).outcomes()
         return outcomes
 
-    def _board_again(self) -> tuple[Board, list[bool]]:
-        """The phase's board set up again from the record, and every decision's value."""
+    def _board_again(self, *, explain: bool = False) -> tuple[Board, list[bool]]:
+        """The phase's board set up again from the record (``explain``: with everything the
+        sentences read), and every decision's value."""
         position = self._position
         provinces, units, index = _units_of(position)
         unit_orders = self._unit_orders
         if unit_orders is None:  # every order was taken as given
             board = _set_up(position, self._rules, units, self._given, provinces, index,
-                            self._defence_bonus, self._modifiers)
+                            self._defence_bonus, self._modifiers, explain=explain)
         else:
             board = _set_up(position, self._rules, units, _followed(unit_orders), provinces,
-                            index, self._defence_bonus, self._modifiers)
+                            index, self._defence_bonus, self._modifiers, explain=explain)
         return board, [decision != 0 for decision in self._decisions]
 
     def _explain(self) -> list[Detail]:
         """The detail of every unit's order, from the record alone."""
         position = self._position
-        board, value = self._board_again()
+        board, value = self._board_again(explain=True)
         explainer = _Explainer(board, Equations(board, self._rules, value.__getitem__), value,
                                self._paradoxes, position.variant.map,
                                place_writer(position.variant))
