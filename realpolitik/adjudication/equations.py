@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import Generic, NamedTuple, TypeAlias, TypeVar
 
 from realpolitik.geography import UnitType
 from realpolitik.hooks import (
@@ -68,10 +68,33 @@ __all__ = [
 ]
 
 _ARMY, _FLEET = UnitType.ARMY, UnitType.FLEET
+_T = TypeVar("_T")
+
+
+class _Same(Generic[_T]):
+    """A table of the board in which every unit has the same entry (none has one of its
+    own): read as the list that replaces it once a unit gets one. Most phases give no unit
+    a convoy route, a convoying fleet or a shield, and a list per unit of each costs more
+    than the rare read of this."""
+
+    __slots__ = ("entry",)
+
+    def __init__(self, entry: _T) -> None:
+        self.entry = entry
+
+    def __getitem__(self, unit: int) -> _T:
+        return self.entry
+
+
+_PerUnit: TypeAlias = "list[_T] | _Same[_T]"
+"""A table of the board with an entry per unit (by unit index)."""
 _NONE: list[int] = []
 """Shared empty list: no supports or convoys (never appended to)."""
 _NO_FLEETS: frozenset[int] = frozenset()
 _NO_GRAPH: Mapping[int, tuple[int, ...]] = MappingProxyType({})
+_NO_CONVOYERS: _Same[list[int]] = _Same(_NONE)
+_NO_FLEETS_EACH: _Same[frozenset[int]] = _Same(_NO_FLEETS)
+_NO_GRAPH_EACH: _Same[Mapping[int, tuple[int, ...]]] = _Same(_NO_GRAPH)
 _NO_BONUS: Mapping[str, int] = MappingProxyType({})
 _NO_GATES: Mapping[int, tuple[ConditionalBorder, ...]] = MappingProxyType({})
 _NO_POINTS: Mapping[int, str] = MappingProxyType({})
@@ -219,11 +242,15 @@ class Board:
         support_moves: list[tuple[int, SupportMove]] = []
         support_holds: list[tuple[int, SupportHold]] = []
         convoys: list[tuple[int, Convoy]] = []
+        add_support_move = support_moves.append
         # One pass over the orders: which unit each is for, and what it asks, read into the
         # board's lists. (Each kind is told by its exact class: ``type(x) is C`` is the
         # cheapest test, and the type checker reads it.)
         for order in orders:
-            if type(order) is Move:
+            if type(order) is SupportMove:  # (the commonest order of all)
+                i = at.get(order.location, -1)
+                add_support_move((i, order))
+            elif type(order) is Move:
                 i = at.get(order.location, -1)
                 if i < 0:
                     i = _coast_unit(at, province_at, order.location)
@@ -245,9 +272,6 @@ class Board:
                 if units[i].type is _ARMY and (order.via_convoy or d not in army_adj[prov[i]]):
                     by_sea.append(i)
                 continue
-            if type(order) is SupportMove:
-                i = at.get(order.location, -1)
-                support_moves.append((i, order))
             elif type(order) is SupportHold:
                 i = at.get(order.location, -1)
                 support_holds.append((i, order))
@@ -304,7 +328,7 @@ class Board:
         # (every move is known by now).
         matched = self.matched = [True] * n
         supports: list[list[int]] = [_NONE] * n
-        convoyers: list[list[int]] = [_NONE] * n
+        convoyers: _PerUnit[list[int]] = _NO_CONVOYERS
         matching: list[int] = []
         self.matching = matching
         """The supports and convoys that match the order of the unit they name (ascending)."""
@@ -346,6 +370,8 @@ class Board:
             d = dest[i] = province_at[convoy.destination]
             if t >= 0 and kind[t] == MOVE and dest[t] == d and units[t].type is _ARMY:
                 matching.append(i)
+                if not isinstance(convoyers, list):
+                    convoyers = [_NONE] * n
                 if convoyers[t] is _NONE:
                     convoyers[t] = [i]
                     if t not in by_sea:
@@ -370,10 +396,11 @@ class Board:
         # Head-to-head battles, and how army moves with a convoy in sight travel.
         opposite = self.opposite = [-1] * n
         self.route = [LAND] * n
-        self.route_start: list[frozenset[int]] = [_NO_FLEETS] * n
-        self.route_end: list[frozenset[int]] = [_NO_FLEETS] * n
-        self.route_graph: list[Mapping[int, tuple[int, ...]]] = [_NO_GRAPH] * n
-        self.route_union: list[frozenset[int]] = [_NO_FLEETS] * n
+        # (a move's convoy routes: made per unit when some move has one)
+        self.route_start: _PerUnit[frozenset[int]] = _NO_FLEETS_EACH
+        self.route_end: _PerUnit[frozenset[int]] = _NO_FLEETS_EACH
+        self.route_graph: _PerUnit[Mapping[int, tuple[int, ...]]] = _NO_GRAPH_EACH
+        self.route_union: _PerUnit[frozenset[int]] = _NO_FLEETS_EACH
         # (borders along which units may exchange places: their moves are no head-to-head)
         swaps = variant_rules.swap_borders if variant_rules is not None else ()
         for i in moves:
@@ -400,7 +427,7 @@ class Board:
                     shielding.append(i)
 
         # Supports a convoyed army cannot cut under the rulebooks' paradox rules (4.A.2).
-        self.shielded: list[frozenset[int]] = [_NO_FLEETS] * n
+        self.shielded: _PerUnit[frozenset[int]] = _NO_FLEETS_EACH
         """Support -> the army moves that, when convoyed, do not cut it."""
         if shielding and rules.convoy_paradox in _SHIELDING_PARADOX_RULES:
             self._set_shields(tables, rules.convoy_paradox, shielding)
@@ -550,10 +577,20 @@ class Board:
             for c in fleets
         }
         on_route = fleets_on_routes(sorted(start), end, graph)
-        self.route_start[i] = start & on_route
-        self.route_end[i] = end & on_route
-        self.route_graph[i] = {c: tuple(x for x in graph[c] if x in on_route) for c in on_route}
-        self.route_union[i] = frozenset(on_route)
+        starts, ends, graphs, unions = (self.route_start, self.route_end, self.route_graph,
+                                        self.route_union)
+        if not isinstance(starts, list):  # the first move with a route
+            starts = self.route_start = [_NO_FLEETS] * self.n
+        if not isinstance(ends, list):
+            ends = self.route_end = [_NO_FLEETS] * self.n
+        if not isinstance(graphs, list):
+            graphs = self.route_graph = [_NO_GRAPH] * self.n
+        if not isinstance(unions, list):
+            unions = self.route_union = [_NO_FLEETS] * self.n
+        starts[i] = start & on_route
+        ends[i] = end & on_route
+        graphs[i] = {c: tuple(x for x in graph[c] if x in on_route) for c in on_route}
+        unions[i] = frozenset(on_route)
         return True
 
     def _set_empty_route(self, i: int, fleets: list[int], tables: MapTables,
@@ -645,8 +682,11 @@ class Board:
                     prov[c] == self.dest[s] and self._necessary(j, c) for c in fleets)
             if shielded:
                 shields.setdefault(s, set()).add(j)
-        for s, shield in shields.items():
-            self.shielded[s] = frozenset(shield)
+        if shields:
+            shields_of: list[frozenset[int]] = [_NO_FLEETS] * self.n
+            for s, shield in shields.items():
+                shields_of[s] = frozenset(shield)
+            self.shielded = shields_of
 
     def _necessary(self, j: int, fleet: int) -> bool:
         """True if every route of the army move ``j`` passes through ``fleet``."""
