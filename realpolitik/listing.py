@@ -307,7 +307,8 @@ class _UnitPlaces:
     variant, sized by its map (a code per location and unit type at most)."""
 
     __slots__ = ("tables", "provinces", "province_id", "code", "province", "occupant_key",
-                 "move_provinces", "move_keys", "province_name", "convoy_fleet", "shore_army")
+                 "move_provinces", "move_keys", "province_name", "convoy_fleet", "shore_army",
+                 "names", "fleet_bit", "shore_seas", "convoy_near")
 
     def __init__(self, variant: Variant) -> None:
         tables = self.tables = tables_for(variant)
@@ -338,6 +339,28 @@ class _UnitPlaces:
             utype is UnitType.ARMY and loc in tables.shores for utype, loc in standing]
         """Code -> True for an army on a shore (:attr:`MapTables.shores`): it could be
         convoyed."""
+        self.names = places.provinces
+        """Province id -> its name."""
+        self.fleet_bit: list[int] = [0 if prov is None else 1 << pid[prov]
+                                     for prov in self.convoy_fleet]
+        """Code -> for a fleet that may convoy, the bit of its province (0 for any other
+        unit): the convoy plan works on masks of provinces (bit ``k``: province id ``k``)."""
+        self.shore_seas: list[int] = [
+            _mask_of(pid, tables.shore_convoy_spaces[province_of(loc)]) if shore else 0
+            for (_, loc), shore in zip(standing, self.shore_army, strict=True)]
+        """Code -> for an army on a shore, the mask of the convoy spaces next to it (0 for any
+        other unit)."""
+        self.convoy_near: list[int] = [
+            _mask_of(pid, tables.convoy_adj.get(name, ())) for name in places.provinces]
+        """Province id -> the mask of the convoy spaces next to it, if it is one (else 0)."""
+
+
+def _mask_of(province_id: Mapping[str, int], provinces: Iterable[str]) -> int:
+    """The mask of ``provinces`` (bit ``k``: province id ``k``)."""
+    mask = 0
+    for province in provinces:
+        mask |= 1 << province_id[province]
+    return mask
 
 
 _unit_places: CacheSlot[Variant, _UnitPlaces] = CacheSlot(
@@ -368,35 +391,48 @@ class _ConvoyAnswer(NamedTuple):
     (they may convoy) and those that could support a move by convoy (they may have to leave
     the support out, 6.D.31). The others' orders are as if the army were not there, so a big
     group's fleets are not all looked at for every army next to it."""
+    group: frozenset[str]
+    """The group of fleets (their provinces) the answer is for."""
 
 
 class _ConvoyAnswers:
     """:meth:`MapTables.convoy_reach`'s answers as :class:`_ConvoyAnswer`, by (army province,
-    group of fleets), up to :data:`_MAX_CONVOY_ANSWERS` of them."""
+    group of fleets) as (province id, mask of the fleets' provinces), up to
+    :data:`_MAX_CONVOY_ANSWERS` of them."""
 
     __slots__ = ("answers", "made")
 
     def __init__(self, _variant: Variant) -> None:
-        self.answers: Bounded[tuple[str, frozenset[str]], _ConvoyAnswer] = Bounded(
-            _MAX_CONVOY_ANSWERS)
+        self.answers: Bounded[tuple[int, int], _ConvoyAnswer] = Bounded(_MAX_CONVOY_ANSWERS)
         self.made = 0
         """How many serials were given."""
 
-    def answer(self, tables: MapTables, army: str, group: frozenset[str]) -> _ConvoyAnswer:
-        """The answer of ``army`` (a province) with the fleets ``group``."""
-        key = (army, group)
+    def answer(self, numbered: _UnitPlaces, army: int, group_mask: int) -> _ConvoyAnswer:
+        """The answer of the army in province id ``army`` with the fleets in the provinces of
+        ``group_mask``."""
+        key = (army, group_mask)
         found = self.answers.get(key)
         if found is None:
             self.made += 1
-            reach, by_convoy, needed = tables.convoy_reach(army, group)
+            tables = numbered.tables
+            group = frozenset(_names_in(numbered.names, group_mask))
+            reach, by_convoy, needed = tables.convoy_reach(numbered.names[army], group)
             pairs_of = dict(needed)
             dests = frozenset(dest for dest, _, _ in by_convoy)
             fleets = frozenset(fleet for fleet in group if fleet in pairs_of or (
                 dests and not dests.isdisjoint(_fleet_support_reach(tables, fleet))))
             found = self.answers[key] = _ConvoyAnswer(
                 self.made, reach, by_convoy, {dest: key for dest, _, key in by_convoy},
-                pairs_of, fleets)
+                pairs_of, fleets, group)
         return found
+
+
+def _names_in(names: tuple[str, ...], mask: int) -> Iterator[str]:
+    """The names of the provinces in ``mask``, lowest id first."""
+    while mask:
+        low = mask & -mask
+        yield names[low.bit_length() - 1]
+        mask ^= low
 
 
 def _fleet_support_reach(tables: MapTables, province: str) -> frozenset[str]:
@@ -439,41 +475,64 @@ class _ConvoyPlan:
 def _plan_convoys(variant: Variant, codes: list[int], numbered: _UnitPlaces,
                   ) -> _ConvoyPlan | None:
     """The position's :class:`_ConvoyPlan` (``codes``: its units' codes, in order); None if no
-    army could be convoyed."""
-    fleets = frozenset(filter(None, map(numbered.convoy_fleet.__getitem__, codes)))
+    army could be convoyed. Worked out on masks of provinces: the fleets that may convoy, the
+    convoy spaces next to each army on a shore, the group of fleets joined to them."""
+    # (provinces are distinct, so the sum of the fleets' bits is their mask)
+    fleets = sum(map(numbered.fleet_bit.__getitem__, codes))
     if not fleets:
         return None
     plan: _ConvoyPlan | None = None
-    tables = numbered.tables
-    shore_seas = tables.shore_convoy_spaces
-    province_name = numbered.province_name
-    group_of: dict[str, frozenset[str]] = {}
+    names = numbered.names
+    convoy_near = numbered.convoy_near
+    groups: dict[int, int] = {}
+    """Province id of a fleet -> the mask of its group (the fleets joined to it), as found."""
     answers = _convoy_answers(variant)
-    for index in compress(range(len(codes)), map(numbered.shore_army.__getitem__, codes)):
-        prov = province_name[codes[index]]
-        seas = shore_seas[prov] & fleets
-        if not seas:
-            continue
+    shore_seas = numbered.shore_seas
+    # (the armies next to a fleet picked out in C: most units are not)
+    for index in compress(range(len(codes)), map(fleets.__and__,
+                                                 map(shore_seas.__getitem__, codes))):
+        seas = shore_seas[codes[index]] & fleets
         if plan is None:
-            group_of = tables.fleet_groups(fleets)
             plan = _ConvoyPlan()
-        group = frozenset().union(*(group_of[s] for s in seas)) if len(seas) > 1 \
-            else group_of[next(iter(seas))]
-        answer = answers.answer(tables, prov, group)
+        group = 0
+        while seas:  # the groups of the fleets next to the army, joined
+            low = seas & -seas
+            seas ^= low
+            found = groups.get(low.bit_length() - 1)
+            if found is None:  # a group not met yet: every fleet joined to this one
+                found = frontier = low
+                while frontier:
+                    near = 0
+                    while frontier:
+                        bit = frontier & -frontier
+                        frontier ^= bit
+                        near |= convoy_near[bit.bit_length() - 1]
+                    frontier = near & fleets & ~found
+                    found |= frontier
+                members = found
+                while members:
+                    bit = members & -members
+                    members ^= bit
+                    groups[bit.bit_length() - 1] = found
+            group |= found
+            seas &= ~found
+        prov_id = numbered.province[codes[index]]
+        answer = answers.answer(numbered, prov_id, group)
         reach, by_convoy = answer.reach, answer.by_convoy
         if not reach:
             continue
+        prov = names[prov_id]
         plan.reach[prov] = reach
         plan.touched.add(prov)
         plan.touched |= answer.fleets
-        source = (answer, prov, group)
+        source = (answer, prov, answer.group)
         sources = plan.sources
         for sea in answer.fleets:
-            found = sources.get(sea)
-            if found is None:
+            found_sources = sources.get(sea)
+            if found_sources is None:
                 sources[sea] = [source]
             else:
-                found.append(source)
+                found_sources.append(source)
         if by_convoy:
             plan.by_convoy_at.append((index, by_convoy))
     return plan
