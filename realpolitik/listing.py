@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from itertools import chain, compress, filterfalse, repeat
 from operator import attrgetter, is_
 from types import MappingProxyType
-from typing import NamedTuple, cast
+from typing import NamedTuple
 
 from realpolitik.caches import Bounded, CacheSlot
 from realpolitik.geography import UnitType, province_of
@@ -132,6 +132,14 @@ def listed_orders(position: Position, power: str, *, rules: Rules | None = None,
     listings = _listings(position)
     listed = listings.get((power, rules))
     if listed is None:
+        powers = position.variant.power_ids
+        if position.phase.type is PhaseType.MOVEMENT and power in powers:
+            # every power's movement orders are listed at once (and the same under any
+            # rules): each power gets its ListedOrders now, as a game asks for them all
+            listing = _movement_listing(position)
+            for each in powers:
+                listings[each, rules] = ListedOrders(each, listing.get(each) or {})
+            return listings[power, rules]
         listed = listings[power, rules] = ListedOrders(
             power, _legal_orders(position, power, rules))
     return listed
@@ -538,6 +546,10 @@ def _plan_convoys(variant: Variant, codes: list[int], numbered: _UnitPlaces,
     return plan
 
 
+_present: Callable[[None, Iterable[Order | None]], Iterator[Order]] = filter
+"""``filter``, typed for the supports the listing looks up (None for a unit's own moves)."""
+
+
 def _find_movement_listing(position: Position) -> dict[str, dict[str, tuple[Order, ...]]]:
     """Every power's movement orders (:func:`_list_movement` of the variant's powers)."""
     return _list_movement(position, frozenset(position.variant.power_ids))
@@ -609,22 +621,19 @@ def _list_movement(position: Position, powers: frozenset[str],
         prov = made.province
         if prov not in touched:
             orders = (*made.fixed,
-                      *cast("Iterator[Order]", filter(None, map(made.supports.__getitem__,
-                                                                 supports))))
+                      *_present(None, map(made.supports.__getitem__, supports)))
         elif (sources := plan_sources.get(prov)) is None:  # an army that could be convoyed
             reach = plan_reach[prov]
             head = made.heads.get(reach)
             if head is None:
                 head = made.head(reach, army_adj[prov])
-            orders = (*head, *cast("Iterator[Order]", filter(None, map(
-                made.supports.__getitem__, supports))))
+            orders = (*head, *_present(None, map(made.supports.__getitem__, supports)))
         else:  # a fleet that could convoy
             spared, convoys = made.convoy_part(sources, tables)
             if spared:
                 supports = filterfalse(spared.__contains__, supports)
             orders = (*made.fixed,
-                      *cast("Iterator[Order]", filter(None, map(made.supports.__getitem__,
-                                                                 supports))),
+                      *_present(None, map(made.supports.__getitem__, supports)),
                       *convoys)
         if extras is not None:
             extra = extras.get(unit.power)
@@ -690,31 +699,6 @@ def _move(utype: UnitType, loc: str, dest: str, via: bool, power: str) -> Move:
     return order
 
 
-def _support_hold(utype: UnitType, loc: str, other_loc: str, other_type: UnitType, power: str,
-                  ) -> SupportHold:
-    order: SupportHold = _new(SupportHold)
-    _set_type(order, utype)
-    _set_loc(order, loc)
-    _set_power(order, power)
-    _set_shloc(order, other_loc)
-    _set_shtype(order, other_type)
-    _set_shpower(order, None)
-    return order
-
-
-def _support_move(utype: UnitType, loc: str, mover_loc: str, mover_type: UnitType, dest: str,
-                  power: str) -> SupportMove:
-    order: SupportMove = _new(SupportMove)
-    _set_type(order, utype)
-    _set_loc(order, loc)
-    _set_power(order, power)
-    _set_sloc(order, mover_loc)
-    _set_smdest(order, dest)
-    _set_stype(order, mover_type)
-    _set_spower(order, None)
-    return order
-
-
 def _convoy(utype: UnitType, loc: str, army_loc: str, dest: str, power: str) -> Convoy:
     order: Convoy = _new(Convoy)
     _set_type(order, utype)
@@ -726,7 +710,7 @@ def _convoy(utype: UnitType, loc: str, army_loc: str, dest: str, power: str) -> 
     return order
 
 
-class _Supports(dict[int, SupportHold | SupportMove | None]):
+class _Supports(dict[int, Order | None]):
     """One unit's supports by support key (:meth:`MapTables.support_key`): of the unit there
     to hold, or of the move; None for the unit's own moves. Each is made the first time it is
     looked up (``__missing__``: no exception, no second pass)."""
@@ -738,15 +722,26 @@ class _Supports(dict[int, SupportHold | SupportMove | None]):
         self.made = made
         self.named = named
 
-    def __missing__(self, key: int) -> SupportHold | SupportMove:
+    def __missing__(self, key: int) -> Order:
         made = self.made
         named = self.named[key]
         support: SupportHold | SupportMove
+        # (the makers' steps written out: a support is made some 20 times a phase in a new
+        # game, and a Python call more costs a fifth of the making)
         if len(named) == 2:
-            support = _support_hold(made.utype, made.loc, named[0], named[1], made.power)
+            support = _new(SupportHold)
+            _set_shloc(support, named[0])
+            _set_shtype(support, named[1])
+            _set_shpower(support, None)
         else:
-            support = _support_move(made.utype, made.loc, named[3], named[2], named[1],
-                                    made.power)
+            support = _new(SupportMove)
+            _set_sloc(support, named[3])
+            _set_smdest(support, named[1])
+            _set_stype(support, named[2])
+            _set_spower(support, None)
+        _set_type(support, made.utype)
+        _set_loc(support, made.loc)
+        _set_power(support, made.power)
         self[key] = support
         return support
 
