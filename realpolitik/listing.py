@@ -314,9 +314,8 @@ class _UnitPlaces:
     phase is a list indexed by its code; provinces are :func:`places_of`'s ids. Made once per
     variant, sized by its map (a code per location and unit type at most)."""
 
-    __slots__ = ("tables", "provinces", "province_id", "code", "province", "occupant_key",
-                 "move_provinces", "move_keys", "province_name", "convoy_fleet", "shore_army",
-                 "names", "fleet_bit", "shore_seas", "convoy_near")
+    __slots__ = ("tables", "provinces", "province_id", "names", "code", "province",
+                 "occupant_at", "moves_at", "fleet_bit", "shore_seas", "convoy_near")
 
     def __init__(self, variant: Variant) -> None:
         tables = self.tables = tables_for(variant)
@@ -324,40 +323,35 @@ class _UnitPlaces:
         pid = self.province_id = places.province_id
         self.provinces = len(places.provinces)
         """How many provinces the map has."""
+        self.names = places.provinces
+        """Province id -> its name."""
         standing = list(tables.sorted_near)
         self.code: dict[tuple[UnitType, str], int] = {key: i for i, key in enumerate(standing)}
         """(unit type, location) -> its code."""
         self.province: list[int] = [pid[province_of(loc)] for _, loc in standing]
         """Code -> the id of the unit's province."""
-        self.occupant_key: list[int] = [tables.occupant_keys[key] for key in standing]
-        """Code -> the support key (:meth:`MapTables.support_key`) of the unit, to hold."""
-        self.move_provinces: list[tuple[int, ...]] = [
-            tuple(map(pid.__getitem__, tables.moves_into[key])) for key in standing]
-        """Code -> the ids of the provinces it can move into without a convoy."""
-        self.move_keys: list[tuple[int, ...]] = [tables.mover_keys[key] for key in standing]
-        """Code -> the support keys of those moves, in step with ``move_provinces``."""
-        self.province_name: list[str] = [province_of(loc) for _, loc in standing]
-        """Code -> the name of the unit's province."""
-        self.convoy_fleet: list[str | None] = [
-            province_of(loc) if utype is UnitType.FLEET and province_of(loc)
-            in tables.convoy_spaces else None for utype, loc in standing]
-        """Code -> for a fleet that may convoy (:attr:`MapTables.convoy_spaces`), its
-        province; None for any other unit."""
-        self.shore_army: list[bool] = [
-            utype is UnitType.ARMY and loc in tables.shores for utype, loc in standing]
-        """Code -> True for an army on a shore (:attr:`MapTables.shores`): it could be
-        convoyed."""
-        self.names = places.provinces
-        """Province id -> its name."""
-        self.fleet_bit: list[int] = [0 if prov is None else 1 << pid[prov]
-                                     for prov in self.convoy_fleet]
-        """Code -> for a fleet that may convoy, the bit of its province (0 for any other
-        unit): the convoy plan works on masks of provinces (bit ``k``: province id ``k``)."""
+        self.occupant_at: list[tuple[int, int]] = [
+            (prov_id, tables.occupant_keys[key])
+            for prov_id, key in zip(self.province, standing, strict=True)]
+        """Code -> (the id of the unit's province, its support key to hold
+        (:meth:`MapTables.support_key`))."""
+        self.moves_at: list[tuple[tuple[int, int], ...]] = [
+            tuple(zip(map(pid.__getitem__, tables.moves_into[key]), tables.mover_keys[key],
+                      strict=True)) for key in standing]
+        """Code -> (province id, support key) of each move it can make without a convoy."""
+        convoying = tables.convoy_spaces
+        self.fleet_bit: list[int] = [
+            1 << prov_id if utype is UnitType.FLEET and province_of(loc) in convoying else 0
+            for prov_id, (utype, loc) in zip(self.province, standing, strict=True)]
+        """Code -> for a fleet that may convoy (:attr:`MapTables.convoy_spaces`), the bit of
+        its province; 0 for any other unit. The convoy plan works on masks of provinces (bit
+        ``k``: province id ``k``)."""
         self.shore_seas: list[int] = [
-            _mask_of(pid, tables.shore_convoy_spaces[province_of(loc)]) if shore else 0
-            for (_, loc), shore in zip(standing, self.shore_army, strict=True)]
-        """Code -> for an army on a shore, the mask of the convoy spaces next to it (0 for any
-        other unit)."""
+            _mask_of(pid, tables.shore_convoy_spaces[loc])
+            if utype is UnitType.ARMY and loc in tables.shores else 0
+            for utype, loc in standing]
+        """Code -> for an army on a shore (:attr:`MapTables.shores`: it could be convoyed), the
+        mask of the convoy spaces next to it; 0 for any other unit."""
         self.convoy_near: list[int] = [
             _mask_of(pid, tables.convoy_adj.get(name, ())) for name in places.provinces]
         """Province id -> the mask of the convoy spaces next to it, if it is one (else 0)."""
@@ -578,21 +572,20 @@ def _list_movement(position: Position, powers: frozenset[str],
     # classical map and 80 us on one of 2,000 spaces, where the listing takes some 4 ms)
     into: list[list[int]] = [[] for _ in range(numbered.provinces)]
     into_of = into.__getitem__
-    append = list.append
-    # (without a Python-level step per move: each append is made by map)
-    any(map(append, map(into_of, map(numbered.province.__getitem__, codes)),
-            map(numbered.occupant_key.__getitem__, codes)))
-    move_provinces, move_keys = numbered.move_provinces.__getitem__, numbered.move_keys.__getitem__
+    # (plain loops: Python 3.11 runs ``into[p].append(k)`` as specialised instructions, some
+    # twice as fast as calling list.append through map)
+    for prov_id, key in map(numbered.occupant_at.__getitem__, codes):
+        into[prov_id].append(key)
+    moves_at = numbered.moves_at.__getitem__
     if plan is None or not plan.by_convoy_at:
-        any(map(append, map(into_of, chain.from_iterable(map(move_provinces, codes))),
-                chain.from_iterable(map(move_keys, codes))))
+        for prov_id, key in chain.from_iterable(map(moves_at, codes)):
+            into[prov_id].append(key)
     else:
         pid = numbered.province_id
         start = 0
         for index, by_convoy in (*plan.by_convoy_at, (len(codes) - 1, ())):
-            run = codes[start:index + 1]
-            any(map(append, map(into_of, chain.from_iterable(map(move_provinces, run))),
-                    chain.from_iterable(map(move_keys, run))))
+            for prov_id, key in chain.from_iterable(map(moves_at, codes[start:index + 1])):
+                into[prov_id].append(key)
             for dest_prov, _, key in by_convoy:
                 into[pid[dest_prov]].append(key)
             start = index + 1
