@@ -806,7 +806,9 @@ class Game:
             raise GameError(f"the game is over ({self.end.summary})")
         position = self._position
         pending = self._pending
-        disorder = tuple(p for p in self.powers_to_order() if p not in pending)
+        expected = self.powers_to_order()
+        disorder = () if all(map(pending.__contains__, expected)) \
+            else tuple(p for p in expected if p not in pending)
         if disorder and position.phase.type is PhaseType.MOVEMENT:
             self.civil_disorder.update(disorder)
         orders: list[Order] = []
