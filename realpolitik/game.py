@@ -325,6 +325,7 @@ class Game:
         """Powers currently in civil disorder: inactive powers, and those that missed orders."""
         self.coin_toss_winner: int | None = None
         self._power_set = frozenset(self.variant.power_ids)
+        """The powers of the variant, as a set (asked of every submit and process)."""
         self._team_of: dict[str, int] = {
             power: index for index, team in enumerate(self.setup.teams) for power in team
         }
@@ -595,7 +596,7 @@ class Game:
     def _check_can_order(self, power: str) -> None:
         if self.end is not None:
             raise GameError(f"the game is over ({self.end.summary})")
-        if power not in self.variant.power_ids:
+        if power not in self._power_set:
             raise GameError(
                 f"{power!r} is not a power of {self.variant.name}; the powers are "
                 + ", ".join(self.variant.power_ids)
