@@ -68,6 +68,9 @@ __all__ = [
 ]
 
 _ARMY, _FLEET = UnitType.ARMY, UnitType.FLEET
+_ANY_ROUTE_DISRUPTED = MultiRouteConvoy.ANY_ROUTE_DISRUPTED
+_CUT = ConvoyedAttackOnSupporter.CUT
+_NEVER_BOUNCE = DislodgedUnitBounce.NEVER
 _T = TypeVar("_T")
 
 
@@ -242,14 +245,13 @@ class Board:
         support_moves: list[tuple[int, SupportMove]] = []
         support_holds: list[tuple[int, SupportHold]] = []
         convoys: list[tuple[int, Convoy]] = []
-        add_support_move = support_moves.append
         # One pass over the orders: which unit each is for, and what it asks, read into the
         # board's lists. (Each kind is told by its exact class: ``type(x) is C`` is the
         # cheapest test, and the type checker reads it.)
         for order in orders:
             if type(order) is SupportMove:  # (the commonest order of all)
                 i = at.get(order.location, -1)
-                add_support_move((i, order))
+                support_moves.append((i, order))
             elif type(order) is Move:
                 i = at.get(order.location, -1)
                 if i < 0:
@@ -761,10 +763,10 @@ class Equations:
     def __init__(self, board: Board, rules: Rules, resolve: Callable[[int], bool]) -> None:
         self.board = board
         self.resolve = resolve
-        self.any_route = rules.multi_route_convoy is MultiRouteConvoy.ANY_ROUTE_DISRUPTED
-        self.convoy_cuts_own_attack = (rules.convoyed_attack_on_supporter
-                                       is ConvoyedAttackOnSupporter.CUT)
-        self.literal_bounce = rules.dislodged_unit_bounce is DislodgedUnitBounce.NEVER
+        # (the members read once, at import: an enum's class attribute is slow to read)
+        self.any_route = rules.multi_route_convoy is _ANY_ROUTE_DISRUPTED
+        self.convoy_cuts_own_attack = rules.convoyed_attack_on_supporter is _CUT
+        self.literal_bounce = rules.dislodged_unit_bounce is _NEVER_BOUNCE
 
     # -- paths --------------------------------------------------------------------------------
 
