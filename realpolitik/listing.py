@@ -600,12 +600,12 @@ def _list_movement(position: Position, powers: frozenset[str],
     made_get = made_table.get
     out: defaultdict[str, dict[str, tuple[Order, ...]]] = defaultdict(dict)
     for unit, code in zip(unit_list, codes, strict=True):
-        if unit.power not in powers:  # (a neutral unit: listed only when asked for)
+        power = unit.power
+        if power not in powers:  # (a neutral unit: listed only when asked for)
             continue
-        made = made_get((code, unit.power))
+        made = made_get((code, power))
         if made is None:
-            made = made_table[code, unit.power] = _Made(unit.type, unit.location, unit.power,
-                                                         numbered)
+            made = made_table[code, power] = _Made(unit.type, unit.location, power, numbered)
         # the support keys into each province it reaches, in order (its own moves map to None
         # in made.supports, which the filter drops); joined by a plain loop, which costs less
         # than chaining the lists
@@ -632,14 +632,14 @@ def _list_movement(position: Position, powers: frozenset[str],
                       *_present(None, map(made.supports.__getitem__, supports)),
                       *convoys)
         if extras is not None:
-            extra = extras.get(unit.power)
+            extra = extras.get(power)
             if extra is None:
-                extra = extras[unit.power] = _kind_orders(position, unit.power)
+                extra = extras[power] = _kind_orders(position, power)
             orders = (*orders, *extra.get(unit.location, ()))
         if veto is not None:
             orders = tuple(o for o in orders if isinstance(o, Hold)
                            or veto(position, unit, o) is None)
-        out[unit.power][unit.location] = orders
+        out[power][made.loc] = orders
     if empty_convoys(position) is not None:
         for power in list(out):
             _add_empty_convoys(position, power, out[power])
