@@ -29,6 +29,7 @@ import gc
 import hashlib
 import platform
 import random
+import statistics
 import sys
 import time
 import tracemalloc
@@ -79,6 +80,21 @@ class Timing:
         self.setting += t3 - t2
         self.adjudication += t4 - t3
         self.phases += 1
+
+    def add(self, other: Timing) -> None:
+        """Add another run's phases and times to this one's."""
+        self.phases += other.phases
+        self.legal += other.legal
+        self.setting += other.setting
+        self.adjudication += other.adjudication
+        self.choosing += other.choosing
+        self.games += other.games
+
+    def ratios(self, base: Timing) -> list[float]:
+        """``base``'s time per phase over this one's: legal, set, adjudication, all in."""
+        return [(mine_base / base.phases) / (mine / self.phases) for mine_base, mine in (
+            (base.legal, self.legal), (base.setting, self.setting),
+            (base.adjudication, self.adjudication), (base.all_in, self.all_in))]
 
     def per_phase_ms(self, total: float) -> float:
         return 1000 * total / self.phases if self.phases else float("nan")
@@ -193,6 +209,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
     parser.add_argument("--end-year", type=int, default=1935,
                         help="play until this year is over or someone wins (default 1935)")
+    parser.add_argument("--runs", type=int, default=1,
+                        help="play the games this many times over (each engine in turn, game by "
+                             "game) and print each run's ratios and their median (default 1)")
     parser.add_argument("--no-memory", action="store_true",
                         help="skip the (slow) traced-memory run")
     parser.add_argument("--no-diplomacy", action="store_true",
@@ -227,13 +246,20 @@ def main(argv: list[str] | None = None) -> int:
     timings = [Timing(name) for name, _ in engines]
     for name, run in engines:
         run(args.seed, Timing(name + " warm-up"))  # imports, caches, map tables
-    # The engines take turns game by game, so that a change in the machine's load falls on all.
-    for game_index in range(args.games):
-        for (_, run), timing in zip(engines, timings, strict=True):
-            # Collect the previous engine's garbage outside the timing, so that one engine's
-            # reference cycles are not charged to the next engine's timed calls.
-            gc.collect()
-            run(args.seed + game_index, timing)
+    runs: list[list[Timing]] = []
+    for _ in range(args.runs):
+        this_run = [Timing(name) for name, _ in engines]
+        # The engines take turns game by game, so that a change in the machine's load falls on
+        # all.
+        for game_index in range(args.games):
+            for (_, run), timing in zip(engines, this_run, strict=True):
+                # Collect the previous engine's garbage outside the timing, so that one engine's
+                # reference cycles are not charged to the next engine's timed calls.
+                gc.collect()
+                run(args.seed + game_index, timing)
+        runs.append(this_run)
+        for total, timing in zip(timings, this_run, strict=True):
+            total.add(timing)
     if not args.no_memory:
         for (name, run), timing in zip(engines, timings, strict=True):
             timing.peak_mb = peak_memory(lambda run=run, name=name: run(args.seed, Timing(name)))
@@ -254,14 +280,18 @@ def main(argv: list[str] | None = None) -> int:
         print("ratio: diplomacy time / realpolitik time (higher is faster)")
         print(f"{'':24} {'legal':>8} {'set':>8} {'adjud.':>8} {'all-in':>8}")
         for t in timings[1:]:
-            ratios = [
-                (base.legal / base.phases) / (t.legal / t.phases),
-                (base.setting / base.phases) / (t.setting / t.phases),
-                (base.adjudication / base.phases) / (t.adjudication / t.phases),
-                (base.all_in / base.phases) / (t.all_in / t.phases),
-            ]
-            print(f"{t.engine:24} " + " ".join(f"{r:8.1f}" for r in ratios))
-        same = base.games == timings[1].games
+            print(f"{t.engine:24} " + " ".join(f"{r:8.1f}" for r in t.ratios(base)))
+        if len(runs) > 1:
+            print()
+            print(f"ratio in each of the {len(runs)} runs (legal, set, adjud., all in), "
+                  "and the median")
+            for index in range(1, len(engines)):
+                each = [run[index].ratios(run[0]) for run in runs]
+                print(f"{timings[index].engine:24} " + "  ".join(
+                    "/".join(f"{r:.1f}" for r in ratios) for ratios in each))
+                print(f"{'  median':24} " + " ".join(
+                    f"{statistics.median(column):8.1f}" for column in zip(*each, strict=True)))
+        same = all(run[0].games == run[1].games for run in runs)
         print()
         print("the facade and the package played the same games: "
               + ("yes" if same else "no (they listed or adjudicated something differently)"))
