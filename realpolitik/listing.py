@@ -458,7 +458,7 @@ class _ConvoyPlan:
     """What the convoys of one position add to the movement listing: worked out once per
     position, only where some army stands on a shore next to a fleet that may convoy."""
 
-    __slots__ = ("touched", "reach", "sources", "by_convoy_at")
+    __slots__ = ("touched", "reach", "sources", "serials", "by_convoy_at")
 
     def __init__(self) -> None:
         self.touched: set[str] = set()
@@ -469,6 +469,9 @@ class _ConvoyPlan:
         self.sources: dict[str, list[_Source]] = {}
         """Fleet province -> the answers that change its orders (it is in their
         :attr:`_ConvoyAnswer.fleets`), in the order of the units."""
+        self.serials: dict[str, tuple[int, ...]] = {}
+        """Fleet province -> the serials of its ``sources``, in step (what its convoys are
+        kept under: :meth:`_Made.convoy_part`)."""
         self.by_convoy_at: list[tuple[int, tuple[tuple[str, Mover, int], ...]]] = []
         """(index of the army among the units, its moves by convoy to provinces not next to
         it), in the order of the units."""
@@ -489,6 +492,7 @@ def _plan_convoys(variant: Variant, codes: list[int], numbered: _UnitPlaces,
     groups: dict[int, int] = {}
     """Province id of a fleet -> the mask of its group (the fleets joined to it), as found."""
     answers = _convoy_answers(variant)
+    answers_get = answers.answers.get
     shore_seas = numbered.shore_seas
     # (the armies next to a fleet picked out in C: most units are not)
     for index in compress(range(len(codes)), map(fleets.__and__,
@@ -519,7 +523,9 @@ def _plan_convoys(variant: Variant, codes: list[int], numbered: _UnitPlaces,
             group |= found
             seas &= ~found
         prov_id = numbered.province[codes[index]]
-        answer = answers.answer(numbered, prov_id, group)
+        answer = answers_get((prov_id, group))
+        if answer is None:
+            answer = answers.answer(numbered, prov_id, group)
         reach, by_convoy = answer.reach, answer.by_convoy
         if not reach:
             continue
@@ -528,13 +534,15 @@ def _plan_convoys(variant: Variant, codes: list[int], numbered: _UnitPlaces,
         plan.touched.add(prov)
         plan.touched |= answer.fleets
         source = (answer, prov, answer.group)
-        sources = plan.sources
+        sources, serials, serial = plan.sources, plan.serials, answer.serial
         for sea in answer.fleets:
             found_sources = sources.get(sea)
             if found_sources is None:
                 sources[sea] = [source]
+                serials[sea] = (serial,)
             else:
                 found_sources.append(source)
+                serials[sea] += (serial,)
         if by_convoy:
             plan.by_convoy_at.append((index, by_convoy))
     return plan
@@ -571,7 +579,6 @@ def _list_movement(position: Position, powers: frozenset[str],
     # dictionary of the provinces acted on; the empty lists cost about 2 us a phase on the
     # classical map and 80 us on one of 2,000 spaces, where the listing takes some 4 ms)
     into: list[list[int]] = [[] for _ in range(numbered.provinces)]
-    into_of = into.__getitem__
     # (plain loops: Python 3.11 runs ``into[p].append(k)`` as specialised instructions, some
     # twice as fast as calling list.append through map)
     for prov_id, key in map(numbered.occupant_at.__getitem__, codes):
@@ -596,20 +603,25 @@ def _list_movement(position: Position, powers: frozenset[str],
     if plan is None:
         plan = _ConvoyPlan()  # (empty: no unit is touched)
     touched, plan_reach, plan_sources = plan.touched, plan.reach, plan.sources
+    plan_serials = plan.serials
     army_adj = tables.army_adj
     made_table = _made_of(variant)
     made_get = made_table.get
     out: defaultdict[str, dict[str, tuple[Order, ...]]] = defaultdict(dict)
     for unit, code in zip(unit_list, codes, strict=True):
-        if unit.power not in powers:  # (a neutral unit: listed only when asked for)
+        power = unit.power
+        if power not in powers:  # (a neutral unit: listed only when asked for)
             continue
-        made = made_get((code, unit.power))
+        made = made_get((code, power))
         if made is None:
-            made = made_table[code, unit.power] = _Made(unit.type, unit.location, unit.power,
-                                                         numbered)
+            made = made_table[code, power] = _Made(unit.type, unit.location, power, numbered)
         # the support keys into each province it reaches, in order (its own moves map to None
-        # in made.supports, which the filter drops)
-        supports: Iterable[int] = chain.from_iterable(map(into_of, made.reach_ids))
+        # in made.supports, which the filter drops); joined by a plain loop, which costs less
+        # than chaining the lists
+        keys: list[int] = []
+        for reached in made.reach_ids:
+            keys += into[reached]
+        supports: Iterable[int] = keys
         orders: tuple[Order, ...]
         prov = made.province
         if prov not in touched:
@@ -622,21 +634,24 @@ def _list_movement(position: Position, powers: frozenset[str],
                 head = made.head(reach, army_adj[prov])
             orders = (*head, *_present(None, map(made.supports.__getitem__, supports)))
         else:  # a fleet that could convoy
-            spared, convoys = made.convoy_part(sources, tables)
+            part = made.convoy_parts.get(serials := plan_serials[prov])
+            if part is None:
+                part = made.convoy_part(serials, sources, tables)
+            spared, convoys = part
             if spared:
                 supports = filterfalse(spared.__contains__, supports)
             orders = (*made.fixed,
                       *_present(None, map(made.supports.__getitem__, supports)),
                       *convoys)
         if extras is not None:
-            extra = extras.get(unit.power)
+            extra = extras.get(power)
             if extra is None:
-                extra = extras[unit.power] = _kind_orders(position, unit.power)
+                extra = extras[power] = _kind_orders(position, power)
             orders = (*orders, *extra.get(unit.location, ()))
         if veto is not None:
             orders = tuple(o for o in orders if isinstance(o, Hold)
                            or veto(position, unit, o) is None)
-        out[unit.power][unit.location] = orders
+        out[power][made.loc] = orders
     if empty_convoys(position) is not None:
         for power in list(out):
             _add_empty_convoys(position, power, out[power])
@@ -814,13 +829,12 @@ class _Made:
         head = self.heads[convoy_reach] = tuple(orders)
         return head
 
-    def convoy_part(self, sources: list[_Source], tables: MapTables,
+    def convoy_part(self, key: tuple[int, ...], sources: list[_Source], tables: MapTables,
                     ) -> tuple[frozenset[int], tuple[Convoy, ...]]:
         """For a fleet in the groups of ``sources``: the support keys of the moves by convoy
         it is needed for on every route (it cannot support them, as it cannot support and
-        convoy at once, 6.D.31), and its convoys, sorted. Kept by the serials of
-        ``sources``."""
-        key = tuple([source[0].serial for source in sources])
+        convoy at once, 6.D.31), and its convoys, sorted. Kept in ``convoy_parts`` under
+        ``key``, the serials of ``sources`` (the listing looks there first)."""
         part = self.convoy_parts.get(key)
         if part is not None:
             return part
