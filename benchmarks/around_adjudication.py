@@ -16,7 +16,8 @@ Instruction counts, which the machine's load does not move: each round's process
         --toggle-collect=functools_reduce --callgrind-out-file=/dev/null \\
         .venv/bin/python benchmarks/around_adjudication.py --rounds 1
 
-(the ``Collected`` count divided by the phases processed).
+(the ``Collected`` count divided by the phases processed; ``--only movement`` replays the phases
+of one type).
 """
 
 from __future__ import annotations
@@ -100,15 +101,17 @@ def _next_of(resolutions: Iterator[Resolution], *_args: object, **_kwargs: objec
     return next(resolutions)
 
 
-def replay(recorded: Recorded, rounds: int) -> dict[PhaseType, float]:
+def replay(recorded: Recorded, rounds: int, only: str | None = None,
+           ) -> dict[PhaseType, float]:
     """The best of ``rounds`` rounds of processing every recorded phase again (``adjudicate``
-    giving back the recorded resolution), in CPU seconds per phase type."""
+    giving back the recorded resolution), in CPU seconds per phase type (``only``: of that
+    type alone, by its lower-case name)."""
     names = vars(game_module)
     real = names["adjudicate"]
     best: dict[PhaseType, float] = {}
     for phase_type in PhaseType:
         of_type = [(g, r) for g, r in recorded if g.phase.type is phase_type]
-        if not of_type:
+        if not of_type or only not in (None, phase_type.name.lower()):
             continue
         best[phase_type] = float("inf")
         for _ in range(rounds):
@@ -138,9 +141,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--end-year", type=int, default=1935, help="last year played")
     parser.add_argument("--rounds", type=int, default=5,
                         help="replays of every phase; the best is kept (default 5)")
+    parser.add_argument("--only", choices=[t.name.lower() for t in PhaseType],
+                        help="replay the phases of this type only")
     args = parser.parse_args(argv)
     recorded = record(args.games, args.seed, args.end_year)
-    best = replay(recorded, args.rounds)
+    best = replay(recorded, args.rounds, args.only)
     counts = {t: sum(1 for g, _ in recorded if g.phase.type is t) for t in best}
     total = sum(best[t] * counts[t] for t in best) / len(recorded)
     print(f"{len(recorded)} phases recorded ({args.games} game(s) from seed {args.seed}); "
@@ -148,7 +153,8 @@ def main(argv: list[str] | None = None) -> int:
     for phase_type, seconds in best.items():
         print(f"  {phase_type.name.lower():12} {counts[phase_type]:5d} phases "
               f"{1e6 * seconds:8.1f} us")
-    print(f"  {'all':12} {len(recorded):5d} phases {1e6 * total:8.1f} us")
+    if not args.only:
+        print(f"  {'all':12} {len(recorded):5d} phases {1e6 * total:8.1f} us")
     return 0
 
 
