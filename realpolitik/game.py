@@ -43,6 +43,11 @@ from realpolitik.variant import Setup, Variant, load_variant
 from realpolitik.winter import adjustments
 from realpolitik.writing import place_writer
 
+# (an enum member read through its class goes through the metaclass, some hundred instructions
+# each time: the phase types every phase asks are read once here)
+_MOVEMENT = PhaseType.MOVEMENT
+_RETREATS = PhaseType.RETREATS
+
 
 class EndKind(StrEnum):
     """How a game ended."""
@@ -419,9 +424,9 @@ class Game:
             active = tuple(p for p in self.powers if p in with_units or position.centers_of(p)
                            or position.dislodged_of(p))
         kind = position.phase.type
-        if kind is PhaseType.MOVEMENT:
+        if kind is _MOVEMENT:
             to_order = tuple(p for p in active if p in with_units)
-        elif kind is PhaseType.RETREATS:
+        elif kind is _RETREATS:
             to_order = tuple(sorted({d.unit.power for d in position.dislodged}))
         else:
             counts = adjustment_counts(position)
@@ -810,7 +815,7 @@ class Game:
         expected = self.powers_to_order()
         disorder = () if all(map(pending.__contains__, expected)) \
             else tuple(p for p in expected if p not in pending)
-        if disorder and position.phase.type is PhaseType.MOVEMENT:
+        if disorder and position.phase.type is _MOVEMENT:
             self.civil_disorder.update(disorder)
         orders: list[Order] = []
         # Orders that legal_orders listed need no second check: tell the adjudicator so.
@@ -830,7 +835,7 @@ class Game:
         events = tuple(self._notes) if self._notes else ()
         self._notes = []
         notes: list[str] = []
-        if position.phase.type is PhaseType.RETREATS:
+        if position.phase.type is _RETREATS:
             drawn = self._unordered_retreats(position, orders, notes)
             if drawn:
                 orders.extend(drawn)
@@ -909,7 +914,7 @@ class Game:
 
     def _check_end(self) -> None:
         position = self._position
-        if position.phase.type is PhaseType.RETREATS:
+        if position.phase.type is _RETREATS:
             return
         last = self.history[-1].position.phase if self.history else position.phase
         # the 1914 game: 24 units on the board by the 1971 rules, 24 centres by later ones

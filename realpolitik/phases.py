@@ -17,6 +17,12 @@ from realpolitik.legality import adjustment_counts, can_build
 from realpolitik.maptables import tables_for
 from realpolitik.position import Phase, PhaseType, Position, same_powers
 
+# (an enum member read through its class goes through the metaclass, some hundred instructions
+# each time: the phase types are read once here, as every phase asks them)
+_MOVEMENT = PhaseType.MOVEMENT
+_RETREATS = PhaseType.RETREATS
+_ADJUSTMENTS = PhaseType.ADJUSTMENTS
+
 _NO_STANDOFFS: frozenset[str] = frozenset()
 """The stand-offs of a position after one without (one set for every such position: a game's
 history keeps them all)."""
@@ -64,8 +70,8 @@ def next_position(position: Position, resolution: Resolution) -> Position:
 def _following(position: Position, resolution: Resolution) -> Position:
     phase = position.phase
     units = resolution.units
-    if phase.type is PhaseType.MOVEMENT and resolution.dislodged:
-        retreat_phase = Phase(phase.season, phase.year, PhaseType.RETREATS)
+    if phase.type is _MOVEMENT and resolution.dislodged:
+        retreat_phase = Phase(phase.season, phase.year, _RETREATS)
         return position.replace(
             phase=retreat_phase,
             units=units,
@@ -77,7 +83,7 @@ def _following(position: Position, resolution: Resolution) -> Position:
     asks_hooks = type(hooks).phase_skipped is not VariantHooks.phase_skipped
     centers = position.centers
     # (a movement phase that lost no unit: the same units, moved)
-    moved_only = phase.type is PhaseType.MOVEMENT and len(units) == len(position.units)
+    moved_only = phase.type is _MOVEMENT and len(units) == len(position.units)
     # The year's phases from this one to the next that is played; two years are enough
     # unless the hooks skip every phase.
     for centers_change, candidate in variant.calendar.candidates_after(phase):
@@ -89,7 +95,7 @@ def _following(position: Position, resolution: Resolution) -> Position:
                                      dislodged=(), standoffs=_NO_STANDOFFS)
         if moved_only:
             same_powers(position, following)
-        if candidate.type is PhaseType.ADJUSTMENTS and not needs_adjustments(following):
+        if candidate.type is _ADJUSTMENTS and not needs_adjustments(following):
             continue
         if asks_hooks and hooks.phase_skipped(following):
             continue
