@@ -325,6 +325,7 @@ class Game:
         """Powers currently in civil disorder: inactive powers, and those that missed orders."""
         self.coin_toss_winner: int | None = None
         self._power_set = frozenset(self.variant.power_ids)
+        """The powers of the variant, as a set (asked of every submit and process)."""
         self._team_of: dict[str, int] = {
             power: index for index, team in enumerate(self.setup.teams) for power in team
         }
@@ -495,9 +496,15 @@ class Game:
             sheet = parse_orders(orders, self._position, power=power)
             entries = tuple(_mark_replaced([self._entry(e) for e in sheet.entries]))
         else:
-            given = [o if o.power == power else with_power(o, power) for o in orders]
+            given = list(orders)
             is_listed = self._listed_orders(power).holds
-            if all(map(is_listed, given)):  # legal as they stand: no check, no text written
+            all_listed = all(map(is_listed, given))
+            if not all_listed:
+                # (an order for another power or none is not listed for this one: its power
+                # is set, and it is looked for again)
+                given = [o if o.power == power else with_power(o, power) for o in given]
+                all_listed = all(map(is_listed, given))
+            if all_listed:  # legal as they stand: no check, no text written
                 entries = tuple(map(_listed_entry, given))
                 listed = given
             else:
@@ -589,7 +596,7 @@ class Game:
     def _check_can_order(self, power: str) -> None:
         if self.end is not None:
             raise GameError(f"the game is over ({self.end.summary})")
-        if power not in self.variant.power_ids:
+        if power not in self._power_set:
             raise GameError(
                 f"{power!r} is not a power of {self.variant.name}; the powers are "
                 + ", ".join(self.variant.power_ids)
@@ -800,7 +807,9 @@ class Game:
             raise GameError(f"the game is over ({self.end.summary})")
         position = self._position
         pending = self._pending
-        disorder = tuple(p for p in self.powers_to_order() if p not in pending)
+        expected = self.powers_to_order()
+        disorder = () if all(map(pending.__contains__, expected)) \
+            else tuple(p for p in expected if p not in pending)
         if disorder and position.phase.type is PhaseType.MOVEMENT:
             self.civil_disorder.update(disorder)
         orders: list[Order] = []

@@ -68,6 +68,9 @@ __all__ = [
 ]
 
 _ARMY, _FLEET = UnitType.ARMY, UnitType.FLEET
+_ANY_ROUTE_DISRUPTED = MultiRouteConvoy.ANY_ROUTE_DISRUPTED
+_CUT = ConvoyedAttackOnSupporter.CUT
+_NEVER_BOUNCE = DislodgedUnitBounce.NEVER
 _T = TypeVar("_T")
 
 
@@ -238,18 +241,22 @@ class Board:
         # Army moves with a convoy in sight, so far: by convoy, or to a province not next door
         # (the matching adds those a fleet is ordered to convoy).
         by_sea: list[int] = []
+        opposite = self.opposite = [-1] * n
+        """Move -> the move it meets head to head (into its province, from its destination),
+        -1 if none."""
+        # (borders along which units may exchange places: their moves are no head-to-head)
+        swaps = variant_rules.swap_borders if variant_rules is not None else ()
         # The supports and convoys, read once every move is known: (unit index, order).
         support_moves: list[tuple[int, SupportMove]] = []
         support_holds: list[tuple[int, SupportHold]] = []
         convoys: list[tuple[int, Convoy]] = []
-        add_support_move = support_moves.append
         # One pass over the orders: which unit each is for, and what it asks, read into the
         # board's lists. (Each kind is told by its exact class: ``type(x) is C`` is the
         # cheapest test, and the type checker reads it.)
         for order in orders:
             if type(order) is SupportMove:  # (the commonest order of all)
                 i = at.get(order.location, -1)
-                add_support_move((i, order))
+                support_moves.append((i, order))
             elif type(order) is Move:
                 i = at.get(order.location, -1)
                 if i < 0:
@@ -260,7 +267,13 @@ class Board:
                 kind[i] = MOVE
                 to = dest_loc[i] = order.destination
                 d = dest[i] = province_at[to]
-                occupant[i] = at.get(d, -1)
+                j = occupant[i] = at.get(d, -1)
+                if j >= 0 and kind[j] == MOVE and dest[j] == prov[i] and not (
+                        swaps and any(w.allows(prov[i], d, units[i].type, units[j].type)
+                                      for w in swaps)):
+                    # a head-to-head battle (found by the second of the two moves read)
+                    opposite[i] = j
+                    opposite[j] = i
                 moves.append(i)
                 movers = moves_into.get(d)
                 if movers is None:
@@ -393,22 +406,13 @@ class Board:
         self.convoyers = convoyers
         """Army move -> the fleets ordered to convoy it."""
 
-        # Head-to-head battles, and how army moves with a convoy in sight travel.
-        opposite = self.opposite = [-1] * n
+        # How army moves with a convoy in sight travel.
         self.route = [LAND] * n
         # (a move's convoy routes: made per unit when some move has one)
         self.route_start: _PerUnit[frozenset[int]] = _NO_FLEETS_EACH
         self.route_end: _PerUnit[frozenset[int]] = _NO_FLEETS_EACH
         self.route_graph: _PerUnit[Mapping[int, tuple[int, ...]]] = _NO_GRAPH_EACH
         self.route_union: _PerUnit[frozenset[int]] = _NO_FLEETS_EACH
-        # (borders along which units may exchange places: their moves are no head-to-head)
-        swaps = variant_rules.swap_borders if variant_rules is not None else ()
-        for i in moves:
-            j = occupant[i]
-            if j >= 0 and kind[j] == MOVE and dest[j] == prov[i] and not (
-                    swaps and any(w.allows(prov[i], dest[i], units[i].type, units[j].type)
-                                  for w in swaps)):
-                opposite[i] = j
         convoyed = False  # (some army move may go by convoy)
         # the army moves that may go by convoy into a province where a matching support
         # stands (only such a support can be shielded from them)
@@ -761,10 +765,10 @@ class Equations:
     def __init__(self, board: Board, rules: Rules, resolve: Callable[[int], bool]) -> None:
         self.board = board
         self.resolve = resolve
-        self.any_route = rules.multi_route_convoy is MultiRouteConvoy.ANY_ROUTE_DISRUPTED
-        self.convoy_cuts_own_attack = (rules.convoyed_attack_on_supporter
-                                       is ConvoyedAttackOnSupporter.CUT)
-        self.literal_bounce = rules.dislodged_unit_bounce is DislodgedUnitBounce.NEVER
+        # (the members read once, at import: an enum's class attribute is slow to read)
+        self.any_route = rules.multi_route_convoy is _ANY_ROUTE_DISRUPTED
+        self.convoy_cuts_own_attack = rules.convoyed_attack_on_supporter is _CUT
+        self.literal_bounce = rules.dislodged_unit_bounce is _NEVER_BOUNCE
 
     # -- paths --------------------------------------------------------------------------------
 

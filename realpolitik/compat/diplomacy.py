@@ -35,8 +35,9 @@ import copy
 import hashlib
 import time
 from collections.abc import Iterable, Mapping, Sequence
+from functools import partial
 from operator import attrgetter
-from typing import Any
+from typing import Any, cast
 
 from realpolitik.compat.diplomacy_map import Map, classical_year
 from realpolitik.compat.diplomacy_message import (
@@ -229,7 +230,7 @@ class Power:
     @property
     def influence(self) -> list[str]:
         """The provinces where it stood last (the package's idea)."""
-        return sorted(p.upper() for p, owner in self.game._influence.items()
+        return sorted(p.upper() for p, owner in self.game._influence.current().items()
                       if owner == self.name.lower())
 
     def is_eliminated(self) -> bool:
@@ -336,8 +337,8 @@ class Game:
         been changed by the caller."""
         self.powers: dict[str, Power] = {name: Power(self, name) for name in self._names}
         self._phase: _PhaseTables = _PhaseTables(self.realpolitik_game.position)
-        self._influence: dict[str, str] = {}
-        self._update_influence()
+        self._influence = _Influence({})
+        self._influence.log(self.realpolitik_game.position)
         self._map: Map | None = None
         self._first_year = Phase.parse(variant.start_phase).year
 
@@ -751,13 +752,15 @@ class Game:
         kept in :attr:`error` and not carried out, as the package does; with the rule
         ``NO_CHECK`` they are kept as given and void when the phase is adjudicated.
         """
-        power = self._power_id(power_name)
-        if self._over:
+        power = self._names.get(power_name) or self._power_id(power_name)
+        game = self.realpolitik_game
+        if game.end is not None or self._completed:
             return
         texts = [orders] if isinstance(orders, str) else list(orders)
-        kind = self.realpolitik_game.phase.type
-        if kind is PhaseType.MOVEMENT and not self._no_check:
-            self._sync()
+        kind = game.position.phase.type
+        if kind is PhaseType.MOVEMENT and "NO_CHECK" not in self.rules:
+            if self._read_lists:
+                self._sync()
             self._set_movement(power, texts, replace)  # (blank strings are passed over there)
             return
         texts = [text for text in texts if text and not text.isspace()]
@@ -774,20 +777,25 @@ class Game:
         holder = self.powers[power.upper()]
         # A string the listing gave names one order (for the engine to check: it is listed
         # in this position or it is not); any other string is read and checked here.
-        given = self._texts.given(power)
+        found = list(map(self._texts.given(power), texts))
         fresh = not holder.orders  # (then what this call writes is all there is)
         if fresh:
             holder._values = {}
         orders, values = holder.orders, holder._values
-        for text in texts:
-            found = given(text) or self._read_checked(power, text)
-            if found is None:
-                continue
-            unit, rest, order = found
-            if not replace and unit in orders:
-                continue
-            orders[unit] = rest
-            values[unit] = (rest, order)
+        if fresh and all(found):  # (the common case: strings the listing gave, and no others)
+            for unit, rest, order in cast("list[tuple[str, str, Order]]", found):
+                orders[unit] = rest
+                values[unit] = (rest, order)
+        else:
+            for text, known in zip(texts, found, strict=True):
+                entry = known or self._read_checked(power, text)
+                if entry is None:
+                    continue
+                unit, rest, order = entry
+                if not replace and unit in orders:
+                    continue
+                orders[unit] = rest
+                values[unit] = (rest, order)
         self._send(holder, [entry[1] for entry in values.values()] if fresh else None,
                    given=True)
 
@@ -952,41 +960,45 @@ class Game:
         """Adjudicate the phase and move to the next one; returns the phase just played."""
         self._sync()
         game = self.realpolitik_game
-        name = self.get_current_phase()
         if self._over:
-            return GamePhaseData(name, self.get_state(), {}, {}, {})
-        if not game.position.centers and game.phase.season == Season.FALL:
+            return GamePhaseData("COMPLETED", self.get_state(), {}, {}, {})
+        position = game.position
+        phase = position.phase
+        if not position.centers and phase.season == Season.FALL:
             # as the package does when it counts centres and no power owns any: each power
             # starts from its home centres
             homes = {center: power for power in game.variant.power_ids
                      for center in game.variant.map.home_centers(power)}
-            game.set_position(game.position.replace(centers=homes))
-        # (the histories are made when first read: the orders as given are kept as they stand)
+            position = position.replace(centers=homes)
+            game.set_position(position)
+        name = str(phase)
+        # (the histories are made when first read, from what is kept here: the orders as
+        # given, as they stand, and the influence before the phase)
         given = [(power.name, power.orders, power.adjust) for power in self.powers.values()]
-        kind, no_check = game.phase.type, self._no_check
         messages, self.messages = self.messages, SortedDict()
         start = len(game.history)
-        self.state_history.put(name, self._deferred_state(game.position))
+        influence = self._influence
+        self.state_history.put(name, Deferred(partial(
+            self._state_of, position, influence, len(influence.positions), self.note)))
         voids = self.send_orders()
         self.error = []
         game.process()
         # The package disbands units with nowhere to retreat at once and skips a retreat
         # phase that has nothing left to order.
-        while not game.is_over and game.phase.type is PhaseType.RETREATS \
+        while game.end is None and game.phase.type is PhaseType.RETREATS \
                 and not any(self._retreats().values()):
             game.process()
-        records = game.history[start:]
-        self._last = tuple(records)
+        records = tuple(game.history[start:])
+        self._last = records
         self._played = {}
-        self.order_history.put(name, Deferred(lambda: _orders_given(given, kind, no_check)))
+        self.order_history.put(name, Deferred(partial(
+            _orders_given, given, phase.type, "NO_CHECK" in self.rules)))
         self.message_history.put(name, messages)
-        self.result_history.put(name, Deferred(lambda: _package_results(records, voids)))
-        self._update_influence()
+        self.result_history.put(name, Deferred(partial(_package_results, records, voids)))
+        influence.log(game.position)
         self._check_draw()
-        return GamePhaseData(name, Deferred(lambda: self.state_history[name]),
-                             Deferred(lambda: self.order_history[name]),
-                             Deferred(lambda: self.result_history[name]),
-                             Deferred(lambda: self.message_history[name]))
+        return GamePhaseData.in_histories(name, self.state_history, self.order_history,
+                                          self.result_history, self.message_history)
 
     def send_orders(self) -> dict[str, list[str]]:
         """Hand the orders set so far over to :attr:`realpolitik_game` (:meth:`process` does
@@ -1002,8 +1014,9 @@ class Game:
             if sent is None or sent[0] is not position or \
                     sent[1] != (holder.orders if movement else holder.adjust):
                 self._send(holder)  # (given since, or changed by the caller)
-            for unit in holder._voids:
-                voids[unit] = ["void"]
+            if holder._voids:
+                for unit in holder._voids:
+                    voids[unit] = ["void"]
             holder._reset_orders()
         return voids
 
@@ -1223,18 +1236,14 @@ class Game:
 
     # -- the whole state ----------------------------------------------------------------------
 
-    def _update_influence(self) -> None:
-        update_influence(self._influence, self.realpolitik_game.position)
-
-    def _deferred_state(self, position: Position) -> Deferred:
-        influence = dict(self._influence)
-        note = self.note
-
-        def make() -> dict[str, Any]:
-            state = diplomacy_state(self.realpolitik_game, position, influence, note=note)
-            state["zobrist_hash"] = self._hash_of(position)
-            return state
-        return Deferred(make)
+    def _state_of(self, position: Position, influence: _Influence, seen: int, note: str,
+                  ) -> dict[str, Any]:
+        """The package's state dictionary of a phase played (for :attr:`state_history`): its
+        influence that after the first ``seen`` positions of ``influence``."""
+        state = diplomacy_state(self.realpolitik_game, position, influence.after(seen),
+                                note=note)
+        state["zobrist_hash"] = self._hash_of(position)
+        return state
 
     def get_state(self) -> dict[str, Any]:
         """The package's state dictionary for the current phase.
@@ -1245,7 +1254,7 @@ class Game:
         """
         self._sync()
         position = self.realpolitik_game.position
-        state = diplomacy_state(self.realpolitik_game, position, self._influence,
+        state = diplomacy_state(self.realpolitik_game, position, self._influence.current(),
                                 note=self.note)
         state["zobrist_hash"] = self._hash_of(position)
         if self._over:
@@ -1267,9 +1276,11 @@ class Game:
         for name, centers in state.get("centers", {}).items():
             self.set_centers(name, list(centers), reset=True)
         self._sync()
+        influence = dict(self._influence.current())
         for name, owned in state.get("influence", {}).items():
             for province in owned:
-                self._influence[province.lower()] = self._names.get(name, name.lower())
+                influence[province.lower()] = self._names.get(name, name.lower())
+        self._influence = _Influence(influence)  # (the phases played keep theirs)
 
     def get_hash(self) -> str:
         """A hash of the board (units, dislodged units, centres, homes), as a string of
@@ -1321,6 +1332,45 @@ class Game:
 
     def __str__(self) -> str:
         return f"GAME {self.game_id}\nPHASE {self.phase}\nMAP {self.map_name}"
+
+
+class _Influence:
+    """The package's influence (province -> the last power to stand there, or to own it),
+    worked out when read from the positions a game went through: most programs never read
+    it, and it changes every phase.
+
+    ``after(n)`` is the influence once the first ``n`` positions logged are counted, made
+    once and kept (so reading every phase's state counts each position once); the phases'
+    states keep the chain and their ``n``.
+    """
+
+    __slots__ = ("start", "positions", "made")
+
+    def __init__(self, start: dict[str, str]) -> None:
+        self.start = start
+        """The influence before the first position logged."""
+        self.positions: list[Position] = []
+        """The positions the game went through since, in order (the game's history has
+        them too: they are shared, not copied)."""
+        self.made: list[dict[str, str]] = []
+        """``made[i]``: the influence after the first ``i + 1`` positions (as far as read)."""
+
+    def log(self, position: Position) -> None:
+        """Count ``position`` (a phase played) when the influence is next read."""
+        self.positions.append(position)
+
+    def after(self, seen: int) -> dict[str, str]:
+        """The influence after the first ``seen`` positions logged (read only)."""
+        made = self.made
+        while len(made) < seen:
+            influence = dict(made[-1] if made else self.start)
+            update_influence(influence, self.positions[len(made)])
+            made.append(influence)
+        return made[seen - 1] if seen else self.start
+
+    def current(self) -> dict[str, str]:
+        """The influence now (read only)."""
+        return self.after(len(self.positions))
 
 
 def _orders_given(given: Sequence[tuple[str, dict[str, str], list[str]]], kind: PhaseType,

@@ -176,13 +176,17 @@ class SortedDict(MutableMapping[Any, _V]):
         return SortedDict(self._data)
 
 
+_HISTORY_OF = {"state": 0, "orders": 1, "results": 2, "messages": 3}
+"""A part of :class:`GamePhaseData` -> the index of its history in ``_histories``."""
+
+
 class GamePhaseData:
     """One phase of a game: its ``name`` (``"S1901M"``), the ``state`` at its start, the
     ``orders`` given (power -> order strings), the ``results`` (unit -> statuses) and the
     ``messages`` sent in it (time sent -> :class:`Message`). A part given as a
     :class:`Deferred` is made when first read."""
 
-    __slots__ = ("name", "_parts")
+    __slots__ = ("name", "_parts", "_histories")
 
     def __init__(self, name: str, state: dict[str, Any] | Deferred,
                  orders: Mapping[str, Any] | Deferred, results: Mapping[str, Any] | Deferred,
@@ -190,12 +194,31 @@ class GamePhaseData:
         self.name = name
         self._parts: dict[str, Any] = {
             "state": state, "results": results, "messages": messages,
-            "orders": dict(orders) if isinstance(orders, Mapping) else orders}
+            "orders": dict(orders) if type(orders) is dict or (
+                type(orders) is not Deferred and isinstance(orders, Mapping)) else orders}
+        self._histories: tuple[SortedDict[Any], ...] = ()
+        """For a phase of a game's histories (:meth:`in_histories`): the state, orders,
+        results and messages histories, from which a part not in ``_parts`` is read."""
+
+    @classmethod
+    def in_histories(cls, name: str, states: SortedDict[Any], orders: SortedDict[Any],
+                     results: SortedDict[Any], messages: SortedDict[Any]) -> GamePhaseData:
+        """The phase ``name`` as these histories hold it, each part read from its history
+        when first read (:meth:`Game.process <realpolitik.compat.diplomacy.Game.process>`
+        returns one per phase, which a caller seldom reads)."""
+        made = cls.__new__(cls)
+        made.name = name
+        made._parts = {}
+        made._histories = (states, orders, results, messages)
+        return made
 
     def _part(self, key: str) -> Any:
-        value = self._parts[key]
+        parts = self._parts
+        if key not in parts:  # (a phase of a game's histories: read there)
+            parts[key] = self._histories[_HISTORY_OF[key]][self.name]
+        value = parts[key]
         if type(value) is Deferred:
-            value = self._parts[key] = value.make()
+            value = parts[key] = value.make()
         return value
 
     @property
