@@ -104,6 +104,11 @@ class CacheSlot(Generic[_O, _T]):
             value = values[self] = self.make(owner)
         return value
 
+    def put(self, owner: _O, value: _T) -> None:
+        """Keep ``value`` for ``owner``, as if made: only a value equal to what ``make(owner)``
+        would give (worked out more cheaply, from a value kept for another owner)."""
+        owner.caches._values[self] = value  # noqa: SLF001
+
     def peek(self, owner: _O) -> _T | None:
         """The kept value if it was made already, else None (nothing is made)."""
         value: _T | None = owner.caches._values.get(self)  # noqa: SLF001

@@ -38,6 +38,7 @@ from realpolitik.phases import kind_powers
 from realpolitik.phases import next_position as _next_position
 from realpolitik.position import Phase, PhaseType, Position
 from realpolitik.rules import Edition, Rules, rules_for
+from realpolitik.slots import slot_setter
 from realpolitik.variant import Setup, Variant, load_variant
 from realpolitik.winter import adjustments
 from realpolitik.writing import place_writer
@@ -237,6 +238,30 @@ class PhaseRecord:
     player took "any power")."""
 
 
+_new_object = object.__new__
+_set_record_position = slot_setter(PhaseRecord, "position")
+_set_record_orders = slot_setter(PhaseRecord, "orders")
+_set_record_resolution = slot_setter(PhaseRecord, "resolution")
+_set_record_civil_disorder = slot_setter(PhaseRecord, "civil_disorder")
+_set_record_notes = slot_setter(PhaseRecord, "notes")
+_set_record_events = slot_setter(PhaseRecord, "events")
+
+
+def _phase_record(position: Position, orders: Mapping[str, tuple[SubmittedOrder, ...]],
+                  resolution: Resolution, civil_disorder: tuple[str, ...],
+                  notes: tuple[str, ...], events: tuple[str, ...]) -> PhaseRecord:
+    """``PhaseRecord(...)`` with every field given, made without the frozen dataclass's
+    ``__init__`` (one record per phase played)."""
+    made: PhaseRecord = _new_object(PhaseRecord)
+    _set_record_position(made, position)
+    _set_record_orders(made, orders)
+    _set_record_resolution(made, resolution)
+    _set_record_civil_disorder(made, civil_disorder)
+    _set_record_notes(made, notes)
+    _set_record_events(made, events)
+    return made
+
+
 class _Pending:
     """One power's orders for the current phase, as given so far."""
 
@@ -299,6 +324,8 @@ class Game:
         self.civil_disorder: set[str] = set(self.setup.inactive)
         """Powers currently in civil disorder: inactive powers, and those that missed orders."""
         self.coin_toss_winner: int | None = None
+        self._power_set = frozenset(self.variant.power_ids)
+        """The powers of the variant, as a set (asked of every submit and process)."""
         self._team_of: dict[str, int] = {
             power: index for index, team in enumerate(self.setup.teams) for power in team
         }
@@ -384,7 +411,7 @@ class Game:
         cached = self._powers_cache
         if cached is not None and cached[0] is position and cached[1] == len(eliminated):
             return cached[2]
-        with_units = position.units_by_power()
+        with_units = position.powers_with_units()
         if eliminated:
             active = tuple(p for p in self.powers if p not in eliminated and (
                 p in with_units or position.centers_of(p) or position.dislodged_of(p)))
@@ -469,9 +496,15 @@ class Game:
             sheet = parse_orders(orders, self._position, power=power)
             entries = tuple(_mark_replaced([self._entry(e) for e in sheet.entries]))
         else:
-            given = [o if o.power == power else with_power(o, power) for o in orders]
+            given = list(orders)
             is_listed = self._listed_orders(power).holds
-            if all(map(is_listed, given)):  # legal as they stand: no check, no text written
+            all_listed = all(map(is_listed, given))
+            if not all_listed:
+                # (an order for another power or none is not listed for this one: its power
+                # is set, and it is looked for again)
+                given = [o if o.power == power else with_power(o, power) for o in given]
+                all_listed = all(map(is_listed, given))
+            if all_listed:  # legal as they stand: no check, no text written
                 entries = tuple(map(_listed_entry, given))
                 listed = given
             else:
@@ -563,7 +596,7 @@ class Game:
     def _check_can_order(self, power: str) -> None:
         if self.end is not None:
             raise GameError(f"the game is over ({self.end.summary})")
-        if power not in self.variant.power_ids:
+        if power not in self._power_set:
             raise GameError(
                 f"{power!r} is not a power of {self.variant.name}; the powers are "
                 + ", ".join(self.variant.power_ids)
@@ -773,26 +806,28 @@ class Game:
         if self.end is not None:
             raise GameError(f"the game is over ({self.end.summary})")
         position = self._position
+        pending = self._pending
         expected = self.powers_to_order()
-        disorder = tuple(p for p in expected if p not in self._pending)
-        if position.phase.type is PhaseType.MOVEMENT:
+        disorder = () if all(map(pending.__contains__, expected)) \
+            else tuple(p for p in expected if p not in pending)
+        if disorder and position.phase.type is PhaseType.MOVEMENT:
             self.civil_disorder.update(disorder)
         orders: list[Order] = []
         # Orders that legal_orders listed need no second check: tell the adjudicator so.
         all_listed = True
-        for power, pending in self._pending.items():
-            if pending.orders is not None:  # every entry a listed order: nothing to leave out
-                orders.extend(pending.orders)
+        for power, given in pending.items():
+            if given.orders is not None:  # every entry a listed order: nothing to leave out
+                orders += given.orders
                 continue
             all_listed = False
-            for entry in pending.entries:
+            for entry in given.entries:
                 if entry.order is None or entry.error_kind == REPLACED:
                     continue
                 if entry.error_kind == "illegal" and isinstance(entry.order, Build | Waive) \
                         and power in self.civil_disorder:
                     continue
                 orders.append(entry.order)
-        events = tuple(self._notes)
+        events = tuple(self._notes) if self._notes else ()
         self._notes = []
         notes: list[str] = []
         if position.phase.type is PhaseType.RETREATS:
@@ -805,28 +840,22 @@ class Game:
         notes.extend(self.variant.hooks.phase_notes(position, resolution, following))
         following = self._setup_events(position, following, notes)
         inactive = self.setup.inactive
-        record = PhaseRecord(
-            position=position,
-            orders=_RecordedOrders({
-                p: v.entries if v.orders is None else v.orders
-                for p, v in self._pending.items()}),
-            resolution=resolution,
-            civil_disorder=tuple(sorted(
-                set(disorder) | (inactive & set(self.active_powers())) if inactive
-                else disorder)),
-            notes=tuple(notes),
-            events=events,
-        )
-        self.history.append(record)
+        if inactive:  # (in civil disorder for the record: the inactive powers still in it)
+            disorder = tuple(sorted(set(disorder) | (inactive & set(self.active_powers()))))
+        elif len(disorder) > 1:
+            disorder = tuple(sorted(disorder))
         position.caches.clear()  # its legal orders are not needed again: not kept in history
         self._listed.clear()
         self._listed_for = None
         self._pending = {}
         self._position = following
-        self._check_eliminations(notes)
+        self._check_eliminations(notes)  # (before the record is made: it notes them)
+        self.history.append(_phase_record(
+            position,
+            _RecordedOrders({p: v.entries if v.orders is None else v.orders
+                             for p, v in pending.items()}),
+            resolution, disorder, tuple(notes) if notes else (), events))
         self._check_end()
-        if notes and self.history[-1].notes != tuple(notes):
-            self.history[-1] = replace(self.history[-1], notes=tuple(notes))
         return resolution
 
     def _unordered_retreats(self, position: Position, orders: list[Order],
@@ -864,9 +893,12 @@ class Game:
 
     def _check_eliminations(self, notes: list[str]) -> None:
         position = self._position
-        with_units = position.units_by_power()
+        without_units = self._power_set - position.powers_with_units()
+        if not without_units:
+            return
         for power in self.powers:
-            if power in with_units or power in self.eliminated or power in self.setup.neutral:
+            if power not in without_units or power in self.eliminated \
+                    or power in self.setup.neutral:
                 continue
             if not position.centers_of(power) and not position.dislodged_of(power):
                 self.eliminated.append(power)
@@ -902,9 +934,11 @@ class Game:
         if self.end_year is not None and position.phase.year > self.end_year:
             self._end_short_game()
 
-    def _teams(self) -> list[tuple[str, ...]]:
+    def _teams(self) -> Sequence[tuple[str, ...]]:
         """The powers each player commands now (a neutral power joins a player in the 1914
         game), in the order of ``setup.teams``."""
+        if not self.setup.neutral:
+            return self.setup.teams
         teams = [list(team) for team in self.setup.teams]
         for power in self.setup.neutral:
             team = self._team_of.get(power)

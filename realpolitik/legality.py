@@ -163,9 +163,18 @@ def adjustment_count(position: Position, power: str) -> int:
 
 
 def _count_adjustments(position: Position) -> Mapping[str, int]:
-    # (from the position's own grouping of centres and units, which the game has made)
-    counts = {power: len(position.centers_of(power)) - len(position.units_of(power))
-              for power in position.variant.power_ids}
+    # (one pass over the centres and one over the units, counting: a Fall turn's next
+    # position asks this of the winter, before anything groups the board by power)
+    power_ids = position.variant.power_ids
+    counts = dict.fromkeys(power_ids, 0)
+    count = counts.get
+    for owner in position.centers.values():
+        counts[owner] = count(owner, 0) + 1
+    for unit in position.units.values():
+        power = unit.power
+        counts[power] = count(power, 0) - 1
+    if len(counts) != len(power_ids):  # (a centre or unit of no power: not counted)
+        counts = {power: counts[power] for power in power_ids}
     return position.variant.hooks.adjustments(position, counts)
 
 

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from itertools import chain, compress, filterfalse, repeat
 from operator import attrgetter, is_
 from types import MappingProxyType
-from typing import NamedTuple, cast
+from typing import NamedTuple
 
 from realpolitik.caches import Bounded, CacheSlot
 from realpolitik.geography import UnitType, province_of
@@ -132,6 +132,14 @@ def listed_orders(position: Position, power: str, *, rules: Rules | None = None,
     listings = _listings(position)
     listed = listings.get((power, rules))
     if listed is None:
+        powers = position.variant.power_ids
+        if position.phase.type is PhaseType.MOVEMENT and power in powers:
+            # every power's movement orders are listed at once (and the same under any
+            # rules): each power gets its ListedOrders now, as a game asks for them all
+            listing = _movement_listing(position)
+            for each in powers:
+                listings[each, rules] = ListedOrders(each, listing.get(each) or {})
+            return listings[power, rules]
         listed = listings[power, rules] = ListedOrders(
             power, _legal_orders(position, power, rules))
     return listed
@@ -306,8 +314,8 @@ class _UnitPlaces:
     phase is a list indexed by its code; provinces are :func:`places_of`'s ids. Made once per
     variant, sized by its map (a code per location and unit type at most)."""
 
-    __slots__ = ("tables", "provinces", "province_id", "code", "province", "occupant_key",
-                 "move_provinces", "move_keys", "province_name", "convoy_fleet", "shore_army")
+    __slots__ = ("tables", "provinces", "province_id", "names", "code", "province",
+                 "occupant_at", "moves_at", "fleet_bit", "shore_seas", "convoy_near")
 
     def __init__(self, variant: Variant) -> None:
         tables = self.tables = tables_for(variant)
@@ -315,29 +323,46 @@ class _UnitPlaces:
         pid = self.province_id = places.province_id
         self.provinces = len(places.provinces)
         """How many provinces the map has."""
+        self.names = places.provinces
+        """Province id -> its name."""
         standing = list(tables.sorted_near)
         self.code: dict[tuple[UnitType, str], int] = {key: i for i, key in enumerate(standing)}
         """(unit type, location) -> its code."""
         self.province: list[int] = [pid[province_of(loc)] for _, loc in standing]
         """Code -> the id of the unit's province."""
-        self.occupant_key: list[int] = [tables.occupant_keys[key] for key in standing]
-        """Code -> the support key (:meth:`MapTables.support_key`) of the unit, to hold."""
-        self.move_provinces: list[tuple[int, ...]] = [
-            tuple(map(pid.__getitem__, tables.moves_into[key])) for key in standing]
-        """Code -> the ids of the provinces it can move into without a convoy."""
-        self.move_keys: list[tuple[int, ...]] = [tables.mover_keys[key] for key in standing]
-        """Code -> the support keys of those moves, in step with ``move_provinces``."""
-        self.province_name: list[str] = [province_of(loc) for _, loc in standing]
-        """Code -> the name of the unit's province."""
-        self.convoy_fleet: list[str | None] = [
-            province_of(loc) if utype is UnitType.FLEET and province_of(loc)
-            in tables.convoy_spaces else None for utype, loc in standing]
-        """Code -> for a fleet that may convoy (:attr:`MapTables.convoy_spaces`), its
-        province; None for any other unit."""
-        self.shore_army: list[bool] = [
-            utype is UnitType.ARMY and loc in tables.shores for utype, loc in standing]
-        """Code -> True for an army on a shore (:attr:`MapTables.shores`): it could be
-        convoyed."""
+        self.occupant_at: list[tuple[int, int]] = [
+            (prov_id, tables.occupant_keys[key])
+            for prov_id, key in zip(self.province, standing, strict=True)]
+        """Code -> (the id of the unit's province, its support key to hold
+        (:meth:`MapTables.support_key`))."""
+        self.moves_at: list[tuple[tuple[int, int], ...]] = [
+            tuple(zip(map(pid.__getitem__, tables.moves_into[key]), tables.mover_keys[key],
+                      strict=True)) for key in standing]
+        """Code -> (province id, support key) of each move it can make without a convoy."""
+        convoying = tables.convoy_spaces
+        self.fleet_bit: list[int] = [
+            1 << prov_id if utype is UnitType.FLEET and province_of(loc) in convoying else 0
+            for prov_id, (utype, loc) in zip(self.province, standing, strict=True)]
+        """Code -> for a fleet that may convoy (:attr:`MapTables.convoy_spaces`), the bit of
+        its province; 0 for any other unit. The convoy plan works on masks of provinces (bit
+        ``k``: province id ``k``)."""
+        self.shore_seas: list[int] = [
+            _mask_of(pid, tables.shore_convoy_spaces[loc])
+            if utype is UnitType.ARMY and loc in tables.shores else 0
+            for utype, loc in standing]
+        """Code -> for an army on a shore (:attr:`MapTables.shores`: it could be convoyed), the
+        mask of the convoy spaces next to it; 0 for any other unit."""
+        self.convoy_near: list[int] = [
+            _mask_of(pid, tables.convoy_adj.get(name, ())) for name in places.provinces]
+        """Province id -> the mask of the convoy spaces next to it, if it is one (else 0)."""
+
+
+def _mask_of(province_id: Mapping[str, int], provinces: Iterable[str]) -> int:
+    """The mask of ``provinces`` (bit ``k``: province id ``k``)."""
+    mask = 0
+    for province in provinces:
+        mask |= 1 << province_id[province]
+    return mask
 
 
 _unit_places: CacheSlot[Variant, _UnitPlaces] = CacheSlot(
@@ -368,35 +393,48 @@ class _ConvoyAnswer(NamedTuple):
     (they may convoy) and those that could support a move by convoy (they may have to leave
     the support out, 6.D.31). The others' orders are as if the army were not there, so a big
     group's fleets are not all looked at for every army next to it."""
+    group: frozenset[str]
+    """The group of fleets (their provinces) the answer is for."""
 
 
 class _ConvoyAnswers:
     """:meth:`MapTables.convoy_reach`'s answers as :class:`_ConvoyAnswer`, by (army province,
-    group of fleets), up to :data:`_MAX_CONVOY_ANSWERS` of them."""
+    group of fleets) as (province id, mask of the fleets' provinces), up to
+    :data:`_MAX_CONVOY_ANSWERS` of them."""
 
     __slots__ = ("answers", "made")
 
     def __init__(self, _variant: Variant) -> None:
-        self.answers: Bounded[tuple[str, frozenset[str]], _ConvoyAnswer] = Bounded(
-            _MAX_CONVOY_ANSWERS)
+        self.answers: Bounded[tuple[int, int], _ConvoyAnswer] = Bounded(_MAX_CONVOY_ANSWERS)
         self.made = 0
         """How many serials were given."""
 
-    def answer(self, tables: MapTables, army: str, group: frozenset[str]) -> _ConvoyAnswer:
-        """The answer of ``army`` (a province) with the fleets ``group``."""
-        key = (army, group)
+    def answer(self, numbered: _UnitPlaces, army: int, group_mask: int) -> _ConvoyAnswer:
+        """The answer of the army in province id ``army`` with the fleets in the provinces of
+        ``group_mask``."""
+        key = (army, group_mask)
         found = self.answers.get(key)
         if found is None:
             self.made += 1
-            reach, by_convoy, needed = tables.convoy_reach(army, group)
+            tables = numbered.tables
+            group = frozenset(_names_in(numbered.names, group_mask))
+            reach, by_convoy, needed = tables.convoy_reach(numbered.names[army], group)
             pairs_of = dict(needed)
             dests = frozenset(dest for dest, _, _ in by_convoy)
             fleets = frozenset(fleet for fleet in group if fleet in pairs_of or (
                 dests and not dests.isdisjoint(_fleet_support_reach(tables, fleet))))
             found = self.answers[key] = _ConvoyAnswer(
                 self.made, reach, by_convoy, {dest: key for dest, _, key in by_convoy},
-                pairs_of, fleets)
+                pairs_of, fleets, group)
         return found
+
+
+def _names_in(names: tuple[str, ...], mask: int) -> Iterator[str]:
+    """The names of the provinces in ``mask``, lowest id first."""
+    while mask:
+        low = mask & -mask
+        yield names[low.bit_length() - 1]
+        mask ^= low
 
 
 def _fleet_support_reach(tables: MapTables, province: str) -> frozenset[str]:
@@ -420,7 +458,7 @@ class _ConvoyPlan:
     """What the convoys of one position add to the movement listing: worked out once per
     position, only where some army stands on a shore next to a fleet that may convoy."""
 
-    __slots__ = ("touched", "reach", "sources", "by_convoy_at")
+    __slots__ = ("touched", "reach", "sources", "serials", "by_convoy_at")
 
     def __init__(self) -> None:
         self.touched: set[str] = set()
@@ -431,6 +469,9 @@ class _ConvoyPlan:
         self.sources: dict[str, list[_Source]] = {}
         """Fleet province -> the answers that change its orders (it is in their
         :attr:`_ConvoyAnswer.fleets`), in the order of the units."""
+        self.serials: dict[str, tuple[int, ...]] = {}
+        """Fleet province -> the serials of its ``sources``, in step (what its convoys are
+        kept under: :meth:`_Made.convoy_part`)."""
         self.by_convoy_at: list[tuple[int, tuple[tuple[str, Mover, int], ...]]] = []
         """(index of the army among the units, its moves by convoy to provinces not next to
         it), in the order of the units."""
@@ -439,44 +480,76 @@ class _ConvoyPlan:
 def _plan_convoys(variant: Variant, codes: list[int], numbered: _UnitPlaces,
                   ) -> _ConvoyPlan | None:
     """The position's :class:`_ConvoyPlan` (``codes``: its units' codes, in order); None if no
-    army could be convoyed."""
-    fleets = frozenset(filter(None, map(numbered.convoy_fleet.__getitem__, codes)))
+    army could be convoyed. Worked out on masks of provinces: the fleets that may convoy, the
+    convoy spaces next to each army on a shore, the group of fleets joined to them."""
+    # (provinces are distinct, so the sum of the fleets' bits is their mask)
+    fleets = sum(map(numbered.fleet_bit.__getitem__, codes))
     if not fleets:
         return None
     plan: _ConvoyPlan | None = None
-    tables = numbered.tables
-    shore_seas = tables.shore_convoy_spaces
-    province_name = numbered.province_name
-    group_of: dict[str, frozenset[str]] = {}
+    names = numbered.names
+    convoy_near = numbered.convoy_near
+    groups: dict[int, int] = {}
+    """Province id of a fleet -> the mask of its group (the fleets joined to it), as found."""
     answers = _convoy_answers(variant)
-    for index in compress(range(len(codes)), map(numbered.shore_army.__getitem__, codes)):
-        prov = province_name[codes[index]]
-        seas = shore_seas[prov] & fleets
-        if not seas:
-            continue
+    answers_get = answers.answers.get
+    shore_seas = numbered.shore_seas
+    # (the armies next to a fleet picked out in C: most units are not)
+    for index in compress(range(len(codes)), map(fleets.__and__,
+                                                 map(shore_seas.__getitem__, codes))):
+        seas = shore_seas[codes[index]] & fleets
         if plan is None:
-            group_of = tables.fleet_groups(fleets)
             plan = _ConvoyPlan()
-        group = frozenset().union(*(group_of[s] for s in seas)) if len(seas) > 1 \
-            else group_of[next(iter(seas))]
-        answer = answers.answer(tables, prov, group)
+        group = 0
+        while seas:  # the groups of the fleets next to the army, joined
+            low = seas & -seas
+            seas ^= low
+            found = groups.get(low.bit_length() - 1)
+            if found is None:  # a group not met yet: every fleet joined to this one
+                found = frontier = low
+                while frontier:
+                    near = 0
+                    while frontier:
+                        bit = frontier & -frontier
+                        frontier ^= bit
+                        near |= convoy_near[bit.bit_length() - 1]
+                    frontier = near & fleets & ~found
+                    found |= frontier
+                members = found
+                while members:
+                    bit = members & -members
+                    members ^= bit
+                    groups[bit.bit_length() - 1] = found
+            group |= found
+            seas &= ~found
+        prov_id = numbered.province[codes[index]]
+        answer = answers_get((prov_id, group))
+        if answer is None:
+            answer = answers.answer(numbered, prov_id, group)
         reach, by_convoy = answer.reach, answer.by_convoy
         if not reach:
             continue
+        prov = names[prov_id]
         plan.reach[prov] = reach
         plan.touched.add(prov)
         plan.touched |= answer.fleets
-        source = (answer, prov, group)
-        sources = plan.sources
+        source = (answer, prov, answer.group)
+        sources, serials, serial = plan.sources, plan.serials, answer.serial
         for sea in answer.fleets:
-            found = sources.get(sea)
-            if found is None:
+            found_sources = sources.get(sea)
+            if found_sources is None:
                 sources[sea] = [source]
+                serials[sea] = (serial,)
             else:
-                found.append(source)
+                found_sources.append(source)
+                serials[sea] += (serial,)
         if by_convoy:
             plan.by_convoy_at.append((index, by_convoy))
     return plan
+
+
+_present: Callable[[None, Iterable[Order | None]], Iterator[Order]] = filter
+"""``filter``, typed for the supports the listing looks up (None for a unit's own moves)."""
 
 
 def _find_movement_listing(position: Position) -> dict[str, dict[str, tuple[Order, ...]]]:
@@ -506,22 +579,20 @@ def _list_movement(position: Position, powers: frozenset[str],
     # dictionary of the provinces acted on; the empty lists cost about 2 us a phase on the
     # classical map and 80 us on one of 2,000 spaces, where the listing takes some 4 ms)
     into: list[list[int]] = [[] for _ in range(numbered.provinces)]
-    into_of = into.__getitem__
-    append = list.append
-    # (without a Python-level step per move: each append is made by map)
-    any(map(append, map(into_of, map(numbered.province.__getitem__, codes)),
-            map(numbered.occupant_key.__getitem__, codes)))
-    move_provinces, move_keys = numbered.move_provinces.__getitem__, numbered.move_keys.__getitem__
+    # (plain loops: Python 3.11 runs ``into[p].append(k)`` as specialised instructions, some
+    # twice as fast as calling list.append through map)
+    for prov_id, key in map(numbered.occupant_at.__getitem__, codes):
+        into[prov_id].append(key)
+    moves_at = numbered.moves_at.__getitem__
     if plan is None or not plan.by_convoy_at:
-        any(map(append, map(into_of, chain.from_iterable(map(move_provinces, codes))),
-                chain.from_iterable(map(move_keys, codes))))
+        for prov_id, key in chain.from_iterable(map(moves_at, codes)):
+            into[prov_id].append(key)
     else:
         pid = numbered.province_id
         start = 0
         for index, by_convoy in (*plan.by_convoy_at, (len(codes) - 1, ())):
-            run = codes[start:index + 1]
-            any(map(append, map(into_of, chain.from_iterable(map(move_provinces, run))),
-                    chain.from_iterable(map(move_keys, run))))
+            for prov_id, key in chain.from_iterable(map(moves_at, codes[start:index + 1])):
+                into[prov_id].append(key)
             for dest_prov, _, key in by_convoy:
                 into[pid[dest_prov]].append(key)
             start = index + 1
@@ -532,50 +603,55 @@ def _list_movement(position: Position, powers: frozenset[str],
     if plan is None:
         plan = _ConvoyPlan()  # (empty: no unit is touched)
     touched, plan_reach, plan_sources = plan.touched, plan.reach, plan.sources
+    plan_serials = plan.serials
     army_adj = tables.army_adj
     made_table = _made_of(variant)
     made_get = made_table.get
     out: defaultdict[str, dict[str, tuple[Order, ...]]] = defaultdict(dict)
     for unit, code in zip(unit_list, codes, strict=True):
-        if unit.power not in powers:  # (a neutral unit: listed only when asked for)
+        power = unit.power
+        if power not in powers:  # (a neutral unit: listed only when asked for)
             continue
-        made = made_get((code, unit.power))
+        made = made_get((code, power))
         if made is None:
-            made = made_table[code, unit.power] = _Made(unit.type, unit.location, unit.power,
-                                                         numbered)
+            made = made_table[code, power] = _Made(unit.type, unit.location, power, numbered)
         # the support keys into each province it reaches, in order (its own moves map to None
-        # in made.supports, which the filter drops)
-        supports: Iterable[int] = chain.from_iterable(map(into_of, made.reach_ids))
+        # in made.supports, which the filter drops); joined by a plain loop, which costs less
+        # than chaining the lists
+        keys: list[int] = []
+        for reached in made.reach_ids:
+            keys += into[reached]
+        supports: Iterable[int] = keys
         orders: tuple[Order, ...]
         prov = made.province
         if prov not in touched:
             orders = (*made.fixed,
-                      *cast("Iterator[Order]", filter(None, map(made.supports.__getitem__,
-                                                                 supports))))
+                      *_present(None, map(made.supports.__getitem__, supports)))
         elif (sources := plan_sources.get(prov)) is None:  # an army that could be convoyed
             reach = plan_reach[prov]
             head = made.heads.get(reach)
             if head is None:
                 head = made.head(reach, army_adj[prov])
-            orders = (*head, *cast("Iterator[Order]", filter(None, map(
-                made.supports.__getitem__, supports))))
+            orders = (*head, *_present(None, map(made.supports.__getitem__, supports)))
         else:  # a fleet that could convoy
-            spared, convoys = made.convoy_part(sources, tables)
+            part = made.convoy_parts.get(serials := plan_serials[prov])
+            if part is None:
+                part = made.convoy_part(serials, sources, tables)
+            spared, convoys = part
             if spared:
                 supports = filterfalse(spared.__contains__, supports)
             orders = (*made.fixed,
-                      *cast("Iterator[Order]", filter(None, map(made.supports.__getitem__,
-                                                                 supports))),
+                      *_present(None, map(made.supports.__getitem__, supports)),
                       *convoys)
         if extras is not None:
-            extra = extras.get(unit.power)
+            extra = extras.get(power)
             if extra is None:
-                extra = extras[unit.power] = _kind_orders(position, unit.power)
+                extra = extras[power] = _kind_orders(position, power)
             orders = (*orders, *extra.get(unit.location, ()))
         if veto is not None:
             orders = tuple(o for o in orders if isinstance(o, Hold)
                            or veto(position, unit, o) is None)
-        out[unit.power][unit.location] = orders
+        out[power][made.loc] = orders
     if empty_convoys(position) is not None:
         for power in list(out):
             _add_empty_convoys(position, power, out[power])
@@ -631,31 +707,6 @@ def _move(utype: UnitType, loc: str, dest: str, via: bool, power: str) -> Move:
     return order
 
 
-def _support_hold(utype: UnitType, loc: str, other_loc: str, other_type: UnitType, power: str,
-                  ) -> SupportHold:
-    order: SupportHold = _new(SupportHold)
-    _set_type(order, utype)
-    _set_loc(order, loc)
-    _set_power(order, power)
-    _set_shloc(order, other_loc)
-    _set_shtype(order, other_type)
-    _set_shpower(order, None)
-    return order
-
-
-def _support_move(utype: UnitType, loc: str, mover_loc: str, mover_type: UnitType, dest: str,
-                  power: str) -> SupportMove:
-    order: SupportMove = _new(SupportMove)
-    _set_type(order, utype)
-    _set_loc(order, loc)
-    _set_power(order, power)
-    _set_sloc(order, mover_loc)
-    _set_smdest(order, dest)
-    _set_stype(order, mover_type)
-    _set_spower(order, None)
-    return order
-
-
 def _convoy(utype: UnitType, loc: str, army_loc: str, dest: str, power: str) -> Convoy:
     order: Convoy = _new(Convoy)
     _set_type(order, utype)
@@ -667,7 +718,7 @@ def _convoy(utype: UnitType, loc: str, army_loc: str, dest: str, power: str) -> 
     return order
 
 
-class _Supports(dict[int, SupportHold | SupportMove | None]):
+class _Supports(dict[int, Order | None]):
     """One unit's supports by support key (:meth:`MapTables.support_key`): of the unit there
     to hold, or of the move; None for the unit's own moves. Each is made the first time it is
     looked up (``__missing__``: no exception, no second pass)."""
@@ -679,15 +730,26 @@ class _Supports(dict[int, SupportHold | SupportMove | None]):
         self.made = made
         self.named = named
 
-    def __missing__(self, key: int) -> SupportHold | SupportMove:
+    def __missing__(self, key: int) -> Order:
         made = self.made
         named = self.named[key]
         support: SupportHold | SupportMove
+        # (the makers' steps written out: a support is made some 20 times a phase in a new
+        # game, and a Python call more costs a fifth of the making)
         if len(named) == 2:
-            support = _support_hold(made.utype, made.loc, named[0], named[1], made.power)
+            support = _new(SupportHold)
+            _set_shloc(support, named[0])
+            _set_shtype(support, named[1])
+            _set_shpower(support, None)
         else:
-            support = _support_move(made.utype, made.loc, named[3], named[2], named[1],
-                                    made.power)
+            support = _new(SupportMove)
+            _set_sloc(support, named[3])
+            _set_smdest(support, named[1])
+            _set_stype(support, named[2])
+            _set_spower(support, None)
+        _set_type(support, made.utype)
+        _set_loc(support, made.loc)
+        _set_power(support, made.power)
         self[key] = support
         return support
 
@@ -767,13 +829,12 @@ class _Made:
         head = self.heads[convoy_reach] = tuple(orders)
         return head
 
-    def convoy_part(self, sources: list[_Source], tables: MapTables,
+    def convoy_part(self, key: tuple[int, ...], sources: list[_Source], tables: MapTables,
                     ) -> tuple[frozenset[int], tuple[Convoy, ...]]:
         """For a fleet in the groups of ``sources``: the support keys of the moves by convoy
         it is needed for on every route (it cannot support them, as it cannot support and
-        convoy at once, 6.D.31), and its convoys, sorted. Kept by the serials of
-        ``sources``."""
-        key = tuple([source[0].serial for source in sources])
+        convoy at once, 6.D.31), and its convoys, sorted. Kept in ``convoy_parts`` under
+        ``key``, the serials of ``sources`` (the listing looks there first)."""
         part = self.convoy_parts.get(key)
         if part is not None:
             return part

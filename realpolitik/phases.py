@@ -15,7 +15,7 @@ from realpolitik.errors import HookError
 from realpolitik.hooks import VariantHooks
 from realpolitik.legality import adjustment_counts, can_build
 from realpolitik.maptables import tables_for
-from realpolitik.position import Phase, PhaseType, Position
+from realpolitik.position import Phase, PhaseType, Position, same_powers
 
 _NO_STANDOFFS: frozenset[str] = frozenset()
 """The stand-offs of a position after one without (one set for every such position: a game's
@@ -76,6 +76,8 @@ def _following(position: Position, resolution: Resolution) -> Position:
     hooks = variant.hooks
     asks_hooks = type(hooks).phase_skipped is not VariantHooks.phase_skipped
     centers = position.centers
+    # (a movement phase that lost no unit: the same units, moved)
+    moved_only = phase.type is PhaseType.MOVEMENT and len(units) == len(position.units)
     # The year's phases from this one to the next that is played; two years are enough
     # unless the hooks skip every phase.
     for centers_change, candidate in variant.calendar.candidates_after(phase):
@@ -85,6 +87,8 @@ def _following(position: Position, resolution: Resolution) -> Position:
                                           tables_for(variant).centers_in_order)
         following = position.replace(phase=candidate, units=units, centers=centers,
                                      dislodged=(), standoffs=_NO_STANDOFFS)
+        if moved_only:
+            same_powers(position, following)
         if candidate.type is PhaseType.ADJUSTMENTS and not needs_adjustments(following):
             continue
         if asks_hooks and hooks.phase_skipped(following):

@@ -334,3 +334,92 @@ def test_neutral_units_are_listed_when_asked_for() -> None:
         assert any(isinstance(order, Hold) for order in orders)
         for order in orders:
             assert check_order(position, copy.copy(order), rules=game.rules) is None, str(order)
+
+
+def _positions_of_a_game(variant: Variant, seed: int, until: int) -> list[Position]:
+    """The movement positions of a seeded random game."""
+    game = Game(variant, rules="2000", seed=seed)
+    rng = random.Random(seed)
+    seen = []
+    while not game.is_over and game.phase.year <= until:
+        if game.position.phase.type is PhaseType.MOVEMENT:
+            seen.append(game.position)
+        for power in game.powers_to_order():
+            game.submit(power, [options[rng.randrange(len(options))]
+                                for options in game.legal_orders(power).values()])
+        game.process()
+    return seen
+
+
+@pytest.mark.parametrize(("variant_name", "seed", "until"), [
+    ("classical", 3, 1925), ("classical", 8, 1925), ("colonial_winters", 2, 1878)])
+def test_the_convoy_plan_on_masks_joins_the_fleets_as_the_map_tables_do(
+        variant_name: str, seed: int, until: int) -> None:
+    """The convoy plan works out the fleets that may convoy, the seas next to each army and
+    the groups of fleets joined to them on masks of provinces: each army it plans for has the
+    group :meth:`MapTables.fleet_groups` gives by name, its reach by convoy is the map's
+    answer for that group, and no army the names would plan for is missed."""
+    from realpolitik import listing
+
+    variant = load_variant(variant_name)
+    tables = tables_for(variant)
+    numbered = listing._unit_places(variant)
+    planned = 0
+    for position in _positions_of_a_game(variant, seed, until):
+        units = list(position.units.values())
+        codes = [numbered.code[unit.type, unit.location] for unit in units]
+        plan = listing._plan_convoys(variant, codes, numbered)
+        fleets = frozenset(unit.province for unit in units if unit.type is UnitType.FLEET
+                           and unit.province in tables.convoy_spaces)
+        group_of = tables.fleet_groups(fleets)
+        expected: dict[str, frozenset[str]] = {}
+        for unit in units:
+            if unit.type is not UnitType.ARMY or unit.location not in tables.shores:
+                continue
+            seas = tables.shore_convoy_spaces[unit.location] & fleets
+            if not seas:
+                continue
+            group = frozenset().union(*(group_of[sea] for sea in seas))
+            reach = tables.convoy_reach(unit.location, group)[0]
+            if reach:
+                expected[unit.location] = reach
+        got = {} if plan is None else plan.reach
+        assert got == expected, str(position.phase)
+        if plan is not None:
+            for sources in plan.sources.values():
+                for answer, army, group in sources:
+                    assert group == answer.group
+                    seas = tables.shore_convoy_spaces[army] & fleets
+                    assert group == frozenset().union(*(group_of[sea] for sea in seas))
+            planned += len(plan.reach)
+    assert planned  # (the games had armies to convoy)
+
+
+def test_asking_one_power_in_a_movement_phase_lists_every_power_alike() -> None:
+    """The first power asked for in a movement phase gives every power of the variant its
+    listed orders at once, each what listing that power alone gives, in the same order; a
+    power without units gets an empty listing."""
+    from realpolitik import listing
+
+    game = Game("classical", rules="2000", seed=5)
+    rng = random.Random(5)
+    # into the game, to a movement phase where some power has lost its units
+    while len(game.position.units_by_power()) == len(game.variant.power_ids) \
+            or game.position.phase.type is not PhaseType.MOVEMENT:
+        for power in game.powers_to_order():
+            game.submit(power, [options[rng.randrange(len(options))]
+                                for options in game.legal_orders(power).values()])
+        game.process()
+    position = copy.copy(game.position)  # (nothing listed in it yet)
+    assert not listing._listings(position)
+    first = game.variant.power_ids[-1]
+    listed_orders(position, first, rules=game.rules)
+    kept = listing._listings(position)
+    assert {power for power, _ in kept} == set(game.variant.power_ids)
+    for power in game.variant.power_ids:
+        alone = listing._list_movement(position, frozenset((power,))).get(power, {})
+        by_location = listed_orders(position, power, rules=game.rules).by_location
+        assert list(by_location.items()) == list(alone.items())
+        assert kept[power, game.rules].power == power
+    assert any(not listed_orders(position, power, rules=game.rules).by_location
+               for power in game.variant.power_ids)

@@ -25,6 +25,7 @@ from realpolitik.rules import Rules, rules_for
 __all__ = ["Outcome", "OrderResult", "Resolution", "Result", "adjudicate"]
 
 _DEFAULT = rules_for("2023")
+_MOVEMENT, _RETREATS = PhaseType.MOVEMENT, PhaseType.RETREATS
 
 
 def adjudicate(position: Position, orders: Iterable[Order], *, rules: Rules | None = None,
@@ -46,8 +47,8 @@ def adjudicate(position: Position, orders: Iterable[Order], *, rules: Rules | No
     """
     rules = rules or _DEFAULT
     kind = position.phase.type
-    if kind is PhaseType.MOVEMENT:
+    if kind is _MOVEMENT:
         return adjudicate_movement(position, orders, rules, checked=checked)
-    if kind is PhaseType.RETREATS:
+    if kind is _RETREATS:
         return adjudicate_retreats(position, orders, rules, checked=checked)
     return adjudicate_adjustments(position, orders, rules, checked=checked)

@@ -28,7 +28,7 @@ from realpolitik.maptables import MapTables, tables_for
 from realpolitik.orders import Build, Disband, Order, VariantOrder, Waive
 from realpolitik.position import Position, Unit
 from realpolitik.rules import CivilDisorder, Rules, TooManyBuilds, TooManyDisbands
-from realpolitik.writing import PlaceWriter, place_writer
+from realpolitik.writing import place_writer
 
 __all__ = ["adjudicate_adjustments", "builds_that_stand", "civil_disorder_removals",
            "limit_voids"]
@@ -78,9 +78,14 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
         if isinstance(reading, Illegal):
             entries.append(Entry(given, power, -1, None, reading))
         else:
-            entry = Entry(given, reading.power or power, -1, reading, None)
+            power = reading.power or power
+            entry = Entry(given, power, -1, reading, None)
             entries.append(entry)
-            legal_of.setdefault(entry.power, []).append(entry)
+            mine = legal_of.get(power)
+            if mine is None:  # (not setdefault: it would make a list for every order)
+                legal_of[power] = [entry]
+            else:
+                mine.append(entry)
 
     # Builds and waives, then removals, each power in turn and in the order given.
     hooks = position.variant.hooks
@@ -166,7 +171,7 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
 
     # Civil disorder: the removals a power did not order.
     disorder: list[Unit] = []
-    for power in position.variant.power_ids:
+    for power in position.variant.power_ids if min(counts.values(), default=0) < 0 else ():
         count = counts.get(power, 0)
         if count >= 0:
             continue
@@ -180,7 +185,7 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
             disorder.extend(chosen)
     return Resolution(
         phase=position.phase,
-        results=partial(_results, tuple(entries), place_writer(position.variant), position),
+        results=partial(_results, tuple(entries), position),
         units=MappingProxyType({p: units[p] for p in sorted(units)}),
         civil_disorder=tuple(disorder),
     )
@@ -208,10 +213,10 @@ def _spend(position: Position, power: str, mine: list[Entry], count: int) -> int
     return count
 
 
-def _results(entries: tuple[Entry, ...], writer: PlaceWriter,
-             position: Position) -> tuple[OrderResult, ...]:
+def _results(entries: tuple[Entry, ...], position: Position) -> tuple[OrderResult, ...]:
     """The result of each order given (made when first read: a game seldom reads them), its
-    order written as ``writer`` writes it."""
+    order written as the variant writes places."""
+    writer = place_writer(position.variant)
     results: list[OrderResult] = []
     for e in entries:
         order = e.order

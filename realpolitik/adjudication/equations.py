@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import Generic, NamedTuple, TypeAlias, TypeVar
 
 from realpolitik.geography import UnitType
 from realpolitik.hooks import (
@@ -40,7 +40,6 @@ from realpolitik.orders import (
     SupportHold,
     SupportMove,
     VariantOrder,
-    Waive,
 )
 from realpolitik.position import Unit
 from realpolitik.rules import (
@@ -69,10 +68,36 @@ __all__ = [
 ]
 
 _ARMY, _FLEET = UnitType.ARMY, UnitType.FLEET
+_ANY_ROUTE_DISRUPTED = MultiRouteConvoy.ANY_ROUTE_DISRUPTED
+_CUT = ConvoyedAttackOnSupporter.CUT
+_NEVER_BOUNCE = DislodgedUnitBounce.NEVER
+_T = TypeVar("_T")
+
+
+class _Same(Generic[_T]):
+    """A table of the board in which every unit has the same entry (none has one of its
+    own): read as the list that replaces it once a unit gets one. Most phases give no unit
+    a convoy route, a convoying fleet or a shield, and a list per unit of each costs more
+    than the rare read of this."""
+
+    __slots__ = ("entry",)
+
+    def __init__(self, entry: _T) -> None:
+        self.entry = entry
+
+    def __getitem__(self, unit: int) -> _T:
+        return self.entry
+
+
+_PerUnit: TypeAlias = "list[_T] | _Same[_T]"
+"""A table of the board with an entry per unit (by unit index)."""
 _NONE: list[int] = []
 """Shared empty list: no supports or convoys (never appended to)."""
 _NO_FLEETS: frozenset[int] = frozenset()
 _NO_GRAPH: Mapping[int, tuple[int, ...]] = MappingProxyType({})
+_NO_CONVOYERS: _Same[list[int]] = _Same(_NONE)
+_NO_FLEETS_EACH: _Same[frozenset[int]] = _Same(_NO_FLEETS)
+_NO_GRAPH_EACH: _Same[Mapping[int, tuple[int, ...]]] = _Same(_NO_GRAPH)
 _NO_BONUS: Mapping[str, int] = MappingProxyType({})
 _NO_GATES: Mapping[int, tuple[ConditionalBorder, ...]] = MappingProxyType({})
 _NO_POINTS: Mapping[int, str] = MappingProxyType({})
@@ -139,7 +164,7 @@ class Board:
         "empty_routes",
         "empty_space",
         "moves",
-        "helpers",
+        "occupant",
         "contested",
         "blocks",
         "matching",
@@ -158,6 +183,7 @@ class Board:
         defence_bonus: Mapping[str, int] = _NO_BONUS,
         modifiers: MovementModifiers = NO_MODIFIERS,
         kinds: OrderKinds | None = None,
+        explain: bool = False,
     ) -> None:
         """``orders``: the orders the units follow, each naming its unit by its location, at
         most one per unit (a unit without one holds), as the rules read them: a phase's
@@ -168,7 +194,10 @@ class Board:
         has them already. ``variant_rules`` brings the variant's conditional borders and
         corners; ``defence_bonus`` (province -> extra strength needed
         to dislodge the unit there) and ``modifiers`` come from the variant's hooks; ``kinds``
-        (the variant's own kinds of order, if it has any) say what their orders do."""
+        (the variant's own kinds of order, if it has any) say what their orders do. With
+        ``explain`` every support names its target and destination (:attr:`target`,
+        :attr:`dest`), as the sentences read them; without, a support into a province no unit
+        moves to is only marked unmatched."""
         n = self.n = len(units)
         self.bonus = defence_bonus
         """Province -> extra hold strength of the unit there: the hooks' defence bonuses, and
@@ -194,11 +223,10 @@ class Board:
         self.dest_loc = dest_loc
         followed: list[Order | None] = [None] * n
         moves: list[int] = []
-        helpers: list[int] = []
         self.moves = moves
         """The units ordered to move, by index (ascending)."""
-        self.helpers = helpers
-        """The units ordered to support or convoy, by index (ascending)."""
+        occupant = self.occupant = [-1] * n
+        """Move -> the unit in the province it enters (-1: none)."""
         self.blocks: list[int] = []
         """The units given an order of the variant's kind that blocks a crossing."""
         strengthened: dict[str, int] | None = None  # (the bonuses, when an order adds one)
@@ -213,25 +241,39 @@ class Board:
         # Army moves with a convoy in sight, so far: by convoy, or to a province not next door
         # (the matching adds those a fleet is ordered to convoy).
         by_sea: list[int] = []
+        opposite = self.opposite = [-1] * n
+        """Move -> the move it meets head to head (into its province, from its destination),
+        -1 if none."""
+        # (borders along which units may exchange places: their moves are no head-to-head)
+        swaps = variant_rules.swap_borders if variant_rules is not None else ()
+        # The supports and convoys, read once every move is known: (unit index, order).
+        support_moves: list[tuple[int, SupportMove]] = []
+        support_holds: list[tuple[int, SupportHold]] = []
+        convoys: list[tuple[int, Convoy]] = []
         # One pass over the orders: which unit each is for, and what it asks, read into the
-        # board's lists.
+        # board's lists. (Each kind is told by its exact class: ``type(x) is C`` is the
+        # cheapest test, and the type checker reads it.)
         for order in orders:
-            if isinstance(order, Waive):
-                raise NotAsGiven
-            cls = type(order)
-            i = at.get(order.location, -1)
-            if i < 0:  # a fleet on a coast: units are indexed by province
-                i = at.get(province_at.get(order.location, ""), -1)
+            if type(order) is SupportMove:  # (the commonest order of all)
+                i = at.get(order.location, -1)
+                support_moves.append((i, order))
+            elif type(order) is Move:
+                i = at.get(order.location, -1)
                 if i < 0:
-                    raise NotAsGiven
-            if followed[i] is not None:
-                raise NotAsGiven  # a second order for the unit
-            followed[i] = order
-            if cls is Move:
-                assert isinstance(order, Move)
+                    i = _coast_unit(at, province_at, order.location)
+                if followed[i] is not None:
+                    raise NotAsGiven  # a second order for the unit
+                followed[i] = order
                 kind[i] = MOVE
                 to = dest_loc[i] = order.destination
                 d = dest[i] = province_at[to]
+                j = occupant[i] = at.get(d, -1)
+                if j >= 0 and kind[j] == MOVE and dest[j] == prov[i] and not (
+                        swaps and any(w.allows(prov[i], d, units[i].type, units[j].type)
+                                      for w in swaps)):
+                    # a head-to-head battle (found by the second of the two moves read)
+                    opposite[i] = j
+                    opposite[j] = i
                 moves.append(i)
                 movers = moves_into.get(d)
                 if movers is None:
@@ -240,12 +282,21 @@ class Board:
                     if len(movers) == 1:
                         contested.append(d)
                     movers.append(i)
-                if units[i].type is _ARMY and (order.via_convoy
-                                               or d not in army_adj.get(prov[i], ())):
+                if units[i].type is _ARMY and (order.via_convoy or d not in army_adj[prov[i]]):
                     by_sea.append(i)
-            elif cls is SupportMove or cls is SupportHold or cls is Convoy:
-                helpers.append(i)  # (read below, once every move is known)
+                continue
+            elif type(order) is SupportHold:
+                i = at.get(order.location, -1)
+                support_holds.append((i, order))
+            elif type(order) is Convoy:
+                i = at.get(order.location, -1)
+                convoys.append((i, order))
+            elif type(order) is Hold:
+                i = at.get(order.location, -1)
             elif kinds is not None and isinstance(order, VariantOrder):
+                i = at.get(order.location, -1)
+                if i < 0:
+                    i = _coast_unit(at, province_at, order.location)
                 # an order of the variant's own kind: what it does, in the resolver's words
                 effect = kinds.movement_effect(order)
                 if isinstance(effect, BlocksCrossing):
@@ -259,15 +310,30 @@ class Board:
                         strengthened = dict(defence_bonus)
                     strengthened[prov[i]] = strengthened.get(prov[i], 0) + effect.bonus
             else:
-                assert isinstance(order, Hold)
+                # a waive, or an order of a kind the board does not know as given (a
+                # subclass): accepted one by one
+                raise NotAsGiven
+            if i < 0:
+                # a fleet on a coast: units are indexed by province (the supports and convoys
+                # are read again below)
+                i = _coast_unit(at, province_at, order.location)
+                if type(order) is SupportMove:
+                    support_moves[-1] = (i, order)
+                elif type(order) is SupportHold:
+                    support_holds[-1] = (i, order)
+                elif type(order) is Convoy:
+                    convoys[-1] = (i, order)
+            if followed[i] is not None:
+                raise NotAsGiven  # a second order for the unit
+            followed[i] = order
         self.orders: Sequence[Order | None] = followed
         """Unit index -> the order it follows (None: it holds, unordered)."""
         if strengthened is not None:
             self.bonus = strengthened
         # (the orders come in the order given: the passes below take the units in order)
         moves.sort()
-        helpers.sort()
-        self.blocks.sort()
+        if self.blocks:
+            self.blocks.sort()
         for d in contested:
             moves_into[d].sort()
 
@@ -275,80 +341,100 @@ class Board:
         # (every move is known by now).
         matched = self.matched = [True] * n
         supports: list[list[int]] = [_NONE] * n
-        convoyers: list[list[int]] = [_NONE] * n
+        convoyers: _PerUnit[list[int]] = _NO_CONVOYERS
         matching: list[int] = []
         self.matching = matching
         """The supports and convoys that match the order of the unit they name (ascending)."""
-        for i in helpers:
-            helper = followed[i]
-            helper_cls = type(helper)
-            if helper_cls is SupportMove:
-                assert isinstance(helper, SupportMove)
-                kind[i] = SUPPORT_MOVE
-                t = target[i] = at.get(province_at[helper.supported_location], -1)
-                to = dest_loc[i] = helper.destination
-                d = dest[i] = province_at[to]
-                # (a support into a coast names the coast the move goes to, or none)
-                ok = t >= 0 and kind[t] == MOVE and dest[t] == d and (
-                    to == d or to == dest_loc[t])
-                table = supports
-            elif helper_cls is SupportHold:
-                assert isinstance(helper, SupportHold)
-                kind[i] = SUPPORT_HOLD
-                d = dest[i] = province_at[helper.supported_location]
-                t = target[i] = at.get(d, -1)
-                ok = t >= 0 and kind[t] != MOVE
-                table = supports
-            else:
-                assert isinstance(helper, Convoy)
-                kind[i] = CONVOY
-                t = target[i] = at.get(province_at[helper.army_location], -1)
-                d = dest[i] = province_at[helper.destination]
-                ok = t >= 0 and kind[t] == MOVE and dest[t] == d and units[t].type is _ARMY
-                table = convoyers
-                if ok and convoyers[t] is _NONE and t not in by_sea:
-                    by_sea.append(t)  # an army move a fleet is ordered to convoy
-            if not ok:
+        for i, support_move in support_moves:
+            kind[i] = SUPPORT_MOVE
+            to = support_move.destination
+            d = province_at[to]
+            if d not in moves_into and not explain:
+                # no unit moves where it is aimed (what it names is read only to explain it)
                 matched[i] = False
-            else:
+                continue
+            t = target[i] = at.get(province_at[support_move.supported_location], -1)
+            dest_loc[i] = to
+            dest[i] = d
+            # (a support into a coast names the coast the move goes to, or none)
+            if t >= 0 and kind[t] == MOVE and dest[t] == d and (to == d or to == dest_loc[t]):
                 matching.append(i)
-                if table[t] is _NONE:
-                    table[t] = [i]
+                if supports[t] is _NONE:
+                    supports[t] = [i]
                 else:
-                    table[t].append(i)
+                    supports[t].append(i)
+            else:
+                matched[i] = False
+        for i, support_hold in support_holds:
+            kind[i] = SUPPORT_HOLD
+            d = dest[i] = province_at[support_hold.supported_location]
+            t = target[i] = at.get(d, -1)
+            if t >= 0 and kind[t] != MOVE:
+                matching.append(i)
+                if supports[t] is _NONE:
+                    supports[t] = [i]
+                else:
+                    supports[t].append(i)
+            else:
+                matched[i] = False
+        for i, convoy in convoys:
+            kind[i] = CONVOY
+            t = target[i] = at.get(province_at[convoy.army_location], -1)
+            d = dest[i] = province_at[convoy.destination]
+            if t >= 0 and kind[t] == MOVE and dest[t] == d and units[t].type is _ARMY:
+                matching.append(i)
+                if not isinstance(convoyers, list):
+                    convoyers = [_NONE] * n
+                if convoyers[t] is _NONE:
+                    convoyers[t] = [i]
+                    if t not in by_sea:
+                        by_sea.append(t)  # an army move a fleet is ordered to convoy
+                else:
+                    convoyers[t].append(i)
+            else:
+                matched[i] = False
+        if len(matching) > 1:
+            # (read kind by kind: each table in the order of the units, as ever)
+            matching.sort()
+            for t in {t for t in (target[i] for i in matching)}:
+                if len(supports[t]) > 1:
+                    supports[t].sort()
+                if len(convoyers[t]) > 1:
+                    convoyers[t].sort()
         self.supports = supports
         """Move -> its matching supports; unit not moving -> its matching hold supports."""
         self.convoyers = convoyers
         """Army move -> the fleets ordered to convoy it."""
 
-        # Head-to-head battles, and how army moves with a convoy in sight travel.
-        opposite = self.opposite = [-1] * n
+        # How army moves with a convoy in sight travel.
         self.route = [LAND] * n
-        self.route_start: list[frozenset[int]] = [_NO_FLEETS] * n
-        self.route_end: list[frozenset[int]] = [_NO_FLEETS] * n
-        self.route_graph: list[Mapping[int, tuple[int, ...]]] = [_NO_GRAPH] * n
-        self.route_union: list[frozenset[int]] = [_NO_FLEETS] * n
-        # (borders along which units may exchange places: their moves are no head-to-head)
-        swaps = variant_rules.swap_borders if variant_rules is not None else ()
-        for i in moves:
-            d = dest[i]
-            j = at.get(d, -1)
-            if j >= 0 and kind[j] == MOVE and dest[j] == prov[i] and not (
-                    swaps and any(w.allows(prov[i], d, units[i].type, units[j].type)
-                                  for w in swaps)):
-                opposite[i] = j
-        convoyed: list[int] = []  # the army moves that may go by convoy
+        # (a move's convoy routes: made per unit when some move has one)
+        self.route_start: _PerUnit[frozenset[int]] = _NO_FLEETS_EACH
+        self.route_end: _PerUnit[frozenset[int]] = _NO_FLEETS_EACH
+        self.route_graph: _PerUnit[Mapping[int, tuple[int, ...]]] = _NO_GRAPH_EACH
+        self.route_union: _PerUnit[frozenset[int]] = _NO_FLEETS_EACH
+        convoyed = False  # (some army move may go by convoy)
+        # the army moves that may go by convoy into a province where a matching support
+        # stands (only such a support can be shielded from them)
+        shielding: list[int] = []
         if by_sea:
             by_sea.sort()
+            route = self.route
             for i in by_sea:
-                if self._set_route(i, tables, rules):
-                    convoyed.append(i)
+                if convoyers[i] is _NONE and dest[i] not in army_adj[prov[i]]:
+                    route[i] = CONVOY_ONLY  # (no fleet is ordered to convoy it: no route)
+                elif not self._set_route(i, tables, rules):
+                    continue
+                convoyed = True
+                s = occupant[i]
+                if s >= 0 and matched[s] and (kind[s] == SUPPORT_MOVE or kind[s] == SUPPORT_HOLD):
+                    shielding.append(i)
 
         # Supports a convoyed army cannot cut under the rulebooks' paradox rules (4.A.2).
-        self.shielded: list[frozenset[int]] = [_NO_FLEETS] * n
+        self.shielded: _PerUnit[frozenset[int]] = _NO_FLEETS_EACH
         """Support -> the army moves that, when convoyed, do not cut it."""
-        if convoyed and rules.convoy_paradox in _SHIELDING_PARADOX_RULES:
-            self._set_shields(tables, rules.convoy_paradox, convoyed)
+        if shielding and rules.convoy_paradox in _SHIELDING_PARADOX_RULES:
+            self._set_shields(tables, rules.convoy_paradox, shielding)
 
         self.fragile: frozenset[int] = _NO_FLEETS
         """The convoying fleets whose convoy fails when they are attacked (a variant's rule: a
@@ -495,10 +581,20 @@ class Board:
             for c in fleets
         }
         on_route = fleets_on_routes(sorted(start), end, graph)
-        self.route_start[i] = start & on_route
-        self.route_end[i] = end & on_route
-        self.route_graph[i] = {c: tuple(x for x in graph[c] if x in on_route) for c in on_route}
-        self.route_union[i] = frozenset(on_route)
+        starts, ends, graphs, unions = (self.route_start, self.route_end, self.route_graph,
+                                        self.route_union)
+        if not isinstance(starts, list):  # the first move with a route
+            starts = self.route_start = [_NO_FLEETS] * self.n
+        if not isinstance(ends, list):
+            ends = self.route_end = [_NO_FLEETS] * self.n
+        if not isinstance(graphs, list):
+            graphs = self.route_graph = [_NO_GRAPH] * self.n
+        if not isinstance(unions, list):
+            unions = self.route_union = [_NO_FLEETS] * self.n
+        starts[i] = start & on_route
+        ends[i] = end & on_route
+        graphs[i] = {c: tuple(x for x in graph[c] if x in on_route) for c in on_route}
+        unions[i] = frozenset(on_route)
         return True
 
     def _set_empty_route(self, i: int, fleets: list[int], tables: MapTables,
@@ -561,9 +657,10 @@ class Board:
         return frozenset(c for c in route.graph if c < self.n)
 
     def _set_shields(self, tables: MapTables, rule: ConvoyParadox, convoyed: list[int]) -> None:
-        """Which supports each of the ``convoyed`` army moves (those that may go by convoy)
-        does not cut when convoyed, under the 4.A.2 ``rule``: only a matching support in the
-        province it enters can be shielded from it."""
+        """Which supports each of the ``convoyed`` army moves (those that may go by convoy
+        into a province where a matching support stands) does not cut when convoyed, under
+        the 4.A.2 ``rule``: only a matching support in the province it enters can be
+        shielded from it."""
         kind, prov, units, at = self.kind, self.prov, self.units, self.at
         shields: dict[int, set[int]] = {}
         for j in convoyed:
@@ -589,8 +686,11 @@ class Board:
                     prov[c] == self.dest[s] and self._necessary(j, c) for c in fleets)
             if shielded:
                 shields.setdefault(s, set()).add(j)
-        for s, shield in shields.items():
-            self.shielded[s] = frozenset(shield)
+        if shields:
+            shields_of: list[frozenset[int]] = [_NO_FLEETS] * self.n
+            for s, shield in shields.items():
+                shields_of[s] = frozenset(shield)
+            self.shielded = shields_of
 
     def _necessary(self, j: int, fleet: int) -> bool:
         """True if every route of the army move ``j`` passes through ``fleet``."""
@@ -606,6 +706,16 @@ class Board:
                     seen.add(nxt)
                     todo.append(nxt)
         return True
+
+
+def _coast_unit(at: Mapping[str, int], province_at: Mapping[str, str], location: str) -> int:
+    """The index of the unit an order at ``location`` is for, when that is not a province
+    (a fleet on a coast: units are indexed by province); raises :class:`NotAsGiven` if no
+    unit stands there."""
+    i = at.get(province_at.get(location, ""), -1)
+    if i < 0:
+        raise NotAsGiven
+    return i
 
 
 def _corners_of(board: Board, i: int) -> list[Corner]:
@@ -655,10 +765,10 @@ class Equations:
     def __init__(self, board: Board, rules: Rules, resolve: Callable[[int], bool]) -> None:
         self.board = board
         self.resolve = resolve
-        self.any_route = rules.multi_route_convoy is MultiRouteConvoy.ANY_ROUTE_DISRUPTED
-        self.convoy_cuts_own_attack = (rules.convoyed_attack_on_supporter
-                                       is ConvoyedAttackOnSupporter.CUT)
-        self.literal_bounce = rules.dislodged_unit_bounce is DislodgedUnitBounce.NEVER
+        # (the members read once, at import: an enum's class attribute is slow to read)
+        self.any_route = rules.multi_route_convoy is _ANY_ROUTE_DISRUPTED
+        self.convoy_cuts_own_attack = rules.convoyed_attack_on_supporter is _CUT
+        self.literal_bounce = rules.dislodged_unit_bounce is _NEVER_BOUNCE
 
     # -- paths --------------------------------------------------------------------------------
 
@@ -865,7 +975,7 @@ class Equations:
         if not requirements:
             return None
         need = requirements.get(b.dest[i])
-        d = b.at.get(b.dest[i], -1)
+        d = b.occupant[i]
         if need is None or d < 0 or (b.kind[d] == MOVE and self.resolve(d)):
             return None
         if need.attacker is not None and b.units[i].type is not need.attacker:
@@ -883,7 +993,7 @@ class Equations:
         b = self.board
         if not self.path(i):
             return 0
-        d = b.at.get(b.dest[i], -1)
+        d = b.occupant[i]
         if d < 0:
             return 1 + self.support_count(i)
         if b.kind[d] == MOVE and self.head_to_head(i) < 0 and self.resolve(d):

@@ -39,13 +39,15 @@ from realpolitik.adjudication.explain import and_list, versus
 from realpolitik.adjudication.outcomes import Detail, OrderResult, Outcome, Resolution, Result
 from realpolitik.adjudication.resolver import Resolver
 from realpolitik.adjudication.setup import Accepted, accept_orders, attribute_orders, void_result
-from realpolitik.geography import Map, province_of
+from realpolitik.caches import CacheSlot
+from realpolitik.geography import Map, UnitType, province_of
 from realpolitik.hooks import NO_MODIFIERS, MovementModifiers, VariantHooks
 from realpolitik.legality import retreat_options
 from realpolitik.maptables import tables_for
 from realpolitik.orders import Order, VariantOrder, Waive
 from realpolitik.position import DislodgedUnit, Position, Unit, moved_unit
 from realpolitik.rules import Rules
+from realpolitik.variant import Variant
 from realpolitik.writing import PlaceWriter, place_writer
 
 __all__ = ["adjudicate_movement"]
@@ -67,6 +69,7 @@ _SELF_DISLODGE = Outcome.SELF_DISLODGE
 _SUPPORTED = Outcome.SUPPORTED
 _UNMATCHED = Outcome.UNMATCHED
 _FAILS = Result.FAILS
+_ARMY = UnitType.ARMY
 _SUCCEEDS = Result.SUCCEEDS
 
 _OUTCOMES = (_MOVED, _HELD, _DISLODGED, _BOUNCED, _SELF_DISLODGE, _NO_CONVOY, _CONVOY_DISRUPTED,
@@ -79,6 +82,25 @@ _CODE_OF = {outcome: code for code, outcome in enumerate(_OUTCOMES)}
     _CODE_OF[_MOVED], _CODE_OF[_HELD], _CODE_OF[_DISLODGED], _CODE_OF[_SUPPORTED],
     _CODE_OF[_CUT], _CODE_OF[_UNMATCHED], _CODE_OF[_PARADOX], _CODE_OF[_CONVOYED],
     _CODE_OF[_NO_EFFECT], _CODE_OF[_BLOCKED])
+
+
+class _Arrivals:
+    """The unit values a move leaves at each location, made once per variant: a unit is an
+    immutable value, so every army of a power that enters a location is the same one (made
+    with :func:`~realpolitik.position.moved_unit` the first time)."""
+
+    __slots__ = ("armies", "fleets")
+
+    def __init__(self, variant: Variant) -> None:
+        self.armies: dict[str, dict[str, Unit]] = {}
+        """Location -> power -> its army there."""
+        self.fleets: dict[str, dict[str, Unit]] = {}
+        """Location -> power -> its fleet there."""
+
+
+_arrivals: CacheSlot[Variant, _Arrivals] = CacheSlot("units after a move", _Arrivals)
+"""The variant's :class:`_Arrivals`; bounded by the map: at most one unit per location, unit
+type and power."""
 
 
 def _unset(decision: int) -> bool:  # pragma: no cover - replaced before use
@@ -159,13 +181,13 @@ def _units_of(position: Position) -> tuple[list[str], list[Unit], dict[str, int]
 
 def _set_up(position: Position, rules: Rules, units: list[Unit], orders: Iterable[Order],
             provinces: list[str], index: dict[str, int], defence_bonus: Mapping[str, int],
-            modifiers: MovementModifiers = NO_MODIFIERS) -> Board:
+            modifiers: MovementModifiers = NO_MODIFIERS, *, explain: bool = False) -> Board:
     """The board of the phase: its units (:func:`_units_of`) and the orders they follow
-    (:class:`Board`)."""
+    (:class:`Board`; ``explain``: everything the sentences read)."""
     variant = position.variant
     return Board(units, orders, tables_for(variant), rules, provinces, index,
                  variant_rules=variant.rules, defence_bonus=defence_bonus,
-                 modifiers=modifiers, kinds=variant.kinds or None)
+                 modifiers=modifiers, kinds=variant.kinds or None, explain=explain)
 
 
 def _decide(board: Board, rules: Rules, paradoxes: set[int]) -> tuple[Equations, list[bool]]:
@@ -177,7 +199,7 @@ def _decide(board: Board, rules: Rules, paradoxes: set[int]) -> tuple[Equations,
     """
     equations = Equations(board, rules, _unset)
     n = board.n
-    kind, matched, prov, at = board.kind, board.matched, board.prov, board.at
+    kind, matched, prov, occupant = board.kind, board.matched, board.prov, board.occupant
     moves_into, route, dest = board.moves_into, board.route, board.dest
     conditional, supports, opposite = board.conditional, board.supports, board.opposite
     power = board.power
@@ -199,7 +221,7 @@ def _decide(board: Board, rules: Rules, paradoxes: set[int]) -> tuple[Equations,
                 left.append(i)
             continue
         movers = moves_into[dest[i]]
-        d = at.get(dest[i], -1)
+        d = occupant[i]
         if d < 0 and len(movers) == 1:
             continue  # over land into an empty province no one else moves to
         if plain and not supports[i] and (
@@ -333,9 +355,9 @@ class _Decided:
         """The units that moved, by index."""
         dislodged_by = [-1] * b.n
         dislodged: list[int] = []
-        at, dest = b.at, b.dest
+        occupant = b.occupant
         for i in went:
-            d = at.get(dest[i], -1)
+            d = occupant[i]
             if d >= 0 and not moved[d]:
                 dislodged_by[d] = i
                 dislodged.append(d)
@@ -360,8 +382,21 @@ class _Decided:
             del new_units[prov[i]]
         for i in dislodged_units:
             del new_units[prov[i]]
-        for i in went:
-            new_units[dest[i]] = moved_unit(units[i], dest_loc[i])
+        if went:
+            # (each unit value made once per variant: see _Arrivals)
+            arrivals = _arrivals(position.variant)
+            armies, fleets = arrivals.armies, arrivals.fleets
+            for i in went:
+                unit = units[i]
+                to = dest_loc[i]
+                table = armies if unit.type is _ARMY else fleets
+                by_power = table.get(to)
+                if by_power is None:
+                    by_power = table[to] = {}
+                arrived = by_power.get(unit.power)
+                if arrived is None:
+                    arrived = by_power[unit.power] = moved_unit(unit, to)
+                new_units[dest[i]] = arrived
         dislodged: list[DislodgedUnit] = []
         if dislodged_units:
             annihilated = position.variant.hooks.annihilated_when_dislodged
@@ -462,7 +497,7 @@ class _Decided:
             if any(c in self.paradoxes for c in fleets):
                 return _PARADOX
             return _CONVOY_DISRUPTED
-        d = b.at.get(b.dest[i], -1)
+        d = b.occupant[i]
         if d >= 0 and b.power[d] == b.power[i] and self.eq.attack(i) == 0:
             return _SELF_DISLODGE
         return _BOUNCED
@@ -560,7 +595,7 @@ class _Explainer(_Decided):
         text = self.order_text(i)
         if self.moved[i]:
             attack = eq.attack(i)
-            d = b.at.get(b.dest[i], -1)
+            d = b.occupant[i]
             how = " by convoy" if eq.by_convoy(i) else ""
             if how and b.empty_routes and i in b.empty_routes and not eq.fleet_path(i):
                 how = f" by convoy through empty seas ({b.mods.empty_convoys.rule})" \
@@ -680,7 +715,7 @@ class _Explainer(_Decided):
                     f"{'was' if len(names) == 1 else 'were'} dislodged",
                     tuple(names), 0, None)
         attack = eq.attack(i)
-        d = b.at.get(b.dest[i], -1)
+        d = b.occupant[i]
         if kind is _SELF_DISLODGE:
             unit = self.unit_text(d)
             return (_SELF_DISLODGE,
@@ -926,23 +961,24 @@ class _Record:
                 self._paradoxes).outcomes()
         return outcomes
 
-    def _board_again(self) -> tuple[Board, list[bool]]:
-        """The phase's board set up again from the record, and every decision's value."""
+    def _board_again(self, *, explain: bool = False) -> tuple[Board, list[bool]]:
+        """The phase's board set up again from the record (``explain``: with everything the
+        sentences read), and every decision's value."""
         position = self._position
         provinces, units, index = _units_of(position)
         unit_orders = self._unit_orders
         if unit_orders is None:  # every order was taken as given
             board = _set_up(position, self._rules, units, self._given, provinces, index,
-                            self._defence_bonus, self._modifiers)
+                            self._defence_bonus, self._modifiers, explain=explain)
         else:
             board = _set_up(position, self._rules, units, _followed(unit_orders), provinces,
-                            index, self._defence_bonus, self._modifiers)
+                            index, self._defence_bonus, self._modifiers, explain=explain)
         return board, [decision != 0 for decision in self._decisions]
 
     def _explain(self) -> list[Detail]:
         """The detail of every unit's order, from the record alone."""
         position = self._position
-        board, value = self._board_again()
+        board, value = self._board_again(explain=True)
         explainer = _Explainer(board, Equations(board, self._rules, value.__getitem__), value,
                                self._paradoxes, position.variant.map,
                                place_writer(position.variant))
