@@ -11,7 +11,7 @@ strings of listed orders are made once per order value and kept with the variant
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from itertools import compress, count
 from operator import attrgetter, is_not
 from typing import Any
@@ -596,12 +596,15 @@ def _package_results(records: Sequence[PhaseRecord], voids: Mapping[str, list[st
 
 
 def diplomacy_state(game: _Game, position: Position, influence: Mapping[str, str] | None = None,
-                    *, note: str = "") -> dict[str, Any]:
+                    *, note: str = "", civil_disorder: Collection[str] | None = None,
+                    ) -> dict[str, Any]:
     """A position of ``game`` as the package's state dictionary (``Game.get_state()``).
 
     ``influence`` maps provinces to the last power that stood there (the package's idea);
     ``zobrist_hash`` is realpolitik's hash of the position, not the package's Zobrist hash.
+    ``civil_disorder``: the powers in civil disorder then (by default the game's now).
     """
+    disorder = game.civil_disorder if civil_disorder is None else civil_disorder
     names = {p.upper(): p for p in game.powers}
     units = _units_by_name(position, names)
     retreats = _retreats_by_name(position, game.rules, names)
@@ -630,7 +633,7 @@ def diplomacy_state(game: _Game, position: Position, influence: Mapping[str, str
         "centers": _centers_by_name(position, names),
         "homes": {name: _home_names(game.variant, power) for name, power in names.items()},
         "influence": influenced,
-        "civil_disorder": {p.upper(): int(p in game.civil_disorder) for p in game.powers},
+        "civil_disorder": {p.upper(): int(p in disorder) for p in game.powers},
         "builds": builds,
     }
 
