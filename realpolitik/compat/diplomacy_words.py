@@ -150,7 +150,7 @@ class ListingTexts:
     :data:`_MAX_GIVEN`, or by the map.
     """
 
-    __slots__ = ("tables", "text", "coastless", "last", "named", "places",
+    __slots__ = ("tables", "text", "coastless", "last", "named", "given_by", "places",
                  "province_name", "near_coasts")
 
     def __init__(self, tables: MapTables, the_map: Map) -> None:
@@ -166,11 +166,12 @@ class ListingTexts:
         """power -> location -> the orders listed there last, their strings, and the strings
         as listed (with :attr:`coastless`). Bounded by the map: its locations times its
         powers."""
-        self.named: dict[str, Bounded[str, tuple[str, str, Order]]] = {}
-        """power -> string -> (its unit, the rest of the order, the order it names), made
-        with the string. A listed support's string without the coast names that support with
-        no coast (the listing gives only the supports naming a coast; the engine checks this
-        one when it is given)."""
+        self.named: dict[str, Bounded[str, Order]] = {}
+        """power -> string -> the order it names. A listed support's string without the coast
+        names that support with no coast (the listing gives only the supports naming a
+        coast; the engine checks this one when it is given)."""
+        self.given_by: dict[str, _Given] = {}
+        """power -> what :meth:`given` found for the strings it gave so far."""
         locations = the_map.locations
         self.places: dict[str, tuple[str, str | None]] = {
             location: (location.upper(),
@@ -195,6 +196,7 @@ class ListingTexts:
         self.coastless.clear()
         self.last.clear()
         self.named.clear()
+        self.given_by.clear()
 
     def _make(self, order: Order) -> str:
         """Make and keep the string of an order, and the order it names for :meth:`given` (and
@@ -203,17 +205,17 @@ class ListingTexts:
         power = order.power or ""
         named = self.named.get(power) or self.named_by(power)
         if text not in named:
-            named[text] = (*_split_order(text), order)
+            named[text] = order
         if order.__class__ is SupportMove and "/" in order.destination:
             assert isinstance(order, SupportMove)
             other = self.coastless[text] = text[:text.rindex("/")]
             if other not in named:
                 # (it names a support of the move to either coast: not this order, but the
                 # same support with no coast)
-                named[other] = (*_split_order(other), SupportMove(
+                named[other] = SupportMove(
                     order.unit_type, order.location, order.supported_location,
                     province_of(order.destination), order.supported_type, power=order.power,
-                    supported_power=order.supported_power))
+                    supported_power=order.supported_power)
         return text
 
     def text_of(self, order: Order) -> str:
@@ -270,20 +272,43 @@ class ListingTexts:
             for order in orders:
                 table[self.text_of(order)] = order
 
-    def named_by(self, power: str) -> Bounded[str, tuple[str, str, Order]]:
-        """For :meth:`Game.set_orders`: the strings listed for ``power`` so far -> (its
-        unit, the rest of the order, the order it names); a string listed so long ago that it
-        was forgotten is not there: it is read again."""
+    def named_by(self, power: str) -> Bounded[str, Order]:
+        """For :meth:`Game.set_orders`: the strings listed for ``power`` so far -> the order
+        each names (a string listed so long ago that it was forgotten is not there: it is
+        read again)."""
         named = self.named.get(power)
         if named is None:
             named = self.named[power] = Bounded(_MAX_GIVEN)
         return named
 
+
     def given(self, power: str) -> Callable[[str], tuple[str, str, Order] | None]:
         """For :meth:`Game.set_orders`: a string listed for ``power`` -> (its unit, the rest
         of the order, the order it names), or None for a string not listed for it (or listed
         so long ago that it was forgotten: it is then read again)."""
-        return self.named_by(power).get
+        table = self.given_by.get(power)
+        if table is None:
+            table = self.given_by[power] = _Given(self.named_by(power))
+        return table.__getitem__
+
+
+class _Given(Bounded[str, "tuple[str, str, Order] | None"]):
+    """The strings a power gave so far -> (unit, the rest of the order, the order it names),
+    made from :attr:`ListingTexts.named` on first use; None for a string not listed (not
+    kept: it may be listed later). Bounded by :data:`_MAX_GIVEN`."""
+
+    __slots__ = ("named",)
+
+    def __init__(self, named: Mapping[str, Order]) -> None:
+        super().__init__(_MAX_GIVEN)
+        self.named = named
+
+    def __missing__(self, text: str) -> tuple[str, str, Order] | None:
+        order = self.named.get(text)
+        if order is None:
+            return None
+        found = self[text] = (*_split_order(text), order)
+        return found
 
 
 def _with_coastless(strings: list[str], coastless: Mapping[str, str]) -> list[str]:
@@ -554,10 +579,8 @@ def _unit_of(order: Order) -> str:
 
 
 def _split_order(text: str) -> tuple[str, str]:
-    """``"A PAR - BUR"`` -> ``("A PAR", "- BUR")`` (``"WAIVE"`` -> ``("WAIVE", "")``)."""
+    """``"A PAR - BUR"`` -> ``("A PAR", "- BUR")``."""
     words = text.split(" ", 2)
-    if len(words) < 2:
-        return text, ""
     return f"{words[0]} {words[1]}", words[2] if len(words) > 2 else ""
 
 
