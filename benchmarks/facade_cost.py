@@ -3,6 +3,7 @@
     python benchmarks/facade_cost.py                   # CPU time per phase, both APIs
     valgrind --tool=callgrind --collect-atstart=no --toggle-collect=functools_reduce \\
         python benchmarks/facade_cost.py --engine facade --part list   # instructions
+    valgrind ... python benchmarks/facade_cost.py --fresh --engine facade --part list
 
 Three seeded random games are played once through the facade (the loop of ``bench.py``), and
 the orders it handed to the engine are recorded. Then the same games are replayed, with the
@@ -13,6 +14,11 @@ same work and the difference is the facade's own. Every part runs inside
 :func:`functools.reduce`, so that callgrind's ``--toggle-collect=functools_reduce`` counts only
 the part named by ``--part`` (the replays are warm: the strings and order values of these games
 are made in the recording pass).
+
+With ``--fresh`` nothing is recorded or replayed: the games are played as ``bench.py`` plays them
+(a warm-up game from the seed, then the games, random orders drawn from the sorted listing, the
+garbage collector on), the part named by ``--part`` inside :func:`functools.reduce`; so the
+games after the first meet orders and strings for the first time, as the bench's do.
 """
 
 from __future__ import annotations
@@ -114,6 +120,40 @@ def _replay_native(phases: list[Phase], run: Callable[[str, Callable[[], Any]], 
         run("process", process)
 
 
+def play_fresh(engine: str, seed: int, games: int, end_year: int, counted: str) -> None:
+    """Play the games as ``bench.py`` does (a warm-up game from ``seed``, then ``games`` games
+    from ``seed``), the part ``counted`` inside :func:`functools.reduce`."""
+
+    def run(part: str, work: Callable[[], Any]) -> Any:
+        if part == counted:
+            return reduce(lambda _done, _item: work(), (0,), 0)
+        return work()
+
+    variant = Game().realpolitik_game.variant
+    for game_seed in (seed, *range(seed, seed + games)):
+        gc.collect()
+        rng = random.Random(game_seed)
+        if engine == "facade":
+            game = Game()
+            while not game.is_game_done and int(game.get_current_phase()[1:5]) <= end_year:
+                possible, orderable = run("list", lambda game=game: (
+                    game.get_all_possible_orders(), game.get_orderable_locations()))
+                chosen = {power: [rng.choice(sorted(possible[loc])) for loc in locs
+                                  if possible[loc]] for power, locs in orderable.items()}
+                run("set", partial(_set_all, game.set_orders, chosen))
+                run("process", game.process)
+            continue
+        native = NativeGame(variant, rules=PACKAGE_RULES)
+        while not native.is_over and native.phase.year <= end_year:
+            legal = run("list", lambda native=native: {
+                power: native.legal_orders(power) for power in native.powers_to_order()})
+            given = {power: [options[rng.randrange(len(options))]
+                             for options in by_location.values()]
+                     for power, by_location in legal.items()}
+            run("set", partial(_set_all, native.submit, given))
+            run("process", native.process)
+
+
 def _set_all(give: Callable[[str, Any], Any], orders: dict[str, Any]) -> None:
     for power, its_orders in orders.items():
         give(power, its_orders)
@@ -128,7 +168,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--part", choices=(*PARTS, "none"), default="none",
                         help="the part run inside functools.reduce (for callgrind)")
     parser.add_argument("--repeat", type=int, default=3, help="replays per engine (timing)")
+    parser.add_argument("--fresh", action="store_true",
+                        help="play the games as bench.py does instead of replaying them")
     args = parser.parse_args(argv)
+    if args.fresh:
+        for engine in ("facade", "native") if args.engine == "both" else (args.engine,):
+            start = time.process_time()
+            play_fresh(engine, args.seed, args.games, args.end_year, args.part)
+            print(f"{engine}: {time.process_time() - start:.2f} s of CPU time")
+        return 0
     games = [record(args.seed + i, args.end_year) for i in range(args.games)]
     phases = sum(map(len, games))
     engines = ("facade", "native") if args.engine == "both" else (args.engine,)

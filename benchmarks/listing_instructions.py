@@ -9,7 +9,10 @@ and every power's ``legal_orders()``) inside a ``functools.reduce`` call that no
 the program makes, so that callgrind, told to count only inside that call, counts the listing
 alone ("Collected" at the end). Instruction counts do not move with the machine's load, as
 times do; run with ``PYTHONHASHSEED=0`` to compare two versions (``PYTHONPATH`` pointing at
-an export of the other one). Without valgrind it plays the games and prints the phases.
+an export of the other one). With ``--warm`` the counted games are played once, uncounted,
+before they are counted: every table the listing keeps per variant (order values, convoy
+answers) is then ready, and what is counted is a phase's own work, without what a game meets
+for the first time. Without valgrind it plays the games and prints the phases.
 """
 
 from __future__ import annotations
@@ -48,9 +51,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=3, help="games counted (default 3)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    parser.add_argument("--warm", action="store_true",
+                        help="play the counted games once, uncounted, before counting them")
     args = parser.parse_args(argv)
     classical = load_variant("classical")
-    bench.play_native(classical, args.seed, 1935, bench.Timing("warm-up"))  # not counted
+    warm_ups = range(args.games) if args.warm else range(1)
+    for game_index in warm_ups:  # not counted
+        bench.play_native(classical, args.seed + game_index, 1935, bench.Timing("warm-up"))
     bench.play_native_phase = play_phase  # (play_native looks it up when it runs)
     counted = bench.Timing("counted")
     for game_index in range(args.games):

@@ -626,13 +626,13 @@ def _list_movement(position: Position, powers: frozenset[str],
         prov = made.province
         if prov not in touched:
             orders = (*made.fixed,
-                      *_present(None, map(made.supports.__getitem__, supports)))
+                      *_present(None, map(made.support_of, supports)))
         elif (sources := plan_sources.get(prov)) is None:  # an army that could be convoyed
             reach = plan_reach[prov]
             head = made.heads.get(reach)
             if head is None:
                 head = made.head(reach, army_adj[prov])
-            orders = (*head, *_present(None, map(made.supports.__getitem__, supports)))
+            orders = (*head, *_present(None, map(made.support_of, supports)))
         else:  # a fleet that could convoy
             part = made.convoy_parts.get(serials := plan_serials[prov])
             if part is None:
@@ -641,7 +641,7 @@ def _list_movement(position: Position, powers: frozenset[str],
             if spared:
                 supports = filterfalse(spared.__contains__, supports)
             orders = (*made.fixed,
-                      *_present(None, map(made.supports.__getitem__, supports)),
+                      *_present(None, map(made.support_of, supports)),
                       *convoys)
         if extras is not None:
             extra = extras.get(power)
@@ -772,8 +772,8 @@ class _Made:
     """
 
     __slots__ = ("utype", "loc", "power", "province", "reach", "reach_set", "reach_ids", "fixed",
-                 "heads", "supports", "convoy_moves", "convoys", "convoy_parts", "retreats",
-                 "_disband")
+                 "heads", "supports", "support_of", "convoy_moves", "convoys", "convoy_parts",
+                 "retreats", "_disband")
 
     def __init__(self, utype: UnitType, loc: str, power: str, numbered: _UnitPlaces) -> None:
         tables = numbered.tables
@@ -795,6 +795,8 @@ class _Made:
         self.supports = _Supports(self, tables.support_keys,
                                   tables.mover_keys.get((utype, loc), ()))
         """Support key -> its support (its own moves -> None: no support)."""
+        self.support_of: Callable[[int], Order | None] = self.supports.__getitem__
+        """``supports[key]``, bound once (the listing looks supports up through it)."""
         self.convoy_moves: dict[tuple[str, bool], Move] = {}
         self.convoys: dict[tuple[str, str], Convoy] = {}
         self.convoy_parts: dict[tuple[int, ...], tuple[frozenset[int], tuple[Convoy, ...]]] = {}

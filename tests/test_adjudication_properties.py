@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from realpolitik.adjudication import Resolution, Result, adjudicate, movement
 from realpolitik.adjudication.backup import backup_rule
-from realpolitik.adjudication.equations import HOLD, Board, Equations
+from realpolitik.adjudication.equations import HOLD, SUPPORT_MOVE, Board, Equations
 from realpolitik.adjudication.resolver import Resolver
 from realpolitik.adjudication.setup import accept_orders
 from realpolitik.geography import Terrain, UnitType, province_of
@@ -244,6 +244,34 @@ def test_decisions_settled_before_the_solver_are_the_solvers(rnd: random.Random,
         resolver.resolve(i)
     assert value == resolver.value
     assert paradoxes == solver_paradoxes
+
+
+@SETTINGS
+@given(st.randoms(use_true_random=False), st.sampled_from(EDITION_NAMES))
+def test_board_read_to_adjudicate_decides_as_the_board_read_to_explain(
+        rnd: random.Random, edition: str) -> None:
+    """The board the adjudication reads (a support aimed where nobody moves is only marked
+    unmatched) settles every decision as the board read in full for the sentences does, and
+    every order it reads in full is read alike."""
+    rules = rules_for(edition)
+    position = movement_position(rnd)
+    orders = movement_orders(rnd, position)
+    provinces, units, index = movement._units_of(position)
+    accepted = accept_orders(position, tuple(orders), rules, index)
+    followed = [o for o in accepted.unit_orders if o is not None]
+    lean = Board(units, followed, TABLES, rules, provinces, index)
+    full = Board(units, followed, TABLES, rules, provinces, index, explain=True)
+    assert lean.kind == full.kind
+    assert lean.matched == full.matched
+    assert lean.matching == full.matching
+    assert lean.supports == full.supports
+    assert lean.opposite == full.opposite
+    assert lean.route == full.route
+    for i in range(lean.n):
+        if lean.kind[i] == HOLD or lean.matched[i] or lean.kind[i] != SUPPORT_MOVE:
+            assert (lean.target[i], lean.dest[i], lean.dest_loc[i]) == \
+                (full.target[i], full.dest[i], full.dest_loc[i])
+    assert movement._decide(lean, rules, set())[1] == movement._decide(full, rules, set())[1]
 
 
 @SETTINGS

@@ -117,3 +117,57 @@ def test_influence_is_the_last_power_to_stand_in_each_province() -> None:
         assert {p: n for n, ps in influence.items() for p in ps} == last
         assert game.get_power("FRANCE").influence == sorted(
             p for p, n in last.items() if n == "FRANCE")
+
+
+def _play(game: Game, rng: random.Random, phases: int) -> list[dict[str, list[str]]]:
+    """Play ``phases`` phases of random orders; the influence of ``get_state()`` before each
+    (read at once, as the package keeps it)."""
+    seen = []
+    for _ in range(phases):
+        seen.append(game.get_state()["influence"])
+        possible = game.get_all_possible_orders()
+        for power, locations in game.get_orderable_locations().items():
+            game.set_orders(power, [rng.choice(possible[loc]) for loc in locations
+                                    if possible[loc]])
+        game.process()
+    return seen
+
+
+def test_each_phase_of_the_state_history_has_the_influence_of_its_time() -> None:
+    """The influence a played phase's state gives (worked out only when read) is the one
+    ``get_state()`` gave when the phase was current, whichever phase is read first, and after
+    ``set_state`` has replaced the influence the phases played before keep theirs."""
+    game = Game()
+    seen = _play(game, random.Random(8), 12)
+    names = list(game.state_history)
+    for index in (7, 2, 11, 0):  # (out of order: each is worked out from the positions)
+        assert game.state_history[names[index]]["influence"] == seen[index]
+    state = game.get_state()
+    for owned in state["influence"].values():
+        if "MOS" in owned:
+            owned.remove("MOS")
+    state["influence"]["FRANCE"].append("MOS")
+    game.set_state(state, clear_history=False)
+    assert "MOS" in game.get_state()["influence"]["FRANCE"]
+    assert "MOS" in game.get_power("FRANCE").influence
+    later = _play(game, random.Random(9), 3)
+    assert "MOS" in later[0]["FRANCE"]
+    names = list(game.state_history)
+    assert [game.state_history[name]["influence"] for name in names] == seen + later
+
+
+def test_the_phase_data_process_returns_is_the_histories_phase() -> None:
+    """``process()`` returns the phase just played as the histories hold it."""
+    game = Game()
+    game.set_orders("FRANCE", ["A PAR - BUR", "A MAR - BUR"])
+    before = game.get_state()
+    played = game.process()
+    assert played.name == "S1901M"
+    assert played.orders == game.order_history["S1901M"] == {
+        **{name: [] for name in game.get_map_power_names()},
+        "FRANCE": ["A PAR - BUR", "A MAR - BUR"]}
+    assert played.results["A PAR"] == ["bounce"] and played.results["A MAR"] == ["bounce"]
+    assert played.results == game.result_history["S1901M"]
+    assert {key: value for key, value in played.state.items() if key != "timestamp"} == {
+        key: value for key, value in before.items() if key != "timestamp"}
+    assert played.to_dict()["name"] == "S1901M" and not played.messages

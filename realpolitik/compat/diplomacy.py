@@ -979,7 +979,8 @@ class Game:
         start = len(game.history)
         influence = self._influence
         self.state_history.put(name, Deferred(partial(
-            self._state_of, position, influence, len(influence.positions), self.note)))
+            self._state_of, position, influence, len(influence.positions), self.note,
+            frozenset(game.civil_disorder))))
         voids = self.send_orders()
         self.error = []
         game.process()
@@ -1237,11 +1238,12 @@ class Game:
     # -- the whole state ----------------------------------------------------------------------
 
     def _state_of(self, position: Position, influence: _Influence, seen: int, note: str,
-                  ) -> dict[str, Any]:
+                  civil_disorder: frozenset[str]) -> dict[str, Any]:
         """The package's state dictionary of a phase played (for :attr:`state_history`): its
-        influence that after the first ``seen`` positions of ``influence``."""
+        influence that after the first ``seen`` positions of ``influence``, the note and the
+        powers in civil disorder as they were when it was played."""
         state = diplomacy_state(self.realpolitik_game, position, influence.after(seen),
-                                note=note)
+                                note=note, civil_disorder=civil_disorder)
         state["zobrist_hash"] = self._hash_of(position)
         return state
 

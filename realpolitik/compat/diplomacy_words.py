@@ -11,8 +11,7 @@ strings of listed orders are made once per order value and kept with the variant
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Collection, Mapping, Sequence
 from itertools import compress, count
 from operator import attrgetter, is_not
 from typing import Any
@@ -204,15 +203,19 @@ class ListingTexts:
         the string without the coast a support of a move to a coast is listed under too)."""
         text = self.text[order] = _order_text(order, self.tables)
         power = order.power or ""
-        named = self.named_by(power)
+        named = self.named.get(power) or self.named_by(power)
         if text not in named:
             named[text] = order
-        if isinstance(order, SupportMove) and "/" in order.destination:
+        if order.__class__ is SupportMove and "/" in order.destination:
+            assert isinstance(order, SupportMove)
             other = self.coastless[text] = text[:text.rindex("/")]
             if other not in named:
                 # (it names a support of the move to either coast: not this order, but the
                 # same support with no coast)
-                named[other] = replace(order, destination=province_of(order.destination))
+                named[other] = SupportMove(
+                    order.unit_type, order.location, order.supported_location,
+                    province_of(order.destination), order.supported_type, power=order.power,
+                    supported_power=order.supported_power)
         return text
 
     def text_of(self, order: Order) -> str:
@@ -228,7 +231,7 @@ class ListingTexts:
         last = self.last.get(power)
         if last is None:
             last = self.last[power] = {}
-        text, text_of = self.text.__getitem__, self.text_of
+        text, text_get, make = self.text.__getitem__, self.text.get, self._make
         near_coasts, coastless = self.near_coasts, self.coastless
 
         def strings_of(location: str, orders: tuple[Order, ...]) -> list[str]:
@@ -248,8 +251,10 @@ class ListingTexts:
             rest = orders[start:] if start else orders
             try:  # (at C speed, but for the hashing, when every order was met before)
                 strings += map(text, rest)
-            except KeyError:  # an order met for the first time: on from there, one by one
-                strings += map(text_of, rest[len(strings) - start:])
+            except KeyError:  # an order met for the first time: the others looked up again
+                first = len(strings)
+                strings += [text if text is not None else make(orders[first + index])
+                            for index, text in enumerate(map(text_get, orders[first:]))]
             # (kept as tuples: a tuple of strings is no work for the garbage collector)
             known = tuple(strings)
             if location in near_coasts and not coastless.keys().isdisjoint(strings):
@@ -591,12 +596,15 @@ def _package_results(records: Sequence[PhaseRecord], voids: Mapping[str, list[st
 
 
 def diplomacy_state(game: _Game, position: Position, influence: Mapping[str, str] | None = None,
-                    *, note: str = "") -> dict[str, Any]:
+                    *, note: str = "", civil_disorder: Collection[str] | None = None,
+                    ) -> dict[str, Any]:
     """A position of ``game`` as the package's state dictionary (``Game.get_state()``).
 
     ``influence`` maps provinces to the last power that stood there (the package's idea);
     ``zobrist_hash`` is realpolitik's hash of the position, not the package's Zobrist hash.
+    ``civil_disorder``: the powers in civil disorder then (by default the game's now).
     """
+    disorder = game.civil_disorder if civil_disorder is None else civil_disorder
     names = {p.upper(): p for p in game.powers}
     units = _units_by_name(position, names)
     retreats = _retreats_by_name(position, game.rules, names)
@@ -625,7 +633,7 @@ def diplomacy_state(game: _Game, position: Position, influence: Mapping[str, str
         "centers": _centers_by_name(position, names),
         "homes": {name: _home_names(game.variant, power) for name, power in names.items()},
         "influence": influenced,
-        "civil_disorder": {p.upper(): int(p in game.civil_disorder) for p in game.powers},
+        "civil_disorder": {p.upper(): int(p in disorder) for p in game.powers},
         "builds": builds,
     }
 
