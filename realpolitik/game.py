@@ -38,7 +38,6 @@ from realpolitik.phases import kind_powers
 from realpolitik.phases import next_position as _next_position
 from realpolitik.position import Phase, PhaseType, Position
 from realpolitik.rules import Edition, Rules, rules_for
-from realpolitik.slots import slot_setter
 from realpolitik.variant import Setup, Variant, load_variant
 from realpolitik.winter import adjustments
 from realpolitik.writing import place_writer
@@ -241,30 +240,6 @@ class PhaseRecord:
     events: tuple[str, ...] = ()
     """Events noted while the phase was being ordered (:meth:`Game.note`: lots drawn when a
     player took "any power")."""
-
-
-_new_object = object.__new__
-_set_record_position = slot_setter(PhaseRecord, "position")
-_set_record_orders = slot_setter(PhaseRecord, "orders")
-_set_record_resolution = slot_setter(PhaseRecord, "resolution")
-_set_record_civil_disorder = slot_setter(PhaseRecord, "civil_disorder")
-_set_record_notes = slot_setter(PhaseRecord, "notes")
-_set_record_events = slot_setter(PhaseRecord, "events")
-
-
-def _phase_record(position: Position, orders: Mapping[str, tuple[SubmittedOrder, ...]],
-                  resolution: Resolution, civil_disorder: tuple[str, ...],
-                  notes: tuple[str, ...], events: tuple[str, ...]) -> PhaseRecord:
-    """``PhaseRecord(...)`` with every field given, made without the frozen dataclass's
-    ``__init__`` (one record per phase played)."""
-    made: PhaseRecord = _new_object(PhaseRecord)
-    _set_record_position(made, position)
-    _set_record_orders(made, orders)
-    _set_record_resolution(made, resolution)
-    _set_record_civil_disorder(made, civil_disorder)
-    _set_record_notes(made, notes)
-    _set_record_events(made, events)
-    return made
 
 
 class _Pending:
@@ -855,11 +830,12 @@ class Game:
         self._pending = {}
         self._position = following
         self._check_eliminations(notes)  # (before the record is made: it notes them)
-        self.history.append(_phase_record(
-            position,
-            _RecordedOrders({p: v.entries if v.orders is None else v.orders
-                             for p, v in pending.items()}),
-            resolution, disorder, tuple(notes) if notes else (), events))
+        self.history.append(PhaseRecord(
+            position=position,
+            orders=_RecordedOrders({p: v.entries if v.orders is None else v.orders
+                                    for p, v in pending.items()}),
+            resolution=resolution, civil_disorder=disorder,
+            notes=tuple(notes) if notes else (), events=events))
         self._check_end()
         return resolution
 
