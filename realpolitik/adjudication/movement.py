@@ -187,7 +187,7 @@ def _set_up(position: Position, rules: Rules, units: list[Unit], orders: Iterabl
     variant = position.variant
     return Board(units, orders, tables_for(variant), rules, provinces, index,
                  variant_rules=variant.rules, defence_bonus=defence_bonus,
-                 modifiers=modifiers, kinds=variant.kinds or None, explain=explain)
+                 modifiers=modifiers, kinds=variant.kinds, explain=explain)
 
 
 def _decide(board: Board, rules: Rules, paradoxes: set[int]) -> tuple[Equations, list[bool]]:
