@@ -19,7 +19,7 @@ from functools import partial
 from types import MappingProxyType
 
 from realpolitik.adjudication.outcomes import OrderResult, Outcome, Resolution, Result
-from realpolitik.adjudication.setup import Entry
+from realpolitik.adjudication.setup import Entry, in_sorted_order
 from realpolitik.geography import UnitType, province_of
 from realpolitik.hooks import VariantHooks
 from realpolitik.legality import Illegal, adjustment_counts, normalize_order
@@ -197,9 +197,9 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
     # (the engine keeps a board's provinces in sorted order: removals keep the order of the
     # board before, if that was sorted; a board with nothing removed is the board before)
     if not added and len(units) == len(before) and type(before) is MappingProxyType \
-            and _in_order(before):
+            and in_sorted_order(before):
         board = before
-    elif not added and _in_order(units):
+    elif not added and in_sorted_order(units):
         board = MappingProxyType(units)
     else:
         board = MappingProxyType({p: units[p] for p in sorted(units)})
@@ -209,13 +209,6 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
         units=board,
         civil_disorder=tuple(disorder),
     )
-
-
-def _in_order(units: Mapping[str, Unit]) -> bool:
-    """True if the provinces of ``units`` come in sorted order (a sort of sorted names is a
-    pass of comparisons in C)."""
-    provinces = list(units)
-    return provinces == sorted(provinces)
 
 
 def _spend(position: Position, power: str, mine: list[Entry], count: int) -> int:

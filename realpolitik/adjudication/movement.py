@@ -338,6 +338,9 @@ class _Decided:
     through the same code, so an outcome and its sentence cannot disagree.
     """
 
+    __slots__ = ("board", "eq", "value", "paradoxes", "moved", "went", "dislodged_by",
+                 "dislodged")
+
     def __init__(self, board: Board, equations: Equations, value: list[bool],
                  paradoxes: AbstractSet[int]) -> None:
         self.board = board
@@ -525,6 +528,8 @@ class _Decided:
 class _Explainer(_Decided):
     """Writes the sentences of a decided movement phase: what happened to each order, the units
     that caused it and the strengths of its battle, read from the final decisions."""
+
+    __slots__ = ("places", "writer", "_unit_texts", "_order_texts")
 
     def __init__(self, board: Board, equations: Equations, value: list[bool],
                  paradoxes: AbstractSet[int], places: Map, writer: PlaceWriter) -> None:
