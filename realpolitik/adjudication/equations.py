@@ -430,7 +430,8 @@ class Board:
             by_sea.sort()
             route = self.route
             for i in by_sea:
-                if convoyers[i] is _NONE and dest[i] not in army_adj[prov[i]]:
+                if (convoyers is _NO_CONVOYERS or convoyers[i] is _NONE) \
+                        and dest[i] not in army_adj[prov[i]]:
                     route[i] = CONVOY_ONLY  # (no fleet is ordered to convoy it: no route)
                 elif not self._set_route(i, tables, rules):
                     continue

@@ -214,8 +214,9 @@ def _decide(board: Board, rules: Rules, paradoxes: set[int]) -> tuple[Equations,
     route_union, empty_routes = board.route_union, board.empty_routes
     for i in board.moves:
         if route[i] != LAND or (conditional and i in conditional):
-            if route[i] == CONVOY_ONLY and not route_union[i] and not (
-                    empty_routes and i in empty_routes):
+            # (a board with no convoy route keeps one shared empty table: no per-unit list)
+            if route[i] == CONVOY_ONLY and not (type(route_union) is list and route_union[i]) \
+                    and not (empty_routes and i in empty_routes):
                 value[i] = False  # no fleet convoys it and it may go no other way: no path
             else:
                 left.append(i)
