@@ -32,6 +32,7 @@ from types import MappingProxyType
 from typing import NamedTuple
 
 from realpolitik.caches import Bounded, CacheSlot
+from realpolitik.compiling import mypyc_attr
 from realpolitik.geography import UnitType, province_of
 from realpolitik.hooks import VariantHooks
 from realpolitik.legality import (
@@ -71,6 +72,7 @@ __all__ = [
     "listed_checker",
     "listed_orders",
     "movement_parts",
+    "unit_orders",
 ]
 
 _DEFAULT_RULES = rules_for("2023")
@@ -95,7 +97,7 @@ class ListedOrders:
     from them when first read.
     """
 
-    __slots__ = ("power", "_by_location", "_at", "_units", "_keys")
+    __slots__ = ("power", "by_location", "_at", "_units", "_keys")
 
     def __init__(self, power: str, by_location: dict[str, tuple[Order, ...]] | None,
                  units: dict[str, UnitParts] | None = None,
@@ -104,25 +106,17 @@ class ListedOrders:
         it, ``units`` (location -> its :class:`UnitParts`) and the variant's ``keys`` say what
         is listed."""
         self.power = power
-        self._at = by_location
-        """Location -> the orders listed there, looked up directly by :meth:`holds` (a look-up
-        through the read-only proxy costs some 300 more instructions, for every order
-        submitted); None while only ``_units`` says it."""
-        self._by_location: Mapping[str, tuple[Order, ...]] | None = (
-            None if by_location is None else MappingProxyType(by_location))
-        self._units = units
-        self._keys = keys
-
-    @property
-    def by_location(self) -> Mapping[str, tuple[Order, ...]]:
+        self.by_location: Mapping[str, tuple[Order, ...]] = (
+            MappingProxyType(by_location) if by_location is not None
+            else _OrdersOfParts(units or {}))
         """Location -> the orders listed there (a unit's location; a build site's province;
         ``"waive"``)."""
-        proxy = self._by_location
-        if proxy is None:
-            self._at = at = {location: unit.orders()
-                             for location, unit in (self._units or {}).items()}
-            proxy = self._by_location = MappingProxyType(at)
-        return proxy
+        self._at = by_location
+        """The same, looked up directly by :meth:`holds` (a look-up through the read-only
+        proxy costs some 300 more instructions, for every order submitted); None for a
+        listing held as parts."""
+        self._units = units
+        self._keys = keys
 
     def __contains__(self, order: object) -> bool:
         return isinstance(order, _ORDER_CLASSES) and self.holds(order)
@@ -166,6 +160,37 @@ class ListedOrders:
         return f"<ListedOrders of {self.power}: {sum(map(len, self.by_location.values()))}>"
 
 
+@mypyc_attr(native_class=False)  # (a Python class even when compiled: it subclasses an ABC)
+class _OrdersOfParts(Mapping[str, tuple[Order, ...]]):
+    """A movement listing held as parts, as :attr:`ListedOrders.by_location` (read only): the
+    orders are made when first read."""
+
+    __slots__ = ("_units", "_orders")
+
+    def __init__(self, units: dict[str, UnitParts]) -> None:
+        self._units = units
+        self._orders: dict[str, tuple[Order, ...]] | None = None
+
+    def _made(self) -> dict[str, tuple[Order, ...]]:
+        orders = self._orders
+        if orders is None:
+            orders = self._orders = {location: unit_orders(unit)
+                                     for location, unit in self._units.items()}
+        return orders
+
+    def __getitem__(self, location: str) -> tuple[Order, ...]:
+        return self._made()[location]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._units)
+
+    def __len__(self) -> int:
+        return len(self._units)
+
+    def __contains__(self, location: object) -> bool:
+        return location in self._units
+
+
 def listed_orders(position: Position, power: str, *, rules: Rules | None = None,
                   ) -> ListedOrders:
     """The :class:`ListedOrders` of ``power`` in ``position``: made once per position, power
@@ -178,9 +203,9 @@ def listed_orders(position: Position, power: str, *, rules: Rules | None = None,
         if position.phase.type is PhaseType.MOVEMENT and power in powers:
             # every power's movement orders are listed at once (and the same under any
             # rules): each power gets its ListedOrders now, as a game asks for them all
-            listing = _movement_listing.peek(position)
-            parts = _movement_parts.peek(position) if listing is None else None
-            if parts is not None:  # (listed in parts, for the facade)
+            parts = _movement_parts.peek(position)
+            if parts is not None and _movement_listing.peek(position) is None:
+                # (listed in parts, for the facade: its orders are made when first read)
                 keys = _support_keys(position.variant)
                 for each in powers:
                     listings[each, rules] = ListedOrders(each, None, parts.get(each) or {}, keys)
@@ -786,7 +811,7 @@ entry per power of the variant with units)."""
 class UnitParts(NamedTuple):
     """How the movement listing assembles one unit's orders, for a caller that derives
     something per listed order (the facade's strings) and would rather not look each order up
-    by its value: its orders (:meth:`orders`) are ``head``, then the supports of
+    by its value: its orders (:func:`unit_orders`) are ``head``, then the supports of
     ``support_keys`` (but the unit's own moves and ``spared``) in order, then ``convoys``.
 
     ``head`` depends only on the unit's ``code``, its power and ``head_key``; each support only
@@ -817,12 +842,14 @@ class UnitParts(NamedTuple):
     support_of: Callable[[int], Order | None]
     """Support key -> its support by this unit (None for its own moves: no support)."""
 
-    def orders(self) -> tuple[Order, ...]:
-        """Every order listed for it, in order (what :func:`legal_orders` lists)."""
-        keys: Iterable[int] = self.support_keys
-        if self.spared:
-            keys = filterfalse(self.spared.__contains__, keys)
-        return (*self.head, *_present(None, map(self.support_of, keys)), *self.convoys)
+
+def unit_orders(unit: UnitParts) -> tuple[Order, ...]:
+    """Every order listed for the unit of ``unit`` (its parts), in order: what
+    :func:`legal_orders` lists at its location."""
+    keys: Iterable[int] = unit.support_keys
+    if unit.spared:
+        keys = filterfalse(unit.spared.__contains__, keys)
+    return (*unit.head, *_present(None, map(unit.support_of, keys)), *unit.convoys)
 
 
 _new_parts = tuple.__new__
