@@ -386,7 +386,9 @@ class VariantHooks:
         """Who owns each supply centre when the Fall turn that began in ``position`` is over
         and ``units`` stand on the board: the power whose unit stands on it (rule XI; neutral
         units take nothing); a vacant centre keeps its owner."""
-        owners = dict(position.centers)
+        # (a read-only view's own copy: dict() of the view reads it key by key)
+        centers = position.centers
+        owners = centers.copy() if type(centers) is MappingProxyType else dict(centers)
         for center in supply_centers:
             # (``in`` and ``[]``, not ``get``: on a read-only mapping ``get`` looks the
             # method up by name on every call)
@@ -544,6 +546,8 @@ class VariantHooks:
         """
         held = Counter(u.power for u in position.units.values()) if count_units \
             else Counter(position.centers.values())
+        if max(held.values(), default=0) * max(map(len, teams), default=0) < target:
+            return None  # (no team can have enough: asked every year, true nearly always)
         what = "units on the board" if count_units else "supply centres"
         if per_power:
             best_power, best_team, best_score = "", -1, -1

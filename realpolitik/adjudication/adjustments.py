@@ -19,7 +19,7 @@ from functools import partial
 from types import MappingProxyType
 
 from realpolitik.adjudication.outcomes import OrderResult, Outcome, Resolution, Result
-from realpolitik.adjudication.setup import Entry
+from realpolitik.adjudication.setup import Entry, in_sorted_order
 from realpolitik.geography import UnitType, province_of
 from realpolitik.hooks import VariantHooks
 from realpolitik.legality import Illegal, adjustment_counts, normalize_order
@@ -63,6 +63,7 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
     """Resolve an adjustment phase (``checked``: the caller vouches that every order is legal
     as it stands)."""
     tables = tables_for(position.variant)
+    province_at = tables.province_at  # (a legal order's location is on the map)
     counts = adjustment_counts(position)
     entries: list[Entry] = []
     legal_of: dict[str, list[Entry]] = {}
@@ -91,6 +92,9 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
     hooks = position.variant.hooks
     limited = type(hooks).void_adjustments is not VariantHooks.void_adjustments
     after_build: list[Entry] = []
+    waiting: set[str] = set()
+    """The powers whose removals wait until their builds are made (a variant's rule may let
+    one remove a unit it builds)."""
     built: set[str] = set()
     removed: set[str] = set()
     kinds = position.variant.kinds
@@ -104,7 +108,7 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
             wanted = []
             for e in mine:
                 if isinstance(e.order, Build):
-                    province = province_of(e.order.location)
+                    province = province_at[e.order.location]
                     if province in built:
                         e.illegal, e.order = _BUILT_THERE, None
                         continue
@@ -120,11 +124,12 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
             for e in mine:
                 if isinstance(e.order, Disband):
                     after_build.append(e)
+                    waiting.add(power)
         elif count < 0:
             wanted = []
             for e in mine:
                 if isinstance(e.order, Disband):
-                    province = province_of(e.order.location)
+                    province = province_at[e.order.location]
                     if province in removed:
                         e.illegal, e.order = _REMOVED, None
                         continue
@@ -146,23 +151,29 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
                         "remove_first", f"The power must remove its {_KIND[first]} before any "
                                         f"other unit."), None
 
-    units = dict(position.units)
-    later = {id(e) for e in after_build}
+    # The board after the winter: a copy of the board before (in C: a read-only view's own
+    # copy), less the units removed, plus those built.
+    before = position.units
+    units = before.copy() if type(before) is MappingProxyType else dict(before)
+    added = False  # (a unit built: the board is sorted again)
     for e in entries:
         order = e.order
-        if e.illegal is not None or order is None or id(e) in later:
+        if e.illegal is not None or order is None:
             continue
         if isinstance(order, Build):
-            units[province_of(order.location)] = Unit(e.power, order.unit_type, order.location)
+            units[province_at[order.location]] = Unit(e.power, order.unit_type, order.location)
+            added = True
         elif isinstance(order, Disband):
-            units.pop(province_of(order.location), None)
+            if e.power not in waiting:  # (else removed after every build, below)
+                units.pop(province_at[order.location], None)
         elif isinstance(order, VariantOrder):
             kinds.of(order).carry_out(position, order, e.power, units)
+            added = True
     for e in after_build:
         order = e.order
         if e.illegal is not None or not isinstance(order, Disband):
             continue
-        where = province_of(order.location)
+        where = province_at[order.location]
         made = units.get(where)
         if where in position.units or made is None or made.power != e.power:
             e.illegal, e.order = _NOT_BUILT, None
@@ -183,10 +194,19 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
             for unit in chosen:
                 units.pop(unit.province, None)
             disorder.extend(chosen)
+    # (the engine keeps a board's provinces in sorted order: removals keep the order of the
+    # board before, if that was sorted; a board with nothing removed is the board before)
+    if not added and len(units) == len(before) and type(before) is MappingProxyType \
+            and in_sorted_order(before):
+        board = before
+    elif not added and in_sorted_order(units):
+        board = MappingProxyType(units)
+    else:
+        board = MappingProxyType({p: units[p] for p in sorted(units)})
     return Resolution(
         phase=position.phase,
         results=partial(_results, tuple(entries), position),
-        units=MappingProxyType({p: units[p] for p in sorted(units)}),
+        units=board,
         civil_disorder=tuple(disorder),
     )
 

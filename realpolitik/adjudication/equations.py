@@ -293,7 +293,7 @@ class Board:
                 convoys.append((i, order))
             elif type(order) is Hold:
                 i = at.get(order.location, -1)
-            elif kinds is not None and isinstance(order, VariantOrder):
+            elif kinds and isinstance(order, VariantOrder):
                 i = at.get(order.location, -1)
                 if i < 0:
                     i = _coast_unit(at, province_at, order.location)
@@ -345,6 +345,9 @@ class Board:
         matching: list[int] = []
         self.matching = matching
         """The supports and convoys that match the order of the unit they name (ascending)."""
+        # the tables of supports and convoying fleets given a second entry (read in the order
+        # given: sorted below into the order of the units)
+        crowded: list[list[int]] = []
         for i, support_move in support_moves:
             kind[i] = SUPPORT_MOVE
             to = support_move.destination
@@ -359,10 +362,13 @@ class Board:
             # (a support into a coast names the coast the move goes to, or none)
             if t >= 0 and kind[t] == MOVE and dest[t] == d and (to == d or to == dest_loc[t]):
                 matching.append(i)
-                if supports[t] is _NONE:
+                given = supports[t]
+                if given is _NONE:
                     supports[t] = [i]
                 else:
-                    supports[t].append(i)
+                    if len(given) == 1:
+                        crowded.append(given)
+                    given.append(i)
             else:
                 matched[i] = False
         for i, support_hold in support_holds:
@@ -371,10 +377,13 @@ class Board:
             t = target[i] = at.get(d, -1)
             if t >= 0 and kind[t] != MOVE:
                 matching.append(i)
-                if supports[t] is _NONE:
+                given = supports[t]
+                if given is _NONE:
                     supports[t] = [i]
                 else:
-                    supports[t].append(i)
+                    if len(given) == 1:
+                        crowded.append(given)
+                    given.append(i)
             else:
                 matched[i] = False
         for i, convoy in convoys:
@@ -385,22 +394,22 @@ class Board:
                 matching.append(i)
                 if not isinstance(convoyers, list):
                     convoyers = [_NONE] * n
-                if convoyers[t] is _NONE:
+                fleets = convoyers[t]
+                if fleets is _NONE:
                     convoyers[t] = [i]
                     if t not in by_sea:
                         by_sea.append(t)  # an army move a fleet is ordered to convoy
                 else:
-                    convoyers[t].append(i)
+                    if len(fleets) == 1:
+                        crowded.append(fleets)
+                    fleets.append(i)
             else:
                 matched[i] = False
         if len(matching) > 1:
             # (read kind by kind: each table in the order of the units, as ever)
             matching.sort()
-            for t in {t for t in (target[i] for i in matching)}:
-                if len(supports[t]) > 1:
-                    supports[t].sort()
-                if len(convoyers[t]) > 1:
-                    convoyers[t].sort()
+            for given in crowded:
+                given.sort()
         self.supports = supports
         """Move -> its matching supports; unit not moving -> its matching hold supports."""
         self.convoyers = convoyers
@@ -421,7 +430,8 @@ class Board:
             by_sea.sort()
             route = self.route
             for i in by_sea:
-                if convoyers[i] is _NONE and dest[i] not in army_adj[prov[i]]:
+                if (convoyers is _NO_CONVOYERS or convoyers[i] is _NONE) \
+                        and dest[i] not in army_adj[prov[i]]:
                     route[i] = CONVOY_ONLY  # (no fleet is ordered to convoy it: no route)
                 elif not self._set_route(i, tables, rules):
                     continue

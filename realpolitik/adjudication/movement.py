@@ -187,7 +187,7 @@ def _set_up(position: Position, rules: Rules, units: list[Unit], orders: Iterabl
     variant = position.variant
     return Board(units, orders, tables_for(variant), rules, provinces, index,
                  variant_rules=variant.rules, defence_bonus=defence_bonus,
-                 modifiers=modifiers, kinds=variant.kinds or None, explain=explain)
+                 modifiers=modifiers, kinds=variant.kinds, explain=explain)
 
 
 def _decide(board: Board, rules: Rules, paradoxes: set[int]) -> tuple[Equations, list[bool]]:
@@ -214,8 +214,9 @@ def _decide(board: Board, rules: Rules, paradoxes: set[int]) -> tuple[Equations,
     route_union, empty_routes = board.route_union, board.empty_routes
     for i in board.moves:
         if route[i] != LAND or (conditional and i in conditional):
-            if route[i] == CONVOY_ONLY and not route_union[i] and not (
-                    empty_routes and i in empty_routes):
+            # (a board with no convoy route keeps one shared empty table: no per-unit list)
+            if route[i] == CONVOY_ONLY and not (type(route_union) is list and route_union[i]) \
+                    and not (empty_routes and i in empty_routes):
                 value[i] = False  # no fleet convoys it and it may go no other way: no path
             else:
                 left.append(i)
@@ -337,6 +338,9 @@ class _Decided:
     :class:`_Record`'s copy of them when a sentence is first read: both read the same values
     through the same code, so an outcome and its sentence cannot disagree.
     """
+
+    __slots__ = ("board", "eq", "value", "paradoxes", "moved", "went", "dislodged_by",
+                 "dislodged")
 
     def __init__(self, board: Board, equations: Equations, value: list[bool],
                  paradoxes: AbstractSet[int]) -> None:
@@ -525,6 +529,8 @@ class _Decided:
 class _Explainer(_Decided):
     """Writes the sentences of a decided movement phase: what happened to each order, the units
     that caused it and the strengths of its battle, read from the final decisions."""
+
+    __slots__ = ("places", "writer", "_unit_texts", "_order_texts")
 
     def __init__(self, board: Board, equations: Equations, value: list[bool],
                  paradoxes: AbstractSet[int], places: Map, writer: PlaceWriter) -> None:

@@ -18,7 +18,7 @@ from types import MappingProxyType
 
 from realpolitik.adjudication.explain import and_list
 from realpolitik.adjudication.outcomes import OrderResult, Outcome, Resolution, Result
-from realpolitik.adjudication.setup import Entry
+from realpolitik.adjudication.setup import Entry, in_sorted_order
 from realpolitik.geography import province_of
 from realpolitik.hooks import VariantHooks
 from realpolitik.legality import Illegal, normalize_order, retreat_options
@@ -132,17 +132,25 @@ def adjudicate_retreats(position: Position, orders: Iterable[Order], rules: Rule
     for index, entry in chosen.items():
         if isinstance(entry.order, Retreat):
             going.setdefault(province_of(entry.order.destination), []).append(index)
-    units = dict(position.units)
+    # The board after the retreats: the board before (sorted, as the engine keeps it) with the
+    # units that retreated; made again in sorted order only when some did.
+    before = position.units
+    units = before.copy() if type(before) is MappingProxyType else dict(before)
     for dest, indices in going.items():
         if len(indices) == 1:
             order = chosen[indices[0]].order
             assert isinstance(order, Retreat)
             units[dest] = moved_unit(position.dislodged[indices[0]].unit, order.destination)
+    if len(units) == len(before) and type(before) is MappingProxyType \
+            and in_sorted_order(before):
+        board = before
+    else:
+        board = MappingProxyType({p: units[p] for p in sorted(units)})
     return Resolution(
         phase=position.phase,
         results=partial(_results, tuple(entries), chosen, going, drawn,
                         place_writer(position.variant)),
-        units=MappingProxyType({p: units[p] for p in sorted(units)}),
+        units=board,
     )
 
 

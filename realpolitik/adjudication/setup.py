@@ -12,11 +12,12 @@ from realpolitik.hooks import VariantHooks
 from realpolitik.legality import Illegal, normalize_order
 from realpolitik.listing import listed_checker
 from realpolitik.orders import Order, Waive
-from realpolitik.position import Position
+from realpolitik.position import Position, Unit
 from realpolitik.rules import DuplicateOrders, Rules
 from realpolitik.writing import PlaceWriter
 
-__all__ = ["Accepted", "Entry", "accept_orders", "attribute_orders", "void_result"]
+__all__ = ["Accepted", "Entry", "accept_orders", "attribute_orders", "in_sorted_order",
+           "void_result"]
 
 _DUPLICATE = Illegal(
     "duplicate_order", "The unit was given another order, which is the one followed."
@@ -24,6 +25,14 @@ _DUPLICATE = Illegal(
 _CONFLICT = Illegal(
     "conflicting_orders", "The unit was given several orders, so none is followed and it holds."
 )
+
+
+def in_sorted_order(units: Mapping[str, Unit]) -> bool:
+    """True if the provinces of a board come in sorted order, as the engine keeps them (a board
+    that only lost units keeps the order of the one before; a sort of sorted names is a pass of
+    comparisons in C)."""
+    provinces = list(units)
+    return provinces == sorted(provinces)
 
 
 def void_result(given: Order, power: str, illegal: Illegal,
