@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import partial
@@ -19,9 +19,10 @@ from realpolitik.adjudication import adjudicate
 from realpolitik.adjudication.outcomes import Resolution
 from realpolitik.adjudication.retreats import draws_retreats, unordered_retreats
 from realpolitik.caches import CacheSlot
+from realpolitik.compiling import Reduced, made_again
 from realpolitik.errors import GameError
 from realpolitik.kinds import OrderKind, Spending
-from realpolitik.legality import adjustment_counts, check_order
+from realpolitik.legality import Illegal, adjustment_counts, check_order, normalize_order
 from realpolitik.listing import ListedOrders, listed_orders
 from realpolitik.notation import ParsedOrder, parse_orders
 from realpolitik.orders import (
@@ -37,6 +38,7 @@ from realpolitik.orders import (
 from realpolitik.phases import kind_powers
 from realpolitik.phases import next_position as _next_position
 from realpolitik.position import Phase, PhaseType, Position
+from realpolitik.recorded import RecordedOrders
 from realpolitik.rules import Edition, Rules, rules_for
 from realpolitik.variant import Setup, Variant, load_variant
 from realpolitik.winter import adjustments
@@ -66,6 +68,9 @@ class GameEnd:
     winners: tuple[str, ...]
     phase: str
     summary: str
+
+    def __reduce__(self) -> Reduced:
+        return made_again(self)
 
 
 class SubmittedOrder:
@@ -192,40 +197,6 @@ def _mark_replaced(entries: list[SubmittedOrder]) -> list[SubmittedOrder]:
     return out
 
 
-class _RecordedOrders(Mapping[str, tuple[SubmittedOrder, ...]]):
-    """Power -> what it ordered in a played phase (:attr:`PhaseRecord.orders`). A power whose
-    orders were all listed values is kept as those values and its entries are made when first
-    read: a game's history then holds no entry per order, which a program playing many
-    games would otherwise keep (and the garbage collector walk) for every order of every
-    phase."""
-
-    __slots__ = ("_given",)
-
-    def __init__(self, given: dict[str, tuple[SubmittedOrder, ...] | list[Order]]) -> None:
-        self._given = given
-        """Power -> its entries, or the list of its listed order values (entries not made
-        yet)."""
-
-    def __getitem__(self, power: str) -> tuple[SubmittedOrder, ...]:
-        given = self._given[power]
-        if isinstance(given, list):
-            entries = self._given[power] = tuple(map(_listed_entry, given))
-            return entries
-        return given
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._given)
-
-    def __len__(self) -> int:
-        return len(self._given)
-
-    def __repr__(self) -> str:
-        return repr(dict(self.items()))
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (_RecordedOrders, (dict(self.items()),))
-
-
 @dataclass(frozen=True, slots=True)
 class PhaseRecord:
     """One played phase: the position, what each power ordered, and the resolution."""
@@ -241,6 +212,9 @@ class PhaseRecord:
     """Events noted while the phase was being ordered (:meth:`Game.note`: lots drawn when a
     player took "any power")."""
 
+    def __reduce__(self) -> Reduced:
+        return made_again(self)
+
 
 class _Pending:
     """One power's orders for the current phase, as given so far."""
@@ -252,9 +226,10 @@ class _Pending:
         self.entries = entries
         """What the power gave, in the order given (the report of :meth:`Game.submit`)."""
         self.orders = orders
-        """The entries' orders when every one is a value :func:`legal_orders` listed for the
-        current position: legal as they stand, so the adjudicator takes them as given; None
-        otherwise (each entry is then looked at when the phase is processed)."""
+        """The entries' orders when every one is a value legal as it stands in the current
+        position (listed by :func:`legal_orders`, or checked and read as given), so the
+        adjudicator takes them as given; None otherwise (each entry is then looked at when
+        the phase is processed)."""
 
 
 class Game:
@@ -488,8 +463,9 @@ class Game:
                 entries = tuple(map(_listed_entry, given))
                 listed = given
             else:
-                entries = tuple(_listed_entry(o) if is_listed(o) else self._checked("", o)
-                                for o in given)
+                entries, as_given = self._checked_values(given, is_listed)
+                if as_given:  # (no order illegal, none read otherwise than given)
+                    listed = given
         pending = self._pending.get(power)
         if pending is None or replace_all:
             self._pending[power] = _Pending(entries, listed)
@@ -591,6 +567,27 @@ class Game:
             return SubmittedOrder(parsed.text, None, str(parsed.error), parsed.error.kind)
         assert parsed.order is not None
         return self._checked(parsed.text, parsed.order)
+
+    def _checked_values(self, given: list[Order], is_listed: Callable[[Order], bool],
+                        ) -> tuple[tuple[SubmittedOrder, ...], bool]:
+        """The entries of orders given as values, some not listed (those are checked), and
+        whether every one is legal as it stands: then the adjudicator may take them as given,
+        as it takes listed ones (an unlisted order the rules read as given, such as a support
+        of a move to a coast given without the coast, is as good as listed)."""
+        entries: list[SubmittedOrder] = []
+        as_given = True
+        for order in given:
+            if is_listed(order):
+                entries.append(_listed_entry(order))
+                continue
+            reading = normalize_order(self._position, order, rules=self.rules)
+            if isinstance(reading, Illegal):
+                entries.append(SubmittedOrder(str(order), order, reading.message, "illegal"))
+                as_given = False
+            else:
+                entries.append(SubmittedOrder(str(order), order))
+                as_given = as_given and reading == order
+        return tuple(entries), as_given
 
     def _checked(self, text: str, order: Order) -> SubmittedOrder:
         problem = check_order(self._position, order, rules=self.rules)
@@ -747,9 +744,11 @@ class Game:
         if voters and all(self._in_favour(powers) for powers in voters):
             drawn = tuple(p for powers in voters for p in powers
                           if self._position.units_of(p))
-            self._finish(EndKind.DRAW, drawn,
-                         "a draw agreed by " + ", ".join(map(self.variant.power_name, drawn)))
-        return self.end
+            # (the end returned as made: the type checker, and so the compiled code, take
+            # ``self.end`` for None here since the check above)
+            return self._finish(EndKind.DRAW, drawn, "a draw agreed by "
+                                + ", ".join(map(self.variant.power_name, drawn)))
+        return None
 
     def _in_favour(self, powers: Sequence[str]) -> bool:
         return all(self._draw_votes.get(p) for p in powers)
@@ -765,12 +764,12 @@ class Game:
         if self.end is not None:
             raise GameError(f"the game is over ({self.end.summary})")
         winners = self.setup.teams[self._team_of[to]]
-        self._finish(EndKind.CONCESSION, winners, f"conceded to {self.variant.power_name(to)}")
-        assert self.end is not None
-        return self.end
+        return self._finish(EndKind.CONCESSION, winners,
+                            f"conceded to {self.variant.power_name(to)}")
 
-    def _finish(self, kind: EndKind, winners: Sequence[str], summary: str) -> None:
-        self.end = GameEnd(kind, tuple(winners), str(self.phase), summary)
+    def _finish(self, kind: EndKind, winners: Sequence[str], summary: str) -> GameEnd:
+        end = self.end = GameEnd(kind, tuple(winners), str(self.phase), summary)
+        return end
 
     # -- processing -------------------------------------------------------------------------
 
@@ -796,7 +795,7 @@ class Game:
         # Orders that legal_orders listed need no second check: tell the adjudicator so.
         all_listed = True
         for power, given in pending.items():
-            if given.orders is not None:  # every entry a listed order: nothing to leave out
+            if given.orders is not None:  # every entry legal as it stands: nothing to leave out
                 orders += given.orders
                 continue
             all_listed = False
@@ -832,8 +831,8 @@ class Game:
         self._check_eliminations(notes)  # (before the record is made: it notes them)
         self.history.append(PhaseRecord(
             position=position,
-            orders=_RecordedOrders({p: v.entries if v.orders is None else v.orders
-                                    for p, v in pending.items()}),
+            orders=RecordedOrders({p: v.entries if v.orders is None else v.orders
+                                   for p, v in pending.items()}, _listed_entry),
             resolution=resolution, civil_disorder=disorder,
             notes=tuple(notes) if notes else (), events=events))
         self._check_end()
@@ -963,13 +962,24 @@ class Game:
 
     def __getstate__(self) -> dict[str, object]:
         # A copy or a pickle leaves out what was looked up for the current phase (the listed
-        # orders: kept in the position's caches, which are not copied either).
-        state = dict(self.__dict__)
+        # orders: kept in the position's caches, which are not copied either). The fields
+        # are named (the compiled build's native class has no __dict__).
+        state = {name: getattr(self, name) for name in _GAME_FIELDS}
         state["_listed"] = {}
         state["_listed_for"] = None
         return state
+
+    def __setstate__(self, state: Mapping[str, object]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
 
     def __repr__(self) -> str:
         state = self.end.summary if self.end else str(self.phase)
         return f"<Game {self.variant.id} {state}>"
 
+
+_GAME_FIELDS = ("variant", "policies", "rules", "setup", "seed", "end_year", "_random",
+                "history", "end", "eliminated", "civil_disorder", "coin_toss_winner",
+                "_power_set", "_team_of", "_pending", "_notes", "_draw_votes", "_powers_cache",
+                "_listed", "_listed_for", "_position")
+"""Every field of a :class:`Game` (what a copy or a pickle carries: ``__getstate__``)."""

@@ -57,11 +57,15 @@ from realpolitik.orders import (
     SupportMove,
     VariantOrder,
     Waive,
+    made_convoy,
+    made_hold,
+    made_move,
+    made_support_hold,
+    made_support_move,
 )
 from realpolitik.places import places_of
 from realpolitik.position import PhaseType, Position, Unit
 from realpolitik.rules import Rules, WaiveBuilds, rules_for
-from realpolitik.slots import slot_setter
 from realpolitik.variant import Variant
 
 __all__ = [
@@ -891,57 +895,10 @@ def movement_parts(position: Position) -> Mapping[str, Mapping[str, UnitParts]] 
 
 
 # Order values are frozen dataclasses; their __init__ costs twice what setting the slots costs,
-# and a movement phase lists some 600 orders. These make the same values (every field set,
-# defaults included: tests/test_speed_invariants.py checks them against the constructors).
-_new = object.__new__
-
-
-# the fields every unit order shares (slots of their common base class): one setter for all
-_ANY_UNIT_ORDER: type[object] = Hold
-_set_type = slot_setter(_ANY_UNIT_ORDER, "unit_type")
-_set_loc = slot_setter(_ANY_UNIT_ORDER, "location")
-_set_power = slot_setter(_ANY_UNIT_ORDER, "power")
-_set_dest = slot_setter(Move, "destination")
-_set_via = slot_setter(Move, "via_convoy")
-_set_sloc = slot_setter(SupportMove, "supported_location")
-_set_smdest = slot_setter(SupportMove, "destination")
-_set_stype = slot_setter(SupportMove, "supported_type")
-_set_spower = slot_setter(SupportMove, "supported_power")
-_set_shloc = slot_setter(SupportHold, "supported_location")
-_set_shtype = slot_setter(SupportHold, "supported_type")
-_set_shpower = slot_setter(SupportHold, "supported_power")
-_set_army_loc = slot_setter(Convoy, "army_location")
-_set_convoy_dest = slot_setter(Convoy, "destination")
-_set_army_power = slot_setter(Convoy, "army_power")
-
-
-def _hold(utype: UnitType, loc: str, power: str) -> Hold:
-    order: Hold = _new(Hold)
-    _set_type(order, utype)
-    _set_loc(order, loc)
-    _set_power(order, power)
-    return order
-
-
-def _move(utype: UnitType, loc: str, dest: str, via: bool, power: str) -> Move:
-    order: Move = _new(Move)
-    _set_type(order, utype)
-    _set_loc(order, loc)
-    _set_power(order, power)
-    _set_dest(order, dest)
-    _set_via(order, via)
-    return order
-
-
-def _convoy(utype: UnitType, loc: str, army_loc: str, dest: str, power: str) -> Convoy:
-    order: Convoy = _new(Convoy)
-    _set_type(order, utype)
-    _set_loc(order, loc)
-    _set_power(order, power)
-    _set_army_loc(order, army_loc)
-    _set_convoy_dest(order, dest)
-    _set_army_power(order, None)
-    return order
+# and a movement phase lists some 600 orders: orders.py's makers set the slots.
+_hold = made_hold
+_move = made_move
+_convoy = made_convoy
 
 
 class _Supports(dict[int, Order | None]):
@@ -960,22 +917,11 @@ class _Supports(dict[int, Order | None]):
         made = self.made
         named = self.named[key]
         support: SupportHold | SupportMove
-        # (the makers' steps written out: a support is made some 20 times a phase in a new
-        # game, and a Python call more costs a fifth of the making)
         if len(named) == 2:
-            support = _new(SupportHold)
-            _set_shloc(support, named[0])
-            _set_shtype(support, named[1])
-            _set_shpower(support, None)
+            support = made_support_hold(made.utype, made.loc, made.power, named[0], named[1])
         else:
-            support = _new(SupportMove)
-            _set_sloc(support, named[3])
-            _set_smdest(support, named[1])
-            _set_stype(support, named[2])
-            _set_spower(support, None)
-        _set_type(support, made.utype)
-        _set_loc(support, made.loc)
-        _set_power(support, made.power)
+            support = made_support_move(made.utype, made.loc, made.power, named[3], named[1],
+                                        named[2])
         self[key] = support
         return support
 
