@@ -684,7 +684,7 @@ def _find_movement_listing(position: Position) -> dict[str, dict[str, tuple[Orde
 
 
 def _list_movement(position: Position, powers: frozenset[str],
-                   parts: dict[str, dict[str, UnitParts]] | None = None,
+                   parts: defaultdict[str, dict[str, UnitParts]] | None = None,
                    ) -> dict[str, dict[str, tuple[Order, ...]]]:
     """The movement orders of ``powers`` (power -> location -> orders), listed in one pass
     over the units. With ``parts``, the orders are not made: each unit's :class:`UnitParts`
