@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from itertools import chain, compress, filterfalse, repeat
 from operator import attrgetter, is_
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from realpolitik.caches import Bounded, CacheSlot
 from realpolitik.compiling import mypyc_attr
@@ -146,20 +146,26 @@ class ListedOrders:
     def _in_parts(self, order: Order, where: str) -> bool:
         """:meth:`holds` of a movement listing held as parts: the order is looked for among
         its unit's head or convoys, or, a support, found by its key."""
-        unit = (self._units or {}).get(where)
+        units = self._units
+        unit = units.get(where) if units is not None else None
         if unit is None:
             return False
-        kind = order.__class__
-        if kind is SupportMove or kind is SupportHold:
-            assert isinstance(order, SupportMove | SupportHold) and self._keys is not None
-            key = self._keys.key_of(order)
-            if key is None or key not in unit.support_keys or key in unit.spared:
-                return False
-            listed = unit.support_of(key)  # (None: its own move, no support)
-            return listed is order or (listed is not None and listed == order)
-        orders = unit.convoys if kind is Convoy else unit.head
-        return any(map(is_, orders, repeat(order))) or order in orders
-
+        keys = self._keys
+        if isinstance(order, SupportMove):
+            key = None if keys is None else keys.find(
+                keys.to_move, (order.supported_location, order.destination,
+                               order.supported_type is _FLEET), order.supported_type)
+        elif isinstance(order, SupportHold):
+            key = None if keys is None else keys.find(
+                keys.to_hold, (order.supported_location, order.supported_type is _FLEET),
+                order.supported_type)
+        else:
+            orders = unit.convoys if order.__class__ is Convoy else unit.head
+            return any(map(is_, orders, repeat(order))) or order in orders
+        if key is None or key not in unit.support_keys or key in unit.spared:
+            return False
+        listed = unit.support_of(key)  # (None: its own move, no support)
+        return listed is order or (listed is not None and listed == order)
     def __repr__(self) -> str:
         return f"<ListedOrders of {self.power}: {sum(map(len, self.by_location.values()))}>"
 
@@ -237,23 +243,16 @@ class _SupportKeys:
         self.to_move: dict[tuple[str, str, bool], int] = {}
         """(supported location, destination, True for a fleet) -> the key of that move."""
 
-    def key_of(self, support: SupportHold | SupportMove) -> int | None:
-        """The support key of what ``support`` supports; None if it names no unit or move a
-        support is ever listed for (no type, or none the map knows)."""
-        utype = support.supported_type
-        if utype is None:
-            return None
-        fleet = utype is _FLEET
-        for _ in range(2):
-            if support.__class__ is SupportMove:
-                assert isinstance(support, SupportMove)
-                key = self.to_move.get((support.supported_location, support.destination, fleet))
-            else:
-                key = self.to_hold.get((support.supported_location, fleet))
-            if key is not None or len(self.to_hold) + len(self.to_move) == len(self.named):
-                return key
+    def find(self, table: Mapping[_K, int], name: _K, utype: UnitType | None) -> int | None:
+        """The support key of ``name`` in ``table`` (:attr:`to_hold` or :attr:`to_move`), of a
+        unit of type ``utype``; None if a support is never listed for it (no type, or none the
+        map knows)."""
+        key = table.get(name)
+        if key is None and utype is not None \
+                and len(self.to_hold) + len(self.to_move) < len(self.named):
             self._index()  # (keys were given since: the map's convoy moves, as met)
-        return None
+            key = table.get(name)
+        return key
 
     def _index(self) -> None:
         for key in range(len(self.to_hold) + len(self.to_move), len(self.named)):
@@ -269,6 +268,7 @@ _support_keys: CacheSlot[Variant, _SupportKeys] = CacheSlot(
 """The variant's :class:`_SupportKeys` (bounded by its map)."""
 
 _FLEET = UnitType.FLEET
+_K = TypeVar("_K")
 
 
 def _no_listings(_position: Position) -> dict[tuple[str, Rules], ListedOrders]:
@@ -684,7 +684,7 @@ def _find_movement_listing(position: Position) -> dict[str, dict[str, tuple[Orde
 
 
 def _list_movement(position: Position, powers: frozenset[str],
-                   parts: dict[str, dict[str, UnitParts]] | None = None,
+                   parts: defaultdict[str, dict[str, UnitParts]] | None = None,
                    ) -> dict[str, dict[str, tuple[Order, ...]]]:
     """The movement orders of ``powers`` (power -> location -> orders), listed in one pass
     over the units. With ``parts``, the orders are not made: each unit's :class:`UnitParts`

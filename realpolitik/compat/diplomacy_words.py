@@ -307,8 +307,8 @@ class _UnitTexts:
     the package lists them. Bounded by the map, and its heads and convoys by
     :data:`_MAX_UNIT_HEADS`."""
 
-    __slots__ = ("name", "province", "near_coasts", "heads", "supports",
-                 "support_text", "convoys")
+    __slots__ = ("name", "province", "near_coasts", "heads", "moves", "supports",
+                 "support_text", "convoys", "each_convoy")
 
     def __init__(self, unit: UnitParts, texts: ListingTexts) -> None:
         hold = unit.head[0]
@@ -321,6 +321,8 @@ class _UnitTexts:
         self.heads: dict[frozenset[str] | None, tuple[str, ...]] = {}
         """The key of its head (where an army could go by convoy, or None) -> the strings of
         its hold and moves."""
+        self.moves: dict[tuple[str, bool], str] = {}
+        """(destination, by convoy) -> the string of that move (bounded by the map)."""
         self.supports: dict[int, str | None] = dict.fromkeys(
             texts.tables.mover_keys.get((hold.unit_type, hold.location), ()))
         """Support key -> the string of its support; None for its own moves (no support)."""
@@ -328,29 +330,55 @@ class _UnitTexts:
         """``supports[key]``, bound once."""
         self.convoys: dict[tuple[int, ...], tuple[str, ...]] = {}
         """The key of its convoys -> their strings."""
+        self.each_convoy: dict[tuple[str, str], str] = {}
+        """(army's location, destination) -> the string of that convoy (bounded by the
+        map)."""
 
     def head(self, unit: UnitParts, named: Callable[[Order], str]) -> tuple[str, ...]:
-        """Make and keep the strings of its head (its hold and moves, by convoy too)."""
+        """Make and keep the strings of its head (its hold and moves, by convoy too): an
+        army's heads differ only in its moves by convoy, so each move's string is made once."""
         if len(self.heads) >= _MAX_UNIT_HEADS:
             self.heads.clear()
-        strings = self.heads[unit.head_key] = tuple(map(named, unit.head))
-        return strings
+        moves = self.moves
+        strings: list[str] = []
+        for order in unit.head:
+            if order.__class__ is Move:
+                assert isinstance(order, Move)
+                key = (order.destination, order.via_convoy)
+                text = moves.get(key)
+                if text is None:
+                    text = moves[key] = named(order)
+            else:
+                text = named(order)
+            strings.append(text)
+        made = self.heads[unit.head_key] = tuple(strings)
+        return made
 
     def convoy_strings(self, unit: UnitParts, named: Callable[[Order], str],
                        ) -> tuple[str, ...]:
-        """Make and keep the strings of a fleet's convoys."""
+        """Make and keep the strings of a fleet's convoys (each convoy's string made once)."""
         assert unit.convoy_key is not None
         if len(self.convoys) >= _MAX_UNIT_HEADS:
             self.convoys.clear()
-        strings = self.convoys[unit.convoy_key] = tuple(map(named, unit.convoys))
-        return strings
+        each = self.each_convoy
+        strings: list[str] = []
+        for order in unit.convoys:
+            assert isinstance(order, Convoy)
+            key = (order.army_location, order.destination)
+            text = each.get(key)
+            if text is None:
+                text = each[key] = named(order)
+            strings.append(text)
+        made = self.convoys[unit.convoy_key] = tuple(strings)
+        return made
 
     def learn(self, unit: UnitParts, named: Callable[[Order], str]) -> None:
         """Make and keep the strings of ``unit``'s listed supports not met before (not those
         it is spared: their strings name no listed order)."""
-        supports, support_of, spared = self.supports, unit.support_of, unit.spared
-        for key in unit.support_keys:
-            if key not in supports and key not in spared:
+        supports, support_of = self.supports, unit.support_of
+        # (the keys met before passed over in C)
+        for key in filterfalse(supports.__contains__, unit.support_keys):
+            if key not in unit.spared:
                 support = support_of(key)
                 supports[key] = None if support is None else named(support)
 
