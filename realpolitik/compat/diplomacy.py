@@ -35,7 +35,6 @@ import copy
 import hashlib
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from functools import partial
 from operator import attrgetter, itemgetter
 from typing import Any, cast
 
@@ -1100,24 +1099,24 @@ class Game:
         messages, self.messages = self.messages, SortedDict()
         start = len(game.history)
         influence = self._influence
-        self.state_history.put(name, Deferred(partial(
+        self.state_history.put(name, Deferred(
             self._state_of, position, influence, len(influence.positions), self.note,
-            frozenset(game.civil_disorder))))
+            frozenset(game.civil_disorder)))
         voids = self.send_orders()
         self.error = []
         game.process()
         # The package disbands units with nowhere to retreat at once and skips a retreat
         # phase that has nothing left to order.
-        while game.end is None and game.phase.type is PhaseType.RETREATS \
+        while game.end is None and game.phase.type is _RETREATS \
                 and not any(self._retreats().values()):
             game.process()
         records = tuple(game.history[start:])
         self._last = records
         self._played = {}
-        self.order_history.put(name, Deferred(partial(
-            _orders_given, given, phase.type, "NO_CHECK" in self.rules)))
+        self.order_history.put(name, Deferred(
+            _orders_given, given, phase.type, "NO_CHECK" in self.rules))
         self.message_history.put(name, messages)
-        self.result_history.put(name, Deferred(partial(_package_results, records, voids)))
+        self.result_history.put(name, Deferred(_package_results, records, voids))
         influence.log(game.position)
         self._check_draw()
         return GamePhaseData.in_histories(name, self.state_history, self.order_history,
@@ -1128,9 +1127,10 @@ class Game:
         it; code that processes the realpolitik game itself calls this first): the powers'
         orders here are cleared. Returns the units given an order that was void (unit ->
         ``["void"]``)."""
-        self._sync()
+        if self._read_lists:
+            self._sync()
         position = self.realpolitik_game.position
-        movement = position.phase.type is PhaseType.MOVEMENT
+        movement = position.phase.type is _MOVEMENT
         voids: dict[str, list[str]] = {}
         for holder in self.powers.values():
             sent = holder._sent
@@ -1220,6 +1220,8 @@ class Game:
     def _check_draw(self) -> None:
         """The package ends a game in a draw when its hundredth year is played."""
         game = self.realpolitik_game
+        if game.end is None and game.phase.year < self._first_year + 99:
+            return  # (the common case: neither over nor near its hundredth year)
         if game.is_over:
             self.outcome = [str(game.history[-1].position.phase), *(
                 w.upper() for w in (game.end.winners if game.end else ()))]
@@ -1559,6 +1561,7 @@ _unit_found = itemgetter(0)
 _order_found = itemgetter(2)
 _MOVEMENT = PhaseType.MOVEMENT
 _ADJUSTMENTS = PhaseType.ADJUSTMENTS
+_RETREATS = PhaseType.RETREATS
 _location_of = attrgetter("location")
 
 
