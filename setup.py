@@ -35,14 +35,19 @@ COMPILED_MODULES = [
     "realpolitik/places.py",
     "realpolitik/variant.py",
     "realpolitik/variant_rules.py",
+    # The values every phase makes and reads (orders, units, positions, phases, results) and
+    # the game around the adjudicator: native field reads from the compiled modules above.
+    "realpolitik/adjudication/outcomes.py",
+    "realpolitik/calendar.py",
+    "realpolitik/game.py",
+    "realpolitik/orders.py",
+    "realpolitik/position.py",
 ]
 """The modules mypyc compiles. Left out, and why (docs/compat.md, "The compiled path"):
-orders, adjudication/outcomes, position, game and calendar make their values with
-``object.__new__`` and shared slot setters, which native classes refuse (and variants subclass
-the order classes); rules, because a native frozen dataclass cannot be copied or pickled
-(``Rules`` is, with every game); hooks and kinds hold the classes variants subclass;
-``realpolitik/compiling.py`` must stay interpreted (its run-time branch is the one mypyc would
-drop)."""
+rules, because a native frozen dataclass cannot be copied or pickled the default way (``Rules``
+is, with every game, and has no ``__reduce__``); hooks and kinds hold the classes variants
+subclass; ``realpolitik/compiling.py`` must stay interpreted (its run-time branch is the one
+mypyc would drop)."""
 
 
 def _ext_modules() -> list[object]:

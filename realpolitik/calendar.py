@@ -24,6 +24,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
 
+from realpolitik.compiling import Reduced, made_again
 from realpolitik.errors import VariantError
 from realpolitik.slots import slot_setter
 from realpolitik.variant_rules import TomlLines
@@ -126,11 +127,27 @@ class Phase:
                              " order a variant's phases with variant.calendar.sort_key")
         return (self.year, order, _TYPE_ORDER[self.type])
 
+    # (written out, not the dataclass's: compiled, the ordering below takes the class's
+    # comparison slot, which then hides a generated __eq__ and __hash__)
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Phase):
+            return NotImplemented
+        return self.year == other.year and self.season == other.season \
+            and self.type == other.type
+
+    def __hash__(self) -> int:
+        return hash((self.season, self.year, self.type))
+
     def __lt__(self, other: Phase) -> bool:
         return self.sort_key < other.sort_key
 
     def __le__(self, other: Phase) -> bool:
         return self.sort_key <= other.sort_key
+
+    def __reduce__(self) -> Reduced:
+        # (copied and pickled by its constructor: the compiled build's native frozen class
+        # refuses the default way)
+        return made_again(self)
 
     @property
     def long_name(self) -> str:
@@ -154,7 +171,11 @@ class CalendarSeason:
     """True if the supply centres change hands at the end of its movement turn (after its
     retreats): the rulebooks' Fall."""
 
+    def __reduce__(self) -> Reduced:
+        return made_again(self)
 
+
+_new_phase = Phase.__new__
 _set_phase_season = slot_setter(Phase, "season")
 _set_phase_year = slot_setter(Phase, "year")
 _set_phase_type = slot_setter(Phase, "type")
@@ -163,7 +184,7 @@ _set_phase_type = slot_setter(Phase, "type")
 def _made_phase(code: str, year: int, kind: PhaseType) -> Phase:
     """``Phase(code, year, kind)``, made without the frozen dataclass's ``__init__`` (the game
     walks the year's phases after every phase it plays): every field set as it would be."""
-    phase: Phase = object.__new__(Phase)
+    phase: Phase = _new_phase(Phase)
     _set_phase_season(phase, _CLASSICAL_SEASONS.get(code, code))
     _set_phase_year(phase, year)
     _set_phase_type(phase, kind)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import partial
@@ -19,6 +19,7 @@ from realpolitik.adjudication import adjudicate
 from realpolitik.adjudication.outcomes import Resolution
 from realpolitik.adjudication.retreats import draws_retreats, unordered_retreats
 from realpolitik.caches import CacheSlot
+from realpolitik.compiling import Reduced, made_again
 from realpolitik.errors import GameError
 from realpolitik.kinds import OrderKind, Spending
 from realpolitik.legality import Illegal, adjustment_counts, check_order, normalize_order
@@ -37,6 +38,7 @@ from realpolitik.orders import (
 from realpolitik.phases import kind_powers
 from realpolitik.phases import next_position as _next_position
 from realpolitik.position import Phase, PhaseType, Position
+from realpolitik.recorded import RecordedOrders
 from realpolitik.rules import Edition, Rules, rules_for
 from realpolitik.variant import Setup, Variant, load_variant
 from realpolitik.winter import adjustments
@@ -66,6 +68,9 @@ class GameEnd:
     winners: tuple[str, ...]
     phase: str
     summary: str
+
+    def __reduce__(self) -> Reduced:
+        return made_again(self)
 
 
 class SubmittedOrder:
@@ -192,40 +197,6 @@ def _mark_replaced(entries: list[SubmittedOrder]) -> list[SubmittedOrder]:
     return out
 
 
-class _RecordedOrders(Mapping[str, tuple[SubmittedOrder, ...]]):
-    """Power -> what it ordered in a played phase (:attr:`PhaseRecord.orders`). A power whose
-    orders were all listed values is kept as those values and its entries are made when first
-    read: a game's history then holds no entry per order, which a program playing many
-    games would otherwise keep (and the garbage collector walk) for every order of every
-    phase."""
-
-    __slots__ = ("_given",)
-
-    def __init__(self, given: dict[str, tuple[SubmittedOrder, ...] | list[Order]]) -> None:
-        self._given = given
-        """Power -> its entries, or the list of its listed order values (entries not made
-        yet)."""
-
-    def __getitem__(self, power: str) -> tuple[SubmittedOrder, ...]:
-        given = self._given[power]
-        if isinstance(given, list):
-            entries = self._given[power] = tuple(map(_listed_entry, given))
-            return entries
-        return given
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._given)
-
-    def __len__(self) -> int:
-        return len(self._given)
-
-    def __repr__(self) -> str:
-        return repr(dict(self.items()))
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (_RecordedOrders, (dict(self.items()),))
-
-
 @dataclass(frozen=True, slots=True)
 class PhaseRecord:
     """One played phase: the position, what each power ordered, and the resolution."""
@@ -240,6 +211,9 @@ class PhaseRecord:
     events: tuple[str, ...] = ()
     """Events noted while the phase was being ordered (:meth:`Game.note`: lots drawn when a
     player took "any power")."""
+
+    def __reduce__(self) -> Reduced:
+        return made_again(self)
 
 
 class _Pending:
@@ -770,9 +744,11 @@ class Game:
         if voters and all(self._in_favour(powers) for powers in voters):
             drawn = tuple(p for powers in voters for p in powers
                           if self._position.units_of(p))
-            self._finish(EndKind.DRAW, drawn,
-                         "a draw agreed by " + ", ".join(map(self.variant.power_name, drawn)))
-        return self.end
+            # (the end returned as made: the type checker, and so the compiled code, take
+            # ``self.end`` for None here since the check above)
+            return self._finish(EndKind.DRAW, drawn, "a draw agreed by "
+                                + ", ".join(map(self.variant.power_name, drawn)))
+        return None
 
     def _in_favour(self, powers: Sequence[str]) -> bool:
         return all(self._draw_votes.get(p) for p in powers)
@@ -788,12 +764,12 @@ class Game:
         if self.end is not None:
             raise GameError(f"the game is over ({self.end.summary})")
         winners = self.setup.teams[self._team_of[to]]
-        self._finish(EndKind.CONCESSION, winners, f"conceded to {self.variant.power_name(to)}")
-        assert self.end is not None
-        return self.end
+        return self._finish(EndKind.CONCESSION, winners,
+                            f"conceded to {self.variant.power_name(to)}")
 
-    def _finish(self, kind: EndKind, winners: Sequence[str], summary: str) -> None:
-        self.end = GameEnd(kind, tuple(winners), str(self.phase), summary)
+    def _finish(self, kind: EndKind, winners: Sequence[str], summary: str) -> GameEnd:
+        end = self.end = GameEnd(kind, tuple(winners), str(self.phase), summary)
+        return end
 
     # -- processing -------------------------------------------------------------------------
 
@@ -855,8 +831,8 @@ class Game:
         self._check_eliminations(notes)  # (before the record is made: it notes them)
         self.history.append(PhaseRecord(
             position=position,
-            orders=_RecordedOrders({p: v.entries if v.orders is None else v.orders
-                                    for p, v in pending.items()}),
+            orders=RecordedOrders({p: v.entries if v.orders is None else v.orders
+                                   for p, v in pending.items()}, _listed_entry),
             resolution=resolution, civil_disorder=disorder,
             notes=tuple(notes) if notes else (), events=events))
         self._check_end()
@@ -986,13 +962,24 @@ class Game:
 
     def __getstate__(self) -> dict[str, object]:
         # A copy or a pickle leaves out what was looked up for the current phase (the listed
-        # orders: kept in the position's caches, which are not copied either).
-        state = dict(self.__dict__)
+        # orders: kept in the position's caches, which are not copied either). The fields
+        # are named (the compiled build's native class has no __dict__).
+        state = {name: getattr(self, name) for name in _GAME_FIELDS}
         state["_listed"] = {}
         state["_listed_for"] = None
         return state
+
+    def __setstate__(self, state: Mapping[str, object]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
 
     def __repr__(self) -> str:
         state = self.end.summary if self.end else str(self.phase)
         return f"<Game {self.variant.id} {state}>"
 
+
+_GAME_FIELDS = ("variant", "policies", "rules", "setup", "seed", "end_year", "_random",
+                "history", "end", "eliminated", "civil_disorder", "coin_toss_winner",
+                "_power_set", "_team_of", "_pending", "_notes", "_draw_votes", "_powers_cache",
+                "_listed", "_listed_for", "_position")
+"""Every field of a :class:`Game` (what a copy or a pickle carries: ``__getstate__``)."""

@@ -13,6 +13,7 @@ from realpolitik.caches import Caches, CacheSlot
 from realpolitik.calendar import Phase as Phase
 from realpolitik.calendar import PhaseType as PhaseType
 from realpolitik.calendar import Season as Season
+from realpolitik.compiling import Reduced, made_again
 from realpolitik.errors import RealpolitikError
 from realpolitik.geography import UnitType, province_of
 from realpolitik.hooks import NO_STATE, VariantState
@@ -37,8 +38,11 @@ class Unit:
     def __str__(self) -> str:
         return f"{self.type} {self.location.upper()}"  # (a unit type formats as its letter)
 
+    def __reduce__(self) -> Reduced:
+        return made_again(self)
 
-_new_object = object.__new__
+
+_new_unit = Unit.__new__
 _set_unit_power = slot_setter(Unit, "power")
 _set_unit_type = slot_setter(Unit, "type")
 _set_unit_location = slot_setter(Unit, "location")
@@ -47,7 +51,7 @@ _set_unit_location = slot_setter(Unit, "location")
 def moved_unit(unit: Unit, location: str) -> Unit:
     """``Unit(unit.power, unit.type, location)``: the unit after a move or retreat, made
     without the frozen dataclass's ``__init__`` (a phase moves many units)."""
-    made: Unit = _new_object(Unit)
+    made: Unit = _new_unit(Unit)
     _set_unit_power(made, unit.power)
     _set_unit_type(made, unit.type)
     _set_unit_location(made, location)
@@ -65,6 +69,9 @@ class DislodgedUnit:
     """True if the attacker came by convoy (DATC 4.A.5: the 2023 rules then allow retreating
     to the attacker's province)."""
 
+    def __reduce__(self) -> Reduced:
+        return made_again(self)
+
 
 _V = TypeVar("_V")
 
@@ -80,7 +87,7 @@ class PositionError(RealpolitikError, ValueError):
     """A position that breaks the rules of the board (two units in a province, ...)."""
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, slots=True)
 class Position:
     """The state of the board at one phase: immutable and hashable.
 
@@ -128,7 +135,7 @@ class Position:
                 # the state holds JSON values (lists and dicts): compared by their JSON text
                 json.dumps(dict(self.state), sort_keys=True) if self.state else "",
             )
-            object.__setattr__(self, "_key", key)
+            _set_key(self, key)
         return key
 
     @classmethod
@@ -258,23 +265,33 @@ class Position:
         the engine never changes the dictionaries behind them. A position is made every
         phase, so this skips the dataclass constructor.
         """
-        made: Position = _new_object(Position)
-        made.__dict__.update(
-            variant=self.variant,
-            phase=self.phase if phase is None else phase,
-            units=self.units if units is None else _read_only(units),
-            centers=self.centers if centers is None else _read_only(centers),
-            dislodged=self.dislodged if dislodged is None else dislodged,
-            standoffs=self.standoffs if standoffs is None else standoffs,
-            state=self.state if state is None else state,
-            _key=None,
-            caches=Caches(),
-        )
+        made: Position = _new_position(Position)
+        _set_variant(made, self.variant)
+        _set_phase(made, self.phase if phase is None else phase)
+        _set_units(made, self.units if units is None else _read_only(units))
+        _set_centers(made, self.centers if centers is None else _read_only(centers))
+        _set_dislodged(made, self.dislodged if dislodged is None else dislodged)
+        _set_standoffs(made, self.standoffs if standoffs is None else standoffs)
+        _set_state(made, self.state if state is None else state)
+        _set_key(made, None)
+        _set_caches(made, Caches())
         return made
 
     def __repr__(self) -> str:
         units = ", ".join(f"{u.power}: {u}" for u in self.units.values())
         return f"<Position {self.phase} [{units}]>"
+
+
+_new_position = Position.__new__
+_set_variant = slot_setter(Position, "variant")
+_set_phase = slot_setter(Position, "phase")
+_set_units = slot_setter(Position, "units")
+_set_centers = slot_setter(Position, "centers")
+_set_dislodged = slot_setter(Position, "dislodged")
+_set_standoffs = slot_setter(Position, "standoffs")
+_set_state = slot_setter(Position, "state")
+_set_key = slot_setter(Position, "_key")
+_set_caches = slot_setter(Position, "caches")
 
 
 def same_powers(before: Position, after: Position) -> None:

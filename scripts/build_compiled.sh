@@ -16,7 +16,7 @@ REALPOLITIK_MYPYC=1 .venv-mypyc/bin/pip install --quiet --no-build-isolation \
 (cd / && "$OLDPWD/.venv-mypyc/bin/python" - <<'PY'
 import importlib
 for name in ("realpolitik.adjudication.movement", "realpolitik.legality", "realpolitik.listing",
-             "realpolitik.caches"):
+             "realpolitik.caches", "realpolitik.orders", "realpolitik.game"):
     module = importlib.import_module(name)
     assert module.__file__ and module.__file__.endswith(".so"), (name, module.__file__)
 print("realpolitik compiled with mypyc in .venv-mypyc")

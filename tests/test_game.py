@@ -244,3 +244,23 @@ def test_text_record_round_trips() -> None:
     again = from_text(text)
     assert to_text(again) == text
     assert again.position == game.position
+
+
+def test_a_copy_carries_every_field_of_the_game() -> None:
+    """``Game.__getstate__`` names the fields (the compiled class has no ``__dict__``): a field
+    added to ``Game.__init__`` and not to that list would be lost by a copy or a pickle."""
+    import copy
+
+    from realpolitik.game import _GAME_FIELDS
+
+    game = Game(seed=3)
+    game.submit("france", "A Par-Bur")
+    if hasattr(game, "__dict__"):  # the pure-Python build
+        assert set(vars(game)) == set(_GAME_FIELDS)
+    copied = copy.deepcopy(game)
+    for name in _GAME_FIELDS:
+        if name not in ("_listed", "_listed_for", "_random", "_pending"):
+            assert getattr(copied, name) == getattr(game, name), name
+    assert copied._random.random() == game._random.random()  # noqa: SLF001
+    assert copied.orders_of("france") == game.orders_of("france")
+    assert [str(e.order) for e in copied.orders_of("france")] == ["A PAR - BUR"]

@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import FrozenInstanceError
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Protocol, runtime_checkable
+from typing import Protocol, cast
 
 from realpolitik.orders import Order
 from realpolitik.position import DislodgedUnit, Phase, Unit
@@ -76,7 +76,6 @@ Detail = tuple[str, tuple[str, ...], int | None, int | None]
 """``(reason, by, strength, opposed_by)`` of an :class:`OrderResult`."""
 
 
-@runtime_checkable
 class Explains(Protocol):
     """Writes the details of a phase's results on demand, by the result's index."""
 
@@ -126,15 +125,16 @@ class OrderResult:
         *,
         explain: Callable[[], Detail] | None = None,
     ) -> None:
-        init = object.__setattr__
-        init(self, "order", order)
-        init(self, "power", power)
-        init(self, "result", result)
-        init(self, "outcome", outcome)
-        init(self, "illegal_reason", illegal_reason)
-        init(self, "_detail", explain if explain is not None
-             else (reason, tuple(by), strength, opposed_by))
-        init(self, "_index", -1)
+        # (each slot set through its descriptor: the class's own __setattr__ refuses, and
+        # compiled, object.__setattr__ may not be applied to it)
+        _set_order(self, order)
+        _set_power(self, power)
+        _set_result(self, result)
+        _set_outcome(self, outcome)
+        _set_illegal_reason(self, illegal_reason)
+        _set_detail(self, explain if explain is not None
+                    else (reason, tuple(by), strength, opposed_by))
+        _set_index(self, -1)
 
     @classmethod
     def explained_later(cls, order: Order, power: str, result: Result, outcome: Outcome,
@@ -142,7 +142,9 @@ class OrderResult:
         """A result whose sentence ``explains.detail(index)`` writes when it is first read,
         made without the keyword handling of ``__init__`` (the adjudicator makes one per
         order, every phase)."""
-        made: OrderResult = _new_object(cls)
+        # (the arguments: the compiled class's __new__ runs its __init__ with them; the
+        # interpreter's object.__new__ ignores them, the class having its own __init__)
+        made: OrderResult = _new_result(cls, order, power, result, outcome)
         _set_order(made, order)
         _set_power(made, power)
         _set_result(made, result)
@@ -157,13 +159,12 @@ class OrderResult:
         detail = self._detail
         if type(detail) is tuple:
             return detail
+        # (cast, not isinstance: compiled, a protocol cannot be checked at run time)
         if self._index >= 0:
-            assert isinstance(detail, Explains)
-            made = detail.detail(self._index)
+            made = cast(Explains, detail).detail(self._index)
         else:
-            assert callable(detail)
-            made = detail()
-        object.__setattr__(self, "_detail", made)
+            made = cast(Callable[[], Detail], detail)()
+        _set_detail(self, made)
         return made
 
     @property
@@ -223,8 +224,8 @@ class OrderResult:
                 f"illegal_reason={self.illegal_reason!r})")
 
 
-_new_object = object.__new__
-
+_new_result: Callable[..., OrderResult] = OrderResult.__new__
+"""(Not ``object.__new__``: the compiled class refuses it.)"""
 
 _set_order = slot_setter(OrderResult, "order")
 _set_power = slot_setter(OrderResult, "power")
@@ -276,7 +277,8 @@ class Resolution:
         standoffs: frozenset[str] = frozenset(),
         civil_disorder: tuple[Unit, ...] = (),
     ) -> None:
-        # (each slot set through its descriptor: object.__setattr__ looks the name up first)
+        # (each slot set through its descriptor: object.__setattr__ looks the name up first,
+        # and compiled, may not be applied to a class with its own __setattr__)
         _set_phase(self, phase)
         _set_results(self, results)
         _set_units(self, units)
@@ -293,7 +295,7 @@ class Resolution:
             return results
         assert callable(results)
         made = results()
-        object.__setattr__(self, "_results", made)
+        _set_results(self, made)
         return made
 
     def result_of(self, order: Order) -> OrderResult:

@@ -19,10 +19,10 @@ rules are realpolitik's (the 2000 rulebook by default, the package's reading), s
 adjudications differ from that package's where it departs from the DATC; ``docs/compat.md``
 lists them. :func:`realpolitik.compat.install` serves this module as ``diplomacy`` itself.
 
-The strings are made from realpolitik's listing (:mod:`realpolitik.listing`), each once per
-order value and kept with the variant by value; a unit's orders that are the very ones listed
-for it the phase before take their strings from that listing
-(:class:`~realpolitik.compat.diplomacy_words.ListingTexts`). A string given to
+The strings are made from realpolitik's listing (:mod:`realpolitik.listing`), each once and
+kept with the variant; in a movement phase a unit's strings are assembled the way the listing
+assembled its orders, from its head and its supports' small integer keys, without looking an
+order up (:class:`~realpolitik.compat.diplomacy_words.ListingTexts`). A string given to
 :meth:`Game.set_orders` that the listing gave names its order by one dictionary look-up, and
 the engine checks it once, when it is handed over (it is listed in this position or it is
 not); anything else is read by the lenient parser of :mod:`realpolitik.notation` and checked
@@ -75,7 +75,7 @@ from realpolitik.game import Game as _Game
 from realpolitik.game import PhaseRecord, SubmittedOrder
 from realpolitik.geography import province_of
 from realpolitik.legality import adjustment_counts, check_order, retreat_options
-from realpolitik.listing import listed_orders
+from realpolitik.listing import listed_orders, movement_parts
 from realpolitik.maptables import MapTables, tables_for
 from realpolitik.notation import parse_order
 from realpolitik.orders import (
@@ -732,27 +732,34 @@ class Game:
         return possible
 
     def _possible(self, cache: _PhaseTables) -> dict[str, list[str]]:
-        """What :meth:`get_all_possible_orders` returns, made from realpolitik's listing: each
-        order's string is looked up by the order (:class:`ListingTexts`)."""
+        """What :meth:`get_all_possible_orders` returns, made from realpolitik's listing: in a
+        movement phase from the parts each unit's orders were assembled from (no order looked
+        up), else each order's string looked up by the order (:class:`ListingTexts`)."""
         possible: dict[str, list[str]] = {loc: [] for loc in self._upper_locations}
         if self._over:
             return possible
         game = self.realpolitik_game
         the_map = game.variant.map
-        text_of, places = self._texts.text_of, self._texts.places
+        texts = self._texts
+        text_of, places = texts.text_of, texts.places
         kind = cache.position.phase.type
-        if kind is PhaseType.MOVEMENT:  # one unit at a time, its strings kept from the last
-            province_name = self._texts.province_name.__getitem__
+        if kind is PhaseType.MOVEMENT:
+            province_name = texts.province_name.__getitem__
             orderable: dict[str, list[str]] = {name: [] for name in self._names}
+            parts = movement_parts(cache.position)
             for power in game.powers_to_order():
+                # (where it has something to order: its units, listed here)
+                if parts is not None:
+                    units = parts.get(power) or {}
+                    texts.fill_movement(possible, power, units.values())
+                    orderable[power.upper()] = sorted(map(province_name, units))
+                    continue
                 legal = game.legal_orders(power)
-                unit_texts = self._texts.unit_texts(power)
                 for location, orders in legal.items():
                     name, province = places[location]
-                    strings = possible[name] = unit_texts(location, orders)
+                    strings = possible[name] = texts.strings_of(location, orders)
                     if province is not None:
                         possible[province] = strings[:]
-                # (where it has something to order: its units, listed here)
                 orderable[power.upper()] = sorted(map(province_name, legal))
             if cache.orderable is None:
                 cache.orderable = orderable
