@@ -35,7 +35,6 @@ import copy
 import hashlib
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from functools import partial
 from operator import attrgetter, itemgetter
 from typing import Any, cast
 
@@ -135,10 +134,9 @@ class Power:
         """``"FRANCE"``."""
         self.homes: list[str] = _home_names(game.realpolitik_game.variant, name.lower())
         """Its home centres, sorted."""
-        self.orders: dict[str, str] = {}
-        """Its movement orders for the current phase: unit -> the rest of the order
-        (``{"A PAR": "- BUR"}``); with the rule ``NO_CHECK``, ``"ORDER 1"`` -> the order as
-        given."""
+        self._orders: dict[str, str] | None = None
+        """:attr:`orders`, or None while not made (the orders are then :attr:`_found`'s, or
+        none)."""
         self.adjust: list[str] = []
         """Its retreat or adjustment orders for the current phase (whole order strings)."""
         self.civil_disorder = 0
@@ -155,19 +153,47 @@ class Power:
         self._retreats: dict[str, list[str]] = {}
         self._seen: tuple[list[str], list[str], dict[str, list[str]]] | None = None
         """Copies of the three as made, to see whether the caller changed them."""
-        self._values: dict[str, tuple[str, Order]] = {}
+        self._values: dict[str, tuple[str, Order]] | None = None
         """unit (or place) -> (the order text in :attr:`orders` or :attr:`adjust`, the order
-        it was read as); read through :meth:`_kept`, which makes it from :attr:`_found`."""
+        it was read as); None while not made: read through :meth:`_kept`, which makes it from
+        :attr:`_found`."""
         self._found: list[tuple[str, str, Order]] | None = None
         """The (unit, rest of the order, order) of the movement orders one call of
         :meth:`Game.set_orders` gave, all strings the listing gave (its quick path), from
-        which :attr:`_values` is made when first needed (seldom: the orders are handed to
-        the engine as they are)."""
+        which :attr:`orders` and :attr:`_values` are made when first read (seldom: the
+        orders are handed to the engine as they are, and the history keeps this list)."""
         self._voids: list[str] = []
         """Units given an order that could not be read or is illegal (results: ``void``)."""
-        self._sent: tuple[Position, dict[str, str] | list[str]] | None = None
+        self._sent: tuple[Position, dict[str, str] | list[str] | None] | None = None
         """The position and a copy of :attr:`orders` (or :attr:`adjust`) when they were last
-        handed to the engine: unchanged since, they need not be handed over again."""
+        handed to the engine: unchanged since, they need not be handed over again (None for
+        the copy: handed over as :attr:`_found`, and :attr:`orders` not made since, so not
+        changed)."""
+
+    @property
+    def orders(self) -> dict[str, str]:
+        """Its movement orders for the current phase: unit -> the rest of the order
+        (``{"A PAR": "- BUR"}``); with the rule ``NO_CHECK``, ``"ORDER 1"`` -> the order as
+        given. Changing it changes the orders the game adjudicates."""
+        orders = self._orders
+        if orders is None:
+            orders = self._orders = {unit: rest for unit, rest, _ in self._found or ()}
+            sent = self._sent
+            if sent is not None and sent[1] is None:  # (handed over as found: what the
+                # caller may now change is compared with what was handed over)
+                self._sent = (sent[0], orders.copy())
+        return orders
+
+    @orders.setter
+    def orders(self, value: dict[str, str]) -> None:
+        self.orders  # noqa: B018 (made first: what was handed over is then known)
+        self._orders = value
+
+    def _has_orders(self) -> bool:
+        """True if it has movement orders for the current phase (without making
+        :attr:`orders`)."""
+        orders = self._orders
+        return bool(self._found) if orders is None else bool(orders)
 
     # -- the board, as the package's lists --------------------------------------------------
 
@@ -265,21 +291,18 @@ class Power:
     def _kept(self) -> dict[str, tuple[str, Order]]:
         """:attr:`_values`, made from :attr:`_found` if a quick :meth:`Game.set_orders` gave
         the orders."""
-        found = self._found
-        if found is not None:
-            self._values = {unit: (rest, order) for unit, rest, order in found}
-            self._found = None
-        return self._values
+        values = self._values
+        if values is None:
+            values = self._values = {unit: (rest, order)
+                                     for unit, rest, order in self._found or ()}
+        return values
 
     def _reset_orders(self) -> None:
-        # (an empty list or dictionary is kept: a new one per power and phase is garbage)
-        if self.orders:
-            self.orders = {}
+        # (an empty list is kept: a new one per power and phase is garbage; the orders and
+        # their values are made again when read)
+        self._orders = self._found = self._values = None
         if self.adjust:
             self.adjust = []
-        self._found = None
-        if self._values:
-            self._values = {}
         if self._voids:
             self._voids = []
         self._sent = None
@@ -780,8 +803,9 @@ class Game:
         # given no orders yet this phase. Each string names its order by one look-up, and the
         # orders go to the engine as they are (it checks them).
         holder = self.powers.get(power_name)
-        if holder is not None and type(orders) is list and not holder.orders \
-                and not self._read_lists and game.end is None and not self._completed:
+        if holder is not None and type(orders) is list and holder._orders is None \
+                and holder._found is None and not self._read_lists and game.end is None \
+                and not self._completed:
             position = game.position
             kind = position.phase.type
             if kind is _MOVEMENT:
@@ -818,22 +842,21 @@ class Game:
         if not all(looked_up):
             return False
         found = cast("list[tuple[str, str, Order]]", looked_up)
-        orders = holder.orders
-        orders.update(map(_unit_and_rest, found))
-        if len(orders) != len(found):  # two orders for one unit: the general path decides
-            orders.clear()
-            return False
+        if len(found) > 1 and len(set(map(_unit_found, found))) != len(found):
+            return False  # two orders for one unit: the general path decides
+        # (the orders and their table are made from ``found`` when first read)
+        sent = holder._sent
         holder._found = found
-        values = list(map(_order_found, found))
-        if values or holder._sent is not None:
+        holder._sent = (position, None)
+        if found or sent is not None:
             try:
-                entries = self.realpolitik_game.submit(power, values)
+                entries = self.realpolitik_game.submit(power, map(_order_found, found))
             except GameError as error:  # a power that takes no orders in this game
                 self.error.append(f"{holder.name}: {error}")
             else:
                 if any(map(_error_of, entries)):  # (a string listed in another phase)
                     self._drop_illegal(holder, entries)
-        holder._sent = (position, orders.copy())
+                    holder._sent = (position, holder.orders.copy())
         return True
 
     def _set_adjustments(self, holder: Power, power: str, texts: list[str],
@@ -1078,28 +1101,29 @@ class Game:
         name = str(phase)
         # (the histories are made when first read, from what is kept here: the orders as
         # given, as they stand, and the influence before the phase)
-        given = [(power.name, power.orders, power.adjust) for power in self.powers.values()]
+        given = [(power.name, power._orders, power._found, power.adjust)
+                 for power in self.powers.values()]
         messages, self.messages = self.messages, SortedDict()
         start = len(game.history)
         influence = self._influence
-        self.state_history.put(name, Deferred(partial(
+        self.state_history.put(name, Deferred(
             self._state_of, position, influence, len(influence.positions), self.note,
-            frozenset(game.civil_disorder))))
+            frozenset(game.civil_disorder)))
         voids = self.send_orders()
         self.error = []
         game.process()
         # The package disbands units with nowhere to retreat at once and skips a retreat
         # phase that has nothing left to order.
-        while game.end is None and game.phase.type is PhaseType.RETREATS \
+        while game.end is None and game.phase.type is _RETREATS \
                 and not any(self._retreats().values()):
             game.process()
         records = tuple(game.history[start:])
         self._last = records
         self._played = {}
-        self.order_history.put(name, Deferred(partial(
-            _orders_given, given, phase.type, "NO_CHECK" in self.rules)))
+        self.order_history.put(name, Deferred(
+            _orders_given, given, phase.type, "NO_CHECK" in self.rules))
         self.message_history.put(name, messages)
-        self.result_history.put(name, Deferred(partial(_package_results, records, voids)))
+        self.result_history.put(name, Deferred(_package_results, records, voids))
         influence.log(game.position)
         self._check_draw()
         return GamePhaseData.in_histories(name, self.state_history, self.order_history,
@@ -1110,18 +1134,20 @@ class Game:
         it; code that processes the realpolitik game itself calls this first): the powers'
         orders here are cleared. Returns the units given an order that was void (unit ->
         ``["void"]``)."""
-        self._sync()
+        if self._read_lists:
+            self._sync()
         position = self.realpolitik_game.position
-        movement = position.phase.type is PhaseType.MOVEMENT
+        movement = position.phase.type is _MOVEMENT
         voids: dict[str, list[str]] = {}
         for holder in self.powers.values():
             sent = holder._sent
             if sent is None:
-                if not (holder.orders or holder.adjust or holder._voids):
+                if not (holder._has_orders() or holder.adjust or holder._voids):
                     continue  # (given nothing: nothing to hand over or to clear)
                 self._send(holder)
-            elif sent[0] is not position or \
-                    sent[1] != (holder.orders if movement else holder.adjust):
+            elif sent[0] is not position or (sent[1] is not None and  # (None: handed over
+                    # as found by set_orders, and not read since, so not changed)
+                    sent[1] != (holder.orders if movement else holder.adjust)):
                 self._send(holder)  # (given since, or changed by the caller)
             if holder._voids:
                 for unit in holder._voids:
@@ -1156,10 +1182,11 @@ class Game:
         out of a power's orders (noted in :attr:`error`) and hand the others over again."""
         illegal = {entry.order: entry.error for entry in entries if entry.error is not None}
         orders = holder.orders
-        for unit, (rest, order) in list(holder._kept().items()):
+        values = holder._kept()
+        for unit, (rest, order) in list(values.items()):
             if order in illegal and orders.get(unit) == rest:
                 self.error.append(f"{holder.name}: {unit} {rest}: {illegal[order]}")
-                del holder._values[unit], orders[unit]
+                del values[unit], orders[unit]
         self.realpolitik_game.submit(self._names[holder.name], self._given_orders(holder))
 
     # The package's record of the phase just played, made when first read.
@@ -1200,6 +1227,8 @@ class Game:
     def _check_draw(self) -> None:
         """The package ends a game in a draw when its hundredth year is played."""
         game = self.realpolitik_game
+        if game.end is None and game.phase.year < self._first_year + 99:
+            return  # (the common case: neither over nor near its hundredth year)
         if game.is_over:
             self.outcome = [str(game.history[-1].position.phase), *(
                 w.upper() for w in (game.end.winners if game.end else ()))]
@@ -1483,13 +1512,18 @@ class _Influence:
         return self.after(len(self.positions))
 
 
-def _orders_given(given: Sequence[tuple[str, dict[str, str], list[str]]], kind: PhaseType,
-                  no_check: bool) -> dict[str, list[str]]:
-    """The orders powers gave in a phase, as :meth:`Game.get_orders` wrote them then."""
+def _orders_given(given: Sequence[tuple[str, dict[str, str] | None,
+                                         list[tuple[str, str, Order]] | None, list[str]]],
+                  kind: PhaseType, no_check: bool) -> dict[str, list[str]]:
+    """The orders powers gave in a phase, as :meth:`Game.get_orders` wrote them then (each
+    power's: its orders, or None and the entries :meth:`Game.set_orders` found, and its
+    adjustment orders)."""
     out: dict[str, list[str]] = {}
-    for name, orders, adjust in given:
+    for name, orders, found, adjust in given:
         if kind is not PhaseType.MOVEMENT:
             out[name] = [order for order in adjust if order and order != "WAIVE"]
+        elif orders is None:
+            out[name] = [f"{unit} {rest}" for unit, rest, _ in found or ()]
         elif no_check:
             out[name] = [order for order in orders.values() if order]
         else:
@@ -1530,10 +1564,11 @@ def _last_phase_record(records: Sequence[PhaseRecord], names: Mapping[str, str],
 
 
 _error_of = attrgetter("error")
-_unit_and_rest = itemgetter(0, 1)
+_unit_found = itemgetter(0)
 _order_found = itemgetter(2)
 _MOVEMENT = PhaseType.MOVEMENT
 _ADJUSTMENTS = PhaseType.ADJUSTMENTS
+_RETREATS = PhaseType.RETREATS
 _location_of = attrgetter("location")
 
 

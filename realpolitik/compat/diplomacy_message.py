@@ -4,7 +4,8 @@ package's phase-keyed histories) and ``GamePhaseData`` (one played phase)."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
+from collections.abc import Iterable, Iterator, Mapping, MutableMapping
+from functools import partial
 from typing import Any, TypeVar
 
 __all__ = ["GLOBAL", "OBSERVER", "OMNISCIENT", "SYSTEM", "GamePhaseData", "Message",
@@ -80,14 +81,10 @@ class Message:
         return (self.time_sent or 0) < (other.time_sent or 0)
 
 
-class Deferred:
-    """A history value worked out when first read (a phase's state or results): a program
-    playing many games seldom reads them."""
-
-    __slots__ = ("make",)
-
-    def __init__(self, make: Callable[[], Any]) -> None:
-        self.make = make
+class Deferred(partial[Any]):
+    """A history value worked out when first read (a phase's state or results), by calling
+    it: a function and its arguments, as :func:`functools.partial` takes them (made in C: a
+    program playing many games seldom reads them, and makes one each phase)."""
 
 
 _V = TypeVar("_V")
@@ -106,7 +103,7 @@ class SortedDict(MutableMapping[Any, _V]):
     def __getitem__(self, key: Any) -> _V:
         value = self._data[key]
         if type(value) is Deferred:
-            value = self._data[key] = value.make()
+            value = self._data[key] = value()
         made: _V = value
         return made
 
@@ -218,7 +215,7 @@ class GamePhaseData:
             parts[key] = self._histories[_HISTORY_OF[key]][self.name]
         value = parts[key]
         if type(value) is Deferred:
-            value = parts[key] = value.make()
+            value = parts[key] = value()
         return value
 
     @property

@@ -398,7 +398,13 @@ class _Given(Bounded[str, "tuple[str, str, Order] | None"]):
         order = self.named.get(text)
         if order is None:
             return None
-        found = self[text] = (*_split_order(text), order)
+        words = text.split(" ", 2)  # (as _split_order, inline: met once per string given)
+        if len(words) < 2:  # WAIVE, for no unit: not a movement order (read and refused)
+            return None
+        found = (f"{words[0]} {words[1]}", words[2] if len(words) > 2 else "", order)
+        if len(self) >= self.bound:
+            self._drop_older_half()
+        dict.__setitem__(self, text, found)  # (the bound is kept just above)
         return found
 
 

@@ -1,0 +1,115 @@
+"""The facade's quick ``set_orders`` (a list of listed strings, for a power given nothing yet)
+plays exactly as its general path, and the engine vouches for an unlisted order read as given.
+
+The general path is taken for the same strings given as a tuple (the quick path takes only a
+list), so two games fed the same random strings, one as lists and one as tuples, must agree on
+everything a caller can read: the orders, the errors, the results and the board.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from realpolitik.adjudication import adjudicate
+from realpolitik.compat.diplomacy import Game
+from realpolitik.geography import UnitType
+from realpolitik.orders import Move, SupportMove
+
+
+def _random_strings(game: Game, rng: random.Random, stale: list[str]) -> dict[str, list[str]]:
+    """One random listed string per orderable location; now and then a string listed in an
+    earlier phase (perhaps illegal now) or a second order for a unit."""
+    possible = game.get_all_possible_orders()
+    chosen: dict[str, list[str]] = {}
+    for power, locations in game.get_orderable_locations().items():
+        strings = [rng.choice(sorted(possible[loc])) for loc in locations if possible[loc]]
+        if strings and stale and rng.random() < 0.2:
+            strings.append(rng.choice(stale))
+        if strings and rng.random() < 0.1:
+            strings.append(rng.choice(strings))
+        chosen[power] = strings
+    stale.extend(s for strings in chosen.values() for s in strings)
+    return chosen
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(min_value=0, max_value=10_000))
+def test_quick_and_general_paths_play_alike(seed: int) -> None:
+    rng = random.Random(seed)
+    quick, general = Game(), Game()
+    stale: list[str] = []
+    for _ in range(20):
+        if quick.is_game_done:
+            break
+        assert quick.get_current_phase() == general.get_current_phase()
+        general.get_all_possible_orders()
+        for power, strings in _random_strings(quick, rng, stale).items():
+            quick.set_orders(power, strings)          # a list: the quick path when it can
+            general.set_orders(power, tuple(strings))  # a tuple: always the general path
+        assert quick.get_orders() == general.get_orders()
+        assert quick.error == general.error
+        quick.process()
+        general.process()
+        assert quick.result_history.last_value() == general.result_history.last_value()
+        assert quick.order_history.last_value() == general.order_history.last_value()
+        assert quick.get_units() == general.get_units()
+        assert quick.get_centers() == general.get_centers()
+
+
+def test_orders_changed_after_a_quick_set_are_the_ones_played() -> None:
+    game = Game()
+    game.set_orders("FRANCE", ["A PAR - BUR", "A MAR - SPA", "F BRE - MAO"])
+    assert game.get_orders("FRANCE") == ["A PAR - BUR", "A MAR - SPA", "F BRE - MAO"]
+    orders = game.get_power("FRANCE").orders
+    assert orders == {"A PAR": "- BUR", "A MAR": "- SPA", "F BRE": "- MAO"}
+    del orders["A MAR"]           # the package's way: the power's own dictionary
+    orders["F BRE"] = "- ENG"
+    game.process()
+    assert sorted(game.get_units("FRANCE")) == ["A BUR", "A MAR", "F ENG"]
+
+
+def test_a_string_listed_in_an_earlier_phase_and_illegal_now_is_dropped() -> None:
+    game = Game()
+    game.get_all_possible_orders()
+    game.set_orders("FRANCE", ["A PAR - BUR", "A MAR H", "F BRE H"])
+    game.process()
+    game.get_all_possible_orders()
+    # A PAR is in Burgundy now: "A PAR - PIC" names no unit there
+    game.set_orders("FRANCE", ["A PAR - PIC", "A MAR - SPA"])
+    assert game.get_orders("FRANCE") == ["A MAR - SPA"]
+    assert any(error.startswith("FRANCE: A PAR - PIC") for error in game.error)
+
+
+def test_quick_adjustments_keep_builds_before_a_waive() -> None:
+    game = Game()
+    game.set_centers("FRANCE", ["PAR", "MAR", "BRE", "SPA", "POR"], reset=True)
+    game.set_units("FRANCE", ["A BUR", "A GAS", "F MAO"], reset=True)
+    game.set_current_phase("W1901A")
+    possible = game.get_all_possible_orders()
+    assert "WAIVE" in possible["PAR"] and "A PAR B" in possible["PAR"]
+    game.set_orders("FRANCE", ["WAIVE", "A PAR B"])
+    game.process()
+    assert sorted(game.get_units("FRANCE")) == ["A BUR", "A GAS", "A PAR", "F MAO"]
+
+
+def test_an_unlisted_support_read_as_given_is_adjudicated_as_checked() -> None:
+    facade = Game()
+    facade.set_units("FRANCE", ["F MAO", "A MAR"], reset=True)
+    facade.set_units("ITALY", ["A SPA"], reset=True)
+    facade.clear_cache()  # (the powers' lists read back into the engine's position)
+    game = facade.realpolitik_game
+    position = game.position
+    move = Move(UnitType.FLEET, "mao", "spa/nc", power="france")
+    # listed only with a coast: without one, it supports a move to either coast
+    support = SupportMove(UnitType.ARMY, "mar", "mao", "spa", UnitType.FLEET, power="france")
+    assert support not in game.legal_orders("france")["mar"]
+    entries = game.submit("france", [move, support])
+    assert [entry.error for entry in entries] == [None, None]
+    assert entries[1].text == str(support)
+    resolution = game.process()
+    # vouched for as given: the same resolution as with every order checked
+    assert resolution == adjudicate(position, [move, support], rules=game.rules)
+    assert "spa/nc" in {unit.location for unit in game.position.units.values()}
