@@ -59,12 +59,11 @@ from realpolitik.orders import (
     made_convoy,
     made_hold,
     made_move,
-    made_support_hold,
-    made_support_move,
 )
 from realpolitik.places import places_of
 from realpolitik.position import PhaseType, Position, Unit
 from realpolitik.rules import Rules, WaiveBuilds, rules_for
+from realpolitik.slots import slot_setter
 from realpolitik.variant import Variant
 
 __all__ = [
@@ -673,6 +672,23 @@ entry per power of the variant with units)."""
 _hold = made_hold
 _move = made_move
 _convoy = made_convoy
+# (each class's own __new__ and setters: the compiled classes refuse object.__new__ and a base
+# class's setter used on a subclass)
+_new_support_hold = SupportHold.__new__
+_set_sh_type = slot_setter(SupportHold, "unit_type")
+_set_sh_loc = slot_setter(SupportHold, "location")
+_set_sh_power = slot_setter(SupportHold, "power")
+_set_shloc = slot_setter(SupportHold, "supported_location")
+_set_shtype = slot_setter(SupportHold, "supported_type")
+_set_shpower = slot_setter(SupportHold, "supported_power")
+_new_support_move = SupportMove.__new__
+_set_sm_type = slot_setter(SupportMove, "unit_type")
+_set_sm_loc = slot_setter(SupportMove, "location")
+_set_sm_power = slot_setter(SupportMove, "power")
+_set_sloc = slot_setter(SupportMove, "supported_location")
+_set_smdest = slot_setter(SupportMove, "destination")
+_set_stype = slot_setter(SupportMove, "supported_type")
+_set_spower = slot_setter(SupportMove, "supported_power")
 
 
 class _Supports(dict[int, Order | None]):
@@ -691,11 +707,26 @@ class _Supports(dict[int, Order | None]):
         made = self.made
         named = self.named[key]
         support: SupportHold | SupportMove
+        # (orders.made_support_hold's and made_support_move's steps written out: a support is
+        # made some 25 times a phase in a new game, and a Python call more costs a fifth of
+        # the making)
         if len(named) == 2:
-            support = made_support_hold(made.utype, made.loc, made.power, named[0], named[1])
+            support = _new_support_hold(SupportHold)
+            _set_sh_type(support, made.utype)
+            _set_sh_loc(support, made.loc)
+            _set_sh_power(support, made.power)
+            _set_shloc(support, named[0])
+            _set_shtype(support, named[1])
+            _set_shpower(support, None)
         else:
-            support = made_support_move(made.utype, made.loc, made.power, named[3], named[1],
-                                        named[2])
+            support = _new_support_move(SupportMove)
+            _set_sm_type(support, made.utype)
+            _set_sm_loc(support, made.loc)
+            _set_sm_power(support, made.power)
+            _set_sloc(support, named[3])
+            _set_smdest(support, named[1])
+            _set_stype(support, named[2])
+            _set_spower(support, None)
         self[key] = support
         return support
 
