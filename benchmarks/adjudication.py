@@ -15,6 +15,17 @@ is the count per phase (``--only movement`` replays one phase type)::
 
     PYTHONHASHSEED=0 valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \\
         .venv/bin/python benchmarks/adjudication.py --games 3 --rounds 0 --only movement
+
+``--in-game process`` (or ``adjudicate``) counts in place instead: it plays the bench's games
+(after a warm-up game, the collector run before each game as the bench does) with every
+``Game.process`` (or every ``adjudicate`` it calls; ``--only`` a phase type's) run inside
+:func:`functools.reduce`, so that callgrind collects that alone, in the games' own caches and
+allocations; ``--no-gc`` turns the garbage collector off, whose passes fall where the
+allocations happen to cross its threshold and make counts with it on move by some 10%::
+
+    PYTHONHASHSEED=0 valgrind --tool=callgrind --collect-atstart=no \\
+        --toggle-collect=functools_reduce --callgrind-out-file=/dev/null \\
+        .venv/bin/python benchmarks/adjudication.py --in-game process --no-gc
 """
 
 from __future__ import annotations
@@ -24,6 +35,8 @@ import gc
 import random
 import sys
 import time
+from collections.abc import Callable
+from functools import reduce
 from pathlib import Path
 
 try:
@@ -40,7 +53,7 @@ from realpolitik.rules import Rules  # noqa: E402
 from realpolitik.variant import load_variant  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench import RULES, random_orders  # noqa: E402
+from bench import RULES, Timing, play_native, random_orders  # noqa: E402
 
 Phase = tuple[Position, tuple[Order, ...], Rules | None, bool]
 """What one phase's ``adjudicate`` call was given: position, orders, rules, checked."""
@@ -88,6 +101,37 @@ def replay(phases: list[Phase], rounds: int) -> float:
     return best
 
 
+def in_game(what: str, games: int, seed: int, end_year: int, only: str | None) -> None:
+    """Play the bench's native games with each ``Game.process`` (``what="process"``) or each
+    ``adjudicate`` it calls (``"adjudicate"``) of the phases of type ``only`` (every phase if
+    None) run inside :func:`functools.reduce`, for callgrind's ``--toggle-collect``."""
+    variant = load_variant("classical")
+    play_native(variant, seed + games, end_year, Timing("warm-up"))  # (tables, caches)
+
+    def counted(real: Callable[..., object]) -> Callable[..., object]:
+        def call(first: object, *args: object, **kwargs: object) -> object:
+            position = first.position if isinstance(first, Game) else first
+            assert isinstance(position, Position)
+            if only is not None and position.phase.type.name.lower() != only:
+                return real(first, *args, **kwargs)
+            return reduce(lambda _done, _item: real(first, *args, **kwargs), (0,), None)
+        return call
+
+    names = vars(game_module)
+    real_process, real_adjudicate = Game.process, names["adjudicate"]
+    if what == "process":
+        Game.process = counted(real_process)  # type: ignore[method-assign]
+    else:
+        names["adjudicate"] = counted(real_adjudicate)
+    try:
+        for game_seed in range(seed, seed + games):
+            gc.collect()  # (as the bench does before each game)
+            play_native(variant, game_seed, end_year, Timing("counted"))
+    finally:
+        Game.process = real_process  # type: ignore[method-assign]
+        names["adjudicate"] = real_adjudicate
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=3, help="games to record (default 3)")
@@ -99,7 +143,20 @@ def main(argv: list[str] | None = None) -> int:
                         help="the variant played (default classical)")
     parser.add_argument("--only", choices=[t.name.lower() for t in PhaseType],
                         help="replay the phases of this type only")
+    parser.add_argument("--in-game", choices=("process", "adjudicate"),
+                        help="play the games with each Game.process (or adjudicate) inside "
+                             "functools.reduce, for callgrind, instead of replaying")
+    parser.add_argument("--no-gc", action="store_true",
+                        help="with --in-game: the garbage collector off")
     args = parser.parse_args(argv)
+    if args.in_game:
+        if args.no_gc:
+            gc.disable()
+        in_game(args.in_game, args.games, args.seed, args.end_year, args.only)
+        print(f"{args.games} game(s) from seed {args.seed} played, each "
+              f"{'Game.process' if args.in_game == 'process' else 'adjudicate'}"
+              f"{f' of the {args.only} phases' if args.only else ''} inside functools.reduce")
+        return 0
     phases = record(args.games, args.seed, args.end_year, args.variant)
     print(f"{len(phases)} phases of {args.variant} recorded ({args.games} game(s) from seed "
           f"{args.seed}); "

@@ -12,7 +12,10 @@ times do; run with ``PYTHONHASHSEED=0`` to compare two versions (``PYTHONPATH`` 
 an export of the other one). With ``--warm`` the counted games are played once, uncounted,
 before they are counted: every table the listing keeps per variant (order values, convoy
 answers) is then ready, and what is counted is a phase's own work, without what a game meets
-for the first time. Without valgrind it plays the games and prints the phases.
+for the first time. With ``--api facade`` the games are played through the ``diplomacy``-package
+facade as ``bench.py`` plays it, and what is counted is each phase's
+``get_all_possible_orders()`` and ``get_orderable_locations()`` (the bench's "legal" column of
+the facade). Without valgrind it plays the games and prints the phases.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench  # noqa: E402  (the loop and the random choices are bench.py's)
 
+from realpolitik.compat.diplomacy import Game as FacadeGame  # noqa: E402
 from realpolitik.game import Game  # noqa: E402
 from realpolitik.orders import Order  # noqa: E402
 from realpolitik.variant import load_variant  # noqa: E402
@@ -47,13 +51,46 @@ def play_phase(game: Game, rng: random.Random) -> tuple[float, float, float, flo
     return 0.0, 0.0, 0.0, 0.0, 0.0
 
 
+def play_facade(seed: int, end_year: int, timing: bench.Timing) -> None:
+    """bench.py's facade game (``play_api``), its listing run inside ``functools.reduce``."""
+    rng = random.Random(seed)
+    game = FacadeGame()
+    listed: list[tuple[dict[str, list[str]], dict[str, list[str]]]] = []
+
+    def list_every_power(_first: object, _second: object) -> None:
+        listed.append((game.get_all_possible_orders(), game.get_orderable_locations()))
+
+    while not game.is_game_done and int(game.get_current_phase()[1:5]) <= end_year:
+        functools.reduce(list_every_power, (None, None))
+        possible, orderable = listed.pop()
+        chosen = {power: [rng.choice(sorted(possible[loc])) for loc in locs if possible[loc]]
+                  for power, locs in orderable.items()}
+        for power, orders in chosen.items():
+            game.set_orders(power, orders)
+        game.process()
+        timing.phases += 1
+    timing.games.append(game.get_current_phase())
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=3, help="games counted (default 3)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
     parser.add_argument("--warm", action="store_true",
                         help="play the counted games once, uncounted, before counting them")
+    parser.add_argument("--api", choices=("native", "facade"), default="native",
+                        help="realpolitik's own API (default) or the diplomacy-package facade")
     args = parser.parse_args(argv)
+    if args.api == "facade":
+        warm_up = bench.Timing("warm-up")
+        for game_index in range(args.games) if args.warm else range(1):  # not counted
+            bench.play_api(FacadeGame, args.seed + game_index, 1935, warm_up)
+        counted = bench.Timing("counted")
+        for game_index in range(args.games):
+            play_facade(args.seed + game_index, 1935, counted)
+        print(f"{counted.phases} phases listed through the facade inside functools.reduce "
+              f"(games ended in {', '.join(counted.games)})")
+        return 0
     classical = load_variant("classical")
     warm_ups = range(args.games) if args.warm else range(1)
     for game_index in warm_ups:  # not counted

@@ -22,7 +22,7 @@ from realpolitik.caches import CacheSlot
 from realpolitik.compiling import Reduced, made_again
 from realpolitik.errors import GameError
 from realpolitik.kinds import OrderKind, Spending
-from realpolitik.legality import adjustment_counts, check_order
+from realpolitik.legality import Illegal, adjustment_counts, check_order, normalize_order
 from realpolitik.listing import ListedOrders, listed_orders
 from realpolitik.notation import ParsedOrder, parse_orders
 from realpolitik.orders import (
@@ -226,9 +226,10 @@ class _Pending:
         self.entries = entries
         """What the power gave, in the order given (the report of :meth:`Game.submit`)."""
         self.orders = orders
-        """The entries' orders when every one is a value :func:`legal_orders` listed for the
-        current position: legal as they stand, so the adjudicator takes them as given; None
-        otherwise (each entry is then looked at when the phase is processed)."""
+        """The entries' orders when every one is a value legal as it stands in the current
+        position (listed by :func:`legal_orders`, or checked and read as given), so the
+        adjudicator takes them as given; None otherwise (each entry is then looked at when
+        the phase is processed)."""
 
 
 class Game:
@@ -462,8 +463,9 @@ class Game:
                 entries = tuple(map(_listed_entry, given))
                 listed = given
             else:
-                entries = tuple(_listed_entry(o) if is_listed(o) else self._checked("", o)
-                                for o in given)
+                entries, as_given = self._checked_values(given, is_listed)
+                if as_given:  # (no order illegal, none read otherwise than given)
+                    listed = given
         pending = self._pending.get(power)
         if pending is None or replace_all:
             self._pending[power] = _Pending(entries, listed)
@@ -565,6 +567,27 @@ class Game:
             return SubmittedOrder(parsed.text, None, str(parsed.error), parsed.error.kind)
         assert parsed.order is not None
         return self._checked(parsed.text, parsed.order)
+
+    def _checked_values(self, given: list[Order], is_listed: Callable[[Order], bool],
+                        ) -> tuple[tuple[SubmittedOrder, ...], bool]:
+        """The entries of orders given as values, some not listed (those are checked), and
+        whether every one is legal as it stands: then the adjudicator may take them as given,
+        as it takes listed ones (an unlisted order the rules read as given, such as a support
+        of a move to a coast given without the coast, is as good as listed)."""
+        entries: list[SubmittedOrder] = []
+        as_given = True
+        for order in given:
+            if is_listed(order):
+                entries.append(_listed_entry(order))
+                continue
+            reading = normalize_order(self._position, order, rules=self.rules)
+            if isinstance(reading, Illegal):
+                entries.append(SubmittedOrder(str(order), order, reading.message, "illegal"))
+                as_given = False
+            else:
+                entries.append(SubmittedOrder(str(order), order))
+                as_given = as_given and reading == order
+        return tuple(entries), as_given
 
     def _checked(self, text: str, order: Order) -> SubmittedOrder:
         problem = check_order(self._position, order, rules=self.rules)
@@ -772,7 +795,7 @@ class Game:
         # Orders that legal_orders listed need no second check: tell the adjudicator so.
         all_listed = True
         for power, given in pending.items():
-            if given.orders is not None:  # every entry a listed order: nothing to leave out
+            if given.orders is not None:  # every entry legal as it stands: nothing to leave out
                 orders += given.orders
                 continue
             all_listed = False

@@ -32,6 +32,7 @@ from types import MappingProxyType
 from typing import NamedTuple
 
 from realpolitik.caches import Bounded, CacheSlot
+from realpolitik.compiling import mypyc_attr
 from realpolitik.geography import UnitType, province_of
 from realpolitik.hooks import VariantHooks
 from realpolitik.legality import (
@@ -68,10 +69,13 @@ from realpolitik.variant import Variant
 
 __all__ = [
     "ListedOrders",
+    "UnitParts",
     "is_listed",
     "legal_orders",
     "listed_checker",
     "listed_orders",
+    "movement_parts",
+    "unit_orders",
 ]
 
 _DEFAULT_RULES = rules_for("2023")
@@ -90,19 +94,32 @@ class ListedOrders:
     ``order in listed`` is True when an order *equal* to ``order`` is listed: orders are frozen
     values, so an equal order is the same order, whatever object carries it, and an object
     that is not equal to a listed order is never taken for one.
+
+    A movement listing asked for in parts (:func:`movement_parts`) is held as those parts:
+    membership is then read from them (a support by its key), and :attr:`by_location` is made
+    from them when first read.
     """
 
-    __slots__ = ("power", "by_location", "_at")
+    __slots__ = ("power", "by_location", "_at", "_units", "_keys")
 
-    def __init__(self, power: str, by_location: dict[str, tuple[Order, ...]]) -> None:
-        """``by_location`` is kept, not copied: the listing that made it lets go of it."""
+    def __init__(self, power: str, by_location: dict[str, tuple[Order, ...]] | None,
+                 units: dict[str, UnitParts] | None = None,
+                 keys: _SupportKeys | None = None) -> None:
+        """``by_location`` is kept, not copied: the listing that made it lets go of it. Without
+        it, ``units`` (location -> its :class:`UnitParts`) and the variant's ``keys`` say what
+        is listed."""
         self.power = power
-        self.by_location: Mapping[str, tuple[Order, ...]] = MappingProxyType(by_location)
+        self.by_location: Mapping[str, tuple[Order, ...]] = (
+            MappingProxyType(by_location) if by_location is not None
+            else _OrdersOfParts(units or {}))
         """Location -> the orders listed there (a unit's location; a build site's province;
         ``"waive"``)."""
         self._at = by_location
         """The same, looked up directly by :meth:`holds` (a look-up through the read-only
-        proxy costs some 300 more instructions, for every order submitted)."""
+        proxy costs some 300 more instructions, for every order submitted); None for a
+        listing held as parts."""
+        self._units = units
+        self._keys = keys
 
     def __contains__(self, order: object) -> bool:
         return isinstance(order, _ORDER_CLASSES) and self.holds(order)
@@ -115,6 +132,8 @@ class ListedOrders:
         # isinstance test, which costs hundreds of instructions for every other order)
         where: str = getattr(order, "location", "waive")
         by_location = self._at
+        if by_location is None:
+            return self._in_parts(order, where)
         orders = by_location.get(where)
         if orders is None:  # a build on a coast is listed under its province
             orders = by_location.get(province_of(where), ())
@@ -123,8 +142,56 @@ class ListedOrders:
         # kinds costs a Python call each.
         return any(map(is_, orders, repeat(order))) or order in orders
 
+    def _in_parts(self, order: Order, where: str) -> bool:
+        """:meth:`holds` of a movement listing held as parts: the order is looked for among
+        its unit's head or convoys, or, a support, found by its key."""
+        unit = (self._units or {}).get(where)
+        if unit is None:
+            return False
+        kind = order.__class__
+        if kind is SupportMove or kind is SupportHold:
+            assert isinstance(order, SupportMove | SupportHold) and self._keys is not None
+            key = self._keys.key_of(order)
+            if key is None or key not in unit.support_keys or key in unit.spared:
+                return False
+            listed = unit.support_of(key)  # (None: its own move, no support)
+            return listed is order or (listed is not None and listed == order)
+        orders = unit.convoys if kind is Convoy else unit.head
+        return any(map(is_, orders, repeat(order))) or order in orders
+
     def __repr__(self) -> str:
         return f"<ListedOrders of {self.power}: {sum(map(len, self.by_location.values()))}>"
+
+
+@mypyc_attr(native_class=False)  # (a Python class even when compiled: it subclasses an ABC)
+class _OrdersOfParts(Mapping[str, tuple[Order, ...]]):
+    """A movement listing held as parts, as :attr:`ListedOrders.by_location` (read only): the
+    orders are made when first read."""
+
+    __slots__ = ("_units", "_orders")
+
+    def __init__(self, units: dict[str, UnitParts]) -> None:
+        self._units = units
+        self._orders: dict[str, tuple[Order, ...]] | None = None
+
+    def _made(self) -> dict[str, tuple[Order, ...]]:
+        orders = self._orders
+        if orders is None:
+            orders = self._orders = {location: unit_orders(unit)
+                                     for location, unit in self._units.items()}
+        return orders
+
+    def __getitem__(self, location: str) -> tuple[Order, ...]:
+        return self._made()[location]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._units)
+
+    def __len__(self) -> int:
+        return len(self._units)
+
+    def __contains__(self, location: object) -> bool:
+        return location in self._units
 
 
 def listed_orders(position: Position, power: str, *, rules: Rules | None = None,
@@ -139,13 +206,68 @@ def listed_orders(position: Position, power: str, *, rules: Rules | None = None,
         if position.phase.type is PhaseType.MOVEMENT and power in powers:
             # every power's movement orders are listed at once (and the same under any
             # rules): each power gets its ListedOrders now, as a game asks for them all
-            listing = _movement_listing(position)
-            for each in powers:
-                listings[each, rules] = ListedOrders(each, listing.get(each) or {})
+            parts = _movement_parts.peek(position)
+            if parts is not None and _movement_listing.peek(position) is None:
+                # (listed in parts, for the facade: its orders are made when first read)
+                keys = _support_keys(position.variant)
+                for each in powers:
+                    listings[each, rules] = ListedOrders(each, None, parts.get(each) or {}, keys)
+            else:
+                listing = _movement_listing(position)
+                for each in powers:
+                    listings[each, rules] = ListedOrders(each, listing.get(each) or {})
             return listings[power, rules]
         listed = listings[power, rules] = ListedOrders(
             power, _legal_orders(position, power, rules))
     return listed
+
+
+class _SupportKeys:
+    """The support keys of a variant's map (:meth:`MapTables.support_key`) by the names a
+    support order gives: its supported unit's location, type and destination. Bounded by the
+    map (it follows :attr:`MapTables.support_keys`, which is)."""
+
+    __slots__ = ("named", "to_hold", "to_move")
+
+    def __init__(self, variant: Variant) -> None:
+        self.named = tables_for(variant).support_keys
+        self.to_hold: dict[tuple[str, bool], int] = {}
+        """(supported location, True for a fleet) -> the key of that unit."""
+        self.to_move: dict[tuple[str, str, bool], int] = {}
+        """(supported location, destination, True for a fleet) -> the key of that move."""
+
+    def key_of(self, support: SupportHold | SupportMove) -> int | None:
+        """The support key of what ``support`` supports; None if it names no unit or move a
+        support is ever listed for (no type, or none the map knows)."""
+        utype = support.supported_type
+        if utype is None:
+            return None
+        fleet = utype is _FLEET
+        for _ in range(2):
+            if support.__class__ is SupportMove:
+                assert isinstance(support, SupportMove)
+                key = self.to_move.get((support.supported_location, support.destination, fleet))
+            else:
+                key = self.to_hold.get((support.supported_location, fleet))
+            if key is not None or len(self.to_hold) + len(self.to_move) == len(self.named):
+                return key
+            self._index()  # (keys were given since: the map's convoy moves, as met)
+        return None
+
+    def _index(self) -> None:
+        for key in range(len(self.to_hold) + len(self.to_move), len(self.named)):
+            named = self.named[key]
+            if len(named) == 2:
+                self.to_hold[named[0], named[1] is _FLEET] = key
+            else:
+                self.to_move[named[3], named[1], named[2] is _FLEET] = key
+
+
+_support_keys: CacheSlot[Variant, _SupportKeys] = CacheSlot(
+    "support keys by name", _SupportKeys)
+"""The variant's :class:`_SupportKeys` (bounded by its map)."""
+
+_FLEET = UnitType.FLEET
 
 
 def _no_listings(_position: Position) -> dict[tuple[str, Rules], ListedOrders]:
@@ -561,9 +683,13 @@ def _find_movement_listing(position: Position) -> dict[str, dict[str, tuple[Orde
 
 
 def _list_movement(position: Position, powers: frozenset[str],
+                   parts: dict[str, dict[str, UnitParts]] | None = None,
                    ) -> dict[str, dict[str, tuple[Order, ...]]]:
     """The movement orders of ``powers`` (power -> location -> orders), listed in one pass
-    over the units.
+    over the units. With ``parts``, the orders are not made: each unit's :class:`UnitParts`
+    is put in ``parts`` instead (power -> location -> its parts) and nothing is returned,
+    where the variant's listing is made of parts alone (no order veto, orders of its own kinds
+    or convoys through empty seas; else the orders are listed and ``parts`` left empty).
 
     First, for every province, the support keys (:meth:`MapTables.support_key`) of what a
     unit could support into it: the unit in it (to hold), then every move some unit could make
@@ -603,6 +729,9 @@ def _list_movement(position: Position, powers: frozenset[str],
     veto = hooks.order_veto if type(hooks).order_veto is not VariantHooks.order_veto else None
     # the orders of the variant's own kinds, per power (none in most variants)
     extras: dict[str, dict[str, tuple[Order, ...]]] | None = {} if variant.kinds else None
+    if parts is not None and (extras is not None or veto is not None
+                              or empty_convoys(position) is not None):
+        parts = None  # (its listing is not made of parts alone)
     if plan is None:
         plan = _ConvoyPlan()  # (empty: no unit is touched)
     touched, plan_reach, plan_sources = plan.touched, plan.reach, plan.sources
@@ -628,6 +757,11 @@ def _list_movement(position: Position, powers: frozenset[str],
         orders: tuple[Order, ...]
         prov = made.province
         if prov not in touched:
+            if parts is not None:
+                parts[power][made.loc] = _new_parts(UnitParts, (
+                    made.loc, code, None, made.fixed, keys, _NOTHING_SPARED, None, (),
+                    made.support_of))
+                continue
             orders = (*made.fixed,
                       *_present(None, map(made.support_of, supports)))
         elif (sources := plan_sources.get(prov)) is None:  # an army that could be convoyed
@@ -635,12 +769,22 @@ def _list_movement(position: Position, powers: frozenset[str],
             head = made.heads.get(reach)
             if head is None:
                 head = made.head(reach, army_adj[prov])
+            if parts is not None:
+                parts[power][made.loc] = _new_parts(UnitParts, (
+                    made.loc, code, reach, head, keys, _NOTHING_SPARED, None, (),
+                    made.support_of))
+                continue
             orders = (*head, *_present(None, map(made.support_of, supports)))
         else:  # a fleet that could convoy
             part = made.convoy_parts.get(serials := plan_serials[prov])
             if part is None:
                 part = made.convoy_part(serials, sources, tables)
             spared, convoys = part
+            if parts is not None:
+                parts[power][made.loc] = _new_parts(UnitParts, (
+                    made.loc, code, None, made.fixed, keys, spared, serials, convoys,
+                    made.support_of))
+                continue
             if spared:
                 supports = filterfalse(spared.__contains__, supports)
             orders = (*made.fixed,
@@ -665,6 +809,88 @@ _movement_listing: CacheSlot[Position, dict[str, dict[str, tuple[Order, ...]]]] 
     "movement listing", _find_movement_listing)
 """Every power's movement orders (:func:`_find_movement_listing`), once per position (one
 entry per power of the variant with units)."""
+
+
+class UnitParts(NamedTuple):
+    """How the movement listing assembles one unit's orders, for a caller that derives
+    something per listed order (the facade's strings) and would rather not look each order up
+    by its value: its orders (:func:`unit_orders`) are ``head``, then the supports of
+    ``support_keys`` (but the unit's own moves and ``spared``) in order, then ``convoys``.
+
+    ``head`` depends only on the unit's ``code``, its power and ``head_key``; each support only
+    on the unit and its key; ``convoys`` only on the unit and ``convoy_key``. So what is kept
+    per (code, power) under those small keys stays true from phase to phase and game to game
+    of the variant.
+    """
+
+    location: str
+    code: int
+    """The unit's place (type and location), numbered per variant: stable while the variant
+    lives."""
+    head_key: frozenset[str] | None
+    """For an army that could be convoyed, where it could go by convoy; else None."""
+    head: tuple[Order, ...]
+    """Its hold and moves (by convoy too), as listed first."""
+    support_keys: list[int]
+    """The support keys (:meth:`MapTables.support_key`) of what could be supported into each
+    province it reaches, in order: its own moves' keys among them (no support is listed for
+    those, nor for ``spared``). The listing's own list: read only."""
+    spared: frozenset[int]
+    """Support keys it is not listed (a fleet needed on every route of the move, 6.D.31)."""
+    convoy_key: tuple[int, ...] | None
+    """For a fleet that could convoy, what its convoys depend on (numbers of the convoy
+    answers, never given twice in the variant); else None."""
+    convoys: tuple[Order, ...]
+    """Its convoys, listed last."""
+    support_of: Callable[[int], Order | None]
+    """Support key -> its support by this unit (None for its own moves: no support)."""
+
+
+def unit_orders(unit: UnitParts) -> tuple[Order, ...]:
+    """Every order listed for the unit of ``unit`` (its parts), in order: what
+    :func:`legal_orders` lists at its location."""
+    keys: Iterable[int] = unit.support_keys
+    if unit.spared:
+        keys = filterfalse(unit.spared.__contains__, keys)
+    return (*unit.head, *_present(None, map(unit.support_of, keys)), *unit.convoys)
+
+
+_new_parts = tuple.__new__
+"""Makes a :class:`UnitParts` from a tuple of its fields (the class's own ``__new__`` is a
+Python call, some 300 ns more)."""
+
+_NOTHING_SPARED: frozenset[int] = frozenset()
+
+
+def _find_movement_parts(position: Position) -> dict[str, dict[str, UnitParts]] | None:
+    parts: defaultdict[str, dict[str, UnitParts]] = defaultdict(dict)
+    listing = _list_movement(position, frozenset(position.variant.power_ids), parts)
+    if listing:  # (a listing not made of parts alone: its orders were listed instead)
+        if _movement_listing.peek(position) is None:
+            _movement_listing.put(position, listing)
+        return None
+    return dict(parts)
+
+
+_movement_parts: CacheSlot[Position, dict[str, dict[str, UnitParts]] | None] = CacheSlot(
+    "movement listing in parts", _find_movement_parts)
+"""Every power's :class:`UnitParts` (:func:`movement_parts`), once per position."""
+
+
+def movement_parts(position: Position) -> Mapping[str, Mapping[str, UnitParts]] | None:
+    """How the movement listing of ``position`` is assembled: power -> its units' locations,
+    in the order :func:`legal_orders` lists them -> their :class:`UnitParts` (the powers of the
+    variant with units; read only). None where the listing is not made of parts alone (a
+    variant with an order veto, orders of its own kinds or convoys through empty seas): then
+    only :func:`legal_orders` says what is listed.
+
+    Asked for first, the listing is made in parts and its orders are made only when
+    :func:`legal_orders` is asked for (:class:`ListedOrders` reads membership from the parts);
+    asked for after :func:`legal_orders`, the listing is made again, in parts, once.
+    """
+    if position.phase.type is not PhaseType.MOVEMENT:
+        raise ValueError(f"{position.phase} is not a movement phase")
+    return _movement_parts(position)
 
 
 # Order values are frozen dataclasses; their __init__ costs twice what setting the slots costs,

@@ -1,5 +1,6 @@
-"""The facade's order strings (``diplomacy_words.ListingTexts``): kept by order value, and the
-strings of a unit's listing taken from its last listing only where they are the same orders.
+"""The facade's order strings (``diplomacy_words.ListingTexts``): kept by order value, and in
+a movement phase assembled from the parts the listing assembled each unit's orders from (its
+head, its supports' keys, its convoys), so they must be exactly the strings of its orders.
 
 Each phase of seeded random games, what ``get_all_possible_orders`` lists is compared with the
 strings made afresh, order by order, from realpolitik's listing (``order_text``, the slow and
@@ -16,7 +17,8 @@ from hypothesis import strategies as st
 
 from realpolitik.compat.diplomacy import Game
 from realpolitik.compat.diplomacy_words import listing_texts, order_text
-from realpolitik.geography import province_of
+from realpolitik.geography import UnitType, province_of
+from realpolitik.listing import movement_parts, unit_orders
 from realpolitik.maptables import tables_for
 from realpolitik.orders import SupportMove
 from realpolitik.position import PhaseType
@@ -77,24 +79,36 @@ def test_strings_are_found_by_value_not_by_the_object() -> None:
         assert all(a == b and a is not b for a, b in zip(orders, copies, strict=True))
         assert [texts.text_of(order) for order in copies] == \
             [texts.text_of(order) for order in orders]
-        assert texts.unit_texts("france")(location, copies) == listed[location.upper()]
-        assert texts.unit_texts("france")(location, orders) == listed[location.upper()]
+        assert texts.strings_of(location, copies) == listed[location.upper()]
+        assert texts.strings_of(location, orders) == listed[location.upper()]
 
 
-def test_a_listing_that_changes_in_the_middle_gets_the_new_strings() -> None:
-    """A unit's listing whose start is the very orders listed last and whose rest differs (or is
-    shorter, or longer) gets the strings of its own orders."""
+def test_a_unit_assembled_from_other_parts_gets_its_own_strings() -> None:
+    """The strings kept per unit follow its parts: the same unit listed with fewer, more or
+    other supports, another head, or some supports spared, gets the strings of its own orders
+    each time."""
     game = Game()
     engine = game.realpolitik_game
     texts = listing_texts(engine.variant)
     tables = tables_for(engine.variant)
-    orders = engine.legal_orders("france")["par"]
-    strings_of = texts.unit_texts("france")
-    whole = strings_of("par", orders)
-    for changed in (orders[:3], orders[:3] + orders[5:], orders + orders[:2],
-                    orders[:2] + tuple(reversed(orders[2:])), ()):
-        assert strings_of("par", changed) == [order_text(o, tables) for o in changed]
-    assert strings_of("par", orders) == whole
+    parts = movement_parts(engine.position)
+    assert parts is not None
+    paris = parts["france"]["par"]
+    own = list(tables.mover_keys[UnitType.ARMY, "par"])
+    supports = [key for key in paris.support_keys if key not in own]
+    assert len(supports) >= 2
+    variants = [paris,
+                paris._replace(support_keys=supports[:1]),
+                paris._replace(support_keys=supports[::-1]),
+                paris._replace(support_keys=[*supports, *own]),
+                paris._replace(spared=frozenset(supports[:1])),
+                paris._replace(head=paris.head[:2], head_key=frozenset({"x"})),
+                paris]
+    for unit in variants:
+        possible: dict[str, list[str]] = {}
+        texts.fill_movement(possible, "france", [unit])
+        assert possible["PAR"] == [order_text(order, tables) for order in unit_orders(unit)]
+    assert len(unit_orders(variants[4])) == len(unit_orders(paris)) - 1
 
 
 def test_the_lists_handed_out_are_the_callers_own() -> None:

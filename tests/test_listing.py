@@ -19,7 +19,13 @@ from realpolitik.adjudication.outcomes import Outcome, Result
 from realpolitik.game import Game
 from realpolitik.geography import UnitType, province_of
 from realpolitik.legality import Illegal, check_order, normalize_order
-from realpolitik.listing import is_listed, listed_checker, listed_orders
+from realpolitik.listing import (
+    is_listed,
+    listed_checker,
+    listed_orders,
+    movement_parts,
+    unit_orders,
+)
 from realpolitik.maptables import tables_for
 from realpolitik.orders import (
     Build,
@@ -423,3 +429,60 @@ def test_asking_one_power_in_a_movement_phase_lists_every_power_alike() -> None:
         assert kept[power, game.rules].power == power
     assert any(not listed_orders(position, power, rules=game.rules).by_location
                for power in game.variant.power_ids)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), phases=st.integers(0, 14), data=st.data())
+def test_a_listing_made_in_parts_lists_and_holds_what_the_orders_do(
+        seed: int, phases: int, data: st.DataObject) -> None:
+    """A movement listing asked for in parts (:func:`movement_parts`, the facade's way: no
+    order made until asked for) holds exactly the orders the listing of orders holds: the same
+    orders in the same order once made, each unit's parts assembling its orders, and the same
+    answer for every listed order, a copy of it, and random orders (supports by their key)."""
+    game = _random_position(seed, phases, "2000")
+    if game.is_over or game.position.phase.type is not PhaseType.MOVEMENT:
+        return
+    rules = game.rules
+    by_orders = copy.copy(game.position)  # (positions with nothing listed in them yet)
+    by_parts = copy.copy(game.position)
+    parts = movement_parts(by_parts)
+    assert parts is not None
+    for power in game.variant.power_ids:
+        expected = listed_orders(by_orders, power, rules=rules)
+        found = listed_orders(by_parts, power, rules=rules)
+        listed = [order for orders in expected.by_location.values() for order in orders]
+        tries = [*listed, *map(copy.copy, listed),
+                 *(_random_order(data, game, power) for _ in range(30))]
+        for order in tries:  # (before its orders are made, then after)
+            assert found.holds(order) == expected.holds(order), str(order)
+        units = parts.get(power, {})
+        assert list(units) == list(expected.by_location)
+        assert {location: unit_orders(unit) for location, unit in units.items()} == \
+            dict(expected.by_location)
+        assert list(found.by_location.items()) == list(expected.by_location.items())
+        for order in tries:
+            assert found.holds(order) == expected.holds(order), str(order)
+
+
+def test_a_listing_asked_in_parts_after_its_orders_is_the_same() -> None:
+    """Parts asked for once the orders are listed are made again, and assemble those orders;
+    the listed orders stay the ones made first."""
+    game = Game("classical", rules="2000", seed=3)
+    position = game.position
+    made = {power: game.legal_orders(power) for power in game.variant.power_ids}
+    parts = movement_parts(position)
+    assert parts is not None
+    for power, by_location in made.items():
+        assert {loc: unit_orders(unit) for loc, unit in parts[power].items()} == dict(by_location)
+        assert game.legal_orders(power) is by_location
+
+
+def test_a_variant_with_orders_of_its_own_kinds_is_not_listed_in_parts() -> None:
+    """Colonial Winters adds orders of its own kinds to the movement listing: it is not made of
+    parts alone, so :func:`movement_parts` says so (None) and the orders are listed as ever."""
+    game = Game("colonial_winters")
+    position = copy.copy(game.position)
+    assert movement_parts(position) is None
+    for power in game.variant.power_ids:
+        assert dict(listed_orders(position, power, rules=game.rules).by_location) == \
+            dict(game.legal_orders(power))

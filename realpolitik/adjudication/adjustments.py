@@ -19,7 +19,7 @@ from functools import partial
 from types import MappingProxyType
 
 from realpolitik.adjudication.outcomes import OrderResult, Outcome, Resolution, Result
-from realpolitik.adjudication.setup import Entry, in_sorted_order
+from realpolitik.adjudication.setup import Entry, in_sorted_order, unit_values
 from realpolitik.geography import UnitType, province_of
 from realpolitik.hooks import VariantHooks
 from realpolitik.legality import Illegal, adjustment_counts, normalize_order
@@ -100,8 +100,12 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
     kinds = position.variant.kinds
     has_kinds = bool(kinds)
     for power in position.variant.power_ids:
+        mine = legal_of.get(power)
+        if mine is None:
+            if not has_kinds:
+                continue  # (no order to carry out or void: its removals, if due, are below)
+            mine = []
         count = counts.get(power, 0)
-        mine = legal_of.get(power, [])
         if has_kinds:
             count = _spend(position, power, mine, count)
         if count > 0:
@@ -156,12 +160,14 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
     before = position.units
     units = before.copy() if type(before) is MappingProxyType else dict(before)
     added = False  # (a unit built: the board is sorted again)
+    values = unit_values(position.variant)
     for e in entries:
         order = e.order
         if e.illegal is not None or order is None:
             continue
         if isinstance(order, Build):
-            units[province_at[order.location]] = Unit(e.power, order.unit_type, order.location)
+            units[province_at[order.location]] = values.unit(e.power, order.unit_type,
+                                                             order.location)
             added = True
         elif isinstance(order, Disband):
             if e.power not in waiting:  # (else removed after every build, below)

@@ -38,8 +38,13 @@ from realpolitik.adjudication.equations import (
 from realpolitik.adjudication.explain import and_list, versus
 from realpolitik.adjudication.outcomes import Detail, OrderResult, Outcome, Resolution, Result
 from realpolitik.adjudication.resolver import Resolver
-from realpolitik.adjudication.setup import Accepted, accept_orders, attribute_orders, void_result
-from realpolitik.caches import CacheSlot
+from realpolitik.adjudication.setup import (
+    Accepted,
+    accept_orders,
+    attribute_orders,
+    unit_values,
+    void_result,
+)
 from realpolitik.geography import Map, UnitType, province_of
 from realpolitik.hooks import NO_MODIFIERS, MovementModifiers, VariantHooks
 from realpolitik.legality import retreat_options
@@ -47,7 +52,6 @@ from realpolitik.maptables import tables_for
 from realpolitik.orders import Order, VariantOrder, Waive
 from realpolitik.position import DislodgedUnit, Position, Unit, moved_unit
 from realpolitik.rules import Rules
-from realpolitik.variant import Variant
 from realpolitik.writing import PlaceWriter, place_writer
 
 __all__ = ["adjudicate_movement"]
@@ -82,25 +86,6 @@ _CODE_OF = {outcome: code for code, outcome in enumerate(_OUTCOMES)}
     _CODE_OF[_MOVED], _CODE_OF[_HELD], _CODE_OF[_DISLODGED], _CODE_OF[_SUPPORTED],
     _CODE_OF[_CUT], _CODE_OF[_UNMATCHED], _CODE_OF[_PARADOX], _CODE_OF[_CONVOYED],
     _CODE_OF[_NO_EFFECT], _CODE_OF[_BLOCKED])
-
-
-class _Arrivals:
-    """The unit values a move leaves at each location, made once per variant: a unit is an
-    immutable value, so every army of a power that enters a location is the same one (made
-    with :func:`~realpolitik.position.moved_unit` the first time)."""
-
-    __slots__ = ("armies", "fleets")
-
-    def __init__(self, variant: Variant) -> None:
-        self.armies: dict[str, dict[str, Unit]] = {}
-        """Location -> power -> its army there."""
-        self.fleets: dict[str, dict[str, Unit]] = {}
-        """Location -> power -> its fleet there."""
-
-
-_arrivals: CacheSlot[Variant, _Arrivals] = CacheSlot("units after a move", _Arrivals)
-"""The variant's :class:`_Arrivals`; bounded by the map: at most one unit per location, unit
-type and power."""
 
 
 def _unset(decision: int) -> bool:  # pragma: no cover - replaced before use
@@ -387,8 +372,8 @@ class _Decided:
         for i in dislodged_units:
             del new_units[prov[i]]
         if went:
-            # (each unit value made once per variant: see _Arrivals)
-            arrivals = _arrivals(position.variant)
+            # (each unit value made once per variant: see UnitValues)
+            arrivals = unit_values(position.variant)
             armies, fleets = arrivals.armies, arrivals.fleets
             for i in went:
                 unit = units[i]

@@ -7,24 +7,58 @@ from dataclasses import dataclass
 
 from realpolitik.adjudication.explain import void_sentence
 from realpolitik.adjudication.outcomes import OrderResult, Outcome, Result
-from realpolitik.geography import province_of
+from realpolitik.caches import CacheSlot
+from realpolitik.geography import UnitType, province_of
 from realpolitik.hooks import VariantHooks
 from realpolitik.legality import Illegal, normalize_order
 from realpolitik.listing import listed_checker
 from realpolitik.orders import Order, Waive
 from realpolitik.position import Position, Unit
 from realpolitik.rules import DuplicateOrders, Rules
+from realpolitik.variant import Variant
 from realpolitik.writing import PlaceWriter
 
-__all__ = ["Accepted", "Entry", "accept_orders", "attribute_orders", "in_sorted_order",
-           "void_result"]
+__all__ = ["Accepted", "Entry", "UnitValues", "accept_orders", "attribute_orders",
+           "in_sorted_order", "unit_values", "void_result"]
 
+_ARMY = UnitType.ARMY
 _DUPLICATE = Illegal(
     "duplicate_order", "The unit was given another order, which is the one followed."
 )
 _CONFLICT = Illegal(
     "conflicting_orders", "The unit was given several orders, so none is followed and it holds."
 )
+
+
+class UnitValues:
+    """The unit values that stand at each location, made once per variant: a unit is an
+    immutable value, so every army of a power that a move or a build puts at a location is the
+    same one (made the first time it is needed)."""
+
+    __slots__ = ("armies", "fleets")
+
+    def __init__(self, variant: Variant) -> None:
+        self.armies: dict[str, dict[str, Unit]] = {}
+        """Location -> power -> its army there."""
+        self.fleets: dict[str, dict[str, Unit]] = {}
+        """Location -> power -> its fleet there."""
+
+    def unit(self, power: str, unit_type: UnitType, location: str) -> Unit:
+        """``Unit(power, unit_type, location)``, made once (a frozen dataclass's constructor
+        costs some 3,000 instructions; the movement phase reads the tables directly)."""
+        table = self.armies if unit_type is _ARMY else self.fleets
+        by_power = table.get(location)
+        if by_power is None:
+            by_power = table[location] = {}
+        unit = by_power.get(power)
+        if unit is None:
+            unit = by_power[power] = Unit(power, unit_type, location)
+        return unit
+
+
+unit_values: CacheSlot[Variant, UnitValues] = CacheSlot("units at each location", UnitValues)
+"""The variant's :class:`UnitValues`; bounded by the map: at most one unit per location, unit
+type and power."""
 
 
 def in_sorted_order(units: Mapping[str, Unit]) -> bool:

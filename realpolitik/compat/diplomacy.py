@@ -19,10 +19,10 @@ rules are realpolitik's (the 2000 rulebook by default, the package's reading), s
 adjudications differ from that package's where it departs from the DATC; ``docs/compat.md``
 lists them. :func:`realpolitik.compat.install` serves this module as ``diplomacy`` itself.
 
-The strings are made from realpolitik's listing (:mod:`realpolitik.listing`), each once per
-order value and kept with the variant by value; a unit's orders that are the very ones listed
-for it the phase before take their strings from that listing
-(:class:`~realpolitik.compat.diplomacy_words.ListingTexts`). A string given to
+The strings are made from realpolitik's listing (:mod:`realpolitik.listing`), each once and
+kept with the variant; in a movement phase a unit's strings are assembled the way the listing
+assembled its orders, from its head and its supports' small integer keys, without looking an
+order up (:class:`~realpolitik.compat.diplomacy_words.ListingTexts`). A string given to
 :meth:`Game.set_orders` that the listing gave names its order by one dictionary look-up, and
 the engine checks it once, when it is handed over (it is listed in this position or it is
 not); anything else is read by the lenient parser of :mod:`realpolitik.notation` and checked
@@ -36,7 +36,7 @@ import hashlib
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from functools import partial
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any, cast
 
 from realpolitik.compat.diplomacy_map import Map, classical_year
@@ -76,6 +76,7 @@ from realpolitik.game import Game as _Game
 from realpolitik.game import PhaseRecord, SubmittedOrder
 from realpolitik.geography import province_of
 from realpolitik.legality import adjustment_counts, check_order, retreat_options
+from realpolitik.listing import listed_orders, movement_parts
 from realpolitik.maptables import MapTables, tables_for
 from realpolitik.notation import parse_order
 from realpolitik.orders import (
@@ -156,7 +157,12 @@ class Power:
         """Copies of the three as made, to see whether the caller changed them."""
         self._values: dict[str, tuple[str, Order]] = {}
         """unit (or place) -> (the order text in :attr:`orders` or :attr:`adjust`, the order
-        it was read as)."""
+        it was read as); read through :meth:`_kept`, which makes it from :attr:`_found`."""
+        self._found: list[tuple[str, str, Order]] | None = None
+        """The (unit, rest of the order, order) of the movement orders one call of
+        :meth:`Game.set_orders` gave, all strings the listing gave (its quick path), from
+        which :attr:`_values` is made when first needed (seldom: the orders are handed to
+        the engine as they are)."""
         self._voids: list[str] = []
         """Units given an order that could not be read or is illegal (results: ``void``)."""
         self._sent: tuple[Position, dict[str, str] | list[str]] | None = None
@@ -256,12 +262,22 @@ class Power:
             self.game.realpolitik_game.clear_orders(self.game._names[self.name])
         self._reset_orders()
 
+    def _kept(self) -> dict[str, tuple[str, Order]]:
+        """:attr:`_values`, made from :attr:`_found` if a quick :meth:`Game.set_orders` gave
+        the orders."""
+        found = self._found
+        if found is not None:
+            self._values = {unit: (rest, order) for unit, rest, order in found}
+            self._found = None
+        return self._values
+
     def _reset_orders(self) -> None:
         # (an empty list or dictionary is kept: a new one per power and phase is garbage)
         if self.orders:
             self.orders = {}
         if self.adjust:
             self.adjust = []
+        self._found = None
         if self._values:
             self._values = {}
         if self._voids:
@@ -693,27 +709,34 @@ class Game:
         return possible
 
     def _possible(self, cache: _PhaseTables) -> dict[str, list[str]]:
-        """What :meth:`get_all_possible_orders` returns, made from realpolitik's listing: each
-        order's string is looked up by the order (:class:`ListingTexts`)."""
+        """What :meth:`get_all_possible_orders` returns, made from realpolitik's listing: in a
+        movement phase from the parts each unit's orders were assembled from (no order looked
+        up), else each order's string looked up by the order (:class:`ListingTexts`)."""
         possible: dict[str, list[str]] = {loc: [] for loc in self._upper_locations}
         if self._over:
             return possible
         game = self.realpolitik_game
         the_map = game.variant.map
-        text_of, places = self._texts.text_of, self._texts.places
+        texts = self._texts
+        text_of, places = texts.text_of, texts.places
         kind = cache.position.phase.type
-        if kind is PhaseType.MOVEMENT:  # one unit at a time, its strings kept from the last
-            province_name = self._texts.province_name.__getitem__
+        if kind is PhaseType.MOVEMENT:
+            province_name = texts.province_name.__getitem__
             orderable: dict[str, list[str]] = {name: [] for name in self._names}
+            parts = movement_parts(cache.position)
             for power in game.powers_to_order():
+                # (where it has something to order: its units, listed here)
+                if parts is not None:
+                    units = parts.get(power) or {}
+                    texts.fill_movement(possible, power, units.values())
+                    orderable[power.upper()] = sorted(map(province_name, units))
+                    continue
                 legal = game.legal_orders(power)
-                unit_texts = self._texts.unit_texts(power)
                 for location, orders in legal.items():
                     name, province = places[location]
-                    strings = possible[name] = unit_texts(location, orders)
+                    strings = possible[name] = texts.strings_of(location, orders)
                     if province is not None:
                         possible[province] = strings[:]
-                # (where it has something to order: its units, listed here)
                 orderable[power.upper()] = sorted(map(province_name, legal))
             if cache.orderable is None:
                 cache.orderable = orderable
@@ -752,8 +775,24 @@ class Game:
         kept in :attr:`error` and not carried out, as the package does; with the rule
         ``NO_CHECK`` they are kept as given and void when the phase is adjudicated.
         """
-        power = self._names.get(power_name) or self._power_id(power_name)
         game = self.realpolitik_game
+        # The quick path, the common case: a list of strings the listing gave, for a power
+        # given no orders yet this phase. Each string names its order by one look-up, and the
+        # orders go to the engine as they are (it checks them).
+        holder = self.powers.get(power_name)
+        if holder is not None and type(orders) is list and not holder.orders \
+                and not self._read_lists and game.end is None and not self._completed:
+            position = game.position
+            kind = position.phase.type
+            if kind is _MOVEMENT:
+                if "NO_CHECK" not in self.rules and self._set_found(
+                        holder, self._names[power_name], orders, position):
+                    return
+            elif kind is _ADJUSTMENTS and not holder.adjust and holder._found is None \
+                    and not holder._values and self._set_adjustments(
+                        holder, self._names[power_name], orders, position):
+                return
+        power = self._names.get(power_name) or self._power_id(power_name)
         if game.end is not None or self._completed:
             return
         texts = [orders] if isinstance(orders, str) else list(orders)
@@ -770,6 +809,71 @@ class Game:
         self._sync()
         self._set_other(power, texts, replace)
 
+    def _set_found(self, holder: Power, power: str, texts: list[str], position: Position,
+                   ) -> bool:
+        """:meth:`set_orders`'s quick path in a movement phase (``holder`` has no orders yet):
+        True if every string is one the listing gave (one look-up each), one per unit, and
+        the orders were handed to the engine; False, with nothing done, otherwise."""
+        looked_up = list(map(self._texts.given(power), texts))
+        if not all(looked_up):
+            return False
+        found = cast("list[tuple[str, str, Order]]", looked_up)
+        orders = holder.orders
+        orders.update(map(_unit_and_rest, found))
+        if len(orders) != len(found):  # two orders for one unit: the general path decides
+            orders.clear()
+            return False
+        holder._found = found
+        values = list(map(_order_found, found))
+        if values or holder._sent is not None:
+            try:
+                entries = self.realpolitik_game.submit(power, values)
+            except GameError as error:  # a power that takes no orders in this game
+                self.error.append(f"{holder.name}: {error}")
+            else:
+                if any(map(_error_of, entries)):  # (a string listed in another phase)
+                    self._drop_illegal(holder, entries)
+        holder._sent = (position, orders.copy())
+        return True
+
+    def _set_adjustments(self, holder: Power, power: str, texts: list[str],
+                         position: Position) -> bool:
+        """:meth:`set_orders`'s quick path in an adjustment phase (``holder`` has no orders
+        yet): True if every string is one the listing gave for an order listed now, one per
+        place, and the orders were handed to the engine; False, with nothing done,
+        otherwise (the general path, :meth:`_set_other`, then reads and checks them)."""
+        game = self.realpolitik_game
+        if not texts:
+            if holder._sent is not None:
+                return False
+            holder._sent = (position, [])
+            return True
+        found = list(map(self._texts.named_by(power).get, texts))
+        if not all(found) or power not in game.powers_to_order():
+            return False
+        values = cast("list[Order]", found)
+        if not all(map(listed_orders(position, power, rules=game.rules).holds, values)):
+            return False
+        kept: dict[str, tuple[str, Order]] = {}
+        waives = 0
+        for text, order in zip(texts, values, strict=True):
+            if order.__class__ is Waive:
+                waives += 1
+                kept[f"WAIVE {waives}"] = (text, order)
+                continue
+            assert not isinstance(order, Waive)
+            place = province_of(order.location)
+            if place in kept:  # a second order for one place: the general path voids it
+                return False
+            kept[place] = (text, order)
+        holder._values = kept
+        holder.adjust = adjust = texts[:]
+        if waives:  # (as in the package, a WAIVE only takes up a build no build order claims)
+            values = sorted(values, key=_is_waive)
+        game.submit(power, values)
+        holder._sent = (position, adjust[:])
+        return True
+
     def _set_movement(self, power: str, texts: list[str], replace: bool) -> None:
         """Movement orders, each checked (by the engine, when handed over): kept in
         ``power.orders`` as unit -> the rest of the order, with the order value it was read
@@ -780,8 +884,8 @@ class Game:
         found = list(map(self._texts.given(power), texts))
         fresh = not holder.orders  # (then what this call writes is all there is)
         if fresh:
-            holder._values = {}
-        orders, values = holder.orders, holder._values
+            holder._values, holder._found = {}, None
+        orders, values = holder.orders, holder._kept()
         if fresh and all(found):  # (the common case: strings the listing gave, and no others)
             for unit, rest, order in cast("list[tuple[str, str, Order]]", found):
                 orders[unit] = rest
@@ -866,7 +970,7 @@ class Game:
             else:
                 given[place] = (text, order)
         current: dict[str, tuple[str, Order]] = {}
-        for written, order in holder._values.values():
+        for written, order in holder._kept().values():
             key = "WAIVE " + str(len(current)) if isinstance(order, Waive) \
                 else province_of(order.location)
             current[key] = (written, order)
@@ -923,7 +1027,7 @@ class Game:
         power = self._names[holder.name]
         game = self.realpolitik_game
         if game.phase.type is not PhaseType.MOVEMENT:
-            kept = {written: order for written, order in holder._values.values()}
+            kept = {written: order for written, order in holder._kept().values()}
             values: list[Order] = []
             for text in holder.adjust:
                 order = kept.get(text) or self._read(power, text)
@@ -943,7 +1047,7 @@ class Game:
                         holder._voids.append(" ".join(text.upper().split()[:2]))
             return values
         values = []
-        known = holder._values
+        known = holder._kept()
         for unit, rest in holder.orders.items():
             entry = known.get(unit)
             if entry is not None and entry[0] == rest:
@@ -1012,7 +1116,11 @@ class Game:
         voids: dict[str, list[str]] = {}
         for holder in self.powers.values():
             sent = holder._sent
-            if sent is None or sent[0] is not position or \
+            if sent is None:
+                if not (holder.orders or holder.adjust or holder._voids):
+                    continue  # (given nothing: nothing to hand over or to clear)
+                self._send(holder)
+            elif sent[0] is not position or \
                     sent[1] != (holder.orders if movement else holder.adjust):
                 self._send(holder)  # (given since, or changed by the caller)
             if holder._voids:
@@ -1048,7 +1156,7 @@ class Game:
         out of a power's orders (noted in :attr:`error`) and hand the others over again."""
         illegal = {entry.order: entry.error for entry in entries if entry.error is not None}
         orders = holder.orders
-        for unit, (rest, order) in list(holder._values.items()):
+        for unit, (rest, order) in list(holder._kept().items()):
             if order in illegal and orders.get(unit) == rest:
                 self.error.append(f"{holder.name}: {unit} {rest}: {illegal[order]}")
                 del holder._values[unit], orders[unit]
@@ -1422,6 +1530,10 @@ def _last_phase_record(records: Sequence[PhaseRecord], names: Mapping[str, str],
 
 
 _error_of = attrgetter("error")
+_unit_and_rest = itemgetter(0, 1)
+_order_found = itemgetter(2)
+_MOVEMENT = PhaseType.MOVEMENT
+_ADJUSTMENTS = PhaseType.ADJUSTMENTS
 _location_of = attrgetter("location")
 
 

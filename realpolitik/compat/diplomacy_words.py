@@ -11,9 +11,9 @@ strings of listed orders are made once per order value and kept with the variant
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Collection, Mapping, Sequence
-from itertools import compress, count
-from operator import attrgetter, is_not
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from itertools import filterfalse
+from operator import attrgetter
 from typing import Any
 
 from realpolitik.adjudication.outcomes import Outcome, Resolution
@@ -22,6 +22,7 @@ from realpolitik.game import Game as _Game
 from realpolitik.game import PhaseRecord
 from realpolitik.geography import Map, UnitType, province_of
 from realpolitik.legality import adjustment_counts, build_sites, retreat_options
+from realpolitik.listing import UnitParts
 from realpolitik.maptables import MapTables, tables_for
 from realpolitik.orders import (
     Build,
@@ -125,6 +126,13 @@ _MAX_ORDER_TEXTS = 1 << 15
 the orders met by the games being played (a movement phase lists some 600, most of them met
 before); a few MB. A full table drops its older half, and a string dropped is made again."""
 
+_MAX_UNIT_TEXTS = 512
+"""How many units' strings (:class:`_UnitTexts`) :class:`ListingTexts` keeps per power on a
+map of up to 256 locations (twice its locations on a bigger one); up to some 20 KB each."""
+
+_MAX_UNIT_HEADS = 64
+"""How many heads and how many sets of convoys one :class:`_UnitTexts` keeps strings for."""
+
 _MAX_GIVEN = 1 << 14
 """How many strings :class:`ListingTexts` keeps per power for :meth:`Game.set_orders` (those
 listed for it so far: some thousands on the standard map). A string dropped is found again,
@@ -133,24 +141,22 @@ more slowly, among the orders listed in the phase."""
 
 class ListingTexts:
     """The ``diplomacy`` package's strings of the orders realpolitik lists, for one variant
-    (kept in ``variant.caches``, :data:`listing_texts`), by order value.
+    (kept in ``variant.caches``, :data:`listing_texts`).
 
-    A movement phase lists some 600 orders, nearly all of them listed before (the listing
-    keeps its order values per unit), so each order's string is made once and kept by the
-    order's value (:attr:`text`; a look-up hashes the order's fields, which costs a Python
-    call). Most of a unit's orders are listed again, in the same places, from one phase to the
-    next (its hold and moves first, then its supports): :attr:`last` keeps, per power and
-    location, the orders listed there last and their strings, and the orders at the start of a
-    listing that are the very ones listed there last (an identical order is an equal one) take
-    their strings from it; only the others are looked up (the start is the hold and moves, and
-    the supports up to the first that changed: about half of the orders in random play).
-    Nothing here decides whether an order is legal: a string given to
+    A movement phase lists some 600 orders, nearly all of them listed before. The listing
+    says how it assembled each unit's orders (:class:`~realpolitik.listing.UnitParts`): its
+    head (hold and moves), its supports by small integer keys, its convoys. So the strings are
+    kept the same way, per unit (its place code and power, :class:`_UnitTexts`), and a unit's
+    strings are its head's, then one C-level ``map`` over its support keys, then its convoys':
+    no order is hashed (:meth:`fill_movement`). Each string is made once from its order
+    (:attr:`text`, by the order's value, which costs a Python call to hash: the way of the
+    other phases' orders). Nothing here decides whether an order is legal: a string given to
     :meth:`Game.set_orders` names an order (:meth:`given`), which the engine checks by value
-    when it is handed over. Every table is bounded: by :data:`_MAX_ORDER_TEXTS` and
-    :data:`_MAX_GIVEN`, or by the map.
+    when it is handed over. Every table is bounded: by :data:`_MAX_ORDER_TEXTS`,
+    :data:`_MAX_GIVEN` and :data:`_MAX_UNIT_TEXTS`, or by the map.
     """
 
-    __slots__ = ("tables", "text", "coastless", "last", "named", "given_by", "places",
+    __slots__ = ("tables", "text", "coastless", "units", "named", "given_by", "places",
                  "province_name", "near_coasts")
 
     def __init__(self, tables: MapTables, the_map: Map) -> None:
@@ -161,11 +167,9 @@ class ListingTexts:
         """The string of a support of a move to a coast -> the same support without the
         coast, which the package lists right after it (unless already there). Bounded by
         the map (such supports are few: the moves to a coast times the units next to it)."""
-        self.last: dict[str, dict[str, tuple[tuple[Order, ...], tuple[str, ...],
-                                             tuple[str, ...]]]] = {}
-        """power -> location -> the orders listed there last, their strings, and the strings
-        as listed (with :attr:`coastless`). Bounded by the map: its locations times its
-        powers."""
+        self.units: dict[str, Bounded[int, _UnitTexts]] = {}
+        """power -> its unit's place code -> the strings of its movement orders so far
+        (:data:`_MAX_UNIT_TEXTS` units per power)."""
         self.named: dict[str, Bounded[str, Order]] = {}
         """power -> string -> the order it names. A listed support's string without the coast
         names that support with no coast (the listing gives only the supports naming a
@@ -194,14 +198,20 @@ class ListingTexts:
         """Forget every string (they are made again when next needed)."""
         self.text.clear()
         self.coastless.clear()
-        self.last.clear()
+        self.units.clear()
         self.named.clear()
         self.given_by.clear()
 
     def _make(self, order: Order) -> str:
-        """Make and keep the string of an order, and the order it names for :meth:`given` (and
-        the string without the coast a support of a move to a coast is listed under too)."""
-        text = self.text[order] = _order_text(order, self.tables)
+        """Make and keep the string of an order (by its value), and what :meth:`_named` keeps
+        for it."""
+        text = self.text[order] = self._named(order)
+        return text
+
+    def _named(self, order: Order) -> str:
+        """Make the string of an order and keep the order it names for :meth:`given` (and the
+        string without the coast a support of a move to a coast is listed under too)."""
+        text = _order_text(order, self.tables)
         power = order.power or ""
         named = self.named.get(power) or self.named_by(power)
         if text not in named:
@@ -224,46 +234,45 @@ class ListingTexts:
         text = self.text.get(order)
         return text if text is not None else self._make(order)
 
-    def unit_texts(self, power: str) -> Callable[[str, tuple[Order, ...]], list[str]]:
-        """For one power: (a unit's location, the orders listed for it) -> their strings as
-        the package lists them (a new list): in order, each support of a move to a coast
-        followed by the same support without the coast unless already there."""
-        last = self.last.get(power)
-        if last is None:
-            last = self.last[power] = {}
-        text, text_get, make = self.text.__getitem__, self.text.get, self._make
-        near_coasts, coastless = self.near_coasts, self.coastless
+    def strings_of(self, location: str, orders: Sequence[Order]) -> list[str]:
+        """The strings of the orders listed at ``location``, as the package lists them (a new
+        list): in order, each support of a move to a coast followed by the same support
+        without the coast unless already there."""
+        strings = list(map(self.text_of, orders))
+        if location in self.near_coasts and not self.coastless.keys().isdisjoint(strings):
+            return _with_coastless(strings, self.coastless)
+        return strings
 
-        def strings_of(location: str, orders: tuple[Order, ...]) -> list[str]:
-            kept = last.get(location)
-            if kept is None:
-                start = 0
-                strings: list[str] = []
-            else:
-                before, known, listed = kept
-                # the first order that is not the very one listed there last
-                start = next(compress(count(), map(is_not, orders, before)), -1)
-                if start < 0:
-                    if len(orders) == len(before):
-                        return list(listed)
-                    start = min(len(orders), len(before))
-                strings = list(known[:start])
-            rest = orders[start:] if start else orders
-            try:  # (at C speed, but for the hashing, when every order was met before)
-                strings += map(text, rest)
-            except KeyError:  # an order met for the first time: the others looked up again
-                first = len(strings)
-                strings += [text if text is not None else make(orders[first + index])
-                            for index, text in enumerate(map(text_get, orders[first:]))]
-            # (kept as tuples: a tuple of strings is no work for the garbage collector)
-            known = tuple(strings)
-            if location in near_coasts and not coastless.keys().isdisjoint(strings):
-                strings = _with_coastless(strings, coastless)
-                last[location] = (orders, known, tuple(strings))
-            else:
-                last[location] = (orders, known, known)
-            return strings
-        return strings_of
+    def fill_movement(self, possible: dict[str, list[str]], power: str,
+                      units: Iterable[UnitParts]) -> None:
+        """Put in ``possible`` (the package's location -> strings) the strings of ``power``'s
+        units in a movement phase, from their :class:`~realpolitik.listing.UnitParts`: under
+        each unit's location, and under its province too if it is on a coast."""
+        kept = self.units.get(power)
+        if kept is None:
+            kept = self.units[power] = Bounded(
+                max(_MAX_UNIT_TEXTS, 2 * len(self.places)))
+        kept_get = kept.get
+        for unit in units:
+            code, head_key, keys, spared = unit[1], unit[2], unit[4], unit[5]
+            texts = kept_get(code)
+            if texts is None:
+                texts = kept[code] = _UnitTexts(unit, self)
+            strings = texts.heads.get(head_key) or texts.head(unit, self._named)
+            if spared:
+                keys = list(filterfalse(spared.__contains__, keys))
+            try:  # (at C speed: a look-up by a small integer per key, None for its own moves)
+                listed = [*strings, *filter(None, map(texts.support_text, keys))]
+            except KeyError:  # a support met for the first time: its string made and kept
+                texts.learn(unit, self._named)
+                listed = [*strings, *filter(None, map(texts.support_text, keys))]
+            if unit[6] is not None:  # (a fleet that could convoy)
+                listed += texts.convoys.get(unit[6]) or texts.convoy_strings(unit, self._named)
+            if texts.near_coasts and not self.coastless.keys().isdisjoint(listed):
+                listed = _with_coastless(listed, self.coastless)
+            possible[texts.name] = listed
+            if texts.province is not None:
+                possible[texts.province] = listed[:]
 
     def fill(self, legal: Mapping[str, tuple[Order, ...]], table: dict[str, Order]) -> None:
         """Fill ``table`` (order string -> order) with the strings of these legal orders
@@ -290,6 +299,60 @@ class ListingTexts:
         if table is None:
             table = self.given_by[power] = _Given(self.named_by(power))
         return table.__getitem__
+
+
+class _UnitTexts:
+    """The strings of one unit's movement orders (its place and power) listed so far, kept
+    the way the listing assembles them (:class:`~realpolitik.listing.UnitParts`), and where
+    the package lists them. Bounded by the map, and its heads and convoys by
+    :data:`_MAX_UNIT_HEADS`."""
+
+    __slots__ = ("name", "province", "near_coasts", "heads", "supports",
+                 "support_text", "convoys")
+
+    def __init__(self, unit: UnitParts, texts: ListingTexts) -> None:
+        hold = unit.head[0]
+        assert isinstance(hold, Hold)
+        self.name, self.province = texts.places[unit.location]
+        """Its location's name in the package, and its province's if it is a coast."""
+        self.near_coasts = unit.location in texts.near_coasts
+        """True if it may be listed supports of moves to a coast (the package lists each
+        without the coast too)."""
+        self.heads: dict[frozenset[str] | None, tuple[str, ...]] = {}
+        """The key of its head (where an army could go by convoy, or None) -> the strings of
+        its hold and moves."""
+        self.supports: dict[int, str | None] = dict.fromkeys(
+            texts.tables.mover_keys.get((hold.unit_type, hold.location), ()))
+        """Support key -> the string of its support; None for its own moves (no support)."""
+        self.support_text = self.supports.__getitem__
+        """``supports[key]``, bound once."""
+        self.convoys: dict[tuple[int, ...], tuple[str, ...]] = {}
+        """The key of its convoys -> their strings."""
+
+    def head(self, unit: UnitParts, named: Callable[[Order], str]) -> tuple[str, ...]:
+        """Make and keep the strings of its head (its hold and moves, by convoy too)."""
+        if len(self.heads) >= _MAX_UNIT_HEADS:
+            self.heads.clear()
+        strings = self.heads[unit.head_key] = tuple(map(named, unit.head))
+        return strings
+
+    def convoy_strings(self, unit: UnitParts, named: Callable[[Order], str],
+                       ) -> tuple[str, ...]:
+        """Make and keep the strings of a fleet's convoys."""
+        assert unit.convoy_key is not None
+        if len(self.convoys) >= _MAX_UNIT_HEADS:
+            self.convoys.clear()
+        strings = self.convoys[unit.convoy_key] = tuple(map(named, unit.convoys))
+        return strings
+
+    def learn(self, unit: UnitParts, named: Callable[[Order], str]) -> None:
+        """Make and keep the strings of ``unit``'s listed supports not met before (not those
+        it is spared: their strings name no listed order)."""
+        supports, support_of, spared = self.supports, unit.support_of, unit.spared
+        for key in unit.support_keys:
+            if key not in supports and key not in spared:
+                support = support_of(key)
+                supports[key] = None if support is None else named(support)
 
 
 class _Given(Bounded[str, "tuple[str, str, Order] | None"]):
