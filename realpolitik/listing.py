@@ -32,9 +32,9 @@ from types import MappingProxyType
 from typing import NamedTuple
 
 from realpolitik.caches import Bounded, CacheSlot
-from realpolitik.compiling import mypyc_attr
 from realpolitik.geography import UnitType, province_of
 from realpolitik.hooks import VariantHooks
+from realpolitik.lazy_mapping import MadeOnRead
 from realpolitik.legality import (
     adjustment_count,
     build_options,
@@ -111,7 +111,7 @@ class ListedOrders:
         self.power = power
         self.by_location: Mapping[str, tuple[Order, ...]] = (
             MappingProxyType(by_location) if by_location is not None
-            else _OrdersOfParts(units or {}))
+            else MadeOnRead(units or {}, unit_orders))
         """Location -> the orders listed there (a unit's location; a build site's province;
         ``"waive"``)."""
         self._at = by_location
@@ -161,37 +161,6 @@ class ListedOrders:
 
     def __repr__(self) -> str:
         return f"<ListedOrders of {self.power}: {sum(map(len, self.by_location.values()))}>"
-
-
-@mypyc_attr(native_class=False)  # (a Python class even when compiled: it subclasses an ABC)
-class _OrdersOfParts(Mapping[str, tuple[Order, ...]]):
-    """A movement listing held as parts, as :attr:`ListedOrders.by_location` (read only): the
-    orders are made when first read."""
-
-    __slots__ = ("_units", "_orders")
-
-    def __init__(self, units: dict[str, UnitParts]) -> None:
-        self._units = units
-        self._orders: dict[str, tuple[Order, ...]] | None = None
-
-    def _made(self) -> dict[str, tuple[Order, ...]]:
-        orders = self._orders
-        if orders is None:
-            orders = self._orders = {location: unit_orders(unit)
-                                     for location, unit in self._units.items()}
-        return orders
-
-    def __getitem__(self, location: str) -> tuple[Order, ...]:
-        return self._made()[location]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._units)
-
-    def __len__(self) -> int:
-        return len(self._units)
-
-    def __contains__(self, location: object) -> bool:
-        return location in self._units
 
 
 def listed_orders(position: Position, power: str, *, rules: Rules | None = None,
