@@ -32,9 +32,9 @@ from types import MappingProxyType
 from typing import NamedTuple, TypeVar
 
 from realpolitik.caches import Bounded, CacheSlot
-from realpolitik.compiling import mypyc_attr
 from realpolitik.geography import UnitType, province_of
 from realpolitik.hooks import VariantHooks
+from realpolitik.lazy_mapping import MadeOnRead
 from realpolitik.legality import (
     adjustment_count,
     build_options,
@@ -60,12 +60,11 @@ from realpolitik.orders import (
     made_convoy,
     made_hold,
     made_move,
-    made_support_hold,
-    made_support_move,
 )
 from realpolitik.places import places_of
 from realpolitik.position import PhaseType, Position, Unit
 from realpolitik.rules import Rules, WaiveBuilds, rules_for
+from realpolitik.slots import slot_setter
 from realpolitik.variant import Variant
 
 __all__ = [
@@ -112,7 +111,7 @@ class ListedOrders:
         self.power = power
         self.by_location: Mapping[str, tuple[Order, ...]] = (
             MappingProxyType(by_location) if by_location is not None
-            else _OrdersOfParts(units or {}))
+            else MadeOnRead(units or {}, unit_orders))
         """Location -> the orders listed there (a unit's location; a build site's province;
         ``"waive"``)."""
         self._at = by_location
@@ -168,37 +167,6 @@ class ListedOrders:
         return listed is order or (listed is not None and listed == order)
     def __repr__(self) -> str:
         return f"<ListedOrders of {self.power}: {sum(map(len, self.by_location.values()))}>"
-
-
-@mypyc_attr(native_class=False)  # (a Python class even when compiled: it subclasses an ABC)
-class _OrdersOfParts(Mapping[str, tuple[Order, ...]]):
-    """A movement listing held as parts, as :attr:`ListedOrders.by_location` (read only): the
-    orders are made when first read."""
-
-    __slots__ = ("_units", "_orders")
-
-    def __init__(self, units: dict[str, UnitParts]) -> None:
-        self._units = units
-        self._orders: dict[str, tuple[Order, ...]] | None = None
-
-    def _made(self) -> dict[str, tuple[Order, ...]]:
-        orders = self._orders
-        if orders is None:
-            orders = self._orders = {location: unit_orders(unit)
-                                     for location, unit in self._units.items()}
-        return orders
-
-    def __getitem__(self, location: str) -> tuple[Order, ...]:
-        return self._made()[location]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._units)
-
-    def __len__(self) -> int:
-        return len(self._units)
-
-    def __contains__(self, location: object) -> bool:
-        return location in self._units
 
 
 def listed_orders(position: Position, power: str, *, rules: Rules | None = None,
@@ -899,6 +867,23 @@ def movement_parts(position: Position) -> Mapping[str, Mapping[str, UnitParts]] 
 _hold = made_hold
 _move = made_move
 _convoy = made_convoy
+# (each class's own __new__ and setters: the compiled classes refuse object.__new__ and a base
+# class's setter used on a subclass)
+_new_support_hold = SupportHold.__new__
+_set_sh_type = slot_setter(SupportHold, "unit_type")
+_set_sh_loc = slot_setter(SupportHold, "location")
+_set_sh_power = slot_setter(SupportHold, "power")
+_set_shloc = slot_setter(SupportHold, "supported_location")
+_set_shtype = slot_setter(SupportHold, "supported_type")
+_set_shpower = slot_setter(SupportHold, "supported_power")
+_new_support_move = SupportMove.__new__
+_set_sm_type = slot_setter(SupportMove, "unit_type")
+_set_sm_loc = slot_setter(SupportMove, "location")
+_set_sm_power = slot_setter(SupportMove, "power")
+_set_sloc = slot_setter(SupportMove, "supported_location")
+_set_smdest = slot_setter(SupportMove, "destination")
+_set_stype = slot_setter(SupportMove, "supported_type")
+_set_spower = slot_setter(SupportMove, "supported_power")
 
 
 class _Supports(dict[int, Order | None]):
@@ -917,11 +902,26 @@ class _Supports(dict[int, Order | None]):
         made = self.made
         named = self.named[key]
         support: SupportHold | SupportMove
+        # (orders.made_support_hold's and made_support_move's steps written out: a support is
+        # made some 25 times a phase in a new game, and a Python call more costs a fifth of
+        # the making)
         if len(named) == 2:
-            support = made_support_hold(made.utype, made.loc, made.power, named[0], named[1])
+            support = _new_support_hold(SupportHold)
+            _set_sh_type(support, made.utype)
+            _set_sh_loc(support, made.loc)
+            _set_sh_power(support, made.power)
+            _set_shloc(support, named[0])
+            _set_shtype(support, named[1])
+            _set_shpower(support, None)
         else:
-            support = made_support_move(made.utype, made.loc, made.power, named[3], named[1],
-                                        named[2])
+            support = _new_support_move(SupportMove)
+            _set_sm_type(support, made.utype)
+            _set_sm_loc(support, made.loc)
+            _set_sm_power(support, made.power)
+            _set_sloc(support, named[3])
+            _set_smdest(support, named[1])
+            _set_stype(support, named[2])
+            _set_spower(support, None)
         self[key] = support
         return support
 
