@@ -60,11 +60,25 @@ from realpolitik.orders import (
     made_convoy,
     made_hold,
     made_move,
+    new_support_hold,
+    new_support_move,
+    set_support_hold_location,
+    set_support_hold_power,
+    set_support_hold_supported,
+    set_support_hold_supported_power,
+    set_support_hold_supported_type,
+    set_support_hold_type,
+    set_support_move_destination,
+    set_support_move_location,
+    set_support_move_power,
+    set_support_move_supported,
+    set_support_move_supported_power,
+    set_support_move_supported_type,
+    set_support_move_type,
 )
 from realpolitik.places import places_of
 from realpolitik.position import PhaseType, Position, Unit
 from realpolitik.rules import Rules, WaiveBuilds, rules_for
-from realpolitik.slots import slot_setter
 from realpolitik.variant import Variant
 
 __all__ = [
@@ -867,23 +881,6 @@ def movement_parts(position: Position) -> Mapping[str, Mapping[str, UnitParts]] 
 _hold = made_hold
 _move = made_move
 _convoy = made_convoy
-# (each class's own __new__ and setters: the compiled classes refuse object.__new__ and a base
-# class's setter used on a subclass)
-_new_support_hold = SupportHold.__new__
-_set_sh_type = slot_setter(SupportHold, "unit_type")
-_set_sh_loc = slot_setter(SupportHold, "location")
-_set_sh_power = slot_setter(SupportHold, "power")
-_set_shloc = slot_setter(SupportHold, "supported_location")
-_set_shtype = slot_setter(SupportHold, "supported_type")
-_set_shpower = slot_setter(SupportHold, "supported_power")
-_new_support_move = SupportMove.__new__
-_set_sm_type = slot_setter(SupportMove, "unit_type")
-_set_sm_loc = slot_setter(SupportMove, "location")
-_set_sm_power = slot_setter(SupportMove, "power")
-_set_sloc = slot_setter(SupportMove, "supported_location")
-_set_smdest = slot_setter(SupportMove, "destination")
-_set_stype = slot_setter(SupportMove, "supported_type")
-_set_spower = slot_setter(SupportMove, "supported_power")
 
 
 class _Supports(dict[int, Order | None]):
@@ -906,22 +903,22 @@ class _Supports(dict[int, Order | None]):
         # made some 25 times a phase in a new game, and a Python call more costs a fifth of
         # the making)
         if len(named) == 2:
-            support = _new_support_hold(SupportHold)
-            _set_sh_type(support, made.utype)
-            _set_sh_loc(support, made.loc)
-            _set_sh_power(support, made.power)
-            _set_shloc(support, named[0])
-            _set_shtype(support, named[1])
-            _set_shpower(support, None)
+            support = new_support_hold(SupportHold)
+            set_support_hold_type(support, made.utype)
+            set_support_hold_location(support, made.loc)
+            set_support_hold_power(support, made.power)
+            set_support_hold_supported(support, named[0])
+            set_support_hold_supported_type(support, named[1])
+            set_support_hold_supported_power(support, None)
         else:
-            support = _new_support_move(SupportMove)
-            _set_sm_type(support, made.utype)
-            _set_sm_loc(support, made.loc)
-            _set_sm_power(support, made.power)
-            _set_sloc(support, named[3])
-            _set_smdest(support, named[1])
-            _set_stype(support, named[2])
-            _set_spower(support, None)
+            support = new_support_move(SupportMove)
+            set_support_move_type(support, made.utype)
+            set_support_move_location(support, made.loc)
+            set_support_move_power(support, made.power)
+            set_support_move_supported(support, named[3])
+            set_support_move_destination(support, named[1])
+            set_support_move_supported_type(support, named[2])
+            set_support_move_supported_power(support, None)
         self[key] = support
         return support
 

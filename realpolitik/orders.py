@@ -333,7 +333,8 @@ def _order_again(cls: type[Any], values: tuple[object, ...]) -> Order:
 # lists some 600 orders. These make the same values (every field set, defaults included:
 # tests/test_speed_invariants.py checks them against the constructors). Each class has its own
 # setters and its own ``__new__``: the compiled build's native classes refuse ``object.__new__``
-# and a base class's slot setter used on a subclass.
+# and a base class's slot setter used on a subclass. The supports' setters are public: the
+# listing makes supports by the thousand and writes these makers' steps out in its loop.
 
 _new_hold = Hold.__new__
 _hold_type = slot_setter(Hold, "unit_type")
@@ -347,22 +348,22 @@ _move_power = slot_setter(Move, "power")
 _move_destination = slot_setter(Move, "destination")
 _move_via = slot_setter(Move, "via_convoy")
 
-_new_support_hold = SupportHold.__new__
-_support_hold_type = slot_setter(SupportHold, "unit_type")
-_support_hold_location = slot_setter(SupportHold, "location")
-_support_hold_power = slot_setter(SupportHold, "power")
-_support_hold_supported = slot_setter(SupportHold, "supported_location")
-_support_hold_supported_type = slot_setter(SupportHold, "supported_type")
-_support_hold_supported_power = slot_setter(SupportHold, "supported_power")
+new_support_hold = SupportHold.__new__
+set_support_hold_type = slot_setter(SupportHold, "unit_type")
+set_support_hold_location = slot_setter(SupportHold, "location")
+set_support_hold_power = slot_setter(SupportHold, "power")
+set_support_hold_supported = slot_setter(SupportHold, "supported_location")
+set_support_hold_supported_type = slot_setter(SupportHold, "supported_type")
+set_support_hold_supported_power = slot_setter(SupportHold, "supported_power")
 
-_new_support_move = SupportMove.__new__
-_support_move_type = slot_setter(SupportMove, "unit_type")
-_support_move_location = slot_setter(SupportMove, "location")
-_support_move_power = slot_setter(SupportMove, "power")
-_support_move_supported = slot_setter(SupportMove, "supported_location")
-_support_move_destination = slot_setter(SupportMove, "destination")
-_support_move_supported_type = slot_setter(SupportMove, "supported_type")
-_support_move_supported_power = slot_setter(SupportMove, "supported_power")
+new_support_move = SupportMove.__new__
+set_support_move_type = slot_setter(SupportMove, "unit_type")
+set_support_move_location = slot_setter(SupportMove, "location")
+set_support_move_power = slot_setter(SupportMove, "power")
+set_support_move_supported = slot_setter(SupportMove, "supported_location")
+set_support_move_destination = slot_setter(SupportMove, "destination")
+set_support_move_supported_type = slot_setter(SupportMove, "supported_type")
+set_support_move_supported_power = slot_setter(SupportMove, "supported_power")
 
 _new_convoy = Convoy.__new__
 _convoy_type = slot_setter(Convoy, "unit_type")
@@ -399,13 +400,13 @@ def made_support_hold(unit_type: UnitType, location: str, power: str | None,
                       supported_location: str, supported_type: UnitType | None) -> SupportHold:
     """``SupportHold(unit_type, location, supported_location, supported_type, power=power)``
     (the supported unit's power not named), made without the constructor."""
-    order: SupportHold = _new_support_hold(SupportHold)
-    _support_hold_type(order, unit_type)
-    _support_hold_location(order, location)
-    _support_hold_power(order, power)
-    _support_hold_supported(order, supported_location)
-    _support_hold_supported_type(order, supported_type)
-    _support_hold_supported_power(order, None)
+    order: SupportHold = new_support_hold(SupportHold)
+    set_support_hold_type(order, unit_type)
+    set_support_hold_location(order, location)
+    set_support_hold_power(order, power)
+    set_support_hold_supported(order, supported_location)
+    set_support_hold_supported_type(order, supported_type)
+    set_support_hold_supported_power(order, None)
     return order
 
 
@@ -414,14 +415,14 @@ def made_support_move(unit_type: UnitType, location: str, power: str | None,
                       supported_type: UnitType | None) -> SupportMove:
     """``SupportMove(unit_type, location, supported_location, destination, supported_type,
     power=power)`` (the supported unit's power not named), made without the constructor."""
-    order: SupportMove = _new_support_move(SupportMove)
-    _support_move_type(order, unit_type)
-    _support_move_location(order, location)
-    _support_move_power(order, power)
-    _support_move_supported(order, supported_location)
-    _support_move_destination(order, destination)
-    _support_move_supported_type(order, supported_type)
-    _support_move_supported_power(order, None)
+    order: SupportMove = new_support_move(SupportMove)
+    set_support_move_type(order, unit_type)
+    set_support_move_location(order, location)
+    set_support_move_power(order, power)
+    set_support_move_supported(order, supported_location)
+    set_support_move_destination(order, destination)
+    set_support_move_supported_type(order, supported_type)
+    set_support_move_supported_power(order, None)
     return order
 
 
