@@ -134,7 +134,7 @@ class Board:
         "units",
         "orders",
         "prov",
-        "power",
+        "_power",
         "kind",
         "dest",
         "dest_loc",
@@ -213,7 +213,7 @@ class Board:
         self.empty_space: list[str] = []
         self.units = units
         prov = self.prov = provinces if provinces is not None else [u.province for u in units]
-        self.power = [u.power for u in units]
+        self._power: list[str] | None = None  # (made when first read: see power)
         at = self.at = index if index is not None else {p: i for i, p in enumerate(prov)}
         kind = self.kind = [HOLD] * n
         dest: list[str] = [""] * n
@@ -468,6 +468,16 @@ class Board:
         if variant_rules is not None and (variant_rules.conditional_borders
                                           or variant_rules.corners or variant_rules.passages):
             self._set_crossings(moves, variant_rules)
+
+    @property
+    def power(self) -> list[str]:
+        """Unit index -> its power. Made when first read (the sentences and the variants'
+        rules read it): the adjudication reads each unit's own, ``units[i].power``, a few
+        times a phase, which costs less than this list of a slot per unit."""
+        power = self._power
+        if power is None:
+            power = self._power = [u.power for u in self.units]
+        return power
 
     def _set_crossings(self, moves: list[int], variant_rules: VariantRules) -> None:
         """Which moves cross a conditional border, a corner or a passage, the blocks that stand
@@ -962,8 +972,9 @@ class Equations:
         b = self.board
         resolve = self.resolve
         count = 0
+        units = b.units
         for s in b.supports[i]:
-            if exclude_power is not None and b.power[s] == exclude_power:
+            if exclude_power is not None and units[s].power == exclude_power:
                 continue
             if resolve(s):
                 count += 1
@@ -1008,9 +1019,10 @@ class Equations:
             return 1 + self.support_count(i)
         if b.kind[d] == MOVE and self.head_to_head(i) < 0 and self.resolve(d):
             return 1 + self.support_count(i)
-        if b.power[d] == b.power[i]:
+        defender = b.units[d].power
+        if defender == b.units[i].power:
             return 0
-        return 1 + self.support_count(i, b.power[d])
+        return 1 + self.support_count(i, defender)
 
     def hold(self, province: str, by: int = -1) -> int:
         """HOLD STRENGTH of a province (with the variant's defence bonus of its unit, and what
@@ -1090,11 +1102,12 @@ class Equations:
 
     def support(self, s: int) -> bool:
         b = self.board
-        power = b.power[s]
+        units = b.units
+        power = units[s].power
         aimed_at = b.dest[s] if b.kind[s] == SUPPORT_MOVE else None
         shielded = b.shielded[s]
         for j in b.moves_into.get(b.prov[s], ()):
-            if b.power[j] == power:
+            if units[j].power == power:
                 continue  # a unit cannot cut the support of its own country (X.2)
             if shielded and j in shielded and self.by_convoy(j):
                 continue  # the rulebook's paradox rule (4.A.2)

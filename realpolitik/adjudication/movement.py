@@ -187,7 +187,7 @@ def _decide(board: Board, rules: Rules, paradoxes: set[int]) -> tuple[Equations,
     kind, matched, prov, occupant = board.kind, board.matched, board.prov, board.occupant
     moves_into, route, dest = board.moves_into, board.route, board.dest
     conditional, supports, opposite = board.conditional, board.supports, board.opposite
-    power = board.power
+    units = board.units
     # (without a variant's strength rules a unit's strengths are the rulebooks': a unit
     # standing, defending or preventing is at least 1, an unsupported attack at most 1)
     plain = not board.has_mods and not board.bonus
@@ -223,7 +223,7 @@ def _decide(board: Board, rules: Rules, paradoxes: set[int]) -> tuple[Equations,
         if prov[i] not in moves_into:
             continue  # a support, convoy or block that nobody attacks
         if (k := kind[i]) != CONVOY and _surely_cut(
-                i, k, moves_into[prov[i]], power, prov, dest, route, conditional):
+                i, k, moves_into[prov[i]], units, prov, dest, route, conditional):
             value[i] = False
         else:
             left.append(i)
@@ -301,15 +301,16 @@ def _sure_rival(i: int, movers: list[int], route: list[int], opposite: list[int]
     return False
 
 
-def _surely_cut(i: int, k: int, attackers: list[int], power: list[str], prov: Sequence[str],
-                dest: list[str], route: list[int], conditional: AbstractSet[int]) -> bool:
+def _surely_cut(i: int, k: int, attackers: list[int], units: Sequence[Unit],
+                prov: Sequence[str], dest: list[str], route: list[int],
+                conditional: AbstractSet[int]) -> bool:
     """True if support or block ``i`` (of kind ``k``) is cut whatever else happens: a unit of
     another power attacks it over land, crossing nothing conditional, and not from where the
     support is aimed (such an attack has a path, and cuts: Equations.support and .block)."""
     aimed_at = dest[i] if k == SUPPORT_MOVE else None
-    mine = power[i]
+    mine = units[i].power
     for j in attackers:  # noqa: SIM110 (a loop, as above)
-        if power[j] != mine and route[j] == LAND and prov[j] != aimed_at \
+        if units[j].power != mine and route[j] == LAND and prov[j] != aimed_at \
                 and not (conditional and j in conditional):
             return True
     return False
@@ -487,7 +488,7 @@ class _Decided:
                 return _PARADOX
             return _CONVOY_DISRUPTED
         d = b.occupant[i]
-        if d >= 0 and b.power[d] == b.power[i] and self.eq.attack(i) == 0:
+        if d >= 0 and b.units[d].power == b.units[i].power and self.eq.attack(i) == 0:
             return _SELF_DISLODGE
         return _BOUNCED
 
