@@ -43,6 +43,7 @@ _REMOVALS_KEPT = {policy: TooManyBuilds.NONE if policy is TooManyDisbands.CIVIL_
                   else TooManyBuilds(policy.value) for policy in TooManyDisbands}
 """Which of too many removals are kept, as the policy for builds says it: "civil disorder"
 voids every removal (the civil-disorder rule then chooses)."""
+_FIRST, _LAST = TooManyBuilds.FIRST, TooManyBuilds.LAST  # (an enum's member is slow to read)
 _UNREACHABLE = 1 << 20
 _KIND = {UnitType.ARMY: "armies", UnitType.FLEET: "fleets"}
 
@@ -74,19 +75,21 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
         power = given.power
         if power is None:
             power = _power_of(given, position, tables)
-        reading = (given if listed is None or listed(given)
-                   else normalize_order(position, given, rules=rules))
-        if isinstance(reading, Illegal):
-            entries.append(Entry(given, power, -1, None, reading))
+        if listed is None or listed(given):
+            entry = Entry(given, power, -1, given, None)  # (legal as it stands)
         else:
+            reading = normalize_order(position, given, rules=rules)
+            if isinstance(reading, Illegal):
+                entries.append(Entry(given, power, -1, None, reading))
+                continue
             power = reading.power or power
             entry = Entry(given, power, -1, reading, None)
-            entries.append(entry)
-            mine = legal_of.get(power)
-            if mine is None:  # (not setdefault: it would make a list for every order)
-                legal_of[power] = [entry]
-            else:
-                mine.append(entry)
+        entries.append(entry)
+        mine = legal_of.get(power)
+        if mine is None:  # (not setdefault: it would make a list for every order)
+            legal_of[power] = [entry]
+        else:
+            mine.append(entry)
 
     # Builds and waives, then removals, each power in turn and in the order given.
     hooks = position.variant.hooks
@@ -188,7 +191,8 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
 
     # Civil disorder: the removals a power did not order.
     disorder: list[Unit] = []
-    for power in position.variant.power_ids if min(counts.values(), default=0) < 0 else ():
+    # (min without its default= keyword: the keyword alone costs more than the pass)
+    for power in position.variant.power_ids if counts and min(counts.values()) < 0 else ():
         count = counts.get(power, 0)
         if count >= 0:
             continue
@@ -343,14 +347,15 @@ def _limit(wanted: list[Entry], allowed: int, policy: TooManyBuilds, illegal: Il
     """Keep ``allowed`` of the ``wanted`` entries as ``policy`` says; void the others."""
     if len(wanted) <= allowed:
         return
-    if policy is TooManyBuilds.FIRST:
+    if policy is _FIRST:
         dropped = wanted[allowed:]
-    elif policy is TooManyBuilds.LAST:
+    elif policy is _LAST:
         dropped = wanted[:len(wanted) - allowed]
     else:
         dropped = wanted
     for e in dropped:
-        if isinstance(e.order, Build | Disband):
+        # (a tuple: isinstance of a union calls the union's __instancecheck__ in Python terms)
+        if isinstance(e.order, (Build, Disband)):
             taken.discard(province_of(e.order.location))
         e.illegal, e.order = illegal, None
 

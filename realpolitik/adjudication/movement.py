@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from types import MappingProxyType
+from typing import cast
 
 from realpolitik.adjudication.backup import backup_rule
 from realpolitik.adjudication.equations import (
@@ -161,7 +162,13 @@ def _units_of(position: Position) -> tuple[list[str], list[Unit], dict[str, int]
     else:
         provinces.sort()
         units = [on_board[p] for p in provinces]
-    return provinces, units, {p: i for i, p in enumerate(provinces)}
+    # (the board's own copy, with its keys and table size, its values then replaced in C:
+    # some 2k instructions less than a dictionary built key by key; zip's strict= keyword
+    # alone would cost 1.5k a call, and both sides have the board's length)
+    index = cast("dict[str, int]", on_board.copy() if type(on_board) is MappingProxyType
+                 else dict(on_board))
+    index.update(zip(provinces, range(len(provinces))))  # noqa: B905
+    return provinces, units, index
 
 
 def _set_up(position: Position, rules: Rules, units: list[Unit], orders: Iterable[Order],
