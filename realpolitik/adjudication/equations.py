@@ -224,7 +224,8 @@ class Board:
         followed: list[Order | None] = [None] * n
         moves: list[int] = []
         self.moves = moves
-        """The units ordered to move, by index (ascending)."""
+        """The units ordered to move, by index, in the order given (each pass over them
+        decides each move on its own, and what it collects is sorted where order counts)."""
         occupant = self.occupant = [-1] * n
         """Move -> the unit in the province it enters (-1: none)."""
         self.blocks: list[int] = []
@@ -330,8 +331,7 @@ class Board:
         """Unit index -> the order it follows (None: it holds, unordered)."""
         if strengthened is not None:
             self.bonus = strengthened
-        # (the orders come in the order given: the passes below take the units in order)
-        moves.sort()
+        # (the orders come in the order given: what the passes below read in order is sorted)
         if self.blocks:
             self.blocks.sort()
         for d in contested:
@@ -426,8 +426,7 @@ class Board:
         # the army moves that may go by convoy into a province where a matching support
         # stands (only such a support can be shielded from them)
         shielding: list[int] = []
-        if by_sea:
-            by_sea.sort()
+        if by_sea:  # (in the order given: each move's route is its own)
             route = self.route
             for i in by_sea:
                 if (convoyers is _NO_CONVOYERS or convoyers[i] is _NONE) \
