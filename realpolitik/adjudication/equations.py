@@ -247,17 +247,18 @@ class Board:
         -1 if none."""
         # (borders along which units may exchange places: their moves are no head-to-head)
         swaps = variant_rules.swap_borders if variant_rules is not None else ()
-        # The supports and convoys, read once every move is known: (unit index, order).
-        support_moves: list[tuple[int, SupportMove]] = []
-        support_holds: list[tuple[int, SupportHold]] = []
-        convoys: list[tuple[int, Convoy]] = []
+        # The supports and convoys, read once every move is known (each then finds its unit:
+        # no tuple per order).
+        support_moves: list[SupportMove] = []
+        support_holds: list[SupportHold] = []
+        convoys: list[Convoy] = []
         # One pass over the orders: which unit each is for, and what it asks, read into the
         # board's lists. (Each kind is told by its exact class: ``type(x) is C`` is the
         # cheapest test, and the type checker reads it.)
         for order in orders:
             if type(order) is SupportMove:  # (the commonest order of all)
-                i = at.get(order.location, -1)
-                support_moves.append((i, order))
+                support_moves.append(order)
+                continue
             elif type(order) is Move:
                 i = at.get(order.location, -1)
                 if i < 0:
@@ -287,11 +288,11 @@ class Board:
                     by_sea.append(i)
                 continue
             elif type(order) is SupportHold:
-                i = at.get(order.location, -1)
-                support_holds.append((i, order))
+                support_holds.append(order)
+                continue
             elif type(order) is Convoy:
-                i = at.get(order.location, -1)
-                convoys.append((i, order))
+                convoys.append(order)
+                continue
             elif type(order) is Hold:
                 i = at.get(order.location, -1)
             elif kinds and isinstance(order, VariantOrder):
@@ -314,16 +315,8 @@ class Board:
                 # a waive, or an order of a kind the board does not know as given (a
                 # subclass): accepted one by one
                 raise NotAsGiven
-            if i < 0:
-                # a fleet on a coast: units are indexed by province (the supports and convoys
-                # are read again below)
+            if i < 0:  # a fleet on a coast: units are indexed by province
                 i = _coast_unit(at, province_at, order.location)
-                if type(order) is SupportMove:
-                    support_moves[-1] = (i, order)
-                elif type(order) is SupportHold:
-                    support_holds[-1] = (i, order)
-                elif type(order) is Convoy:
-                    convoys[-1] = (i, order)
             if followed[i] is not None:
                 raise NotAsGiven  # a second order for the unit
             followed[i] = order
@@ -348,7 +341,13 @@ class Board:
         # the tables of supports and convoying fleets given a second entry (read in the order
         # given: sorted below into the order of the units)
         crowded: list[list[int]] = []
-        for i, support_move in support_moves:
+        for support_move in support_moves:
+            i = at.get(support_move.location, -1)
+            if i < 0:
+                i = _coast_unit(at, province_at, support_move.location)
+            if followed[i] is not None:
+                raise NotAsGiven  # a second order for the unit
+            followed[i] = support_move
             kind[i] = SUPPORT_MOVE
             to = support_move.destination
             d = province_at[to]
@@ -371,7 +370,13 @@ class Board:
                     given.append(i)
             else:
                 matched[i] = False
-        for i, support_hold in support_holds:
+        for support_hold in support_holds:
+            i = at.get(support_hold.location, -1)
+            if i < 0:
+                i = _coast_unit(at, province_at, support_hold.location)
+            if followed[i] is not None:
+                raise NotAsGiven
+            followed[i] = support_hold
             kind[i] = SUPPORT_HOLD
             d = dest[i] = province_at[support_hold.supported_location]
             t = target[i] = at.get(d, -1)
@@ -386,7 +391,13 @@ class Board:
                     given.append(i)
             else:
                 matched[i] = False
-        for i, convoy in convoys:
+        for convoy in convoys:
+            i = at.get(convoy.location, -1)
+            if i < 0:
+                i = _coast_unit(at, province_at, convoy.location)
+            if followed[i] is not None:
+                raise NotAsGiven
+            followed[i] = convoy
             kind[i] = CONVOY
             t = target[i] = at.get(province_at[convoy.army_location], -1)
             d = dest[i] = province_at[convoy.destination]
