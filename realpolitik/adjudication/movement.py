@@ -177,9 +177,8 @@ def _set_up(position: Position, rules: Rules, units: list[Unit], orders: Iterabl
     """The board of the phase: its units (:func:`_units_of`) and the orders they follow
     (:class:`Board`; ``explain``: everything the sentences read)."""
     variant = position.variant
-    return Board(units, orders, tables_for(variant), rules, provinces, index,
-                 variant_rules=variant.rules, defence_bonus=defence_bonus,
-                 modifiers=modifiers, kinds=variant.kinds, explain=explain)
+    return Board(units, orders, tables_for(variant), rules, provinces, index, variant.rules,
+                 defence_bonus, modifiers, variant.kinds, explain)
 
 
 def _decide(board: Board, rules: Rules, paradoxes: set[int]) -> tuple[Equations, list[bool]]:

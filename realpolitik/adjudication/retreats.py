@@ -146,12 +146,11 @@ def adjudicate_retreats(position: Position, orders: Iterable[Order], rules: Rule
         board = before
     else:
         board = MappingProxyType({p: units[p] for p in sorted(units)})
-    return Resolution(
-        phase=position.phase,
-        results=partial(_results, tuple(entries), chosen, going, drawn,
-                        place_writer(position.variant)),
-        units=board,
-    )
+    # (positional: a class called with keywords builds a dictionary of them first)
+    return Resolution(position.phase,
+                      partial(_results, tuple(entries), chosen, going, drawn,
+                              place_writer(position.variant)),
+                      board)
 
 
 def _results(entries: tuple[Entry, ...], chosen: Mapping[int, Entry],
