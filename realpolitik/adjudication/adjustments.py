@@ -128,7 +128,7 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
             if limited and any(isinstance(e.order, Build) for e in wanted):
                 _limit_builds(position, power, wanted, count, rules.too_many_builds, built)
             else:
-                _limit(wanted, count, rules.too_many_builds, _TOO_MANY_BUILDS, built)
+                _limit(wanted, count, rules.too_many_builds, _TOO_MANY_BUILDS, built, province_at)
             # removals of units built in these orders (a variant's rule): after the builds
             for e in mine:
                 if isinstance(e.order, Disband):
@@ -146,7 +146,7 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
                     wanted.append(e)
             # "civil disorder": every removal is void and the civil-disorder rule chooses.
             _limit(wanted, -count, _REMOVALS_KEPT[rules.too_many_disbands], _TOO_MANY_REMOVALS,
-                   removed)
+                   removed, province_at)
             first = hooks.removal_first(position, power)
             if first is not None:
                 # units of other types go only once every unit of this type is removed
@@ -342,8 +342,9 @@ def _limit_builds(position: Position, power: str, wanted: list[Entry], allowed: 
 
 
 def _limit(wanted: list[Entry], allowed: int, policy: TooManyBuilds, illegal: Illegal,
-           taken: set[str]) -> None:
-    """Keep ``allowed`` of the ``wanted`` entries as ``policy`` says; void the others."""
+           taken: set[str], province_at: Mapping[str, str]) -> None:
+    """Keep ``allowed`` of the ``wanted`` entries as ``policy`` says; void the others (and
+    free their provinces in ``taken``; ``province_at``: the map's location -> province)."""
     if len(wanted) <= allowed:
         return
     if policy is _FIRST:
@@ -355,7 +356,7 @@ def _limit(wanted: list[Entry], allowed: int, policy: TooManyBuilds, illegal: Il
     for e in dropped:
         # (a tuple: isinstance of a union calls the union's __instancecheck__ in Python terms)
         if isinstance(e.order, (Build, Disband)):
-            taken.discard(province_of(e.order.location))
+            taken.discard(province_at[e.order.location])
         e.illegal, e.order = illegal, None
 
 
