@@ -639,7 +639,8 @@ class Board:
         shores = tables.shore_convoy_spaces
         origin_seas = shores.get(prov[i], frozenset())
         dest_seas = shores.get(self.dest[i], frozenset())
-        ends = [c for c in fleets if not empty.own_ends or self.power[c] == empty.power]
+        units = self.units
+        ends = [c for c in fleets if not empty.own_ends or units[c].power == empty.power]
         start = {c for c in ends if prov[c] in origin_seas}
         end = {c for c in ends if prov[c] in dest_seas}
         if not start or not end:
@@ -818,7 +819,7 @@ class Equations:
         b = self.board
         if node < b.n:
             return self.resolve(node)
-        return not any(b.power[j] != b.power[i] and self.path(j)
+        return not any(b.units[j].power != b.units[i].power and self.path(j)
                        for j in b.moves_into.get(b.empty_space[node - b.n], ()))
 
     def empty_reach(self, i: int) -> tuple[set[int], set[int]]:
@@ -906,8 +907,8 @@ class Equations:
     def block(self, j: int) -> bool:
         """The decision of a block: not cut by any attack of another power's unit."""
         b = self.board
-        power = b.power[j]
-        return not any(b.power[m] != power and self.path(m)
+        power = b.units[j].power
+        return not any(b.units[m].power != power and self.path(m)
                        for m in b.moves_into.get(b.prov[j], ()))
 
     def closed_crossing(self, i: int) -> tuple[str, str, tuple[int, ...]]:
@@ -930,7 +931,7 @@ class Equations:
                 fleets = tuple(
                     j for j in (there, *b.moves_into.get(gate.watch, ()))
                     if j >= 0 and j != i and b.units[j].type is _FLEET
-                    and b.power[j] != b.power[i]
+                    and b.units[j].power != b.units[i].power
                     and (self.resolve(j) if j != there else
                          b.kind[j] != MOVE or not self.resolve(j)))
                 if gate.closed_by_foreign_fleet and fleets:
@@ -952,10 +953,10 @@ class Equations:
         stays = there >= 0 and (b.kind[there] != MOVE or not self.resolve(there))
         movers = b.moves_into.get(watch, ())
         if gate.closed_by_foreign_fleet:
-            if stays and b.units[there].type is _FLEET and b.power[there] != b.power[i]:
+            if stays and b.units[there].type is _FLEET and b.units[there].power != b.units[i].power:
                 return True
             for j in movers:
-                if (j != i and b.units[j].type is _FLEET and b.power[j] != b.power[i]
+                if (j != i and b.units[j].type is _FLEET and b.units[j].power != b.units[i].power
                         and self.resolve(j)):
                     return True
         # A stand-off: two or more moves into the space, none succeeds, and it is left empty.
@@ -998,7 +999,7 @@ class Equations:
         against = self.board.mods.defence_against
         if not against or by < 0:
             return 0
-        return against.get(province, _NO_BONUS).get(self.board.power[by], 0)
+        return against.get(province, _NO_BONUS).get(self.board.units[by].power, 0)
 
     def requirement_fails(self, i: int) -> DislodgeRequirement | None:
         """The dislodging condition move ``i`` does not meet on the unit at its destination,
@@ -1016,7 +1017,7 @@ class Equations:
         if need.supports:
             given = sum(1 for s in b.supports[i]
                         if (need.support_type is None or b.units[s].type is need.support_type)
-                        and b.power[s] != b.power[d] and self.resolve(s))
+                        and b.units[s].power != b.units[d].power and self.resolve(s))
             if given < need.supports:
                 return need
         return None
@@ -1066,7 +1067,7 @@ class Equations:
             return 0
         lowered = b.mods.prevent_against
         if lowered and by >= 0:
-            change = lowered.get(b.prov[i], _NO_BONUS).get(b.power[by], 0)
+            change = lowered.get(b.prov[i], _NO_BONUS).get(b.units[by].power, 0)
             if change:
                 return max(0, self.prevent(i) + change)
         j = b.opposite[i]
@@ -1136,7 +1137,7 @@ class Equations:
         b = self.board
         if c in b.fragile:
             # a fragile convoy fails on any attack, as a support is cut
-            return not any(b.power[j] != b.power[c] and self.path(j)
+            return not any(b.units[j].power != b.units[c].power and self.path(j)
                            for j in b.moves_into.get(b.prov[c], ()))
         for j in b.moves_into.get(b.prov[c], ()):  # noqa: SIM110 (a loop: see move())
             if self.resolve(j):

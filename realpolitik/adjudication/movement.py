@@ -650,7 +650,7 @@ class _Explainer(_Decided):
                          f"{text} was cut: the blocking unit was dislodged by {clause}.",
                          by=(self.order_text(j),))
         cutters = [self.order_text(j) for j in b.moves_into.get(b.prov[s], ())
-                   if b.power[j] != b.power[s] and eq.path(j)]
+                   if b.units[j].power != b.units[s].power and eq.path(j)]
         return _said(_CUT, f"{text} was cut by the attack of {and_list(cutters)} (a block is "
                            f"cut as a support is).", by=tuple(cutters))
 
@@ -779,7 +779,7 @@ class _Explainer(_Decided):
             if node >= b.n:
                 space = b.empty_space[node - b.n]
                 attackers = [self.order_text(j) for j in b.moves_into.get(space, ())
-                             if b.power[j] != b.power[i] and eq.path(j)]
+                             if b.units[j].power != b.units[i].power and eq.path(j)]
                 parts.append(f"{self.places.name(space)}, empty, was attacked by "
                              f"{and_list(attackers)}")
                 by.extend(attackers)
@@ -816,7 +816,7 @@ class _Explainer(_Decided):
                          f"{text} was cut: the supporting unit was dislodged by {clause}.",
                          by=(self.order_text(j),))
         cutters = [self.order_text(j) for j in b.moves_into.get(b.prov[s], ())
-                   if b.power[j] != b.power[s] and eq.path(j)]
+                   if b.units[j].power != b.units[s].power and eq.path(j)]
         return _said(_CUT,
                      f"{text} was cut by the attack of {and_list(cutters)}.",
                      by=tuple(cutters))
@@ -851,7 +851,7 @@ class _Explainer(_Decided):
                          by=(self.order_text(j),))
         if not self.value[c]:
             attackers = [self.order_text(j) for j in b.moves_into.get(b.prov[c], ())
-                         if b.power[j] != b.power[c] and eq.path(j)]
+                         if b.units[j].power != b.units[c].power and eq.path(j)]
             return _said(_CUT, f"{text} was cut by the attack of {and_list(attackers)} (a "
                                f"fragile convoy fails when a convoying fleet is attacked).",
                          by=tuple(attackers))
