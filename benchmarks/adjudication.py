@@ -26,6 +26,16 @@ allocations happen to cross its threshold and make counts with it on move by som
     PYTHONHASHSEED=0 valgrind --tool=callgrind --collect-atstart=no \\
         --toggle-collect=functools_reduce --callgrind-out-file=/dev/null \\
         .venv/bin/python benchmarks/adjudication.py --in-game process --no-gc
+
+``--stage units|board|decide|resolution`` replays the recorded movement phases once with only
+that stage of the movement adjudicator inside :func:`functools.reduce` (the units in order and
+their index; the board set up from the orders; the pre-pass and the solver; who moved, the
+next board and the record), each stage's inputs made beforehand; under callgrind with
+``--toggle-collect=functools_reduce``, the count divided by the phases is that stage's cost::
+
+    PYTHONHASHSEED=0 valgrind --tool=callgrind --collect-atstart=no \\
+        --toggle-collect=functools_reduce --callgrind-out-file=/dev/null \\
+        .venv/bin/python benchmarks/adjudication.py --stage board
 """
 
 from __future__ import annotations
@@ -38,6 +48,7 @@ import time
 from collections.abc import Callable
 from functools import reduce
 from pathlib import Path
+from typing import Any
 
 try:
     import realpolitik  # noqa: F401
@@ -49,11 +60,13 @@ from realpolitik.adjudication import adjudicate  # noqa: E402
 from realpolitik.game import Game  # noqa: E402
 from realpolitik.orders import Order  # noqa: E402
 from realpolitik.position import PhaseType, Position  # noqa: E402
-from realpolitik.rules import Rules  # noqa: E402
+from realpolitik.rules import Rules, rules_for  # noqa: E402
 from realpolitik.variant import load_variant  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench import RULES, Timing, play_native, random_orders  # noqa: E402
+
+_DEFAULT = rules_for("2023")  # (as adjudicate's)
 
 Phase = tuple[Position, tuple[Order, ...], Rules | None, bool]
 """What one phase's ``adjudicate`` call was given: position, orders, rules, checked."""
@@ -132,6 +145,49 @@ def in_game(what: str, games: int, seed: int, end_year: int, only: str | None) -
         names["adjudicate"] = real_adjudicate
 
 
+def stage(name: str, phases: list[Phase]) -> int:
+    """Run one stage of the movement adjudicator (``units``, ``board``, ``decide`` or
+    ``resolution``) on every movement phase of ``phases``, inside :func:`functools.reduce`;
+    returns the number of phases."""
+    from realpolitik.adjudication import movement  # (its internals: a measuring tool)
+
+    moves = [p for p in phases if p[0].phase.type is PhaseType.MOVEMENT]
+    gc.collect()
+    set_up = []
+    for position, orders, rules, _checked in moves:
+        position.caches.clear()
+        hooks = position.variant.hooks
+        provinces, units, index = movement._units_of(position)  # noqa: SLF001
+        set_up.append((position, rules or _DEFAULT, units, orders, provinces, index,
+                       hooks.defence_bonuses(position), hooks.movement_modifiers(position)))
+    if name == "units":
+        reduce(lambda _, p: movement._units_of(p[0]), set_up, None)  # noqa: SLF001
+        return len(moves)
+    if name == "board":
+        reduce(lambda _, p: movement._set_up(*p), set_up, None)  # noqa: SLF001
+        return len(moves)
+    boards = [(movement._set_up(*p), p) for p in set_up]  # noqa: SLF001
+    if name == "decide":
+        reduce(lambda _, b: movement._decide(b[0], b[1][1], set()), boards, None)  # noqa: SLF001
+        return len(moves)
+    decided = []
+    for board, p in boards:
+        paradoxes: set[int] = set()
+        equations, value = movement._decide(board, p[1], paradoxes)  # noqa: SLF001
+        decided.append((board, equations, value, paradoxes, p))
+
+    def resolve(_: object, d: tuple[Any, ...]) -> object:
+        board, equations, value, paradoxes, p = d
+        position, rules = p[0], p[1]
+        record = movement._Record(position, rules, p[3], None, None, p[6], value,  # noqa: SLF001
+                                  paradoxes, p[7])
+        return movement._Decided(board, equations, value, paradoxes).resolution(  # noqa: SLF001
+            position, rules, record)
+
+    reduce(resolve, decided, None)
+    return len(moves)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=3, help="games to record (default 3)")
@@ -148,6 +204,9 @@ def main(argv: list[str] | None = None) -> int:
                              "functools.reduce, for callgrind, instead of replaying")
     parser.add_argument("--no-gc", action="store_true",
                         help="with --in-game: the garbage collector off")
+    parser.add_argument("--stage", choices=("units", "board", "decide", "resolution"),
+                        help="replay one stage of the movement phases once inside "
+                             "functools.reduce, for callgrind")
     args = parser.parse_args(argv)
     if args.in_game:
         if args.no_gc:
@@ -158,6 +217,11 @@ def main(argv: list[str] | None = None) -> int:
               f"{f' of the {args.only} phases' if args.only else ''} inside functools.reduce")
         return 0
     phases = record(args.games, args.seed, args.end_year, args.variant)
+    if args.stage:
+        count = stage(args.stage, phases)
+        print(f"{count} movement phases of {args.variant}: {args.stage} inside "
+              f"functools.reduce")
+        return 0
     print(f"{len(phases)} phases of {args.variant} recorded ({args.games} game(s) from seed "
           f"{args.seed}); "
           f"best of {args.rounds} replays, CPU time per phase")
