@@ -214,7 +214,10 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
     elif not added and in_sorted_order(units):
         board = MappingProxyType(units)
     else:
-        board = MappingProxyType({p: units[p] for p in sorted(units)})
+        in_order: dict[str, Unit] = {}  # (a loop: a comprehension is a function call)
+        for p in sorted(units):
+            in_order[p] = units[p]
+        board = MappingProxyType(in_order)
     # (positional: a class called with keywords builds a dictionary of them first)
     return Resolution(position.phase, partial(_results, tuple(entries), position), board, (),
                       _NO_OPTIONS, _NO_STANDOFFS, tuple(disorder) if disorder else ())

@@ -402,7 +402,12 @@ class _Decided:
         # (the engine keeps a board's provinces in sorted order: with no unit moved, the board
         # as it was, if that was)
         if went or list(new_units) != prov:
-            new_units = {p: new_units[p] for p in sorted(new_units)}
+            # (a loop, not a comprehension: on this interpreter a comprehension is a function
+            # made and called, some 1.2k instructions more)
+            in_order: dict[str, Unit] = {}
+            for p in sorted(new_units):
+                in_order[p] = new_units[p]
+            new_units = in_order
         return Resolution(position.phase, record, MappingProxyType(new_units), tuple(dislodged),
                           options, standoffs)
 

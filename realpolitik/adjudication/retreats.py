@@ -24,7 +24,7 @@ from realpolitik.hooks import VariantHooks
 from realpolitik.legality import Illegal, normalize_order, retreat_options
 from realpolitik.listing import listed_checker
 from realpolitik.orders import Disband, Order, Retreat, Waive
-from realpolitik.position import Position, moved_unit
+from realpolitik.position import Position, Unit, moved_unit
 from realpolitik.rules import DuplicateOrders, Rules
 from realpolitik.variant_rules import UnorderedRetreats
 from realpolitik.writing import PlaceWriter, place_writer
@@ -145,7 +145,10 @@ def adjudicate_retreats(position: Position, orders: Iterable[Order], rules: Rule
             and in_sorted_order(before):
         board = before
     else:
-        board = MappingProxyType({p: units[p] for p in sorted(units)})
+        in_order: dict[str, Unit] = {}  # (a loop: a comprehension is a function call)
+        for p in sorted(units):
+            in_order[p] = units[p]
+        board = MappingProxyType(in_order)
     # (positional: a class called with keywords builds a dictionary of them first)
     return Resolution(position.phase,
                       partial(_results, tuple(entries), chosen, going, drawn,
