@@ -198,8 +198,10 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
         count = counts.get(power, 0)
         if count >= 0:
             continue
-        missing = -count - sum(1 for e in legal_of.get(power, ())
-                               if e.illegal is None and isinstance(e.order, Disband))
+        missing = -count
+        for e in legal_of.get(power, ()):  # (a loop: a generator is a frame made and resumed)
+            if e.illegal is None and isinstance(e.order, Disband):
+                missing -= 1
         if missing > 0:
             remaining = [u for u in units.values() if u.power == power]
             chosen = civil_disorder_removals(position, power, remaining, missing, rules)
