@@ -574,7 +574,12 @@ class Board:
         assert isinstance(order, Move)
         origin, dest = self.prov[i], self.dest[i]
         by_land = dest in tables.army_adj.get(origin, ())
-        fleets = [c for c in self.convoyers[i] if self.prov[c] in tables.convoy_spaces]
+        # (loops, not comprehensions: this runs for most army moves a fleet may carry)
+        prov, convoy_spaces = self.prov, tables.convoy_spaces
+        fleets: list[int] = []
+        for c in self.convoyers[i]:
+            if prov[c] in convoy_spaces:
+                fleets.append(c)
         units = self.units
         power = units[i].power
         own_fleet = False
