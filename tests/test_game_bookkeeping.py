@@ -42,3 +42,20 @@ def test_adjustment_counts_are_centres_less_units() -> None:
         centres = Counter(position.centers.values())
         assert adjustment_counts(position) == {
             power: centres[power] - units[power] for power in position.variant.power_ids}
+
+
+def test_phase_records_are_the_values_the_constructor_makes() -> None:
+    """The game makes each phase's record without PhaseRecord's __init__: every field is set,
+    and the record equals, hashes and pickles as the one the constructor makes."""
+    import pickle
+    from dataclasses import fields
+
+    from realpolitik.game import PhaseRecord
+
+    game = _played(2, years=3)
+    assert game.history
+    for record in game.history:
+        plain = PhaseRecord(*(getattr(record, f.name) for f in fields(PhaseRecord)))
+        assert record == plain and repr(record) == repr(plain)
+    again = pickle.loads(pickle.dumps(game.history[-1]))
+    assert type(again) is PhaseRecord and again.civil_disorder == game.history[-1].civil_disorder
