@@ -583,7 +583,7 @@ def annihilated_units(before: Position, resolution: Resolution) -> list[tuple[Un
     dislodged it, as text (``A E22 - E21``); none after other phases."""
     if len(before.units) == len(resolution.units) + len(resolution.dislodged) \
             or before.phase.type is not _MOVEMENT:
-        return []  # every unit is on the board or waiting to retreat (results not read)
+        return []  # (every unit on the board or waiting to retreat, or no movement phase)
     # (imported here, after the tests that settle nearly every phase: writing imports variant,
     # which imports this module, and an import statement costs thousands of instructions)
     from realpolitik.writing import write_order
