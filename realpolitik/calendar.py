@@ -210,6 +210,10 @@ class Calendar:
     up by name on every call, and the game asks for every phase it plays)."""
     _counts: tuple[bool, ...] = field(init=False, repr=False, compare=False)
     """Per slot: True if the centres change hands when that phase is over (:meth:`ends_count`)."""
+    _first_count: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """Per slot: how many slots on from it (0: itself) the first whose phase ends with the
+    centres changing hands is, within a year; -1 if no season counts them
+    (:meth:`centers_counted` reads it instead of walking the slots)."""
     _walks: tuple[tuple[tuple[bool, str, int, PhaseType], ...], ...] = field(
         init=False, repr=False, compare=False)
     """Per slot: :meth:`candidates_after` a phase of that slot, as (centres change on the way,
@@ -225,6 +229,9 @@ class Calendar:
         counts = tuple(kind is PhaseType.RETREATS and self._by_code[code].centers_change
                        for code, kind in slots)
         object.__setattr__(self, "_counts", counts)
+        object.__setattr__(self, "_first_count", tuple(
+            next((k for k in range(len(slots)) if counts[(start + k) % len(slots)]), -1)
+            for start in range(len(slots))))
         object.__setattr__(self, "_walks", tuple(_walk(slots, counts, start)
                                                  for start in range(len(slots))))
 
@@ -302,17 +309,17 @@ class Calendar:
         played, then the one the game went on to)."""
         # The phases from ``before`` on, numbered from its place in its year: the k-th is slot
         # k % n of year before.year + k // n (no Phase is made: the game asks every phase).
-        counts = self._counts
-        n = len(counts)
+        # The centres changed hands if the first phase that ends with them changing hands,
+        # ``first`` slots on from ``before``, was over before ``after`` (a table read, not a walk).
         start = self._index(before)
+        first = self._first_count[start]
+        if first < 0:
+            return False
         end = self._index_of.get((after.season, after.type))
-        stop = -1 if end is None else (after.year - before.year) * n + end
-        for k in range(start, start + 2 * n + 1):
-            if k == stop:
-                return False
-            if counts[k % n]:
-                return True
-        return False
+        if end is None:
+            return True
+        stop = (after.year - before.year) * len(self._counts) + end
+        return not start <= stop <= start + first
 
     def last_adjustments(self, year: int) -> Phase | None:
         """The last adjustment phase of ``year`` (None if the year has none)."""

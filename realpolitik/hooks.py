@@ -78,6 +78,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from realpolitik.calendar import PhaseType
 from realpolitik.errors import HookError, RealpolitikError, VariantError
 from realpolitik.geography import Terrain, UnitType, province_of
 from realpolitik.orders import Move
@@ -97,6 +98,9 @@ if TYPE_CHECKING:  # pragma: no cover - the hooks take the engine's values, made
     from realpolitik.orders import Build, Order
     from realpolitik.position import DislodgedUnit, Position, Unit
     from realpolitik.variant import Setup, Variant
+
+_MOVEMENT = PhaseType.MOVEMENT
+"""(read once: an enum member read through its class goes through the metaclass)"""
 
 __all__ = [
     "DislodgeRequirement",
@@ -544,10 +548,15 @@ class VariantHooks:
         where centres are "computed for each individual country" (1992 XV.3, 1971 XIV.2). The
         one with most wins if several reach it.
         """
-        held = Counter(u.power for u in position.units.values()) if count_units \
-            else Counter(position.centers.values())
-        if max(held.values(), default=0) * max(map(len, teams), default=0) < target:
+        if count_units:
+            held = Counter(u.power for u in position.units.values())
+            most = max(held.values(), default=0)
+        else:  # (the centres counted once per position: the winter's adjustments count them)
+            most = max(position.center_counts().values(), default=0)
+        if most * max(map(len, teams), default=0) < target:
             return None  # (no team can have enough: asked every year, true nearly always)
+        if not count_units:
+            held = Counter(position.center_counts())
         what = "units on the board" if count_units else "supply centres"
         if per_power:
             best_power, best_team, best_score = "", -1, -1
@@ -572,15 +581,13 @@ def annihilated_units(before: Position, resolution: Resolution) -> list[tuple[Un
     """The units of ``before`` that its movement phase dislodged and removed at once (they are
     neither on the board nor among the dislodged of ``resolution``), each with the move that
     dislodged it, as text (``A E22 - E21``); none after other phases."""
-    if len(before.units) == len(resolution.units) + len(resolution.dislodged):
-        return []  # every unit is on the board or waiting to retreat (results not read)
-    # (imported here, after the test that settles nearly every phase: position.py imports
-    # this module, and an import statement costs thousands of instructions each time)
-    from realpolitik.position import PhaseType
+    if len(before.units) == len(resolution.units) + len(resolution.dislodged) \
+            or before.phase.type is not _MOVEMENT:
+        return []  # (every unit on the board or waiting to retreat, or no movement phase)
+    # (imported here, after the tests that settle nearly every phase: writing imports variant,
+    # which imports this module, and an import statement costs thousands of instructions)
     from realpolitik.writing import write_order
 
-    if before.phase.type is not PhaseType.MOVEMENT:
-        return []
     attacks: dict[str, str] = {}
     moved: set[str] = set()
     for result in resolution.results:

@@ -163,13 +163,12 @@ def adjustment_count(position: Position, power: str) -> int:
 
 
 def _count_adjustments(position: Position) -> Mapping[str, int]:
-    # (one pass over the centres and one over the units, counting: a Fall turn's next
+    # (the centres counted once per position, then one pass over the units: a Fall turn's next
     # position asks this of the winter, before anything groups the board by power)
     power_ids = position.variant.power_ids
     counts = dict.fromkeys(power_ids, 0)
+    counts.update(position.center_counts())  # (counted once: the victory check reads them too)
     count = counts.get
-    for owner in position.centers.values():
-        counts[owner] = count(owner, 0) + 1
     for unit in position.units.values():
         power = unit.power
         counts[power] = count(power, 0) - 1

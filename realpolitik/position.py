@@ -242,6 +242,11 @@ class Position:
         """The supply centres ``power`` owns, sorted."""
         return _centers_by_power(self).get(power, ())
 
+    def center_counts(self) -> Mapping[str, int]:
+        """Each owner of supply centres -> how many it owns (worked out once; read only): a
+        Fall turn's victory check and the winter's adjustments both count them."""
+        return _center_counts(self)
+
     def dislodged_of(self, power: str) -> tuple[DislodgedUnit, ...]:
         """The dislodged units of ``power``."""
         return tuple(d for d in self.dislodged if d.unit.power == power)
@@ -340,6 +345,14 @@ def _group_centers(position: Position) -> dict[str, tuple[str, ...]]:
     return {p: tuple(sorted(cs)) for p, cs in grouped.items()}
 
 
+def _count_centers(position: Position) -> Mapping[str, int]:
+    counts: dict[str, int] = {}
+    count = counts.get
+    for owner in position.centers.values():
+        counts[owner] = count(owner, 0) + 1
+    return counts
+
+
 _units_by_power: CacheSlot[Position, dict[str, tuple[Unit, ...]]] = CacheSlot(
     "units by power", _group_units)
 """Power -> its units, in map order (one entry per power with units)."""
@@ -349,3 +362,6 @@ _powers_with_units: CacheSlot[Position, frozenset[str]] = CacheSlot(
 _centers_by_power: CacheSlot[Position, dict[str, tuple[str, ...]]] = CacheSlot(
     "centres by power", _group_centers)
 """Owner -> its supply centres, sorted (one entry per owner)."""
+_center_counts: CacheSlot[Position, Mapping[str, int]] = CacheSlot(
+    "centre counts", _count_centers)
+"""Owner -> how many supply centres it owns (one entry per owner)."""

@@ -1,0 +1,61 @@
+"""The game's bookkeeping around the adjudicator, worked out once and shared, against the
+plain counts it stands for."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from realpolitik.game import Game
+from realpolitik.legality import adjustment_counts
+
+
+def _played(seed: int, years: int = 6) -> Game:
+    rng = random.Random(seed)
+    game = Game("classical")
+    while not game.is_over and game.phase.year < 1901 + years:
+        for power in game.powers_to_order():
+            listed = game.legal_orders(power)
+            game.submit(power, [options[rng.randrange(len(options))]
+                                for options in listed.values()])
+        game.process()
+    return game
+
+
+def test_centre_counts_are_the_centres_owned_per_owner() -> None:
+    """Position.center_counts (read by the victory check and the winter's counts) is the
+    number of centres each owner holds, in every position of played games."""
+    for seed in range(3):
+        game = _played(seed)
+        for position in [record.position for record in game.history] + [game.position]:
+            assert dict(position.center_counts()) == dict(Counter(position.centers.values()))
+
+
+def test_adjustment_counts_are_centres_less_units() -> None:
+    """The winter's counts, from the shared centre counts: centres owned less units, for every
+    power, in every winter played."""
+    game = _played(1)
+    winters = [r.position for r in game.history if r.position.phase.type.name == "ADJUSTMENTS"]
+    assert winters
+    for position in winters:
+        units = Counter(unit.power for unit in position.units.values())
+        centres = Counter(position.centers.values())
+        assert adjustment_counts(position) == {
+            power: centres[power] - units[power] for power in position.variant.power_ids}
+
+
+def test_phase_records_are_the_values_the_constructor_makes() -> None:
+    """The game makes each phase's record without PhaseRecord's __init__: every field is set,
+    and the record equals, hashes and pickles as the one the constructor makes."""
+    import pickle
+    from dataclasses import fields
+
+    from realpolitik.game import PhaseRecord
+
+    game = _played(2, years=3)
+    assert game.history
+    for record in game.history:
+        plain = PhaseRecord(*(getattr(record, f.name) for f in fields(PhaseRecord)))
+        assert record == plain and repr(record) == repr(plain)
+    again = pickle.loads(pickle.dumps(game.history[-1]))
+    assert type(again) is PhaseRecord and again.civil_disorder == game.history[-1].civil_disorder
