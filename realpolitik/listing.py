@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from itertools import chain, compress, filterfalse, repeat
 from operator import attrgetter, is_
 from types import FunctionType, MappingProxyType
-from typing import NamedTuple, TypeVar
+from typing import NamedTuple, TypeVar, cast
 
 from realpolitik.caches import Bounded, CacheSlot
 from realpolitik.geography import UnitType, province_of
@@ -438,12 +438,15 @@ class _UnitPlaces:
         """(unit type, location) -> its code."""
         self.province: list[int] = [pid[province_of(loc)] for _, loc in standing]
         """Code -> the id of the unit's province."""
-        self.occupant_at: list[tuple[int, int]] = [
+        self.occupant_at: list[tuple[int, object]] = [
             (prov_id, tables.occupant_keys[key])
             for prov_id, key in zip(self.province, standing, strict=True)]
         """Code -> (the id of the unit's province, its support key to hold
-        (:meth:`MapTables.support_key`))."""
-        self.moves_at: list[tuple[tuple[int, int], ...]] = [
+        (:meth:`MapTables.support_key`)). The keys are ints typed ``object`` here and in the
+        listing's table of keys by province: compiled, an ``int`` would be unboxed and boxed
+        again as a new object, which the supports' look-up compares by value (see
+        :class:`_Supports`)."""
+        self.moves_at: list[tuple[tuple[int, object], ...]] = [
             tuple(zip(map(pid.__getitem__, tables.moves_into[key]), tables.mover_keys[key],
                       strict=True)) for key in standing]
         """Code -> (province id, support key) of each move it can make without a convoy."""
@@ -663,56 +666,40 @@ _present: Callable[[None, Iterable[Order | None]], Iterator[Order]] = filter
 _NOTHING_SPARED: frozenset[int] = frozenset()
 
 
-def _army_head(made: _Made, reach: frozenset[str], army_adj: Mapping[str, frozenset[str]],
-               ) -> tuple[Order, ...]:
-    """The head of an army that could be convoyed to ``reach`` (:meth:`_Made.head`, looked
-    up in its ``heads`` first)."""
-    head = made.heads.get(reach)
-    if head is None:
-        head = made.head(reach, army_adj[made.province])
-    return head
-
-
-def _with_supports(made: _Made, head: tuple[Order, ...], into: list[list[int]],
+def _with_supports(made: _Made, head: tuple[Order, ...], into: list[list[object]],
                    spared: frozenset[int] = _NOTHING_SPARED, tail: tuple[Order, ...] = (),
                    ) -> tuple[Order, ...]:
-    """A unit's orders: ``head``, then its supports of the support keys ``into`` each province
-    it reaches (``made.reach_ids``), in order (but its own moves, None in ``made.supports``,
-    and ``spared``), then ``tail``.
+    """A unit's orders, compiled: ``head``, then its supports of the support keys ``into``
+    each province it reaches (``made.reach_ids``), in order (but its own moves, None in
+    ``made.supports``, and ``spared``), then ``tail``.
 
-    The two builds want different idioms for the same steps (``docs/compat.md``, "The
-    compiled path"): compiled, typed loops over the lists of ints are C loops, some three
-    times as fast as the ``filter(None, map(...))`` pipeline, which runs in C either way;
-    interpreted, that pipeline over the keys joined first is some 7% cheaper over the whole
-    listing than the loops' bytecode. ``tests/test_listing.py`` checks that both give the same
-    orders."""
-    if _TYPED_LOOPS:
-        supports = made.supports
-        orders = list(head)
-        if spared:
-            for reached in made.reach_ids:
-                for key in into[reached]:
-                    support = supports[key]
-                    if support is not None and key not in spared:
-                        orders.append(support)
-        else:
-            for reached in made.reach_ids:
-                for key in into[reached]:
-                    support = supports[key]
-                    if support is not None:
-                        orders.append(support)
-        if tail:
-            orders += tail
-        return tuple(orders)
-    keys: list[int] = []
-    for reached in made.reach_ids:
-        keys += into[reached]
-    supported = _present(None, map(made.support_of, keys if not spared
-                                   else filterfalse(spared.__contains__, keys)))
-    return (*head, *supported, *tail)
+    The two builds want different idioms for this step (``docs/compat.md``, "The compiled
+    path"): compiled, these typed loops over lists of ints are C loops, several times as fast
+    as the ``filter(None, map(...))`` pipeline over the keys joined first, which runs in C
+    either way; interpreted, the pipeline (:func:`_list_movement`) is cheaper than the loops'
+    bytecode (7% over the whole listing). ``tests/test_listing.py`` checks that both give the
+    same orders."""
+    supports = made.supports
+    orders = list(head)
+    # (the keys are read as objects, not ints: see _Supports)
+    if spared:
+        for reached in made.reach_ids:
+            for key in into[reached]:
+                support = supports[key]
+                if support is not None and key not in spared:
+                    orders.append(support)
+    else:
+        for reached in made.reach_ids:
+            for key in into[reached]:
+                support = supports[key]
+                if support is not None:
+                    orders.append(support)
+    if tail:
+        orders += tail
+    return tuple(orders)
 
 
-_TYPED_LOOPS: bool = not isinstance(_army_head, FunctionType)
+_TYPED_LOOPS: bool = not isinstance(_with_supports, FunctionType)
 """True where this module is compiled (its functions are then not Python functions): the
 listing's hot loops take the idiom each build runs fastest (:func:`_with_supports`)."""
 
@@ -747,7 +734,7 @@ def _list_movement(position: Position, powers: frozenset[str],
     # (a list per province: looked up by index, the listing costs some 6% less than with a
     # dictionary of the provinces acted on; the empty lists cost about 2 us a phase on the
     # classical map and 80 us on one of 2,000 spaces, where the listing takes some 4 ms)
-    into: list[list[int]] = [[] for _ in range(numbered.provinces)]
+    into: list[list[object]] = [[] for _ in range(numbered.provinces)]
     # (plain loops: Python 3.11 runs ``into[p].append(k)`` as specialised instructions, some
     # twice as fast as calling list.append through map)
     for prov_id, key in map(numbered.occupant_at.__getitem__, codes):
@@ -787,41 +774,55 @@ def _list_movement(position: Position, powers: frozenset[str],
         made = made_get((code, power))
         if made is None:
             made = made_table[code, power] = _Made(unit.type, unit.location, power, numbered)
-        orders: tuple[Order, ...]
-        prov = made.province
-        if parts is not None:
-            # the support keys into each province it reaches, in order (its own moves map to
-            # None in made.supports); joined by a plain loop, which costs less than chaining
-            keys: list[int] = []
+        # the support keys into each province it reaches, in order (its own moves map to None
+        # in made.supports, which the filter drops); joined by a plain loop, which costs less
+        # than chaining the lists (compiled, the listing's typed loops read them from ``into``
+        # as they go: :func:`_with_supports`)
+        keys: list[object] = []
+        if parts is not None or not _TYPED_LOOPS:
             for reached in made.reach_ids:
                 keys += into[reached]
-            if prov not in touched:
+        supports: Iterable[object] = keys
+        orders: tuple[Order, ...]
+        prov = made.province
+        if prov not in touched:
+            if parts is not None:
                 parts[power][made.loc] = _new_parts(UnitParts, (
                     made.loc, code, None, made.fixed, keys, _NOTHING_SPARED, None, (),
                     made.support_of))
-            elif (sources := plan_sources.get(prov)) is None:  # an army that could be convoyed
-                reach = plan_reach[prov]
-                parts[power][made.loc] = _new_parts(UnitParts, (
-                    made.loc, code, reach, _army_head(made, reach, army_adj), keys,
-                    _NOTHING_SPARED, None, (), made.support_of))
-            else:  # a fleet that could convoy
-                part = made.convoy_parts.get(serials := plan_serials[prov])
-                if part is None:
-                    part = made.convoy_part(serials, sources, tables)
-                parts[power][made.loc] = _new_parts(UnitParts, (
-                    made.loc, code, None, made.fixed, keys, part[0], serials, part[1],
-                    made.support_of))
-            continue
-        if prov not in touched:
-            orders = _with_supports(made, made.fixed, into)
+                continue
+            orders = (_with_supports(made, made.fixed, into) if _TYPED_LOOPS else
+                      (*made.fixed, *_present(None, map(made.support_of, supports))))
         elif (sources := plan_sources.get(prov)) is None:  # an army that could be convoyed
-            orders = _with_supports(made, _army_head(made, plan_reach[prov], army_adj), into)
+            reach = plan_reach[prov]
+            head = made.heads.get(reach)
+            if head is None:
+                head = made.head(reach, army_adj[prov])
+            if parts is not None:
+                parts[power][made.loc] = _new_parts(UnitParts, (
+                    made.loc, code, reach, head, keys, _NOTHING_SPARED, None, (),
+                    made.support_of))
+                continue
+            orders = (_with_supports(made, head, into) if _TYPED_LOOPS else
+                      (*head, *_present(None, map(made.support_of, supports))))
         else:  # a fleet that could convoy
             part = made.convoy_parts.get(serials := plan_serials[prov])
             if part is None:
                 part = made.convoy_part(serials, sources, tables)
             spared, convoys = part
-            orders = _with_supports(made, made.fixed, into, spared, convoys)
+            if parts is not None:
+                parts[power][made.loc] = _new_parts(UnitParts, (
+                    made.loc, code, None, made.fixed, keys, spared, serials, convoys,
+                    made.support_of))
+                continue
+            if _TYPED_LOOPS:
+                orders = _with_supports(made, made.fixed, into, spared, convoys)
+            else:
+                if spared:
+                    supports = filterfalse(spared.__contains__, supports)
+                orders = (*made.fixed,
+                          *_present(None, map(made.support_of, supports)),
+                          *convoys)
         if extras is not None:
             extra = extras.get(power)
             if extra is None:
@@ -931,10 +932,14 @@ _move = made_move
 _convoy = made_convoy
 
 
-class _Supports(dict[int, Order | None]):
+class _Supports(dict[object, Order | None]):
     """One unit's supports by support key (:meth:`MapTables.support_key`): of the unit there
     to hold, or of the move; None for the unit's own moves. Each is made the first time it is
-    looked up (``__missing__``: no exception, no second pass)."""
+    looked up (``__missing__``: no exception, no second pass).
+
+    Its keys are typed ``object`` (they are ints): compiled, a key read as an ``int`` is
+    unboxed, and boxed again for the look-up as a new int object, which the dictionary must
+    then compare by value (the two cost more than the look-up itself)."""
 
     __slots__ = ("made", "named")
 
@@ -943,9 +948,9 @@ class _Supports(dict[int, Order | None]):
         self.made = made
         self.named = named
 
-    def __missing__(self, key: int) -> Order:
+    def __missing__(self, key: object) -> Order:
         made = self.made
-        named = self.named[key]
+        named = self.named[cast(int, key)]
         support: SupportHold | SupportMove
         # (orders.made_support_hold's and made_support_move's steps written out: a support is
         # made some 25 times a phase in a new game, and a Python call more costs a fifth of
@@ -1012,7 +1017,7 @@ class _Made:
         self.supports = _Supports(self, tables.support_keys,
                                   tables.mover_keys.get((utype, loc), ()))
         """Support key -> its support (its own moves -> None: no support)."""
-        self.support_of: Callable[[int], Order | None] = self.supports.__getitem__
+        self.support_of: Callable[[object], Order | None] = self.supports.__getitem__
         """``supports[key]``, bound once (the listing looks supports up through it)."""
         self.convoy_moves: dict[tuple[str, bool], Move] = {}
         self.convoys: dict[tuple[str, str], Convoy] = {}
