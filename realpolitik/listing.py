@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from itertools import chain, compress, filterfalse, repeat
+from itertools import compress, filterfalse, repeat
 from operator import is_
 from types import FunctionType, MappingProxyType
 from typing import NamedTuple, TypeVar, cast
@@ -743,22 +743,26 @@ def _list_movement(position: Position, powers: frozenset[str],
     # dictionary of the provinces acted on; the empty lists cost about 2 us a phase on the
     # classical map and 80 us on one of 2,000 spaces, where the listing takes some 4 ms)
     into: list[list[object]] = [[] for _ in range(numbered.provinces)]
-    # (plain loops: Python 3.11 runs ``into[p].append(k)`` as specialised instructions, some
-    # twice as fast as calling list.append through map)
-    for prov_id, key in map(numbered.occupant_at.__getitem__, codes):
+    # (plain loops over the codes: Python 3.11 runs ``into[p].append(k)`` as specialised
+    # instructions, and mypyc compiles the loops over these lists and tuples to C loops)
+    occupant_at = numbered.occupant_at
+    for code in codes:
+        prov_id, key = occupant_at[code]
         into[prov_id].append(key)
-    moves_at = numbered.moves_at.__getitem__
+    moves_at = numbered.moves_at
     if plan is None or not plan.by_convoy_at:
-        for prov_id, key in chain.from_iterable(map(moves_at, codes)):
-            into[prov_id].append(key)
+        for code in codes:
+            for prov_id, key in moves_at[code]:
+                into[prov_id].append(key)
     else:
         pid = numbered.province_id
         start = 0
         for index, by_convoy in (*plan.by_convoy_at, (len(codes) - 1, ())):
-            for prov_id, key in chain.from_iterable(map(moves_at, codes[start:index + 1])):
-                into[prov_id].append(key)
-            for dest_prov, _, key in by_convoy:
-                into[pid[dest_prov]].append(key)
+            for code in codes[start:index + 1]:
+                for prov_id, key in moves_at[code]:
+                    into[prov_id].append(key)
+            for dest_prov, _, convoy_key in by_convoy:
+                into[pid[dest_prov]].append(convoy_key)
             start = index + 1
     hooks = variant.hooks
     veto = hooks.order_veto if type(hooks).order_veto is not VariantHooks.order_veto else None
