@@ -507,9 +507,9 @@ def test_both_idioms_of_the_supports_list_the_same_orders(
         by_idiom = []
         for typed_loops in (False, True):
             monkeypatch.setattr(listing, "_TYPED_LOOPS", typed_loops)
-            position = copy.copy(seen)  # (nothing listed in it yet)
-            by_idiom.append({power: dict(listed_orders(position, power).by_location)
-                             for power in variant.power_ids})
+            # (listed afresh: the position's listing is kept, for every equal position too)
+            listed = listing._list_movement(seen, frozenset(variant.power_ids))
+            by_idiom.append({power: listed.get(power, {}) for power in variant.power_ids})
         assert by_idiom[0] == by_idiom[1], str(seen.phase)
         parts = movement_parts(copy.copy(seen))
         for power, listed in by_idiom[1].items():
