@@ -686,17 +686,29 @@ def _with_supports(made: _Made, head: tuple[Order, ...], into: list[list[object]
     bytecode (7% over the whole listing). ``tests/test_listing.py`` checks that both give the
     same orders."""
     supports = made.supports
+    own_keys = made.own_keys
     orders = list(head)
-    # (the keys are read as objects, not ints: see _Supports)
+    # (the keys are read as objects, not ints: see _Supports; its own move into a province
+    # is skipped by identity, a pointer compared instead of a look-up; a second one, to
+    # another coast, is looked up and found None)
+    index = 0
     if spared:
         for reached in made.reach_ids:
+            own = own_keys[index]
+            index += 1
             for key in into[reached]:
+                if key is own:
+                    continue
                 support = supports[key]
                 if support is not None and key not in spared:
                     orders.append(support)
     else:
         for reached in made.reach_ids:
+            own = own_keys[index]
+            index += 1
             for key in into[reached]:
+                if key is own:
+                    continue
                 support = supports[key]
                 if support is not None:
                     orders.append(support)
@@ -1005,9 +1017,9 @@ class _Made:
     :data:`_MAX_HEADS`).
     """
 
-    __slots__ = ("utype", "loc", "power", "province", "reach", "reach_set", "reach_ids", "fixed",
-                 "heads", "supports", "support_of", "convoy_moves", "convoys", "convoy_parts",
-                 "retreats", "_disband")
+    __slots__ = ("utype", "loc", "power", "province", "reach", "reach_set", "reach_ids",
+                 "own_keys", "fixed", "heads", "supports", "support_of", "convoy_moves",
+                 "convoys", "convoy_parts", "retreats", "_disband")
 
     def __init__(self, utype: UnitType, loc: str, power: str, numbered: _UnitPlaces) -> None:
         tables = numbered.tables
@@ -1021,6 +1033,13 @@ class _Made:
         self.reach_ids: tuple[int, ...] = tuple(map(numbered.province_id.__getitem__,
                                                     self.reach))
         """The ids of ``reach``, in its order."""
+        own_key = dict(zip(tables.moves_into.get((utype, loc), ()),
+                           tables.mover_keys.get((utype, loc), ()), strict=True))
+        self.own_keys: tuple[object, ...] = tuple(own_key.get(prov) for prov in self.reach)
+        """In step with ``reach``: the support key of its own move into that province (the
+        same int object the listing's table by province holds; a fleet with two moves into one
+        province, to two coasts, the last of them), or None. The compiled loops skip it by
+        identity instead of looking it up (:func:`_with_supports`)."""
         self.fixed: tuple[Order, ...] = (
             _hold(utype, loc, power), *[_move(utype, loc, d, False, power) for d in moves])
         """The hold and the moves without a convoy, in map order."""
