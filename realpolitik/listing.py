@@ -917,7 +917,6 @@ _new_parts = tuple.__new__
 Python call, some 300 ns more)."""
 
 
-
 def _find_movement_parts(position: Position) -> dict[str, dict[str, UnitParts]] | None:
     parts: defaultdict[str, dict[str, UnitParts]] = defaultdict(dict)
     listing = _list_movement(position, frozenset(position.variant.power_ids), parts)
