@@ -26,10 +26,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from itertools import chain, compress, filterfalse, repeat
-from operator import attrgetter, is_
-from types import MappingProxyType
-from typing import NamedTuple, TypeVar
+from itertools import compress, filterfalse, repeat
+from operator import is_
+from types import FunctionType, MappingProxyType
+from typing import NamedTuple, TypeVar, cast
 
 from realpolitik.caches import Bounded, CacheSlot
 from realpolitik.geography import UnitType, province_of
@@ -77,7 +77,7 @@ from realpolitik.orders import (
     set_support_move_type,
 )
 from realpolitik.places import places_of
-from realpolitik.position import PhaseType, Position, Unit
+from realpolitik.position import PhaseType, Position
 from realpolitik.rules import Rules, WaiveBuilds, rules_for
 from realpolitik.variant import Variant
 
@@ -422,7 +422,8 @@ class _UnitPlaces:
     phase is a list indexed by its code; provinces are :func:`places_of`'s ids. Made once per
     variant, sized by its map (a code per location and unit type at most)."""
 
-    __slots__ = ("tables", "provinces", "province_id", "names", "code", "province",
+    __slots__ = ("tables", "provinces", "province_id", "names", "code", "army_code",
+                 "fleet_code", "province",
                  "occupant_at", "moves_at", "fleet_bit", "shore_seas", "convoy_near")
 
     def __init__(self, variant: Variant) -> None:
@@ -436,14 +437,24 @@ class _UnitPlaces:
         standing = list(tables.sorted_near)
         self.code: dict[tuple[UnitType, str], int] = {key: i for i, key in enumerate(standing)}
         """(unit type, location) -> its code."""
+        self.army_code: dict[str, int] = {
+            loc: i for i, (utype, loc) in enumerate(standing) if utype is UnitType.ARMY}
+        """Location -> the code of an army there (looked up by the location alone: cheaper
+        than hashing a (type, location) key, in either build)."""
+        self.fleet_code: dict[str, int] = {
+            loc: i for i, (utype, loc) in enumerate(standing) if utype is UnitType.FLEET}
+        """Location -> the code of a fleet there."""
         self.province: list[int] = [pid[province_of(loc)] for _, loc in standing]
         """Code -> the id of the unit's province."""
-        self.occupant_at: list[tuple[int, int]] = [
+        self.occupant_at: list[tuple[int, object]] = [
             (prov_id, tables.occupant_keys[key])
             for prov_id, key in zip(self.province, standing, strict=True)]
         """Code -> (the id of the unit's province, its support key to hold
-        (:meth:`MapTables.support_key`))."""
-        self.moves_at: list[tuple[tuple[int, int], ...]] = [
+        (:meth:`MapTables.support_key`)). The keys are ints typed ``object`` here and in the
+        listing's table of keys by province: compiled, an ``int`` would be unboxed and boxed
+        again as a new object, which the supports' look-up compares by value (see
+        :class:`_Supports`)."""
+        self.moves_at: list[tuple[tuple[int, object], ...]] = [
             tuple(zip(map(pid.__getitem__, tables.moves_into[key]), tables.mover_keys[key],
                       strict=True)) for key in standing]
         """Code -> (province id, support key) of each move it can make without a convoy."""
@@ -476,8 +487,6 @@ def _mask_of(province_id: Mapping[str, int], provinces: Iterable[str]) -> int:
 _unit_places: CacheSlot[Variant, _UnitPlaces] = CacheSlot(
     "places numbered for the listing", _UnitPlaces)
 """The variant's :class:`_UnitPlaces` (sized by its map)."""
-
-_unit_key: Callable[[Unit], tuple[UnitType, str]] = attrgetter("type", "location")
 
 
 class _ConvoyAnswer(NamedTuple):
@@ -660,6 +669,59 @@ _present: Callable[[None, Iterable[Order | None]], Iterator[Order]] = filter
 """``filter``, typed for the supports the listing looks up (None for a unit's own moves)."""
 
 
+_NOTHING_SPARED: frozenset[int] = frozenset()
+
+
+def _with_supports(made: _Made, head: tuple[Order, ...], into: list[list[object]],
+                   spared: frozenset[int] = _NOTHING_SPARED, tail: tuple[Order, ...] = (),
+                   ) -> tuple[Order, ...]:
+    """A unit's orders, compiled: ``head``, then its supports of the support keys ``into``
+    each province it reaches (``made.reach_ids``), in order (but its own moves, None in
+    ``made.supports``, and ``spared``), then ``tail``.
+
+    The two builds want different idioms for this step (``docs/compat.md``, "The compiled
+    path"): compiled, these typed loops over lists of ints are C loops, several times as fast
+    as the ``filter(None, map(...))`` pipeline over the keys joined first, which runs in C
+    either way; interpreted, the pipeline (:func:`_list_movement`) is cheaper than the loops'
+    bytecode (7% over the whole listing). ``tests/test_listing.py`` checks that both give the
+    same orders."""
+    supports = made.supports
+    own_keys = made.own_keys
+    orders = list(head)
+    # (the keys are read as objects, not ints: see _Supports; its own move into a province
+    # is skipped by identity, a pointer compared instead of a look-up; a second one, to
+    # another coast, is looked up and found None)
+    index = 0
+    if spared:
+        for reached in made.reach_ids:
+            own = own_keys[index]
+            index += 1
+            for key in into[reached]:
+                if key is own:
+                    continue
+                support = supports[key]
+                if support is not None and key not in spared:
+                    orders.append(support)
+    else:
+        for reached in made.reach_ids:
+            own = own_keys[index]
+            index += 1
+            for key in into[reached]:
+                if key is own:
+                    continue
+                support = supports[key]
+                if support is not None:
+                    orders.append(support)
+    if tail:
+        orders += tail
+    return tuple(orders)
+
+
+_TYPED_LOOPS: bool = not isinstance(_with_supports, FunctionType)
+"""True where this module is compiled (its functions are then not Python functions): the
+listing's hot loops take the idiom each build runs fastest (:func:`_with_supports`)."""
+
+
 def _find_movement_listing(position: Position) -> dict[str, dict[str, tuple[Order, ...]]]:
     """Every power's movement orders (:func:`_list_movement` of the variant's powers)."""
     return _list_movement(position, frozenset(position.variant.power_ids))
@@ -685,28 +747,34 @@ def _list_movement(position: Position, powers: frozenset[str],
     tables = numbered.tables
     units = position.units
     unit_list = list(units.values())
-    codes = list(map(numbered.code.__getitem__, map(_unit_key, unit_list)))
+    army_code, fleet_code = numbered.army_code, numbered.fleet_code
+    codes = [(fleet_code if unit.type is _FLEET else army_code)[unit.location]
+             for unit in unit_list]
     plan = _plan_convoys(variant, codes, numbered)
     # (a list per province: looked up by index, the listing costs some 6% less than with a
     # dictionary of the provinces acted on; the empty lists cost about 2 us a phase on the
     # classical map and 80 us on one of 2,000 spaces, where the listing takes some 4 ms)
-    into: list[list[int]] = [[] for _ in range(numbered.provinces)]
-    # (plain loops: Python 3.11 runs ``into[p].append(k)`` as specialised instructions, some
-    # twice as fast as calling list.append through map)
-    for prov_id, key in map(numbered.occupant_at.__getitem__, codes):
+    into: list[list[object]] = [[] for _ in range(numbered.provinces)]
+    # (plain loops over the codes: Python 3.11 runs ``into[p].append(k)`` as specialised
+    # instructions, and mypyc compiles the loops over these lists and tuples to C loops)
+    occupant_at = numbered.occupant_at
+    for code in codes:
+        prov_id, key = occupant_at[code]
         into[prov_id].append(key)
-    moves_at = numbered.moves_at.__getitem__
+    moves_at = numbered.moves_at
     if plan is None or not plan.by_convoy_at:
-        for prov_id, key in chain.from_iterable(map(moves_at, codes)):
-            into[prov_id].append(key)
+        for code in codes:
+            for prov_id, key in moves_at[code]:
+                into[prov_id].append(key)
     else:
         pid = numbered.province_id
         start = 0
         for index, by_convoy in (*plan.by_convoy_at, (len(codes) - 1, ())):
-            for prov_id, key in chain.from_iterable(map(moves_at, codes[start:index + 1])):
-                into[prov_id].append(key)
-            for dest_prov, _, key in by_convoy:
-                into[pid[dest_prov]].append(key)
+            for code in codes[start:index + 1]:
+                for prov_id, key in moves_at[code]:
+                    into[prov_id].append(key)
+            for dest_prov, _, convoy_key in by_convoy:
+                into[pid[dest_prov]].append(convoy_key)
             start = index + 1
     hooks = variant.hooks
     veto = hooks.order_veto if type(hooks).order_veto is not VariantHooks.order_veto else None
@@ -732,11 +800,13 @@ def _list_movement(position: Position, powers: frozenset[str],
             made = made_table[code, power] = _Made(unit.type, unit.location, power, numbered)
         # the support keys into each province it reaches, in order (its own moves map to None
         # in made.supports, which the filter drops); joined by a plain loop, which costs less
-        # than chaining the lists
-        keys: list[int] = []
-        for reached in made.reach_ids:
-            keys += into[reached]
-        supports: Iterable[int] = keys
+        # than chaining the lists (compiled, the listing's typed loops read them from ``into``
+        # as they go: :func:`_with_supports`)
+        keys: list[object] = []
+        if parts is not None or not _TYPED_LOOPS:
+            for reached in made.reach_ids:
+                keys += into[reached]
+        supports: Iterable[object] = keys
         orders: tuple[Order, ...]
         prov = made.province
         if prov not in touched:
@@ -745,8 +815,8 @@ def _list_movement(position: Position, powers: frozenset[str],
                     made.loc, code, None, made.fixed, keys, _NOTHING_SPARED, None, (),
                     made.support_of))
                 continue
-            orders = (*made.fixed,
-                      *_present(None, map(made.support_of, supports)))
+            orders = (_with_supports(made, made.fixed, into) if _TYPED_LOOPS else
+                      (*made.fixed, *_present(None, map(made.support_of, supports))))
         elif (sources := plan_sources.get(prov)) is None:  # an army that could be convoyed
             reach = plan_reach[prov]
             head = made.heads.get(reach)
@@ -757,7 +827,8 @@ def _list_movement(position: Position, powers: frozenset[str],
                     made.loc, code, reach, head, keys, _NOTHING_SPARED, None, (),
                     made.support_of))
                 continue
-            orders = (*head, *_present(None, map(made.support_of, supports)))
+            orders = (_with_supports(made, head, into) if _TYPED_LOOPS else
+                      (*head, *_present(None, map(made.support_of, supports))))
         else:  # a fleet that could convoy
             part = made.convoy_parts.get(serials := plan_serials[prov])
             if part is None:
@@ -768,11 +839,14 @@ def _list_movement(position: Position, powers: frozenset[str],
                     made.loc, code, None, made.fixed, keys, spared, serials, convoys,
                     made.support_of))
                 continue
-            if spared:
-                supports = filterfalse(spared.__contains__, supports)
-            orders = (*made.fixed,
-                      *_present(None, map(made.support_of, supports)),
-                      *convoys)
+            if _TYPED_LOOPS:
+                orders = _with_supports(made, made.fixed, into, spared, convoys)
+            else:
+                if spared:
+                    supports = filterfalse(spared.__contains__, supports)
+                orders = (*made.fixed,
+                          *_present(None, map(made.support_of, supports)),
+                          *convoys)
         if extras is not None:
             extra = extras.get(power)
             if extra is None:
@@ -842,8 +916,6 @@ _new_parts = tuple.__new__
 """Makes a :class:`UnitParts` from a tuple of its fields (the class's own ``__new__`` is a
 Python call, some 300 ns more)."""
 
-_NOTHING_SPARED: frozenset[int] = frozenset()
-
 
 def _find_movement_parts(position: Position) -> dict[str, dict[str, UnitParts]] | None:
     parts: defaultdict[str, dict[str, UnitParts]] = defaultdict(dict)
@@ -883,10 +955,14 @@ _move = made_move
 _convoy = made_convoy
 
 
-class _Supports(dict[int, Order | None]):
+class _Supports(dict[object, Order | None]):
     """One unit's supports by support key (:meth:`MapTables.support_key`): of the unit there
     to hold, or of the move; None for the unit's own moves. Each is made the first time it is
-    looked up (``__missing__``: no exception, no second pass)."""
+    looked up (``__missing__``: no exception, no second pass).
+
+    Its keys are typed ``object`` (they are ints): compiled, a key read as an ``int`` is
+    unboxed, and boxed again for the look-up as a new int object, which the dictionary must
+    then compare by value (the two cost more than the look-up itself)."""
 
     __slots__ = ("made", "named")
 
@@ -895,9 +971,9 @@ class _Supports(dict[int, Order | None]):
         self.made = made
         self.named = named
 
-    def __missing__(self, key: int) -> Order:
+    def __missing__(self, key: object) -> Order:
         made = self.made
-        named = self.named[key]
+        named = self.named[cast(int, key)]
         support: SupportHold | SupportMove
         # (orders.made_support_hold's and made_support_move's steps written out: a support is
         # made some 25 times a phase in a new game, and a Python call more costs a fifth of
@@ -940,9 +1016,9 @@ class _Made:
     :data:`_MAX_HEADS`).
     """
 
-    __slots__ = ("utype", "loc", "power", "province", "reach", "reach_set", "reach_ids", "fixed",
-                 "heads", "supports", "support_of", "convoy_moves", "convoys", "convoy_parts",
-                 "retreats", "_disband")
+    __slots__ = ("utype", "loc", "power", "province", "reach", "reach_set", "reach_ids",
+                 "own_keys", "fixed", "heads", "supports", "support_of", "convoy_moves",
+                 "convoys", "convoy_parts", "retreats", "_disband")
 
     def __init__(self, utype: UnitType, loc: str, power: str, numbered: _UnitPlaces) -> None:
         tables = numbered.tables
@@ -956,6 +1032,13 @@ class _Made:
         self.reach_ids: tuple[int, ...] = tuple(map(numbered.province_id.__getitem__,
                                                     self.reach))
         """The ids of ``reach``, in its order."""
+        own_key = dict(zip(tables.moves_into.get((utype, loc), ()),
+                           tables.mover_keys.get((utype, loc), ()), strict=True))
+        self.own_keys: tuple[object, ...] = tuple(own_key.get(prov) for prov in self.reach)
+        """In step with ``reach``: the support key of its own move into that province (the
+        same int object the listing's table by province holds; a fleet with two moves into one
+        province, to two coasts, the last of them), or None. The compiled loops skip it by
+        identity instead of looking it up (:func:`_with_supports`)."""
         self.fixed: tuple[Order, ...] = (
             _hold(utype, loc, power), *[_move(utype, loc, d, False, power) for d in moves])
         """The hold and the moves without a convoy, in map order."""
@@ -964,7 +1047,7 @@ class _Made:
         self.supports = _Supports(self, tables.support_keys,
                                   tables.mover_keys.get((utype, loc), ()))
         """Support key -> its support (its own moves -> None: no support)."""
-        self.support_of: Callable[[int], Order | None] = self.supports.__getitem__
+        self.support_of: Callable[[object], Order | None] = self.supports.__getitem__
         """``supports[key]``, bound once (the listing looks supports up through it)."""
         self.convoy_moves: dict[tuple[str, bool], Move] = {}
         self.convoys: dict[tuple[str, str], Convoy] = {}

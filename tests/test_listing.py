@@ -486,3 +486,37 @@ def test_a_variant_with_orders_of_its_own_kinds_is_not_listed_in_parts() -> None
     for power in game.variant.power_ids:
         assert dict(listed_orders(position, power, rules=game.rules).by_location) == \
             dict(game.legal_orders(power))
+
+
+@pytest.mark.parametrize(("variant_name", "seed", "until"), [
+    ("classical", 3, 1920), ("classical", 8, 1920), ("colonial_winters", 2, 1874)])
+def test_both_idioms_of_the_supports_list_the_same_orders(
+        monkeypatch: pytest.MonkeyPatch, variant_name: str, seed: int, until: int) -> None:
+    """The listing gathers a unit's supports by the idiom its build runs fastest (compiled,
+    typed loops over the keys by province, :func:`listing._with_supports`; interpreted, a
+    pipeline over the keys joined first): both give every power the same orders in every
+    movement phase, order for order and in the same order, and the same as its units'
+    parts assemble (:func:`unit_orders`, the pipeline) where the listing is made of parts.
+    (Compiled, the module reads its own flag, whatever is set here: the typed loops are then
+    checked against the parts.)"""
+    from realpolitik import listing
+
+    variant = load_variant(variant_name)
+    checked = 0
+    for seen in _positions_of_a_game(variant, seed, until):
+        by_idiom = []
+        for typed_loops in (False, True):
+            monkeypatch.setattr(listing, "_TYPED_LOOPS", typed_loops)
+            # (listed afresh: the position's listing is kept, for every equal position too)
+            listed = listing._list_movement(seen, frozenset(variant.power_ids))
+            by_idiom.append({power: listed.get(power, {}) for power in variant.power_ids})
+        assert by_idiom[0] == by_idiom[1], str(seen.phase)
+        parts = movement_parts(copy.copy(seen))
+        for power, listed in by_idiom[1].items():
+            assembled = {} if parts is None else {
+                loc: unit_orders(unit) for loc, unit in (parts.get(power) or {}).items()}
+            assert parts is None or listed == assembled, (str(seen.phase), power)
+            for loc, orders in listed.items():
+                assert list(map(type, orders)) == list(map(type, by_idiom[0][power][loc]))
+            checked += len(listed)
+    assert checked
