@@ -84,7 +84,7 @@ from realpolitik.orders import (
     Waive,
 )
 from realpolitik.position import DislodgedUnit, Phase, PhaseType, Position, Season, Unit
-from realpolitik.rules import Rules, rules_for
+from realpolitik.rules import Rules, SupportCoast, rules_for
 from realpolitik.variant import Variant, load_variant
 
 __all__ = ["Game", "GamePhaseData", "Map", "Message", "Power", "SortedDict", "diplomacy_state",
@@ -838,7 +838,7 @@ class Game:
         """:meth:`set_orders`'s quick path in a movement phase (``holder`` has no orders yet):
         True if every string is one the listing gave (one look-up each), one per unit, and
         the orders were handed to the engine; False, with nothing done, otherwise."""
-        looked_up = list(map(self._texts.given(power), texts))
+        looked_up = list(map(self._texts.given(power, self._settles_coasts()), texts))
         if not all(looked_up):
             return False
         found = cast("list[tuple[str, str, Order]]", looked_up)
@@ -904,7 +904,7 @@ class Game:
         holder = self.powers[power.upper()]
         # A string the listing gave names one order (for the engine to check: it is listed
         # in this position or it is not); any other string is read and checked here.
-        found = list(map(self._texts.given(power), texts))
+        found = list(map(self._texts.given(power, self._settles_coasts()), texts))
         fresh = not holder.orders  # (then what this call writes is all there is)
         if fresh:
             holder._values, holder._found = {}, None
@@ -925,6 +925,12 @@ class Game:
                 values[unit] = (rest, order)
         self._send(holder, [entry[1] for entry in values.values()] if fresh else None,
                    given=True)
+
+    def _settles_coasts(self) -> bool:
+        """True if the rules read a support of a fleet's move to a province with coasts, given
+        without the coast, as the move to the one coast the fleet reaches (not if they require
+        the coast)."""
+        return self.realpolitik_game.rules.support_coast is not SupportCoast.REQUIRED
 
     def _read_checked(self, power: str, text: str) -> tuple[str, str, Order] | None:
         """The slow path of a movement order: read, checked, and written as the package

@@ -156,8 +156,8 @@ class ListingTexts:
     :data:`_MAX_GIVEN` and :data:`_MAX_UNIT_TEXTS`, or by the map.
     """
 
-    __slots__ = ("tables", "text", "coastless", "units", "named", "given_by", "places",
-                 "province_name", "near_coasts")
+    __slots__ = ("tables", "text", "coastless", "one_coast", "units", "named", "given_by",
+                 "places", "province_name", "near_coasts")
 
     def __init__(self, tables: MapTables, the_map: Map) -> None:
         self.tables = tables
@@ -167,6 +167,12 @@ class ListingTexts:
         """The string of a support of a move to a coast -> the same support without the
         coast, which the package lists right after it (unless already there). Bounded by
         the map (such supports are few: the moves to a coast times the units next to it)."""
+        self.one_coast: dict[str, str] = {}
+        """The string of a support without the coast (a value of :attr:`coastless`) -> the
+        string of the same support with the coast, when the supported fleet reaches only that
+        coast of the province: the rules (unless they require the coast) read the one as the
+        other, so :meth:`given` names the listed support (the package, too, records the
+        support with the coast). Bounded by the map, as :attr:`coastless`."""
         self.units: dict[str, Bounded[int, _UnitTexts]] = {}
         """power -> its unit's place code -> the strings of its movement orders so far
         (:data:`_MAX_UNIT_TEXTS` units per power)."""
@@ -174,8 +180,9 @@ class ListingTexts:
         """power -> string -> the order it names. A listed support's string without the coast
         names that support with no coast (the listing gives only the supports naming a
         coast; the engine checks this one when it is given)."""
-        self.given_by: dict[str, _Given] = {}
-        """power -> what :meth:`given` found for the strings it gave so far."""
+        self.given_by: dict[tuple[str, bool], _Given] = {}
+        """(power, whether a support's coast is settled) -> what :meth:`given` found for the
+        strings it gave so far."""
         locations = the_map.locations
         self.places: dict[str, tuple[str, str | None]] = {
             location: (location.upper(),
@@ -198,6 +205,7 @@ class ListingTexts:
         """Forget every string (they are made again when next needed)."""
         self.text.clear()
         self.coastless.clear()
+        self.one_coast.clear()
         self.units.clear()
         self.named.clear()
         self.given_by.clear()
@@ -219,6 +227,11 @@ class ListingTexts:
         if order.__class__ is SupportMove and "/" in order.destination:
             assert isinstance(order, SupportMove)
             other = self.coastless[text] = text[:text.rindex("/")]
+            tables = self.tables
+            province = province_of(order.destination)
+            reach = tables.fleet_adj.get(order.supported_location, frozenset())
+            if sum(coast in reach for coast in tables.coasts.get(province, ())) == 1:
+                self.one_coast[other] = text
             if other not in named:
                 # (it names a support of the move to either coast: not this order, but the
                 # same support with no coast)
@@ -291,13 +304,17 @@ class ListingTexts:
         return named
 
 
-    def given(self, power: str) -> Callable[[str], tuple[str, str, Order] | None]:
+    def given(self, power: str, settle_coasts: bool = True,
+              ) -> Callable[[str], tuple[str, str, Order] | None]:
         """For :meth:`Game.set_orders`: a string listed for ``power`` -> (its unit, the rest
         of the order, the order it names), or None for a string not listed for it (or listed
-        so long ago that it was forgotten: it is then read again)."""
-        table = self.given_by.get(power)
+        so long ago that it was forgotten: it is then read again). With ``settle_coasts``
+        (the rules read a support without the coast as the move to the one coast the fleet
+        reaches) such a support's string names the support with that coast, the one listed."""
+        table = self.given_by.get((power, settle_coasts))
         if table is None:
-            table = self.given_by[power] = _Given(self.named_by(power))
+            table = self.given_by[power, settle_coasts] = _Given(
+                self.named_by(power), self.one_coast if settle_coasts else None)
         return table.__getitem__
 
 
@@ -388,14 +405,19 @@ class _Given(Bounded[str, "tuple[str, str, Order] | None"]):
     made from :attr:`ListingTexts.named` on first use; None for a string not listed (not
     kept: it may be listed later). Bounded by :data:`_MAX_GIVEN`."""
 
-    __slots__ = ("named",)
+    __slots__ = ("named", "one_coast")
 
-    def __init__(self, named: Mapping[str, Order]) -> None:
+    def __init__(self, named: Mapping[str, Order], one_coast: Mapping[str, str] | None,
+                 ) -> None:
         super().__init__(_MAX_GIVEN)
         self.named = named
+        self.one_coast = one_coast
+        """:attr:`ListingTexts.one_coast` if the supports without a coast it names are read
+        as the supports with the coast (None if the rules require the coast)."""
 
     def __missing__(self, text: str) -> tuple[str, str, Order] | None:
-        order = self.named.get(text)
+        one_coast = self.one_coast
+        order = self.named.get(one_coast.get(text, text) if one_coast else text)
         if order is None:
             return None
         words = text.split(" ", 2)  # (as _split_order, inline: met once per string given)
