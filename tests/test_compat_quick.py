@@ -146,3 +146,22 @@ def test_a_support_without_a_coast_is_refused_when_the_rules_require_the_coast()
     assert any(error.startswith("FRANCE: A MAR S F GAS - SPA:") for error in game.error)
     game.set_orders("FRANCE", ["A MAR S F GAS - SPA/NC", "F GAS - SPA/NC"])
     assert sorted(game.get_orders("FRANCE")) == ["A MAR S F GAS - SPA/NC", "F GAS - SPA/NC"]
+
+
+def test_a_support_is_named_when_its_string_is_first_given() -> None:
+    game = Game()
+    game.get_all_possible_orders()
+    # (the listing made the string of every support, and named none of them yet)
+    game.set_orders("FRANCE", ["A PAR S A MAR - BUR", "A MAR - BUR"])
+    engine = game.realpolitik_game
+    listed = engine.legal_orders("france")["par"]
+    given = [entry.order for entry in engine.orders_of("france")]
+    assert any(order is given[0] for order in listed)  # the listing's own value
+    assert game.get_orders("FRANCE") == ["A PAR S A MAR - BUR", "A MAR - BUR"]
+    game.process()
+    assert "A BUR" in game.get_units("FRANCE")
+    # listed in Spring, given in Fall with no army left in Marseilles: refused
+    game.get_all_possible_orders()
+    game.set_orders("FRANCE", ["A PAR S A MAR - BUR", "A BUR H"])
+    assert game.get_orders("FRANCE") == ["A BUR H"]
+    assert any(error.startswith("FRANCE: A PAR S A MAR - BUR") for error in game.error)

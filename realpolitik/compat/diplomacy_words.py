@@ -22,7 +22,7 @@ from realpolitik.game import Game as _Game
 from realpolitik.game import PhaseRecord
 from realpolitik.geography import Map, UnitType, province_of
 from realpolitik.legality import adjustment_counts, build_sites, retreat_options
-from realpolitik.listing import UnitParts
+from realpolitik.listing import UnitParts, movement_parts
 from realpolitik.maptables import MapTables, tables_for
 from realpolitik.orders import (
     Build,
@@ -157,7 +157,8 @@ class ListingTexts:
     """
 
     __slots__ = ("tables", "text", "coastless", "one_coast", "units", "named", "given_by",
-                 "places", "province_name", "near_coasts")
+                 "places", "province_name", "near_coasts", "support_suffix", "suffix_key",
+                 "to_coast", "location_named")
 
     def __init__(self, tables: MapTables, the_map: Map) -> None:
         self.tables = tables
@@ -200,6 +201,18 @@ class ListingTexts:
                    for near in the_map.fleet_neighbours(location)))
         """The locations next to a province with coasts: only a unit there can be listed a
         support of a move to a coast."""
+        self.support_suffix: dict[int, str] = {}
+        """Support key -> what a support's string says after its unit (``" S F GAS - BUR"``):
+        a unit's support strings are its own name and these (bounded by the map's support
+        keys)."""
+        self.suffix_key: dict[str, int] = {}
+        """The other way: a support's string after its unit -> its support key."""
+        self.to_coast: set[int] = set()
+        """The support keys of moves to a coast (met so far): their supports are named when
+        their strings are made, as the strings without the coast are (:meth:`_named`)."""
+        self.location_named: dict[str, str] = {
+            name: location for location, (name, _) in self.places.items()}
+        """The package's name of a location -> the location (``STP/SC`` -> ``stp/sc``)."""
 
     def clear(self) -> None:
         """Forget every string (they are made again when next needed)."""
@@ -277,7 +290,7 @@ class ListingTexts:
             try:  # (at C speed: a look-up by a small integer per key, None for its own moves)
                 listed = [*strings, *filter(None, map(texts.support_text, keys))]
             except KeyError:  # a support met for the first time: its string made and kept
-                texts.learn(unit, self._named)
+                texts.learn(unit, self)
                 listed = [*strings, *filter(None, map(texts.support_text, keys))]
             if unit[6] is not None:  # (a fleet that could convoy)
                 listed += texts.convoys.get(unit[6]) or texts.convoy_strings(unit, self._named)
@@ -304,18 +317,57 @@ class ListingTexts:
         return named
 
 
-    def given(self, power: str, settle_coasts: bool = True,
-              ) -> Callable[[str], tuple[str, str, Order] | None]:
-        """For :meth:`Game.set_orders`: a string listed for ``power`` -> (its unit, the rest
-        of the order, the order it names), or None for a string not listed for it (or listed
-        so long ago that it was forgotten: it is then read again). With ``settle_coasts``
-        (the rules read a support without the coast as the move to the one coast the fleet
-        reaches) such a support's string names the support with that coast, the one listed."""
+    def new_suffix(self, key: int) -> str:
+        """Make and keep the suffix of support key ``key`` (:attr:`support_suffix`)."""
+        named = self.tables.support_keys[key]
+        up = _UPPER
+        if len(named) == 2:  # (an Occupant: location, unit type)
+            location, unit_type = named
+            suffix = f" S {_LETTER[unit_type]} {up[location]}"
+        else:  # (a Mover: province, destination, unit type, location)
+            _, destination, unit_type, location = named
+            suffix = f" S {_LETTER[unit_type]} {up[location]} - {up[destination]}"
+            if "/" in destination:
+                self.to_coast.add(key)
+        self.support_suffix[key] = suffix
+        self.suffix_key[suffix] = key
+        return suffix
+
+    def support_found(self, power: str, text: str, position: Position,
+                      ) -> tuple[str, str, Order] | None:
+        """What :meth:`given` finds for ``text``, the string of a support listed for
+        ``power`` whose support was not named when its string was made
+        (:meth:`_UnitTexts.learn`): (its unit, the rest of the order, the support, the
+        listing's own value), if its unit stands in ``position``; else None (the string is
+        then read and checked)."""
+        unit_name, says, supported = text.partition(" S ")
+        key = self.suffix_key.get(text[len(unit_name):]) if says else None
+        if key is None or position.phase.type is not PhaseType.MOVEMENT:
+            return None
+        location = self.location_named.get(unit_name[2:])
+        parts = None if location is None else movement_parts(position)
+        units = None if parts is None else parts.get(power)
+        unit = None if units is None or location is None else units.get(location)
+        power_texts = self.units.get(power)
+        kept = None if unit is None or power_texts is None else power_texts.get(unit.code)
+        if unit is None or kept is None or kept.name_of_unit != unit_name:
+            return None  # (no such unit there now)
+        support = unit.support_of(key)  # (as listed, if it is listed now: the engine checks)
+        return None if support is None else (unit_name, "S " + supported, support)
+
+    def given(self, power: str, settle_coasts: bool = True) -> _Given:
+        """For :meth:`Game.set_orders`: the table of the strings listed for ``power`` ->
+        (its unit, the rest of the order, the order it names), None for a string not listed
+        for it (or listed so long ago that it was forgotten: it is then read again), or a
+        support whose order is named when first given (:meth:`_Given.support`). With
+        ``settle_coasts`` (the rules read a support without the coast as the move to the one
+        coast the fleet reaches) such a support's string names the support with that coast,
+        the one listed."""
         table = self.given_by.get((power, settle_coasts))
         if table is None:
             table = self.given_by[power, settle_coasts] = _Given(
-                self.named_by(power), self.one_coast if settle_coasts else None)
-        return table.__getitem__
+                self, power, self.one_coast if settle_coasts else None)
+        return table
 
 
 class _UnitTexts:
@@ -324,7 +376,7 @@ class _UnitTexts:
     the package lists them. Bounded by the map, and its heads and convoys by
     :data:`_MAX_UNIT_HEADS`."""
 
-    __slots__ = ("name", "province", "near_coasts", "heads", "moves", "supports",
+    __slots__ = ("name", "province", "name_of_unit", "near_coasts", "heads", "moves", "supports",
                  "support_text", "convoys", "each_convoy")
 
     def __init__(self, unit: UnitParts, texts: ListingTexts) -> None:
@@ -332,6 +384,8 @@ class _UnitTexts:
         assert isinstance(hold, Hold)
         self.name, self.province = texts.places[unit.location]
         """Its location's name in the package, and its province's if it is a coast."""
+        self.name_of_unit = f"{_LETTER[hold.unit_type]} {self.name}"
+        """The unit as the package names it (``"A MAR"``)."""
         self.near_coasts = unit.location in texts.near_coasts
         """True if it may be listed supports of moves to a coast (the package lists each
         without the coast too)."""
@@ -389,15 +443,26 @@ class _UnitTexts:
         made = self.convoys[unit.convoy_key] = tuple(strings)
         return made
 
-    def learn(self, unit: UnitParts, named: Callable[[Order], str]) -> None:
+    def learn(self, unit: UnitParts, texts: ListingTexts) -> None:
         """Make and keep the strings of ``unit``'s listed supports not met before (not those
-        it is spared: their strings name no listed order)."""
-        supports, support_of = self.supports, unit.support_of
+        it is spared: their strings name no listed order). A support's string is the unit's
+        name and the support key's suffix (:attr:`ListingTexts.support_suffix`): the support
+        itself is not made, nor the string named (:meth:`ListingTexts.support_given` names it
+        when it is given), but for a support of a move to a coast."""
+        supports, prefix = self.supports, self.name_of_unit
+        suffix_of, to_coast = texts.support_suffix, texts.to_coast
         # (the keys met before passed over in C)
         for key in filterfalse(supports.__contains__, unit.support_keys):
-            if key not in unit.spared:
-                support = support_of(key)
-                supports[key] = None if support is None else named(support)
+            if key in unit.spared:
+                continue
+            suffix = suffix_of.get(key)
+            if suffix is None:
+                suffix = texts.new_suffix(key)
+            if key in to_coast:  # (the string without the coast is listed too: named now)
+                support = unit.support_of(key)
+                supports[key] = None if support is None else texts._named(support)
+            else:
+                supports[key] = prefix + suffix
 
 
 class _Given(Bounded[str, "tuple[str, str, Order] | None"]):
@@ -405,12 +470,14 @@ class _Given(Bounded[str, "tuple[str, str, Order] | None"]):
     made from :attr:`ListingTexts.named` on first use; None for a string not listed (not
     kept: it may be listed later). Bounded by :data:`_MAX_GIVEN`."""
 
-    __slots__ = ("named", "one_coast")
+    __slots__ = ("named", "one_coast", "texts", "power")
 
-    def __init__(self, named: Mapping[str, Order], one_coast: Mapping[str, str] | None,
+    def __init__(self, texts: ListingTexts, power: str, one_coast: Mapping[str, str] | None,
                  ) -> None:
         super().__init__(_MAX_GIVEN)
-        self.named = named
+        self.texts = texts
+        self.power = power
+        self.named: Mapping[str, Order] = texts.named_by(power)
         self.one_coast = one_coast
         """:attr:`ListingTexts.one_coast` if the supports without a coast it names are read
         as the supports with the coast (None if the rules require the coast)."""
@@ -427,6 +494,17 @@ class _Given(Bounded[str, "tuple[str, str, Order] | None"]):
         if len(self) >= self.bound:
             self._drop_older_half()
         dict.__setitem__(self, text, found)  # (the bound is kept just above)
+        return found
+
+    def support(self, text: str, position: Position) -> tuple[str, str, Order] | None:
+        """What this table finds for ``text`` if it is the string of a support listed for
+        its power whose order was not named yet (:meth:`ListingTexts.support_found`), kept
+        from now on; None if not."""
+        found = self.texts.support_found(self.power, text, position)
+        if found is not None:
+            if len(self) >= self.bound:
+                self._drop_older_half()
+            dict.__setitem__(self, text, found)
         return found
 
 
