@@ -54,7 +54,6 @@ from realpolitik.compat.diplomacy_names import DEFAULT_GAME_RULES
 from realpolitik.compat.diplomacy_words import (
     _PHASE_TYPE_NAMES,
     _SEASON_NAMES,
-    _Given,
     _home_names,
     _package_results,
     _province_of_text,
@@ -839,9 +838,8 @@ class Game:
         """:meth:`set_orders`'s quick path in a movement phase (``holder`` has no orders yet):
         True if every string is one the listing gave (one look-up each), one per unit, and
         the orders were handed to the engine; False, with nothing done, otherwise."""
-        given = self._texts.given(power, self._settles_coasts())
-        looked_up = list(map(given.__getitem__, texts))
-        if not all(looked_up) and not _name_supports(given, texts, looked_up, position):
+        looked_up = list(map(self._texts.given(power, self._settles_coasts()).__getitem__, texts))
+        if not all(looked_up):
             return False
         found = cast("list[tuple[str, str, Order]]", looked_up)
         if len(found) > 1 and len(set(map(_unit_found, found))) != len(found):
@@ -906,10 +904,7 @@ class Game:
         holder = self.powers[power.upper()]
         # A string the listing gave names one order (for the engine to check: it is listed
         # in this position or it is not); any other string is read and checked here.
-        given = self._texts.given(power, self._settles_coasts())
-        found = list(map(given.__getitem__, texts))
-        if not all(found):
-            _name_supports(given, texts, found, self.realpolitik_game.position)
+        found = list(map(self._texts.given(power, self._settles_coasts()).__getitem__, texts))
         fresh = not holder.orders  # (then what this call writes is all there is)
         if fresh:
             holder._values, holder._found = {}, None
@@ -1581,19 +1576,6 @@ _MOVEMENT = PhaseType.MOVEMENT
 _ADJUSTMENTS = PhaseType.ADJUSTMENTS
 _RETREATS = PhaseType.RETREATS
 _location_of = attrgetter("location")
-
-
-def _name_supports(given: _Given, texts: list[str], found: list[tuple[str, str, Order] | None],
-                   position: Position) -> bool:
-    """Fill in ``found`` (what ``given`` found for ``texts``) the supports listed whose
-    strings had not named their orders yet (named when first given: :meth:`_Given.support`).
-    True if every string is then found."""
-    support = given.support
-    for index, entry in enumerate(found):
-        text = texts[index]
-        if entry is None and type(text) is str:
-            found[index] = support(text, position)
-    return all(found)
 
 
 def _is_waive(order: Order) -> bool:

@@ -22,7 +22,7 @@ from realpolitik.game import Game as _Game
 from realpolitik.game import PhaseRecord
 from realpolitik.geography import Map, UnitType, province_of
 from realpolitik.legality import adjustment_counts, build_sites, retreat_options
-from realpolitik.listing import UnitParts, movement_parts
+from realpolitik.listing import UnitParts
 from realpolitik.maptables import MapTables, tables_for
 from realpolitik.orders import (
     Build,
@@ -158,7 +158,7 @@ class ListingTexts:
 
     __slots__ = ("tables", "text", "coastless", "one_coast", "units", "named", "given_by",
                  "places", "province_name", "near_coasts", "support_suffix", "suffix_key",
-                 "to_coast", "location_named")
+                 "to_coast", "supporters")
 
     def __init__(self, tables: MapTables, the_map: Map) -> None:
         self.tables = tables
@@ -210,15 +210,21 @@ class ListingTexts:
         self.to_coast: set[int] = set()
         """The support keys of moves to a coast (met so far): their supports are named when
         their strings are made, as the strings without the coast are (:meth:`_named`)."""
-        self.location_named: dict[str, str] = {
-            name: location for location, (name, _) in self.places.items()}
-        """The package's name of a location -> the location (``STP/SC`` -> ``stp/sc``)."""
+        self.supporters: dict[str, dict[str, Callable[[int], Order | None]]] = {}
+        """power -> the name of a unit it was listed (``"A MAR"``) -> that unit's supports by
+        key (the listing's :attr:`~realpolitik.listing.UnitParts.support_of`: its own values,
+        kept with the variant): a support's string names its order from these when first
+        given (bounded by the map)."""
 
     def clear(self) -> None:
         """Forget every string (they are made again when next needed)."""
         self.text.clear()
         self.coastless.clear()
         self.one_coast.clear()
+        self.support_suffix.clear()
+        self.suffix_key.clear()
+        self.to_coast.clear()
+        self.supporters.clear()
         self.units.clear()
         self.named.clear()
         self.given_by.clear()
@@ -284,6 +290,10 @@ class ListingTexts:
             texts = kept_get(code)
             if texts is None:
                 texts = kept[code] = _UnitTexts(unit, self)
+                makers = self.supporters.get(power)
+                if makers is None:
+                    makers = self.supporters[power] = {}
+                makers[texts.name_of_unit] = unit.support_of
             strings = texts.heads.get(head_key) or texts.head(unit, self._named)
             if spared:
                 keys = list(filterfalse(spared.__contains__, keys))
@@ -333,33 +343,25 @@ class ListingTexts:
         self.suffix_key[suffix] = key
         return suffix
 
-    def support_found(self, power: str, text: str, position: Position,
-                      ) -> tuple[str, str, Order] | None:
-        """What :meth:`given` finds for ``text``, the string of a support listed for
-        ``power`` whose support was not named when its string was made
-        (:meth:`_UnitTexts.learn`): (its unit, the rest of the order, the support, the
-        listing's own value), if its unit stands in ``position``; else None (the string is
-        then read and checked)."""
+    def support_found(self, power: str, text: str) -> tuple[str, str, Order] | None:
+        """What :meth:`given` finds for ``text`` if it is the string of a support listed for
+        ``power`` (whose support was not named when its string was made:
+        :meth:`_UnitTexts.learn`): (its unit, the rest of the order, the support, the
+        listing's own value); else None."""
         unit_name, says, supported = text.partition(" S ")
-        key = self.suffix_key.get(text[len(unit_name):]) if says else None
-        if key is None or position.phase.type is not PhaseType.MOVEMENT:
+        if not says:
             return None
-        location = self.location_named.get(unit_name[2:])
-        parts = None if location is None else movement_parts(position)
-        units = None if parts is None else parts.get(power)
-        unit = None if units is None or location is None else units.get(location)
-        power_texts = self.units.get(power)
-        kept = None if unit is None or power_texts is None else power_texts.get(unit.code)
-        if unit is None or kept is None or kept.name_of_unit != unit_name:
-            return None  # (no such unit there now)
-        support = unit.support_of(key)  # (as listed, if it is listed now: the engine checks)
+        key = self.suffix_key.get(text[len(unit_name):])
+        makers = self.supporters.get(power)
+        support_of = None if key is None or makers is None else makers.get(unit_name)
+        support = None if support_of is None or key is None else support_of(key)
         return None if support is None else (unit_name, "S " + supported, support)
 
     def given(self, power: str, settle_coasts: bool = True) -> _Given:
         """For :meth:`Game.set_orders`: the table of the strings listed for ``power`` ->
         (its unit, the rest of the order, the order it names), None for a string not listed
         for it (or listed so long ago that it was forgotten: it is then read again), or a
-        support whose order is named when first given (:meth:`_Given.support`). With
+        support whose order is named when first given (:meth:`support_found`). With
         ``settle_coasts`` (the rules read a support without the coast as the move to the one
         coast the fleet reaches) such a support's string names the support with that coast,
         the one listed."""
@@ -467,8 +469,9 @@ class _UnitTexts:
 
 class _Given(Bounded[str, "tuple[str, str, Order] | None"]):
     """The strings a power gave so far -> (unit, the rest of the order, the order it names),
-    made from :attr:`ListingTexts.named` on first use; None for a string not listed (not
-    kept: it may be listed later). Bounded by :data:`_MAX_GIVEN`."""
+    made from :attr:`ListingTexts.named` on first use (or, for a support, from its unit's
+    supports: :meth:`ListingTexts.support_found`); None for a string not listed (not kept: it
+    may be listed later). Bounded by :data:`_MAX_GIVEN`."""
 
     __slots__ = ("named", "one_coast", "texts", "power")
 
@@ -485,27 +488,21 @@ class _Given(Bounded[str, "tuple[str, str, Order] | None"]):
     def __missing__(self, text: str) -> tuple[str, str, Order] | None:
         one_coast = self.one_coast
         order = self.named.get(one_coast.get(text, text) if one_coast else text)
-        if order is None:
-            return None
-        words = text.split(" ", 2)  # (as _split_order, inline: met once per string given)
-        if len(words) < 2:  # WAIVE, for no unit: not a movement order (read and refused)
-            return None
-        found = (f"{words[0]} {words[1]}", words[2] if len(words) > 2 else "", order)
+        found: tuple[str, str, Order] | None
+        if order is None:  # (a support's string names its support when first given)
+            found = self.texts.support_found(self.power, text)
+            if found is None:
+                return None
+        else:
+            words = text.split(" ", 2)  # (as _split_order, inline: once per string given)
+            if len(words) < 2:  # WAIVE, for no unit: not a movement order (read and refused)
+                return None
+            found = (f"{words[0]} {words[1]}", words[2] if len(words) > 2 else "", order)
         if len(self) >= self.bound:
             self._drop_older_half()
         dict.__setitem__(self, text, found)  # (the bound is kept just above)
         return found
 
-    def support(self, text: str, position: Position) -> tuple[str, str, Order] | None:
-        """What this table finds for ``text`` if it is the string of a support listed for
-        its power whose order was not named yet (:meth:`ListingTexts.support_found`), kept
-        from now on; None if not."""
-        found = self.texts.support_found(self.power, text, position)
-        if found is not None:
-            if len(self) >= self.bound:
-                self._drop_older_half()
-            dict.__setitem__(self, text, found)
-        return found
 
 
 def _with_coastless(strings: list[str], coastless: Mapping[str, str]) -> list[str]:
