@@ -54,6 +54,7 @@ from realpolitik.compat.diplomacy_names import DEFAULT_GAME_RULES
 from realpolitik.compat.diplomacy_words import (
     _PHASE_TYPE_NAMES,
     _SEASON_NAMES,
+    _Given,
     _home_names,
     _package_results,
     _province_of_text,
@@ -369,6 +370,9 @@ class Game:
         """Set when the game was ended by the facade (a draw, or ``phase = "COMPLETED"``)."""
         self._tables = tables_for(variant)
         self._texts = listing_texts(variant)
+        self._given: dict[str, _Given] = {}
+        """power -> the variant's table of the strings given for it, as this game's rules read
+        them (:meth:`_given_table`)."""
         self._upper_locations = [loc.upper() for loc in variant.map.locations]
         self._names: dict[str, str] = {p.upper(): p for p in variant.power_ids}
         self._read_lists: set[str] = set()
@@ -838,7 +842,8 @@ class Game:
         """:meth:`set_orders`'s quick path in a movement phase (``holder`` has no orders yet):
         True if every string is one the listing gave (one look-up each), one per unit, and
         the orders were handed to the engine; False, with nothing done, otherwise."""
-        looked_up = list(map(self._texts.given(power, self._settles_coasts()).__getitem__, texts))
+        table = self._given.get(power) or self._given_table(power)
+        looked_up = list(map(table.__getitem__, texts))
         if not all(looked_up):
             return False
         found = cast("list[tuple[str, str, Order]]", looked_up)
@@ -849,15 +854,23 @@ class Game:
         holder._found = found
         holder._sent = (position, None)
         if found or sent is not None:
+            game = self.realpolitik_game
             try:
-                entries = self.realpolitik_game.submit(power, map(_order_found, found))
+                entries = game.submit(power, map(_order_found, found))
             except GameError as error:  # a power that takes no orders in this game
                 self.error.append(f"{holder.name}: {error}")
             else:
-                if any(map(_error_of, entries)):  # (a string listed in another phase)
+                # (a string listed in another phase may be illegal now: the engine says)
+                if not game.orders_stand(power) and any(map(_error_of, entries)):
                     self._drop_illegal(holder, entries)
                     holder._sent = (position, holder.orders.copy())
         return True
+
+    def _given_table(self, power: str) -> _Given:
+        """The variant's table of the strings given for ``power`` (:meth:`ListingTexts.given`,
+        under this game's rules), kept in :attr:`_given`."""
+        table = self._given[power] = self._texts.given(power, self._settles_coasts())
+        return table
 
     def _set_adjustments(self, holder: Power, power: str, texts: list[str],
                          position: Position) -> bool:
@@ -904,7 +917,8 @@ class Game:
         holder = self.powers[power.upper()]
         # A string the listing gave names one order (for the engine to check: it is listed
         # in this position or it is not); any other string is read and checked here.
-        found = list(map(self._texts.given(power, self._settles_coasts()).__getitem__, texts))
+        table = self._given.get(power) or self._given_table(power)
+        found = list(map(table.__getitem__, texts))
         fresh = not holder.orders  # (then what this call writes is all there is)
         if fresh:
             holder._values, holder._found = {}, None
@@ -1452,14 +1466,14 @@ class Game:
         # (the engine's positions are immutable values, shared by the copy).
         made = Game.__new__(Game)
         memo[id(self)] = made
-        shared = {"_tables", "_texts", "_upper_locations", "_map"}
+        shared = {"_tables", "_texts", "_given", "_upper_locations", "_map"}
         for key, value in self.__dict__.items():
             made.__dict__[key] = value if key in shared else copy.deepcopy(value, memo)
         return made
 
     def __getstate__(self) -> dict[str, Any]:
         state = {key: value for key, value in self.__dict__.items()
-                 if key not in ("_tables", "_texts", "_map")}
+                 if key not in ("_tables", "_texts", "_given", "_map")}
         # (the histories are made now: the functions that would make them do not pickle)
         for history in ("state_history", "order_history", "result_history"):
             state[history] = SortedDict(getattr(self, history).items())
@@ -1470,6 +1484,7 @@ class Game:
         variant = self.realpolitik_game.variant
         self._tables = tables_for(variant)
         self._texts = listing_texts(variant)
+        self._given = {}
         self._map = None
 
     def __repr__(self) -> str:
