@@ -1105,9 +1105,10 @@ class Game:
 
     def process(self) -> GamePhaseData:
         """Adjudicate the phase and move to the next one; returns the phase just played."""
-        self._sync()
+        if self._read_lists:
+            self._sync()
         game = self.realpolitik_game
-        if self._over:
+        if self._completed or game.end is not None:
             return GamePhaseData("COMPLETED", self.get_state(), {}, {}, {})
         position = game.position
         phase = position.phase
@@ -1144,8 +1145,9 @@ class Game:
             _orders_given, given, phase.type, "NO_CHECK" in self.rules))
         self.message_history.put(name, messages)
         self.result_history.put(name, Deferred(_package_results, records, voids))
-        influence.log(game.position)
-        self._check_draw()
+        influence.positions.append(game.position)  # (influence.log, written out)
+        if game.end is not None or game.phase.year >= self._first_year + 99:
+            self._check_draw()
         return GamePhaseData.in_histories(name, self.state_history, self.order_history,
                                           self.result_history, self.message_history)
 
@@ -1169,10 +1171,15 @@ class Game:
                     # as found by set_orders, and not read since, so not changed)
                     sent[1] != (holder.orders if movement else holder.adjust)):
                 self._send(holder)  # (given since, or changed by the caller)
-            if holder._voids:
-                for unit in holder._voids:
+            # (holder._reset_orders(), written out: this runs for every power every phase)
+            voided = holder._voids
+            if voided:
+                for unit in voided:
                     voids[unit] = ["void"]
-            holder._reset_orders()
+                holder._voids = []
+            holder._orders = holder._found = holder._values = holder._sent = None
+            if holder.adjust:
+                holder.adjust = []
         return voids
 
     def _send(self, holder: Power, values: list[Order] | None = None, *,
