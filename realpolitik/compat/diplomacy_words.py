@@ -419,8 +419,7 @@ class _UnitTexts:
         moves = self.moves
         strings: list[str] = []
         for order in unit.head:
-            if order.__class__ is Move:
-                assert isinstance(order, Move)
+            if type(order) is Move:
                 key = (order.destination, order.via_convoy)
                 text = moves.get(key)
                 if text is None:
@@ -440,7 +439,9 @@ class _UnitTexts:
         each = self.each_convoy
         strings: list[str] = []
         for order in unit.convoys:
-            assert isinstance(order, Convoy)
+            if type(order) is not Convoy:  # (never: narrows the type, as an assert would)
+                strings.append(named(order))
+                continue
             key = (order.army_location, order.destination)
             text = each.get(key)
             if text is None:
@@ -453,13 +454,13 @@ class _UnitTexts:
         """Make and keep the strings of ``unit``'s listed supports not met before (not those
         it is spared: their strings name no listed order). A support's string is the unit's
         name and the support key's suffix (:attr:`ListingTexts.support_suffix`): the support
-        itself is not made, nor the string named (:meth:`ListingTexts.support_given` names it
+        itself is not made, nor the string named (:meth:`ListingTexts.support_found` names it
         when it is given), but for a support of a move to a coast."""
-        supports, prefix = self.supports, self.name_of_unit
+        supports, prefix, spared = self.supports, self.name_of_unit, unit.spared
         suffix_of, to_coast = texts.support_suffix, texts.to_coast
         # (the keys met before passed over in C)
         for key in filterfalse(supports.__contains__, unit.support_keys):
-            if key in unit.spared:
+            if key in spared:
                 continue
             suffix = suffix_of.get(key)
             if suffix is None:
