@@ -165,3 +165,13 @@ def test_a_support_is_named_when_its_string_is_first_given() -> None:
     game.set_orders("FRANCE", ["A PAR S A MAR - BUR", "A BUR H"])
     assert game.get_orders("FRANCE") == ["A BUR H"]
     assert any(error.startswith("FRANCE: A PAR S A MAR - BUR") for error in game.error)
+
+
+def test_a_support_never_listed_for_its_unit_is_read_and_refused() -> None:
+    game = Game()
+    possible = game.get_all_possible_orders()
+    assert "A PAR S F BRE" in possible["PAR"]  # (its support suffix is known now)
+    assert "A MAR S F BRE" not in possible["MAR"]  # (Marseilles does not reach Brest)
+    game.set_orders("FRANCE", ["A MAR S F BRE", "A PAR H"])
+    assert game.get_orders("FRANCE") == ["A PAR H"]
+    assert any(error.startswith("FRANCE: A MAR S F BRE:") for error in game.error)

@@ -1473,8 +1473,11 @@ class Game:
         # (the engine's positions are immutable values, shared by the copy).
         made = Game.__new__(Game)
         memo[id(self)] = made
-        shared = {"_tables", "_texts", "_given", "_upper_locations", "_map"}
+        shared = {"_tables", "_texts", "_upper_locations", "_map"}
         for key, value in self.__dict__.items():
+            if key == "_given":  # (the variant's tables, found again by the copy)
+                made._given = {}
+                continue
             made.__dict__[key] = value if key in shared else copy.deepcopy(value, memo)
         return made
 

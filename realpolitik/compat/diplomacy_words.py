@@ -211,11 +211,10 @@ class ListingTexts:
         self.to_coast: set[int] = set()
         """The support keys of moves to a coast (met so far): their supports are named when
         their strings are made, as the strings without the coast are (:meth:`_named`)."""
-        self.supporters: dict[str, dict[str, Callable[[int], Order | None]]] = {}
-        """power -> the name of a unit it was listed (``"A MAR"``) -> that unit's supports by
-        key (the listing's :attr:`~realpolitik.listing.UnitParts.support_of`: its own values,
-        kept with the variant): a support's string names its order from these when first
-        given (bounded by the map)."""
+        self.supporters: dict[str, dict[str, _UnitTexts]] = {}
+        """power -> the name of a unit it was listed (``"A MAR"``) -> that unit's strings: a
+        support's string listed for the unit names its order from them when first given
+        (:meth:`support_found`; bounded by the map)."""
 
     def clear(self) -> None:
         """Forget every string (they are made again when next needed)."""
@@ -294,10 +293,10 @@ class ListingTexts:
             texts = kept_get(code)
             if texts is None:
                 texts = kept[code] = _UnitTexts(unit, self)
-                makers = self.supporters.get(power)
-                if makers is None:
-                    makers = self.supporters[power] = {}
-                makers[texts.name_of_unit] = unit.support_of
+                by_name = self.supporters.get(power)
+                if by_name is None:
+                    by_name = self.supporters[power] = {}
+                by_name[texts.name_of_unit] = texts
             strings = texts.heads.get(head_key) or texts.head(unit, self._named)
             if spared:
                 keys = list(filterfalse(spared.__contains__, keys))
@@ -356,9 +355,11 @@ class ListingTexts:
         if not says:
             return None
         key = self.suffix_key.get(text[len(unit_name):])
-        makers = self.supporters.get(power)
-        support_of = None if key is None or makers is None else makers.get(unit_name)
-        support = None if support_of is None or key is None else support_of(key)
+        by_name = self.supporters.get(power)
+        unit = None if key is None or by_name is None else by_name.get(unit_name)
+        if unit is None or key is None or unit.supports.get(key) != text:
+            return None  # (not a string listed for this unit)
+        support = unit.support_of(key)
         return None if support is None else (unit_name, "S " + supported, support)
 
     def given(self, power: str, settle_coasts: bool = True) -> _Given:
@@ -383,7 +384,7 @@ class _UnitTexts:
     :data:`_MAX_UNIT_HEADS`."""
 
     __slots__ = ("name", "province", "name_of_unit", "near_coasts", "heads", "moves", "supports",
-                 "support_text", "convoys", "each_convoy")
+                 "support_text", "support_of", "convoys", "each_convoy")
 
     def __init__(self, unit: UnitParts, texts: ListingTexts) -> None:
         hold = unit.head[0]
@@ -405,6 +406,9 @@ class _UnitTexts:
         """Support key -> the string of its support; None for its own moves (no support)."""
         self.support_text = self.supports.__getitem__
         """``supports[key]``, bound once."""
+        self.support_of = unit.support_of
+        """Support key -> its support by this unit: the listing's own values, kept with the
+        variant as long as these strings (the supports are made when first given)."""
         self.convoys: dict[tuple[int, ...], tuple[str, ...]] = {}
         """The key of its convoys -> their strings."""
         self.each_convoy: dict[tuple[str, str], str] = {}
