@@ -149,12 +149,15 @@ class ListingTexts:
     head (hold and moves), its supports by small integer keys, its convoys. So the strings are
     kept the same way, per unit (its place code and power, :class:`_UnitTexts`), and a unit's
     strings are its head's, then one C-level ``map`` over its support keys, then its convoys':
-    no order is hashed (:meth:`fill_movement`). Each string is made once from its order
-    (:attr:`text`, by the order's value, which costs a Python call to hash: the way of the
-    other phases' orders). Nothing here decides whether an order is legal: a string given to
-    :meth:`Game.set_orders` names an order (:meth:`given`), which the engine checks by value
-    when it is handed over. Every table is bounded: by :data:`_MAX_ORDER_TEXTS`,
-    :data:`_MAX_GIVEN` and :data:`_MAX_UNIT_TEXTS`, or by the map.
+    no order is hashed (:meth:`fill_movement`). A head's and a convoy's string is made once
+    from its order, and a support's from its unit's name and its key
+    (:attr:`support_suffix`), without the support: most listed supports are never given, so
+    a support's string names its order only when first given (:meth:`support_found`). The
+    other phases' strings are kept by their orders' values (:attr:`text`). Nothing here
+    decides whether an order is legal: a string given to :meth:`Game.set_orders` names an
+    order (:meth:`given`), which the engine checks by value when it is handed over. Every
+    table is bounded: by :data:`_MAX_ORDER_TEXTS`, :data:`_MAX_GIVEN` and
+    :data:`_MAX_UNIT_TEXTS`, or by the map.
     """
 
     __slots__ = ("tables", "text", "coastless", "one_coast", "units", "named", "given_by",
