@@ -435,6 +435,15 @@ class Game:
         pending = self._pending.get(power)
         return pending.entries if pending else ()
 
+    def orders_stand(self, power: str) -> bool:
+        """True if ``power``'s orders for the current phase were given as values and every
+        one is legal as it stands (listed, or read as given), so none is refused or read
+        otherwise when the phase is processed; False otherwise (nothing given, orders given
+        as text, or some order refused or read otherwise: :meth:`orders_of` says which). A
+        cheaper answer than reading each entry's ``error``."""
+        pending = self._pending.get(power)
+        return pending is not None and pending.orders is not None
+
     def has_submitted(self, power: str) -> bool:
         """True if ``power`` has given orders (possibly none) for the current phase."""
         return power in self._pending

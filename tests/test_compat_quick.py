@@ -17,6 +17,7 @@ from realpolitik.adjudication import adjudicate
 from realpolitik.compat.diplomacy import Game
 from realpolitik.geography import UnitType
 from realpolitik.orders import Move, SupportMove
+from realpolitik.rules import rules_for
 
 
 def _random_strings(game: Game, rng: random.Random, stale: list[str]) -> dict[str, list[str]]:
@@ -113,3 +114,64 @@ def test_an_unlisted_support_read_as_given_is_adjudicated_as_checked() -> None:
     # vouched for as given: the same resolution as with every order checked
     assert resolution == adjudicate(position, [move, support], rules=game.rules)
     assert "spa/nc" in {unit.location for unit in game.position.units.values()}
+
+
+def test_a_support_without_the_one_coast_the_fleet_reaches_is_the_listed_support() -> None:
+    game = Game()
+    game.set_units("FRANCE", ["F GAS", "A MAR"], reset=True)
+    assert "A MAR S F GAS - SPA" in game.get_all_possible_orders()["MAR"]
+    game.set_orders("FRANCE", ["A MAR S F GAS - SPA", "F GAS - SPA/NC"])
+    assert game.get_orders("FRANCE") == ["A MAR S F GAS - SPA", "F GAS - SPA/NC"]
+    # F GAS reaches only the north coast: the rules read the support as the one with that
+    # coast, which the listing lists, so the engine is handed that one (nothing to check)
+    support = SupportMove(UnitType.ARMY, "mar", "gas", "spa/nc", UnitType.FLEET, power="france")
+    engine = game.realpolitik_game
+    assert support in engine.legal_orders("france")["mar"]
+    assert [entry.order for entry in engine.orders_of("france")][0] == support
+    game.process()
+    assert game.order_history.last_value()["FRANCE"] == ["A MAR S F GAS - SPA",
+                                                        "F GAS - SPA/NC"]
+    assert game.command["A MAR"] == "S F GAS - SPA/NC"  # (as the package records it)
+    assert game.result_history.last_value()["A MAR"] == []
+    assert "F SPA/NC" in game.get_units("FRANCE")
+
+
+def test_a_support_without_a_coast_is_refused_when_the_rules_require_the_coast() -> None:
+    required = rules_for("2000", {"4.A.2": "szykman", "4.A.5": "allowed", "4.B.4": "required"})
+    game = Game(edition=required)
+    game.set_units("FRANCE", ["F GAS", "A MAR"], reset=True)
+    game.get_all_possible_orders()
+    game.set_orders("FRANCE", ["A MAR S F GAS - SPA", "F GAS - SPA/NC"])
+    assert game.get_orders("FRANCE") == ["F GAS - SPA/NC"]
+    assert any(error.startswith("FRANCE: A MAR S F GAS - SPA:") for error in game.error)
+    game.set_orders("FRANCE", ["A MAR S F GAS - SPA/NC", "F GAS - SPA/NC"])
+    assert sorted(game.get_orders("FRANCE")) == ["A MAR S F GAS - SPA/NC", "F GAS - SPA/NC"]
+
+
+def test_a_support_is_named_when_its_string_is_first_given() -> None:
+    game = Game()
+    game.get_all_possible_orders()
+    # (the listing made the string of every support, and named none of them yet)
+    game.set_orders("FRANCE", ["A PAR S A MAR - BUR", "A MAR - BUR"])
+    engine = game.realpolitik_game
+    listed = engine.legal_orders("france")["par"]
+    given = [entry.order for entry in engine.orders_of("france")]
+    assert any(order is given[0] for order in listed)  # the listing's own value
+    assert game.get_orders("FRANCE") == ["A PAR S A MAR - BUR", "A MAR - BUR"]
+    game.process()
+    assert "A BUR" in game.get_units("FRANCE")
+    # listed in Spring, given in Fall with no army left in Marseilles: refused
+    game.get_all_possible_orders()
+    game.set_orders("FRANCE", ["A PAR S A MAR - BUR", "A BUR H"])
+    assert game.get_orders("FRANCE") == ["A BUR H"]
+    assert any(error.startswith("FRANCE: A PAR S A MAR - BUR") for error in game.error)
+
+
+def test_a_support_never_listed_for_its_unit_is_read_and_refused() -> None:
+    game = Game()
+    possible = game.get_all_possible_orders()
+    assert "A PAR S F BRE" in possible["PAR"]  # (its support suffix is known now)
+    assert "A MAR S F BRE" not in possible["MAR"]  # (Marseilles does not reach Brest)
+    game.set_orders("FRANCE", ["A MAR S F BRE", "A PAR H"])
+    assert game.get_orders("FRANCE") == ["A PAR H"]
+    assert any(error.startswith("FRANCE: A MAR S F BRE:") for error in game.error)

@@ -54,6 +54,7 @@ from realpolitik.compat.diplomacy_names import DEFAULT_GAME_RULES
 from realpolitik.compat.diplomacy_words import (
     _PHASE_TYPE_NAMES,
     _SEASON_NAMES,
+    _Given,
     _home_names,
     _package_results,
     _province_of_text,
@@ -84,7 +85,7 @@ from realpolitik.orders import (
     Waive,
 )
 from realpolitik.position import DislodgedUnit, Phase, PhaseType, Position, Season, Unit
-from realpolitik.rules import Rules, rules_for
+from realpolitik.rules import Rules, SupportCoast, rules_for
 from realpolitik.variant import Variant, load_variant
 
 __all__ = ["Game", "GamePhaseData", "Map", "Message", "Power", "SortedDict", "diplomacy_state",
@@ -369,6 +370,9 @@ class Game:
         """Set when the game was ended by the facade (a draw, or ``phase = "COMPLETED"``)."""
         self._tables = tables_for(variant)
         self._texts = listing_texts(variant)
+        self._given: dict[str, _Given] = {}
+        """power -> the variant's table of the strings given for it, as this game's rules read
+        them (:meth:`_given_table`)."""
         self._upper_locations = [loc.upper() for loc in variant.map.locations]
         self._names: dict[str, str] = {p.upper(): p for p in variant.power_ids}
         self._read_lists: set[str] = set()
@@ -838,7 +842,8 @@ class Game:
         """:meth:`set_orders`'s quick path in a movement phase (``holder`` has no orders yet):
         True if every string is one the listing gave (one look-up each), one per unit, and
         the orders were handed to the engine; False, with nothing done, otherwise."""
-        looked_up = list(map(self._texts.given(power), texts))
+        table = self._given.get(power) or self._given_table(power)
+        looked_up = list(map(table.__getitem__, texts))
         if not all(looked_up):
             return False
         found = cast("list[tuple[str, str, Order]]", looked_up)
@@ -849,15 +854,23 @@ class Game:
         holder._found = found
         holder._sent = (position, None)
         if found or sent is not None:
+            game = self.realpolitik_game
             try:
-                entries = self.realpolitik_game.submit(power, map(_order_found, found))
+                entries = game.submit(power, map(_order_found, found))
             except GameError as error:  # a power that takes no orders in this game
                 self.error.append(f"{holder.name}: {error}")
             else:
-                if any(map(_error_of, entries)):  # (a string listed in another phase)
+                # (a string listed in another phase may be illegal now: the engine says)
+                if not game.orders_stand(power) and any(map(_error_of, entries)):
                     self._drop_illegal(holder, entries)
                     holder._sent = (position, holder.orders.copy())
         return True
+
+    def _given_table(self, power: str) -> _Given:
+        """The variant's table of the strings given for ``power`` (:meth:`ListingTexts.given`,
+        under this game's rules), kept in :attr:`_given`."""
+        table = self._given[power] = self._texts.given(power, self._settles_coasts())
+        return table
 
     def _set_adjustments(self, holder: Power, power: str, texts: list[str],
                          position: Position) -> bool:
@@ -904,7 +917,8 @@ class Game:
         holder = self.powers[power.upper()]
         # A string the listing gave names one order (for the engine to check: it is listed
         # in this position or it is not); any other string is read and checked here.
-        found = list(map(self._texts.given(power), texts))
+        table = self._given.get(power) or self._given_table(power)
+        found = list(map(table.__getitem__, texts))
         fresh = not holder.orders  # (then what this call writes is all there is)
         if fresh:
             holder._values, holder._found = {}, None
@@ -925,6 +939,12 @@ class Game:
                 values[unit] = (rest, order)
         self._send(holder, [entry[1] for entry in values.values()] if fresh else None,
                    given=True)
+
+    def _settles_coasts(self) -> bool:
+        """True if the rules read a support of a fleet's move to a province with coasts, given
+        without the coast, as the move to the one coast the fleet reaches (not if they require
+        the coast)."""
+        return self.realpolitik_game.rules.support_coast is not SupportCoast.REQUIRED
 
     def _read_checked(self, power: str, text: str) -> tuple[str, str, Order] | None:
         """The slow path of a movement order: read, checked, and written as the package
@@ -1085,9 +1105,10 @@ class Game:
 
     def process(self) -> GamePhaseData:
         """Adjudicate the phase and move to the next one; returns the phase just played."""
-        self._sync()
+        if self._read_lists:
+            self._sync()
         game = self.realpolitik_game
-        if self._over:
+        if self._completed or game.end is not None:
             return GamePhaseData("COMPLETED", self.get_state(), {}, {}, {})
         position = game.position
         phase = position.phase
@@ -1124,8 +1145,9 @@ class Game:
             _orders_given, given, phase.type, "NO_CHECK" in self.rules))
         self.message_history.put(name, messages)
         self.result_history.put(name, Deferred(_package_results, records, voids))
-        influence.log(game.position)
-        self._check_draw()
+        influence.positions.append(game.position)  # (influence.log, written out)
+        if game.end is not None or game.phase.year >= self._first_year + 99:
+            self._check_draw()
         return GamePhaseData.in_histories(name, self.state_history, self.order_history,
                                           self.result_history, self.message_history)
 
@@ -1149,10 +1171,15 @@ class Game:
                     # as found by set_orders, and not read since, so not changed)
                     sent[1] != (holder.orders if movement else holder.adjust)):
                 self._send(holder)  # (given since, or changed by the caller)
-            if holder._voids:
-                for unit in holder._voids:
+            # (holder._reset_orders(), written out: this runs for every power every phase)
+            voided = holder._voids
+            if voided:
+                for unit in voided:
                     voids[unit] = ["void"]
-            holder._reset_orders()
+                holder._voids = []
+            holder._orders = holder._found = holder._values = holder._sent = None
+            if holder.adjust:
+                holder.adjust = []
         return voids
 
     def _send(self, holder: Power, values: list[Order] | None = None, *,
@@ -1448,12 +1475,15 @@ class Game:
         memo[id(self)] = made
         shared = {"_tables", "_texts", "_upper_locations", "_map"}
         for key, value in self.__dict__.items():
+            if key == "_given":  # (the variant's tables, found again by the copy)
+                made._given = {}
+                continue
             made.__dict__[key] = value if key in shared else copy.deepcopy(value, memo)
         return made
 
     def __getstate__(self) -> dict[str, Any]:
         state = {key: value for key, value in self.__dict__.items()
-                 if key not in ("_tables", "_texts", "_map")}
+                 if key not in ("_tables", "_texts", "_given", "_map")}
         # (the histories are made now: the functions that would make them do not pickle)
         for history in ("state_history", "order_history", "result_history"):
             state[history] = SortedDict(getattr(self, history).items())
@@ -1464,6 +1494,7 @@ class Game:
         variant = self.realpolitik_game.variant
         self._tables = tables_for(variant)
         self._texts = listing_texts(variant)
+        self._given = {}
         self._map = None
 
     def __repr__(self) -> str:

@@ -118,6 +118,7 @@ class _Upper(dict[str, str]):
 
 
 _UPPER = _Upper()
+_ARMY = UnitType.ARMY
 _LETTER: Mapping[UnitType | None, str] = {UnitType.ARMY: "A", UnitType.FLEET: "F", None: "A"}
 
 
@@ -148,16 +149,20 @@ class ListingTexts:
     head (hold and moves), its supports by small integer keys, its convoys. So the strings are
     kept the same way, per unit (its place code and power, :class:`_UnitTexts`), and a unit's
     strings are its head's, then one C-level ``map`` over its support keys, then its convoys':
-    no order is hashed (:meth:`fill_movement`). Each string is made once from its order
-    (:attr:`text`, by the order's value, which costs a Python call to hash: the way of the
-    other phases' orders). Nothing here decides whether an order is legal: a string given to
-    :meth:`Game.set_orders` names an order (:meth:`given`), which the engine checks by value
-    when it is handed over. Every table is bounded: by :data:`_MAX_ORDER_TEXTS`,
-    :data:`_MAX_GIVEN` and :data:`_MAX_UNIT_TEXTS`, or by the map.
+    no order is hashed (:meth:`fill_movement`). A head's and a convoy's string is made once
+    from its order, and a support's from its unit's name and its key
+    (:attr:`support_suffix`), without the support: most listed supports are never given, so
+    a support's string names its order only when first given (:meth:`support_found`). The
+    other phases' strings are kept by their orders' values (:attr:`text`). Nothing here
+    decides whether an order is legal: a string given to :meth:`Game.set_orders` names an
+    order (:meth:`given`), which the engine checks by value when it is handed over. Every
+    table is bounded: by :data:`_MAX_ORDER_TEXTS`, :data:`_MAX_GIVEN` and
+    :data:`_MAX_UNIT_TEXTS`, or by the map.
     """
 
-    __slots__ = ("tables", "text", "coastless", "units", "named", "given_by", "places",
-                 "province_name", "near_coasts")
+    __slots__ = ("tables", "text", "coastless", "one_coast", "units", "named", "given_by",
+                 "places", "province_name", "near_coasts", "support_suffix", "suffix_key",
+                 "to_coast", "supporters")
 
     def __init__(self, tables: MapTables, the_map: Map) -> None:
         self.tables = tables
@@ -167,6 +172,12 @@ class ListingTexts:
         """The string of a support of a move to a coast -> the same support without the
         coast, which the package lists right after it (unless already there). Bounded by
         the map (such supports are few: the moves to a coast times the units next to it)."""
+        self.one_coast: dict[str, str] = {}
+        """The string of a support without the coast (a value of :attr:`coastless`) -> the
+        string of the same support with the coast, when the supported fleet reaches only that
+        coast of the province: the rules (unless they require the coast) read the one as the
+        other, so :meth:`given` names the listed support (the package, too, records the
+        support with the coast). Bounded by the map, as :attr:`coastless`."""
         self.units: dict[str, Bounded[int, _UnitTexts]] = {}
         """power -> its unit's place code -> the strings of its movement orders so far
         (:data:`_MAX_UNIT_TEXTS` units per power)."""
@@ -174,8 +185,9 @@ class ListingTexts:
         """power -> string -> the order it names. A listed support's string without the coast
         names that support with no coast (the listing gives only the supports naming a
         coast; the engine checks this one when it is given)."""
-        self.given_by: dict[str, _Given] = {}
-        """power -> what :meth:`given` found for the strings it gave so far."""
+        self.given_by: dict[tuple[str, bool], _Given] = {}
+        """(power, whether a support's coast is settled) -> what :meth:`given` found for the
+        strings it gave so far."""
         locations = the_map.locations
         self.places: dict[str, tuple[str, str | None]] = {
             location: (location.upper(),
@@ -193,11 +205,29 @@ class ListingTexts:
                    for near in the_map.fleet_neighbours(location)))
         """The locations next to a province with coasts: only a unit there can be listed a
         support of a move to a coast."""
+        self.support_suffix: dict[int, str] = {}
+        """Support key -> what a support's string says after its unit (``" S F GAS - BUR"``):
+        a unit's support strings are its own name and these (bounded by the map's support
+        keys)."""
+        self.suffix_key: dict[str, int] = {}
+        """The other way: a support's string after its unit -> its support key."""
+        self.to_coast: set[int] = set()
+        """The support keys of moves to a coast (met so far): their supports are named when
+        their strings are made, as the strings without the coast are (:meth:`_named`)."""
+        self.supporters: dict[str, dict[str, _UnitTexts]] = {}
+        """power -> the name of a unit it was listed (``"A MAR"``) -> that unit's strings: a
+        support's string listed for the unit names its order from them when first given
+        (:meth:`support_found`; bounded by the map)."""
 
     def clear(self) -> None:
         """Forget every string (they are made again when next needed)."""
         self.text.clear()
         self.coastless.clear()
+        self.one_coast.clear()
+        self.support_suffix.clear()
+        self.suffix_key.clear()
+        self.to_coast.clear()
+        self.supporters.clear()
         self.units.clear()
         self.named.clear()
         self.given_by.clear()
@@ -215,10 +245,18 @@ class ListingTexts:
         power = order.power or ""
         named = self.named.get(power) or self.named_by(power)
         if text not in named:
-            named[text] = order
+            # (Bounded's __setitem__ written out: a Python call from C costs more than this)
+            if len(named) >= named.bound:
+                named._drop_older_half()
+            dict.__setitem__(named, text, order)
         if order.__class__ is SupportMove and "/" in order.destination:
             assert isinstance(order, SupportMove)
             other = self.coastless[text] = text[:text.rindex("/")]
+            tables = self.tables
+            province = province_of(order.destination)
+            reach = tables.fleet_adj.get(order.supported_location, frozenset())
+            if sum(coast in reach for coast in tables.coasts.get(province, ())) == 1:
+                self.one_coast[other] = text
             if other not in named:
                 # (it names a support of the move to either coast: not this order, but the
                 # same support with no coast)
@@ -258,13 +296,17 @@ class ListingTexts:
             texts = kept_get(code)
             if texts is None:
                 texts = kept[code] = _UnitTexts(unit, self)
+                by_name = self.supporters.get(power)
+                if by_name is None:
+                    by_name = self.supporters[power] = {}
+                by_name[texts.name_of_unit] = texts
             strings = texts.heads.get(head_key) or texts.head(unit, self._named)
             if spared:
                 keys = list(filterfalse(spared.__contains__, keys))
             try:  # (at C speed: a look-up by a small integer per key, None for its own moves)
                 listed = [*strings, *filter(None, map(texts.support_text, keys))]
             except KeyError:  # a support met for the first time: its string made and kept
-                texts.learn(unit, self._named)
+                texts.learn(unit, self)
                 listed = [*strings, *filter(None, map(texts.support_text, keys))]
             if unit[6] is not None:  # (a fleet that could convoy)
                 listed += texts.convoys.get(unit[6]) or texts.convoy_strings(unit, self._named)
@@ -291,14 +333,51 @@ class ListingTexts:
         return named
 
 
-    def given(self, power: str) -> Callable[[str], tuple[str, str, Order] | None]:
-        """For :meth:`Game.set_orders`: a string listed for ``power`` -> (its unit, the rest
-        of the order, the order it names), or None for a string not listed for it (or listed
-        so long ago that it was forgotten: it is then read again)."""
-        table = self.given_by.get(power)
+    def new_suffix(self, key: int) -> str:
+        """Make and keep the suffix of support key ``key`` (:attr:`support_suffix`)."""
+        named = self.tables.support_keys[key]
+        up = _UPPER
+        if len(named) == 2:  # (an Occupant: location, unit type)
+            location, unit_type = named
+            suffix = f" S {_LETTER[unit_type]} {up[location]}"
+        else:  # (a Mover: province, destination, unit type, location)
+            _, destination, unit_type, location = named
+            suffix = f" S {_LETTER[unit_type]} {up[location]} - {up[destination]}"
+            if "/" in destination:
+                self.to_coast.add(key)
+        self.support_suffix[key] = suffix
+        self.suffix_key[suffix] = key
+        return suffix
+
+    def support_found(self, power: str, text: str) -> tuple[str, str, Order] | None:
+        """What :meth:`given` finds for ``text`` if it is the string of a support listed for
+        ``power`` (whose support was not named when its string was made:
+        :meth:`_UnitTexts.learn`): (its unit, the rest of the order, the support, the
+        listing's own value); else None."""
+        unit_name, says, supported = text.partition(" S ")
+        if not says:
+            return None
+        key = self.suffix_key.get(text[len(unit_name):])
+        by_name = self.supporters.get(power)
+        unit = None if key is None or by_name is None else by_name.get(unit_name)
+        if unit is None or key is None or unit.supports.get(key) != text:
+            return None  # (not a string listed for this unit)
+        support = unit.support_of(key)
+        return None if support is None else (unit_name, "S " + supported, support)
+
+    def given(self, power: str, settle_coasts: bool = True) -> _Given:
+        """For :meth:`Game.set_orders`: the table of the strings listed for ``power`` ->
+        (its unit, the rest of the order, the order it names), None for a string not listed
+        for it (or listed so long ago that it was forgotten: it is then read again), or a
+        support whose order is named when first given (:meth:`support_found`). With
+        ``settle_coasts`` (the rules read a support without the coast as the move to the one
+        coast the fleet reaches) such a support's string names the support with that coast,
+        the one listed."""
+        table = self.given_by.get((power, settle_coasts))
         if table is None:
-            table = self.given_by[power] = _Given(self.named_by(power))
-        return table.__getitem__
+            table = self.given_by[power, settle_coasts] = _Given(
+                self, power, self.one_coast if settle_coasts else None)
+        return table
 
 
 class _UnitTexts:
@@ -307,14 +386,16 @@ class _UnitTexts:
     the package lists them. Bounded by the map, and its heads and convoys by
     :data:`_MAX_UNIT_HEADS`."""
 
-    __slots__ = ("name", "province", "near_coasts", "heads", "moves", "supports",
-                 "support_text", "convoys", "each_convoy")
+    __slots__ = ("name", "province", "name_of_unit", "near_coasts", "heads", "moves", "supports",
+                 "support_text", "support_of", "convoys", "each_convoy")
 
     def __init__(self, unit: UnitParts, texts: ListingTexts) -> None:
         hold = unit.head[0]
         assert isinstance(hold, Hold)
         self.name, self.province = texts.places[unit.location]
         """Its location's name in the package, and its province's if it is a coast."""
+        self.name_of_unit = f"{_LETTER[hold.unit_type]} {self.name}"
+        """The unit as the package names it (``"A MAR"``)."""
         self.near_coasts = unit.location in texts.near_coasts
         """True if it may be listed supports of moves to a coast (the package lists each
         without the coast too)."""
@@ -328,6 +409,9 @@ class _UnitTexts:
         """Support key -> the string of its support; None for its own moves (no support)."""
         self.support_text = self.supports.__getitem__
         """``supports[key]``, bound once."""
+        self.support_of = unit.support_of
+        """Support key -> its support by this unit: the listing's own values, kept with the
+        variant as long as these strings (the supports are made when first given)."""
         self.convoys: dict[tuple[int, ...], tuple[str, ...]] = {}
         """The key of its convoys -> their strings."""
         self.each_convoy: dict[tuple[str, str], str] = {}
@@ -342,8 +426,7 @@ class _UnitTexts:
         moves = self.moves
         strings: list[str] = []
         for order in unit.head:
-            if order.__class__ is Move:
-                assert isinstance(order, Move)
+            if type(order) is Move:
                 key = (order.destination, order.via_convoy)
                 text = moves.get(key)
                 if text is None:
@@ -363,7 +446,9 @@ class _UnitTexts:
         each = self.each_convoy
         strings: list[str] = []
         for order in unit.convoys:
-            assert isinstance(order, Convoy)
+            if type(order) is not Convoy:  # (never: narrows the type, as an assert would)
+                strings.append(named(order))
+                continue
             key = (order.army_location, order.destination)
             text = each.get(key)
             if text is None:
@@ -372,40 +457,64 @@ class _UnitTexts:
         made = self.convoys[unit.convoy_key] = tuple(strings)
         return made
 
-    def learn(self, unit: UnitParts, named: Callable[[Order], str]) -> None:
+    def learn(self, unit: UnitParts, texts: ListingTexts) -> None:
         """Make and keep the strings of ``unit``'s listed supports not met before (not those
-        it is spared: their strings name no listed order)."""
-        supports, support_of = self.supports, unit.support_of
+        it is spared: their strings name no listed order). A support's string is the unit's
+        name and the support key's suffix (:attr:`ListingTexts.support_suffix`): the support
+        itself is not made, nor the string named (:meth:`ListingTexts.support_found` names it
+        when it is given), but for a support of a move to a coast."""
+        supports, prefix, spared = self.supports, self.name_of_unit, unit.spared
+        suffix_of, to_coast = texts.support_suffix, texts.to_coast
         # (the keys met before passed over in C)
         for key in filterfalse(supports.__contains__, unit.support_keys):
-            if key not in unit.spared:
-                support = support_of(key)
-                supports[key] = None if support is None else named(support)
+            if key in spared:
+                continue
+            suffix = suffix_of.get(key)
+            if suffix is None:
+                suffix = texts.new_suffix(key)
+            if key in to_coast:  # (the string without the coast is listed too: named now)
+                support = unit.support_of(key)
+                supports[key] = None if support is None else texts._named(support)
+            else:
+                supports[key] = prefix + suffix
 
 
 class _Given(Bounded[str, "tuple[str, str, Order] | None"]):
     """The strings a power gave so far -> (unit, the rest of the order, the order it names),
-    made from :attr:`ListingTexts.named` on first use; None for a string not listed (not
-    kept: it may be listed later). Bounded by :data:`_MAX_GIVEN`."""
+    made from :attr:`ListingTexts.named` on first use (or, for a support, from its unit's
+    supports: :meth:`ListingTexts.support_found`); None for a string not listed (not kept: it
+    may be listed later). Bounded by :data:`_MAX_GIVEN`."""
 
-    __slots__ = ("named",)
+    __slots__ = ("named", "one_coast", "texts", "power")
 
-    def __init__(self, named: Mapping[str, Order]) -> None:
+    def __init__(self, texts: ListingTexts, power: str, one_coast: Mapping[str, str] | None,
+                 ) -> None:
         super().__init__(_MAX_GIVEN)
-        self.named = named
+        self.texts = texts
+        self.power = power
+        self.named: Mapping[str, Order] = texts.named_by(power)
+        self.one_coast = one_coast
+        """:attr:`ListingTexts.one_coast` if the supports without a coast it names are read
+        as the supports with the coast (None if the rules require the coast)."""
 
     def __missing__(self, text: str) -> tuple[str, str, Order] | None:
-        order = self.named.get(text)
-        if order is None:
-            return None
-        words = text.split(" ", 2)  # (as _split_order, inline: met once per string given)
-        if len(words) < 2:  # WAIVE, for no unit: not a movement order (read and refused)
-            return None
-        found = (f"{words[0]} {words[1]}", words[2] if len(words) > 2 else "", order)
+        one_coast = self.one_coast
+        order = self.named.get(one_coast.get(text, text) if one_coast else text)
+        found: tuple[str, str, Order] | None
+        if order is None:  # (a support's string names its support when first given)
+            found = self.texts.support_found(self.power, text)
+            if found is None:
+                return None
+        else:
+            words = text.split(" ", 2)  # (as _split_order, inline: once per string given)
+            if len(words) < 2:  # WAIVE, for no unit: not a movement order (read and refused)
+                return None
+            found = (f"{words[0]} {words[1]}", words[2] if len(words) > 2 else "", order)
         if len(self) >= self.bound:
             self._drop_older_half()
         dict.__setitem__(self, text, found)  # (the bound is kept just above)
         return found
+
 
 
 def _with_coastless(strings: list[str], coastless: Mapping[str, str]) -> list[str]:
@@ -433,33 +542,30 @@ listing_texts: CacheSlot[Variant, ListingTexts] = CacheSlot(
 
 def _order_text(order: Order, tables: MapTables) -> str:
     """The package's string of a legal order: the same as :func:`order_text`, made faster for
-    the listing's orders (names from a table, no position needed)."""
+    the listing's orders (names from a table, no position needed; the order's class compared
+    with ``type(order) is``, which narrows its type as ``isinstance`` would, at a fraction of
+    the cost of an ``assert isinstance``)."""
     up, letter = _UPPER, _LETTER
-    kind = order.__class__
-    if kind is Waive:
-        return order_text(order, tables)
-    assert not isinstance(order, Waive)
-    unit = f"{letter[order.unit_type]} {up[order.location]}"
-    if kind is SupportMove:
-        assert isinstance(order, SupportMove)
-        return (f"{unit} S {letter[order.supported_type]} {up[order.supported_location]}"
-                f" - {up[order.destination]}")
-    if kind is Move:
-        assert isinstance(order, Move)
+    if type(order) is Move:
+        unit = f"{letter[order.unit_type]} {up[order.location]}"
         dest = order.destination
-        if order.unit_type is UnitType.ARMY and (
-                order.via_convoy
-                or dest not in tables.army_adj.get(province_of(order.location), ())):
+        # (an army stands on a province, never on a coast: its location is its province)
+        if order.unit_type is _ARMY and (
+                order.via_convoy or dest not in tables.army_adj.get(order.location, ())):
             return f"{unit} - {up[dest]} VIA"
         return f"{unit} - {up[dest]}"
-    if kind is SupportHold:
-        assert isinstance(order, SupportHold)
-        return f"{unit} S {letter[order.supported_type]} {up[order.supported_location]}"
-    if kind is Hold:
-        return f"{unit} H"
-    if kind is Convoy:
-        assert isinstance(order, Convoy)
-        return f"{unit} C A {up[order.army_location]} - {up[order.destination]}"
+    if type(order) is SupportMove:
+        return (f"{letter[order.unit_type]} {up[order.location]} S "
+                f"{letter[order.supported_type]} {up[order.supported_location]}"
+                f" - {up[order.destination]}")
+    if type(order) is SupportHold:
+        return (f"{letter[order.unit_type]} {up[order.location]} S "
+                f"{letter[order.supported_type]} {up[order.supported_location]}")
+    if type(order) is Hold:
+        return f"{letter[order.unit_type]} {up[order.location]} H"
+    if type(order) is Convoy:
+        return (f"{letter[order.unit_type]} {up[order.location]} C A "
+                f"{up[order.army_location]} - {up[order.destination]}")
     return order_text(order, tables)
 
 
