@@ -350,7 +350,7 @@ def _count_centers(position: Position) -> Mapping[str, int]:
     count = counts.get
     for owner in position.centers.values():
         counts[owner] = count(owner, 0) + 1
-    return counts
+    return MappingProxyType(counts)  # (shared by every reader: none may change it)
 
 
 _units_by_power: CacheSlot[Position, dict[str, tuple[Unit, ...]]] = CacheSlot(

@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
+
 from realpolitik.game import Game
 from realpolitik.legality import adjustment_counts
 
@@ -29,6 +31,14 @@ def test_centre_counts_are_the_centres_owned_per_owner() -> None:
         game = _played(seed)
         for position in [record.position for record in game.history] + [game.position]:
             assert dict(position.center_counts()) == dict(Counter(position.centers.values()))
+
+
+def test_centre_counts_cannot_be_changed_by_a_reader() -> None:
+    """The counts are worked out once per position and shared: a reader cannot change them
+    for the next one."""
+    counts = _played(0).position.center_counts()
+    with pytest.raises(TypeError):
+        counts["england"] = 99  # type: ignore[index]
 
 
 def test_adjustment_counts_are_centres_less_units() -> None:
