@@ -116,7 +116,8 @@ def replay(phases: list[Phase], rounds: int) -> float:
 
 def in_game(what: str, games: int, seed: int, end_year: int, only: str | None) -> None:
     """Play the bench's native games with each ``Game.process`` (``what="process"``) or each
-    ``adjudicate`` it calls (``"adjudicate"``) of the phases of type ``only`` (every phase if
+    ``adjudicate`` or ``next_position`` it calls (``"adjudicate"``, ``"next_position"``) of the
+    phases of type ``only`` (every phase if
     None) run inside :func:`functools.reduce`, for callgrind's ``--toggle-collect``."""
     variant = load_variant("classical")
     play_native(variant, seed + games, end_year, Timing("warm-up"))  # (tables, caches)
@@ -132,8 +133,11 @@ def in_game(what: str, games: int, seed: int, end_year: int, only: str | None) -
 
     names = vars(game_module)
     real_process, real_adjudicate = Game.process, names["adjudicate"]
+    real_next = names["_next_position"]
     if what == "process":
         Game.process = counted(real_process)  # type: ignore[method-assign]
+    elif what == "next_position":
+        names["_next_position"] = counted(real_next)
     else:
         names["adjudicate"] = counted(real_adjudicate)
     try:
@@ -143,6 +147,7 @@ def in_game(what: str, games: int, seed: int, end_year: int, only: str | None) -
     finally:
         Game.process = real_process  # type: ignore[method-assign]
         names["adjudicate"] = real_adjudicate
+        names["_next_position"] = real_next
 
 
 def stage(name: str, phases: list[Phase]) -> int:
@@ -199,8 +204,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="the variant played (default classical)")
     parser.add_argument("--only", choices=[t.name.lower() for t in PhaseType],
                         help="replay the phases of this type only")
-    parser.add_argument("--in-game", choices=("process", "adjudicate"),
-                        help="play the games with each Game.process (or adjudicate) inside "
+    parser.add_argument("--in-game", choices=("process", "adjudicate", "next_position"),
+                        help="play the games with each Game.process (or the adjudicate or "
+                             "next_position it calls) inside "
                              "functools.reduce, for callgrind, instead of replaying")
     parser.add_argument("--no-gc", action="store_true",
                         help="with --in-game: the garbage collector off")
@@ -213,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
             gc.disable()
         in_game(args.in_game, args.games, args.seed, args.end_year, args.only)
         print(f"{args.games} game(s) from seed {args.seed} played, each "
-              f"{'Game.process' if args.in_game == 'process' else 'adjudicate'}"
+              f"{'Game.process' if args.in_game == 'process' else args.in_game}"
               f"{f' of the {args.only} phases' if args.only else ''} inside functools.reduce")
         return 0
     phases = record(args.games, args.seed, args.end_year, args.variant)
