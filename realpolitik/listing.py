@@ -60,6 +60,8 @@ from realpolitik.orders import (
     made_convoy,
     made_hold,
     made_move,
+    made_support_hold,
+    made_support_move,
     new_support_hold,
     new_support_move,
     set_support_hold_location,
@@ -949,10 +951,8 @@ def movement_parts(position: Position) -> Mapping[str, Mapping[str, UnitParts]] 
 
 
 # Order values are frozen dataclasses; their __init__ costs twice what setting the slots costs,
-# and a movement phase lists some 600 orders: orders.py's makers set the slots.
-_hold = made_hold
-_move = made_move
-_convoy = made_convoy
+# and a movement phase lists some 600 orders: orders.py's makers (made_hold, ...) set the slots
+# (compiled, they write the native fields directly, and are called as C functions).
 
 
 class _Supports(dict[object, Order | None]):
@@ -975,9 +975,18 @@ class _Supports(dict[object, Order | None]):
         made = self.made
         named = self.named[cast(int, key)]
         support: SupportHold | SupportMove
-        # (orders.made_support_hold's and made_support_move's steps written out: a support is
-        # made some 25 times a phase in a new game, and a Python call more costs a fifth of
-        # the making)
+        if _TYPED_LOOPS:  # compiled: a C call to orders.py's maker, which writes the fields
+            if len(named) == 2:
+                support = made_support_hold(made.utype, made.loc, made.power, named[0],
+                                            named[1])
+            else:
+                support = made_support_move(made.utype, made.loc, made.power, named[3],
+                                            named[1], named[2])
+            self[key] = support
+            return support
+        # (interpreted, orders.made_support_hold's and made_support_move's steps written out:
+        # a support is made some 25 times a phase in a new game, and a Python call more costs a
+        # fifth of the making)
         if len(named) == 2:
             support = new_support_hold(SupportHold)
             set_support_hold_type(support, made.utype)
@@ -1040,7 +1049,8 @@ class _Made:
         province, to two coasts, the last of them), or None. The compiled loops skip it by
         identity instead of looking it up (:func:`_with_supports`)."""
         self.fixed: tuple[Order, ...] = (
-            _hold(utype, loc, power), *[_move(utype, loc, d, False, power) for d in moves])
+            made_hold(utype, loc, power),
+            *[made_move(utype, loc, d, False, power) for d in moves])
         """The hold and the moves without a convoy, in map order."""
         self.heads: dict[frozenset[str], tuple[Order, ...]] = {}
         """Where an army could go by convoy -> ``fixed`` and those moves, sorted."""
@@ -1076,7 +1086,7 @@ class _Made:
             key = (dest, dest in land)
             move = convoy_moves.get(key)
             if move is None:
-                move = convoy_moves[key] = _move(self.utype, self.loc, dest, key[1], self.power)
+                move = convoy_moves[key] = made_move(self.utype, self.loc, dest, key[1], self.power)
             orders.append(move)
         if len(self.heads) >= _MAX_HEADS:
             self.heads.clear()
@@ -1108,8 +1118,8 @@ class _Made:
         for pair in sorted(pairs):
             convoy = convoys.get(pair)
             if convoy is None:
-                convoy = convoys[pair] = _convoy(self.utype, self.loc, pair[0], pair[1],
-                                                 self.power)
+                convoy = convoys[pair] = made_convoy(self.utype, self.loc, pair[0], pair[1],
+                                                     self.power)
             listed.append(convoy)
         if len(self.convoy_parts) >= _MAX_HEADS:
             self.convoy_parts.clear()
