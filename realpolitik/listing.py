@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from itertools import compress, filterfalse, repeat
 from operator import is_
 from types import FunctionType, MappingProxyType
-from typing import NamedTuple, TypeVar, cast
+from typing import Final, NamedTuple, TypeVar, cast
 
 from realpolitik.caches import Bounded, CacheSlot
 from realpolitik.geography import UnitType, province_of
@@ -251,7 +251,9 @@ _support_keys: CacheSlot[Variant, _SupportKeys] = CacheSlot(
     "support keys by name", _SupportKeys)
 """The variant's :class:`_SupportKeys` (bounded by its map)."""
 
-_FLEET = UnitType.FLEET
+# (Final: compiled, the module's constants are C statics, not a look-up in its dictionary
+# each time a loop reads them)
+_FLEET: Final = UnitType.FLEET
 _K = TypeVar("_K")
 
 
@@ -667,11 +669,11 @@ def _plan_convoys(variant: Variant, codes: list[int], numbered: _UnitPlaces,
     return plan
 
 
-_present: Callable[[None, Iterable[Order | None]], Iterator[Order]] = filter
+_present: Final[Callable[[None, Iterable[Order | None]], Iterator[Order]]] = filter
 """``filter``, typed for the supports the listing looks up (None for a unit's own moves)."""
 
 
-_NOTHING_SPARED: frozenset[int] = frozenset()
+_NOTHING_SPARED: Final[frozenset[int]] = frozenset()
 
 
 def _with_supports(made: _Made, head: tuple[Order, ...], into: list[list[object]],
@@ -719,7 +721,7 @@ def _with_supports(made: _Made, head: tuple[Order, ...], into: list[list[object]
     return tuple(orders)
 
 
-_TYPED_LOOPS: bool = not isinstance(_with_supports, FunctionType)
+_TYPED_LOOPS: Final[bool] = not isinstance(_with_supports, FunctionType)
 """True where this module is compiled (its functions are then not Python functions): the
 listing's hot loops take the idiom each build runs fastest (:func:`_with_supports`)."""
 
@@ -914,7 +916,7 @@ def unit_orders(unit: UnitParts) -> tuple[Order, ...]:
     return (*unit.head, *_present(None, map(unit.support_of, keys)), *unit.convoys)
 
 
-_new_parts = tuple.__new__
+_new_parts: Final = tuple.__new__
 """Makes a :class:`UnitParts` from a tuple of its fields (the class's own ``__new__`` is a
 Python call, some 300 ns more)."""
 
