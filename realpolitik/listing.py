@@ -428,8 +428,7 @@ class _UnitPlaces:
 
     __slots__ = ("tables", "provinces", "province_id", "names", "code", "army_code",
                  "fleet_code", "province",
-                 "occupant_at", "moves_at", "fleet_bit", "shore_seas", "convoy_near",
-                 "keys_into", "occupant_slot_at", "moves_slot_at", "own_slots")
+                 "occupant_at", "moves_at", "fleet_bit", "shore_seas", "convoy_near")
 
     def __init__(self, variant: Variant) -> None:
         tables = self.tables = tables_for(variant)
@@ -479,32 +478,6 @@ class _UnitPlaces:
         self.convoy_near: list[int] = [
             _mask_of(pid, tables.convoy_adj.get(name, ())) for name in places.provinces]
         """Province id -> the mask of the convoy spaces next to it, if it is one (else 0)."""
-        # The compiled listing's numbering of the support keys into each province (the unit
-        # there to hold, the moves into it without a convoy): a unit keeps its supports in a
-        # list indexed by these small numbers (:attr:`_Made.table`), read without hashing.
-        keys_into: list[list[object]] = [[] for _ in places.provinces]
-        slot_of: dict[object, int] = {}
-        for prov_id, key in self.occupant_at:
-            if key not in slot_of:
-                slot_of[key] = len(keys_into[prov_id])
-                keys_into[prov_id].append(key)
-        for moves in self.moves_at:
-            for prov_id, key in moves:
-                if key not in slot_of:
-                    slot_of[key] = len(keys_into[prov_id])
-                    keys_into[prov_id].append(key)
-        self.keys_into = keys_into
-        """Province id -> the support keys into it, by their number there (its slot)."""
-        self.occupant_slot_at: list[tuple[int, int]] = [
-            (prov_id, slot_of[key]) for prov_id, key in self.occupant_at]
-        """Code -> (the id of the unit's province, the slot of its key to hold there)."""
-        self.moves_slot_at: list[tuple[tuple[int, int], ...]] = [
-            tuple((prov_id, slot_of[key]) for prov_id, key in moves) for moves in self.moves_at]
-        """Code -> (province id, slot there) of each move it can make without a convoy."""
-        self.own_slots: list[dict[int, int]] = [
-            {prov_id: slot for prov_id, slot in moves} for moves in self.moves_slot_at]
-        """Code -> province id -> the slot of its own move there (of two moves to two coasts
-        of one province, the last)."""
 
 
 def _mask_of(province_id: Mapping[str, int], provinces: Iterable[str]) -> int:
@@ -722,86 +695,49 @@ _present: Final[Callable[[None, Iterable[Order | None]], Iterator[Order]]] = fil
 _NOTHING_SPARED: Final[frozenset[int]] = frozenset()
 
 
-_OWN_MOVE_NONE: Final = -1
-"""In :attr:`_Made.own_slots`: it has no move into that province."""
-
-
-def _with_supports(made: _Made, head: tuple[Order, ...], slots_into: list[list[int]],
-                   keys_into: list[list[object]], spared: frozenset[int] = _NOTHING_SPARED,
-                   tail: tuple[Order, ...] = ()) -> tuple[Order, ...]:
-    """A unit's orders, compiled: ``head``, then its supports of what could be supported into
-    each province it reaches (``made.reach_ids``), in order (but its own moves and ``spared``),
-    then ``tail``. ``slots_into``: province id -> the slots (:attr:`_UnitPlaces.keys_into`)
-    of those support keys, in the listing's order, and ``-2 - key`` for a move by convoy to a
-    province not next to the army (a key made after the numbering).
+def _with_supports(made: _Made, head: tuple[Order, ...], into: list[list[object]],
+                   spared: frozenset[int] = _NOTHING_SPARED, tail: tuple[Order, ...] = (),
+                   ) -> tuple[Order, ...]:
+    """A unit's orders, compiled: ``head``, then its supports of the support keys ``into``
+    each province it reaches (``made.reach_ids``), in order (but its own moves, None in
+    ``made.supports``, and ``spared``), then ``tail``.
 
     The two builds want different idioms for this step (``docs/compat.md``, "The compiled
-    path"): compiled, these typed loops over lists of small ints are C loops, and each support
-    is read from the unit's list by its slot (:attr:`_Made.table`) instead of a dictionary by
-    its key; interpreted, the ``filter(None, map(...))`` pipeline over the keys joined first
-    (:func:`_list_movement`) is cheaper than the loops' bytecode. ``tests/test_listing.py``
-    checks that both give the same orders."""
+    path"): compiled, these typed loops over lists of ints are C loops, several times as fast
+    as the ``filter(None, map(...))`` pipeline over the keys joined first, which runs in C
+    either way; interpreted, the pipeline (:func:`_list_movement`) is cheaper than the loops'
+    bytecode (7% over the whole listing). ``tests/test_listing.py`` checks that both give the
+    same orders."""
     supports = made.supports
-    table = made.table
-    bases = made.bases
-    own_slots = made.own_slots
+    own_keys = made.own_keys
     orders = list(head)
+    # (the keys are read as objects, not ints: see _Supports; its own move into a province
+    # is skipped by identity, a pointer compared instead of a look-up; a second one, to
+    # another coast, is looked up and found None)
     index = 0
-    for reached in made.reach_ids:
-        base = bases[index]
-        own = own_slots[index]
-        index += 1
-        for slot in slots_into[reached]:
-            if slot == own:  # (its own move: no support)
-                continue
-            if slot >= 0:
-                support = table[base + slot]
-                if support is None:  # (first met, or its own move to another coast)
-                    support = supports[keys_into[reached][slot]]
-                    if support is None:
-                        continue
-                    table[base + slot] = support
-                if spared and keys_into[reached][slot] in spared:
+    if spared:
+        for reached in made.reach_ids:
+            own = own_keys[index]
+            index += 1
+            for key in into[reached]:
+                if key is own:
                     continue
-            else:
-                key = -2 - slot
                 support = supports[key]
-                if support is None or (spared and key in spared):
+                if support is not None and key not in spared:
+                    orders.append(support)
+    else:
+        for reached in made.reach_ids:
+            own = own_keys[index]
+            index += 1
+            for key in into[reached]:
+                if key is own:
                     continue
-            orders.append(support)
+                support = supports[key]
+                if support is not None:
+                    orders.append(support)
     if tail:
         orders += tail
     return tuple(orders)
-
-
-def _slots_into(numbered: _UnitPlaces, codes: list[int], plan: _ConvoyPlan | None,
-                ) -> list[list[int]]:
-    """The compiled listing's table of what can be supported into each province: province id
-    -> the slots of the support keys (:attr:`_UnitPlaces.keys_into`) of the unit in it (to
-    hold), then of every move some unit could make into it, in the order of the units (an
-    army's moves by convoy right after its own moves, as ``-2 - key``): the keys of
-    :func:`_list_movement`'s table, numbered per province."""
-    into: list[list[int]] = [[] for _ in range(numbered.provinces)]
-    occupant_slot_at = numbered.occupant_slot_at
-    for code in codes:
-        prov_id, slot = occupant_slot_at[code]
-        into[prov_id].append(slot)
-    moves_slot_at = numbered.moves_slot_at
-    if plan is None or not plan.by_convoy_at:
-        for code in codes:
-            for prov_id, slot in moves_slot_at[code]:
-                into[prov_id].append(slot)
-        return into
-    pid = numbered.province_id
-    start = 0
-    for index, by_convoy in (*plan.by_convoy_at, (len(codes) - 1, ())):
-        for code in codes[start:index + 1]:
-            for prov_id, slot in moves_slot_at[code]:
-                into[prov_id].append(slot)
-        for dest_prov, _, convoy_key in by_convoy:
-            into[pid[dest_prov]].append(-2 - convoy_key)
-        start = index + 1
-    return into
 
 
 _TYPED_LOOPS: Final[bool] = not isinstance(_with_supports, FunctionType)
@@ -838,6 +774,31 @@ def _list_movement(position: Position, powers: frozenset[str],
     codes = [(fleet_code if unit.type is _FLEET else army_code)[unit.location]
              for unit in unit_list]
     plan = _plan_convoys(variant, codes, numbered)
+    # (a list per province: looked up by index, the listing costs some 6% less than with a
+    # dictionary of the provinces acted on; the empty lists cost about 2 us a phase on the
+    # classical map and 80 us on one of 2,000 spaces, where the listing takes some 4 ms)
+    into: list[list[object]] = [[] for _ in range(numbered.provinces)]
+    # (plain loops over the codes: Python 3.11 runs ``into[p].append(k)`` as specialised
+    # instructions, and mypyc compiles the loops over these lists and tuples to C loops)
+    occupant_at = numbered.occupant_at
+    for code in codes:
+        prov_id, key = occupant_at[code]
+        into[prov_id].append(key)
+    moves_at = numbered.moves_at
+    if plan is None or not plan.by_convoy_at:
+        for code in codes:
+            for prov_id, key in moves_at[code]:
+                into[prov_id].append(key)
+    else:
+        pid = numbered.province_id
+        start = 0
+        for index, by_convoy in (*plan.by_convoy_at, (len(codes) - 1, ())):
+            for code in codes[start:index + 1]:
+                for prov_id, key in moves_at[code]:
+                    into[prov_id].append(key)
+            for dest_prov, _, convoy_key in by_convoy:
+                into[pid[dest_prov]].append(convoy_key)
+            start = index + 1
     hooks = variant.hooks
     veto = hooks.order_veto if type(hooks).order_veto is not VariantHooks.order_veto else None
     # the orders of the variant's own kinds, per power (none in most variants)
@@ -845,39 +806,6 @@ def _list_movement(position: Position, powers: frozenset[str],
     if parts is not None and (extras is not None or veto is not None
                               or empty_convoys(position) is not None):
         parts = None  # (its listing is not made of parts alone)
-    # (compiled, without parts, the table holds each key's slot in its province, and the
-    # typed loops read the unit's supports by slot: :func:`_slots_into`, :func:`_with_supports`)
-    slots_into: list[list[int]] = []
-    keys_into = numbered.keys_into
-    into: list[list[object]] = []
-    if _TYPED_LOOPS and parts is None:
-        slots_into = _slots_into(numbered, codes, plan)
-    else:
-        # (a list per province: looked up by index, the listing costs some 6% less than with a
-        # dictionary of the provinces acted on; the empty lists cost about 2 us a phase on the
-        # classical map and 80 us on one of 2,000 spaces, where the listing takes some 4 ms)
-        into = [[] for _ in range(numbered.provinces)]
-        # (plain loops over the codes: Python 3.11 runs ``into[p].append(k)`` as specialised
-        # instructions, and mypyc compiles the loops over these lists and tuples to C loops)
-        occupant_at = numbered.occupant_at
-        for code in codes:
-            prov_id, key = occupant_at[code]
-            into[prov_id].append(key)
-        moves_at = numbered.moves_at
-        if plan is None or not plan.by_convoy_at:
-            for code in codes:
-                for prov_id, key in moves_at[code]:
-                    into[prov_id].append(key)
-        else:
-            pid = numbered.province_id
-            start = 0
-            for index, by_convoy in (*plan.by_convoy_at, (len(codes) - 1, ())):
-                for code in codes[start:index + 1]:
-                    for prov_id, key in moves_at[code]:
-                        into[prov_id].append(key)
-                for dest_prov, _, convoy_key in by_convoy:
-                    into[pid[dest_prov]].append(convoy_key)
-                start = index + 1
     if plan is None:
         plan = _ConvoyPlan()  # (empty: no unit is touched)
     touched, plan_reach, plan_sources = plan.touched, plan.reach, plan.sources
@@ -895,8 +823,8 @@ def _list_movement(position: Position, powers: frozenset[str],
             made = made_table[code, power] = _Made(unit.type, unit.location, power, numbered)
         # the support keys into each province it reaches, in order (its own moves map to None
         # in made.supports, which the filter drops); joined by a plain loop, which costs less
-        # than chaining the lists (compiled, the listing's typed loops read the slots from
-        # ``slots_into`` as they go: :func:`_with_supports`)
+        # than chaining the lists (compiled, the listing's typed loops read them from ``into``
+        # as they go: :func:`_with_supports`)
         keys: list[object] = []
         if parts is not None or not _TYPED_LOOPS:
             for reached in made.reach_ids:
@@ -910,7 +838,7 @@ def _list_movement(position: Position, powers: frozenset[str],
                     made.loc, code, None, made.fixed, keys, _NOTHING_SPARED, None, (),
                     made.support_of))
                 continue
-            orders = (_with_supports(made, made.fixed, slots_into, keys_into) if _TYPED_LOOPS else
+            orders = (_with_supports(made, made.fixed, into) if _TYPED_LOOPS else
                       (*made.fixed, *_present(None, map(made.support_of, supports))))
         elif (sources := plan_sources.get(prov)) is None:  # an army that could be convoyed
             reach = plan_reach[prov]
@@ -922,7 +850,7 @@ def _list_movement(position: Position, powers: frozenset[str],
                     made.loc, code, reach, head, keys, _NOTHING_SPARED, None, (),
                     made.support_of))
                 continue
-            orders = (_with_supports(made, head, slots_into, keys_into) if _TYPED_LOOPS else
+            orders = (_with_supports(made, head, into) if _TYPED_LOOPS else
                       (*head, *_present(None, map(made.support_of, supports))))
         else:  # a fleet that could convoy
             part = made.convoy_parts.get(serials := plan_serials[prov])
@@ -935,8 +863,7 @@ def _list_movement(position: Position, powers: frozenset[str],
                     made.support_of))
                 continue
             if _TYPED_LOOPS:
-                orders = _with_supports(made, made.fixed, slots_into, keys_into, spared,
-                                        convoys)
+                orders = _with_supports(made, made.fixed, into, spared, convoys)
             else:
                 if spared:
                     supports = filterfalse(spared.__contains__, supports)
@@ -1120,8 +1047,8 @@ class _Made:
     """
 
     __slots__ = ("utype", "loc", "power", "province", "reach", "reach_set", "reach_ids",
-                 "bases", "own_slots", "table", "fixed", "heads", "supports", "support_of",
-                 "convoy_moves", "convoys", "convoy_parts", "retreats", "_disband")
+                 "own_keys", "fixed", "heads", "supports", "support_of", "convoy_moves",
+                 "convoys", "convoy_parts", "retreats", "_disband")
 
     def __init__(self, utype: UnitType, loc: str, power: str, numbered: _UnitPlaces) -> None:
         tables = numbered.tables
@@ -1135,24 +1062,13 @@ class _Made:
         self.reach_ids: tuple[int, ...] = tuple(map(numbered.province_id.__getitem__,
                                                     self.reach))
         """The ids of ``reach``, in its order."""
-        # (compiled, its supports are read by slot: :func:`_with_supports`)
-        keys_into = numbered.keys_into
-        bases: list[int] = []
-        size = 0
-        for prov_id in self.reach_ids:
-            bases.append(size)
-            size += len(keys_into[prov_id])
-        self.bases: tuple[int, ...] = tuple(bases)
-        """In step with ``reach_ids``: where the slots of each province's support keys
-        (:attr:`_UnitPlaces.keys_into`) start in ``table``."""
-        self.table: list[Order | None] = [None] * size
-        """Its supports by ``bases[i] + slot``, as far as made (None: not yet, or none):
-        the compiled listing's look-up, without hashing (a few hundred entries at most)."""
-        own = numbered.own_slots[numbered.code[utype, loc]]
-        self.own_slots: tuple[int, ...] = tuple(
-            own.get(prov_id, _OWN_MOVE_NONE) for prov_id in self.reach_ids)
-        """In step with ``reach_ids``: the slot of its own move into that province (skipped:
-        no support), or :data:`_OWN_MOVE_NONE`."""
+        own_key = dict(zip(tables.moves_into.get((utype, loc), ()),
+                           tables.mover_keys.get((utype, loc), ()), strict=True))
+        self.own_keys: tuple[object, ...] = tuple(own_key.get(prov) for prov in self.reach)
+        """In step with ``reach``: the support key of its own move into that province (the
+        same int object the listing's table by province holds; a fleet with two moves into one
+        province, to two coasts, the last of them), or None. The compiled loops skip it by
+        identity instead of looking it up (:func:`_with_supports`)."""
         self.fixed: tuple[Order, ...] = (
             made_hold(utype, loc, power),
             *[made_move(utype, loc, d, False, power) for d in moves])
