@@ -708,15 +708,12 @@ def _with_supports(made: _Made, head: tuple[Order, ...], into: list[list[object]
     either way; interpreted, the pipeline (:func:`_list_movement`) is cheaper than the loops'
     bytecode (7% over the whole listing). ``tests/test_listing.py`` checks that both give the
     same orders."""
-    found = made.found
     supports = made.supports
     own_keys = made.own_keys
     orders = list(head)
     # (the keys are read as objects, not ints: see _Supports; its own move into a province
     # is skipped by identity, a pointer compared instead of a look-up; a second one, to
-    # another coast, is looked up in ``supports`` and found None. ``found`` is a plain
-    # dictionary: compiled, its ``get`` is a direct C look-up, where ``supports[key]``, a
-    # subclass's, goes through the generic subscript)
+    # another coast, is looked up and found None)
     index = 0
     if spared:
         for reached in made.reach_ids:
@@ -725,13 +722,8 @@ def _with_supports(made: _Made, head: tuple[Order, ...], into: list[list[object]
             for key in into[reached]:
                 if key is own:
                     continue
-                support = found.get(key)
-                if support is None:
-                    support = supports[key]
-                    if support is None:
-                        continue
-                    found[key] = support
-                if key not in spared:
+                support = supports[key]
+                if support is not None and key not in spared:
                     orders.append(support)
     else:
         for reached in made.reach_ids:
@@ -740,13 +732,9 @@ def _with_supports(made: _Made, head: tuple[Order, ...], into: list[list[object]
             for key in into[reached]:
                 if key is own:
                     continue
-                support = found.get(key)
-                if support is None:
-                    support = supports[key]
-                    if support is None:
-                        continue
-                    found[key] = support
-                orders.append(support)
+                support = supports[key]
+                if support is not None:
+                    orders.append(support)
     if tail:
         orders += tail
     return tuple(orders)
@@ -1059,7 +1047,7 @@ class _Made:
     """
 
     __slots__ = ("utype", "loc", "power", "province", "reach", "reach_set", "reach_ids",
-                 "own_keys", "fixed", "heads", "supports", "found", "support_of", "convoy_moves",
+                 "own_keys", "fixed", "heads", "supports", "support_of", "convoy_moves",
                  "convoys", "convoy_parts", "retreats", "_disband")
 
     def __init__(self, utype: UnitType, loc: str, power: str, numbered: _UnitPlaces) -> None:
@@ -1090,9 +1078,6 @@ class _Made:
         self.supports = _Supports(self, tables.support_keys,
                                   tables.mover_keys.get((utype, loc), ()))
         """Support key -> its support (its own moves -> None: no support)."""
-        self.found: dict[object, Order] = {}
-        """Support key -> its support, for the supports the compiled listing has read (a plain
-        dictionary, read without ``__missing__``: :func:`_with_supports`)."""
         self.support_of: Callable[[object], Order | None] = self.supports.__getitem__
         """``supports[key]``, bound once (the listing looks supports up through it)."""
         self.convoy_moves: dict[tuple[str, bool], Move] = {}
