@@ -508,7 +508,8 @@ class _ConvoyAnswer(NamedTuple):
     key_into: dict[str, int]
     """Province -> the support key of its move by convoy there, for those moves."""
     pairs_of: dict[str, tuple[tuple[str, str], ...]]
-    """Fleet -> the (army province, destination) pairs it is needed to convoy on some route."""
+    """Fleet -> the (army province, destination) pairs it is needed to convoy on some route,
+    sorted, each once."""
     fleets: frozenset[str]
     """The fleets of the group whose orders the answer changes: those needed on some route
     (they may convoy) and those that could support a move by convoy (they may have to leave
@@ -540,7 +541,9 @@ class _ConvoyAnswers:
             tables = numbered.tables
             group = frozenset(_names_in(numbered.names, group_mask))
             reach, by_convoy, needed = tables.convoy_reach(numbered.names[army], group)
-            pairs_of = dict(needed)
+            # (each fleet's pairs sorted once here, not in every fleet's convoy part made from
+            # the answer: :meth:`_Made.convoy_part`)
+            pairs_of = {fleet: tuple(sorted(set(pairs))) for fleet, pairs in needed}
             dests = frozenset(dest for dest, _, _ in by_convoy)
             fleets = frozenset(fleet for fleet in group if fleet in pairs_of or (
                 dests and not dests.isdisjoint(_fleet_support_reach(tables, fleet))))
@@ -1125,23 +1128,28 @@ class _Made:
             return part
         prov = self.province
         spared: set[int] = set()
-        pairs: set[tuple[str, str]] = set()
+        needs: list[tuple[str, tuple[tuple[str, str], ...]]] = []
         for answer, army, group in sources:
             needed = answer.pairs_of.get(prov)
             if needed:
-                pairs.update(needed)
+                needs.append((army, needed))
             key_into = answer.key_into
             for dest in key_into.keys() & self.reach_set:
                 if dest not in tables.reach_without(army, group, prov):
                     spared.add(key_into[dest])
         convoys = self.convoys
         listed: list[Convoy] = []
-        for pair in sorted(pairs):
-            convoy = convoys.get(pair)
-            if convoy is None:
-                convoy = convoys[pair] = made_convoy(self.utype, self.loc, pair[0], pair[1],
-                                                     self.power)
-            listed.append(convoy)
+        # (the pairs, sorted: each answer's are sorted and name its army, one army per answer,
+        # so the answers' pairs in the order of their armies; most fleets have one answer)
+        if len(needs) > 1:
+            needs.sort()
+        for _, needed in needs:
+            for pair in needed:
+                convoy = convoys.get(pair)
+                if convoy is None:
+                    convoy = convoys[pair] = made_convoy(self.utype, self.loc, pair[0],
+                                                         pair[1], self.power)
+                listed.append(convoy)
         if len(self.convoy_parts) >= _MAX_HEADS:
             self.convoy_parts.clear()
         part = self.convoy_parts[key] = (frozenset(spared), tuple(listed))
