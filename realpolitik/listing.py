@@ -625,7 +625,7 @@ def _plan_convoys(variant: Variant, codes: list[int], numbered: _UnitPlaces,
     groups: dict[int, int] = {}
     """Province id of a fleet -> the mask of its group (the fleets joined to it), as found."""
     answers = _convoy_answers(variant)
-    known_answers = answers.answers
+    answers_get = answers.answers.get
     shore_seas = numbered.shore_seas
     # (the armies next to a fleet picked out in C, or by a typed loop compiled: most units are
     # not; an army inland or a fleet has no seas)
@@ -666,7 +666,7 @@ def _plan_convoys(variant: Variant, codes: list[int], numbered: _UnitPlaces,
             group |= found
             seas &= ~found
         prov_id = numbered.province[codes[index]]
-        answer = known_answers.get((prov_id, group))
+        answer = answers_get((prov_id, group))
         if answer is None:
             answer = answers.answer(numbered, prov_id, group)
         reach, by_convoy = answer.reach, answer.by_convoy
@@ -716,10 +716,7 @@ def _with_supports(made: _Made, head: tuple[Order, ...], into: list[list[object]
     orders = list(head)
     # (the keys are read as objects, not ints: see _Supports; its own move into a province
     # is skipped by identity, a pointer compared instead of a look-up; a second one, to
-    # another coast, is looked up and found None. ``get`` first: compiled, it reads the
-    # dictionary directly, where ``supports[key]`` on a subclass of dict goes through the
-    # generic subscript, some 40 instructions more; only a support not yet made, or none,
-    # is asked again by subscript, which makes it: ``_Supports.__missing__``)
+    # another coast, is looked up and found None)
     index = 0
     if spared:
         for reached in made.reach_ids:
@@ -728,9 +725,7 @@ def _with_supports(made: _Made, head: tuple[Order, ...], into: list[list[object]
             for key in into[reached]:
                 if key is own:
                     continue
-                support = supports.get(key)
-                if support is None:
-                    support = supports[key]
+                support = supports[key]
                 if support is not None and key not in spared:
                     orders.append(support)
     else:
@@ -740,9 +735,7 @@ def _with_supports(made: _Made, head: tuple[Order, ...], into: list[list[object]
             for key in into[reached]:
                 if key is own:
                     continue
-                support = supports.get(key)
-                if support is None:
-                    support = supports[key]
+                support = supports[key]
                 if support is not None:
                     orders.append(support)
     if tail:
