@@ -716,7 +716,8 @@ def _with_supports(made: _Made, head: tuple[Order, ...], into: list[list[object]
     orders = list(head)
     # (the keys are read as objects, not ints: see _Supports; its own move into a province
     # is skipped by identity, a pointer compared instead of a look-up; a second one, to
-    # another coast, is looked up and found None)
+    # another coast, is found None. A support not made yet is made here by a C call rather
+    # than through the subscript's ``__missing__``: some 400 instructions less each)
     index = 0
     if spared:
         for reached in made.reach_ids:
@@ -725,8 +726,12 @@ def _with_supports(made: _Made, head: tuple[Order, ...], into: list[list[object]
             for key in into[reached]:
                 if key is own:
                     continue
-                support = supports[key]
-                if support is not None and key not in spared:
+                support = supports.get(key)
+                if support is None:
+                    if key in supports:  # (its own move to another coast)
+                        continue
+                    support = _new_support(made, key)
+                if key not in spared:
                     orders.append(support)
     else:
         for reached in made.reach_ids:
@@ -735,9 +740,12 @@ def _with_supports(made: _Made, head: tuple[Order, ...], into: list[list[object]
             for key in into[reached]:
                 if key is own:
                     continue
-                support = supports[key]
-                if support is not None:
-                    orders.append(support)
+                support = supports.get(key)
+                if support is None:
+                    if key in supports:  # (its own move to another coast)
+                        continue
+                    support = _new_support(made, key)
+                orders.append(support)
     if tail:
         orders += tail
     return tuple(orders)
@@ -997,17 +1005,10 @@ class _Supports(dict[object, Order | None]):
 
     def __missing__(self, key: object) -> Order:
         made = self.made
+        if _TYPED_LOOPS:  # compiled: a C call, to orders.py's makers
+            return _new_support(made, key)
         named = self.named[cast(int, key)]
         support: SupportHold | SupportMove
-        if _TYPED_LOOPS:  # compiled: a C call to orders.py's maker, which writes the fields
-            if len(named) == 2:
-                support = made_support_hold(made.utype, made.loc, made.power, named[0],
-                                            named[1])
-            else:
-                support = made_support_move(made.utype, made.loc, made.power, named[3],
-                                            named[1], named[2])
-            self[key] = support
-            return support
         # (interpreted, orders.made_support_hold's and made_support_move's steps written out:
         # a support is made some 25 times a phase in a new game, and a Python call more costs a
         # fifth of the making)
@@ -1032,6 +1033,20 @@ class _Supports(dict[object, Order | None]):
         return support
 
 
+def _new_support(made: _Made, key: object) -> SupportHold | SupportMove:
+    """The support by ``made``'s unit of what support key ``key`` names, made (by orders.py's
+    makers: compiled, they write the native fields) and kept in ``made.supports``."""
+    named = made.named[cast(int, key)]
+    support: SupportHold | SupportMove
+    if len(named) == 2:
+        support = made_support_hold(made.utype, made.loc, made.power, named[0], named[1])
+    else:
+        support = made_support_move(made.utype, made.loc, made.power, named[3], named[1],
+                                    named[2])
+    made.supports[key] = support
+    return support
+
+
 _MAX_HEADS = 64
 """How many sets of convoy destinations one :class:`_Made` keeps its head of orders for, and
 how many sets of convoy answers its convoys and spared supports (:meth:`_Made.convoy_part`)."""
@@ -1050,7 +1065,7 @@ class _Made:
     """
 
     __slots__ = ("utype", "loc", "power", "province", "reach", "reach_set", "reach_ids",
-                 "own_keys", "fixed", "heads", "supports", "support_of", "convoy_moves",
+                 "own_keys", "fixed", "heads", "named", "supports", "support_of", "convoy_moves",
                  "convoys", "convoy_parts", "retreats", "_disband")
 
     def __init__(self, utype: UnitType, loc: str, power: str, numbered: _UnitPlaces) -> None:
@@ -1078,6 +1093,8 @@ class _Made:
         """The hold and the moves without a convoy, in map order."""
         self.heads: dict[frozenset[str], tuple[Order, ...]] = {}
         """Where an army could go by convoy -> ``fixed`` and those moves, sorted."""
+        self.named = tables.support_keys
+        """Support key -> what it names (the map's list: read only)."""
         self.supports = _Supports(self, tables.support_keys,
                                   tables.mover_keys.get((utype, loc), ()))
         """Support key -> its support (its own moves -> None: no support)."""
