@@ -14,6 +14,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import partial
+from itertools import filterfalse
 
 from realpolitik.adjudication import adjudicate
 from realpolitik.adjudication.outcomes import Resolution
@@ -391,6 +392,14 @@ class Game:
         cached = self._powers_cache
         if cached is not None and cached[0] is position and cached[1] == len(eliminated):
             return cached[2]
+        answer = self._powers_of(position, eliminated)
+        self._powers_cache = (position, len(eliminated), answer)
+        return answer
+
+    def _powers_of(self, position: Position, eliminated: Collection[str],
+                   ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """:meth:`_powers_now` worked out (apart from the cache's test: the comprehensions'
+        cells are made only when it is worked out, not at each of the phase's questions)."""
         with_units = position.powers_with_units()
         if eliminated:
             active = tuple(p for p in self.powers if p not in eliminated and (
@@ -408,9 +417,7 @@ class Game:
             acting = kind_powers(position)  # (with orders of the variant's own kinds)
             to_order = tuple(p for p, n in counts.items()
                              if (n != 0 or p in acting) and p in active)
-        answer = (active, to_order)
-        self._powers_cache = (position, len(eliminated), answer)
-        return answer
+        return active, to_order
 
     def set_position(self, position: Position) -> None:
         """Put the board as ``position`` has it: a gamesmaster's correction, or a test or a
@@ -822,7 +829,7 @@ class Game:
         pending = self._pending
         expected = self.powers_to_order()
         disorder = () if all(map(pending.__contains__, expected)) \
-            else tuple(p for p in expected if p not in pending)
+            else tuple(filterfalse(pending.__contains__, expected))  # (no generator's cell)
         if disorder and position.phase.type is _MOVEMENT:
             self.civil_disorder.update(disorder)
         orders: list[Order] = []

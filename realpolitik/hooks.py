@@ -472,38 +472,8 @@ class VariantHooks:
         """
         if not setup.neutral or setup.neutral_joins is None:
             return None
-        # (imported here: position.py imports this module for the state's types)
-        from realpolitik.position import Position
-
-        calendar = variant.calendar
-        joins = calendar.parse_phase(setup.neutral_joins)
-        toss_before = calendar.last_adjustments(joins.year - 1)
-
-        def reached(when: Phase | None) -> bool:  # ``when`` is after ``before``, not ``after``
-            return when is not None and calendar.is_before(before.phase, when) \
-                and not calendar.is_before(after.phase, when)
-
-        notes: list[str] = []
-        if coin_toss_winner is None and reached(toss_before):
-            coin_toss_winner = rng.randrange(len(setup.teams))
-            team = ", ".join(map(variant.power_name, setup.teams[coin_toss_winner]))
-            notes.append(f"coin toss: {', '.join(setup.neutral)} will join {team}")
-        if coin_toss_winner is None or not reached(joins):
-            return SetupEvents(after, coin_toss_winner, notes=tuple(notes)) if notes else None
-        start = Position.initial(variant)
-        neutral = set(setup.neutral)
-        units = dict(after.units)
-        for unit in start.units.values():
-            if unit.power in neutral and unit.province not in units:
-                units[unit.province] = unit
-        centers = dict(after.centers)
-        for center, owner in start.centers.items():
-            if owner in neutral:
-                centers[center] = owner
-        notes.append(f"{', '.join(map(variant.power_name, setup.neutral))} joined the game")
-        joined = Position(variant, after.phase, units, centers, after.dislodged, after.standoffs,
-                          after.state)
-        return SetupEvents(joined, coin_toss_winner, tuple(setup.neutral), tuple(notes))
+        return _neutral_events(variant, setup, setup.neutral_joins, before, after, rng,
+                               coin_toss_winner)
 
     # -- state and the end -------------------------------------------------------------------
 
@@ -532,10 +502,7 @@ class VariantHooks:
         annihilated = annihilated_units(before, resolution)
         if not annihilated:
             return ()
-        return tuple(f"{_owned_unit(before, unit)}, dislodged by {attack}, is annihilated: "
-                     + ("a unit of no power does not retreat" if unit.power == NEUTRAL
-                        else "the variant's rules give it no retreat")
-                     for unit, attack in annihilated)
+        return _annihilation_notes(before, annihilated)
 
     def victory(self, position: Position, teams: Sequence[Sequence[str]], target: int, *,
                 count_units: bool = False, per_power: bool = False) -> Victory | None:
@@ -557,24 +524,32 @@ class VariantHooks:
             return None  # (no team can have enough: asked every year, true nearly always)
         if not count_units:
             held = Counter(position.center_counts())
-        what = "units on the board" if count_units else "supply centres"
-        if per_power:
-            best_power, best_team, best_score = "", -1, -1
-            for index, team in enumerate(teams):
-                for power in team:
-                    if held[power] >= target and held[power] > best_score:
-                        best_power, best_team, best_score = power, index, held[power]
-            if best_team < 0:
-                return None
-            name = position.variant.power_name(best_power)
-            return Victory(best_team, f"{name} won with {best_score} {what}")
-        scores = [sum(held[p] for p in team) for team in teams]
-        leaders = [t for t, score in enumerate(scores) if score >= target]
-        if not leaders:
+        return _victor(position, teams, target, held, count_units=count_units,
+                       per_power=per_power)
+
+
+def _victor(position: Position, teams: Sequence[Sequence[str]], target: int,
+            held: Counter[str], *, count_units: bool, per_power: bool) -> Victory | None:
+    """:meth:`VariantHooks.victory` once some team may have won (apart: the comprehensions'
+    cells would otherwise be made at every check)."""
+    what = "units on the board" if count_units else "supply centres"
+    if per_power:
+        best_power, best_team, best_score = "", -1, -1
+        for index, team in enumerate(teams):
+            for power in team:
+                if held[power] >= target and held[power] > best_score:
+                    best_power, best_team, best_score = power, index, held[power]
+        if best_team < 0:
             return None
-        best = max(leaders, key=lambda t: scores[t])
-        names = "/".join(map(position.variant.power_name, teams[best]))
-        return Victory(best, f"{names} won with {scores[best]} {what}")
+        name = position.variant.power_name(best_power)
+        return Victory(best_team, f"{name} won with {best_score} {what}")
+    scores = [sum(held[p] for p in team) for team in teams]
+    leaders = [t for t, score in enumerate(scores) if score >= target]
+    if not leaders:
+        return None
+    best = max(leaders, key=lambda t: scores[t])
+    names = "/".join(map(position.variant.power_name, teams[best]))
+    return Victory(best, f"{names} won with {scores[best]} {what}")
 
 
 def annihilated_units(before: Position, resolution: Resolution) -> list[tuple[Unit, str]]:
@@ -584,8 +559,14 @@ def annihilated_units(before: Position, resolution: Resolution) -> list[tuple[Un
     if len(before.units) == len(resolution.units) + len(resolution.dislodged) \
             or before.phase.type is not _MOVEMENT:
         return []  # (every unit on the board or waiting to retreat, or no movement phase)
-    # (imported here, after the tests that settle nearly every phase: writing imports variant,
-    # which imports this module, and an import statement costs thousands of instructions)
+    return _annihilated(before, resolution)
+
+
+def _annihilated(before: Position, resolution: Resolution) -> list[tuple[Unit, str]]:
+    """:func:`annihilated_units` of a movement phase that lost units (apart, after the test
+    that settles nearly every phase: the comprehension's cells are made only here)."""
+    # (imported here: writing imports variant, which imports this module, and an import
+    # statement costs thousands of instructions)
     from realpolitik.writing import write_order
 
     attacks: dict[str, str] = {}
@@ -829,3 +810,52 @@ def seal_hooks(hooks: VariantHooks) -> None:
     :meth:`VariantHooks.next_state`), never on the object (called once the variant is
     loaded)."""
     object.__setattr__(hooks, "_sealed", True)
+
+
+def _neutral_events(variant: Variant, setup: Setup, neutral_joins: str, before: Position,
+                    after: Position, rng: random.Random, coin_toss_winner: int | None,
+                    ) -> SetupEvents | None:
+    """:meth:`VariantHooks.setup_events` of a setup with neutral powers that join (apart: its
+    closure's cells would otherwise be made on every phase of every game)."""
+    # (imported here: position.py imports this module for the state's types)
+    from realpolitik.position import Position
+
+    calendar = variant.calendar
+    joins = calendar.parse_phase(neutral_joins)
+    toss_before = calendar.last_adjustments(joins.year - 1)
+
+    def reached(when: Phase | None) -> bool:  # ``when`` is after ``before``, not ``after``
+        return when is not None and calendar.is_before(before.phase, when) \
+            and not calendar.is_before(after.phase, when)
+
+    notes: list[str] = []
+    if coin_toss_winner is None and reached(toss_before):
+        coin_toss_winner = rng.randrange(len(setup.teams))
+        team = ", ".join(map(variant.power_name, setup.teams[coin_toss_winner]))
+        notes.append(f"coin toss: {', '.join(setup.neutral)} will join {team}")
+    if coin_toss_winner is None or not reached(joins):
+        return SetupEvents(after, coin_toss_winner, notes=tuple(notes)) if notes else None
+    start = Position.initial(variant)
+    neutral = set(setup.neutral)
+    units = dict(after.units)
+    for unit in start.units.values():
+        if unit.power in neutral and unit.province not in units:
+            units[unit.province] = unit
+    centers = dict(after.centers)
+    for center, owner in start.centers.items():
+        if owner in neutral:
+            centers[center] = owner
+    notes.append(f"{', '.join(map(variant.power_name, setup.neutral))} joined the game")
+    joined = Position(variant, after.phase, units, centers, after.dislodged, after.standoffs,
+                      after.state)
+    return SetupEvents(joined, coin_toss_winner, tuple(setup.neutral), tuple(notes))
+
+
+def _annihilation_notes(before: Position, annihilated: list[tuple[Unit, str]],
+                        ) -> tuple[str, ...]:
+    """:meth:`VariantHooks.phase_notes` once some unit was annihilated (apart, as the
+    generator's cell would otherwise be made every phase)."""
+    return tuple(f"{_owned_unit(before, unit)}, dislodged by {attack}, is annihilated: "
+                 + ("a unit of no power does not retreat" if unit.power == NEUTRAL
+                    else "the variant's rules give it no retreat")
+                 for unit, attack in annihilated)

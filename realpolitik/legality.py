@@ -173,8 +173,13 @@ def _count_adjustments(position: Position) -> Mapping[str, int]:
         power = unit.power
         counts[power] = count(power, 0) - 1
     if len(counts) != len(power_ids):  # (a centre or unit of no power: not counted)
-        counts = {power: counts[power] for power in power_ids}
+        counts = _of_powers(counts, power_ids)
     return position.variant.hooks.adjustments(position, counts)
+
+
+def _of_powers(counts: dict[str, int], power_ids: tuple[str, ...]) -> dict[str, int]:
+    # (apart: the comprehension's cell would be made at every count)
+    return {power: counts[power] for power in power_ids}
 
 
 _adjustment_counts: CacheSlot[Position, Mapping[str, int]] = CacheSlot(
@@ -871,8 +876,14 @@ def build_options(position: Position, power: str,
     hooks = position.variant.hooks
     if type(hooks).void_adjustments is VariantHooks.void_adjustments:
         # no winter limits (most variants): every candidate stands
-        yield from _build_candidates(position, power)
-        return
+        return _build_candidates(position, power)
+    return _unvoided_builds(position, power, hooks)
+
+
+def _unvoided_builds(position: Position, power: str, hooks: VariantHooks,
+                     ) -> Iterator[tuple[str, list[tuple[UnitType, str]]]]:
+    """:func:`build_options` of a variant with winter limits (apart: the closure's cells are
+    made only for such a variant)."""
     others: list[Build] | None = None  # every candidate build, made when first needed
 
     def stands(build: Build) -> bool:
@@ -910,14 +921,21 @@ def _build_candidates(position: Position, power: str,
         if centers.get(province) != power or province in units:
             continue
         if allowed is None:
-            allowed = tuple(utype for utype in (UnitType.ARMY, UnitType.FLEET)
-                            if (limit := hooks.unit_limit(position, power, utype)) is None
-                            or units_of_type(position, power, utype) < limit)
+            allowed = _allowed_types(position, power, hooks)
         builds = standing.get(province, ())
         if len(allowed) < 2:
             builds = tuple(build for build in builds if build[0] in allowed)
         if builds:
             yield province, list(builds)
+
+
+def _allowed_types(position: Position, power: str, hooks: VariantHooks,
+                   ) -> tuple[UnitType, ...]:
+    """The unit types ``power``'s limits leave it room to build (apart: the generator's cells
+    are made only once a free site is found)."""
+    return tuple(utype for utype in (UnitType.ARMY, UnitType.FLEET)
+                 if (limit := hooks.unit_limit(position, power, utype)) is None
+                 or units_of_type(position, power, utype) < limit)
 
 
 def _find_standing_builds(variant: Variant) -> dict[str, tuple[tuple[UnitType, str], ...]]:
