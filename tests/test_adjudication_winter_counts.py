@@ -11,9 +11,10 @@ import pytest
 
 from realpolitik.adjudication import adjudicate, adjustments
 from realpolitik.game import Game
+from realpolitik.geography import UnitType
 from realpolitik.legality import adjustment_counts
 from realpolitik.listing import legal_orders
-from realpolitik.orders import Order
+from realpolitik.orders import Build, Disband, Order, Waive
 from realpolitik.position import PhaseType, Position
 from realpolitik.rules import EDITIONS, Rules, rules_for
 from realpolitik.variant import load_variant
@@ -75,3 +76,44 @@ def test_within_counts_is_one_by_one(edition: str) -> None:
                     assert resolution.civil_disorder == checked.civil_disorder
                 taken += fast is not None
     assert taken  # (the orders within the counts were met)
+
+
+def _winter(missing: tuple[str, ...] = (), extra: tuple[str, ...] = ()) -> Position:
+    """Winter 1901 from the start, less the units at ``missing``, France owning ``extra``."""
+    start = Game(VARIANT).position
+    units = [u for p, u in start.units.items() if p not in missing]
+    return Position.build(VARIANT, "W1901A", units, dict(start.centers, **dict.fromkeys(
+        extra, "france")))
+
+
+_ARMY, _FLEET = UnitType.ARMY, UnitType.FLEET
+
+
+@pytest.mark.parametrize(("winter", "orders"), [
+    # nothing due: a removal, a build, a waive (vouched for, wrongly)
+    (_winter(), (Disband(_ARMY, "par", power="france"),)),
+    (_winter(("par",)), (Disband(_ARMY, "mar", power="france"),)),
+    (_winter(), (Build(_ARMY, "par", power="france"),)),
+    (_winter(), (Waive(power="france"),)),
+    # a build due, with a removal, or built twice, or given with no power
+    (_winter(("par",)), (Build(_ARMY, "par", power="france"),
+                         Disband(_ARMY, "mar", power="france"))),
+    (_winter(("par",)), (Build(_ARMY, "par", power="france"),
+                         Build(_ARMY, "par", power="france"))),
+    (_winter(("par",)), (Build(_ARMY, "par"),)),
+    # removals due: one given twice, a waive, too many, too few
+    (_winter(extra=("spa", "por")), (Waive(power="france"),)),
+    (_winter(("par", "mar"), ("spa", "por")), (Build(_ARMY, "par", power="france"),
+                                               Build(_ARMY, "mar", power="france"),
+                                               Waive(power="france"))),
+], ids=lambda value: str(value) if isinstance(value, tuple) else "")
+def test_orders_not_within_counts_are_carried_out_one_by_one(
+        winter: Position, orders: tuple[Order, ...]) -> None:
+    for edition in sorted(EDITIONS):
+        rules = rules_for(edition)
+        counts = adjustment_counts(winter)
+        general = adjustments._adjudicate_one_by_one(winter, orders, rules, True, counts)
+        vouched = adjudicate(winter, orders, rules=rules, checked=True)
+        assert vouched == general
+        assert list(vouched.units) == list(general.units)
+        assert vouched.civil_disorder == general.civil_disorder
