@@ -843,10 +843,10 @@ class Game:
         True if every string is one the listing gave (one look-up each), one per unit, and
         the orders were handed to the engine; False, with nothing done, otherwise."""
         table = self._given.get(power) or self._given_table(power)
-        looked_up = list(map(table.__getitem__, texts))
-        if not all(looked_up):
+        # (typed as Any rather than cast: typing.cast is a Python call)
+        found: list[Any] = list(map(table.__getitem__, texts))
+        if not all(found):
             return False
-        found = cast("list[tuple[str, str, Order]]", looked_up)
         if len(found) > 1 and len(set(map(_unit_found, found))) != len(found):
             return False  # two orders for one unit: the general path decides
         # (the orders and their table are made from ``found`` when first read)
@@ -1122,8 +1122,7 @@ class Game:
         name = str(phase)
         # (the histories are made when first read, from what is kept here: the orders as
         # given, as they stand, and the influence before the phase)
-        given = [(power.name, power._orders, power._found, power.adjust)
-                 for power in self.powers.values()]
+        given = list(map(_as_given, self.powers.values()))
         messages, self.messages = self.messages, SortedDict()
         start = len(game.history)
         influence = self._influence
@@ -1596,6 +1595,8 @@ def _last_phase_record(records: Sequence[PhaseRecord], names: Mapping[str, str],
 
 _error_of = attrgetter("error")
 _unit_found = itemgetter(0)
+_as_given = attrgetter("name", "_orders", "_found", "adjust")
+"""A power's orders as given, as :func:`_orders_given` reads them (read in C)."""
 _order_found = itemgetter(2)
 _MOVEMENT = PhaseType.MOVEMENT
 _ADJUSTMENTS = PhaseType.ADJUSTMENTS
