@@ -1122,7 +1122,8 @@ class Game:
         name = str(phase)
         # (the histories are made when first read, from what is kept here: the orders as
         # given, as they stand, and the influence before the phase)
-        given = list(map(_as_given, self.powers.values()))
+        given = [(power.name, power._orders, power._found, power.adjust)
+                 for power in self.powers.values()]
         messages, self.messages = self.messages, SortedDict()
         start = len(game.history)
         influence = self._influence
@@ -1595,8 +1596,6 @@ def _last_phase_record(records: Sequence[PhaseRecord], names: Mapping[str, str],
 
 _error_of = attrgetter("error")
 _unit_found = itemgetter(0)
-_as_given = attrgetter("name", "_orders", "_found", "adjust")
-"""A power's orders as given, as :func:`_orders_given` reads them (read in C)."""
 _order_found = itemgetter(2)
 _MOVEMENT = PhaseType.MOVEMENT
 _ADJUSTMENTS = PhaseType.ADJUSTMENTS

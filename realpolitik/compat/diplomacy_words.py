@@ -291,7 +291,6 @@ class ListingTexts:
             kept = self.units[power] = Bounded(
                 max(_MAX_UNIT_TEXTS, 2 * len(self.places)))
         kept_get = kept.get
-        no_coastless = self.coastless.keys().isdisjoint  # (a live view: learn may add to it)
         for unit in units:
             code, head_key, keys, spared = unit[1], unit[2], unit[4], unit[5]
             texts = kept_get(code)
@@ -307,7 +306,7 @@ class ListingTexts:
                 listed = [*strings, *filter(None, map(texts.support_text, keys))]
             if unit[6] is not None:  # (a fleet that could convoy)
                 listed += texts.convoys.get(unit[6]) or texts.convoy_strings(unit, self._named)
-            if texts.near_coasts and not no_coastless(listed):
+            if texts.near_coasts and not self.coastless.keys().isdisjoint(listed):
                 listed = _with_coastless(listed, self.coastless)
             possible[texts.name] = listed
             if texts.province is not None:
