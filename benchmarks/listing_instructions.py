@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import gc
 import random
 import sys
 from collections.abc import Mapping
@@ -80,7 +81,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="play the counted games once, uncounted, before counting them")
     parser.add_argument("--api", choices=("native", "facade"), default="native",
                         help="realpolitik's own API (default) or the diplomacy-package facade")
+    parser.add_argument("--no-gc", action="store_true",
+                        help="the garbage collector off: counts that do not move with where its "
+                             "collections fall (for comparing two versions; it also leaves out "
+                             "the collections the listing's allocations cause)")
     args = parser.parse_args(argv)
+    if args.no_gc:
+        gc.disable()
     if args.api == "facade":
         warm_up = bench.Timing("warm-up")
         for game_index in range(args.games) if args.warm else range(1):  # not counted

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from itertools import compress, filterfalse, repeat
 from operator import is_
 from types import FunctionType, MappingProxyType
-from typing import NamedTuple, TypeVar, cast
+from typing import Final, NamedTuple, TypeVar, cast
 
 from realpolitik.caches import Bounded, CacheSlot
 from realpolitik.geography import UnitType, province_of
@@ -60,6 +60,8 @@ from realpolitik.orders import (
     made_convoy,
     made_hold,
     made_move,
+    made_support_hold,
+    made_support_move,
     new_support_hold,
     new_support_move,
     set_support_hold_location,
@@ -249,7 +251,9 @@ _support_keys: CacheSlot[Variant, _SupportKeys] = CacheSlot(
     "support keys by name", _SupportKeys)
 """The variant's :class:`_SupportKeys` (bounded by its map)."""
 
-_FLEET = UnitType.FLEET
+# (Final: compiled, the module's constants are C statics, not a look-up in its dictionary
+# each time a loop reads them)
+_FLEET: Final = UnitType.FLEET
 _K = TypeVar("_K")
 
 
@@ -504,7 +508,8 @@ class _ConvoyAnswer(NamedTuple):
     key_into: dict[str, int]
     """Province -> the support key of its move by convoy there, for those moves."""
     pairs_of: dict[str, tuple[tuple[str, str], ...]]
-    """Fleet -> the (army province, destination) pairs it is needed to convoy on some route."""
+    """Fleet -> the (army province, destination) pairs it is needed to convoy on some route,
+    sorted, each once."""
     fleets: frozenset[str]
     """The fleets of the group whose orders the answer changes: those needed on some route
     (they may convoy) and those that could support a move by convoy (they may have to leave
@@ -536,7 +541,9 @@ class _ConvoyAnswers:
             tables = numbered.tables
             group = frozenset(_names_in(numbered.names, group_mask))
             reach, by_convoy, needed = tables.convoy_reach(numbered.names[army], group)
-            pairs_of = dict(needed)
+            # (each fleet's pairs sorted once here, not in every fleet's convoy part made from
+            # the answer: :meth:`_Made.convoy_part`)
+            pairs_of = {fleet: tuple(sorted(set(pairs))) for fleet, pairs in needed}
             dests = frozenset(dest for dest, _, _ in by_convoy)
             fleets = frozenset(fleet for fleet in group if fleet in pairs_of or (
                 dests and not dests.isdisjoint(_fleet_support_reach(tables, fleet))))
@@ -599,8 +606,17 @@ def _plan_convoys(variant: Variant, codes: list[int], numbered: _UnitPlaces,
     """The position's :class:`_ConvoyPlan` (``codes``: its units' codes, in order); None if no
     army could be convoyed. Worked out on masks of provinces: the fleets that may convoy, the
     convoy spaces next to each army on a shore, the group of fleets joined to them."""
-    # (provinces are distinct, so the sum of the fleets' bits is their mask)
-    fleets = sum(map(numbered.fleet_bit.__getitem__, codes))
+    # (provinces are distinct, so the sum of the fleets' bits is their mask; compiled, a typed
+    # loop, interpreted, the C pipeline: each build's faster idiom, as in _with_supports)
+    fleets = 0
+    if _TYPED_LOOPS:
+        fleet_bit = numbered.fleet_bit
+        for code in codes:
+            bit = fleet_bit[code]
+            if bit:
+                fleets |= bit
+    else:
+        fleets = sum(map(numbered.fleet_bit.__getitem__, codes))
     if not fleets:
         return None
     plan: _ConvoyPlan | None = None
@@ -611,9 +627,19 @@ def _plan_convoys(variant: Variant, codes: list[int], numbered: _UnitPlaces,
     answers = _convoy_answers(variant)
     answers_get = answers.answers.get
     shore_seas = numbered.shore_seas
-    # (the armies next to a fleet picked out in C: most units are not)
-    for index in compress(range(len(codes)), map(fleets.__and__,
-                                                 map(shore_seas.__getitem__, codes))):
+    # (the armies next to a fleet picked out in C, or by a typed loop compiled: most units are
+    # not; an army inland or a fleet has no seas)
+    near_fleets: Iterable[int]
+    if _TYPED_LOOPS:
+        near_fleets = []
+        for index in range(len(codes)):
+            seas = shore_seas[codes[index]]
+            if seas and seas & fleets:
+                near_fleets.append(index)
+    else:
+        near_fleets = compress(range(len(codes)), map(fleets.__and__,
+                                                      map(shore_seas.__getitem__, codes)))
+    for index in near_fleets:
         seas = shore_seas[codes[index]] & fleets
         if plan is None:
             plan = _ConvoyPlan()
@@ -665,11 +691,11 @@ def _plan_convoys(variant: Variant, codes: list[int], numbered: _UnitPlaces,
     return plan
 
 
-_present: Callable[[None, Iterable[Order | None]], Iterator[Order]] = filter
+_present: Final[Callable[[None, Iterable[Order | None]], Iterator[Order]]] = filter
 """``filter``, typed for the supports the listing looks up (None for a unit's own moves)."""
 
 
-_NOTHING_SPARED: frozenset[int] = frozenset()
+_NOTHING_SPARED: Final[frozenset[int]] = frozenset()
 
 
 def _with_supports(made: _Made, head: tuple[Order, ...], into: list[list[object]],
@@ -690,7 +716,8 @@ def _with_supports(made: _Made, head: tuple[Order, ...], into: list[list[object]
     orders = list(head)
     # (the keys are read as objects, not ints: see _Supports; its own move into a province
     # is skipped by identity, a pointer compared instead of a look-up; a second one, to
-    # another coast, is looked up and found None)
+    # another coast, is found None. A support not made yet is made here by a C call rather
+    # than through the subscript's ``__missing__``: some 400 instructions less each)
     index = 0
     if spared:
         for reached in made.reach_ids:
@@ -699,8 +726,12 @@ def _with_supports(made: _Made, head: tuple[Order, ...], into: list[list[object]
             for key in into[reached]:
                 if key is own:
                     continue
-                support = supports[key]
-                if support is not None and key not in spared:
+                support = supports.get(key)
+                if support is None:
+                    if key in supports:  # (its own move to another coast)
+                        continue
+                    support = _new_support(made, key)
+                if key not in spared:
                     orders.append(support)
     else:
         for reached in made.reach_ids:
@@ -709,15 +740,18 @@ def _with_supports(made: _Made, head: tuple[Order, ...], into: list[list[object]
             for key in into[reached]:
                 if key is own:
                     continue
-                support = supports[key]
-                if support is not None:
-                    orders.append(support)
+                support = supports.get(key)
+                if support is None:
+                    if key in supports:  # (its own move to another coast)
+                        continue
+                    support = _new_support(made, key)
+                orders.append(support)
     if tail:
         orders += tail
     return tuple(orders)
 
 
-_TYPED_LOOPS: bool = not isinstance(_with_supports, FunctionType)
+_TYPED_LOOPS: Final[bool] = not isinstance(_with_supports, FunctionType)
 """True where this module is compiled (its functions are then not Python functions): the
 listing's hot loops take the idiom each build runs fastest (:func:`_with_supports`)."""
 
@@ -790,12 +824,16 @@ def _list_movement(position: Position, powers: frozenset[str],
     army_adj = tables.army_adj
     made_table = _made_of(variant)
     made_get = made_table.get
-    out: defaultdict[str, dict[str, tuple[Order, ...]]] = defaultdict(dict)
+    # (a plain dictionary: compiled, mypyc reads it directly, a defaultdict by the generic
+    # subscript, some 200 instructions more a unit)
+    out: dict[str, dict[str, tuple[Order, ...]]] = {}
     for unit, code in zip(unit_list, codes, strict=True):
         power = unit.power
         if power not in powers:  # (a neutral unit: listed only when asked for)
             continue
-        made = made_get((code, power))
+        # (compiled, ``get`` on the dict subclass is read directly; interpreted, the bound
+        # method is the cheaper call)
+        made = made_table.get((code, power)) if _TYPED_LOOPS else made_get((code, power))
         if made is None:
             made = made_table[code, power] = _Made(unit.type, unit.location, power, numbered)
         # the support keys into each province it reaches, in order (its own moves map to None
@@ -855,11 +893,14 @@ def _list_movement(position: Position, powers: frozenset[str],
         if veto is not None:
             orders = tuple(o for o in orders if isinstance(o, Hold)
                            or veto(position, unit, o) is None)
-        out[power][made.loc] = orders
+        by_location = out.get(power)
+        if by_location is None:
+            by_location = out[power] = {}
+        by_location[made.loc] = orders
     if empty_convoys(position) is not None:
         for power in list(out):
             _add_empty_convoys(position, power, out[power])
-    return dict(out)
+    return out
 
 
 _movement_listing: CacheSlot[Position, dict[str, dict[str, tuple[Order, ...]]]] = CacheSlot(
@@ -912,7 +953,7 @@ def unit_orders(unit: UnitParts) -> tuple[Order, ...]:
     return (*unit.head, *_present(None, map(unit.support_of, keys)), *unit.convoys)
 
 
-_new_parts = tuple.__new__
+_new_parts: Final = tuple.__new__
 """Makes a :class:`UnitParts` from a tuple of its fields (the class's own ``__new__`` is a
 Python call, some 300 ns more)."""
 
@@ -949,10 +990,8 @@ def movement_parts(position: Position) -> Mapping[str, Mapping[str, UnitParts]] 
 
 
 # Order values are frozen dataclasses; their __init__ costs twice what setting the slots costs,
-# and a movement phase lists some 600 orders: orders.py's makers set the slots.
-_hold = made_hold
-_move = made_move
-_convoy = made_convoy
+# and a movement phase lists some 600 orders: orders.py's makers (made_hold, ...) set the slots
+# (compiled, they write the native fields directly, and are called as C functions).
 
 
 class _Supports(dict[object, Order | None]):
@@ -973,11 +1012,13 @@ class _Supports(dict[object, Order | None]):
 
     def __missing__(self, key: object) -> Order:
         made = self.made
+        if _TYPED_LOOPS:  # compiled: a C call, to orders.py's makers
+            return _new_support(made, key)
         named = self.named[cast(int, key)]
         support: SupportHold | SupportMove
-        # (orders.made_support_hold's and made_support_move's steps written out: a support is
-        # made some 25 times a phase in a new game, and a Python call more costs a fifth of
-        # the making)
+        # (interpreted, orders.made_support_hold's and made_support_move's steps written out:
+        # a support is made some 25 times a phase in a new game, and a Python call more costs a
+        # fifth of the making)
         if len(named) == 2:
             support = new_support_hold(SupportHold)
             set_support_hold_type(support, made.utype)
@@ -999,6 +1040,20 @@ class _Supports(dict[object, Order | None]):
         return support
 
 
+def _new_support(made: _Made, key: object) -> SupportHold | SupportMove:
+    """The support by ``made``'s unit of what support key ``key`` names, made (by orders.py's
+    makers: compiled, they write the native fields) and kept in ``made.supports``."""
+    named = made.named[cast(int, key)]
+    support: SupportHold | SupportMove
+    if len(named) == 2:
+        support = made_support_hold(made.utype, made.loc, made.power, named[0], named[1])
+    else:
+        support = made_support_move(made.utype, made.loc, made.power, named[3], named[1],
+                                    named[2])
+    made.supports[key] = support
+    return support
+
+
 _MAX_HEADS = 64
 """How many sets of convoy destinations one :class:`_Made` keeps its head of orders for, and
 how many sets of convoy answers its convoys and spared supports (:meth:`_Made.convoy_part`)."""
@@ -1017,7 +1072,7 @@ class _Made:
     """
 
     __slots__ = ("utype", "loc", "power", "province", "reach", "reach_set", "reach_ids",
-                 "own_keys", "fixed", "heads", "supports", "support_of", "convoy_moves",
+                 "own_keys", "fixed", "heads", "named", "supports", "support_of", "convoy_moves",
                  "convoys", "convoy_parts", "retreats", "_disband")
 
     def __init__(self, utype: UnitType, loc: str, power: str, numbered: _UnitPlaces) -> None:
@@ -1040,10 +1095,13 @@ class _Made:
         province, to two coasts, the last of them), or None. The compiled loops skip it by
         identity instead of looking it up (:func:`_with_supports`)."""
         self.fixed: tuple[Order, ...] = (
-            _hold(utype, loc, power), *[_move(utype, loc, d, False, power) for d in moves])
+            made_hold(utype, loc, power),
+            *[made_move(utype, loc, d, False, power) for d in moves])
         """The hold and the moves without a convoy, in map order."""
         self.heads: dict[frozenset[str], tuple[Order, ...]] = {}
         """Where an army could go by convoy -> ``fixed`` and those moves, sorted."""
+        self.named = tables.support_keys
+        """Support key -> what it names (the map's list: read only)."""
         self.supports = _Supports(self, tables.support_keys,
                                   tables.mover_keys.get((utype, loc), ()))
         """Support key -> its support (its own moves -> None: no support)."""
@@ -1076,7 +1134,7 @@ class _Made:
             key = (dest, dest in land)
             move = convoy_moves.get(key)
             if move is None:
-                move = convoy_moves[key] = _move(self.utype, self.loc, dest, key[1], self.power)
+                move = convoy_moves[key] = made_move(self.utype, self.loc, dest, key[1], self.power)
             orders.append(move)
         if len(self.heads) >= _MAX_HEADS:
             self.heads.clear()
@@ -1094,23 +1152,28 @@ class _Made:
             return part
         prov = self.province
         spared: set[int] = set()
-        pairs: set[tuple[str, str]] = set()
+        needs: list[tuple[str, tuple[tuple[str, str], ...]]] = []
         for answer, army, group in sources:
             needed = answer.pairs_of.get(prov)
             if needed:
-                pairs.update(needed)
+                needs.append((army, needed))
             key_into = answer.key_into
             for dest in key_into.keys() & self.reach_set:
                 if dest not in tables.reach_without(army, group, prov):
                     spared.add(key_into[dest])
         convoys = self.convoys
         listed: list[Convoy] = []
-        for pair in sorted(pairs):
-            convoy = convoys.get(pair)
-            if convoy is None:
-                convoy = convoys[pair] = _convoy(self.utype, self.loc, pair[0], pair[1],
-                                                 self.power)
-            listed.append(convoy)
+        # (the pairs, sorted: each answer's are sorted and name its army, one army per answer,
+        # so the answers' pairs in the order of their armies; most fleets have one answer)
+        if len(needs) > 1:
+            needs.sort()
+        for _, needed in needs:
+            for pair in needed:
+                convoy = convoys.get(pair)
+                if convoy is None:
+                    convoy = convoys[pair] = made_convoy(self.utype, self.loc, pair[0],
+                                                         pair[1], self.power)
+                listed.append(convoy)
         if len(self.convoy_parts) >= _MAX_HEADS:
             self.convoy_parts.clear()
         part = self.convoy_parts[key] = (frozenset(spared), tuple(listed))

@@ -8,7 +8,8 @@ writer gave it, the power that ordered it. ``str(order)`` is the canonical text 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, is_dataclass, replace
-from typing import Any, ClassVar
+from types import FunctionType
+from typing import Any, ClassVar, Final
 
 from realpolitik.compiling import Reduced, mypyc_attr
 from realpolitik.geography import UnitType, province_of
@@ -335,20 +336,21 @@ def _order_again(cls: type[Any], values: tuple[object, ...]) -> Order:
 # setters and its own ``__new__``: the compiled build's native classes refuse ``object.__new__``
 # and a base class's slot setter used on a subclass. The supports' setters are public: the
 # listing makes supports by the thousand and writes these makers' steps out in its loop.
+# (Final: compiled, a C static each, not a look-up in the module's dictionary per call.)
 
-_new_hold = Hold.__new__
+_new_hold: Final = Hold.__new__
 _hold_type = slot_setter(Hold, "unit_type")
 _hold_location = slot_setter(Hold, "location")
 _hold_power = slot_setter(Hold, "power")
 
-_new_move = Move.__new__
+_new_move: Final = Move.__new__
 _move_type = slot_setter(Move, "unit_type")
 _move_location = slot_setter(Move, "location")
 _move_power = slot_setter(Move, "power")
 _move_destination = slot_setter(Move, "destination")
 _move_via = slot_setter(Move, "via_convoy")
 
-new_support_hold = SupportHold.__new__
+new_support_hold: Final = SupportHold.__new__
 set_support_hold_type = slot_setter(SupportHold, "unit_type")
 set_support_hold_location = slot_setter(SupportHold, "location")
 set_support_hold_power = slot_setter(SupportHold, "power")
@@ -356,7 +358,7 @@ set_support_hold_supported = slot_setter(SupportHold, "supported_location")
 set_support_hold_supported_type = slot_setter(SupportHold, "supported_type")
 set_support_hold_supported_power = slot_setter(SupportHold, "supported_power")
 
-new_support_move = SupportMove.__new__
+new_support_move: Final = SupportMove.__new__
 set_support_move_type = slot_setter(SupportMove, "unit_type")
 set_support_move_location = slot_setter(SupportMove, "location")
 set_support_move_power = slot_setter(SupportMove, "power")
@@ -365,7 +367,7 @@ set_support_move_destination = slot_setter(SupportMove, "destination")
 set_support_move_supported_type = slot_setter(SupportMove, "supported_type")
 set_support_move_supported_power = slot_setter(SupportMove, "supported_power")
 
-_new_convoy = Convoy.__new__
+_new_convoy: Final = Convoy.__new__
 _convoy_type = slot_setter(Convoy, "unit_type")
 _convoy_location = slot_setter(Convoy, "location")
 _convoy_power = slot_setter(Convoy, "power")
@@ -374,9 +376,27 @@ _convoy_destination = slot_setter(Convoy, "destination")
 _convoy_army_power = slot_setter(Convoy, "army_power")
 
 
+def _compiled() -> bool:
+    """(Only its type counts: a compiled module's functions are not Python functions.)"""
+    return True
+
+
+_FIELDS_WRITTEN_NATIVELY: Final[bool] = not isinstance(_compiled, FunctionType)
+"""True where this module is compiled: its classes are native, and the makers below write the
+fields straight into the value's C struct (a frozen dataclass refuses only the writes that go
+through its ``__setattr__``, which compiled attribute writes do not), some 20 times cheaper than
+a call to a slot setter each; interpreted, such a write would raise, and they call the setters.
+``tests/test_order_values.py`` checks both ways against the constructors."""
+
+
 def made_hold(unit_type: UnitType, location: str, power: str | None) -> Hold:
     """``Hold(unit_type, location, power=power)``, made without the constructor."""
     order: Hold = _new_hold(Hold)
+    if _FIELDS_WRITTEN_NATIVELY:
+        order.unit_type = unit_type  # type: ignore[misc]
+        order.location = location  # type: ignore[misc]
+        order.power = power  # type: ignore[misc]
+        return order
     _hold_type(order, unit_type)
     _hold_location(order, location)
     _hold_power(order, power)
@@ -388,6 +408,13 @@ def made_move(unit_type: UnitType, location: str, destination: str, via_convoy: 
     """``Move(unit_type, location, destination, via_convoy, power=power)``, made without the
     constructor."""
     order: Move = _new_move(Move)
+    if _FIELDS_WRITTEN_NATIVELY:
+        order.unit_type = unit_type  # type: ignore[misc]
+        order.location = location  # type: ignore[misc]
+        order.power = power  # type: ignore[misc]
+        order.destination = destination  # type: ignore[misc]
+        order.via_convoy = via_convoy  # type: ignore[misc]
+        return order
     _move_type(order, unit_type)
     _move_location(order, location)
     _move_power(order, power)
@@ -401,6 +428,14 @@ def made_support_hold(unit_type: UnitType, location: str, power: str | None,
     """``SupportHold(unit_type, location, supported_location, supported_type, power=power)``
     (the supported unit's power not named), made without the constructor."""
     order: SupportHold = new_support_hold(SupportHold)
+    if _FIELDS_WRITTEN_NATIVELY:
+        order.unit_type = unit_type  # type: ignore[misc]
+        order.location = location  # type: ignore[misc]
+        order.power = power  # type: ignore[misc]
+        order.supported_location = supported_location  # type: ignore[misc]
+        order.supported_type = supported_type  # type: ignore[misc]
+        order.supported_power = None  # type: ignore[misc]
+        return order
     set_support_hold_type(order, unit_type)
     set_support_hold_location(order, location)
     set_support_hold_power(order, power)
@@ -416,6 +451,15 @@ def made_support_move(unit_type: UnitType, location: str, power: str | None,
     """``SupportMove(unit_type, location, supported_location, destination, supported_type,
     power=power)`` (the supported unit's power not named), made without the constructor."""
     order: SupportMove = new_support_move(SupportMove)
+    if _FIELDS_WRITTEN_NATIVELY:
+        order.unit_type = unit_type  # type: ignore[misc]
+        order.location = location  # type: ignore[misc]
+        order.power = power  # type: ignore[misc]
+        order.supported_location = supported_location  # type: ignore[misc]
+        order.destination = destination  # type: ignore[misc]
+        order.supported_type = supported_type  # type: ignore[misc]
+        order.supported_power = None  # type: ignore[misc]
+        return order
     set_support_move_type(order, unit_type)
     set_support_move_location(order, location)
     set_support_move_power(order, power)
@@ -431,6 +475,14 @@ def made_convoy(unit_type: UnitType, location: str, army_location: str, destinat
     """``Convoy(unit_type, location, army_location, destination, power=power)`` (the army's
     power not named), made without the constructor."""
     order: Convoy = _new_convoy(Convoy)
+    if _FIELDS_WRITTEN_NATIVELY:
+        order.unit_type = unit_type  # type: ignore[misc]
+        order.location = location  # type: ignore[misc]
+        order.power = power  # type: ignore[misc]
+        order.army_location = army_location  # type: ignore[misc]
+        order.destination = destination  # type: ignore[misc]
+        order.army_power = None  # type: ignore[misc]
+        return order
     _convoy_type(order, unit_type)
     _convoy_location(order, location)
     _convoy_power(order, power)

@@ -520,3 +520,27 @@ def test_both_idioms_of_the_supports_list_the_same_orders(
                 assert list(map(type, orders)) == list(map(type, by_idiom[0][power][loc]))
             checked += len(listed)
     assert checked
+
+
+@pytest.mark.parametrize(("variant_name", "seed", "until"), [
+    ("classical", 5, 1906), ("colonial_winters", 4, 1872)])
+def test_listed_orders_are_the_values_their_constructors_make(
+        variant_name: str, seed: int, until: int) -> None:
+    """The listing makes its orders without their constructors (``orders.made_*``: slot setters
+    interpreted, the native fields written directly where ``orders.py`` is compiled): every
+    order listed in a seeded game, of every kind, is equal to the one its class's constructor
+    makes from its fields, hashes alike, reads alike and has every field set."""
+    from dataclasses import fields
+
+    kinds: set[type] = set()
+    for listings in _listings_of_a_game(load_variant(variant_name), seed, until):
+        for by_location in listings.values():
+            for orders in by_location.values():
+                for order in orders:
+                    values = {f.name: getattr(order, f.name) for f in fields(order)}
+                    again = type(order)(**values)
+                    assert order == again and again == order, repr(order)
+                    assert hash(order) == hash(again), repr(order)
+                    assert (str(order), repr(order)) == (str(again), repr(again))
+                    kinds.add(type(order))
+    assert {Hold, Move, SupportHold, SupportMove, Convoy} <= kinds
