@@ -292,7 +292,7 @@ class ListingTexts:
                 max(_MAX_UNIT_TEXTS, 2 * len(self.places)))
         kept_get = kept.get
         for unit in units:
-            code, head_key, keys, spared = unit[1], unit[2], unit[4], unit[5]
+            _, code, head_key, _, keys, spared, convoy_key, _, _ = unit
             texts = kept_get(code)
             if texts is None:
                 texts = kept[code] = self._new_unit_texts(unit, power)
@@ -304,8 +304,8 @@ class ListingTexts:
             except KeyError:  # a support met for the first time: its string made and kept
                 texts.learn(unit, self)
                 listed = [*strings, *filter(None, map(texts.support_text, keys))]
-            if unit[6] is not None:  # (a fleet that could convoy)
-                listed += texts.convoys.get(unit[6]) or texts.convoy_strings(unit, self._named)
+            if convoy_key is not None:  # (a fleet that could convoy)
+                listed += texts.convoys.get(convoy_key) or texts.convoy_strings(unit, self._named)
             if texts.near_coasts and not self.coastless.keys().isdisjoint(listed):
                 listed = _with_coastless(listed, self.coastless)
             possible[texts.name] = listed
