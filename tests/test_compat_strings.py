@@ -122,3 +122,37 @@ def test_the_lists_handed_out_are_the_callers_own() -> None:
     game2 = Game()
     assert game2.get_all_possible_orders() == kept
     assert game.get_all_possible_orders() == kept
+
+
+def test_a_place_first_listed_for_another_power_gets_its_own_strings_and_orders() -> None:
+    """A unit listed for the first time at a place another power's unit was listed at takes
+    the support strings kept there (a support's string does not say whose it is): it lists the
+    strings of its own orders, and a support string it gives names its own power's support,
+    which the engine is handed and carries out."""
+    france = Game()
+    texts = listing_texts(france.realpolitik_game.variant)
+    texts.clear()  # (so that no German unit was listed in Paris before)
+    france.get_all_possible_orders()  # (the French army in Paris: its strings kept)
+    assert not any(unit.name == "PAR" for unit in texts.units["germany"].values())
+    game = Game()
+    game.clear_units()
+    game.set_units("FRANCE", ["A BRE"])
+    game.set_units("GERMANY", ["A PAR", "A MUN"])
+    game.set_units("ENGLAND", ["F LON"])
+    possible = game.get_all_possible_orders()
+    paris = texts.supporters["germany"]["A PAR"]
+    taken = texts.supporters["france"]["A PAR"].supports.items()
+    assert taken <= paris.supports.items()  # (taken over, and more learnt)
+    fresh = _fresh_listing(game)
+    assert {loc: possible[loc] for loc in fresh} == fresh
+    support = "A PAR S A MUN - BUR"
+    assert support in possible["PAR"]
+    game.set_orders("GERMANY", [support, "A MUN - BUR"])
+    assert not game.error
+    assert game.get_orders("GERMANY") == [support, "A MUN - BUR"]
+    entries = game.realpolitik_game.orders_of("germany")
+    assert all(entry.error is None for entry in entries)
+    assert len(entries) == 2
+    assert {entry.order.power for entry in entries if entry.order is not None} == {"germany"}
+    game.process()
+    assert "A BUR" in game.get_units("GERMANY")

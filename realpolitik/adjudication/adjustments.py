@@ -14,7 +14,7 @@ the civil-disorder rule of the edition chooses (DATC 4.D.8):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
 from types import MappingProxyType
 
@@ -65,9 +65,100 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
                            checked: bool = False) -> Resolution:
     """Resolve an adjustment phase (``checked``: the caller vouches that every order is legal
     as it stands)."""
+    counts = adjustment_counts(position)
+    variant = position.variant
+    if checked and not variant.kinds \
+            and type(variant.hooks).void_adjustments is VariantHooks.void_adjustments:
+        given = orders if type(orders) is tuple else tuple(orders)
+        plain = _within_counts(position, given, rules, counts)
+        if plain is not None:
+            return plain
+        orders = given
+    return _adjudicate_one_by_one(position, orders, rules, checked, counts)
+
+
+def _within_counts(position: Position, orders: tuple[Order, ...], rules: Rules,
+                   counts: Mapping[str, int]) -> Resolution | None:
+    """The winter of orders vouched for as legal, worked out from the counts (the common
+    case): each power's builds and waives, or its removals, in the order given, of which the
+    rules keep as many as are due, in places all different, each order naming its power. None
+    when that is not so, or the variant's hooks choose the removals: the orders are then
+    carried out one by one (:func:`_adjudicate_one_by_one`, which gives the same board and,
+    when they are read, makes the results of these orders)."""
+    province_at = tables_for(position.variant).province_at
+    wanted: dict[str, list[Order]] = {}
+    """Power -> its builds and waives, or its removals, in the order given."""
+    places: set[str] = set()
+    for order in orders:
+        power = order.power
+        if power is None:
+            return None
+        # (each kind told by its exact class: the cheapest test, and the type checker reads it)
+        if type(order) is Waive:
+            if counts.get(power, 0) <= 0:
+                return None  # (a waive not due)
+        elif type(order) is Build or type(order) is Disband:
+            due = counts.get(power, 0)
+            if due <= 0 if type(order) is Build else due >= 0:
+                return None  # (a build or a removal not due)
+            province = province_at[order.location]
+            if province in places:
+                return None  # (built or removed twice)
+            places.add(province)
+        else:
+            return None
+        mine = wanted.get(power)
+        if mine is None:
+            wanted[power] = [order]
+        else:
+            mine.append(order)
+    before = position.units
+    units = before.copy() if type(before) is MappingProxyType else dict(before)
+    values = unit_values(position.variant)
+    hooks = position.variant.hooks
+    added = False
+    ordered: dict[str, int] = {}
+    for power, mine in wanted.items():
+        count = counts[power]
+        due = count if count > 0 else -count
+        if len(mine) > due:  # the rules keep some of them
+            policy = rules.too_many_builds if count > 0 \
+                else _REMOVALS_KEPT[rules.too_many_disbands]
+            if policy is _FIRST:
+                mine = mine[:due]
+            elif policy is _LAST:
+                mine = mine[len(mine) - due:]
+            else:
+                mine = []
+        if count > 0:
+            for order in mine:
+                if type(order) is Build:
+                    units[province_at[order.location]] = values.unit(
+                        power, order.unit_type, order.location)
+                    added = True
+        else:
+            if hooks.removal_first(position, power) is not None:
+                return None
+            for order in mine:
+                if type(order) is Disband:  # (every one: the type checker reads it)
+                    units.pop(province_at[order.location], None)
+            ordered[power] = len(mine)
+    return _after_winter(position, rules, counts, units, added, ordered,
+                         partial(_results_one_by_one, position, orders, rules, counts))
+
+
+def _results_one_by_one(position: Position, orders: tuple[Order, ...], rules: Rules,
+                        counts: Mapping[str, int]) -> tuple[OrderResult, ...]:
+    """The results of a winter's orders, every one carried out one by one (made when first
+    read)."""
+    return _adjudicate_one_by_one(position, orders, rules, True, counts).results
+
+
+def _adjudicate_one_by_one(position: Position, orders: Iterable[Order], rules: Rules,
+                           checked: bool, counts: Mapping[str, int]) -> Resolution:
+    """The winter's orders carried out one by one, in the order given (see the module)."""
     tables = tables_for(position.variant)
     province_at = tables.province_at  # (a legal order's location is on the map)
-    counts = adjustment_counts(position)
     entries: list[Entry] = []
     legal_of: dict[str, list[Entry]] = {}
     """Power -> its legal orders, in the order given."""
@@ -191,6 +282,27 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
         else:
             units.pop(where)
 
+    ordered: dict[str, int] = {}
+    """Power -> its removals that stand (a power due to remove)."""
+    for power in legal_of:
+        if counts.get(power, 0) < 0:
+            missing = 0
+            for e in legal_of[power]:  # (a loop: a generator is a frame made and resumed)
+                if e.illegal is None and isinstance(e.order, Disband):
+                    missing += 1
+            ordered[power] = missing
+    return _after_winter(position, rules, counts, units, added, ordered,
+                         partial(_results, tuple(entries), position))
+
+
+def _after_winter(position: Position, rules: Rules, counts: Mapping[str, int],
+                  units: dict[str, Unit], added: bool, ordered: Mapping[str, int],
+                  results: Callable[[], tuple[OrderResult, ...]]) -> Resolution:
+    """The winter's resolution from the board after the orders (``units``; ``added``: a unit
+    was built), each power's removals ordered that stand (``ordered``, counted for the powers
+    due to remove) and the results to make when read: the removals the civil-disorder rule
+    makes, and the board in sorted order."""
+    before = position.units
     # Civil disorder: the removals a power did not order.
     disorder: list[Unit] = []
     # (min without its default= keyword: the keyword alone costs more than the pass)
@@ -198,10 +310,7 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
         count = counts.get(power, 0)
         if count >= 0:
             continue
-        missing = -count
-        for e in legal_of.get(power, ()):  # (a loop: a generator is a frame made and resumed)
-            if e.illegal is None and isinstance(e.order, Disband):
-                missing -= 1
+        missing = -count - ordered.get(power, 0)
         if missing > 0:
             remaining = [u for u in units.values() if u.power == power]
             chosen = civil_disorder_removals(position, power, remaining, missing, rules)
@@ -221,8 +330,8 @@ def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: R
             in_order[p] = units[p]
         board = MappingProxyType(in_order)
     # (positional: a class called with keywords builds a dictionary of them first)
-    return Resolution(position.phase, partial(_results, tuple(entries), position), board, (),
-                      _NO_OPTIONS, _NO_STANDOFFS, tuple(disorder) if disorder else ())
+    return Resolution(position.phase, results, board, (), _NO_OPTIONS, _NO_STANDOFFS,
+                      tuple(disorder) if disorder else ())
 
 
 def _spend(position: Position, power: str, mine: list[Entry], count: int) -> int:

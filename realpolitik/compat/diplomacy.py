@@ -843,10 +843,10 @@ class Game:
         True if every string is one the listing gave (one look-up each), one per unit, and
         the orders were handed to the engine; False, with nothing done, otherwise."""
         table = self._given.get(power) or self._given_table(power)
-        looked_up = list(map(table.__getitem__, texts))
-        if not all(looked_up):
+        # (typed as Any rather than cast: typing.cast is a Python call)
+        found: list[Any] = list(map(table.__getitem__, texts))
+        if not all(found):
             return False
-        found = cast("list[tuple[str, str, Order]]", looked_up)
         if len(found) > 1 and len(set(map(_unit_found, found))) != len(found):
             return False  # two orders for one unit: the general path decides
         # (the orders and their table are made from ``found`` when first read)

@@ -292,14 +292,10 @@ class ListingTexts:
                 max(_MAX_UNIT_TEXTS, 2 * len(self.places)))
         kept_get = kept.get
         for unit in units:
-            code, head_key, keys, spared = unit[1], unit[2], unit[4], unit[5]
+            _, code, head_key, _, keys, spared, convoy_key, _, _ = unit
             texts = kept_get(code)
             if texts is None:
-                texts = kept[code] = _UnitTexts(unit, self)
-                by_name = self.supporters.get(power)
-                if by_name is None:
-                    by_name = self.supporters[power] = {}
-                by_name[texts.name_of_unit] = texts
+                texts = kept[code] = self._new_unit_texts(unit, power)
             strings = texts.heads.get(head_key) or texts.head(unit, self._named)
             if spared:
                 keys = list(filterfalse(spared.__contains__, keys))
@@ -308,13 +304,35 @@ class ListingTexts:
             except KeyError:  # a support met for the first time: its string made and kept
                 texts.learn(unit, self)
                 listed = [*strings, *filter(None, map(texts.support_text, keys))]
-            if unit[6] is not None:  # (a fleet that could convoy)
-                listed += texts.convoys.get(unit[6]) or texts.convoy_strings(unit, self._named)
+            if convoy_key is not None:  # (a fleet that could convoy)
+                listed += texts.convoys.get(convoy_key) or texts.convoy_strings(unit, self._named)
             if texts.near_coasts and not self.coastless.keys().isdisjoint(listed):
                 listed = _with_coastless(listed, self.coastless)
             possible[texts.name] = listed
             if texts.province is not None:
                 possible[texts.province] = listed[:]
+
+    def _new_unit_texts(self, unit: UnitParts, power: str) -> _UnitTexts:
+        """The strings of a unit listed for the first time at its place for ``power``: its
+        supports' strings taken from another power's unit at that place if there is one (a
+        support's string does not say whose it is), but for those of moves to a coast, whose
+        strings name their orders for their power when made; the heads and convoys are made
+        (and named for ``power``) when first listed."""
+        texts = _UnitTexts(unit, self)
+        code, to_coast = unit.code, self.to_coast
+        known: dict[int, str | None] | None = None
+        for others in self.units.values():
+            other = others.get(code)
+            if other is not None and (known is None or len(other.supports) > len(known)):
+                known = other.supports
+        if known is not None and len(known) > len(texts.supports):
+            texts.supports.update({key: text for key, text in known.items()
+                                   if key not in to_coast})
+        by_name = self.supporters.get(power)
+        if by_name is None:
+            by_name = self.supporters[power] = {}
+        by_name[texts.name_of_unit] = texts
+        return texts
 
     def fill(self, legal: Mapping[str, tuple[Order, ...]], table: dict[str, Order]) -> None:
         """Fill ``table`` (order string -> order) with the strings of these legal orders
