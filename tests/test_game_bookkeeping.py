@@ -3,32 +3,19 @@ plain counts it stands for."""
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 
 import pytest
+from random_play import played_game
 
-from realpolitik.game import Game
 from realpolitik.legality import adjustment_counts
-
-
-def _played(seed: int, years: int = 6) -> Game:
-    rng = random.Random(seed)
-    game = Game("classical")
-    while not game.is_over and game.phase.year < 1901 + years:
-        for power in game.powers_to_order():
-            listed = game.legal_orders(power)
-            game.submit(power, [options[rng.randrange(len(options))]
-                                for options in listed.values()])
-        game.process()
-    return game
 
 
 def test_centre_counts_are_the_centres_owned_per_owner() -> None:
     """Position.center_counts (read by the victory check and the winter's counts) is the
     number of centres each owner holds, in every position of played games."""
     for seed in range(3):
-        game = _played(seed)
+        game = played_game(seed, years=6)
         for position in [record.position for record in game.history] + [game.position]:
             assert dict(position.center_counts()) == dict(Counter(position.centers.values()))
 
@@ -36,7 +23,7 @@ def test_centre_counts_are_the_centres_owned_per_owner() -> None:
 def test_centre_counts_cannot_be_changed_by_a_reader() -> None:
     """The counts are worked out once per position and shared: a reader cannot change them
     for the next one."""
-    counts = _played(0).position.center_counts()
+    counts = played_game(0, years=6).position.center_counts()
     with pytest.raises(TypeError):
         counts["england"] = 99  # type: ignore[index]
 
@@ -44,7 +31,7 @@ def test_centre_counts_cannot_be_changed_by_a_reader() -> None:
 def test_adjustment_counts_are_centres_less_units() -> None:
     """The winter's counts, from the shared centre counts: centres owned less units, for every
     power, in every winter played."""
-    game = _played(1)
+    game = played_game(1, years=6)
     winters = [r.position for r in game.history if r.position.phase.type.name == "ADJUSTMENTS"]
     assert winters
     for position in winters:
@@ -62,7 +49,7 @@ def test_phase_records_are_the_values_the_constructor_makes() -> None:
 
     from realpolitik.game import PhaseRecord
 
-    game = _played(2, years=3)
+    game = played_game(2, years=3)
     assert game.history
     for record in game.history:
         plain = PhaseRecord(*(getattr(record, f.name) for f in fields(PhaseRecord)))

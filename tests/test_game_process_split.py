@@ -6,22 +6,12 @@ from __future__ import annotations
 
 import random
 
+from random_play import played_game
+
 from realpolitik.game import Game
 from realpolitik.hooks import VariantHooks
 from realpolitik.legality import build_options, can_build
 from realpolitik.position import Position
-
-
-def _played(seed: int, years: int = 8) -> Game:
-    rng = random.Random(seed)
-    game = Game("classical")
-    while not game.is_over and game.phase.year < 1901 + years:
-        for power in game.powers_to_order():
-            listed = game.legal_orders(power)
-            game.submit(power, [options[rng.randrange(len(options))]
-                                for options in listed.values()])
-        game.process()
-    return game
 
 
 def test_powers_to_order_from_the_cache_are_those_worked_out() -> None:
@@ -43,7 +33,7 @@ def test_powers_to_order_from_the_cache_are_those_worked_out() -> None:
 def test_build_options_without_winter_limits_are_every_candidate() -> None:
     """With no ``void_adjustments`` hook, ``build_options`` is the candidates themselves, and
     ``can_build`` says whether there is one, in every winter of played games."""
-    winters = [record.position for seed in range(3) for record in _played(seed).history
+    winters = [record.position for seed in range(3) for record in played_game(seed, years=8).history
                if record.position.phase.season == "W"]
     assert winters
     for position in winters:
@@ -59,7 +49,7 @@ def test_build_options_without_winter_limits_are_every_candidate() -> None:
 def test_victory_when_a_team_reaches_the_target() -> None:
     """The victory check past its early exit names the team holding the target (and no one
     when none does)."""
-    game = _played(0, years=2)
+    game = played_game(0, years=2)
     position: Position = game.position
     hooks = VariantHooks()
     counts = position.center_counts()
