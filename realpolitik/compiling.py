@@ -20,9 +20,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import fields
+from types import FunctionType
 from typing import TYPE_CHECKING, Any, TypeVar
 
-__all__ = ["Reduced", "made_again", "mypyc_attr"]
+__all__ = ["Reduced", "is_compiled", "made_again", "mypyc_attr"]
 
 Reduced = tuple[Callable[..., object], tuple[object, ...]]
 """What ``__reduce__`` returns: how to make the value again, and with what."""
@@ -47,3 +48,10 @@ def made_again(value: Any) -> Reduced:
     order: copy and pickle make it again by calling the class (as the pure-Python class
     would be, in effect, and as a compiled one must be)."""
     return (type(value), tuple(getattr(value, field.name) for field in fields(value)))
+
+
+def is_compiled(function: Callable[..., object]) -> bool:
+    """True if ``function`` was compiled by mypyc (a compiled module's functions are not Python
+    functions): a module asks it of one of its own functions to take, where the two builds'
+    fastest idioms differ, its build's."""
+    return not isinstance(function, FunctionType)

@@ -28,10 +28,11 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from itertools import compress, filterfalse, repeat
 from operator import is_
-from types import FunctionType, MappingProxyType
+from types import MappingProxyType
 from typing import Final, NamedTuple, TypeVar, cast
 
 from realpolitik.caches import Bounded, CacheSlot
+from realpolitik.compiling import is_compiled
 from realpolitik.geography import UnitType, province_of
 from realpolitik.hooks import VariantHooks
 from realpolitik.lazy_mapping import MadeOnRead
@@ -751,7 +752,7 @@ def _with_supports(made: _Made, head: tuple[Order, ...], into: list[list[object]
     return tuple(orders)
 
 
-_TYPED_LOOPS: Final[bool] = not isinstance(_with_supports, FunctionType)
+_TYPED_LOOPS: Final[bool] = is_compiled(_with_supports)
 """True where this module is compiled (its functions are then not Python functions): the
 listing's hot loops take the idiom each build runs fastest (:func:`_with_supports`)."""
 

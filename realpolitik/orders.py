@@ -8,10 +8,9 @@ writer gave it, the power that ordered it. ``str(order)`` is the canonical text 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, is_dataclass, replace
-from types import FunctionType
 from typing import Any, ClassVar, Final
 
-from realpolitik.compiling import Reduced, mypyc_attr
+from realpolitik.compiling import Reduced, is_compiled, mypyc_attr
 from realpolitik.geography import UnitType, province_of
 from realpolitik.slots import slot_setter
 
@@ -377,11 +376,11 @@ _convoy_army_power = slot_setter(Convoy, "army_power")
 
 
 def _compiled() -> bool:
-    """(Only its type counts: a compiled module's functions are not Python functions.)"""
+    """(Only its type counts: see :func:`~realpolitik.compiling.is_compiled`.)"""
     return True
 
 
-_FIELDS_WRITTEN_NATIVELY: Final[bool] = not isinstance(_compiled, FunctionType)
+_FIELDS_WRITTEN_NATIVELY: Final[bool] = is_compiled(_compiled)
 """True where this module is compiled: its classes are native, and the makers below write the
 fields straight into the value's C struct (a frozen dataclass refuses only the writes that go
 through its ``__setattr__``, which compiled attribute writes do not), some 20 times cheaper than

@@ -4,19 +4,29 @@ against what the positions of whole games say."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 from realpolitik.game import Game
 
 
-def played_game(seed: int, years: int = 6) -> Game:
+def playing(seed: int, years: int = 6) -> Iterator[Game]:
     """A classical game played with random legal orders (seeded) for ``years`` years or to
-    its end."""
+    its end: the game is yielded at each phase before its orders are given."""
     rng = random.Random(seed)
     game = Game("classical")
     while not game.is_over and game.phase.year < 1901 + years:
+        yield game
         for power in game.powers_to_order():
             listed = game.legal_orders(power)
             game.submit(power, [options[rng.randrange(len(options))]
                                 for options in listed.values()])
         game.process()
-    return game
+
+
+def played_game(seed: int, years: int = 6) -> Game:
+    """The game of :func:`playing`, played to its end."""
+    last: Game | None = None
+    for last in playing(seed, years):  # noqa: B007 (the game, once every phase is played)
+        pass
+    assert last is not None
+    return last

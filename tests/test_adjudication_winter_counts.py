@@ -6,8 +6,10 @@ orders beyond them (more builds or removals than due, a place built twice, waive
 from __future__ import annotations
 
 import random
+from itertools import islice
 
 import pytest
+from random_play import playing
 
 from realpolitik.adjudication import adjudicate, adjustments
 from realpolitik.game import Game
@@ -24,18 +26,8 @@ VARIANT = load_variant("classical")
 
 def _winters(seed: int, count: int) -> list[Position]:
     """The first ``count`` winters of a game of random legal orders."""
-    rng = random.Random(seed)
-    game = Game(VARIANT)
-    winters: list[Position] = []
-    while not game.is_over and len(winters) < count:
-        if game.phase.type is PhaseType.ADJUSTMENTS:
-            winters.append(game.position)
-        for power in game.powers_to_order():
-            orders = [rng.choice(options) for options in legal_orders(game.position, power)
-                      .values()]
-            game.submit(power, orders)
-        game.process()
-    return winters
+    return list(islice((game.position for game in playing(seed, years=20)
+                        if game.phase.type is PhaseType.ADJUSTMENTS), count))
 
 
 def _orders(position: Position, rules: Rules, rng: random.Random) -> list[Order]:

@@ -74,3 +74,16 @@ def test_the_mapping_subclasses_stay_interpreted() -> None:
         assert name not in COMPILED
         module = importlib.import_module(name)
         assert module.__file__ is not None and module.__file__.endswith(".py")
+
+
+def test_the_modules_take_their_builds_idioms() -> None:
+    """The listing's typed loops and the order makers' native writes are taken in the compiled
+    run, and only there (each module asks :func:`realpolitik.compiling.is_compiled` of one of
+    its own functions)."""
+    from realpolitik import listing, orders
+    from realpolitik.compiling import is_compiled
+
+    assert not is_compiled(test_the_modules_take_their_builds_idioms)
+    assert is_compiled(len)
+    assert listing._TYPED_LOOPS is EXPECT_COMPILED  # noqa: SLF001
+    assert orders._FIELDS_WRITTEN_NATIVELY is EXPECT_COMPILED  # noqa: SLF001

@@ -4,11 +4,8 @@ answer still the one the whole computation gives."""
 
 from __future__ import annotations
 
-import random
+from random_play import played_game, playing
 
-from random_play import played_game
-
-from realpolitik.game import Game
 from realpolitik.hooks import VariantHooks
 from realpolitik.legality import build_options, can_build
 from realpolitik.position import Position
@@ -18,16 +15,9 @@ def test_powers_to_order_from_the_cache_are_those_worked_out() -> None:
     """``Game._powers_now`` answers from its cache what ``_powers_of`` works out, in every
     phase of played games (eliminations included)."""
     for seed in range(3):
-        rng = random.Random(seed)
-        game = Game("classical")
-        while not game.is_over and game.phase.year < 1909:
+        for game in playing(seed, years=8):
             worked_out = game._powers_of(game.position, game.eliminated)  # noqa: SLF001
             assert (game.active_powers(), game.powers_to_order()) == worked_out
-            for power in game.powers_to_order():
-                listed = game.legal_orders(power)
-                game.submit(power, [options[rng.randrange(len(options))]
-                                    for options in listed.values()])
-            game.process()
 
 
 def test_build_options_without_winter_limits_are_every_candidate() -> None:

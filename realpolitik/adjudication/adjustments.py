@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
 from types import MappingProxyType
+from typing import TypeVar
 
 from realpolitik.adjudication.outcomes import OrderResult, Outcome, Resolution, Result
 from realpolitik.adjudication.setup import Entry, in_sorted_order, unit_values
@@ -43,6 +44,8 @@ _REMOVALS_KEPT = {policy: TooManyBuilds.NONE if policy is TooManyDisbands.CIVIL_
                   else TooManyBuilds(policy.value) for policy in TooManyDisbands}
 """Which of too many removals are kept, as the policy for builds says it: "civil disorder"
 voids every removal (the civil-disorder rule then chooses)."""
+_T = TypeVar("_T")
+
 _FIRST, _LAST = TooManyBuilds.FIRST, TooManyBuilds.LAST  # (an enum's member is slow to read)
 _NO_OPTIONS: Mapping[str, tuple[str, ...]] = MappingProxyType({})
 _NO_STANDOFFS: frozenset[str] = frozenset()
@@ -122,14 +125,8 @@ def _within_counts(position: Position, orders: tuple[Order, ...], rules: Rules,
         count = counts[power]
         due = count if count > 0 else -count
         if len(mine) > due:  # the rules keep some of them
-            policy = rules.too_many_builds if count > 0 \
-                else _REMOVALS_KEPT[rules.too_many_disbands]
-            if policy is _FIRST:
-                mine = mine[:due]
-            elif policy is _LAST:
-                mine = mine[len(mine) - due:]
-            else:
-                mine = []
+            mine = _kept(mine, due, rules.too_many_builds if count > 0
+                         else _REMOVALS_KEPT[rules.too_many_disbands])[0]
         if count > 0:
             for order in mine:
                 if type(order) is Build:
@@ -455,19 +452,24 @@ def _limit_builds(position: Position, power: str, wanted: list[Entry], allowed: 
         e.order = None
 
 
+def _kept(wanted: list[_T], allowed: int, policy: TooManyBuilds) -> tuple[list[_T], list[_T]]:
+    """The ``allowed`` of ``wanted`` (more than that) that ``policy`` keeps, and the others:
+    the first, the last, or none of them."""
+    if policy is _FIRST:
+        return wanted[:allowed], wanted[allowed:]
+    if policy is _LAST:
+        cut = len(wanted) - allowed
+        return wanted[cut:], wanted[:cut]
+    return [], wanted
+
+
 def _limit(wanted: list[Entry], allowed: int, policy: TooManyBuilds, illegal: Illegal,
            taken: set[str], province_at: Mapping[str, str]) -> None:
     """Keep ``allowed`` of the ``wanted`` entries as ``policy`` says; void the others (and
     free their provinces in ``taken``; ``province_at``: the map's location -> province)."""
     if len(wanted) <= allowed:
         return
-    if policy is _FIRST:
-        dropped = wanted[allowed:]
-    elif policy is _LAST:
-        dropped = wanted[:len(wanted) - allowed]
-    else:
-        dropped = wanted
-    for e in dropped:
+    for e in _kept(wanted, allowed, policy)[1]:
         # (a tuple: isinstance of a union calls the union's __instancecheck__ in Python terms)
         if isinstance(e.order, (Build, Disband)):
             taken.discard(province_at[e.order.location])
