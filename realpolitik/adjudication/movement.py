@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
+from itertools import compress
 from types import MappingProxyType
 from typing import cast
 
@@ -333,23 +334,24 @@ class _Decided:
         self.value = value
         self.paradoxes = paradoxes
         b = board
-        moved = self.moved = [False] * b.n
-        went: list[int] = []
-        for i in b.moves:
-            if value[i]:
-                moved[i] = True
-                went.append(i)
-        self.went = went
+        moves = b.moves
+        # (picked in C: a move's value is True when it succeeds)
+        went = self.went = list(compress(moves, map(value.__getitem__, moves)))
         """The units that moved, by index."""
+        moved = self.moved = [False] * b.n
         dislodged_by = [-1] * b.n
         dislodged: list[int] = []
-        occupant = b.occupant
+        occupant, kind = b.occupant, b.kind
         for i in went:
+            moved[i] = True
             d = occupant[i]
-            if d >= 0 and not moved[d]:
+            # (the unit there stays unless it moved: read from the decisions, as ``moved`` is
+            # not complete yet)
+            if d >= 0 and not (value[d] and kind[d] == MOVE):
                 dislodged_by[d] = i
                 dislodged.append(d)
-        dislodged.sort()
+        if len(dislodged) > 1:
+            dislodged.sort()
         self.dislodged_by = dislodged_by
         self.dislodged = dislodged
         """The units dislodged, by index (ascending)."""
