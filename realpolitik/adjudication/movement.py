@@ -52,7 +52,7 @@ from realpolitik.hooks import NO_MODIFIERS, MovementModifiers, VariantHooks
 from realpolitik.legality import retreat_options
 from realpolitik.maptables import tables_for
 from realpolitik.orders import Order, VariantOrder, Waive
-from realpolitik.position import DislodgedUnit, Position, Unit, moved_unit
+from realpolitik.position import DislodgedUnit, Position, Unit
 from realpolitik.rules import Rules
 from realpolitik.writing import PlaceWriter, place_writer
 
@@ -399,13 +399,12 @@ class _Decided:
             for i in went:
                 unit = units[i]
                 to = dest_loc[i]
-                table = armies if unit.type is _ARMY else fleets
-                by_power = table.get(to)
-                if by_power is None:
-                    by_power = table[to] = {}
-                arrived = by_power.get(unit.power)
-                if arrived is None:
-                    arrived = by_power[unit.power] = moved_unit(unit, to)
+                # (read straight from the tables: a try costs nothing until it catches, and
+                # it catches once per variant, location, unit type and power at most)
+                try:
+                    arrived = (armies if unit.type is _ARMY else fleets)[to][unit.power]
+                except KeyError:
+                    arrived = arrivals.unit(unit.power, unit.type, to)
                 new_units[dest[i]] = arrived
         dislodged: list[DislodgedUnit] = []
         if dislodged_units:
