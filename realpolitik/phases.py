@@ -12,10 +12,17 @@ from __future__ import annotations
 
 from realpolitik.adjudication.outcomes import Resolution
 from realpolitik.errors import HookError
-from realpolitik.hooks import VariantHooks
+from realpolitik.hooks import VariantHooks, owners_and_changes
 from realpolitik.legality import adjustment_counts, can_build
 from realpolitik.maptables import tables_for
-from realpolitik.position import Phase, PhaseType, Position, same_powers
+from realpolitik.position import (
+    Phase,
+    PhaseType,
+    Position,
+    centers_changed,
+    same_centers,
+    same_powers,
+)
 
 # (an enum member read through its class goes through the metaclass, some hundred instructions
 # each time: the phase types are read once here, as every phase asks them)
@@ -72,16 +79,20 @@ def _following(position: Position, resolution: Resolution) -> Position:
     units = resolution.units
     if phase.type is _MOVEMENT and resolution.dislodged:
         retreat_phase = Phase(phase.season, phase.year, _RETREATS)
-        return position.replace(
+        retreats = position.replace(
             phase=retreat_phase,
             units=units,
             dislodged=resolution.dislodged,
             standoffs=resolution.standoffs,
         )
+        same_centers(position, retreats)
+        return retreats
     variant = position.variant
     hooks = variant.hooks
     asks_hooks = type(hooks).phase_skipped is not VariantHooks.phase_skipped
     centers = position.centers
+    counted = False  # (whether the centres changed hands on the way)
+    changes: list[tuple[str | None, str]] | None = None  # (which, when the default rule says)
     # (a movement phase that lost no unit: the same units, moved)
     moved_only = phase.type is _MOVEMENT and len(units) == len(position.units)
     # The year's phases from this one to the next that is played; two years are enough
@@ -89,10 +100,19 @@ def _following(position: Position, resolution: Resolution) -> Position:
     for centers_change, candidate in variant.calendar.candidates_after(phase):
         if centers_change:
             # the end of a turn whose season counts: the centres change hands
-            centers = hooks.center_owners(position, units,
-                                          tables_for(variant).centers_in_order)
+            counted = True
+            in_order = tables_for(variant).centers_in_order
+            if type(hooks).center_owners is VariantHooks.center_owners:
+                centers, changes = owners_and_changes(position.centers, units, in_order)
+            else:
+                centers = hooks.center_owners(position, units, in_order)
         following = position.replace(phase=candidate, units=units, centers=centers,
                                      dislodged=(), standoffs=_NO_STANDOFFS)
+        # (what the position before had counted, carried: not counted again)
+        if not counted:
+            same_centers(position, following)
+        elif changes is not None:
+            centers_changed(position, following, changes)
         if moved_only:
             same_powers(position, following)
         if candidate.type is _ADJUSTMENTS and not needs_adjustments(following):

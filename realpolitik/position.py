@@ -308,6 +308,37 @@ def same_powers(before: Position, after: Position) -> None:
         _powers_with_units.put(after, known)
 
 
+def same_centers(before: Position, after: Position) -> None:
+    """Tell ``after``, whose supply centres have ``before``'s owners, its centre counts if
+    ``before`` has worked them out (they are then not counted again: a Winter's carry on to
+    the Fall, where the centres change hands)."""
+    known = _center_counts.peek(before)
+    if known is not None:
+        _center_counts.put(after, known)
+
+
+def centers_changed(before: Position, after: Position,
+                    changes: Iterable[tuple[str | None, str]]) -> None:
+    """Tell ``after``, whose supply centres have ``before``'s owners but for ``changes`` (each
+    centre that changed hands: its previous owner, None if it had none, and its new one), its
+    centre counts, worked out from ``before``'s if it has worked them out (a few changes
+    instead of every centre counted)."""
+    known = _center_counts.peek(before)
+    if known is None:
+        return
+    counts = known.copy()
+    count = counts.get
+    for previous, owner in changes:
+        if previous is not None:
+            left = counts[previous] - 1
+            if left:
+                counts[previous] = left
+            else:  # (an owner of no centre is not counted)
+                del counts[previous]
+        counts[owner] = count(owner, 0) + 1
+    _center_counts.put(after, MappingProxyType(counts))
+
+
 def _unpickled_position(variant: Variant, phase: Phase, units: dict[str, Unit],
                         centers: dict[str, str], dislodged: tuple[DislodgedUnit, ...],
                         standoffs: frozenset[str], state: VariantState | None) -> Position:
@@ -345,7 +376,7 @@ def _group_centers(position: Position) -> dict[str, tuple[str, ...]]:
     return {p: tuple(sorted(cs)) for p, cs in grouped.items()}
 
 
-def _count_centers(position: Position) -> Mapping[str, int]:
+def _count_centers(position: Position) -> MappingProxyType[str, int]:
     counts: dict[str, int] = {}
     count = counts.get
     for owner in position.centers.values():
@@ -362,6 +393,7 @@ _powers_with_units: CacheSlot[Position, frozenset[str]] = CacheSlot(
 _centers_by_power: CacheSlot[Position, dict[str, tuple[str, ...]]] = CacheSlot(
     "centres by power", _group_centers)
 """Owner -> its supply centres, sorted (one entry per owner)."""
-_center_counts: CacheSlot[Position, Mapping[str, int]] = CacheSlot(
+_center_counts: CacheSlot[Position, MappingProxyType[str, int]] = CacheSlot(
     "centre counts", _count_centers)
-"""Owner -> how many supply centres it owns (one entry per owner)."""
+"""Owner -> how many supply centres it owns (one entry per owner); carried from a position to
+the next by :func:`same_centers` and :func:`centers_changed`."""

@@ -1,0 +1,93 @@
+"""The centre counts carried from a position to the next (phases.py: the Winter's counts on to
+the Spring and the Fall, the Fall's changed by the centres that changed hands) against the
+centres counted afresh, with the rulebooks' centre owners and with a variant's own."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from types import MappingProxyType
+
+from random_play import playing
+
+from realpolitik.game import Game
+from realpolitik.geography import UnitType
+from realpolitik.hooks import VariantHooks, owners_and_changes
+from realpolitik.position import Position, Unit
+from realpolitik.variant import load_variant
+
+_COUNTS = "centre counts"
+
+
+def _check_counts(position: Position) -> bool:
+    """Assert the position's centre counts are its centres counted; True if they were carried
+    (kept before anything asked for them)."""
+    carried = _COUNTS in position.caches.names()
+    assert dict(position.center_counts()) == dict(Counter(position.centers.values())), \
+        position.phase
+    return carried
+
+
+def test_carried_centre_counts_are_the_centres_counted() -> None:
+    """In every position of seeded random games, as the game reaches it, the centre counts
+    (carried from the position before when it had them) are the centres owned per owner; most
+    positions get them carried."""
+    carried = total = 0
+    for seed in range(3):
+        for game in playing(seed, years=8):
+            total += 1
+            carried += _check_counts(game.position)
+    assert carried > total // 2
+
+
+def test_owners_and_changes_is_the_plain_rule() -> None:
+    """The rulebooks' centre owners (a unit standing on a centre takes it, a neutral unit
+    takes nothing, a vacant centre keeps its owner) and the changes listed are exactly the
+    centres whose owner differs, with their owners before and after."""
+    variant = load_variant("classical")
+    every = list(variant.map.supply_centers())
+    rng = random.Random(5)
+    for _ in range(200):
+        owners = {c: rng.choice(["england", "france", "russia"]) for c in rng.sample(every, 12)}
+        standing = {c: Unit(rng.choice(["england", "france", "neutral"]), UnitType.ARMY,
+                            c) for c in rng.sample(every, 10)}
+        before = MappingProxyType(dict(owners))
+        made, changes = owners_and_changes(before, MappingProxyType(standing), every)
+        expected = dict(owners)
+        for centre in every:
+            unit = standing.get(centre)
+            if unit is not None and unit.power != "neutral":
+                expected[centre] = unit.power
+        assert made == expected
+        assert list(made) == list(expected)  # (the same order: new owners in the map's order)
+        assert changes == [(owners.get(c), made[c]) for c in every
+                           if owners.get(c) != made.get(c)]
+
+
+class _NobodyTakesBerlin(VariantHooks):
+    """A variant's own centre owners: the rulebooks' but Berlin never changes hands."""
+
+    def center_owners(self, position: Position, units: Mapping[str, Unit],
+                      supply_centers: Sequence[str]) -> dict[str, str]:
+        owners = super().center_owners(position, units, supply_centers)
+        if "ber" in position.centers:
+            owners["ber"] = position.centers["ber"]
+        return owners
+
+
+def test_a_variants_own_centre_owners_are_counted_afresh() -> None:
+    """With a variant's own :meth:`center_owners` the changes are not known: the counts of the
+    position after are the centres it has, counted (none carried from the Fall)."""
+    variant = replace(load_variant("classical"), hooks=_NobodyTakesBerlin())
+    game = Game(variant)
+    rng = random.Random(2)
+    while not game.is_over and game.phase.year < 1907:
+        _check_counts(game.position)
+        assert game.position.centers.get("ber") == "germany"
+        for power in game.powers_to_order():
+            listed = game.legal_orders(power)
+            game.submit(power, [options[rng.randrange(len(options))]
+                                for options in listed.values()])
+        game.process()
