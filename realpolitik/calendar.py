@@ -311,7 +311,9 @@ class Calendar:
         # k % n of year before.year + k // n (no Phase is made: the game asks every phase).
         # The centres changed hands if the first phase that ends with them changing hands,
         # ``first`` slots on from ``before``, was over before ``after`` (a table read, not a walk).
-        start = self._index(before)
+        start = self._index_of.get((before.season, before.type))
+        if start is None:
+            start = self._index(before)  # (raises: not a phase of this year)
         first = self._first_count[start]
         if first < 0:
             return False

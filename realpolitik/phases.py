@@ -13,7 +13,7 @@ from __future__ import annotations
 from realpolitik.adjudication.outcomes import Resolution
 from realpolitik.errors import HookError
 from realpolitik.hooks import VariantHooks, owners_and_changes
-from realpolitik.legality import adjustment_counts, can_build
+from realpolitik.legality import can_build, due_adjustments
 from realpolitik.maptables import tables_for
 from realpolitik.position import (
     Phase,
@@ -38,7 +38,7 @@ history keeps them all)."""
 def needs_adjustments(position: Position) -> bool:
     """True if some power must remove units, is due builds and has somewhere to build, or has
     orders of the variant's own kinds to give (mobilising inactive units, transforming one)."""
-    counts = adjustment_counts(position)
+    counts = due_adjustments(position)
     if min(counts.values(), default=0) < 0:
         return True  # (asked first: whether a power can build costs far more to find out)
     for power, difference in counts.items():
@@ -68,7 +68,10 @@ def next_position(position: Position, resolution: Resolution) -> Position:
     :raises HookError: the variant's ``phase_skipped`` hook skipped every phase.
     """
     following = _following(position, resolution)
-    state = position.variant.hooks.next_state(position, resolution, following)
+    hooks = position.variant.hooks
+    if type(hooks).next_state is VariantHooks.next_state:
+        return following  # (the default carries the state unchanged, as made: not asked)
+    state = hooks.next_state(position, resolution, following)
     if state is not following.state:
         following = following.replace(state=state)
     return following

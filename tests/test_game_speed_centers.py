@@ -91,3 +91,23 @@ def test_a_variants_own_centre_owners_are_counted_afresh() -> None:
             game.submit(power, [options[rng.randrange(len(options))]
                                 for options in listed.values()])
         game.process()
+
+
+def test_due_adjustments_are_the_adjustment_counts_read_only() -> None:
+    """The counts the engine reads every phase without copying are the winter's counts, and
+    no reader can change them for the next."""
+    from realpolitik.legality import adjustment_counts, due_adjustments
+
+    for game in playing(3, years=5):
+        position = game.position
+        due = due_adjustments(position)
+        assert dict(due) == adjustment_counts(position)
+        try:
+            due["england"] = 99  # type: ignore[index]
+        except TypeError:
+            pass
+        else:  # pragma: no cover - the failure shown
+            raise AssertionError("the shared counts were changed")
+        copied = adjustment_counts(position)
+        copied["england"] = 99  # (a copy: the caller's own)
+        assert due_adjustments(position) == due
