@@ -507,10 +507,12 @@ class VariantHooks:
         """
         if count_units:
             held = Counter(u.power for u in position.units.values())
-            most = max(held.values(), default=0)
+            most = max(held.values()) if held else 0
         else:  # (the centres counted once per position: the winter's adjustments count them)
-            most = max(position.center_counts().values(), default=0)
-        if most * max(map(len, teams), default=0) < target:
+            # (no ``default=``: a keyword of max is looked up by name on every call)
+            counts = position.center_counts()
+            most = max(counts.values()) if counts else 0
+        if most * (max(map(len, teams)) if teams else 0) < target:
             return None  # (no team can have enough: asked every year, true nearly always)
         if not count_units:
             held = Counter(position.center_counts())

@@ -39,7 +39,7 @@ def needs_adjustments(position: Position) -> bool:
     """True if some power must remove units, is due builds and has somewhere to build, or has
     orders of the variant's own kinds to give (mobilising inactive units, transforming one)."""
     counts = due_adjustments(position)
-    if min(counts.values(), default=0) < 0:
+    if counts and min(counts.values()) < 0:
         return True  # (asked first: whether a power can build costs far more to find out)
     for power, difference in counts.items():
         if difference > 0 and can_build(position, power):

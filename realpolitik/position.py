@@ -273,8 +273,11 @@ class Position:
         made: Position = _new_position(Position)
         _set_variant(made, self.variant)
         _set_phase(made, self.phase if phase is None else phase)
-        _set_units(made, self.units if units is None else _read_only(units))
-        _set_centers(made, self.centers if centers is None else _read_only(centers))
+        # (a read-only mapping is shared, as _read_only does: tested here, not called)
+        _set_units(made, self.units if units is None else units
+                   if type(units) is MappingProxyType else _read_only(units))
+        _set_centers(made, self.centers if centers is None else centers
+                     if type(centers) is MappingProxyType else _read_only(centers))
         _set_dislodged(made, self.dislodged if dislodged is None else dislodged)
         _set_standoffs(made, self.standoffs if standoffs is None else standoffs)
         _set_state(made, self.state if state is None else state)
@@ -303,18 +306,14 @@ def same_powers(before: Position, after: Position) -> None:
     """Tell ``after``, whose units are ``before``'s moved (none added, removed or changing
     hands: a movement phase with no unit dislodged or lost), that its powers with units are
     ``before``'s, if ``before`` has worked them out (they are then not worked out again)."""
-    known = _powers_with_units.peek(before)
-    if known is not None:
-        _powers_with_units.put(after, known)
+    _powers_with_units.carry(before, after)
 
 
 def same_centers(before: Position, after: Position) -> None:
     """Tell ``after``, whose supply centres have ``before``'s owners, its centre counts if
     ``before`` has worked them out (they are then not counted again: a Winter's carry on to
     the Fall, where the centres change hands)."""
-    known = _center_counts.peek(before)
-    if known is not None:
-        _center_counts.put(after, known)
+    _center_counts.carry(before, after)
 
 
 def centers_changed(before: Position, after: Position,

@@ -111,3 +111,31 @@ def test_due_adjustments_are_the_adjustment_counts_read_only() -> None:
         copied = adjustment_counts(position)
         copied["england"] = 99  # (a copy: the caller's own)
         assert due_adjustments(position) == due
+
+
+def test_a_slot_carries_only_a_value_made() -> None:
+    """CacheSlot.carry keeps for the owner after what was made for the owner before, and
+    nothing when nothing was made (the value is then made from the owner after itself)."""
+    from dataclasses import dataclass, field
+
+    from realpolitik.caches import Caches, CacheSlot
+
+    @dataclass(frozen=True)
+    class Owner:
+        name: str
+        caches: Caches = field(default_factory=Caches, init=False, compare=False)
+
+    made: list[str] = []
+
+    def make(owner: Owner) -> str:
+        made.append(owner.name)
+        return owner.name.upper()
+
+    slot: CacheSlot[Owner, str] = CacheSlot("upper", make)
+    before, after, later = Owner("a"), Owner("a"), Owner("a")
+    slot.carry(before, after)  # (nothing made for before: nothing carried)
+    assert slot.peek(after) is None and made == []
+    value = slot(before)
+    slot.carry(before, after)
+    assert slot(after) is value and made == ["a"]
+    assert slot(later) == "A" and made == ["a", "a"]
