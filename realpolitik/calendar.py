@@ -36,6 +36,7 @@ __all__ = [
     "Phase",
     "PhaseType",
     "Season",
+    "made_phase",
     "read_calendar",
 ]
 
@@ -181,7 +182,7 @@ _set_phase_year = slot_setter(Phase, "year")
 _set_phase_type = slot_setter(Phase, "type")
 
 
-def _made_phase(code: str, year: int, kind: PhaseType) -> Phase:
+def made_phase(code: str, year: int, kind: PhaseType) -> Phase:
     """``Phase(code, year, kind)``, made without the frozen dataclass's ``__init__`` (the game
     walks the year's phases after every phase it plays): every field set as it would be."""
     phase: Phase = _new_phase(Phase)
@@ -271,9 +272,9 @@ class Calendar:
         index = self._index(phase) + 1
         if index == len(self._slots):
             code, kind = self._slots[0]
-            return _made_phase(code, phase.year + 1, kind)
+            return made_phase(code, phase.year + 1, kind)
         code, kind = self._slots[index]
-        return _made_phase(code, phase.year, kind)
+        return made_phase(code, phase.year, kind)
 
     def candidates_after(self, phase: Phase) -> Iterator[tuple[bool, Phase]]:
         """The phases that may come next once ``phase`` is over with no unit dislodged, in
@@ -286,7 +287,17 @@ class Calendar:
         """
         year = phase.year
         for change, code, years, kind in self._walks[self._index(phase)]:
-            yield change, _made_phase(code, year + years, kind)
+            yield change, made_phase(code, year + years, kind)
+
+    def walk_after(self, phase: Phase) -> tuple[tuple[bool, str, int, PhaseType], ...]:
+        """:meth:`candidates_after` as the calendar's table has it, each phase as (centres
+        change on the way, season code, years after ``phase``'s, phase type): no generator,
+        and the phases made by the caller (:func:`made_phase`) only as far as it goes.
+
+        :raises ValueError: ``phase`` is not of this year.
+        """
+        index = self._index_of.get((phase.season, phase.type))
+        return self._walks[self._index(phase) if index is None else index]
 
     def sort_key(self, phase: Phase) -> tuple[int, int]:
         """Chronological order: (year, place in the year).

@@ -11,6 +11,7 @@ rulebooks' Fall) and persists while a centre is vacant.
 from __future__ import annotations
 
 from realpolitik.adjudication.outcomes import Resolution
+from realpolitik.calendar import made_phase
 from realpolitik.errors import HookError
 from realpolitik.hooks import VariantHooks, owners_and_changes
 from realpolitik.legality import can_build, due_adjustments
@@ -100,7 +101,9 @@ def _following(position: Position, resolution: Resolution) -> Position:
     moved_only = phase.type is _MOVEMENT and len(units) == len(position.units)
     # The year's phases from this one to the next that is played; two years are enough
     # unless the hooks skip every phase.
-    for centers_change, candidate in variant.calendar.candidates_after(phase):
+    year = phase.year
+    for centers_change, code, years, kind in variant.calendar.walk_after(phase):
+        candidate = made_phase(code, year + years, kind)
         if centers_change:
             # the end of a turn whose season counts: the centres change hands
             counted = True

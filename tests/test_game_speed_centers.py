@@ -139,3 +139,22 @@ def test_a_slot_carries_only_a_value_made() -> None:
     slot.carry(before, after)
     assert slot(after) is value and made == ["a"]
     assert slot(later) == "A" and made == ["a", "a"]
+
+
+def test_walk_after_is_candidates_after() -> None:
+    """Calendar.walk_after (the table the game walks, its phases made by made_phase) gives the
+    phases and centre changes of candidates_after, for every phase of a year with a season
+    of its own and of the rulebooks' year."""
+    from realpolitik.calendar import CLASSICAL_CALENDAR, Calendar, CalendarSeason, made_phase
+    from realpolitik.calendar import PhaseType as Kind
+
+    summer = Calendar((CalendarSeason("S", "Spring", (Kind.MOVEMENT, Kind.RETREATS)),
+                       CalendarSeason("U", "Summer", (Kind.MOVEMENT,), centers_change=True),
+                       CalendarSeason("F", "Fall", (Kind.MOVEMENT, Kind.RETREATS),
+                                      centers_change=True),
+                       CalendarSeason("W", "Winter", (Kind.ADJUSTMENTS,))))
+    for calendar in (CLASSICAL_CALENDAR, summer):
+        for phase in calendar.year_of(1903):
+            walked = [(change, made_phase(code, phase.year + years, kind))
+                      for change, code, years, kind in calendar.walk_after(phase)]
+            assert walked == list(calendar.candidates_after(phase))
