@@ -22,7 +22,7 @@ from realpolitik.adjudication.retreats import draws_retreats, unordered_retreats
 from realpolitik.caches import CacheSlot
 from realpolitik.compiling import Reduced, made_again
 from realpolitik.errors import GameError
-from realpolitik.hooks import VariantHooks
+from realpolitik.hooks import VariantHooks, annihilated_units
 from realpolitik.kinds import OrderKind, Spending
 from realpolitik.legality import (
     Illegal,
@@ -871,7 +871,10 @@ class Game:
         resolution = adjudicate(position, orders, rules=self.rules, checked=all_listed)
         following = _next_position(position, resolution)
         hooks = self.variant.hooks
-        notes.extend(hooks.phase_notes(position, resolution, following))
+        # (the default hook notes only units annihilated: asked when there are some)
+        if type(hooks).phase_notes is not VariantHooks.phase_notes \
+                or annihilated_units(position, resolution):
+            notes.extend(hooks.phase_notes(position, resolution, following))
         # (the default hook has events only for a setup with neutral powers: not asked else)
         if self.setup.neutral or type(hooks).setup_events is not VariantHooks.setup_events:
             following = self._setup_events(position, following, notes)

@@ -158,3 +158,19 @@ def test_walk_after_is_candidates_after() -> None:
             walked = [(change, made_phase(code, phase.year + years, kind))
                       for change, code, years, kind in calendar.walk_after(phase)]
             assert walked == list(calendar.candidates_after(phase))
+
+
+def test_a_unit_annihilated_is_noted_in_the_record() -> None:
+    """The default phase notes are asked only when a unit vanished: a neutral army dislodged
+    and annihilated at once is noted in the phase's record; a phase with none notes nothing."""
+    from pathlib import Path
+
+    game = Game(load_variant(Path(__file__).parent / "variants" / "neutrals"))
+    game.submit("blue", "A eas - vil")
+    game.submit("red", "A sou S A eas - vil")
+    game.process()
+    record = game.history[-1]
+    assert game.position.units["vil"].power == "blue"
+    assert any("vil" in note.lower() for note in record.notes), record.notes
+    game.process()
+    assert game.history[-1].notes == ()
