@@ -69,10 +69,7 @@ def next_position(position: Position, resolution: Resolution) -> Position:
     :raises HookError: the variant's ``phase_skipped`` hook skipped every phase.
     """
     following = _following(position, resolution)
-    hooks = position.variant.hooks
-    if type(hooks).next_state is VariantHooks.next_state:
-        return following  # (the default carries the state unchanged, as made: not asked)
-    state = hooks.next_state(position, resolution, following)
+    state = position.variant.hooks.next_state(position, resolution, following)
     if state is not following.state:
         following = following.replace(state=state)
     return following
