@@ -219,6 +219,11 @@ class Calendar:
         init=False, repr=False, compare=False)
     """Per slot: :meth:`candidates_after` a phase of that slot, as (centres change on the way,
     season code, years later, phase type)."""
+    _counted: dict[tuple[str, PhaseType, str, PhaseType, int], bool] = field(
+        init=False, repr=False, compare=False)
+    """:meth:`centers_counted` of two phases at most two years apart, by their seasons, types
+    and years apart, as worked out (the game asks it after every phase it plays): at most
+    three entries per pair of the year's phases."""
 
     def __post_init__(self) -> None:
         slots = tuple((s.code, kind) for s in self.seasons for kind in s.phases)
@@ -235,6 +240,7 @@ class Calendar:
             for start in range(len(slots))))
         object.__setattr__(self, "_walks", tuple(_walk(slots, counts, start)
                                                  for start in range(len(slots))))
+        object.__setattr__(self, "_counted", {})
 
     def __reduce__(self) -> tuple[object, ...]:
         return (Calendar, (self.seasons,))  # (its lookup tables are made again)
@@ -322,9 +328,18 @@ class Calendar:
         # k % n of year before.year + k // n (no Phase is made: the game asks every phase).
         # The centres changed hands if the first phase that ends with them changing hands,
         # ``first`` slots on from ``before``, was over before ``after`` (a table read, not a walk).
-        start = self._index_of.get((before.season, before.type))
-        if start is None:
-            start = self._index(before)  # (raises: not a phase of this year)
+        years = after.year - before.year
+        key = (before.season, before.type, after.season, after.type, years)
+        known = self._counted.get(key)
+        if known is not None:
+            return known
+        counted = self._centers_counted(before, after)
+        if 0 <= years <= 2:  # (the game's own questions: the bound below)
+            self._counted[key] = counted
+        return counted
+
+    def _centers_counted(self, before: Phase, after: Phase) -> bool:
+        start = self._index(before)
         first = self._first_count[start]
         if first < 0:
             return False

@@ -174,3 +174,19 @@ def test_a_unit_annihilated_is_noted_in_the_record() -> None:
     assert any("vil" in note.lower() for note in record.notes), record.notes
     game.process()
     assert game.history[-1].notes == ()
+
+
+def test_centers_counted_kept_is_centers_counted_worked_out() -> None:
+    """Calendar.centers_counted answers again from what it kept exactly as it worked it out,
+    and keeps only phases at most two years apart (its bound)."""
+    from realpolitik.calendar import CLASSICAL_CALENDAR, Calendar
+
+    fresh = Calendar(CLASSICAL_CALENDAR.seasons)
+    phases = [p for year in (1901, 1902, 1903, 1905) for p in fresh.year_of(year)]
+    first = {(a, b): fresh.centers_counted(a, b) for a in phases for b in phases}
+    again = {(a, b): fresh.centers_counted(a, b) for a in phases for b in phases}
+    assert first == again
+    assert first == {(a, b): Calendar(CLASSICAL_CALENDAR.seasons)._centers_counted(a, b)
+                     for a in phases for b in phases}
+    assert all(0 <= key[4] <= 2 for key in fresh._counted)
+    assert len(fresh._counted) <= len(fresh.year_of(1901)) ** 2 * 3
