@@ -279,10 +279,10 @@ class Board:
                         opposite[i] = j
                         opposite[j] = i
                     moves.append(i)
-                    movers = moves_into.get(d)
-                    if movers is None:
+                    if d not in moves_into:  # (``in`` then a subscript: cheaper than .get())
                         moves_into[d] = [i]
                     else:
+                        movers = moves_into[d]
                         if len(movers) == 1:
                             contested.append(d)
                         movers.append(i)
