@@ -50,7 +50,7 @@ from realpolitik.rules import (
     MultiRouteConvoy,
     Rules,
 )
-from realpolitik.variant_rules import ConditionalBorder, Corner, VariantRules
+from realpolitik.variant_rules import ConditionalBorder, Corner, SwapBorder, VariantRules
 
 __all__ = [
     "BLOCK",
@@ -273,8 +273,7 @@ class Board:
                     d = dest[i] = province_at[to]
                     j = occupant[i] = at.get(d, -1)
                     if j >= 0 and kind[j] == MOVE and dest[j] == prov[i] and not (
-                            swaps and any(w.allows(prov[i], d, units[i].type, units[j].type)
-                                          for w in swaps)):
+                            swaps and _swapping(swaps, prov[i], d, units[i], units[j])):
                         # a head-to-head battle (found by the second of the two moves read)
                         opposite[i] = j
                         opposite[j] = i
@@ -607,6 +606,14 @@ class Board:
         empty = self.mods.empty_convoys
         if empty is not None and empty.power == units[i].power:
             self._set_empty_route(i, fleets, tables, empty)
+        self._set_route_tables(i, fleets, origin, dest, tables)
+        return True
+
+    def _set_route_tables(self, i: int, fleets: list[int], origin: str, dest: str,
+                          tables: MapTables) -> None:
+        """The convoy routes of army move ``i`` (from ``origin`` into ``dest``) through the
+        ``fleets`` ordered to convoy it. (Apart from :meth:`_set_route`, which most moves
+        leave early: its comprehensions' cells are made only when some fleet convoys.)"""
         sea_of = {self.prov[c]: c for c in fleets}
         start = frozenset(sea_of[s] for s in tables.shore_convoy_spaces.get(origin, ())
                           if s in sea_of)
@@ -631,7 +638,6 @@ class Board:
         ends[i] = end & on_route
         graphs[i] = {c: tuple(x for x in graph[c] if x in on_route) for c in on_route}
         unions[i] = frozenset(on_route)
-        return True
 
     def _set_empty_route(self, i: int, fleets: list[int], tables: MapTables,
                          empty: EmptyConvoys) -> None:
@@ -743,6 +749,14 @@ class Board:
                     seen.add(nxt)
                     todo.append(nxt)
         return True
+
+
+def _swapping(swaps: Iterable[SwapBorder], origin: str, to: str, mover: Unit, other: Unit,
+              ) -> bool:
+    """True if a border of ``swaps`` lets ``mover`` (from ``origin`` into ``to``) and
+    ``other`` (the other way) exchange places. (A function of its own: a generator in the
+    board's set-up would make the variables it reads cells, at every phase.)"""
+    return any(w.allows(origin, to, mover.type, other.type) for w in swaps)
 
 
 def _corners_of(board: Board, i: int) -> list[Corner]:
