@@ -404,8 +404,8 @@ class _UnitTexts:
     the package lists them. Bounded by the map, and its heads and convoys by
     :data:`_MAX_UNIT_HEADS`."""
 
-    __slots__ = ("name", "province", "name_of_unit", "near_coasts", "heads", "moves", "supports",
-                 "support_text", "support_of", "convoys", "each_convoy")
+    __slots__ = ("name", "province", "name_of_unit", "near_coasts", "heads", "hold", "moves",
+                 "supports", "support_text", "support_of", "convoys", "each_convoy")
 
     def __init__(self, unit: UnitParts, texts: ListingTexts) -> None:
         hold = unit.head[0]
@@ -420,6 +420,8 @@ class _UnitTexts:
         self.heads: dict[frozenset[str] | None, tuple[str, ...]] = {}
         """The key of its head (where an army could go by convoy, or None) -> the strings of
         its hold and moves."""
+        self.hold: str | None = None
+        """The string of its hold, once made (every head starts with it)."""
         self.moves: dict[tuple[str, bool], str] = {}
         """(destination, by convoy) -> the string of that move (bounded by the map)."""
         self.supports: dict[int, str | None] = dict.fromkeys(
@@ -438,7 +440,8 @@ class _UnitTexts:
 
     def head(self, unit: UnitParts, named: Callable[[Order], str]) -> tuple[str, ...]:
         """Make and keep the strings of its head (its hold and moves, by convoy too): an
-        army's heads differ only in its moves by convoy, so each move's string is made once."""
+        army's heads differ only in its moves by convoy, so its hold's and each move's string
+        is made once."""
         if len(self.heads) >= _MAX_UNIT_HEADS:
             self.heads.clear()
         moves = self.moves
@@ -449,6 +452,10 @@ class _UnitTexts:
                 text = moves.get(key)
                 if text is None:
                     text = moves[key] = named(order)
+            elif type(order) is Hold:
+                text = self.hold
+                if text is None:
+                    text = self.hold = named(order)
             else:
                 text = named(order)
             strings.append(text)
