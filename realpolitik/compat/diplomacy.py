@@ -755,9 +755,8 @@ class Game:
         if self._over:
             return possible
         game = self.realpolitik_game
-        the_map = game.variant.map
         texts = self._texts
-        text_of, places = texts.text_of, texts.places
+        text_of, places, site_names = texts.text_of, texts.places, texts.site_names
         kind = cache.position.phase.type
         if kind is PhaseType.MOVEMENT:
             province_name = texts.province_name.__getitem__
@@ -802,20 +801,22 @@ class Game:
                 retreating = {unit[2:] for unit in self._retreats()[power.upper()]}
                 legal = {loc: orders for loc, orders in legal.items()
                          if places[loc][0] in retreating}
-            sites: list[str] = []  # (where it may build: a waive is listed there too)
+            sites: list[str] = []  # (where it may build, named: a waive is listed there too)
             for orders in legal.values():
                 for order, text in zip(orders, map(text_of, orders), strict=True):
                     if isinstance(order, Waive):
                         for site in sites:
-                            for loc in (site, *the_map.coasts(site)):
-                                possible[places[loc][0]].append(text)
+                            for name in site_names[site]:
+                                possible[name].append(text)
                         continue
                     name, province = places[order.location]
                     possible[name].append(text)
                     if province is not None:
                         possible[province].append(text)
-                    if isinstance(order, Build) and province_of(order.location) not in sites:
-                        sites.append(province_of(order.location))
+                    if isinstance(order, Build):
+                        site = province or name  # (its province's name)
+                        if site not in sites:
+                            sites.append(site)
         if winter is not None and cache.orderable is None:
             cache.orderable = winter
         return possible
@@ -839,6 +840,9 @@ class Game:
         if holder is not None and type(orders) is list and holder._orders is None \
                 and holder._found is None and not self._read_lists and game.end is None \
                 and not self._completed:
+            if not orders and holder._sent is None and not holder.adjust \
+                    and not holder._values and not holder._voids:
+                return  # (nothing given, nothing to replace: as if not called)
             position = game.position
             kind = position.phase.type
             if kind is _MOVEMENT:

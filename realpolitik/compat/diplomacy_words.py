@@ -161,8 +161,8 @@ class ListingTexts:
     """
 
     __slots__ = ("tables", "text", "coastless", "one_coast", "units", "named", "given_by",
-                 "places", "province_name", "near_coasts", "support_suffix", "suffix_key",
-                 "to_coast", "supporters")
+                 "places", "province_name", "site_names", "near_coasts", "support_suffix",
+                 "suffix_key", "to_coast", "supporters")
 
     def __init__(self, tables: MapTables, the_map: Map) -> None:
         self.tables = tables
@@ -198,6 +198,12 @@ class ListingTexts:
         self.province_name: dict[str, str] = {
             location: province_of(location).upper() for location in locations}
         """Location -> the package's name of its province (``stp/sc`` -> ``STP``)."""
+        self.site_names: dict[str, tuple[str, ...]] = {
+            province.upper(): tuple(place.upper() for place in (province, *the_map.coasts(
+                province))) for province in the_map.provinces}
+        """The package's name of a province -> its name and its coasts' (``STP`` -> ``STP``,
+        ``STP/NC``, ``STP/SC``): a winter lists a waive under each place a power may build
+        at. Fixed by the map."""
         self.near_coasts: frozenset[str] = frozenset(
             location for location in locations
             if any(the_map.coasts(near) for near in the_map.army_neighbours(location))
