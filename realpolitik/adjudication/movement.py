@@ -114,11 +114,7 @@ def adjudicate_movement(position: Position, orders: Iterable[Order], rules: Rule
     given = tuple(orders)
     standing = hooks.standing_orders(position)
     if standing:
-        province_at = tables_for(position.variant).province_at  # (off the map: worked out)
-        ordered = {province_at.get(order.location) or province_of(order.location)
-                   for order in given if not isinstance(order, Waive)}
-        given += tuple(o for o in standing
-                       if isinstance(o, Waive) or province_of(o.location) not in ordered)
+        given = _with_standing(position, given, standing)
     provinces, units, index = _units_of(position)
     defence_bonus = hooks.defence_bonuses(position)
     modifiers = hooks.movement_modifiers(position)
@@ -147,6 +143,17 @@ def adjudicate_movement(position: Position, orders: Iterable[Order], rules: Rule
     return decided.resolution(position, rules, record)
 
 
+def _with_standing(position: Position, given: tuple[Order, ...],
+                   standing: Iterable[Order]) -> tuple[Order, ...]:
+    """``given`` and the variant's standing orders for the units given none. (A function of
+    its own: its comprehensions in the caller would make cells at every phase.)"""
+    province_at = tables_for(position.variant).province_at  # (off the map: worked out)
+    ordered = {province_at.get(order.location) or province_of(order.location)
+               for order in given if not isinstance(order, Waive)}
+    return given + tuple(o for o in standing
+                         if isinstance(o, Waive) or province_of(o.location) not in ordered)
+
+
 def _followed(unit_orders: Iterable[Order | None]) -> list[Order]:
     """The orders of ``unit_orders`` that units follow (None: the unit holds, unordered)."""
     return [order for order in unit_orders if order is not None]
@@ -161,7 +168,7 @@ def _units_of(position: Position) -> tuple[list[str], list[Unit], dict[str, int]
         units = list(on_board.values())
     else:
         provinces.sort()
-        units = [on_board[p] for p in provinces]
+        units = list(map(on_board.__getitem__, provinces))  # (no comprehension: no cell)
     # (the board's own copy, with its keys and table size, its values then replaced in C:
     # some 2k instructions less than a dictionary built key by key; zip's strict= keyword
     # alone would cost 1.5k a call, and both sides have the board's length)
