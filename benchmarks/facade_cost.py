@@ -19,6 +19,8 @@ With ``--fresh`` nothing is recorded or replayed: the games are played as ``benc
 (a warm-up game from the seed, then the games, random orders drawn from the sorted listing, the
 garbage collector on), the part named by ``--part`` inside :func:`functools.reduce`; so the
 games after the first meet orders and strings for the first time, as the bench's do.
+With ``--no-warm-up`` as well, nothing of the warm-up game is counted (``bench.py`` times only
+the games after it; ``--games 9`` plays the games of its ``--games 3 --runs 3``).
 """
 
 from __future__ import annotations
@@ -120,17 +122,21 @@ def _replay_native(phases: list[Phase], run: Callable[[str, Callable[[], Any]], 
         run("process", process)
 
 
-def play_fresh(engine: str, seed: int, games: int, end_year: int, counted: str) -> None:
+def play_fresh(engine: str, seed: int, games: int, end_year: int, counted: str,
+               count_warm_up: bool = True) -> None:
     """Play the games as ``bench.py`` does (a warm-up game from ``seed``, then ``games`` games
-    from ``seed``), the part ``counted`` inside :func:`functools.reduce`."""
+    from ``seed``), the part ``counted`` inside :func:`functools.reduce`; in the warm-up game
+    too unless ``count_warm_up`` is False (``bench.py`` does not time it)."""
+    counting = [count_warm_up]
 
     def run(part: str, work: Callable[[], Any]) -> Any:
-        if part == counted:
+        if part == counted and counting[0]:
             return reduce(lambda _done, _item: work(), (0,), 0)
         return work()
 
     variant = Game().realpolitik_game.variant
-    for game_seed in (seed, *range(seed, seed + games)):
+    for index, game_seed in enumerate((seed, *range(seed, seed + games))):
+        counting[0] = count_warm_up or index > 0
         gc.collect()
         rng = random.Random(game_seed)
         if engine == "facade":
@@ -170,11 +176,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="replays per engine (timing)")
     parser.add_argument("--fresh", action="store_true",
                         help="play the games as bench.py does instead of replaying them")
+    parser.add_argument("--no-warm-up", action="store_true",
+                        help="with --fresh, count nothing in the warm-up game (as bench.py "
+                             "times nothing there: the games after it meet fewer new strings)")
     args = parser.parse_args(argv)
     if args.fresh:
         for engine in ("facade", "native") if args.engine == "both" else (args.engine,):
             start = time.process_time()
-            play_fresh(engine, args.seed, args.games, args.end_year, args.part)
+            play_fresh(engine, args.seed, args.games, args.end_year, args.part,
+                       count_warm_up=not args.no_warm_up)
             print(f"{engine}: {time.process_time() - start:.2f} s of CPU time")
         return 0
     games = [record(args.seed + i, args.end_year) for i in range(args.games)]

@@ -175,3 +175,33 @@ def test_a_support_never_listed_for_its_unit_is_read_and_refused() -> None:
     game.set_orders("FRANCE", ["A MAR S F BRE", "A PAR H"])
     assert game.get_orders("FRANCE") == ["A PAR H"]
     assert any(error.startswith("FRANCE: A MAR S F BRE:") for error in game.error)
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.integers(min_value=0, max_value=10_000))
+def test_an_empty_list_first_changes_nothing(seed: int) -> None:
+    """``set_orders(power, [])`` for a power given nothing yet is as if not called (the quick
+    path passes over it): orders given after it, in every kind of phase, play as the general
+    path plays them."""
+    rng = random.Random(seed)
+    quick, general = Game(), Game()
+    stale: list[str] = []
+    for _ in range(16):
+        if quick.is_game_done:
+            break
+        general.get_all_possible_orders()
+        for power, strings in _random_strings(quick, rng, stale).items():
+            quick.set_orders(power, [])
+            if rng.random() < 0.8:
+                quick.set_orders(power, strings)
+                general.set_orders(power, tuple(strings))
+            else:
+                general.set_orders(power, ())
+        assert quick.get_orders() == general.get_orders()
+        assert quick.error == general.error
+        quick.process()
+        general.process()
+        assert quick.result_history.last_value() == general.result_history.last_value()
+        assert quick.order_history.last_value() == general.order_history.last_value()
+        assert quick.get_units() == general.get_units()
+        assert quick.get_centers() == general.get_centers()

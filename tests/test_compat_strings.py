@@ -124,6 +124,39 @@ def test_the_lists_handed_out_are_the_callers_own() -> None:
     assert game.get_all_possible_orders() == kept
 
 
+def test_the_orderable_places_handed_out_are_the_callers_own() -> None:
+    """``get_orderable_locations`` hands over what the listing made on its first call (no
+    copy): changing it changes nothing the facade keeps; later calls, for every power or for
+    one, answer as before, in every phase of a random game (movement, retreats, winters)."""
+    rng = random.Random(7)
+    game = Game()
+    while not game.is_game_done and int(game.get_current_phase()[1:5]) <= 1904:
+        possible = game.get_all_possible_orders()
+        first = game.get_orderable_locations()
+        expected = _orderable_afresh(game)
+        assert first == expected
+        kept = {power: locs[:] for power, locs in first.items()}
+        for locs in first.values():
+            locs.append("XXX")
+        second = game.get_orderable_locations()
+        assert second == kept
+        second["FRANCE"].append("YYY")
+        assert game.get_orderable_locations() == kept
+        assert game.get_orderable_locations("FRANCE") == kept["FRANCE"]
+        for power, locations in kept.items():
+            game.set_orders(power, [rng.choice(possible[loc]) for loc in locations
+                                    if possible[loc]])
+        game.process()
+
+
+def _orderable_afresh(game: Game) -> dict[str, list[str]]:
+    """What ``get_orderable_locations`` answers, worked out by the facade's general way (not
+    with the listing: a fresh game at the same phase, asked before anything is listed)."""
+    fresh = Game()
+    fresh.set_state(game.get_state())
+    return fresh.get_orderable_locations()
+
+
 def test_a_place_first_listed_for_another_power_gets_its_own_strings_and_orders() -> None:
     """A unit listed for the first time at a place another power's unit was listed at takes
     the support strings kept there (a support's string does not say whose it is): it lists the

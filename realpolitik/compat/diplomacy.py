@@ -105,7 +105,7 @@ class _PhaseTables:
     """What the facade derives from one position, built lazily and dropped when it changes."""
 
     __slots__ = ("position", "possible", "possible_given", "lookup", "units", "orderable",
-                 "retreats")
+                 "orderable_given", "retreats")
 
     def __init__(self, position: Position) -> None:
         self.position = position
@@ -117,6 +117,10 @@ class _PhaseTables:
         """power -> order string -> order, for the powers whose legal orders were listed."""
         self.units: dict[str, list[str]] | None = None
         self.orderable: dict[str, list[str]] | None = None
+        """What :meth:`Game.get_orderable_locations` returns for every power (made with the
+        listing), kept until handed over, then once asked for twice."""
+        self.orderable_given = False
+        """True once :meth:`Game.get_orderable_locations` has handed over what it made."""
         self.retreats: dict[str, dict[str, list[str]]] | None = None
 
 
@@ -663,11 +667,19 @@ class Game:
     def get_orderable_locations(self, power_name: str | None = None) -> Any:
         """Where a power has something to order (sorted provinces), or every power's."""
         cache = self._current()
-        if cache.orderable is None:
-            cache.orderable = self._orderable(cache.position)
+        orderable = cache.orderable
+        if orderable is None:
+            orderable = cache.orderable = self._orderable(cache.position)
         if power_name is not None:
-            return cache.orderable[self._power_id(power_name).upper()][:]
-        return {name: locs[:] for name, locs in cache.orderable.items()}
+            return orderable[self._power_id(power_name).upper()][:]
+        if cache.orderable_given:
+            return {name: locs[:] for name, locs in orderable.items()}
+        # The first call for every power hands over what was made (with the listing, most
+        # often) and keeps nothing, as get_all_possible_orders does: a second one makes it
+        # again and keeps it, to copy from after.
+        cache.orderable_given = True
+        cache.orderable = None
+        return orderable
 
     def _orderable(self, position: Position) -> dict[str, list[str]]:
         """The package's power name -> where it has something to order, for the powers the
@@ -743,9 +755,8 @@ class Game:
         if self._over:
             return possible
         game = self.realpolitik_game
-        the_map = game.variant.map
         texts = self._texts
-        text_of, places = texts.text_of, texts.places
+        text_of, places, site_names = texts.text_of, texts.places, texts.site_names
         kind = cache.position.phase.type
         if kind is PhaseType.MOVEMENT:
             province_name = texts.province_name.__getitem__
@@ -768,27 +779,46 @@ class Game:
             if cache.orderable is None:
                 cache.orderable = orderable
             return possible
+        # (in a winter, where each power has something to order is made here too, from the
+        # same listing, as _orderable would make it)
+        winter: dict[str, list[str]] | None = None
+        if kind is PhaseType.ADJUSTMENTS:
+            winter = {name: [] for name in self._names}
+            counts = adjustment_counts(cache.position)
         for power in game.powers_to_order():
             legal = game.legal_orders(power)
+            if winter is not None:
+                if counts[power] > 0:  # (its build sites, as the listing has them)
+                    name_of = texts.province_name
+                    locs = [name_of[site] for site, orders in legal.items()
+                            if isinstance(orders[0], Build)]
+                else:
+                    locs = [unit.province.upper() for unit in cache.position.units_of(power)]
+                locs.sort()
+                winter[power.upper()] = locs
             if kind is PhaseType.RETREATS:
                 # (the units with somewhere to go: the package disbands the others at once)
                 retreating = {unit[2:] for unit in self._retreats()[power.upper()]}
                 legal = {loc: orders for loc, orders in legal.items()
                          if places[loc][0] in retreating}
-            sites: list[str] = []  # (where it may build: a waive is listed there too)
+            sites: list[str] = []  # (where it may build, named: a waive is listed there too)
             for orders in legal.values():
                 for order, text in zip(orders, map(text_of, orders), strict=True):
                     if isinstance(order, Waive):
                         for site in sites:
-                            for loc in (site, *the_map.coasts(site)):
-                                possible[places[loc][0]].append(text)
+                            for name in site_names[site]:
+                                possible[name].append(text)
                         continue
                     name, province = places[order.location]
                     possible[name].append(text)
                     if province is not None:
                         possible[province].append(text)
-                    if isinstance(order, Build) and province_of(order.location) not in sites:
-                        sites.append(province_of(order.location))
+                    if isinstance(order, Build):
+                        site = province or name  # (its province's name)
+                        if site not in sites:
+                            sites.append(site)
+        if winter is not None and cache.orderable is None:
+            cache.orderable = winter
         return possible
 
     # -- orders -------------------------------------------------------------------------------
@@ -810,6 +840,9 @@ class Game:
         if holder is not None and type(orders) is list and holder._orders is None \
                 and holder._found is None and not self._read_lists and game.end is None \
                 and not self._completed:
+            if not orders and holder._sent is None and not holder.adjust \
+                    and not holder._values and not holder._voids:
+                return  # (nothing given, nothing to replace: as if not called)
             position = game.position
             kind = position.phase.type
             if kind is _MOVEMENT:

@@ -161,8 +161,8 @@ class ListingTexts:
     """
 
     __slots__ = ("tables", "text", "coastless", "one_coast", "units", "named", "given_by",
-                 "places", "province_name", "near_coasts", "support_suffix", "suffix_key",
-                 "to_coast", "supporters")
+                 "places", "province_name", "site_names", "near_coasts", "support_suffix",
+                 "suffix_key", "to_coast", "supporters")
 
     def __init__(self, tables: MapTables, the_map: Map) -> None:
         self.tables = tables
@@ -198,6 +198,12 @@ class ListingTexts:
         self.province_name: dict[str, str] = {
             location: province_of(location).upper() for location in locations}
         """Location -> the package's name of its province (``stp/sc`` -> ``STP``)."""
+        self.site_names: dict[str, tuple[str, ...]] = {
+            province.upper(): tuple(place.upper() for place in (province, *the_map.coasts(
+                province))) for province in the_map.provinces}
+        """The package's name of a province -> its name and its coasts' (``STP`` -> ``STP``,
+        ``STP/NC``, ``STP/SC``): a winter lists a waive under each place a power may build
+        at. Fixed by the map."""
         self.near_coasts: frozenset[str] = frozenset(
             location for location in locations
             if any(the_map.coasts(near) for near in the_map.army_neighbours(location))
@@ -404,8 +410,8 @@ class _UnitTexts:
     the package lists them. Bounded by the map, and its heads and convoys by
     :data:`_MAX_UNIT_HEADS`."""
 
-    __slots__ = ("name", "province", "name_of_unit", "near_coasts", "heads", "moves", "supports",
-                 "support_text", "support_of", "convoys", "each_convoy")
+    __slots__ = ("name", "province", "name_of_unit", "near_coasts", "heads", "hold", "moves",
+                 "supports", "support_text", "support_of", "convoys", "each_convoy")
 
     def __init__(self, unit: UnitParts, texts: ListingTexts) -> None:
         hold = unit.head[0]
@@ -420,6 +426,8 @@ class _UnitTexts:
         self.heads: dict[frozenset[str] | None, tuple[str, ...]] = {}
         """The key of its head (where an army could go by convoy, or None) -> the strings of
         its hold and moves."""
+        self.hold: str | None = None
+        """The string of its hold, once made (every head starts with it)."""
         self.moves: dict[tuple[str, bool], str] = {}
         """(destination, by convoy) -> the string of that move (bounded by the map)."""
         self.supports: dict[int, str | None] = dict.fromkeys(
@@ -438,7 +446,8 @@ class _UnitTexts:
 
     def head(self, unit: UnitParts, named: Callable[[Order], str]) -> tuple[str, ...]:
         """Make and keep the strings of its head (its hold and moves, by convoy too): an
-        army's heads differ only in its moves by convoy, so each move's string is made once."""
+        army's heads differ only in its moves by convoy, so its hold's and each move's string
+        is made once."""
         if len(self.heads) >= _MAX_UNIT_HEADS:
             self.heads.clear()
         moves = self.moves
@@ -449,6 +458,10 @@ class _UnitTexts:
                 text = moves.get(key)
                 if text is None:
                     text = moves[key] = named(order)
+            elif type(order) is Hold:
+                text = self.hold
+                if text is None:
+                    text = self.hold = named(order)
             else:
                 text = named(order)
             strings.append(text)
