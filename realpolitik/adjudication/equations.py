@@ -858,17 +858,24 @@ class Equations:
         """True if convoying fleets that are not dislodged carry move ``i`` (4.A.1)."""
         b = self.board
         resolve = self.resolve
+        # (loops, not comprehensions or generators: their variables would be cells, made at
+        # every call; this runs for every convoyed move the solver decides)
         if self.any_route:
             union = b.route_union[i]
             if not union:
                 return False
-            return all([resolve(c) for c in sorted(union)])
+            # (each fleet read, in order, as the solver has always read them)
+            carried = True
+            for c in sorted(union):
+                if not resolve(c):
+                    carried = False
+            return carried
         end = b.route_end[i]
         if not end:
             return False
         graph = b.route_graph[i]
         seen: set[int] = set()
-        todo = [c for c in sorted(b.route_start[i])]
+        todo = sorted(b.route_start[i])
         while todo:
             c = todo.pop()
             if c in seen:
@@ -878,7 +885,9 @@ class Equations:
                 continue
             if c in end:
                 return True
-            todo.extend(x for x in graph[c] if x not in seen)
+            for x in graph[c]:
+                if x not in seen:
+                    todo.append(x)
         return False
 
     def path(self, i: int) -> bool:
@@ -915,9 +924,12 @@ class Equations:
     def block(self, j: int) -> bool:
         """The decision of a block: not cut by any attack of another power's unit."""
         b = self.board
-        power = b.units[j].power
-        return not any(b.units[m].power != power and self.path(m)
-                       for m in b.moves_into.get(b.prov[j], ()))
+        units = b.units
+        power = units[j].power
+        for m in b.moves_into.get(b.prov[j], ()):  # (a loop: no cells, see fleet_path)
+            if units[m].power != power and self.path(m):
+                return False
+        return True
 
     def closed_crossing(self, i: int) -> tuple[str, str, tuple[int, ...]]:
         """Why move ``i`` could not cross, once decided: (``"clash"``, corner id, the moves
@@ -1144,9 +1156,8 @@ class Equations:
     def convoy(self, c: int) -> bool:
         b = self.board
         if c in b.fragile:
-            # a fragile convoy fails on any attack, as a support is cut
-            return not any(b.units[j].power != b.units[c].power and self.path(j)
-                           for j in b.moves_into.get(b.prov[c], ()))
+            # a fragile convoy fails on any attack, as a support or a block is cut
+            return self.block(c)
         for j in b.moves_into.get(b.prov[c], ()):  # noqa: SIM110 (a loop: see move())
             if self.resolve(j):
                 return False

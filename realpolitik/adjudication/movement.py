@@ -16,7 +16,7 @@ checked or decided twice.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from types import MappingProxyType
 from typing import cast
@@ -285,15 +285,7 @@ def _settle_known(equations: Equations, value: list[bool], left: list[int],
     still_open = [False] * len(value)
     for i in left:
         still_open[i] = True
-
-    def read(decision: int) -> bool:
-        """The value of a settled decision; one still open raises :class:`_Unsettled`.
-        (A closure: cheaper to make than an object with a method, once a phase.)"""
-        if still_open[decision]:
-            raise _Unsettled
-        return value[decision]
-
-    equations.resolve = read
+    equations.resolve = _reader(still_open, value)
     adjudicate = equations.adjudicate
     unsettled: list[int] = []
     for i in left:
@@ -312,6 +304,20 @@ def _settle_known(equations: Equations, value: list[bool], left: list[int],
             continue
         still_open[i] = False
     return unsettled
+
+
+def _reader(still_open: list[bool], value: list[bool]) -> Callable[[int], bool]:
+    """The decisions' values as :func:`_settle_known` reads them. (A closure: cheaper to make
+    than an object with a method, once a phase; made here, so that the cells it reads are
+    made in this small function, not in the caller, whose loop then reads plain locals.)"""
+
+    def read(decision: int) -> bool:
+        """The value of a settled decision; one still open raises :class:`_Unsettled`."""
+        if still_open[decision]:
+            raise _Unsettled
+        return value[decision]
+
+    return read
 
 
 def _sure_rival(i: int, movers: list[int], route: list[int], opposite: list[int],
@@ -350,6 +356,19 @@ def _first_arrival(table: dict[str, dict[str, Unit]], unit: Unit, to: str) -> Un
         by_power = table[to] = {}
     arrived = by_power[unit.power] = moved_unit(unit, to)
     return arrived
+
+
+def _retreats_of(position: Position, rules: Rules, dislodged: list[DislodgedUnit],
+                 occupied: Mapping[str, Unit], standoffs: AbstractSet[str],
+                 ) -> Mapping[str, tuple[str, ...]]:
+    """Each dislodged unit's location -> where it may retreat. (A function of its own: the
+    comprehension in :meth:`_Decided.resolution` would make cells of four of its variables,
+    at every phase, and slow every read of the next board there.)"""
+    return MappingProxyType({
+        d.unit.location: retreat_options(position, d, rules=rules, occupied=occupied,
+                                         standoffs=standoffs)
+        for d in dislodged
+    })
 
 
 class _Decided:
@@ -437,11 +456,8 @@ class _Decided:
                     j = dislodged_by[i]
                     dislodged.append(DislodgedUnit(units[i], prov[j], self.eq.by_convoy(j)))
         standoffs = self.standoffs(new_units) if b.contested else _NO_STANDOFFS
-        options = MappingProxyType({
-            d.unit.location: retreat_options(position, d, rules=rules, occupied=new_units,
-                                             standoffs=standoffs)
-            for d in dislodged
-        }) if dislodged else _NO_OPTIONS
+        options = _retreats_of(position, rules, dislodged, new_units, standoffs) \
+            if dislodged else _NO_OPTIONS
         # (the engine keeps a board's provinces in sorted order: with no unit moved, the board
         # as it was, if that was)
         if went or list(new_units) != prov:
@@ -530,7 +546,7 @@ class _Decided:
                 fleets = fleets | b.empty_route_fleets(i)
             if not fleets:
                 return _NO_CONVOY
-            if any(c in self.paradoxes for c in fleets):
+            if not self.paradoxes.isdisjoint(fleets):  # (no generator: no cell a call)
                 return _PARADOX
             return _CONVOY_DISRUPTED
         d = b.occupant[i]

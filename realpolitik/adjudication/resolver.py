@@ -180,7 +180,7 @@ class Resolver:
                     self.settle(decision, first)
                     return first
                 # Two resolutions or none: the backup rule decides.
-                cycle = [decision, *(d for d in self._cycle[old_length:] if d != decision)]
+                cycle = _cycle_from(decision, self._cycle[old_length:])
                 self._cut(old_length)
                 self._low = old_low
                 self.cycles.append(tuple(cycle))
@@ -200,3 +200,10 @@ class Resolver:
             return first
         finally:
             self._depth -= 1
+
+
+def _cycle_from(decision: int, others: list[int]) -> list[int]:
+    """The cycle handed to the backup rule: ``decision``, then the ``others`` met in it.
+    (A function of its own: a generator in :meth:`Resolver.resolve` would make a cell of
+    ``decision`` at every call of it, and the solver calls it for every decision it reads.)"""
+    return [decision, *(d for d in others if d != decision)]
