@@ -16,7 +16,7 @@ checked or decided twice.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from types import MappingProxyType
 from typing import cast
@@ -285,7 +285,17 @@ def _settle_known(equations: Equations, value: list[bool], left: list[int],
     still_open = [False] * len(value)
     for i in left:
         still_open[i] = True
-    equations.resolve = _reader(still_open, value)
+
+    def read(decision: int) -> bool:
+        """The value of a settled decision; one still open raises :class:`_Unsettled`.
+        (A closure, with its two cells: cheaper to make than an object with a method, once a
+        phase, and measured cheaper than making it in a helper function, whose call costs
+        more than the cells' reads in the short loop below.)"""
+        if still_open[decision]:
+            raise _Unsettled
+        return value[decision]
+
+    equations.resolve = read
     adjudicate = equations.adjudicate
     unsettled: list[int] = []
     for i in left:
@@ -304,20 +314,6 @@ def _settle_known(equations: Equations, value: list[bool], left: list[int],
             continue
         still_open[i] = False
     return unsettled
-
-
-def _reader(still_open: list[bool], value: list[bool]) -> Callable[[int], bool]:
-    """The decisions' values as :func:`_settle_known` reads them. (A closure: cheaper to make
-    than an object with a method, once a phase; made here, so that the cells it reads are
-    made in this small function, not in the caller, whose loop then reads plain locals.)"""
-
-    def read(decision: int) -> bool:
-        """The value of a settled decision; one still open raises :class:`_Unsettled`."""
-        if still_open[decision]:
-            raise _Unsettled
-        return value[decision]
-
-    return read
 
 
 def _sure_rival(i: int, movers: list[int], route: list[int], opposite: list[int],
