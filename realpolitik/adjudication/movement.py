@@ -355,7 +355,7 @@ def _first_arrival(table: dict[str, dict[str, Unit]], unit: Unit, to: str) -> Un
 
 
 def _retreats_of(position: Position, rules: Rules, dislodged: list[DislodgedUnit],
-                 occupied: Mapping[str, Unit], standoffs: AbstractSet[str],
+                 occupied: Mapping[str, Unit], standoffs: frozenset[str],
                  ) -> Mapping[str, tuple[str, ...]]:
     """Each dislodged unit's location -> where it may retreat. (A function of its own: the
     comprehension in :meth:`_Decided.resolution` would make cells of four of its variables,
