@@ -109,6 +109,14 @@ class CacheSlot(Generic[_O, _T]):
         would give (worked out more cheaply, from a value kept for another owner)."""
         owner.caches._values[self] = value  # noqa: SLF001
 
+    def carry(self, before: _O, after: _O) -> None:
+        """Keep for ``after`` the value kept for ``before``, if one was made: only when
+        ``make(after)`` would give an equal value (``after`` holds the same inputs: a position
+        whose centres are the one before's). ``peek`` then ``put`` in one call."""
+        value = before.caches._values.get(self, _MISSING)  # noqa: SLF001
+        if value is not _MISSING:
+            after.caches._values[self] = value  # noqa: SLF001
+
     def peek(self, owner: _O) -> _T | None:
         """The kept value if it was made already, else None (nothing is made)."""
         value: _T | None = owner.caches._values.get(self)  # noqa: SLF001

@@ -36,6 +36,7 @@ __all__ = [
     "Phase",
     "PhaseType",
     "Season",
+    "made_phase",
     "read_calendar",
 ]
 
@@ -181,7 +182,7 @@ _set_phase_year = slot_setter(Phase, "year")
 _set_phase_type = slot_setter(Phase, "type")
 
 
-def _made_phase(code: str, year: int, kind: PhaseType) -> Phase:
+def made_phase(code: str, year: int, kind: PhaseType) -> Phase:
     """``Phase(code, year, kind)``, made without the frozen dataclass's ``__init__`` (the game
     walks the year's phases after every phase it plays): every field set as it would be."""
     phase: Phase = _new_phase(Phase)
@@ -218,6 +219,11 @@ class Calendar:
         init=False, repr=False, compare=False)
     """Per slot: :meth:`candidates_after` a phase of that slot, as (centres change on the way,
     season code, years later, phase type)."""
+    _counted: dict[tuple[str, PhaseType, str, PhaseType, int], bool] = field(
+        init=False, repr=False, compare=False)
+    """:meth:`centers_counted` of two phases at most two years apart, by their seasons, types
+    and years apart, as worked out (the game asks it after every phase it plays): at most
+    three entries per pair of the year's phases."""
 
     def __post_init__(self) -> None:
         slots = tuple((s.code, kind) for s in self.seasons for kind in s.phases)
@@ -234,6 +240,7 @@ class Calendar:
             for start in range(len(slots))))
         object.__setattr__(self, "_walks", tuple(_walk(slots, counts, start)
                                                  for start in range(len(slots))))
+        object.__setattr__(self, "_counted", {})
 
     def __reduce__(self) -> tuple[object, ...]:
         return (Calendar, (self.seasons,))  # (its lookup tables are made again)
@@ -271,9 +278,9 @@ class Calendar:
         index = self._index(phase) + 1
         if index == len(self._slots):
             code, kind = self._slots[0]
-            return _made_phase(code, phase.year + 1, kind)
+            return made_phase(code, phase.year + 1, kind)
         code, kind = self._slots[index]
-        return _made_phase(code, phase.year, kind)
+        return made_phase(code, phase.year, kind)
 
     def candidates_after(self, phase: Phase) -> Iterator[tuple[bool, Phase]]:
         """The phases that may come next once ``phase`` is over with no unit dislodged, in
@@ -286,7 +293,17 @@ class Calendar:
         """
         year = phase.year
         for change, code, years, kind in self._walks[self._index(phase)]:
-            yield change, _made_phase(code, year + years, kind)
+            yield change, made_phase(code, year + years, kind)
+
+    def walk_after(self, phase: Phase) -> tuple[tuple[bool, str, int, PhaseType], ...]:
+        """:meth:`candidates_after` as the calendar's table has it, each phase as (centres
+        change on the way, season code, years after ``phase``'s, phase type): no generator,
+        and the phases made by the caller (:func:`made_phase`) only as far as it goes.
+
+        :raises ValueError: ``phase`` is not of this year.
+        """
+        index = self._index_of.get((phase.season, phase.type))
+        return self._walks[self._index(phase) if index is None else index]
 
     def sort_key(self, phase: Phase) -> tuple[int, int]:
         """Chronological order: (year, place in the year).
@@ -311,6 +328,17 @@ class Calendar:
         # k % n of year before.year + k // n (no Phase is made: the game asks every phase).
         # The centres changed hands if the first phase that ends with them changing hands,
         # ``first`` slots on from ``before``, was over before ``after`` (a table read, not a walk).
+        years = after.year - before.year
+        key = (before.season, before.type, after.season, after.type, years)
+        known = self._counted.get(key)
+        if known is not None:
+            return known
+        counted = self._centers_counted(before, after)
+        if 0 <= years <= 2:  # (the game's own questions: the bound below)
+            self._counted[key] = counted
+        return counted
+
+    def _centers_counted(self, before: Phase, after: Phase) -> bool:
         start = self._index(before)
         first = self._first_count[start]
         if first < 0:

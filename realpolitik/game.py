@@ -22,8 +22,15 @@ from realpolitik.adjudication.retreats import draws_retreats, unordered_retreats
 from realpolitik.caches import CacheSlot
 from realpolitik.compiling import Reduced, made_again
 from realpolitik.errors import GameError
+from realpolitik.hooks import VariantHooks, annihilated_units
 from realpolitik.kinds import OrderKind, Spending
-from realpolitik.legality import Illegal, adjustment_counts, check_order, normalize_order
+from realpolitik.legality import (
+    Illegal,
+    adjustment_count,
+    check_order,
+    due_adjustments,
+    normalize_order,
+)
 from realpolitik.listing import ListedOrders, listed_orders
 from realpolitik.notation import ParsedOrder, parse_orders
 from realpolitik.orders import (
@@ -413,7 +420,7 @@ class Game:
         elif kind is _RETREATS:
             to_order = tuple(sorted({d.unit.power for d in position.dislodged}))
         else:
-            counts = adjustment_counts(position)
+            counts = due_adjustments(position)
             acting = kind_powers(position)  # (with orders of the variant's own kinds)
             to_order = tuple(p for p, n in counts.items()
                              if (n != 0 or p in acting) and p in active)
@@ -666,7 +673,7 @@ class Game:
                 out.append(f"{name}: {', '.join(idle)} {'has' if len(idle) == 1 else 'have'} "
                            "no retreat order and will be disbanded")
         else:
-            due = adjustment_counts(position).get(power, 0)
+            due = adjustment_count(position, power)
             # the builds it can carry out (the variant's limits may leave fewer than due)
             info = adjustments(position).get(power)
             can = info.builds if info is not None and due > 0 else due
@@ -739,7 +746,7 @@ class Game:
         another phase or a variant without kinds of its own."""
         if self._position.phase.type is not PhaseType.ADJUSTMENTS or not self.variant.kinds:
             return {}
-        due = adjustment_counts(self._position).get(power, 0)
+        due = adjustment_count(self._position, power)
         followed = [e.order for e in self.orders_of(power) if e.ok and e.order is not None]
         return {kind.name: spending.builds
                 for kind, _, spending in self._spending(power, followed, due)
@@ -833,12 +840,18 @@ class Game:
         if disorder and position.phase.type is _MOVEMENT:
             self.civil_disorder.update(disorder)
         orders: list[Order] = []
+        # what the record keeps of each power's orders (its listed values, or its entries),
+        # gathered with the orders
+        recorded: dict[str, tuple[SubmittedOrder, ...] | list[Order]] = {}
         # Orders that legal_orders listed need no second check: tell the adjudicator so.
         all_listed = True
         for power, given in pending.items():
-            if given.orders is not None:  # every entry legal as it stands: nothing to leave out
-                orders += given.orders
+            listed = given.orders
+            if listed is not None:  # every entry legal as it stands: nothing to leave out
+                orders += listed
+                recorded[power] = listed
                 continue
+            recorded[power] = given.entries
             all_listed = False
             for entry in given.entries:
                 if entry.order is None or entry.error_kind == REPLACED:
@@ -857,8 +870,14 @@ class Game:
                 all_listed = False
         resolution = adjudicate(position, orders, rules=self.rules, checked=all_listed)
         following = _next_position(position, resolution)
-        notes.extend(self.variant.hooks.phase_notes(position, resolution, following))
-        following = self._setup_events(position, following, notes)
+        hooks = self.variant.hooks
+        # (the default hook notes only units annihilated: asked when there are some)
+        if type(hooks).phase_notes is not VariantHooks.phase_notes \
+                or annihilated_units(position, resolution):
+            notes.extend(hooks.phase_notes(position, resolution, following))
+        # (the default hook has events only for a setup with neutral powers: not asked else)
+        if self.setup.neutral or type(hooks).setup_events is not VariantHooks.setup_events:
+            following = self._setup_events(position, following, notes)
         inactive = self.setup.inactive
         if inactive:  # (in civil disorder for the record: the inactive powers still in it)
             disorder = tuple(sorted(set(disorder) | (inactive & set(self.active_powers()))))
@@ -871,11 +890,9 @@ class Game:
         self._position = following
         self._check_eliminations(notes)  # (before the record is made: it notes them)
         self.history.append(_made_record(
-            position,
-            RecordedOrders({p: v.entries if v.orders is None else v.orders
-                            for p, v in pending.items()}, _listed_entry),
+            position, RecordedOrders(recorded, _listed_entry),
             resolution, disorder, tuple(notes) if notes else (), events))
-        self._check_end()
+        self._check_end(position.phase)
         return resolution
 
     def _unordered_retreats(self, position: Position, orders: list[Order],
@@ -927,11 +944,12 @@ class Game:
     def _solo_target(self) -> int:
         return self.setup.solo_centers or self.variant.solo_centers
 
-    def _check_end(self) -> None:
+    def _check_end(self, last: Phase) -> None:
+        """Whether the game has ended on reaching the current position from a phase ``last``
+        (the phase just played)."""
         position = self._position
         if position.phase.type is _RETREATS:
             return
-        last = self.history[-1].position.phase if self.history else position.phase
         # the 1914 game: 24 units on the board by the 1971 rules, 24 centres by later ones
         by_units = self.setup.players == 2 and self.rules.edition is Edition.R1971
         if by_units:
@@ -942,8 +960,7 @@ class Game:
         else:
             # centres change hands at the end of a Fall turn (1971 XIII.1, 1992 XIV.1), or
             # whichever turns the variant's year says
-            due = bool(self.history) and self.variant.calendar.centers_counted(
-                last, position.phase)
+            due = self.variant.calendar.centers_counted(last, position.phase)
         if due:
             victory = self.variant.hooks.victory(
                 position, self._teams(), self._solo_target(), count_units=by_units,

@@ -390,17 +390,7 @@ class VariantHooks:
         """Who owns each supply centre when the Fall turn that began in ``position`` is over
         and ``units`` stand on the board: the power whose unit stands on it (rule XI; neutral
         units take nothing); a vacant centre keeps its owner."""
-        # (a read-only view's own copy: dict() of the view reads it key by key)
-        centers = position.centers
-        owners = centers.copy() if type(centers) is MappingProxyType else dict(centers)
-        for center in supply_centers:
-            # (``in`` and ``[]``, not ``get``: on a read-only mapping ``get`` looks the
-            # method up by name on every call)
-            if center in units:
-                power = units[center].power
-                if power != NEUTRAL:
-                    owners[center] = power
-        return owners
+        return owners_and_changes(position.centers, units, supply_centers)[0]
 
     def build_sites(self, position: Position, power: str) -> tuple[str, ...]:
         """The supply centres where ``power`` may build when it owns them and they are empty
@@ -517,10 +507,12 @@ class VariantHooks:
         """
         if count_units:
             held = Counter(u.power for u in position.units.values())
-            most = max(held.values(), default=0)
+            most = max(held.values()) if held else 0
         else:  # (the centres counted once per position: the winter's adjustments count them)
-            most = max(position.center_counts().values(), default=0)
-        if most * max(map(len, teams), default=0) < target:
+            # (no ``default=``: a keyword of max is looked up by name on every call)
+            counts = position.center_counts()
+            most = max(counts.values()) if counts else 0
+        if most * (max(map(len, teams)) if teams else 0) < target:
             return None  # (no team can have enough: asked every year, true nearly always)
         if not count_units:
             held = Counter(position.center_counts())
@@ -550,6 +542,29 @@ def _victor(position: Position, teams: Sequence[Sequence[str]], target: int,
     best = max(leaders, key=lambda t: scores[t])
     names = "/".join(map(position.variant.power_name, teams[best]))
     return Victory(best, f"{names} won with {scores[best]} {what}")
+
+
+def owners_and_changes(centers: Mapping[str, str], units: Mapping[str, Unit],
+                       supply_centers: Sequence[str],
+                       ) -> tuple[dict[str, str], list[tuple[str | None, str]]]:
+    """The default :meth:`VariantHooks.center_owners` (``centers``: the owners before), with
+    the centres that changed hands: (previous owner, None if it had none, and new owner) for
+    each, in the order of ``supply_centers``. The game counts the centres from them."""
+    # (a read-only view's own copy: dict() of the view reads it key by key)
+    owners = centers.copy() if type(centers) is MappingProxyType else dict(centers)
+    owner_of = owners.get
+    changes: list[tuple[str | None, str]] = []
+    for center in supply_centers:
+        # (``in`` and ``[]``, not ``get``: on a read-only mapping ``get`` looks the
+        # method up by name on every call)
+        if center in units:
+            power = units[center].power
+            if power != NEUTRAL:
+                previous = owner_of(center)
+                if previous != power:
+                    owners[center] = power
+                    changes.append((previous, power))
+    return owners, changes
 
 
 def annihilated_units(before: Position, resolution: Resolution) -> list[tuple[Unit, str]]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
+from types import MappingProxyType
 
 from realpolitik.caches import CacheSlot
 from realpolitik.geography import Terrain, UnitType, province_of
@@ -154,7 +155,13 @@ def adjustment_counts(position: Position) -> dict[str, int]:
     """Power -> builds (> 0) or removals (< 0) due this winter: supply centres owned minus
     units on the board, as the variant's :meth:`~realpolitik.hooks.VariantHooks.adjustments`
     hook settles it."""
-    return dict(_adjustment_counts(position))
+    return _adjustment_counts(position).copy()
+
+
+def due_adjustments(position: Position) -> Mapping[str, int]:
+    """:func:`adjustment_counts` read only, not copied (worked out once per position): for
+    the engine's questions of every phase, which only read them."""
+    return _adjustment_counts(position)
 
 
 def adjustment_count(position: Position, power: str) -> int:
@@ -162,7 +169,7 @@ def adjustment_count(position: Position, power: str) -> int:
     return _adjustment_counts(position).get(power, 0)
 
 
-def _count_adjustments(position: Position) -> Mapping[str, int]:
+def _count_adjustments(position: Position) -> MappingProxyType[str, int]:
     # (the centres counted once per position, then one pass over the units: a Fall turn's next
     # position asks this of the winter, before anything groups the board by power)
     power_ids = position.variant.power_ids
@@ -174,7 +181,8 @@ def _count_adjustments(position: Position) -> Mapping[str, int]:
         counts[power] = count(power, 0) - 1
     if len(counts) != len(power_ids):  # (a centre or unit of no power: not counted)
         counts = _of_powers(counts, power_ids)
-    return position.variant.hooks.adjustments(position, counts)
+    # (read only: the one copy every reader shares)
+    return MappingProxyType(position.variant.hooks.adjustments(position, counts))
 
 
 def _of_powers(counts: dict[str, int], power_ids: tuple[str, ...]) -> dict[str, int]:
@@ -182,7 +190,7 @@ def _of_powers(counts: dict[str, int], power_ids: tuple[str, ...]) -> dict[str, 
     return {power: counts[power] for power in power_ids}
 
 
-_adjustment_counts: CacheSlot[Position, Mapping[str, int]] = CacheSlot(
+_adjustment_counts: CacheSlot[Position, MappingProxyType[str, int]] = CacheSlot(
     "adjustment counts", _count_adjustments)
 """:func:`adjustment_counts`, worked out once per position: read only (one entry per power)."""
 

@@ -11,11 +11,19 @@ rulebooks' Fall) and persists while a centre is vacant.
 from __future__ import annotations
 
 from realpolitik.adjudication.outcomes import Resolution
+from realpolitik.calendar import made_phase
 from realpolitik.errors import HookError
-from realpolitik.hooks import VariantHooks
-from realpolitik.legality import adjustment_counts, can_build
+from realpolitik.hooks import VariantHooks, owners_and_changes
+from realpolitik.legality import can_build, due_adjustments
 from realpolitik.maptables import tables_for
-from realpolitik.position import Phase, PhaseType, Position, same_powers
+from realpolitik.position import (
+    Phase,
+    PhaseType,
+    Position,
+    centers_changed,
+    same_centers,
+    same_powers,
+)
 
 # (an enum member read through its class goes through the metaclass, some hundred instructions
 # each time: the phase types are read once here, as every phase asks them)
@@ -31,8 +39,8 @@ history keeps them all)."""
 def needs_adjustments(position: Position) -> bool:
     """True if some power must remove units, is due builds and has somewhere to build, or has
     orders of the variant's own kinds to give (mobilising inactive units, transforming one)."""
-    counts = adjustment_counts(position)
-    if min(counts.values(), default=0) < 0:
+    counts = due_adjustments(position)
+    if counts and min(counts.values()) < 0:
         return True  # (asked first: whether a power can build costs far more to find out)
     for power, difference in counts.items():
         if difference > 0 and can_build(position, power):
@@ -72,27 +80,42 @@ def _following(position: Position, resolution: Resolution) -> Position:
     units = resolution.units
     if phase.type is _MOVEMENT and resolution.dislodged:
         retreat_phase = Phase(phase.season, phase.year, _RETREATS)
-        return position.replace(
+        retreats = position.replace(
             phase=retreat_phase,
             units=units,
             dislodged=resolution.dislodged,
             standoffs=resolution.standoffs,
         )
+        same_centers(position, retreats)
+        return retreats
     variant = position.variant
     hooks = variant.hooks
     asks_hooks = type(hooks).phase_skipped is not VariantHooks.phase_skipped
     centers = position.centers
+    counted = False  # (whether the centres changed hands on the way)
+    changes: list[tuple[str | None, str]] | None = None  # (which, when the default rule says)
     # (a movement phase that lost no unit: the same units, moved)
     moved_only = phase.type is _MOVEMENT and len(units) == len(position.units)
     # The year's phases from this one to the next that is played; two years are enough
     # unless the hooks skip every phase.
-    for centers_change, candidate in variant.calendar.candidates_after(phase):
+    year = phase.year
+    for centers_change, code, years, kind in variant.calendar.walk_after(phase):
+        candidate = made_phase(code, year + years, kind)
         if centers_change:
             # the end of a turn whose season counts: the centres change hands
-            centers = hooks.center_owners(position, units,
-                                          tables_for(variant).centers_in_order)
+            counted = True
+            in_order = tables_for(variant).centers_in_order
+            if type(hooks).center_owners is VariantHooks.center_owners:
+                centers, changes = owners_and_changes(position.centers, units, in_order)
+            else:
+                centers = hooks.center_owners(position, units, in_order)
         following = position.replace(phase=candidate, units=units, centers=centers,
                                      dislodged=(), standoffs=_NO_STANDOFFS)
+        # (what the position before had counted, carried: not counted again)
+        if not counted:
+            same_centers(position, following)
+        elif changes is not None:
+            centers_changed(position, following, changes)
         if moved_only:
             same_powers(position, following)
         if candidate.type is _ADJUSTMENTS and not needs_adjustments(following):

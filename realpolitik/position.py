@@ -273,8 +273,11 @@ class Position:
         made: Position = _new_position(Position)
         _set_variant(made, self.variant)
         _set_phase(made, self.phase if phase is None else phase)
-        _set_units(made, self.units if units is None else _read_only(units))
-        _set_centers(made, self.centers if centers is None else _read_only(centers))
+        # (a read-only mapping is shared, as _read_only does: tested here, not called)
+        _set_units(made, self.units if units is None else units
+                   if type(units) is MappingProxyType else _read_only(units))
+        _set_centers(made, self.centers if centers is None else centers
+                     if type(centers) is MappingProxyType else _read_only(centers))
         _set_dislodged(made, self.dislodged if dislodged is None else dislodged)
         _set_standoffs(made, self.standoffs if standoffs is None else standoffs)
         _set_state(made, self.state if state is None else state)
@@ -303,9 +306,36 @@ def same_powers(before: Position, after: Position) -> None:
     """Tell ``after``, whose units are ``before``'s moved (none added, removed or changing
     hands: a movement phase with no unit dislodged or lost), that its powers with units are
     ``before``'s, if ``before`` has worked them out (they are then not worked out again)."""
-    known = _powers_with_units.peek(before)
-    if known is not None:
-        _powers_with_units.put(after, known)
+    _powers_with_units.carry(before, after)
+
+
+def same_centers(before: Position, after: Position) -> None:
+    """Tell ``after``, whose supply centres have ``before``'s owners, its centre counts if
+    ``before`` has worked them out (they are then not counted again: a Winter's carry on to
+    the Fall, where the centres change hands)."""
+    _center_counts.carry(before, after)
+
+
+def centers_changed(before: Position, after: Position,
+                    changes: Iterable[tuple[str | None, str]]) -> None:
+    """Tell ``after``, whose supply centres have ``before``'s owners but for ``changes`` (each
+    centre that changed hands: its previous owner, None if it had none, and its new one), its
+    centre counts, worked out from ``before``'s if it has worked them out (a few changes
+    instead of every centre counted)."""
+    known = _center_counts.peek(before)
+    if known is None:
+        return
+    counts = known.copy()
+    count = counts.get
+    for previous, owner in changes:
+        if previous is not None:
+            left = counts[previous] - 1
+            if left:
+                counts[previous] = left
+            else:  # (an owner of no centre is not counted)
+                del counts[previous]
+        counts[owner] = count(owner, 0) + 1
+    _center_counts.put(after, MappingProxyType(counts))
 
 
 def _unpickled_position(variant: Variant, phase: Phase, units: dict[str, Unit],
@@ -345,7 +375,7 @@ def _group_centers(position: Position) -> dict[str, tuple[str, ...]]:
     return {p: tuple(sorted(cs)) for p, cs in grouped.items()}
 
 
-def _count_centers(position: Position) -> Mapping[str, int]:
+def _count_centers(position: Position) -> MappingProxyType[str, int]:
     counts: dict[str, int] = {}
     count = counts.get
     for owner in position.centers.values():
@@ -362,6 +392,7 @@ _powers_with_units: CacheSlot[Position, frozenset[str]] = CacheSlot(
 _centers_by_power: CacheSlot[Position, dict[str, tuple[str, ...]]] = CacheSlot(
     "centres by power", _group_centers)
 """Owner -> its supply centres, sorted (one entry per owner)."""
-_center_counts: CacheSlot[Position, Mapping[str, int]] = CacheSlot(
+_center_counts: CacheSlot[Position, MappingProxyType[str, int]] = CacheSlot(
     "centre counts", _count_centers)
-"""Owner -> how many supply centres it owns (one entry per owner)."""
+"""Owner -> how many supply centres it owns (one entry per owner); carried from a position to
+the next by :func:`same_centers` and :func:`centers_changed`."""

@@ -96,13 +96,15 @@ def _within_counts(position: Position, orders: tuple[Order, ...], rules: Rules,
         power = order.power
         if power is None:
             return None
-        # (each kind told by its exact class: the cheapest test, and the type checker reads it)
-        if type(order) is Waive:
+        # (each kind told by its exact class: the cheapest test, and the type checker reads
+        # it where the order's fields are read)
+        kind = type(order)
+        if kind is Waive:
             if counts.get(power, 0) <= 0:
                 return None  # (a waive not due)
         elif type(order) is Build or type(order) is Disband:
             due = counts.get(power, 0)
-            if due <= 0 if type(order) is Build else due >= 0:
+            if due <= 0 if kind is Build else due >= 0:
                 return None  # (a build or a removal not due)
             province = province_at[order.location]
             if province in places:

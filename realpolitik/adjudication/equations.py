@@ -50,7 +50,7 @@ from realpolitik.rules import (
     MultiRouteConvoy,
     Rules,
 )
-from realpolitik.variant_rules import ConditionalBorder, Corner, VariantRules
+from realpolitik.variant_rules import ConditionalBorder, Corner, SwapBorder, VariantRules
 
 __all__ = [
     "BLOCK",
@@ -92,7 +92,9 @@ class _Same(Generic[_T]):
 _PerUnit: TypeAlias = "list[_T] | _Same[_T]"
 """A table of the board with an entry per unit (by unit index)."""
 _NONE: list[int] = []
-"""Shared empty list: no supports or convoys (never appended to)."""
+"""Shared empty list: no supports, convoys or blocks (never appended to)."""
+_NO_SPACES: list[str] = []
+"""Shared empty list: no empty seas on a chain (never appended to; replaced when some are)."""
 _NO_FLEETS: frozenset[int] = frozenset()
 _NO_GRAPH: Mapping[int, tuple[int, ...]] = MappingProxyType({})
 _NO_CONVOYERS: _Same[list[int]] = _Same(_NONE)
@@ -211,7 +213,7 @@ class Board:
         """Army move -> its chains through empty seas (a variant's rule): the nodes
         that may start and end one, and the graph of its nodes. A node is a convoying
         fleet's unit index, or ``n + k`` for the empty sea ``empty_space[k]``."""
-        self.empty_space: list[str] = []
+        self.empty_space: list[str] = _NO_SPACES
         self.units = units
         prov = self.prov = provinces if provinces is not None else [u.province for u in units]
         self._power: list[str] | None = None  # (made when first read: see power)
@@ -229,7 +231,7 @@ class Board:
         decides each move on its own, and what it collects is sorted where order counts)."""
         occupant = self.occupant = [-1] * n
         """Move -> the unit in the province it enters (-1: none)."""
-        self.blocks: list[int] = []
+        self.blocks: list[int] = _NONE  # (a list of its own at the first block)
         """The units given an order of the variant's kind that blocks a crossing."""
         strengthened: dict[str, int] | None = None  # (the bonuses, when an order adds one)
         province_at = tables.province_at  # the orders are legal: their locations are on the map
@@ -256,71 +258,69 @@ class Board:
         # One pass over the orders: which unit each is for, and what it asks, read into the
         # board's lists. (Each kind is told by its exact class: ``type(x) is C`` is the
         # cheapest test, and the type checker reads it.)
-        for order in orders:
-            if type(order) is SupportMove:  # (the commonest order of all)
-                support_moves.append(order)
-                continue
-            elif type(order) is Move:
-                i = at.get(order.location, -1)
-                if i < 0:
-                    i = _coast_unit(at, province_at, order.location)
+        try:
+            for order in orders:
+                if type(order) is SupportMove:  # (the commonest order of all)
+                    support_moves.append(order)
+                    continue
+                elif type(order) is Move:
+                    i = at[province_at[order.location]]
+                    if followed[i] is not None:
+                        raise NotAsGiven  # a second order for the unit
+                    followed[i] = order
+                    kind[i] = MOVE
+                    to = dest_loc[i] = order.destination
+                    d = dest[i] = province_at[to]
+                    j = occupant[i] = at.get(d, -1)
+                    if j >= 0 and kind[j] == MOVE and dest[j] == prov[i] and not (
+                            swaps and _swapping(swaps, prov[i], d, units[i], units[j])):
+                        # a head-to-head battle (found by the second of the two moves read)
+                        opposite[i] = j
+                        opposite[j] = i
+                    moves.append(i)
+                    if d not in moves_into:  # (``in`` then a subscript: cheaper than .get())
+                        moves_into[d] = [i]
+                    else:
+                        movers = moves_into[d]
+                        if len(movers) == 1:
+                            contested.append(d)
+                        movers.append(i)
+                    if units[i].type is _ARMY and (order.via_convoy or d not in army_adj[prov[i]]):
+                        by_sea.append(i)
+                    continue
+                elif type(order) is SupportHold:
+                    support_holds.append(order)
+                    continue
+                elif type(order) is Convoy:
+                    convoys.append(order)
+                    continue
+                elif type(order) is Hold:
+                    i = at[province_at[order.location]]
+                elif kinds and isinstance(order, VariantOrder):
+                    i = at[province_at[order.location]]
+                    # an order of the variant's own kind: what it does, in the resolver's words
+                    effect = kinds.movement_effect(order)
+                    if isinstance(effect, BlocksCrossing):
+                        kind[i] = BLOCK
+                        if self.blocks is _NONE:
+                            self.blocks = []
+                        self.blocks.append(i)
+                        dest[i] = effect.point  # (the corner or passage it blocks)
+                    elif effect.bonus:
+                        # a hold with a bonus (a fortified unit): the unit stays, so the bonus of
+                        # its province counts in its hold strength only
+                        if strengthened is None:
+                            strengthened = dict(defence_bonus)
+                        strengthened[prov[i]] = strengthened.get(prov[i], 0) + effect.bonus
+                else:
+                    # a waive, or an order of a kind the board does not know as given (a
+                    # subclass): accepted one by one
+                    raise NotAsGiven
                 if followed[i] is not None:
                     raise NotAsGiven  # a second order for the unit
                 followed[i] = order
-                kind[i] = MOVE
-                to = dest_loc[i] = order.destination
-                d = dest[i] = province_at[to]
-                j = occupant[i] = at.get(d, -1)
-                if j >= 0 and kind[j] == MOVE and dest[j] == prov[i] and not (
-                        swaps and any(w.allows(prov[i], d, units[i].type, units[j].type)
-                                      for w in swaps)):
-                    # a head-to-head battle (found by the second of the two moves read)
-                    opposite[i] = j
-                    opposite[j] = i
-                moves.append(i)
-                movers = moves_into.get(d)
-                if movers is None:
-                    moves_into[d] = [i]
-                else:
-                    if len(movers) == 1:
-                        contested.append(d)
-                    movers.append(i)
-                if units[i].type is _ARMY and (order.via_convoy or d not in army_adj[prov[i]]):
-                    by_sea.append(i)
-                continue
-            elif type(order) is SupportHold:
-                support_holds.append(order)
-                continue
-            elif type(order) is Convoy:
-                convoys.append(order)
-                continue
-            elif type(order) is Hold:
-                i = at.get(order.location, -1)
-            elif kinds and isinstance(order, VariantOrder):
-                i = at.get(order.location, -1)
-                if i < 0:
-                    i = _coast_unit(at, province_at, order.location)
-                # an order of the variant's own kind: what it does, in the resolver's words
-                effect = kinds.movement_effect(order)
-                if isinstance(effect, BlocksCrossing):
-                    kind[i] = BLOCK
-                    self.blocks.append(i)
-                    dest[i] = effect.point  # (the corner or passage it blocks)
-                elif effect.bonus:
-                    # a hold with a bonus (a fortified unit): the unit stays, so the bonus of
-                    # its province counts in its hold strength only
-                    if strengthened is None:
-                        strengthened = dict(defence_bonus)
-                    strengthened[prov[i]] = strengthened.get(prov[i], 0) + effect.bonus
-            else:
-                # a waive, or an order of a kind the board does not know as given (a
-                # subclass): accepted one by one
-                raise NotAsGiven
-            if i < 0:  # a fleet on a coast: units are indexed by province
-                i = _coast_unit(at, province_at, order.location)
-            if followed[i] is not None:
-                raise NotAsGiven  # a second order for the unit
-            followed[i] = order
+        except KeyError:
+            raise NotAsGiven from None  # an order for no unit on the board
         self.orders: Sequence[Order | None] = followed
         """Unit index -> the order it follows (None: it holds, unordered)."""
         if strengthened is not None:
@@ -342,81 +342,78 @@ class Board:
         # the tables of supports and convoying fleets given a second entry (read in the order
         # given: sorted below into the order of the units)
         crowded: list[list[int]] = []
-        for support_move in support_moves:
-            i = at.get(support_move.location, -1)
-            if i < 0:
-                i = _coast_unit(at, province_at, support_move.location)
-            if followed[i] is not None:
-                raise NotAsGiven  # a second order for the unit
-            followed[i] = support_move
-            kind[i] = SUPPORT_MOVE
-            to = support_move.destination
-            d = province_at[to]
-            if d not in moves_into and not explain:
-                # no unit moves where it is aimed (what it names is read only to explain it)
-                matched[i] = False
-                continue
-            t = target[i] = at.get(province_at[support_move.supported_location], -1)
-            dest_loc[i] = to
-            dest[i] = d
-            # (a support into a coast names the coast the move goes to, or none)
-            if t >= 0 and kind[t] == MOVE and dest[t] == d and (to == d or to == dest_loc[t]):
-                matching.append(i)
-                given = supports[t]
-                if given is _NONE:
-                    supports[t] = [i]
+        try:
+            for support_move in support_moves:
+                i = at[province_at[support_move.location]]
+                if followed[i] is not None:
+                    raise NotAsGiven  # a second order for the unit
+                followed[i] = support_move
+                kind[i] = SUPPORT_MOVE
+                to = support_move.destination
+                d = province_at[to]
+                if d not in moves_into and not explain:
+                    # no unit moves where it is aimed (what it names is read only to explain it)
+                    matched[i] = False
+                    continue
+                t = target[i] = at.get(province_at[support_move.supported_location], -1)
+                dest_loc[i] = to
+                dest[i] = d
+                # (a support into a coast names the coast the move goes to, or none)
+                if t >= 0 and kind[t] == MOVE and dest[t] == d and (to == d or to == dest_loc[t]):
+                    matching.append(i)
+                    given = supports[t]
+                    if given is _NONE:
+                        supports[t] = [i]
+                    else:
+                        if len(given) == 1:
+                            crowded.append(given)
+                        given.append(i)
                 else:
-                    if len(given) == 1:
-                        crowded.append(given)
-                    given.append(i)
-            else:
-                matched[i] = False
-        for support_hold in support_holds:
-            i = at.get(support_hold.location, -1)
-            if i < 0:
-                i = _coast_unit(at, province_at, support_hold.location)
-            if followed[i] is not None:
-                raise NotAsGiven
-            followed[i] = support_hold
-            kind[i] = SUPPORT_HOLD
-            d = dest[i] = province_at[support_hold.supported_location]
-            t = target[i] = at.get(d, -1)
-            if t >= 0 and kind[t] != MOVE:
-                matching.append(i)
-                given = supports[t]
-                if given is _NONE:
-                    supports[t] = [i]
+                    matched[i] = False
+            for support_hold in support_holds:
+                i = at[province_at[support_hold.location]]
+                if followed[i] is not None:
+                    raise NotAsGiven
+                followed[i] = support_hold
+                kind[i] = SUPPORT_HOLD
+                d = dest[i] = province_at[support_hold.supported_location]
+                t = target[i] = at.get(d, -1)
+                if t >= 0 and kind[t] != MOVE:
+                    matching.append(i)
+                    given = supports[t]
+                    if given is _NONE:
+                        supports[t] = [i]
+                    else:
+                        if len(given) == 1:
+                            crowded.append(given)
+                        given.append(i)
                 else:
-                    if len(given) == 1:
-                        crowded.append(given)
-                    given.append(i)
-            else:
-                matched[i] = False
-        for convoy in convoys:
-            i = at.get(convoy.location, -1)
-            if i < 0:
-                i = _coast_unit(at, province_at, convoy.location)
-            if followed[i] is not None:
-                raise NotAsGiven
-            followed[i] = convoy
-            kind[i] = CONVOY
-            t = target[i] = at.get(province_at[convoy.army_location], -1)
-            d = dest[i] = province_at[convoy.destination]
-            if t >= 0 and kind[t] == MOVE and dest[t] == d and units[t].type is _ARMY:
-                matching.append(i)
-                if not isinstance(convoyers, list):
-                    convoyers = [_NONE] * n
-                fleets = convoyers[t]
-                if fleets is _NONE:
-                    convoyers[t] = [i]
-                    if t not in by_sea:
-                        by_sea.append(t)  # an army move a fleet is ordered to convoy
+                    matched[i] = False
+            for convoy in convoys:
+                i = at[province_at[convoy.location]]
+                if followed[i] is not None:
+                    raise NotAsGiven
+                followed[i] = convoy
+                kind[i] = CONVOY
+                t = target[i] = at.get(province_at[convoy.army_location], -1)
+                d = dest[i] = province_at[convoy.destination]
+                if t >= 0 and kind[t] == MOVE and dest[t] == d and units[t].type is _ARMY:
+                    matching.append(i)
+                    if not isinstance(convoyers, list):
+                        convoyers = [_NONE] * n
+                    fleets = convoyers[t]
+                    if fleets is _NONE:
+                        convoyers[t] = [i]
+                        if t not in by_sea:
+                            by_sea.append(t)  # an army move a fleet is ordered to convoy
+                    else:
+                        if len(fleets) == 1:
+                            crowded.append(fleets)
+                        fleets.append(i)
                 else:
-                    if len(fleets) == 1:
-                        crowded.append(fleets)
-                    fleets.append(i)
-            else:
-                matched[i] = False
+                    matched[i] = False
+        except KeyError:
+            raise NotAsGiven from None  # an order for no unit on the board
         if len(matching) > 1:
             # (read kind by kind: each table in the order of the units, as ever)
             matching.sort()
@@ -437,9 +434,10 @@ class Board:
         convoyed = False  # (some army move may go by convoy)
         # the army moves that may go by convoy into a province where a matching support
         # stands (only such a support can be shielded from them)
-        shielding: list[int] = []
+        shielding: list[int] = _NONE  # (a list of its own when some move may go by convoy)
         if by_sea:  # (in the order given: each move's route is its own)
             route = self.route
+            shielding = []
             for i in by_sea:
                 if (convoyers is _NO_CONVOYERS or convoyers[i] is _NONE) \
                         and dest[i] not in army_adj[prov[i]]:
@@ -608,6 +606,14 @@ class Board:
         empty = self.mods.empty_convoys
         if empty is not None and empty.power == units[i].power:
             self._set_empty_route(i, fleets, tables, empty)
+        self._set_route_tables(i, fleets, origin, dest, tables)
+        return True
+
+    def _set_route_tables(self, i: int, fleets: list[int], origin: str, dest: str,
+                          tables: MapTables) -> None:
+        """The convoy routes of army move ``i`` (from ``origin`` into ``dest``) through the
+        ``fleets`` ordered to convoy it. (Apart from :meth:`_set_route`, which most moves
+        leave early: its comprehensions' cells are made only when some fleet convoys.)"""
         sea_of = {self.prov[c]: c for c in fleets}
         start = frozenset(sea_of[s] for s in tables.shore_convoy_spaces.get(origin, ())
                           if s in sea_of)
@@ -632,7 +638,6 @@ class Board:
         ends[i] = end & on_route
         graphs[i] = {c: tuple(x for x in graph[c] if x in on_route) for c in on_route}
         unions[i] = frozenset(on_route)
-        return True
 
     def _set_empty_route(self, i: int, fleets: list[int], tables: MapTables,
                          empty: EmptyConvoys) -> None:
@@ -746,14 +751,12 @@ class Board:
         return True
 
 
-def _coast_unit(at: Mapping[str, int], province_at: Mapping[str, str], location: str) -> int:
-    """The index of the unit an order at ``location`` is for, when that is not a province
-    (a fleet on a coast: units are indexed by province); raises :class:`NotAsGiven` if no
-    unit stands there."""
-    i = at.get(province_at.get(location, ""), -1)
-    if i < 0:
-        raise NotAsGiven
-    return i
+def _swapping(swaps: Iterable[SwapBorder], origin: str, to: str, mover: Unit, other: Unit,
+              ) -> bool:
+    """True if a border of ``swaps`` lets ``mover`` (from ``origin`` into ``to``) and
+    ``other`` (the other way) exchange places. (A function of its own: a generator in the
+    board's set-up would make the variables it reads cells, at every phase.)"""
+    return any(w.allows(origin, to, mover.type, other.type) for w in swaps)
 
 
 def _corners_of(board: Board, i: int) -> list[Corner]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
+from itertools import compress
 from types import MappingProxyType
 from typing import cast
 
@@ -51,7 +52,7 @@ from realpolitik.hooks import NO_MODIFIERS, MovementModifiers, VariantHooks
 from realpolitik.legality import retreat_options
 from realpolitik.maptables import tables_for
 from realpolitik.orders import Order, VariantOrder, Waive
-from realpolitik.position import DislodgedUnit, Position, Unit, moved_unit
+from realpolitik.position import DislodgedUnit, Position, Unit
 from realpolitik.rules import Rules
 from realpolitik.writing import PlaceWriter, place_writer
 
@@ -114,11 +115,7 @@ def adjudicate_movement(position: Position, orders: Iterable[Order], rules: Rule
     given = tuple(orders)
     standing = hooks.standing_orders(position)
     if standing:
-        province_at = tables_for(position.variant).province_at  # (off the map: worked out)
-        ordered = {province_at.get(order.location) or province_of(order.location)
-                   for order in given if not isinstance(order, Waive)}
-        given += tuple(o for o in standing
-                       if isinstance(o, Waive) or province_of(o.location) not in ordered)
+        given = _with_standing(position, given, standing)
     provinces, units, index = _units_of(position)
     defence_bonus = hooks.defence_bonuses(position)
     modifiers = hooks.movement_modifiers(position)
@@ -147,6 +144,17 @@ def adjudicate_movement(position: Position, orders: Iterable[Order], rules: Rule
     return decided.resolution(position, rules, record)
 
 
+def _with_standing(position: Position, given: tuple[Order, ...],
+                   standing: Iterable[Order]) -> tuple[Order, ...]:
+    """``given`` and the variant's standing orders for the units given none. (A function of
+    its own: its comprehensions in the caller would make cells at every phase.)"""
+    province_at = tables_for(position.variant).province_at  # (off the map: worked out)
+    ordered = {province_at.get(order.location) or province_of(order.location)
+               for order in given if not isinstance(order, Waive)}
+    return given + tuple(o for o in standing
+                         if isinstance(o, Waive) or province_of(o.location) not in ordered)
+
+
 def _followed(unit_orders: Iterable[Order | None]) -> list[Order]:
     """The orders of ``unit_orders`` that units follow (None: the unit holds, unordered)."""
     return [order for order in unit_orders if order is not None]
@@ -161,7 +169,7 @@ def _units_of(position: Position) -> tuple[list[str], list[Unit], dict[str, int]
         units = list(on_board.values())
     else:
         provinces.sort()
-        units = [on_board[p] for p in provinces]
+        units = list(map(on_board.__getitem__, provinces))  # (no comprehension: no cell)
     # (the board's own copy, with its keys and table size, its values then replaced in C:
     # some 2k instructions less than a dictionary built key by key; zip's strict= keyword
     # alone would cost 1.5k a call, and both sides have the board's length)
@@ -202,6 +210,8 @@ def _decide(board: Board, rules: Rules, paradoxes: set[int]) -> tuple[Equations,
     # many phases none). A unit that holds succeeds.
     value = matched.copy()  # (an order that does not match fails; every other starts true)
     left: list[int] = []
+    follows: dict[int, int] | None = None
+    """Move -> the move of the unit it attacks, whose fate it shares (see below)."""
     route_union, empty_routes = board.route_union, board.empty_routes
     for i in board.moves:
         if route[i] != LAND or (conditional and i in conditional):
@@ -225,6 +235,13 @@ def _decide(board: Board, rules: Rules, paradoxes: set[int]) -> tuple[Equations,
             value[i] = False
         else:
             left.append(i)
+            if plain and not supports[i] and d >= 0 and opposite[i] < 0 and len(movers) == 1:
+                # An attack of 1 over land, alone, on a unit that moves elsewhere (the commonest
+                # open decision): it succeeds exactly when that unit leaves (attack 1 against
+                # a hold of 0, or of 1 if it stays).
+                if follows is None:
+                    follows = {}
+                follows[i] = d
     for i in board.matching + board.blocks if board.blocks else board.matching:
         if prov[i] not in moves_into:
             continue  # a support, convoy or block that nobody attacks
@@ -235,7 +252,7 @@ def _decide(board: Board, rules: Rules, paradoxes: set[int]) -> tuple[Equations,
             left.append(i)
     left.sort()  # (the solver takes the decisions in the order of the units, as ever)
     if left:
-        left = _settle_known(equations, value, left)
+        left = _settle_known(equations, value, left, follows)
     if left:
         resolver = Resolver(n, equations.adjudicate,
                             backup_rule(kind, rules.convoy_paradox, paradoxes),
@@ -258,11 +275,14 @@ class _Unsettled(Exception):
     """A decision read before it is settled (:func:`_settle_known`)."""
 
 
-def _settle_known(equations: Equations, value: list[bool], left: list[int]) -> list[int]:
+def _settle_known(equations: Equations, value: list[bool], left: list[int],
+                  follows: Mapping[int, int] | None = None) -> list[int]:
     """Settle each decision of ``left`` whose equation reads only settled decisions (the
     pre-pass's, or one settled here before it), in order, into ``value``; returns those left
     for the solver. Such an equation has one answer, the one the solver would find; a phase
-    whose battles do not depend on one another then needs no solver at all."""
+    whose battles do not depend on one another then needs no solver at all. ``follows``: the
+    moves whose equation is known to be the decision of one other move (move -> that move),
+    read directly instead of through the equations."""
     still_open = [False] * len(value)
     for i in left:
         still_open[i] = True
@@ -278,6 +298,14 @@ def _settle_known(equations: Equations, value: list[bool], left: list[int]) -> l
     adjudicate = equations.adjudicate
     unsettled: list[int] = []
     for i in left:
+        if follows and i in follows:
+            d = follows[i]
+            if still_open[d]:
+                unsettled.append(i)
+                continue
+            value[i] = value[d]
+            still_open[i] = False
+            continue
         try:
             value[i] = adjudicate(i)
         except _Unsettled:
@@ -333,23 +361,24 @@ class _Decided:
         self.value = value
         self.paradoxes = paradoxes
         b = board
-        moved = self.moved = [False] * b.n
-        went: list[int] = []
-        for i in b.moves:
-            if value[i]:
-                moved[i] = True
-                went.append(i)
-        self.went = went
+        moves = b.moves
+        # (picked in C: a move's value is True when it succeeds)
+        went = self.went = list(compress(moves, map(value.__getitem__, moves)))
         """The units that moved, by index."""
+        moved = self.moved = [False] * b.n
         dislodged_by = [-1] * b.n
         dislodged: list[int] = []
-        occupant = b.occupant
+        occupant, kind = b.occupant, b.kind
         for i in went:
+            moved[i] = True
             d = occupant[i]
-            if d >= 0 and not moved[d]:
+            # (the unit there stays unless it moved: read from the decisions, as ``moved`` is
+            # not complete yet)
+            if d >= 0 and not (value[d] and kind[d] == MOVE):
                 dislodged_by[d] = i
                 dislodged.append(d)
-        dislodged.sort()
+        if len(dislodged) > 1:
+            dislodged.sort()
         self.dislodged_by = dislodged_by
         self.dislodged = dislodged
         """The units dislodged, by index (ascending)."""
@@ -377,13 +406,12 @@ class _Decided:
             for i in went:
                 unit = units[i]
                 to = dest_loc[i]
-                table = armies if unit.type is _ARMY else fleets
-                by_power = table.get(to)
-                if by_power is None:
-                    by_power = table[to] = {}
-                arrived = by_power.get(unit.power)
-                if arrived is None:
-                    arrived = by_power[unit.power] = moved_unit(unit, to)
+                # (read straight from the tables: a try costs nothing until it catches, and
+                # it catches once per variant, location, unit type and power at most)
+                try:
+                    arrived = (armies if unit.type is _ARMY else fleets)[to][unit.power]
+                except KeyError:
+                    arrived = arrivals.unit(unit.power, unit.type, to)
                 new_units[dest[i]] = arrived
         dislodged: list[DislodgedUnit] = []
         if dislodged_units:
