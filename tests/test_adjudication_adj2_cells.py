@@ -80,3 +80,25 @@ def test_fleet_path_any_route_reads_every_fleet_in_order(answers: dict[int, bool
     assert equations.any_route
     assert equations.fleet_path(0) is carried
     assert read.asked == sorted(answers)
+
+
+def test_default_hooks_skipped_give_what_their_call_gives() -> None:
+    # adjudicate_movement does not call the default standing_orders and movement_modifiers:
+    # what it uses instead is what they return
+    from realpolitik.game import Game
+    from realpolitik.hooks import NO_MODIFIERS
+    from realpolitik.variant import load_variant
+
+    position = Game(load_variant("classical")).position
+    hooks = position.variant.hooks
+    assert type(hooks).standing_orders is movement._DEFAULT_STANDING_ORDERS
+    assert type(hooks).movement_modifiers is movement._DEFAULT_MODIFIERS
+    assert hooks.standing_orders(position) == ()
+    assert hooks.movement_modifiers(position) is NO_MODIFIERS
+
+
+def test_a_variant_s_own_hooks_are_not_taken_for_the_defaults() -> None:
+    from realpolitik.variants.colonial_winters.rules import ColonialWinters
+
+    assert ColonialWinters.standing_orders is not movement._DEFAULT_STANDING_ORDERS
+    assert ColonialWinters.movement_modifiers is not movement._DEFAULT_MODIFIERS

@@ -101,6 +101,14 @@ _Said = tuple[Outcome, Detail]
 """The outcome an order's sentence tells, and its ``(reason, by, strength, opposed_by)``."""
 
 
+_DEFAULT_STANDING_ORDERS = VariantHooks.standing_orders
+"""The default hook: no standing orders (read to skip calling it)."""
+_DEFAULT_MODIFIERS = VariantHooks.movement_modifiers
+"""The default hook: ``NO_MODIFIERS`` (read to skip calling it)."""
+_DEFAULT_VOID_ORDERS = VariantHooks.void_orders
+"""The default hook: no orders voided by the variant."""
+
+
 def _said(outcome: Outcome, reason: str, by: tuple[str, ...] = (), strength: int | None = None,
           opposed_by: int | None = None) -> _Said:
     """What an order's sentence says, with the fields of :class:`OrderResult`."""
@@ -111,16 +119,21 @@ def adjudicate_movement(position: Position, orders: Iterable[Order], rules: Rule
                         checked: bool = False) -> Resolution:
     """Resolve a movement phase (``checked``: the caller vouches that every order is legal)."""
     hooks = position.variant.hooks
+    hooks_class = type(hooks)
     given = tuple(orders)
-    standing = hooks.standing_orders(position)
-    if standing:
-        given = _with_standing(position, given, standing)
+    # (the hooks a variant leaves at their defaults, which give nothing, are not called: a
+    # method's call costs more than reading the class's own)
+    if hooks_class.standing_orders is not _DEFAULT_STANDING_ORDERS:
+        standing = hooks.standing_orders(position)
+        if standing:
+            given = _with_standing(position, given, standing)
     provinces, units, index = _units_of(position)
     defence_bonus = hooks.defence_bonuses(position)
-    modifiers = hooks.movement_modifiers(position)
+    modifiers = NO_MODIFIERS if hooks_class.movement_modifiers is _DEFAULT_MODIFIERS \
+        else hooks.movement_modifiers(position)
     accepted: Accepted | None = None
     board: Board | None = None
-    if checked and type(hooks).void_orders is VariantHooks.void_orders:
+    if checked and hooks_class.void_orders is _DEFAULT_VOID_ORDERS:
         # Orders vouched for, usually one per unit: read them straight into the board (who
         # gave which is worked out again if the results are read).
         try:
