@@ -27,9 +27,9 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from itertools import compress, filterfalse, repeat
-from operator import is_
+from operator import is_, itemgetter
 from types import MappingProxyType
-from typing import Final, NamedTuple, TypeVar, cast
+from typing import Any, Final, NamedTuple, TypeVar, cast
 
 from realpolitik.caches import Bounded, CacheSlot
 from realpolitik.compiling import is_compiled
@@ -525,12 +525,15 @@ class _ConvoyAnswers:
     group of fleets) as (province id, mask of the fleets' provinces), up to
     :data:`_MAX_CONVOY_ANSWERS` of them."""
 
-    __slots__ = ("answers", "made")
+    __slots__ = ("answers", "made", "support_reach")
 
     def __init__(self, _variant: Variant) -> None:
         self.answers: Bounded[tuple[int, int], _ConvoyAnswer] = Bounded(_MAX_CONVOY_ANSWERS)
         self.made = 0
         """How many serials were given."""
+        self.support_reach: dict[str, frozenset[str]] = {}
+        """Province of a fleet -> :func:`_fleet_support_reach` there, as met (bounded by the
+        map: an entry per province)."""
 
     def answer(self, numbered: _UnitPlaces, army: int, group_mask: int) -> _ConvoyAnswer:
         """The answer of the army in province id ``army`` with the fleets in the provinces of
@@ -546,11 +549,21 @@ class _ConvoyAnswers:
             # the answer: :meth:`_Made.convoy_part`)
             pairs_of = {fleet: tuple(sorted(set(pairs))) for fleet, pairs in needed}
             dests = frozenset(dest for dest, _, _ in by_convoy)
-            fleets = frozenset(fleet for fleet in group if fleet in pairs_of or (
-                dests and not dests.isdisjoint(_fleet_support_reach(tables, fleet))))
+            support_reach = self.support_reach
+            fleets: set[str] = set()
+            for fleet in group:
+                if fleet not in pairs_of:
+                    if not dests:
+                        continue
+                    fleet_reach = support_reach.get(fleet)
+                    if fleet_reach is None:
+                        fleet_reach = support_reach[fleet] = _fleet_support_reach(tables, fleet)
+                    if dests.isdisjoint(fleet_reach):
+                        continue
+                fleets.add(fleet)
             found = self.answers[key] = _ConvoyAnswer(
                 self.made, reach, by_convoy, {dest: key for dest, _, key in by_convoy},
-                pairs_of, fleets, group)
+                pairs_of, frozenset(fleets), group)
         return found
 
 
@@ -697,6 +710,9 @@ _present: Final[Callable[[None, Iterable[Order | None]], Iterator[Order]]] = fil
 
 
 _NOTHING_SPARED: Final[frozenset[int]] = frozenset()
+
+_first: Final = itemgetter(0)
+"""The first item of a pair (a sort key)."""
 
 
 def _with_supports(made: _Made, head: tuple[Order, ...], into: list[list[object]],
@@ -1011,11 +1027,13 @@ class _Supports(dict[object, Order | None]):
         self.made = made
         self.named = named
 
-    def __missing__(self, key: object) -> Order:
+    def __missing__(self, key: Any) -> Order:
+        # (``key`` is an int, typed Any: read as an object compiled, as the class's keys are,
+        # and used as an index without ``cast``, a Python call per support interpreted)
         made = self.made
         if _TYPED_LOOPS:  # compiled: a C call, to orders.py's makers
             return _new_support(made, key)
-        named = self.named[cast(int, key)]
+        named = self.named[key]
         support: SupportHold | SupportMove
         # (interpreted, orders.made_support_hold's and made_support_move's steps written out:
         # a support is made some 25 times a phase in a new game, and a Python call more costs a
@@ -1074,7 +1092,7 @@ class _Made:
 
     __slots__ = ("utype", "loc", "power", "province", "reach", "reach_set", "reach_ids",
                  "own_keys", "fixed", "heads", "named", "supports", "support_of", "convoy_moves",
-                 "convoys", "convoy_parts", "retreats", "_disband")
+                 "convoys", "convoy_parts", "source_parts", "retreats", "_disband")
 
     def __init__(self, utype: UnitType, loc: str, power: str, numbered: _UnitPlaces) -> None:
         tables = numbered.tables
@@ -1113,6 +1131,9 @@ class _Made:
         self.convoy_parts: dict[tuple[int, ...], tuple[frozenset[int], tuple[Convoy, ...]]] = {}
         """The serials of a fleet's convoy answers -> :meth:`convoy_part`'s answer (up to
         :data:`_MAX_HEADS` of them)."""
+        self.source_parts: dict[int, tuple[frozenset[int], tuple[Convoy, ...]]] = {}
+        """The serial of one convoy answer -> that answer's share of :meth:`convoy_part`'s
+        answer (up to :data:`_MAX_HEADS` of them)."""
         self.retreats: dict[str, Retreat] = {}
         self._disband: Disband | None = None
 
@@ -1151,33 +1172,58 @@ class _Made:
         part = self.convoy_parts.get(key)
         if part is not None:
             return part
-        prov = self.province
-        spared: set[int] = set()
-        needs: list[tuple[str, tuple[tuple[str, str], ...]]] = []
-        for answer, army, group in sources:
-            needed = answer.pairs_of.get(prov)
-            if needed:
-                needs.append((army, needed))
-            key_into = answer.key_into
-            for dest in key_into.keys() & self.reach_set:
-                if dest not in tables.reach_without(army, group, prov):
-                    spared.add(key_into[dest])
-        convoys = self.convoys
-        listed: list[Convoy] = []
-        # (the pairs, sorted: each answer's are sorted and name its army, one army per answer,
-        # so the answers' pairs in the order of their armies; most fleets have one answer)
-        if len(needs) > 1:
-            needs.sort()
-        for _, needed in needs:
-            for pair in needed:
-                convoy = convoys.get(pair)
-                if convoy is None:
-                    convoy = convoys[pair] = made_convoy(self.utype, self.loc, pair[0],
-                                                         pair[1], self.power)
-                listed.append(convoy)
+        # (each source's share is kept under its serial: a fleet meets the same armies in new
+        # company, so a new set of sources is mostly sources it has met before)
+        by_source = self.source_parts
+        if len(sources) == 1:
+            answer, army, group = sources[0]
+            part = by_source.get(answer.serial)
+            if part is None:
+                part = self._source_part(answer, army, group, tables)
+        else:
+            shares: list[tuple[str, tuple[frozenset[int], tuple[Convoy, ...]]]] = []
+            for answer, army, group in sources:
+                share = by_source.get(answer.serial)
+                if share is None:
+                    share = self._source_part(answer, army, group, tables)
+                shares.append((army, share))
+            # (the convoys in the order of their armies: each source names its own army, and
+            # each share's convoys are sorted already)
+            shares.sort(key=_first)
+            spared: frozenset[int] = _NOTHING_SPARED
+            listed: list[Convoy] = []
+            for _, (share_spared, share_convoys) in shares:
+                if share_spared:
+                    spared = spared | share_spared
+                listed += share_convoys
+            part = (spared, tuple(listed))
         if len(self.convoy_parts) >= _MAX_HEADS:
             self.convoy_parts.clear()
-        part = self.convoy_parts[key] = (frozenset(spared), tuple(listed))
+        self.convoy_parts[key] = part
+        return part
+
+    def _source_part(self, answer: _ConvoyAnswer, army: str, group: frozenset[str],
+                     tables: MapTables) -> tuple[frozenset[int], tuple[Convoy, ...]]:
+        """:meth:`convoy_part` of the one source ``answer`` (the army in ``army``, the fleets
+        ``group``), kept in ``source_parts`` under its serial (up to :data:`_MAX_HEADS`)."""
+        prov = self.province
+        spared: set[int] = set()
+        key_into = answer.key_into
+        for dest in key_into.keys() & self.reach_set:
+            if dest not in tables.reach_without(army, group, prov):
+                spared.add(key_into[dest])
+        convoys = self.convoys
+        listed: list[Convoy] = []
+        for pair in answer.pairs_of.get(prov, ()):
+            convoy = convoys.get(pair)
+            if convoy is None:
+                convoy = convoys[pair] = made_convoy(self.utype, self.loc, pair[0], pair[1],
+                                                     self.power)
+            listed.append(convoy)
+        if len(self.source_parts) >= _MAX_HEADS:
+            self.source_parts.clear()
+        part = self.source_parts[answer.serial] = (
+            frozenset(spared) if spared else _NOTHING_SPARED, tuple(listed))
         return part
 
 
