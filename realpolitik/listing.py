@@ -429,7 +429,8 @@ class _UnitPlaces:
 
     __slots__ = ("tables", "provinces", "province_id", "names", "code", "army_code",
                  "fleet_code", "province",
-                 "occupant_at", "moves_at", "fleet_bit", "shore_seas", "convoy_near")
+                 "occupant_at", "moves_at", "fleet_bit", "shore_seas", "convoy_near",
+                 "convoy_shores")
 
     def __init__(self, variant: Variant) -> None:
         tables = self.tables = tables_for(variant)
@@ -479,6 +480,10 @@ class _UnitPlaces:
         self.convoy_near: list[int] = [
             _mask_of(pid, tables.convoy_adj.get(name, ())) for name in places.provinces]
         """Province id -> the mask of the convoy spaces next to it, if it is one (else 0)."""
+        self.convoy_shores: list[int] = [
+            _mask_of(pid, tables.convoy_shores.get(name, ())) for name in places.provinces]
+        """Province id -> the mask of the shores next to it, if it is a convoy space (else 0):
+        where an army could be convoyed from or to through it."""
 
 
 def _mask_of(province_id: Mapping[str, int], provinces: Iterable[str]) -> int:
@@ -487,6 +492,26 @@ def _mask_of(province_id: Mapping[str, int], provinces: Iterable[str]) -> int:
     for province in provinces:
         mask |= 1 << province_id[province]
     return mask
+
+
+def _convoy_reach_mask(numbered: _UnitPlaces, army: str, fleets: int) -> int:
+    """The mask of the shores an army in the coastal province ``army`` could reach by convoy
+    through the fleets in the provinces of ``fleets`` (a group, or a group but one fleet): as
+    :meth:`MapTables.convoy_reachable` finds them, its own province left out."""
+    convoy_near, convoy_shores = numbered.convoy_near, numbered.convoy_shores
+    seen = frontier = numbered.shore_seas[numbered.army_code[army]] & fleets
+    shores = 0
+    while frontier:
+        near = 0
+        while frontier:
+            bit = frontier & -frontier
+            frontier ^= bit
+            index = bit.bit_length() - 1
+            near |= convoy_near[index]
+            shores |= convoy_shores[index]
+        frontier = near & fleets & ~seen
+        seen |= frontier
+    return shores & ~(1 << numbered.province_id[army])
 
 
 _unit_places: CacheSlot[Variant, _UnitPlaces] = CacheSlot(
@@ -518,6 +543,8 @@ class _ConvoyAnswer(NamedTuple):
     group's fleets are not all looked at for every army next to it."""
     group: frozenset[str]
     """The group of fleets (their provinces) the answer is for."""
+    group_mask: int
+    """The same, as a mask of provinces."""
 
 
 class _ConvoyAnswers:
@@ -563,7 +590,7 @@ class _ConvoyAnswers:
                 fleets.add(fleet)
             found = self.answers[key] = _ConvoyAnswer(
                 self.made, reach, by_convoy, {dest: key for dest, _, key in by_convoy},
-                pairs_of, frozenset(fleets), group)
+                pairs_of, frozenset(fleets), group, group_mask)
         return found
 
 
@@ -887,7 +914,7 @@ def _list_movement(position: Position, powers: frozenset[str],
         else:  # a fleet that could convoy
             part = made.convoy_parts.get(serials := plan_serials[prov])
             if part is None:
-                part = made.convoy_part(serials, sources, tables)
+                part = made.convoy_part(serials, sources)
             spared, convoys = part
             if parts is not None:
                 parts[power][made.loc] = _new_parts(UnitParts, (
@@ -1092,10 +1119,12 @@ class _Made:
 
     __slots__ = ("utype", "loc", "power", "province", "reach", "reach_set", "reach_ids",
                  "own_keys", "fixed", "heads", "named", "supports", "support_of", "convoy_moves",
-                 "convoys", "convoy_parts", "source_parts", "retreats", "_disband")
+                 "convoys", "convoy_parts", "source_parts", "retreats", "_disband", "places")
 
     def __init__(self, utype: UnitType, loc: str, power: str, numbered: _UnitPlaces) -> None:
         tables = numbered.tables
+        self.places = numbered
+        """The variant's numbered places (the masks the convoy parts are worked out on)."""
         self.utype = utype
         self.loc = loc
         self.power = power
@@ -1163,7 +1192,7 @@ class _Made:
         head = self.heads[convoy_reach] = tuple(orders)
         return head
 
-    def convoy_part(self, key: tuple[int, ...], sources: list[_Source], tables: MapTables,
+    def convoy_part(self, key: tuple[int, ...], sources: list[_Source],
                     ) -> tuple[frozenset[int], tuple[Convoy, ...]]:
         """For a fleet in the groups of ``sources``: the support keys of the moves by convoy
         it is needed for on every route (it cannot support them, as it cannot support and
@@ -1176,16 +1205,16 @@ class _Made:
         # company, so a new set of sources is mostly sources it has met before)
         by_source = self.source_parts
         if len(sources) == 1:
-            answer, army, group = sources[0]
+            answer, army, _ = sources[0]
             part = by_source.get(answer.serial)
             if part is None:
-                part = self._source_part(answer, army, group, tables)
+                part = self._source_part(answer, army)
         else:
             shares: list[tuple[str, tuple[frozenset[int], tuple[Convoy, ...]]]] = []
-            for answer, army, group in sources:
+            for answer, army, _ in sources:
                 share = by_source.get(answer.serial)
                 if share is None:
-                    share = self._source_part(answer, army, group, tables)
+                    share = self._source_part(answer, army)
                 shares.append((army, share))
             # (the convoys in the order of their armies: each source names its own army, and
             # each share's convoys are sorted already)
@@ -1202,16 +1231,23 @@ class _Made:
         self.convoy_parts[key] = part
         return part
 
-    def _source_part(self, answer: _ConvoyAnswer, army: str, group: frozenset[str],
-                     tables: MapTables) -> tuple[frozenset[int], tuple[Convoy, ...]]:
-        """:meth:`convoy_part` of the one source ``answer`` (the army in ``army``, the fleets
-        ``group``), kept in ``source_parts`` under its serial (up to :data:`_MAX_HEADS`)."""
+    def _source_part(self, answer: _ConvoyAnswer, army: str,
+                     ) -> tuple[frozenset[int], tuple[Convoy, ...]]:
+        """:meth:`convoy_part` of the one source ``answer`` (of the army in ``army``), kept in
+        ``source_parts`` under its serial (up to :data:`_MAX_HEADS`)."""
         prov = self.province
         spared: set[int] = set()
         key_into = answer.key_into
-        for dest in key_into.keys() & self.reach_set:
-            if dest not in tables.reach_without(army, group, prov):
-                spared.add(key_into[dest])
+        supported = key_into.keys() & self.reach_set
+        if supported:
+            # (where the army could go without this fleet, on masks: the map's search by name
+            # costs several times more, and each (army, group, fleet) is new to it here)
+            places = self.places
+            pid = places.province_id
+            without = _convoy_reach_mask(places, army, answer.group_mask & ~(1 << pid[prov]))
+            for dest in supported:
+                if not without >> pid[dest] & 1:
+                    spared.add(key_into[dest])
         convoys = self.convoys
         listed: list[Convoy] = []
         for pair in answer.pairs_of.get(prov, ()):

@@ -81,7 +81,7 @@ def test_each_fleets_convoy_part_is_what_its_definition_gives(
             made = made_table.get((code, unit.power))
             if made is None:
                 made = listing._Made(unit.type, unit.location, unit.power, numbered)
-            part = made.convoy_part(plan.serials[unit.province], sources, tables)
+            part = made.convoy_part(plan.serials[unit.province], sources)
             assert part == _defined_part(made, sources, tables), (str(position.phase), unit)
             fleets_seen += 1
             several += len(sources) > 1
@@ -93,7 +93,6 @@ def test_a_fresh_fleet_and_a_seasoned_one_give_the_same_parts() -> None:
     equal, and a full table of shares is emptied, not grown (bounded by ``_MAX_HEADS``)."""
     positions = _movement_positions("classical", 5, 1915)
     variant = positions[0].variant
-    tables = tables_for(variant)
     numbered = listing._unit_places(variant)
     compared = 0
     seasoned: dict[tuple[int, str | None], listing._Made] = {}
@@ -113,8 +112,8 @@ def test_a_fresh_fleet_and_a_seasoned_one_give_the_same_parts() -> None:
                     unit.type, unit.location, unit.power, numbered)
             serials = plan.serials[unit.province]
             fresh = listing._Made(unit.type, unit.location, unit.power, numbered)
-            assert old.convoy_part(serials, sources, tables) == fresh.convoy_part(
-                serials, sources, tables)
+            assert old.convoy_part(serials, sources) == fresh.convoy_part(
+                serials, sources)
             assert len(old.source_parts) <= listing._MAX_HEADS
             compared += 1
     assert compared
@@ -136,3 +135,28 @@ def test_an_answers_fleets_are_those_it_changes(variant_name: str) -> None:
                 dests and not dests.isdisjoint(listing._fleet_support_reach(tables, fleet))))
         assert answer.fleets == expected
     assert any(unit.type is UnitType.FLEET for p in positions for unit in p.units.values())
+
+
+@pytest.mark.parametrize(("variant_name", "seed"), [("classical", 6), ("colonial_winters", 3)])
+def test_the_reach_by_convoy_on_masks_is_the_map_tables(variant_name: str, seed: int) -> None:
+    """Where an army could go by convoy through a group of fleets, with each fleet of the
+    group left out in turn and with none, worked out on masks, is what the map's search by
+    name finds."""
+    positions = _movement_positions(variant_name, seed, 1912)
+    variant = positions[0].variant
+    tables = tables_for(variant)
+    numbered = listing._unit_places(variant)
+    pid = numbered.province_id
+    names = numbered.names
+    answers = listing._convoy_answers(variant).answers
+    assert answers
+    for (army_id, group_mask), answer in answers.items():
+        army = names[army_id]
+        assert group_mask == answer.group_mask
+        for left_out in (None, *answer.group):
+            fleets = answer.group_mask if left_out is None else (
+                answer.group_mask & ~(1 << pid[left_out]))
+            mask = listing._convoy_reach_mask(numbered, army, fleets)
+            got = frozenset(names[i] for i in range(len(names)) if mask >> i & 1)
+            assert got == tables.convoy_reachable(army, answer.group, left_out or ""), (
+                army, left_out)
