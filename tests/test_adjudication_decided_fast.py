@@ -15,7 +15,7 @@ from realpolitik.adjudication import movement
 from realpolitik.adjudication.equations import HOLD, MOVE, Board, Equations
 from realpolitik.listing import legal_orders
 from realpolitik.orders import Order
-from realpolitik.position import PhaseType, Position
+from realpolitik.position import PhaseType, Position, Unit
 from realpolitik.rules import Rules, rules_for
 
 _RULES = rules_for("2000")
@@ -79,3 +79,20 @@ def test_decided_moves_and_dislodgements_follow_the_decisions(seed: int) -> None
             assert (by >= 0) is (d in dislodged)
             if by >= 0:
                 assert by in went and board.occupant[by] == d
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_next_board_is_the_board_less_who_left_plus_who_arrived(seed: int) -> None:
+    # (the arrivals are read from the variant's unit tables, made there the first time)
+    for position, orders in _movement_phases(seed + 10, 20):
+        board = _board(position, orders, _RULES)
+        equations, value = movement._decide(board, _RULES, set())  # noqa: SLF001
+        decided = movement._Decided(board, equations, value, frozenset())  # noqa: SLF001
+        expected = dict(position.units)
+        for i in decided.went + decided.dislodged:
+            del expected[board.prov[i]]
+        for i in decided.went:
+            unit = board.units[i]
+            expected[board.dest[i]] = Unit(unit.power, unit.type, board.dest_loc[i])
+        resolution = movement.adjudicate_movement(position, orders, _RULES, checked=True)
+        assert list(resolution.units.items()) == sorted(expected.items())

@@ -124,20 +124,26 @@ def accept_orders(position: Position, orders: tuple[Order, ...], rules: Rules,
     counted: dict[int, int] | None = None  # unit index -> the order that counts for it
     if not (checked and _take_as_given(accepted, index)):
         counted = _accept_one_by_one(accepted, position, rules, index, checked=checked)
-    unit_orders = accepted.unit_orders
     # Orders a variant's rule voids because of the others (a power's start choices).
-    hooks = position.variant.hooks
-    if type(hooks).void_orders is not VariantHooks.void_orders:
+    if type(position.variant.hooks).void_orders is not VariantHooks.void_orders:
         if counted is None:  # taken as given: each order counts for its own unit
             counted = dict(zip(accepted.unit_of, range(len(orders)), strict=True))
-        kept = sorted((k, u) for u, k in counted.items() if u >= 0 and unit_orders[u] is not None)
-        followed = [unit_orders[u] for _, u in kept]
-        voided = hooks.void_orders(position, [o for o in followed if o is not None])
-        for number, reason in voided.items():
-            k, unit_index = kept[number]
-            accepted.illegal[k] = Illegal("variant_rule", reason)
-            unit_orders[unit_index] = None
+        _void_by_variant(accepted, position, counted)
     return accepted
+
+
+def _void_by_variant(accepted: Accepted, position: Position, counted: dict[int, int]) -> None:
+    """Void the orders the variant's rule voids because of the others (``counted``: unit
+    index -> the order that counts for it). (A function of its own: its comprehensions in
+    :func:`accept_orders` would make a cell at every call.)"""
+    unit_orders = accepted.unit_orders
+    kept = sorted((k, u) for u, k in counted.items() if u >= 0 and unit_orders[u] is not None)
+    followed = [unit_orders[u] for _, u in kept]
+    voided = position.variant.hooks.void_orders(position, [o for o in followed if o is not None])
+    for number, reason in voided.items():
+        k, unit_index = kept[number]
+        accepted.illegal[k] = Illegal("variant_rule", reason)
+        unit_orders[unit_index] = None
 
 
 def attribute_orders(position: Position, orders: tuple[Order, ...], rules: Rules,
