@@ -430,7 +430,7 @@ class _UnitPlaces:
     __slots__ = ("tables", "provinces", "province_id", "names", "code", "army_code",
                  "fleet_code", "province",
                  "occupant_at", "moves_at", "fleet_bit", "shore_seas", "convoy_near",
-                 "convoy_shores")
+                 "convoy_shores", "place_parts")
 
     def __init__(self, variant: Variant) -> None:
         tables = self.tables = tables_for(variant)
@@ -484,6 +484,9 @@ class _UnitPlaces:
             _mask_of(pid, tables.convoy_shores.get(name, ())) for name in places.provinces]
         """Province id -> the mask of the shores next to it, if it is a convoy space (else 0):
         where an army could be convoyed from or to through it."""
+        self.place_parts: dict[tuple[UnitType, str], _PlaceParts] = {}
+        """(unit type, location) -> its :data:`_PlaceParts`, made when a unit is first listed
+        there (bounded by the map: an entry per place a unit may stand)."""
 
 
 def _mask_of(province_id: Mapping[str, int], provinces: Iterable[str]) -> int:
@@ -1105,6 +1108,24 @@ _MAX_HEADS = 64
 how many sets of convoy answers its convoys and spared supports (:meth:`_Made.convoy_part`)."""
 
 
+_PlaceParts = tuple[str, tuple[str, ...], tuple[str, ...], frozenset[str], tuple[int, ...],
+                    tuple[object, ...], tuple[int, ...]]
+"""What :class:`_Made` reads of a unit's place (type, location), whatever its power: its
+province, its moves without a convoy, the provinces it can support into (sorted, as a set, as
+ids), its own moves' support keys in step with those, and its own moves' keys."""
+
+
+def _place_parts(numbered: _UnitPlaces, utype: UnitType, loc: str) -> _PlaceParts:
+    """The :data:`_PlaceParts` of a unit of type ``utype`` at ``loc``."""
+    tables = numbered.tables
+    moves, reach = tables.sorted_near.get((utype, loc), ((), ()))
+    own = tables.mover_keys.get((utype, loc), ())
+    own_key = dict(zip(tables.moves_into.get((utype, loc), ()), own, strict=True))
+    return (province_of(loc), moves, reach, frozenset(reach),
+            tuple(map(numbered.province_id.__getitem__, reach)),
+            tuple(own_key.get(prov) for prov in reach), own)
+
+
 class _Made:
     """The order values listed so far for one unit (type, location, power) in one variant.
 
@@ -1128,20 +1149,17 @@ class _Made:
         self.utype = utype
         self.loc = loc
         self.power = power
-        self.province = province_of(loc)
-        moves, self.reach = tables.sorted_near.get((utype, loc), ((), ()))
-        """``reach``: the provinces it can support into, sorted."""
-        self.reach_set = frozenset(self.reach)
-        self.reach_ids: tuple[int, ...] = tuple(map(numbered.province_id.__getitem__,
-                                                    self.reach))
-        """The ids of ``reach``, in its order."""
-        own_key = dict(zip(tables.moves_into.get((utype, loc), ()),
-                           tables.mover_keys.get((utype, loc), ()), strict=True))
-        self.own_keys: tuple[object, ...] = tuple(own_key.get(prov) for prov in self.reach)
-        """In step with ``reach``: the support key of its own move into that province (the
-        same int object the listing's table by province holds; a fleet with two moves into one
-        province, to two coasts, the last of them), or None. The compiled loops skip it by
-        identity instead of looking it up (:func:`_with_supports`)."""
+        # (what depends on the place alone is worked out once per place, for every power)
+        place = numbered.place_parts.get((utype, loc))
+        if place is None:
+            place = numbered.place_parts[utype, loc] = _place_parts(numbered, utype, loc)
+        self.province, moves, self.reach, self.reach_set, self.reach_ids, self.own_keys, own = (
+            place)
+        """``reach``: the provinces it can support into, sorted; ``reach_ids``: their ids, in
+        its order; ``own_keys``: in step with ``reach``, the support key of its own move into
+        that province (the same int object the listing's table by province holds; a fleet with
+        two moves into one province, to two coasts, the last of them), or None. The compiled
+        loops skip it by identity instead of looking it up (:func:`_with_supports`)."""
         self.fixed: tuple[Order, ...] = (
             made_hold(utype, loc, power),
             *[made_move(utype, loc, d, False, power) for d in moves])
@@ -1150,8 +1168,7 @@ class _Made:
         """Where an army could go by convoy -> ``fixed`` and those moves, sorted."""
         self.named = tables.support_keys
         """Support key -> what it names (the map's list: read only)."""
-        self.supports = _Supports(self, tables.support_keys,
-                                  tables.mover_keys.get((utype, loc), ()))
+        self.supports = _Supports(self, tables.support_keys, own)
         """Support key -> its support (its own moves -> None: no support)."""
         self.support_of: Callable[[object], Order | None] = self.supports.__getitem__
         """``supports[key]``, bound once (the listing looks supports up through it)."""
