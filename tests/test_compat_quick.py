@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from realpolitik.adjudication import adjudicate
 from realpolitik.compat.diplomacy import Game
+from realpolitik.compat.diplomacy_words import listing_texts
 from realpolitik.geography import UnitType
 from realpolitik.orders import Move, SupportMove
 from realpolitik.rules import rules_for
@@ -150,6 +151,9 @@ def test_a_support_without_a_coast_is_refused_when_the_rules_require_the_coast()
 
 def test_a_support_is_named_when_its_string_is_first_given() -> None:
     game = Game()
+    # (first given in this test, whatever games ran before it in this process: the variant's
+    # strings forgotten, so the string is named now, from the listing of now)
+    listing_texts(game.realpolitik_game.variant).clear()
     game.get_all_possible_orders()
     # (the listing made the string of every support, and named none of them yet)
     game.set_orders("FRANCE", ["A PAR S A MAR - BUR", "A MAR - BUR"])
