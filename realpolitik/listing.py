@@ -27,9 +27,9 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from itertools import compress, filterfalse, repeat
-from operator import is_
+from operator import is_, itemgetter
 from types import MappingProxyType
-from typing import Final, NamedTuple, TypeVar, cast
+from typing import Any, Final, NamedTuple, TypeVar, cast
 
 from realpolitik.caches import Bounded, CacheSlot
 from realpolitik.compiling import is_compiled
@@ -429,7 +429,8 @@ class _UnitPlaces:
 
     __slots__ = ("tables", "provinces", "province_id", "names", "code", "army_code",
                  "fleet_code", "province",
-                 "occupant_at", "moves_at", "fleet_bit", "shore_seas", "convoy_near")
+                 "occupant_at", "moves_at", "fleet_bit", "shore_seas", "convoy_near",
+                 "convoy_shores", "place_parts")
 
     def __init__(self, variant: Variant) -> None:
         tables = self.tables = tables_for(variant)
@@ -479,6 +480,13 @@ class _UnitPlaces:
         self.convoy_near: list[int] = [
             _mask_of(pid, tables.convoy_adj.get(name, ())) for name in places.provinces]
         """Province id -> the mask of the convoy spaces next to it, if it is one (else 0)."""
+        self.convoy_shores: list[int] = [
+            _mask_of(pid, tables.convoy_shores.get(name, ())) for name in places.provinces]
+        """Province id -> the mask of the shores next to it, if it is a convoy space (else 0):
+        where an army could be convoyed from or to through it."""
+        self.place_parts: dict[tuple[UnitType, str], _PlaceParts] = {}
+        """(unit type, location) -> its :data:`_PlaceParts`, made when a unit is first listed
+        there (bounded by the map: an entry per place a unit may stand)."""
 
 
 def _mask_of(province_id: Mapping[str, int], provinces: Iterable[str]) -> int:
@@ -487,6 +495,26 @@ def _mask_of(province_id: Mapping[str, int], provinces: Iterable[str]) -> int:
     for province in provinces:
         mask |= 1 << province_id[province]
     return mask
+
+
+def _convoy_reach_mask(numbered: _UnitPlaces, army: str, fleets: int) -> int:
+    """The mask of the shores an army in the coastal province ``army`` could reach by convoy
+    through the fleets in the provinces of ``fleets`` (a group, or a group but one fleet): as
+    :meth:`MapTables.convoy_reachable` finds them, its own province left out."""
+    convoy_near, convoy_shores = numbered.convoy_near, numbered.convoy_shores
+    seen = frontier = numbered.shore_seas[numbered.army_code[army]] & fleets
+    shores = 0
+    while frontier:
+        near = 0
+        while frontier:
+            bit = frontier & -frontier
+            frontier ^= bit
+            index = bit.bit_length() - 1
+            near |= convoy_near[index]
+            shores |= convoy_shores[index]
+        frontier = near & fleets & ~seen
+        seen |= frontier
+    return shores & ~(1 << numbered.province_id[army])
 
 
 _unit_places: CacheSlot[Variant, _UnitPlaces] = CacheSlot(
@@ -518,6 +546,8 @@ class _ConvoyAnswer(NamedTuple):
     group's fleets are not all looked at for every army next to it."""
     group: frozenset[str]
     """The group of fleets (their provinces) the answer is for."""
+    group_mask: int
+    """The same, as a mask of provinces."""
 
 
 class _ConvoyAnswers:
@@ -525,12 +555,15 @@ class _ConvoyAnswers:
     group of fleets) as (province id, mask of the fleets' provinces), up to
     :data:`_MAX_CONVOY_ANSWERS` of them."""
 
-    __slots__ = ("answers", "made")
+    __slots__ = ("answers", "made", "support_reach")
 
     def __init__(self, _variant: Variant) -> None:
         self.answers: Bounded[tuple[int, int], _ConvoyAnswer] = Bounded(_MAX_CONVOY_ANSWERS)
         self.made = 0
         """How many serials were given."""
+        self.support_reach: dict[str, frozenset[str]] = {}
+        """Province of a fleet -> :func:`_fleet_support_reach` there, as met (bounded by the
+        map: an entry per province)."""
 
     def answer(self, numbered: _UnitPlaces, army: int, group_mask: int) -> _ConvoyAnswer:
         """The answer of the army in province id ``army`` with the fleets in the provinces of
@@ -546,11 +579,21 @@ class _ConvoyAnswers:
             # the answer: :meth:`_Made.convoy_part`)
             pairs_of = {fleet: tuple(sorted(set(pairs))) for fleet, pairs in needed}
             dests = frozenset(dest for dest, _, _ in by_convoy)
-            fleets = frozenset(fleet for fleet in group if fleet in pairs_of or (
-                dests and not dests.isdisjoint(_fleet_support_reach(tables, fleet))))
+            support_reach = self.support_reach
+            fleets: set[str] = set()
+            for fleet in group:
+                if fleet not in pairs_of:
+                    if not dests:
+                        continue
+                    fleet_reach = support_reach.get(fleet)
+                    if fleet_reach is None:
+                        fleet_reach = support_reach[fleet] = _fleet_support_reach(tables, fleet)
+                    if dests.isdisjoint(fleet_reach):
+                        continue
+                fleets.add(fleet)
             found = self.answers[key] = _ConvoyAnswer(
                 self.made, reach, by_convoy, {dest: key for dest, _, key in by_convoy},
-                pairs_of, fleets, group)
+                pairs_of, frozenset(fleets), group, group_mask)
         return found
 
 
@@ -697,6 +740,9 @@ _present: Final[Callable[[None, Iterable[Order | None]], Iterator[Order]]] = fil
 
 
 _NOTHING_SPARED: Final[frozenset[int]] = frozenset()
+
+_first: Final = itemgetter(0)
+"""The first item of a pair (a sort key)."""
 
 
 def _with_supports(made: _Made, head: tuple[Order, ...], into: list[list[object]],
@@ -871,7 +917,7 @@ def _list_movement(position: Position, powers: frozenset[str],
         else:  # a fleet that could convoy
             part = made.convoy_parts.get(serials := plan_serials[prov])
             if part is None:
-                part = made.convoy_part(serials, sources, tables)
+                part = made.convoy_part(serials, sources)
             spared, convoys = part
             if parts is not None:
                 parts[power][made.loc] = _new_parts(UnitParts, (
@@ -1011,11 +1057,13 @@ class _Supports(dict[object, Order | None]):
         self.made = made
         self.named = named
 
-    def __missing__(self, key: object) -> Order:
+    def __missing__(self, key: Any) -> Order:
+        # (``key`` is an int, typed Any: read as an object compiled, as the class's keys are,
+        # and used as an index without ``cast``, a Python call per support interpreted)
         made = self.made
         if _TYPED_LOOPS:  # compiled: a C call, to orders.py's makers
             return _new_support(made, key)
-        named = self.named[cast(int, key)]
+        named = self.named[key]
         support: SupportHold | SupportMove
         # (interpreted, orders.made_support_hold's and made_support_move's steps written out:
         # a support is made some 25 times a phase in a new game, and a Python call more costs a
@@ -1060,6 +1108,24 @@ _MAX_HEADS = 64
 how many sets of convoy answers its convoys and spared supports (:meth:`_Made.convoy_part`)."""
 
 
+_PlaceParts = tuple[str, tuple[str, ...], tuple[str, ...], frozenset[str], tuple[int, ...],
+                    tuple[object, ...], tuple[int, ...]]
+"""What :class:`_Made` reads of a unit's place (type, location), whatever its power: its
+province, its moves without a convoy, the provinces it can support into (sorted, as a set, as
+ids), its own moves' support keys in step with those, and its own moves' keys."""
+
+
+def _place_parts(numbered: _UnitPlaces, utype: UnitType, loc: str) -> _PlaceParts:
+    """The :data:`_PlaceParts` of a unit of type ``utype`` at ``loc``."""
+    tables = numbered.tables
+    moves, reach = tables.sorted_near.get((utype, loc), ((), ()))
+    own = tables.mover_keys.get((utype, loc), ())
+    own_key = dict(zip(tables.moves_into.get((utype, loc), ()), own, strict=True))
+    return (province_of(loc), moves, reach, frozenset(reach),
+            tuple(map(numbered.province_id.__getitem__, reach)),
+            tuple(own_key.get(prov) for prov in reach), own)
+
+
 class _Made:
     """The order values listed so far for one unit (type, location, power) in one variant.
 
@@ -1074,27 +1140,26 @@ class _Made:
 
     __slots__ = ("utype", "loc", "power", "province", "reach", "reach_set", "reach_ids",
                  "own_keys", "fixed", "heads", "named", "supports", "support_of", "convoy_moves",
-                 "convoys", "convoy_parts", "retreats", "_disband")
+                 "convoys", "convoy_parts", "source_parts", "retreats", "_disband", "places")
 
     def __init__(self, utype: UnitType, loc: str, power: str, numbered: _UnitPlaces) -> None:
         tables = numbered.tables
+        self.places = numbered
+        """The variant's numbered places (the masks the convoy parts are worked out on)."""
         self.utype = utype
         self.loc = loc
         self.power = power
-        self.province = province_of(loc)
-        moves, self.reach = tables.sorted_near.get((utype, loc), ((), ()))
-        """``reach``: the provinces it can support into, sorted."""
-        self.reach_set = frozenset(self.reach)
-        self.reach_ids: tuple[int, ...] = tuple(map(numbered.province_id.__getitem__,
-                                                    self.reach))
-        """The ids of ``reach``, in its order."""
-        own_key = dict(zip(tables.moves_into.get((utype, loc), ()),
-                           tables.mover_keys.get((utype, loc), ()), strict=True))
-        self.own_keys: tuple[object, ...] = tuple(own_key.get(prov) for prov in self.reach)
-        """In step with ``reach``: the support key of its own move into that province (the
-        same int object the listing's table by province holds; a fleet with two moves into one
-        province, to two coasts, the last of them), or None. The compiled loops skip it by
-        identity instead of looking it up (:func:`_with_supports`)."""
+        # (what depends on the place alone is worked out once per place, for every power)
+        place = numbered.place_parts.get((utype, loc))
+        if place is None:
+            place = numbered.place_parts[utype, loc] = _place_parts(numbered, utype, loc)
+        self.province, moves, self.reach, self.reach_set, self.reach_ids, self.own_keys, own = (
+            place)
+        """``reach``: the provinces it can support into, sorted; ``reach_ids``: their ids, in
+        its order; ``own_keys``: in step with ``reach``, the support key of its own move into
+        that province (the same int object the listing's table by province holds; a fleet with
+        two moves into one province, to two coasts, the last of them), or None. The compiled
+        loops skip it by identity instead of looking it up (:func:`_with_supports`)."""
         self.fixed: tuple[Order, ...] = (
             made_hold(utype, loc, power),
             *[made_move(utype, loc, d, False, power) for d in moves])
@@ -1103,8 +1168,7 @@ class _Made:
         """Where an army could go by convoy -> ``fixed`` and those moves, sorted."""
         self.named = tables.support_keys
         """Support key -> what it names (the map's list: read only)."""
-        self.supports = _Supports(self, tables.support_keys,
-                                  tables.mover_keys.get((utype, loc), ()))
+        self.supports = _Supports(self, tables.support_keys, own)
         """Support key -> its support (its own moves -> None: no support)."""
         self.support_of: Callable[[object], Order | None] = self.supports.__getitem__
         """``supports[key]``, bound once (the listing looks supports up through it)."""
@@ -1113,6 +1177,9 @@ class _Made:
         self.convoy_parts: dict[tuple[int, ...], tuple[frozenset[int], tuple[Convoy, ...]]] = {}
         """The serials of a fleet's convoy answers -> :meth:`convoy_part`'s answer (up to
         :data:`_MAX_HEADS` of them)."""
+        self.source_parts: dict[int, tuple[frozenset[int], tuple[Convoy, ...]]] = {}
+        """The serial of one convoy answer -> that answer's share of :meth:`convoy_part`'s
+        answer (up to :data:`_MAX_HEADS` of them)."""
         self.retreats: dict[str, Retreat] = {}
         self._disband: Disband | None = None
 
@@ -1142,7 +1209,7 @@ class _Made:
         head = self.heads[convoy_reach] = tuple(orders)
         return head
 
-    def convoy_part(self, key: tuple[int, ...], sources: list[_Source], tables: MapTables,
+    def convoy_part(self, key: tuple[int, ...], sources: list[_Source],
                     ) -> tuple[frozenset[int], tuple[Convoy, ...]]:
         """For a fleet in the groups of ``sources``: the support keys of the moves by convoy
         it is needed for on every route (it cannot support them, as it cannot support and
@@ -1151,33 +1218,65 @@ class _Made:
         part = self.convoy_parts.get(key)
         if part is not None:
             return part
+        # (each source's share is kept under its serial: a fleet meets the same armies in new
+        # company, so a new set of sources is mostly sources it has met before)
+        by_source = self.source_parts
+        if len(sources) == 1:
+            answer, army, _ = sources[0]
+            part = by_source.get(answer.serial)
+            if part is None:
+                part = self._source_part(answer, army)
+        else:
+            shares: list[tuple[str, tuple[frozenset[int], tuple[Convoy, ...]]]] = []
+            for answer, army, _ in sources:
+                share = by_source.get(answer.serial)
+                if share is None:
+                    share = self._source_part(answer, army)
+                shares.append((army, share))
+            # (the convoys in the order of their armies: each source names its own army, and
+            # each share's convoys are sorted already)
+            shares.sort(key=_first)
+            spared: frozenset[int] = _NOTHING_SPARED
+            listed: list[Convoy] = []
+            for _, (share_spared, share_convoys) in shares:
+                if share_spared:
+                    spared = spared | share_spared
+                listed += share_convoys
+            part = (spared, tuple(listed))
+        if len(self.convoy_parts) >= _MAX_HEADS:
+            self.convoy_parts.clear()
+        self.convoy_parts[key] = part
+        return part
+
+    def _source_part(self, answer: _ConvoyAnswer, army: str,
+                     ) -> tuple[frozenset[int], tuple[Convoy, ...]]:
+        """:meth:`convoy_part` of the one source ``answer`` (of the army in ``army``), kept in
+        ``source_parts`` under its serial (up to :data:`_MAX_HEADS`)."""
         prov = self.province
         spared: set[int] = set()
-        needs: list[tuple[str, tuple[tuple[str, str], ...]]] = []
-        for answer, army, group in sources:
-            needed = answer.pairs_of.get(prov)
-            if needed:
-                needs.append((army, needed))
-            key_into = answer.key_into
-            for dest in key_into.keys() & self.reach_set:
-                if dest not in tables.reach_without(army, group, prov):
+        key_into = answer.key_into
+        supported = key_into.keys() & self.reach_set
+        if supported:
+            # (where the army could go without this fleet, on masks: the map's search by name
+            # costs several times more, and each (army, group, fleet) is new to it here)
+            places = self.places
+            pid = places.province_id
+            without = _convoy_reach_mask(places, army, answer.group_mask & ~(1 << pid[prov]))
+            for dest in supported:
+                if not without >> pid[dest] & 1:
                     spared.add(key_into[dest])
         convoys = self.convoys
         listed: list[Convoy] = []
-        # (the pairs, sorted: each answer's are sorted and name its army, one army per answer,
-        # so the answers' pairs in the order of their armies; most fleets have one answer)
-        if len(needs) > 1:
-            needs.sort()
-        for _, needed in needs:
-            for pair in needed:
-                convoy = convoys.get(pair)
-                if convoy is None:
-                    convoy = convoys[pair] = made_convoy(self.utype, self.loc, pair[0],
-                                                         pair[1], self.power)
-                listed.append(convoy)
-        if len(self.convoy_parts) >= _MAX_HEADS:
-            self.convoy_parts.clear()
-        part = self.convoy_parts[key] = (frozenset(spared), tuple(listed))
+        for pair in answer.pairs_of.get(prov, ()):
+            convoy = convoys.get(pair)
+            if convoy is None:
+                convoy = convoys[pair] = made_convoy(self.utype, self.loc, pair[0], pair[1],
+                                                     self.power)
+            listed.append(convoy)
+        if len(self.source_parts) >= _MAX_HEADS:
+            self.source_parts.clear()
+        part = self.source_parts[answer.serial] = (
+            frozenset(spared) if spared else _NOTHING_SPARED, tuple(listed))
         return part
 
 
