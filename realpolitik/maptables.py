@@ -30,10 +30,10 @@ by land; and (fleet, the (army province, destination) pairs the fleet is needed 
 route with no fleet to spare)."""
 
 _MAX_CONVOY_ANSWERS = 1024
-"""How many answers :meth:`MapTables.convoy_reach` and :meth:`MapTables.reach_without` each
-keep (a few KB each: a few MB at most). Answers depend on the army and the group of fleets
-joined to it, so a game asks the same ones from phase to phase while its fleets stand still;
-those of games long over are dropped first."""
+"""How many answers :meth:`MapTables.convoy_reach` keeps (a few KB each: a few MB at most).
+Answers depend on the army and the group of fleets joined to it, so a game asks the same ones
+from phase to phase while its fleets stand still; those of games long over are dropped
+first."""
 
 
 class MapTables:
@@ -74,7 +74,6 @@ class MapTables:
         "support_keys",
         "_support_key_of",
         "_convoy_reach",
-        "_reach_without",
         "_homes",
     )
 
@@ -201,8 +200,6 @@ class MapTables:
         """(unit type, location) -> the support key of that unit."""
         self._convoy_reach: Bounded[tuple[str, frozenset[str]], ConvoyReach] = Bounded(
             _MAX_CONVOY_ANSWERS)
-        self._reach_without: Bounded[tuple[str, frozenset[str], str], frozenset[str]] = Bounded(
-            _MAX_CONVOY_ANSWERS)
         homes: dict[str, list[str]] = {}
         for province in self.provinces:
             owner = self.home_of[province]
@@ -282,15 +279,6 @@ class MapTables:
         known = self._convoy_reach[key] = (
             reach, movers, tuple((fleet, tuple(pairs)) for fleet, pairs in needed.items()))
         return known
-
-    def reach_without(self, origin: str, group: frozenset[str], fleet: str) -> frozenset[str]:
-        """:meth:`convoy_reachable` from ``origin`` through the fleets ``group`` but ``fleet``
-        (may a fleet that supports a move by convoy be spared from it?), kept up to a bound."""
-        key = (origin, group, fleet)
-        reach = self._reach_without.get(key)
-        if reach is None:
-            reach = self._reach_without[key] = self.convoy_reachable(origin, group, fleet)
-        return reach
 
     def convoy_reachable(self, origin: str, fleets: Iterable[str], without: str = "",
                          ) -> frozenset[str]:
