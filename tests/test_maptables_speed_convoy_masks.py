@@ -1,0 +1,61 @@
+"""The map's convoy search on province masks against the same search by name.
+
+:meth:`MapTables.convoy_reachable` works on masks of provinces; its answers are cached and read
+by the listing and the adjudicator, so they must be the very values the plain search by name
+(:meth:`MapTables.convoy_reachable_by_name`) gives: checked on random groups of fleets, with and
+without a fleet left out, on the classical map and on Colonial Winters (where some coastal
+spaces may convoy), and for every fleet group of some random games' positions.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from realpolitik.game import Game
+from realpolitik.geography import UnitType
+from realpolitik.maptables import tables_for
+from realpolitik.variant import load_variant
+
+
+@pytest.mark.parametrize("variant_name", ["standard", "colonial_winters"])
+@pytest.mark.parametrize("seed", range(4))
+def test_mask_search_equals_search_by_name_on_random_fleets(variant_name: str, seed: int) -> None:
+    tables = tables_for(load_variant(variant_name))
+    rng = random.Random(seed)
+    spaces = sorted(tables.convoy_spaces)
+    shores = sorted(tables.shores)
+    others = sorted(set(tables.provinces) - tables.convoy_spaces)
+    for _ in range(300):
+        fleets = set(rng.sample(spaces, rng.randrange(len(spaces) + 1)))
+        fleets |= set(rng.sample(others, rng.randrange(4)))  # not convoy spaces: never stepped on
+        origin = rng.choice(shores if rng.random() < 0.9 else list(tables.provinces))
+        without = rng.choice(["", rng.choice(spaces), rng.choice(others)])
+        for given in (fleets, frozenset(fleets), sorted(fleets)):
+            assert tables.convoy_reachable(origin, given, without) == \
+                tables.convoy_reachable_by_name(origin, given, without)
+
+
+@pytest.mark.parametrize("variant_name", ["standard", "colonial_winters"])
+def test_mask_search_equals_search_by_name_on_game_groups(variant_name: str) -> None:
+    game = Game(variant_name, rules="2000", seed=7)
+    tables = tables_for(game.variant)
+    rng = random.Random(7)
+    checked = 0
+    while not game.is_over and game.phase.year <= 1906:
+        units = game.position.units
+        fleets = frozenset(p for p, u in units.items() if u.type is UnitType.FLEET)
+        at_sea = frozenset(f for f in fleets if f in tables.convoy_spaces)
+        for group in set(tables.fleet_groups(at_sea).values()):
+            for origin in tables.shores:
+                if tables.shore_convoy_spaces[origin] & group:
+                    for without in ("", *sorted(group)):
+                        assert tables.convoy_reachable(origin, group, without) == \
+                            tables.convoy_reachable_by_name(origin, group, without)
+                        checked += 1
+        for power in game.powers_to_order():
+            game.submit(power, [options[rng.randrange(len(options))]
+                                for options in game.legal_orders(power).values()])
+        game.process()
+    assert checked
