@@ -315,30 +315,7 @@ class MapTables:
 
         ``fleets`` are the provinces holding a fleet. ``origin`` itself is not included.
         """
-        # (on masks: provinces in ``fleets`` that are not convoy spaces have no bit, so they are
-        # never stepped on, as in :meth:`convoy_reachable_by_name`)
-        convoy_bit = self._convoy_bit
-        at_sea = 0
-        for fleet in fleets:
-            at_sea |= convoy_bit.get(fleet, 0)
-        if without:
-            at_sea &= ~convoy_bit.get(without, 0)
-        seen = frontier = self._shore_seas_mask.get(origin, 0) & at_sea
-        if not frontier:
-            return frozenset()
-        convoy_near, convoy_shores = self._convoy_near_mask, self._convoy_shores_mask
-        shores = 0
-        while frontier:
-            near = 0
-            while frontier:
-                bit = frontier & -frontier
-                frontier ^= bit
-                index = bit.bit_length() - 1
-                near |= convoy_near[index]
-                shores |= convoy_shores[index]
-            frontier = near & at_sea & ~seen
-            seen |= frontier
-        shores &= ~self._province_bit[origin]
+        shores = self._reachable_mask(origin, fleets, without)
         names = self.provinces
         found: list[str] = []
         while shores:
@@ -371,12 +348,41 @@ class MapTables:
         shores.discard(origin)
         return frozenset(shores)
 
+    def _reachable_mask(self, origin: str, fleets: Iterable[str], without: str) -> int:
+        """:meth:`convoy_reachable` as a mask of provinces (bit ``k``: ``provinces[k]``)."""
+        # (on masks: provinces in ``fleets`` that are not convoy spaces have no bit, so they are
+        # never stepped on, as in :meth:`convoy_reachable_by_name`)
+        convoy_bit = self._convoy_bit
+        at_sea = 0
+        for fleet in fleets:
+            at_sea |= convoy_bit.get(fleet, 0)
+        if without:
+            at_sea &= ~convoy_bit.get(without, 0)
+        seen = frontier = self._shore_seas_mask.get(origin, 0) & at_sea
+        if not frontier:
+            return 0
+        convoy_near, convoy_shores = self._convoy_near_mask, self._convoy_shores_mask
+        shores = 0
+        while frontier:
+            near = 0
+            while frontier:
+                bit = frontier & -frontier
+                frontier ^= bit
+                index = bit.bit_length() - 1
+                near |= convoy_near[index]
+                shores |= convoy_shores[index]
+            frontier = near & at_sea & ~seen
+            seen |= frontier
+        return shores & ~self._province_bit[origin]
+
     def has_convoy_route(self, origin: str, destination: str, fleets: Iterable[str],
                          without: str = "") -> bool:
         """True if convoy spaces holding fleets (``fleets``, but not ``without``) join ``origin`` to
         ``destination``."""
-        return destination != origin and destination in self.convoy_reachable(
-            origin, fleets, without)
+        # (one bit tested: the reached shores are not turned into names)
+        return destination != origin and bool(
+            self._reachable_mask(origin, fleets, without)
+            & self._province_bit.get(destination, 0))
 
     def open_sea_route(self, origin: str, destination: str, fleets: AbstractSet[str],
                        ends: AbstractSet[str], empty: AbstractSet[str], without: str = "",

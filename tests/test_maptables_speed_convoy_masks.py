@@ -33,8 +33,11 @@ def test_mask_search_equals_search_by_name_on_random_fleets(variant_name: str, s
         origin = rng.choice(shores if rng.random() < 0.9 else list(tables.provinces))
         without = rng.choice(["", rng.choice(spaces), rng.choice(others)])
         for given in (fleets, frozenset(fleets), sorted(fleets)):
-            assert tables.convoy_reachable(origin, given, without) == \
-                tables.convoy_reachable_by_name(origin, given, without)
+            by_name = tables.convoy_reachable_by_name(origin, given, without)
+            assert tables.convoy_reachable(origin, given, without) == by_name
+            for destination in (*shores[::7], origin, "spa/nc"):
+                assert tables.has_convoy_route(origin, destination, given, without) == (
+                    destination != origin and destination in by_name)
 
 
 @pytest.mark.parametrize("variant_name", ["standard", "colonial_winters"])
