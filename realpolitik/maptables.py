@@ -434,7 +434,11 @@ class MapTables:
         shores = self.convoy_shores
         origin_seas = self.shore_convoy_spaces[origin] & at_sea
 
-        def walk(chain: list[str], in_chain: set[str], earlier_shores: frozenset[str]) -> None:
+        province_bit, near_mask = self._province_bit, self._convoy_near_mask
+        # (``earlier``: the mask of the chain but its last space, for the induced-path test)
+
+        def walk(chain: list[str], in_chain: set[str], earlier_shores: frozenset[str],
+                 earlier: int) -> None:
             if len(out) >= limit:
                 return
             last = chain[-1]
@@ -446,20 +450,22 @@ class MapTables:
             if destination is not None and destination in earlier_shores | shores[last]:
                 return  # a longer chain through here would spare the last fleet
             covered = earlier_shores | shores[last]
+            with_last = earlier | province_bit[last]
             for nxt in convoy_adj[last]:
                 if nxt not in at_sea or nxt in in_chain or nxt in origin_seas:
                     continue
                 # Induced path: nxt may touch only ``last`` among the chain.
-                if any(c in convoy_adj[nxt] for c in chain[:-1]):
+                bit = province_bit[nxt]
+                if near_mask[bit.bit_length() - 1] & earlier:
                     continue
                 chain.append(nxt)
                 in_chain.add(nxt)
-                walk(chain, in_chain, covered)
+                walk(chain, in_chain, covered, with_last)
                 chain.pop()
                 in_chain.discard(nxt)
 
         for first in sorted(origin_seas):
-            walk([first], {first}, frozenset())
+            walk([first], {first}, frozenset(), 0)
         return out
 
 

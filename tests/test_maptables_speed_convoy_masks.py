@@ -15,7 +15,7 @@ import pytest
 
 from realpolitik.game import Game
 from realpolitik.geography import UnitType
-from realpolitik.maptables import tables_for
+from realpolitik.maptables import MapTables, tables_for
 from realpolitik.variant import load_variant
 
 
@@ -62,3 +62,46 @@ def test_mask_search_equals_search_by_name_on_game_groups(variant_name: str) -> 
                                 for options in game.legal_orders(power).values()])
         game.process()
     assert checked
+
+
+def _routes_by_name(tables: MapTables, origin: str, fleets: frozenset[str],
+                    destination: str | None) -> list[tuple[tuple[str, ...], frozenset[str]]]:
+    """:meth:`MapTables.minimal_routes` as its docstring states it, by name (no masks)."""
+    if origin not in tables.shores:
+        return []
+    out: list[tuple[tuple[str, ...], frozenset[str]]] = []
+    origin_seas = tables.shore_convoy_spaces[origin] & fleets
+
+    def walk(chain: list[str], earlier_shores: frozenset[str]) -> None:
+        last = chain[-1]
+        ends = tables.convoy_shores[last] - earlier_shores - {origin}
+        if destination is not None:
+            ends = ends & {destination}
+        if ends:
+            out.append((tuple(chain), frozenset(ends)))
+        covered = earlier_shores | tables.convoy_shores[last]
+        if destination is not None and destination in covered:
+            return
+        for nxt in tables.convoy_adj[last]:
+            if nxt in fleets and nxt not in chain and nxt not in origin_seas and not any(
+                    c in tables.convoy_adj[nxt] for c in chain[:-1]):
+                walk([*chain, nxt], covered)
+
+    for first in sorted(origin_seas):
+        walk([first], frozenset())
+    return out
+
+
+@pytest.mark.parametrize("variant_name", ["standard", "colonial_winters"])
+@pytest.mark.parametrize("seed", range(3))
+def test_minimal_routes_equal_the_walk_by_name(variant_name: str, seed: int) -> None:
+    tables = tables_for(load_variant(variant_name))
+    rng = random.Random(seed)
+    spaces = sorted(tables.convoy_spaces)
+    shores = sorted(tables.shores)
+    for _ in range(150):
+        fleets = frozenset(rng.sample(spaces, rng.randrange(min(len(spaces), 9) + 1)))
+        origin = rng.choice(shores)
+        destination = rng.choice([None, rng.choice(shores)])
+        assert tables.minimal_routes(origin, fleets, destination) == \
+            _routes_by_name(tables, origin, fleets, destination)
