@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from realpolitik.game import Game
+from realpolitik.game import Game, SubmittedOrder
 from realpolitik.geography import UnitType
 from realpolitik.listing import movement_parts
 from realpolitik.orders import Move, Order, SupportHold, SupportMove
@@ -33,8 +33,8 @@ def _found(game: Game, power: str, rng: random.Random) -> tuple[list[Order], lis
     return orders, keys
 
 
-def _report(entries: tuple[object, ...]) -> list[tuple[object, ...]]:
-    return [(e.order, e.error, e.text) for e in entries]  # type: ignore[attr-defined]
+def _report(entries: tuple[SubmittedOrder, ...]) -> list[tuple[object, ...]]:
+    return [(e.order, e.error, e.text) for e in entries]
 
 
 def test_submit_found_agrees_with_submit_over_played_games() -> None:
