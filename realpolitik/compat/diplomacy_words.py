@@ -541,18 +541,19 @@ class _Given(Bounded[str, "tuple[str, str, Order] | None"]):
             if found is None:
                 return None
             # (support_found found the key by this suffix; a key depends on the text alone)
-            key_of = self.key_of
-            if len(self) >= self.bound:
-                key_of.clear()
-            key_of[text] = texts.suffix_key[text[len(found[0]):]]
+            key: int | None = texts.suffix_key[text[len(found[0]):]]
         else:
+            key = None
             words = text.split(" ", 2)  # (as _split_order, inline: once per string given)
             if len(words) < 2:  # WAIVE, for no unit: not a movement order (read and refused)
                 return None
             found = (f"{words[0]} {words[1]}", words[2] if len(words) > 2 else "", order)
         if len(self) >= self.bound:
             self._drop_older_half()
+            self.key_of.clear()  # (no more keys than strings added since)
         dict.__setitem__(self, text, found)  # (the bound is kept just above)
+        if key is not None:
+            self.key_of[text] = key
         return found
 
 
