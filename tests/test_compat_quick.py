@@ -17,6 +17,7 @@ from realpolitik.adjudication import adjudicate
 from realpolitik.compat.diplomacy import Game
 from realpolitik.compat.diplomacy_words import listing_texts
 from realpolitik.geography import UnitType
+from realpolitik.listing import movement_parts
 from realpolitik.orders import Move, SupportMove
 from realpolitik.rules import rules_for
 
@@ -209,3 +210,22 @@ def test_an_empty_list_first_changes_nothing(seed: int) -> None:
         assert quick.order_history.last_value() == general.order_history.last_value()
         assert quick.get_units() == general.get_units()
         assert quick.get_centers() == general.get_centers()
+
+
+def test_a_support_first_given_carries_its_key_to_the_engine() -> None:
+    game = Game()
+    variant = game.realpolitik_game.variant
+    listing_texts(variant).clear()
+    game.get_all_possible_orders()
+    table = listing_texts(variant).given("france")
+    found = table["A PAR S A MAR - BUR"]
+    assert found is not None
+    key = table.key_of["A PAR S A MAR - BUR"]
+    parts = movement_parts(game.realpolitik_game.position)
+    assert parts is not None
+    assert parts["france"]["par"].support_of(key) is found[2]  # the key of that very support
+    assert "A MAR - BUR" not in table.key_of  # (a move has no key)
+    # the key table follows the table of strings: emptied when its older half is dropped
+    table.bound = len(table)
+    assert table["A MAR S A PAR - BUR"] is not None
+    assert list(table.key_of) == ["A MAR S A PAR - BUR"]
