@@ -38,6 +38,19 @@ def _random_strings(game: Game, rng: random.Random, stale: list[str]) -> dict[st
     return chosen
 
 
+def _play_both_alike(quick: Game, general: Game) -> None:
+    """The two games hold the same orders and errors; each is processed, and they record the
+    same results and orders and reach the same units and centres."""
+    assert quick.get_orders() == general.get_orders()
+    assert quick.error == general.error
+    quick.process()
+    general.process()
+    assert quick.result_history.last_value() == general.result_history.last_value()
+    assert quick.order_history.last_value() == general.order_history.last_value()
+    assert quick.get_units() == general.get_units()
+    assert quick.get_centers() == general.get_centers()
+
+
 @settings(max_examples=12, deadline=None)
 @given(st.integers(min_value=0, max_value=10_000))
 def test_quick_and_general_paths_play_alike(seed: int) -> None:
@@ -52,14 +65,7 @@ def test_quick_and_general_paths_play_alike(seed: int) -> None:
         for power, strings in _random_strings(quick, rng, stale).items():
             quick.set_orders(power, strings)          # a list: the quick path when it can
             general.set_orders(power, tuple(strings))  # a tuple: always the general path
-        assert quick.get_orders() == general.get_orders()
-        assert quick.error == general.error
-        quick.process()
-        general.process()
-        assert quick.result_history.last_value() == general.result_history.last_value()
-        assert quick.order_history.last_value() == general.order_history.last_value()
-        assert quick.get_units() == general.get_units()
-        assert quick.get_centers() == general.get_centers()
+        _play_both_alike(quick, general)
 
 
 def test_orders_changed_after_a_quick_set_are_the_ones_played() -> None:
@@ -202,14 +208,7 @@ def test_an_empty_list_first_changes_nothing(seed: int) -> None:
                 general.set_orders(power, tuple(strings))
             else:
                 general.set_orders(power, ())
-        assert quick.get_orders() == general.get_orders()
-        assert quick.error == general.error
-        quick.process()
-        general.process()
-        assert quick.result_history.last_value() == general.result_history.last_value()
-        assert quick.order_history.last_value() == general.order_history.last_value()
-        assert quick.get_units() == general.get_units()
-        assert quick.get_centers() == general.get_centers()
+        _play_both_alike(quick, general)
 
 
 def test_a_support_first_given_carries_its_key_to_the_engine() -> None:
