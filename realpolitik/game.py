@@ -14,7 +14,8 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import partial
-from itertools import filterfalse
+from itertools import filterfalse, repeat
+from operator import is_
 
 from realpolitik.adjudication import adjudicate
 from realpolitik.adjudication.outcomes import Resolution
@@ -31,7 +32,7 @@ from realpolitik.legality import (
     due_adjustments,
     normalize_order,
 )
-from realpolitik.listing import ListedOrders, listed_orders
+from realpolitik.listing import ListedOrders, listed_orders, movement_parts
 from realpolitik.notation import ParsedOrder, parse_orders
 from realpolitik.orders import (
     Build,
@@ -525,6 +526,51 @@ class Game:
             both = None if pending.orders is None or listed is None \
                 else [e.order for e in kept if e.order is not None] + listed
             self._pending[power] = _Pending(kept + entries, both)
+        self.civil_disorder.discard(power)
+        return entries
+
+    def submit_found(self, power: str, orders: Sequence[Order],
+                     support_keys: Sequence[int | None]) -> tuple[SubmittedOrder, ...]:
+        """:meth:`submit` of movement orders given back as the listing's own values, with the
+        support key (:meth:`MapTables.support_key`) of each support the caller knows (None
+        for any other order, or a support whose key it does not know); same result.
+
+        Each such support is found listed by its unit's parts (:func:`movement_parts`): the
+        support its unit lists under that key *is* the order given, and the key is neither
+        the unit's own move nor spared; any other order is looked for as :meth:`submit`
+        looks. An order not found so (not listed, not the listing's own value, a key that is
+        not its own, any phase but movement) sends the whole call to :meth:`submit`, which
+        checks every order: nothing unlisted is ever taken as listed.
+
+        :raises GameError: as :meth:`submit`.
+        """
+        position = self._position
+        units = None
+        if position.phase.type is PhaseType.MOVEMENT and len(orders) == len(support_keys):
+            self._check_can_order(power)
+            parts = movement_parts(position)
+            units = None if parts is None else parts.get(power)
+        if units is None:
+            return self.submit(power, orders)
+        holds: Callable[[Order], bool] | None = None
+        for order, key in zip(orders, support_keys, strict=True):
+            # (identity: the unit's own values, so listed now; a unit of another type or
+            # power there lists other values)
+            unit = units.get(getattr(order, "location", ""))
+            if key is not None:
+                if unit is not None and key in unit.support_keys \
+                        and key not in unit.spared and unit.support_of(key) is order:
+                    continue
+                return self.submit(power, orders)
+            if unit is not None and any(map(is_, unit.head, repeat(order))):
+                continue
+            if holds is None:
+                holds = self._listed_orders(power).holds
+            if not holds(order):
+                return self.submit(power, orders)
+        listed = list(orders)
+        entries = tuple(map(_listed_entry, listed))
+        self._pending[power] = _Pending(entries, listed)
         self.civil_disorder.discard(power)
         return entries
 

@@ -7,6 +7,8 @@ import random
 from collections.abc import Iterator
 
 from realpolitik.game import Game
+from realpolitik.position import PhaseType, Position
+from realpolitik.variant import Variant
 
 
 def playing(seed: int, years: int = 6) -> Iterator[Game]:
@@ -30,3 +32,20 @@ def played_game(seed: int, years: int = 6) -> Game:
         pass
     assert last is not None
     return last
+
+
+def movement_positions(variant: Variant | str, seed: int, until: int) -> list[Position]:
+    """The movement positions of a game of ``variant`` under the 2000 rules (the game and its
+    random legal orders seeded with ``seed``), played to the end of year ``until``; each
+    position's legal orders were listed."""
+    game = Game(variant, rules="2000", seed=seed)
+    rng = random.Random(seed)
+    seen = []
+    while not game.is_over and game.phase.year <= until:
+        if game.position.phase.type is PhaseType.MOVEMENT:
+            seen.append(game.position)
+        for power in game.powers_to_order():
+            game.submit(power, [options[rng.randrange(len(options))]
+                                for options in game.legal_orders(power).values()])
+        game.process()
+    return seen

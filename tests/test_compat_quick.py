@@ -17,6 +17,7 @@ from realpolitik.adjudication import adjudicate
 from realpolitik.compat.diplomacy import Game
 from realpolitik.compat.diplomacy_words import listing_texts
 from realpolitik.geography import UnitType
+from realpolitik.listing import movement_parts
 from realpolitik.orders import Move, SupportMove
 from realpolitik.rules import rules_for
 
@@ -37,6 +38,19 @@ def _random_strings(game: Game, rng: random.Random, stale: list[str]) -> dict[st
     return chosen
 
 
+def _play_both_alike(quick: Game, general: Game) -> None:
+    """The two games hold the same orders and errors; each is processed, and they record the
+    same results and orders and reach the same units and centres."""
+    assert quick.get_orders() == general.get_orders()
+    assert quick.error == general.error
+    quick.process()
+    general.process()
+    assert quick.result_history.last_value() == general.result_history.last_value()
+    assert quick.order_history.last_value() == general.order_history.last_value()
+    assert quick.get_units() == general.get_units()
+    assert quick.get_centers() == general.get_centers()
+
+
 @settings(max_examples=12, deadline=None)
 @given(st.integers(min_value=0, max_value=10_000))
 def test_quick_and_general_paths_play_alike(seed: int) -> None:
@@ -51,14 +65,7 @@ def test_quick_and_general_paths_play_alike(seed: int) -> None:
         for power, strings in _random_strings(quick, rng, stale).items():
             quick.set_orders(power, strings)          # a list: the quick path when it can
             general.set_orders(power, tuple(strings))  # a tuple: always the general path
-        assert quick.get_orders() == general.get_orders()
-        assert quick.error == general.error
-        quick.process()
-        general.process()
-        assert quick.result_history.last_value() == general.result_history.last_value()
-        assert quick.order_history.last_value() == general.order_history.last_value()
-        assert quick.get_units() == general.get_units()
-        assert quick.get_centers() == general.get_centers()
+        _play_both_alike(quick, general)
 
 
 def test_orders_changed_after_a_quick_set_are_the_ones_played() -> None:
@@ -201,11 +208,23 @@ def test_an_empty_list_first_changes_nothing(seed: int) -> None:
                 general.set_orders(power, tuple(strings))
             else:
                 general.set_orders(power, ())
-        assert quick.get_orders() == general.get_orders()
-        assert quick.error == general.error
-        quick.process()
-        general.process()
-        assert quick.result_history.last_value() == general.result_history.last_value()
-        assert quick.order_history.last_value() == general.order_history.last_value()
-        assert quick.get_units() == general.get_units()
-        assert quick.get_centers() == general.get_centers()
+        _play_both_alike(quick, general)
+
+
+def test_a_support_first_given_carries_its_key_to_the_engine() -> None:
+    game = Game()
+    variant = game.realpolitik_game.variant
+    listing_texts(variant).clear()
+    game.get_all_possible_orders()
+    table = listing_texts(variant).given("france")
+    found = table["A PAR S A MAR - BUR"]
+    assert found is not None
+    key = table.key_of["A PAR S A MAR - BUR"]
+    parts = movement_parts(game.realpolitik_game.position)
+    assert parts is not None
+    assert parts["france"]["par"].support_of(key) is found[2]  # the key of that very support
+    assert "A MAR - BUR" not in table.key_of  # (a move has no key)
+    # the key table follows the table of strings: emptied when its older half is dropped
+    table.bound = len(table)
+    assert table["A MAR S A PAR - BUR"] is not None
+    assert list(table.key_of) == ["A MAR S A PAR - BUR"]

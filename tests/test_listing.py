@@ -13,6 +13,7 @@ from dataclasses import replace
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from random_play import movement_positions
 
 from realpolitik.adjudication import adjudicate
 from realpolitik.adjudication.outcomes import Outcome, Result
@@ -342,21 +343,6 @@ def test_neutral_units_are_listed_when_asked_for() -> None:
             assert check_order(position, copy.copy(order), rules=game.rules) is None, str(order)
 
 
-def _positions_of_a_game(variant: Variant, seed: int, until: int) -> list[Position]:
-    """The movement positions of a seeded random game."""
-    game = Game(variant, rules="2000", seed=seed)
-    rng = random.Random(seed)
-    seen = []
-    while not game.is_over and game.phase.year <= until:
-        if game.position.phase.type is PhaseType.MOVEMENT:
-            seen.append(game.position)
-        for power in game.powers_to_order():
-            game.submit(power, [options[rng.randrange(len(options))]
-                                for options in game.legal_orders(power).values()])
-        game.process()
-    return seen
-
-
 @pytest.mark.parametrize(("variant_name", "seed", "until"), [
     ("classical", 3, 1925), ("classical", 8, 1925), ("colonial_winters", 2, 1878)])
 def test_the_convoy_plan_on_masks_joins_the_fleets_as_the_map_tables_do(
@@ -371,7 +357,7 @@ def test_the_convoy_plan_on_masks_joins_the_fleets_as_the_map_tables_do(
     tables = tables_for(variant)
     numbered = listing._unit_places(variant)
     planned = 0
-    for position in _positions_of_a_game(variant, seed, until):
+    for position in movement_positions(variant, seed, until):
         units = list(position.units.values())
         codes = [numbered.code[unit.type, unit.location] for unit in units]
         plan = listing._plan_convoys(variant, codes, numbered)
@@ -503,7 +489,7 @@ def test_both_idioms_of_the_supports_list_the_same_orders(
 
     variant = load_variant(variant_name)
     checked = 0
-    for seen in _positions_of_a_game(variant, seed, until):
+    for seen in movement_positions(variant, seed, until):
         by_idiom = []
         for typed_loops in (False, True):
             monkeypatch.setattr(listing, "_TYPED_LOOPS", typed_loops)

@@ -8,31 +8,16 @@ every fleet of every movement phase of a few random games, and check the answers
 
 from __future__ import annotations
 
-import random
+from collections.abc import Iterator
 
 import pytest
+from random_play import movement_positions
 
 from realpolitik import listing
-from realpolitik.game import Game
 from realpolitik.geography import UnitType
 from realpolitik.maptables import MapTables, tables_for
 from realpolitik.orders import Convoy
-from realpolitik.position import PhaseType, Position
-
-
-def _movement_positions(variant_name: str, seed: int, until: int) -> list[Position]:
-    """The movement positions of a seeded random game, each listed (its tables filled)."""
-    game = Game(variant_name, rules="2000", seed=seed)
-    rng = random.Random(seed)
-    seen = []
-    while not game.is_over and game.phase.year <= until:
-        if game.position.phase.type is PhaseType.MOVEMENT:
-            seen.append(game.position)
-        for power in game.powers_to_order():
-            game.submit(power, [options[rng.randrange(len(options))]
-                                for options in game.legal_orders(power).values()])
-        game.process()
-    return seen
+from realpolitik.position import Position, Unit
 
 
 def _defined_part(made: listing._Made, sources: list[listing._Source], tables: MapTables,
@@ -56,66 +41,66 @@ def _defined_part(made: listing._Made, sources: list[listing._Source], tables: M
     return frozenset(spared), convoys
 
 
+def _fleets_with_sources(positions: list[Position],
+                         ) -> Iterator[tuple[Position, Unit, int, listing._ConvoyPlan]]:
+    """Each unit of a power that some convoy answer of its position names (a fleet that could
+    convoy), with its place's code and the position's convoy plan."""
+    variant = positions[0].variant
+    numbered = listing._unit_places(variant)
+    for position in positions:
+        units = list(position.units.values())
+        codes = [numbered.code[unit.type, unit.location] for unit in units]
+        plan = listing._plan_convoys(variant, codes, numbered)
+        if plan is None:
+            continue
+        for unit, code in zip(units, codes, strict=True):
+            if unit.province in plan.sources and unit.power in variant.power_ids:
+                yield position, unit, code, plan
+
+
 @pytest.mark.parametrize(("variant_name", "seed", "until"), [
     ("classical", 3, 1920), ("classical", 8, 1920), ("colonial_winters", 2, 1875)])
 def test_each_fleets_convoy_part_is_what_its_definition_gives(
         variant_name: str, seed: int, until: int) -> None:
     """Every fleet's convoy part, made from shares kept per answer (most of them met before,
     in other company), is the one its definition gives, value for value and in order."""
-    positions = _movement_positions(variant_name, seed, until)
+    positions = movement_positions(variant_name, seed, until)
     variant = positions[0].variant
     tables = tables_for(variant)
     numbered = listing._unit_places(variant)
     made_table = listing._made_of(variant)
     fleets_seen = several = 0
-    for position in positions:
-        units = list(position.units.values())
-        codes = [numbered.code[unit.type, unit.location] for unit in units]
-        plan = listing._plan_convoys(variant, codes, numbered)
-        if plan is None:
-            continue
-        for unit, code in zip(units, codes, strict=True):
-            sources = plan.sources.get(unit.province)
-            if sources is None or unit.power not in variant.power_ids:
-                continue
-            made = made_table.get((code, unit.power))
-            if made is None:
-                made = listing._Made(unit.type, unit.location, unit.power, numbered)
-            part = made.convoy_part(plan.serials[unit.province], sources)
-            assert part == _defined_part(made, sources, tables), (str(position.phase), unit)
-            fleets_seen += 1
-            several += len(sources) > 1
+    for position, unit, code, plan in _fleets_with_sources(positions):
+        sources = plan.sources[unit.province]
+        made = made_table.get((code, unit.power))
+        if made is None:
+            made = listing._Made(unit.type, unit.location, unit.power, numbered)
+        part = made.convoy_part(plan.serials[unit.province], sources)
+        assert part == _defined_part(made, sources, tables), (str(position.phase), unit)
+        fleets_seen += 1
+        several += len(sources) > 1
     assert fleets_seen and several  # (fleets with one source and with several were met)
 
 
 def test_a_fresh_fleet_and_a_seasoned_one_give_the_same_parts() -> None:
     """A fleet's part made with no share kept (a new unit) and one made from kept shares are
     equal, and a full table of shares is emptied, not grown (bounded by ``_MAX_HEADS``)."""
-    positions = _movement_positions("classical", 5, 1915)
+    positions = movement_positions("classical", 5, 1915)
     variant = positions[0].variant
     numbered = listing._unit_places(variant)
     compared = 0
     seasoned: dict[tuple[int, str | None], listing._Made] = {}
-    for position in positions:
-        units = list(position.units.values())
-        codes = [numbered.code[unit.type, unit.location] for unit in units]
-        plan = listing._plan_convoys(variant, codes, numbered)
-        if plan is None:
-            continue
-        for unit, code in zip(units, codes, strict=True):
-            sources = plan.sources.get(unit.province)
-            if sources is None or unit.power is None:
-                continue
-            old = seasoned.get((code, unit.power))
-            if old is None:
-                old = seasoned[code, unit.power] = listing._Made(
-                    unit.type, unit.location, unit.power, numbered)
-            serials = plan.serials[unit.province]
-            fresh = listing._Made(unit.type, unit.location, unit.power, numbered)
-            assert old.convoy_part(serials, sources) == fresh.convoy_part(
-                serials, sources)
-            assert len(old.source_parts) <= listing._MAX_HEADS
-            compared += 1
+    for _, unit, code, plan in _fleets_with_sources(positions):
+        sources = plan.sources[unit.province]
+        old = seasoned.get((code, unit.power))
+        if old is None:
+            old = seasoned[code, unit.power] = listing._Made(
+                unit.type, unit.location, unit.power, numbered)
+        serials = plan.serials[unit.province]
+        fresh = listing._Made(unit.type, unit.location, unit.power, numbered)
+        assert old.convoy_part(serials, sources) == fresh.convoy_part(serials, sources)
+        assert len(old.source_parts) <= listing._MAX_HEADS
+        compared += 1
     assert compared
 
 
@@ -123,7 +108,7 @@ def test_a_fresh_fleet_and_a_seasoned_one_give_the_same_parts() -> None:
 def test_an_answers_fleets_are_those_it_changes(variant_name: str) -> None:
     """A convoy answer's fleets (their support reach kept per province) are those needed on
     some route and those that could support one of its moves by convoy."""
-    positions = _movement_positions(variant_name, 4, 1912)
+    positions = movement_positions(variant_name, 4, 1912)
     variant = positions[0].variant
     tables = tables_for(variant)
     answers = listing._convoy_answers(variant).answers
@@ -142,7 +127,7 @@ def test_the_reach_by_convoy_on_masks_is_the_map_tables(variant_name: str, seed:
     """Where an army could go by convoy through a group of fleets, with each fleet of the
     group left out in turn and with none, worked out on masks, is what the map's search by
     name finds."""
-    positions = _movement_positions(variant_name, seed, 1912)
+    positions = movement_positions(variant_name, seed, 1912)
     variant = positions[0].variant
     tables = tables_for(variant)
     numbered = listing._unit_places(variant)

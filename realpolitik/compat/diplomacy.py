@@ -889,7 +889,10 @@ class Game:
         if found or sent is not None:
             game = self.realpolitik_game
             try:
-                entries = game.submit(power, map(_order_found, found))
+                # (each support first named by its string carries its key: the engine
+                # need not find it again from the order's fields)
+                entries = game.submit_found(power, list(map(_order_found, found)),
+                                            list(map(table.key_of.get, texts)))
             except GameError as error:  # a power that takes no orders in this game
                 self.error.append(f"{holder.name}: {error}")
             else:

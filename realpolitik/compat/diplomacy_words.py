@@ -516,7 +516,7 @@ class _Given(Bounded[str, "tuple[str, str, Order] | None"]):
     supports: :meth:`ListingTexts.support_found`); None for a string not listed (not kept: it
     may be listed later). Bounded by :data:`_MAX_GIVEN`."""
 
-    __slots__ = ("named", "one_coast", "texts", "power")
+    __slots__ = ("named", "one_coast", "texts", "power", "key_of")
 
     def __init__(self, texts: ListingTexts, power: str, one_coast: Mapping[str, str] | None,
                  ) -> None:
@@ -527,23 +527,33 @@ class _Given(Bounded[str, "tuple[str, str, Order] | None"]):
         self.one_coast = one_coast
         """:attr:`ListingTexts.one_coast` if the supports without a coast it names are read
         as the supports with the coast (None if the rules require the coast)."""
+        self.key_of: dict[str, int] = {}
+        """A support's string in the table -> its support key (:meth:`ListingTexts.support_found`
+        finds it), for :meth:`Game.submit_found`; emptied with the table's older half."""
 
     def __missing__(self, text: str) -> tuple[str, str, Order] | None:
         one_coast = self.one_coast
         order = self.named.get(one_coast.get(text, text) if one_coast else text)
         found: tuple[str, str, Order] | None
         if order is None:  # (a support's string names its support when first given)
-            found = self.texts.support_found(self.power, text)
+            texts = self.texts
+            found = texts.support_found(self.power, text)
             if found is None:
                 return None
+            # (support_found found the key by this suffix; a key depends on the text alone)
+            key: int | None = texts.suffix_key[text[len(found[0]):]]
         else:
+            key = None
             words = text.split(" ", 2)  # (as _split_order, inline: once per string given)
             if len(words) < 2:  # WAIVE, for no unit: not a movement order (read and refused)
                 return None
             found = (f"{words[0]} {words[1]}", words[2] if len(words) > 2 else "", order)
         if len(self) >= self.bound:
             self._drop_older_half()
+            self.key_of.clear()  # (no more keys than strings added since)
         dict.__setitem__(self, text, found)  # (the bound is kept just above)
+        if key is not None:
+            self.key_of[text] = key
         return found
 
 

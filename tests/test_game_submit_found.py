@@ -1,0 +1,81 @@
+"""``Game.submit_found``: movement orders handed back as the listing's own values, supports with
+their keys, give what ``Game.submit`` gives; anything not listed (or a wrong key) is checked
+as ``submit`` checks it."""
+
+from __future__ import annotations
+
+import random
+
+from realpolitik.game import Game, SubmittedOrder
+from realpolitik.geography import UnitType
+from realpolitik.listing import movement_parts
+from realpolitik.orders import Move, Order, SupportHold, SupportMove
+
+
+def _found(game: Game, power: str, rng: random.Random) -> tuple[list[Order], list[int | None]]:
+    """One listed order per unit of ``power``, each support with its key (as the facade has
+    them), others with None; now and then a support without its key."""
+    parts = movement_parts(game.position)
+    assert parts is not None
+    orders: list[Order] = []
+    keys: list[int | None] = []
+    for unit in (parts.get(power) or {}).values():
+        supports = [(key, unit.support_of(key)) for key in unit.support_keys
+                    if key not in unit.spared and unit.support_of(key) is not None]
+        if supports and rng.random() < 0.6:
+            key, support = rng.choice(supports)
+            assert support is not None
+            orders.append(support)
+            keys.append(key if rng.random() < 0.9 else None)
+        else:
+            orders.append(rng.choice(unit.head + unit.convoys))
+            keys.append(None)
+    return orders, keys
+
+
+def _report(entries: tuple[SubmittedOrder, ...]) -> list[tuple[object, ...]]:
+    return [(e.order, e.error, e.text) for e in entries]
+
+
+def test_submit_found_agrees_with_submit_over_played_games() -> None:
+    rng = random.Random(7)
+    fast, slow = Game("classical"), Game("classical")
+    for _ in range(12):
+        if fast.end is not None:
+            break
+        for power in fast.powers_to_order():
+            if fast.position.phase.type.name == "MOVEMENT":
+                orders, keys = _found(fast, power, rng)
+                got = fast.submit_found(power, orders, keys)
+                want = slow.submit(power, orders)
+                assert _report(got) == _report(want)
+                assert fast.orders_stand(power) == slow.orders_stand(power)
+            else:
+                listed = [o for options in fast.legal_orders(power).values() for o in options[:1]]
+                fast.submit(power, listed)
+                slow.submit(power, listed)
+        fast.process()
+        slow.process()
+        assert fast.position == slow.position
+
+
+def test_submit_found_refuses_what_is_not_listed() -> None:
+    game = Game("classical")
+    parts = movement_parts(game.position)
+    assert parts is not None
+    unit = parts["france"]["par"]
+    key = next(k for k in unit.support_keys if unit.support_of(k) is not None)
+    support = unit.support_of(key)
+    assert isinstance(support, SupportHold | SupportMove)
+    other = next(k for k in unit.support_keys if k != key and unit.support_of(k) is not None)
+    # a listed support under another key, an order not listed, another power's unit
+    for orders, keys in (([support], [other]),
+                         ([Move(UnitType.ARMY, "par", "lon", power="france")], [None]),
+                         ([parts["germany"]["ber"].head[0]], [None])):
+        fast, slow = Game("classical"), Game("classical")
+        assert _report(fast.submit_found("france", orders, keys)) == \
+            _report(slow.submit("france", orders))
+        assert fast.orders_stand("france") == slow.orders_stand("france")
+    game.submit_found("france", [support], [key])
+    assert game.orders_stand("france")
+    assert game.orders_of("france")[0].order is support
