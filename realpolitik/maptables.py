@@ -324,34 +324,10 @@ class MapTables:
             found.append(names[bit.bit_length() - 1])
         return frozenset(found)
 
-    def convoy_reachable_by_name(self, origin: str, fleets: Iterable[str], without: str = "",
-                                 ) -> frozenset[str]:
-        """:meth:`convoy_reachable` searched by province name, set by set: the plain statement
-        the mask search must agree with (the tests compare them)."""
-        # (the search only ever steps between convoy spaces, so other provinces in ``fleets`` are
-        # never visited: no need to filter them out, which would cost a pass per call)
-        at_sea = fleets if isinstance(fleets, (set, frozenset)) else set(fleets)
-        start = self.shore_convoy_spaces.get(origin, frozenset()) & at_sea
-        if without in start:
-            start = start - {without}
-        seen = set(start)
-        seen.add(without)
-        todo = list(start)
-        shores: set[str] = set()
-        while todo:
-            here = todo.pop()
-            shores |= self.convoy_shores[here]
-            for nxt in self.convoy_adj[here]:
-                if nxt in at_sea and nxt not in seen:
-                    seen.add(nxt)
-                    todo.append(nxt)
-        shores.discard(origin)
-        return frozenset(shores)
-
     def _reachable_mask(self, origin: str, fleets: Iterable[str], without: str) -> int:
         """:meth:`convoy_reachable` as a mask of provinces (bit ``k``: ``provinces[k]``)."""
         # (on masks: provinces in ``fleets`` that are not convoy spaces have no bit, so they are
-        # never stepped on, as in :meth:`convoy_reachable_by_name`)
+        # never stepped on)
         convoy_bit = self._convoy_bit
         at_sea = 0
         for fleet in fleets:
