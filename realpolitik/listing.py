@@ -430,7 +430,7 @@ class _UnitPlaces:
     __slots__ = ("tables", "provinces", "province_id", "names", "code", "army_code",
                  "fleet_code", "province",
                  "occupant_at", "moves_at", "fleet_bit", "shore_seas", "convoy_near",
-                 "convoy_shores", "place_parts")
+                 "place_parts")
 
     def __init__(self, variant: Variant) -> None:
         tables = self.tables = tables_for(variant)
@@ -480,10 +480,6 @@ class _UnitPlaces:
         self.convoy_near: list[int] = [
             _mask_of(pid, tables.convoy_adj.get(name, ())) for name in places.provinces]
         """Province id -> the mask of the convoy spaces next to it, if it is one (else 0)."""
-        self.convoy_shores: list[int] = [
-            _mask_of(pid, tables.convoy_shores.get(name, ())) for name in places.provinces]
-        """Province id -> the mask of the shores next to it, if it is a convoy space (else 0):
-        where an army could be convoyed from or to through it."""
         self.place_parts: dict[tuple[UnitType, str], _PlaceParts] = {}
         """(unit type, location) -> its :data:`_PlaceParts`, made when a unit is first listed
         there (bounded by the map: an entry per place a unit may stand)."""
@@ -495,26 +491,6 @@ def _mask_of(province_id: Mapping[str, int], provinces: Iterable[str]) -> int:
     for province in provinces:
         mask |= 1 << province_id[province]
     return mask
-
-
-def _convoy_reach_mask(numbered: _UnitPlaces, army: str, fleets: int) -> int:
-    """The mask of the shores an army in the coastal province ``army`` could reach by convoy
-    through the fleets in the provinces of ``fleets`` (a group, or a group but one fleet): as
-    :meth:`MapTables.convoy_reachable` finds them, its own province left out."""
-    convoy_near, convoy_shores = numbered.convoy_near, numbered.convoy_shores
-    seen = frontier = numbered.shore_seas[numbered.army_code[army]] & fleets
-    shores = 0
-    while frontier:
-        near = 0
-        while frontier:
-            bit = frontier & -frontier
-            frontier ^= bit
-            index = bit.bit_length() - 1
-            near |= convoy_near[index]
-            shores |= convoy_shores[index]
-        frontier = near & fleets & ~seen
-        seen |= frontier
-    return shores & ~(1 << numbered.province_id[army])
 
 
 _unit_places: CacheSlot[Variant, _UnitPlaces] = CacheSlot(
@@ -1261,7 +1237,7 @@ class _Made:
             # costs several times more, and each (army, group, fleet) is new to it here)
             places = self.places
             pid = places.province_id
-            without = _convoy_reach_mask(places, army, answer.group_mask & ~(1 << pid[prov]))
+            without = places.tables.convoy_reach_mask(army, answer.group_mask & ~(1 << pid[prov]))
             for dest in supported:
                 if not without >> pid[dest] & 1:
                     spared.add(key_into[dest])

@@ -334,7 +334,14 @@ class MapTables:
             at_sea |= convoy_bit.get(fleet, 0)
         if without:
             at_sea &= ~convoy_bit.get(without, 0)
-        seen = frontier = self._shore_seas_mask.get(origin, 0) & at_sea
+        return self.convoy_reach_mask(origin, at_sea)
+
+    def convoy_reach_mask(self, origin: str, fleets: int) -> int:
+        """:meth:`convoy_reachable` on masks of provinces (bit ``k``: ``provinces[k]``, the
+        numbering of :func:`realpolitik.places.places_of`): ``fleets`` the mask of the
+        provinces holding a fleet; the mask of the shores reached. Only convoy spaces are
+        stepped on, whatever else ``fleets`` holds."""
+        seen = frontier = self._shore_seas_mask.get(origin, 0) & fleets
         if not frontier:
             return 0
         convoy_near, convoy_shores = self._convoy_near_mask, self._convoy_shores_mask
@@ -347,7 +354,7 @@ class MapTables:
                 index = bit.bit_length() - 1
                 near |= convoy_near[index]
                 shores |= convoy_shores[index]
-            frontier = near & at_sea & ~seen
+            frontier = near & fleets & ~seen
             seen |= frontier
         return shores & ~self._province_bit[origin]
 

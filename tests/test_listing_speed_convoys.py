@@ -141,7 +141,7 @@ def test_the_reach_by_convoy_on_masks_is_the_map_tables(variant_name: str, seed:
         for left_out in (None, *answer.group):
             fleets = answer.group_mask if left_out is None else (
                 answer.group_mask & ~(1 << pid[left_out]))
-            mask = listing._convoy_reach_mask(numbered, army, fleets)
+            mask = tables.convoy_reach_mask(army, fleets)
             got = frozenset(names[i] for i in range(len(names)) if mask >> i & 1)
             assert got == tables.convoy_reachable(army, answer.group, left_out or ""), (
                 army, left_out)
