@@ -68,7 +68,10 @@ def _board(position: Position, rules: Rules, orders: list[Order]) -> Board:
 def _attributes(board: Board) -> dict[str, object]:
     """Every attribute of the board, tables of one shared entry by that entry."""
     out: dict[str, object] = {}
-    for name in Board.__slots__:
+    # (compiled by mypyc, the class keeps its attributes' names in __mypyc_attrs__)
+    names = getattr(Board, "__slots__", None) or Board.__mypyc_attrs__  # type: ignore[attr-defined]
+    assert "kind" in names and "moves_into" in names
+    for name in names:
         if name == "_power":  # (made when first read)
             continue
         value = getattr(board, name)
