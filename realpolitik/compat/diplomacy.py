@@ -700,14 +700,28 @@ class Game:
                 retreating = self._retreats()[name]
                 out[name] = [d.unit.province.upper() for d in position.dislodged_of(power)
                              if unit_text(d.unit) in retreating]
-            elif counts[power] > 0:  # (its build sites, as the listing has them)
-                out[name] = [province_name(site) for site, orders
-                             in game.legal_orders(power).items() if isinstance(orders[0], Build)]
             else:
-                out[name] = [unit.province.upper() for unit in position.units_of(power)]
+                due = counts[power]
+                out[name] = self._winter_places(
+                    position, power, due, game.legal_orders(power) if due > 0 else {})
         for locs in out.values():
             locs.sort()
         return out
+
+    def _winter_places(self, position: Position, power: str, due: int,
+                       legal: Mapping[str, tuple[Order, ...]]) -> list[str]:
+        """Where ``power`` has something to order in an adjustment phase, sorted: its build
+        sites as its listing ``legal`` has them when it is due builds (``due`` > 0), else the
+        provinces of its units (read by get_orderable_locations and, made with the listing,
+        by get_all_possible_orders)."""
+        if due > 0:
+            province_name = self._texts.province_name
+            places = [province_name[site] for site, orders in legal.items()
+                      if isinstance(orders[0], Build)]
+        else:
+            places = [unit.province.upper() for unit in position.units_of(power)]
+        places.sort()
+        return places
 
     def _lookup(self, power: str) -> dict[str, Order]:
         """Order string -> order, for every legal order of ``power`` in the current phase."""
@@ -788,14 +802,8 @@ class Game:
         for power in game.powers_to_order():
             legal = game.legal_orders(power)
             if winter is not None:
-                if counts[power] > 0:  # (its build sites, as the listing has them)
-                    name_of = texts.province_name
-                    locs = [name_of[site] for site, orders in legal.items()
-                            if isinstance(orders[0], Build)]
-                else:
-                    locs = [unit.province.upper() for unit in cache.position.units_of(power)]
-                locs.sort()
-                winter[power.upper()] = locs
+                winter[power.upper()] = self._winter_places(cache.position, power,
+                                                            counts[power], legal)
             if kind is PhaseType.RETREATS:
                 # (the units with somewhere to go: the package disbands the others at once)
                 retreating = {unit[2:] for unit in self._retreats()[power.upper()]}
