@@ -349,12 +349,12 @@ class Board:
                     raise NotAsGiven  # a second order for the unit
                 followed[i] = support_move
                 kind[i] = SUPPORT_MOVE
-                to = support_move.destination
-                d = province_at[to]
+                d = province_at[support_move.destination]
                 if d not in moves_into and not explain:
                     # no unit moves where it is aimed (what it names is read only to explain it)
                     matched[i] = False
                     continue
+                to = support_move.destination  # (read again: most supports stop above)
                 t = target[i] = at.get(province_at[support_move.supported_location], -1)
                 dest_loc[i] = to
                 dest[i] = d

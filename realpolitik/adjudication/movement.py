@@ -397,17 +397,16 @@ class _Decided:
         b = board
         # (a loop: compress over map(value.__getitem__, ...) measures some 4,000 instructions
         # more a phase, each call of a list's __getitem__ through its wrapper being costly)
+        # (one pass over the moves: who moved, and whom each dislodged)
         went: list[int] = []
-        for i in b.moves:
-            if value[i]:  # (a move's decision is True when it succeeds)
-                went.append(i)
-        self.went = went
-        """The units that moved, by index."""
         moved = self.moved = [False] * b.n
         dislodged_by = [-1] * b.n
         dislodged: list[int] = []
         occupant, kind = b.occupant, b.kind
-        for i in went:
+        for i in b.moves:
+            if not value[i]:  # (a move's decision is True when it succeeds)
+                continue
+            went.append(i)
             moved[i] = True
             d = occupant[i]
             # (the unit there stays unless it moved: read from the decisions, as ``moved`` is
@@ -415,6 +414,8 @@ class _Decided:
             if d >= 0 and not (value[d] and kind[d] == MOVE):
                 dislodged_by[d] = i
                 dislodged.append(d)
+        self.went = went
+        """The units that moved, by index."""
         if len(dislodged) > 1:
             dislodged.sort()
         self.dislodged_by = dislodged_by
