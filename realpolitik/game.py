@@ -266,6 +266,45 @@ class _Pending:
         the phase is processed)."""
 
 
+class _Steps:
+    """What :meth:`Game.process` asks of the game's variant, setup and rules after every phase,
+    worked out once for them (they do not change while a game is played; a game whose variant,
+    setup or rules is replaced makes a new one: :meth:`Game._steps_now`)."""
+
+    __slots__ = ("variant", "setup", "rules", "asks_phase_notes", "asks_setup_events",
+                 "by_units", "per_power", "solo_target")
+
+    def __init__(self, variant: Variant, setup: Setup, rules: Rules) -> None:
+        self.variant = variant
+        self.setup = setup
+        self.rules = rules
+        hooks = type(variant.hooks)
+        self.asks_phase_notes = hooks.phase_notes is not VariantHooks.phase_notes
+        """The variant's own ``phase_notes`` hook (the default notes only annihilated units:
+        asked only when there are some)."""
+        self.asks_setup_events = bool(setup.neutral) \
+            or hooks.setup_events is not VariantHooks.setup_events
+        """The variant's own ``setup_events`` hook, or a setup with neutral powers (the
+        default hook has events only for those)."""
+        self.by_units = setup.players == 2 and rules.edition is Edition.R1971
+        """The 1914 game by the 1971 rules: won with 24 units on the board (else centres)."""
+        self.per_power = setup.victory_by == "power"
+        self.solo_target = setup.solo_centers or variant.solo_centers
+
+    def _made_from(self) -> tuple[Variant, Setup, Rules]:
+        return (self.variant, self.setup, self.rules)
+
+    def __eq__(self, other: object) -> bool:
+        # (all else is worked out from these: a copied game's steps equal the game's)
+        return isinstance(other, _Steps) and self._made_from() == other._made_from()
+
+    def __hash__(self) -> int:
+        return hash(self._made_from())
+
+    def __reduce__(self) -> Reduced:
+        return (_Steps, self._made_from())
+
+
 class Game:
     """A game of Diplomacy from its first phase to its end.
 
@@ -328,6 +367,7 @@ class Game:
         self._listed: dict[str, ListedOrders] = {}
         """Power -> its listed orders in ``_listed_for`` (position, rules), as submit asked."""
         self._listed_for: tuple[Position, Rules] | None = None
+        self._steps = _Steps(self.variant, self.setup, self.rules)
         self._position = self._initial_position()
         # the setup's events at the start itself (a variant may hand units to a power then)
         self._position = self._setup_events(self._position, self._position, [])
@@ -867,6 +907,14 @@ class Game:
 
     # -- processing -------------------------------------------------------------------------
 
+    def _steps_now(self) -> _Steps:
+        """The :class:`_Steps` of the game's variant, setup and rules as they are now."""
+        steps = self._steps
+        if steps.variant is not self.variant or steps.setup is not self.setup \
+                or steps.rules is not self.rules:
+            steps = self._steps = _Steps(self.variant, self.setup, self.rules)
+        return steps
+
     def process(self) -> Resolution:
         """Adjudicate the current phase with the orders given and move to the next phase.
 
@@ -880,7 +928,8 @@ class Game:
             raise GameError(f"the game is over ({self.end.summary})")
         position = self._position
         pending = self._pending
-        expected = self.powers_to_order()
+        steps = self._steps_now()
+        expected = self._powers_now()[1]
         disorder = () if all(map(pending.__contains__, expected)) \
             else tuple(filterfalse(pending.__contains__, expected))  # (no generator's cell)
         if disorder and position.phase.type is _MOVEMENT:
@@ -916,13 +965,9 @@ class Game:
                 all_listed = False
         resolution = adjudicate(position, orders, rules=self.rules, checked=all_listed)
         following = _next_position(position, resolution)
-        hooks = self.variant.hooks
-        # (the default hook notes only units annihilated: asked when there are some)
-        if type(hooks).phase_notes is not VariantHooks.phase_notes \
-                or annihilated_units(position, resolution):
-            notes.extend(hooks.phase_notes(position, resolution, following))
-        # (the default hook has events only for a setup with neutral powers: not asked else)
-        if self.setup.neutral or type(hooks).setup_events is not VariantHooks.setup_events:
+        if steps.asks_phase_notes or annihilated_units(position, resolution):
+            notes.extend(self.variant.hooks.phase_notes(position, resolution, following))
+        if steps.asks_setup_events:
             following = self._setup_events(position, following, notes)
         inactive = self.setup.inactive
         if inactive:  # (in civil disorder for the record: the inactive powers still in it)
@@ -938,7 +983,7 @@ class Game:
         self.history.append(_made_record(
             position, RecordedOrders(recorded, _listed_entry),
             resolution, disorder, tuple(notes) if notes else (), events))
-        self._check_end(position.phase)
+        self._check_end(position.phase, steps)
         return resolution
 
     def _unordered_retreats(self, position: Position, orders: list[Order],
@@ -987,17 +1032,14 @@ class Game:
                 self.eliminated.append(power)
                 notes.append(f"{self.variant.power_name(power)} is eliminated")
 
-    def _solo_target(self) -> int:
-        return self.setup.solo_centers or self.variant.solo_centers
-
-    def _check_end(self, last: Phase) -> None:
+    def _check_end(self, last: Phase, steps: _Steps) -> None:
         """Whether the game has ended on reaching the current position from a phase ``last``
-        (the phase just played)."""
+        (the phase just played); ``steps``: the game's :meth:`_steps_now`."""
         position = self._position
         if position.phase.type is _RETREATS:
             return
         # the 1914 game: 24 units on the board by the 1971 rules, 24 centres by later ones
-        by_units = self.setup.players == 2 and self.rules.edition is Edition.R1971
+        by_units = steps.by_units
         if by_units:
             # "24 units actually on the board" (1971 XIV.2): the units the player has once the
             # year's builds and removals are made, so judged when the next year begins (after
@@ -1009,8 +1051,8 @@ class Game:
             due = self.variant.calendar.centers_counted(last, position.phase)
         if due:
             victory = self.variant.hooks.victory(
-                position, self._teams(), self._solo_target(), count_units=by_units,
-                per_power=self.setup.victory_by == "power")
+                position, self._teams(), steps.solo_target, count_units=by_units,
+                per_power=steps.per_power)
             if victory is not None:
                 self._finish(EndKind.VICTORY, self.setup.teams[victory.team], victory.summary)
                 return
@@ -1084,5 +1126,5 @@ class Game:
 _GAME_FIELDS = ("variant", "policies", "rules", "setup", "seed", "end_year", "_random",
                 "history", "end", "eliminated", "civil_disorder", "coin_toss_winner",
                 "_power_set", "_team_of", "_pending", "_notes", "_draw_votes", "_powers_cache",
-                "_listed", "_listed_for", "_position")
+                "_listed", "_listed_for", "_steps", "_position")
 """Every field of a :class:`Game` (what a copy or a pickle carries: ``__getstate__``)."""
