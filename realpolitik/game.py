@@ -250,20 +250,21 @@ def _made_record(position: Position, orders: Mapping[str, tuple[SubmittedOrder, 
     return record
 
 
-class _Pending:
-    """One power's orders for the current phase, as given so far."""
+_Pending = tuple[tuple[SubmittedOrder, ...] | None, list[Order] | None]
+"""One power's orders for the current phase, as given so far: (entries, orders), a plain pair
+(one is made at every submit).
 
-    __slots__ = ("entries", "orders")
+- entries: what the power gave, in the order given (the report of :meth:`Game.submit`); None
+  when not made yet (:meth:`Game.submit_found` without a report: the orders' entries, made
+  when first read by :meth:`Game.orders_of`).
+- orders: the entries' orders when every one is a value legal as it stands in the current
+  position (listed by :func:`legal_orders`, or checked and read as given), so the adjudicator
+  takes them as given; None otherwise (each entry is then looked at when the phase is
+  processed). Never None when the entries are.
+"""
 
-    def __init__(self, entries: tuple[SubmittedOrder, ...] = (),
-                 orders: list[Order] | None = None) -> None:
-        self.entries = entries
-        """What the power gave, in the order given (the report of :meth:`Game.submit`)."""
-        self.orders = orders
-        """The entries' orders when every one is a value legal as it stands in the current
-        position (listed by :func:`legal_orders`, or checked and read as given), so the
-        adjudicator takes them as given; None otherwise (each entry is then looked at when
-        the phase is processed)."""
+_NO_ORDERS: _Pending = ((), None)
+"""The orders of a power that gave none."""
 
 
 class _Steps:
@@ -488,7 +489,14 @@ class Game:
     def orders_of(self, power: str) -> tuple[SubmittedOrder, ...]:
         """The orders ``power`` has given for the current phase so far."""
         pending = self._pending.get(power)
-        return pending.entries if pending else ()
+        if pending is None:
+            return ()
+        entries, orders = pending
+        if entries is None:  # (given without a report: made now, once)
+            assert orders is not None
+            entries = tuple(map(_listed_entry, orders))
+            self._pending[power] = (entries, orders)
+        return entries
 
     def orders_stand(self, power: str) -> bool:
         """True if ``power``'s orders for the current phase were given as values and every
@@ -497,7 +505,7 @@ class Game:
         as text, or some order refused or read otherwise: :meth:`orders_of` says which). A
         cheaper answer than reading each entry's ``error``."""
         pending = self._pending.get(power)
-        return pending is not None and pending.orders is not None
+        return pending is not None and pending[1] is not None
 
     def has_submitted(self, power: str) -> bool:
         """True if ``power`` has given orders (possibly none) for the current phase."""
@@ -555,22 +563,23 @@ class Game:
                 entries, as_given = self._checked_values(given, is_listed)
                 if as_given:  # (no order illegal, none read otherwise than given)
                     listed = given
-        pending = self._pending.get(power)
-        if pending is None or replace_all:
-            self._pending[power] = _Pending(entries, listed)
+        if replace_all or power not in self._pending:
+            self._pending[power] = (entries, listed)
         else:
+            earlier = self.orders_of(power)
             # (a waive is for no unit: it neither replaces nor is replaced)
             new_units = {unit_key(e.order) for e in entries if e.order is not None} - {None}
-            kept = tuple(e for e in pending.entries
+            kept = tuple(e for e in earlier
                          if e.order is None or unit_key(e.order) not in new_units)
-            both = None if pending.orders is None or listed is None \
+            both = None if self._pending[power][1] is None or listed is None \
                 else [e.order for e in kept if e.order is not None] + listed
-            self._pending[power] = _Pending(kept + entries, both)
+            self._pending[power] = (kept + entries, both)
         self.civil_disorder.discard(power)
         return entries
 
     def submit_found(self, power: str, orders: Sequence[Order],
-                     support_keys: Sequence[int | None]) -> tuple[SubmittedOrder, ...]:
+                     support_keys: Sequence[int | None], *, report: bool = True,
+                     ) -> tuple[SubmittedOrder, ...]:
         """:meth:`submit` of movement orders given back as the listing's own values, with the
         support key (:meth:`MapTables.support_key`) of each support the caller knows (None
         for any other order, or a support whose key it does not know); same result.
@@ -581,6 +590,11 @@ class Game:
         looks. An order not found so (not listed, not the listing's own value, a key that is
         not its own, any phase but movement) sends the whole call to :meth:`submit`, which
         checks every order: nothing unlisted is ever taken as listed.
+
+        With ``report=False``, when every order is found so, no entry is made (a caller that
+        does not read them saves one object per order): ``()`` is returned, and
+        :meth:`orders_stand` is True (:meth:`orders_of` makes the entries if asked). Otherwise
+        the report is what :meth:`submit` returns.
 
         :raises GameError: as :meth:`submit`.
         """
@@ -609,8 +623,12 @@ class Game:
             if not holds(order):
                 return self.submit(power, orders)
         listed = list(orders)
+        if not report:  # (the entries made only if read: orders_of)
+            self._pending[power] = (None, listed)
+            self.civil_disorder.discard(power)
+            return ()
         entries = tuple(map(_listed_entry, listed))
-        self._pending[power] = _Pending(entries, listed)
+        self._pending[power] = (entries, listed)
         self.civil_disorder.discard(power)
         return entries
 
@@ -646,19 +664,19 @@ class Game:
                 continue
             self._check_can_order(power)
             submitted = tuple(_mark_replaced([self._entry(e) for e in entries]))
-            self._pending[power] = _Pending(submitted)
+            self._pending[power] = (submitted, None)
             self.civil_disorder.discard(power)
             out[power] = submitted
         for power in sheet.powers_named:
             if power not in out:
                 self._check_can_order(power)
-                self._pending[power] = _Pending()
+                self._pending[power] = _NO_ORDERS
                 out[power] = ()
         return out
 
     def restore_orders(self, power: str, entries: Iterable[SubmittedOrder]) -> None:
         """Put back orders recorded earlier (a saved game), as given, without checking them."""
-        self._pending[power] = _Pending(tuple(entries))
+        self._pending[power] = (tuple(entries), None)
 
     def note(self, text: str) -> None:
         """Record an event of the current phase outside the orders (the server notes the lots
@@ -940,15 +958,15 @@ class Game:
         recorded: dict[str, tuple[SubmittedOrder, ...] | list[Order]] = {}
         # Orders that legal_orders listed need no second check: tell the adjudicator so.
         all_listed = True
-        for power, given in pending.items():
-            listed = given.orders
+        for power, (given, listed) in pending.items():
             if listed is not None:  # every entry legal as it stands: nothing to leave out
                 orders += listed
                 recorded[power] = listed
                 continue
-            recorded[power] = given.entries
+            assert given is not None  # (made when the orders are not all legal as given)
+            recorded[power] = given
             all_listed = False
-            for entry in given.entries:
+            for entry in given:
                 if entry.order is None or entry.error_kind == REPLACED:
                     continue
                 if entry.error_kind == "illegal" and isinstance(entry.order, Build | Waive) \
