@@ -450,15 +450,18 @@ class Game:
         """:meth:`_powers_now` worked out (apart from the cache's test: the comprehensions'
         cells are made only when it is worked out, not at each of the phase's questions)."""
         with_units = position.powers_with_units()
+        # A power is in while it has units, supply centres or dislodged units: set operations
+        # rather than a question per power (the centre counts are carried from a position to
+        # the next, so seldom counted here).
+        present = with_units.union(position.center_counts())
+        if position.dislodged:
+            present = present.union([d.unit.power for d in position.dislodged])
         if eliminated:
-            active = tuple(p for p in self.powers if p not in eliminated and (
-                p in with_units or position.centers_of(p) or position.dislodged_of(p)))
-        else:  # (no power is out yet: one with units is in, and most powers have units)
-            active = tuple(p for p in self.powers if p in with_units or position.centers_of(p)
-                           or position.dislodged_of(p))
+            present = present.difference(eliminated)
+        active = tuple(filter(present.__contains__, self.powers))
         kind = position.phase.type
         if kind is _MOVEMENT:
-            to_order = tuple(p for p in active if p in with_units)
+            to_order = tuple(filter(with_units.__contains__, active))
         elif kind is _RETREATS:
             to_order = tuple(sorted({d.unit.power for d in position.dislodged}))
         else:

@@ -122,3 +122,27 @@ def test_the_start_names_each_power_with_the_variant_s_own_id_object() -> None:
         same = {id(p) for p in variant.power_ids}
         assert all(id(u.power) in same for u in variant.start_units)
         assert all(id(p) in same for p in variant.start_centers.values())
+
+
+def test_the_powers_in_the_game_are_the_plain_rule_in_every_phase() -> None:
+    """``active_powers`` (set operations over the powers with units, the centre counts and the
+    dislodged) and ``powers_to_order`` equal the rule asked power by power, in every phase of
+    random games played long enough for powers to be eliminated."""
+    variant = load_variant("classical")
+    eliminated_seen = False
+    for seed in range(3):
+        rng = random.Random(seed)
+        game = Game(variant, seed=seed)
+        while game.end is None and game.phase.year <= 1925:
+            position = game.position
+            plain = tuple(p for p in game.powers if p not in game.eliminated and (
+                position.units_of(p) or position.centers_of(p) or position.dislodged_of(p)))
+            assert game.active_powers() == plain
+            if position.phase.type.name == "MOVEMENT":
+                assert game.powers_to_order() == tuple(p for p in plain if position.units_of(p))
+            eliminated_seen = eliminated_seen or bool(game.eliminated)
+            for power in game.powers_to_order():
+                listed = game.legal_orders(power)
+                game.submit(power, [rng.choice(options) for options in listed.values()])
+            game.process()
+    assert eliminated_seen
