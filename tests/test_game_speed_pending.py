@@ -146,3 +146,21 @@ def test_the_powers_in_the_game_are_the_plain_rule_in_every_phase() -> None:
                 game.submit(power, [rng.choice(options) for options in listed.values()])
             game.process()
     assert eliminated_seen
+
+
+def test_adjustment_counts_with_neutral_units_are_centres_less_units() -> None:
+    """A board with neutral units (Colonial Winters' start) goes past the fast count (a unit
+    of no power has no entry) to the general one: centres less units, for every power."""
+    from collections import Counter
+
+    from realpolitik.legality import adjustment_counts
+    from realpolitik.position import NEUTRAL, Position
+
+    variant = load_variant("colonial_winters")
+    start = Position.initial(variant)
+    assert any(unit.power == NEUTRAL for unit in start.units.values())
+    winter = start.replace(phase=variant.calendar.parse_phase("W1871A"))
+    units = Counter(unit.power for unit in winter.units.values())
+    centres = Counter(winter.centers.values())
+    assert adjustment_counts(winter) == {
+        power: centres[power] - units[power] for power in variant.power_ids}
