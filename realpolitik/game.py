@@ -250,20 +250,60 @@ def _made_record(position: Position, orders: Mapping[str, tuple[SubmittedOrder, 
     return record
 
 
-class _Pending:
-    """One power's orders for the current phase, as given so far."""
+_Pending = tuple[tuple[SubmittedOrder, ...] | None, list[Order] | None]
+"""One power's orders for the current phase, as given so far: (entries, orders), a plain pair
+(one is made at every submit).
 
-    __slots__ = ("entries", "orders")
+- entries: what the power gave, in the order given (the report of :meth:`Game.submit`); None
+  when not made yet (:meth:`Game.submit_found` without a report: the orders' entries, made
+  when first read by :meth:`Game.orders_of`).
+- orders: the entries' orders when every one is a value legal as it stands in the current
+  position (listed by :func:`legal_orders`, or checked and read as given), so the adjudicator
+  takes them as given; None otherwise (each entry is then looked at when the phase is
+  processed). Never None when the entries are.
+"""
 
-    def __init__(self, entries: tuple[SubmittedOrder, ...] = (),
-                 orders: list[Order] | None = None) -> None:
-        self.entries = entries
-        """What the power gave, in the order given (the report of :meth:`Game.submit`)."""
-        self.orders = orders
-        """The entries' orders when every one is a value legal as it stands in the current
-        position (listed by :func:`legal_orders`, or checked and read as given), so the
-        adjudicator takes them as given; None otherwise (each entry is then looked at when
-        the phase is processed)."""
+_NO_ORDERS: _Pending = ((), None)
+"""The orders of a power that gave none."""
+
+
+class _Steps:
+    """What :meth:`Game.process` asks of the game's variant, setup and rules after every phase,
+    worked out once for them (they do not change while a game is played; a game whose variant,
+    setup or rules is replaced makes a new one: :meth:`Game._steps_now`)."""
+
+    __slots__ = ("variant", "setup", "rules", "asks_phase_notes", "asks_setup_events",
+                 "by_units", "per_power", "solo_target")
+
+    def __init__(self, variant: Variant, setup: Setup, rules: Rules) -> None:
+        self.variant = variant
+        self.setup = setup
+        self.rules = rules
+        hooks = type(variant.hooks)
+        self.asks_phase_notes = hooks.phase_notes is not VariantHooks.phase_notes
+        """The variant's own ``phase_notes`` hook (the default notes only annihilated units:
+        asked only when there are some)."""
+        self.asks_setup_events = bool(setup.neutral) \
+            or hooks.setup_events is not VariantHooks.setup_events
+        """The variant's own ``setup_events`` hook, or a setup with neutral powers (the
+        default hook has events only for those)."""
+        self.by_units = setup.players == 2 and rules.edition is Edition.R1971
+        """The 1914 game by the 1971 rules: won with 24 units on the board (else centres)."""
+        self.per_power = setup.victory_by == "power"
+        self.solo_target = setup.solo_centers or variant.solo_centers
+
+    def _made_from(self) -> tuple[Variant, Setup, Rules]:
+        return (self.variant, self.setup, self.rules)
+
+    def __eq__(self, other: object) -> bool:
+        # (all else is worked out from these: a copied game's steps equal the game's)
+        return isinstance(other, _Steps) and self._made_from() == other._made_from()
+
+    def __hash__(self) -> int:
+        return hash(self._made_from())
+
+    def __reduce__(self) -> Reduced:
+        return (_Steps, self._made_from())
 
 
 class Game:
@@ -328,6 +368,7 @@ class Game:
         self._listed: dict[str, ListedOrders] = {}
         """Power -> its listed orders in ``_listed_for`` (position, rules), as submit asked."""
         self._listed_for: tuple[Position, Rules] | None = None
+        self._steps = _Steps(self.variant, self.setup, self.rules)
         self._position = self._initial_position()
         # the setup's events at the start itself (a variant may hand units to a power then)
         self._position = self._setup_events(self._position, self._position, [])
@@ -409,15 +450,18 @@ class Game:
         """:meth:`_powers_now` worked out (apart from the cache's test: the comprehensions'
         cells are made only when it is worked out, not at each of the phase's questions)."""
         with_units = position.powers_with_units()
+        # A power is in while it has units, supply centres or dislodged units: set operations
+        # rather than a question per power (the centre counts are carried from a position to
+        # the next, so seldom counted here).
+        present = with_units.union(position.center_counts())
+        if position.dislodged:
+            present = present.union([d.unit.power for d in position.dislodged])
         if eliminated:
-            active = tuple(p for p in self.powers if p not in eliminated and (
-                p in with_units or position.centers_of(p) or position.dislodged_of(p)))
-        else:  # (no power is out yet: one with units is in, and most powers have units)
-            active = tuple(p for p in self.powers if p in with_units or position.centers_of(p)
-                           or position.dislodged_of(p))
+            present = present.difference(eliminated)
+        active = tuple(filter(present.__contains__, self.powers))
         kind = position.phase.type
         if kind is _MOVEMENT:
-            to_order = tuple(p for p in active if p in with_units)
+            to_order = tuple(filter(with_units.__contains__, active))
         elif kind is _RETREATS:
             to_order = tuple(sorted({d.unit.power for d in position.dislodged}))
         else:
@@ -448,7 +492,14 @@ class Game:
     def orders_of(self, power: str) -> tuple[SubmittedOrder, ...]:
         """The orders ``power`` has given for the current phase so far."""
         pending = self._pending.get(power)
-        return pending.entries if pending else ()
+        if pending is None:
+            return ()
+        entries, orders = pending
+        if entries is None:  # (given without a report: made now, once)
+            assert orders is not None
+            entries = tuple(map(_listed_entry, orders))
+            self._pending[power] = (entries, orders)
+        return entries
 
     def orders_stand(self, power: str) -> bool:
         """True if ``power``'s orders for the current phase were given as values and every
@@ -457,7 +508,7 @@ class Game:
         as text, or some order refused or read otherwise: :meth:`orders_of` says which). A
         cheaper answer than reading each entry's ``error``."""
         pending = self._pending.get(power)
-        return pending is not None and pending.orders is not None
+        return pending is not None and pending[1] is not None
 
     def has_submitted(self, power: str) -> bool:
         """True if ``power`` has given orders (possibly none) for the current phase."""
@@ -515,22 +566,23 @@ class Game:
                 entries, as_given = self._checked_values(given, is_listed)
                 if as_given:  # (no order illegal, none read otherwise than given)
                     listed = given
-        pending = self._pending.get(power)
-        if pending is None or replace_all:
-            self._pending[power] = _Pending(entries, listed)
+        if replace_all or power not in self._pending:
+            self._pending[power] = (entries, listed)
         else:
+            earlier = self.orders_of(power)
             # (a waive is for no unit: it neither replaces nor is replaced)
             new_units = {unit_key(e.order) for e in entries if e.order is not None} - {None}
-            kept = tuple(e for e in pending.entries
+            kept = tuple(e for e in earlier
                          if e.order is None or unit_key(e.order) not in new_units)
-            both = None if pending.orders is None or listed is None \
+            both = None if self._pending[power][1] is None or listed is None \
                 else [e.order for e in kept if e.order is not None] + listed
-            self._pending[power] = _Pending(kept + entries, both)
+            self._pending[power] = (kept + entries, both)
         self.civil_disorder.discard(power)
         return entries
 
     def submit_found(self, power: str, orders: Sequence[Order],
-                     support_keys: Sequence[int | None]) -> tuple[SubmittedOrder, ...]:
+                     support_keys: Sequence[int | None], *, report: bool = True,
+                     ) -> tuple[SubmittedOrder, ...]:
         """:meth:`submit` of movement orders given back as the listing's own values, with the
         support key (:meth:`MapTables.support_key`) of each support the caller knows (None
         for any other order, or a support whose key it does not know); same result.
@@ -541,6 +593,11 @@ class Game:
         looks. An order not found so (not listed, not the listing's own value, a key that is
         not its own, any phase but movement) sends the whole call to :meth:`submit`, which
         checks every order: nothing unlisted is ever taken as listed.
+
+        With ``report=False``, when every order is found so, no entry is made (a caller that
+        does not read them saves one object per order): ``()`` is returned, and
+        :meth:`orders_stand` is True (:meth:`orders_of` makes the entries if asked). Otherwise
+        the report is what :meth:`submit` returns.
 
         :raises GameError: as :meth:`submit`.
         """
@@ -569,8 +626,12 @@ class Game:
             if not holds(order):
                 return self.submit(power, orders)
         listed = list(orders)
+        if not report:  # (the entries made only if read: orders_of)
+            self._pending[power] = (None, listed)
+            self.civil_disorder.discard(power)
+            return ()
         entries = tuple(map(_listed_entry, listed))
-        self._pending[power] = _Pending(entries, listed)
+        self._pending[power] = (entries, listed)
         self.civil_disorder.discard(power)
         return entries
 
@@ -606,19 +667,19 @@ class Game:
                 continue
             self._check_can_order(power)
             submitted = tuple(_mark_replaced([self._entry(e) for e in entries]))
-            self._pending[power] = _Pending(submitted)
+            self._pending[power] = (submitted, None)
             self.civil_disorder.discard(power)
             out[power] = submitted
         for power in sheet.powers_named:
             if power not in out:
                 self._check_can_order(power)
-                self._pending[power] = _Pending()
+                self._pending[power] = _NO_ORDERS
                 out[power] = ()
         return out
 
     def restore_orders(self, power: str, entries: Iterable[SubmittedOrder]) -> None:
         """Put back orders recorded earlier (a saved game), as given, without checking them."""
-        self._pending[power] = _Pending(tuple(entries))
+        self._pending[power] = (tuple(entries), None)
 
     def note(self, text: str) -> None:
         """Record an event of the current phase outside the orders (the server notes the lots
@@ -867,6 +928,14 @@ class Game:
 
     # -- processing -------------------------------------------------------------------------
 
+    def _steps_now(self) -> _Steps:
+        """The :class:`_Steps` of the game's variant, setup and rules as they are now."""
+        steps = self._steps
+        if steps.variant is not self.variant or steps.setup is not self.setup \
+                or steps.rules is not self.rules:
+            steps = self._steps = _Steps(self.variant, self.setup, self.rules)
+        return steps
+
     def process(self) -> Resolution:
         """Adjudicate the current phase with the orders given and move to the next phase.
 
@@ -880,7 +949,8 @@ class Game:
             raise GameError(f"the game is over ({self.end.summary})")
         position = self._position
         pending = self._pending
-        expected = self.powers_to_order()
+        steps = self._steps_now()
+        expected = self._powers_now()[1]
         disorder = () if all(map(pending.__contains__, expected)) \
             else tuple(filterfalse(pending.__contains__, expected))  # (no generator's cell)
         if disorder and position.phase.type is _MOVEMENT:
@@ -891,15 +961,15 @@ class Game:
         recorded: dict[str, tuple[SubmittedOrder, ...] | list[Order]] = {}
         # Orders that legal_orders listed need no second check: tell the adjudicator so.
         all_listed = True
-        for power, given in pending.items():
-            listed = given.orders
+        for power, (given, listed) in pending.items():
             if listed is not None:  # every entry legal as it stands: nothing to leave out
                 orders += listed
                 recorded[power] = listed
                 continue
-            recorded[power] = given.entries
+            assert given is not None  # (made when the orders are not all legal as given)
+            recorded[power] = given
             all_listed = False
-            for entry in given.entries:
+            for entry in given:
                 if entry.order is None or entry.error_kind == REPLACED:
                     continue
                 if entry.error_kind == "illegal" and isinstance(entry.order, Build | Waive) \
@@ -916,13 +986,9 @@ class Game:
                 all_listed = False
         resolution = adjudicate(position, orders, rules=self.rules, checked=all_listed)
         following = _next_position(position, resolution)
-        hooks = self.variant.hooks
-        # (the default hook notes only units annihilated: asked when there are some)
-        if type(hooks).phase_notes is not VariantHooks.phase_notes \
-                or annihilated_units(position, resolution):
-            notes.extend(hooks.phase_notes(position, resolution, following))
-        # (the default hook has events only for a setup with neutral powers: not asked else)
-        if self.setup.neutral or type(hooks).setup_events is not VariantHooks.setup_events:
+        if steps.asks_phase_notes or annihilated_units(position, resolution):
+            notes.extend(self.variant.hooks.phase_notes(position, resolution, following))
+        if steps.asks_setup_events:
             following = self._setup_events(position, following, notes)
         inactive = self.setup.inactive
         if inactive:  # (in civil disorder for the record: the inactive powers still in it)
@@ -938,7 +1004,7 @@ class Game:
         self.history.append(_made_record(
             position, RecordedOrders(recorded, _listed_entry),
             resolution, disorder, tuple(notes) if notes else (), events))
-        self._check_end(position.phase)
+        self._check_end(position.phase, steps)
         return resolution
 
     def _unordered_retreats(self, position: Position, orders: list[Order],
@@ -987,17 +1053,14 @@ class Game:
                 self.eliminated.append(power)
                 notes.append(f"{self.variant.power_name(power)} is eliminated")
 
-    def _solo_target(self) -> int:
-        return self.setup.solo_centers or self.variant.solo_centers
-
-    def _check_end(self, last: Phase) -> None:
+    def _check_end(self, last: Phase, steps: _Steps) -> None:
         """Whether the game has ended on reaching the current position from a phase ``last``
-        (the phase just played)."""
+        (the phase just played); ``steps``: the game's :meth:`_steps_now`."""
         position = self._position
         if position.phase.type is _RETREATS:
             return
         # the 1914 game: 24 units on the board by the 1971 rules, 24 centres by later ones
-        by_units = self.setup.players == 2 and self.rules.edition is Edition.R1971
+        by_units = steps.by_units
         if by_units:
             # "24 units actually on the board" (1971 XIV.2): the units the player has once the
             # year's builds and removals are made, so judged when the next year begins (after
@@ -1009,8 +1072,8 @@ class Game:
             due = self.variant.calendar.centers_counted(last, position.phase)
         if due:
             victory = self.variant.hooks.victory(
-                position, self._teams(), self._solo_target(), count_units=by_units,
-                per_power=self.setup.victory_by == "power")
+                position, self._teams(), steps.solo_target, count_units=by_units,
+                per_power=steps.per_power)
             if victory is not None:
                 self._finish(EndKind.VICTORY, self.setup.teams[victory.team], victory.summary)
                 return
@@ -1084,5 +1147,5 @@ class Game:
 _GAME_FIELDS = ("variant", "policies", "rules", "setup", "seed", "end_year", "_random",
                 "history", "end", "eliminated", "civil_disorder", "coin_toss_winner",
                 "_power_set", "_team_of", "_pending", "_notes", "_draw_votes", "_powers_cache",
-                "_listed", "_listed_for", "_position")
+                "_listed", "_listed_for", "_steps", "_position")
 """Every field of a :class:`Game` (what a copy or a pickle carries: ``__getstate__``)."""

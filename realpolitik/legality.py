@@ -175,14 +175,27 @@ def _count_adjustments(position: Position) -> MappingProxyType[str, int]:
     power_ids = position.variant.power_ids
     counts = dict.fromkeys(power_ids, 0)
     counts.update(position.center_counts())  # (counted once: the victory check reads them too)
-    count = counts.get
-    for unit in position.units.values():
-        power = unit.power
-        counts[power] = count(power, 0) - 1
+    try:
+        for unit in position.units.values():
+            counts[unit.power] -= 1  # (every power has its entry: no ``get`` call a unit)
+    except KeyError:  # a unit of no power (a neutral one): counted again, such owners kept
+        counts = _counted_with_others(position, power_ids)
     if len(counts) != len(power_ids):  # (a centre or unit of no power: not counted)
         counts = _of_powers(counts, power_ids)
     # (read only: the one copy every reader shares)
     return MappingProxyType(position.variant.hooks.adjustments(position, counts))
+
+
+def _counted_with_others(position: Position, power_ids: tuple[str, ...]) -> dict[str, int]:
+    """Centres less units of every owner, powers or not (:func:`_count_adjustments` when a
+    unit of no power stands on the board)."""
+    counts = dict.fromkeys(power_ids, 0)
+    counts.update(position.center_counts())
+    count = counts.get
+    for unit in position.units.values():
+        power = unit.power
+        counts[power] = count(power, 0) - 1
+    return counts
 
 
 def _of_powers(counts: dict[str, int], power_ids: tuple[str, ...]) -> dict[str, int]:

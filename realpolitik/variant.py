@@ -673,6 +673,11 @@ def _load_folder(folder: Path) -> Variant:
                 )
             power_names[key] = power.id
     power_ids = {p.id for p in powers}
+    # Each power's id as one string object wherever the variant names the power (its start
+    # units and centres, which every later unit and centre owner is copied from): equal
+    # strings that are not the same object are compared character by character at every
+    # dictionary look-up keyed by power, in every phase of every game.
+    same_id = {p.id: p.id for p in powers}
     if not powers:
         raise VariantError("no [[powers]] are listed", file="variant.toml")
 
@@ -694,13 +699,13 @@ def _load_folder(folder: Path) -> Variant:
     except ValueError as exc:
         raise VariantError(f"[variant] start: {exc}", file="variant.toml",
                            line=lines.of("variant", "start")) from None
-    start_units = _load_start_units(data.get("start", {}), the_map, power_ids, lines)
+    start_units = _load_start_units(data.get("start", {}), the_map, same_id, lines)
     start_centers: dict[str, str] = {}
     given_centers = data.get("start_centers")
     if given_centers is None:
         for province in provinces.values():
             if province.home_of is not None and province.is_supply_center:
-                start_centers[province.id] = province.home_of
+                start_centers[province.id] = same_id.get(province.home_of, province.home_of)
     else:
         for power_id, centers in given_centers.items():
             if power_id not in power_ids:
@@ -712,7 +717,7 @@ def _load_folder(folder: Path) -> Variant:
                         f"[start_centers] {power_id}: {center!r} is not a supply centre",
                         file="variant.toml", line=lines.of("start_centers", power_id),
                     )
-                start_centers[center] = power_id
+                start_centers[center] = same_id[power_id]
 
     rules = read_variant_rules(data, text, the_map, frozenset(power_ids))
     taken = {province_of(u.location) for u in start_units}
@@ -1113,8 +1118,10 @@ def _check_connected(the_map: Map) -> None:
 
 
 def _load_start_units(
-    start: Mapping[str, Any], the_map: Map, power_ids: set[str], lines: TomlLines
+    start: Mapping[str, Any], the_map: Map, power_ids: Mapping[str, str], lines: TomlLines
 ) -> tuple[StartUnit, ...]:
+    """The ``[start]`` units; ``power_ids``: each power's id -> that id as the variant holds
+    it (the units name their power with the same string object)."""
     units: list[StartUnit] = []
     taken: dict[str, str] = {}
     for power_id, entries in start.items():
@@ -1145,5 +1152,5 @@ def _load_start_units(
                     file="variant.toml", line=lines.of("start", power_id),
                 )
             taken[province] = power_id
-            units.append(StartUnit(power_id, unit_type, location))
+            units.append(StartUnit(power_ids[power_id], unit_type, location))
     return tuple(units)
