@@ -428,7 +428,7 @@ class _UnitPlaces:
     variant, sized by its map (a code per location and unit type at most)."""
 
     __slots__ = ("tables", "provinces", "province_id", "names", "code", "army_code",
-                 "fleet_code", "province",
+                 "fleet_code", "province", "made_keys",
                  "occupant_at", "moves_at", "fleet_bit", "shore_seas", "convoy_near",
                  "place_parts")
 
@@ -452,6 +452,14 @@ class _UnitPlaces:
         """Location -> the code of a fleet there."""
         self.province: list[int] = [pid[province_of(loc)] for _, loc in standing]
         """Code -> the id of the unit's province."""
+        self.made_keys: dict[str, list[object]] = {
+            power: list(range(number * len(standing), (number + 1) * len(standing)))
+            for number, power in enumerate(variant.power_ids)}
+        """Power of the variant -> code -> the key of that unit's :class:`_Made` in
+        :data:`_made_of` (an int, the same object every phase: cheaper to hash and compare
+        than a (code, power) tuple made per unit, in either build). A power the variant does
+        not name is keyed by such a tuple (:func:`_made_key`). Sized by the map and the
+        powers."""
         self.occupant_at: list[tuple[int, object]] = [
             (prov_id, tables.occupant_keys[key])
             for prov_id, key in zip(self.province, standing, strict=True)]
@@ -485,6 +493,12 @@ class _UnitPlaces:
         there (bounded by the map: an entry per place a unit may stand)."""
 
 
+def _made_key(numbered: _UnitPlaces, code: int, power: str) -> object:
+    """The key in :data:`_made_of` of the unit of code ``code`` and power ``power``."""
+    row = numbered.made_keys.get(power)
+    return row[code] if row is not None else (code, power)
+
+
 def _mask_of(province_id: Mapping[str, int], provinces: Iterable[str]) -> int:
     """The mask of ``provinces`` (bit ``k``: province id ``k``)."""
     mask = 0
@@ -498,32 +512,42 @@ _unit_places: CacheSlot[Variant, _UnitPlaces] = CacheSlot(
 """The variant's :class:`_UnitPlaces` (sized by its map)."""
 
 
-class _ConvoyAnswer(NamedTuple):
+class _ConvoyAnswer:
     """:meth:`MapTables.convoy_reach`'s answer for one army and group of fleets, numbered and
-    indexed the way the listing reads it."""
+    indexed the way the listing reads it. A plain class with slots, not a named tuple:
+    compiled, its fields are read from the native struct (a named tuple's are generic
+    attribute look-ups through a property, some 200 instructions each); interpreted, a slot is
+    the cheaper read too."""
 
-    serial: int
-    """A number never given to another answer: a fleet's convoys and the supports it must
-    leave out are kept under the serials of the answers they were made from
-    (:meth:`_Made.convoy_part`)."""
-    reach: frozenset[str]
-    """The coastal provinces the army could reach by convoy."""
-    by_convoy: tuple[tuple[str, Mover, int], ...]
-    """(province, move, support key) of its moves by convoy to provinces not next to it."""
-    key_into: dict[str, int]
-    """Province -> the support key of its move by convoy there, for those moves."""
-    pairs_of: dict[str, tuple[tuple[str, str], ...]]
-    """Fleet -> the (army province, destination) pairs it is needed to convoy on some route,
-    sorted, each once."""
-    fleets: frozenset[str]
-    """The fleets of the group whose orders the answer changes: those needed on some route
-    (they may convoy) and those that could support a move by convoy (they may have to leave
-    the support out, 6.D.31). The others' orders are as if the army were not there, so a big
-    group's fleets are not all looked at for every army next to it."""
-    group: frozenset[str]
-    """The group of fleets (their provinces) the answer is for."""
-    group_mask: int
-    """The same, as a mask of provinces."""
+    __slots__ = ("serial", "reach", "by_convoy", "key_into", "pairs_of", "fleets", "group",
+                 "group_mask")
+
+    def __init__(self, serial: int, reach: frozenset[str],
+                 by_convoy: tuple[tuple[str, Mover, int], ...], key_into: dict[str, int],
+                 pairs_of: dict[str, tuple[tuple[str, str], ...]], fleets: frozenset[str],
+                 group: frozenset[str], group_mask: int) -> None:
+        self.serial = serial
+        """A number never given to another answer: a fleet's convoys and the supports it must
+        leave out are kept under the serials of the answers they were made from
+        (:meth:`_Made.convoy_part`)."""
+        self.reach = reach
+        """The coastal provinces the army could reach by convoy."""
+        self.by_convoy = by_convoy
+        """(province, move, support key) of its moves by convoy to provinces not next to it."""
+        self.key_into = key_into
+        """Province -> the support key of its move by convoy there, for those moves."""
+        self.pairs_of = pairs_of
+        """Fleet -> the (army province, destination) pairs it is needed to convoy on some
+        route, sorted, each once."""
+        self.fleets = fleets
+        """The fleets of the group whose orders the answer changes: those needed on some route
+        (they may convoy) and those that could support a move by convoy (they may have to
+        leave the support out, 6.D.31). The others' orders are as if the army were not there,
+        so a big group's fleets are not all looked at for every army next to it."""
+        self.group = group
+        """The group of fleets (their provinces) the answer is for."""
+        self.group_mask = group_mask
+        """The same, as a mask of provinces."""
 
 
 class _ConvoyAnswers:
@@ -686,7 +710,9 @@ def _plan_convoys(variant: Variant, codes: list[int], numbered: _UnitPlaces,
             group |= found
             seas &= ~found
         prov_id = numbered.province[codes[index]]
-        answer = answers_get((prov_id, group))
+        # (compiled, ``get`` on the table is read directly: see _list_movement)
+        answer = (answers.answers.get((prov_id, group)) if _TYPED_LOOPS
+                  else answers_get((prov_id, group)))
         if answer is None:
             answer = answers.answer(numbered, prov_id, group)
         reach, by_convoy = answer.reach, answer.by_convoy
@@ -847,6 +873,7 @@ def _list_movement(position: Position, powers: frozenset[str],
     army_adj = tables.army_adj
     made_table = _made_of(variant)
     made_get = made_table.get
+    made_keys = numbered.made_keys
     # (a plain dictionary: compiled, mypyc reads it directly, a defaultdict by the generic
     # subscript, some 200 instructions more a unit)
     out: dict[str, dict[str, tuple[Order, ...]]] = {}
@@ -856,9 +883,11 @@ def _list_movement(position: Position, powers: frozenset[str],
             continue
         # (compiled, ``get`` on the dict subclass is read directly; interpreted, the bound
         # method is the cheaper call)
-        made = made_table.get((code, power)) if _TYPED_LOOPS else made_get((code, power))
+        row = made_keys.get(power)
+        made_key = row[code] if row is not None else (code, power)
+        made = made_table.get(made_key) if _TYPED_LOOPS else made_get(made_key)
         if made is None:
-            made = made_table[code, power] = _Made(unit.type, unit.location, power, numbered)
+            made = made_table[made_key] = _Made(unit.type, unit.location, power, numbered)
         # the support keys into each province it reaches, in order (its own moves map to None
         # in made.supports, which the filter drops); joined by a plain loop, which costs less
         # than chaining the lists (compiled, the listing's typed loops read them from ``into``
@@ -1256,7 +1285,7 @@ class _Made:
         return part
 
 
-def _no_made(variant: Variant) -> Bounded[tuple[int, str], _Made]:
+def _no_made(variant: Variant) -> Bounded[object, _Made]:
     return Bounded(max(_MAX_MADE, 2 * len(variant.map.locations)))
 
 
@@ -1266,17 +1295,17 @@ the number of locations on a bigger map): (unit code, power) of the units on the
 boards of the games being played (a classical board has 34 units at most; every place a unit
 could stand, times the powers, is some 1,100). Up to some 20 KB each."""
 
-_made_of: CacheSlot[Variant, Bounded[tuple[int, str], _Made]] = CacheSlot(
+_made_of: CacheSlot[Variant, Bounded[object, _Made]] = CacheSlot(
     "listed order values", _no_made)
-"""(unit code (:class:`_UnitPlaces`), power) -> :class:`_Made`, bounded by
-:data:`_MAX_MADE`. A unit whose entry was dropped gets its order values made again: equal
+"""(unit code (:class:`_UnitPlaces`), power), by its key (:func:`_made_key`) -> :class:`_Made`,
+bounded by :data:`_MAX_MADE`. A unit whose entry was dropped gets its order values made again: equal
 values, which is all that counts (listed orders are recognised by value)."""
 
 
 def _made_for(position: Position, utype: UnitType, loc: str, power: str) -> _Made:
     table = _made_of(position.variant)
     numbered = _unit_places(position.variant)
-    key = (numbered.code[utype, loc], power)
+    key = _made_key(numbered, numbered.code[utype, loc], power)
     made = table.get(key)
     if made is None:
         made = table[key] = _Made(utype, loc, power, numbered)
