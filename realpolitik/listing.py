@@ -743,6 +743,10 @@ _present: Final[Callable[[None, Iterable[Order | None]], Iterator[Order]]] = fil
 
 _NOTHING_SPARED: Final[frozenset[int]] = frozenset()
 
+_NO_KEYS: Final[list[object]] = []
+"""The support keys the compiled listing joins for a unit when listing its orders: none (its
+typed loops read them from the table by province as they go). Never added to."""
+
 _first: Final = itemgetter(0)
 """The first item of a pair (a sort key)."""
 
@@ -877,14 +881,21 @@ def _list_movement(position: Position, powers: frozenset[str],
     # (a plain dictionary: compiled, mypyc reads it directly, a defaultdict by the generic
     # subscript, some 200 instructions more a unit)
     out: dict[str, dict[str, tuple[Order, ...]]] = {}
+    # Power listed -> (its row of keys of the order values' table, or None for a power the
+    # variant does not name; its orders by location, put in ``out`` when its first unit is
+    # listed, so that ``out`` has the powers with units in the order met): one look-up a unit
+    # where a test of ``powers``, the row's and ``out``'s look-ups were three.
+    per_power: dict[str, tuple[list[object] | None, dict[str, tuple[Order, ...]]]] = {
+        power: (made_keys.get(power), {}) for power in powers}
     for unit, code in zip(unit_list, codes, strict=True):
         power = unit.power
-        if power not in powers:  # (a neutral unit: listed only when asked for)
+        listed = per_power.get(power)
+        if listed is None:  # (a neutral unit: listed only when asked for)
             continue
+        row, by_location = listed
+        made_key = row[code] if row is not None else (code, power)
         # (compiled, ``get`` on the dict subclass is read directly; interpreted, the bound
         # method is the cheaper call)
-        row = made_keys.get(power)
-        made_key = row[code] if row is not None else (code, power)
         made = made_table.get(made_key) if _TYPED_LOOPS else made_get(made_key)
         if made is None:
             made = made_table[made_key] = _Made(unit.type, unit.location, power, numbered)
@@ -892,8 +903,9 @@ def _list_movement(position: Position, powers: frozenset[str],
         # in made.supports, which the filter drops); joined by a plain loop, which costs less
         # than chaining the lists (compiled, the listing's typed loops read them from ``into``
         # as they go: :func:`_with_supports`)
-        keys: list[object] = []
+        keys: list[object] = _NO_KEYS  # (compiled, read from ``into`` as they go)
         if parts is not None or not _TYPED_LOOPS:
+            keys = []
             for reached in made.reach_ids:
                 keys += into[reached]
         supports: Iterable[object] = keys
@@ -945,9 +957,8 @@ def _list_movement(position: Position, powers: frozenset[str],
         if veto is not None:
             orders = tuple(o for o in orders if isinstance(o, Hold)
                            or veto(position, unit, o) is None)
-        by_location = out.get(power)
-        if by_location is None:
-            by_location = out[power] = {}
+        if not by_location:
+            out[power] = by_location
         by_location[made.loc] = orders
     if empty_convoys(position) is not None:
         for power in list(out):
