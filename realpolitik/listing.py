@@ -192,7 +192,7 @@ def listed_orders(position: Position, power: str, *, rules: Rules | None = None,
     and rules (:func:`legal_orders` returns its ``by_location``)."""
     rules = rules or _DEFAULT_RULES
     listings = _listings(position)
-    listed = listings.get((power, rules))
+    listed = listings.get(power, rules)
     if listed is None:
         powers = position.variant.power_ids
         if position.phase.type is PhaseType.MOVEMENT and power in powers:
@@ -203,14 +203,17 @@ def listed_orders(position: Position, power: str, *, rules: Rules | None = None,
                 # (listed in parts, for the facade: its orders are made when first read)
                 keys = _support_keys(position.variant)
                 for each in powers:
-                    listings[each, rules] = ListedOrders(each, None, parts.get(each) or {}, keys)
+                    listings.put(each, rules,
+                                 ListedOrders(each, None, parts.get(each) or {}, keys))
             else:
                 listing = _movement_listing(position)
                 for each in powers:
-                    listings[each, rules] = ListedOrders(each, listing.get(each) or {})
-            return listings[power, rules]
-        listed = listings[power, rules] = ListedOrders(
-            power, _legal_orders(position, power, rules))
+                    listings.put(each, rules, ListedOrders(each, listing.get(each) or {}))
+            found = listings.get(power, rules)
+            assert found is not None
+            return found
+        listed = ListedOrders(power, _legal_orders(position, power, rules))
+        listings.put(power, rules, listed)
     return listed
 
 
@@ -258,14 +261,53 @@ _FLEET: Final = UnitType.FLEET
 _K = TypeVar("_K")
 
 
-def _no_listings(_position: Position) -> dict[tuple[str, Rules], ListedOrders]:
-    return {}
+class _Listings:
+    """The :class:`ListedOrders` made in one position, by power and rules (one per power and
+    rules asked). A game asks under one set of rules, the same object every time: those of
+    the first rules asked are kept by power alone, found when the rules given are that object
+    (or equal to it), without hashing the rules (a Python call, ``rules.py`` being
+    interpreted, some 400 instructions a look-up compiled); any other rules' by (power,
+    rules)."""
+
+    __slots__ = ("rules", "by_power", "by_power_and_rules")
+
+    def __init__(self, _position: Position) -> None:
+        self.rules: Rules | None = None
+        """The rules first asked under."""
+        self.by_power: dict[str, ListedOrders] = {}
+        """Power -> its listed orders under :attr:`rules`."""
+        self.by_power_and_rules: dict[tuple[str, Rules], ListedOrders] = {}
+        """(power, rules) -> its listed orders under any other rules."""
+
+    def get(self, power: str, rules: Rules) -> ListedOrders | None:
+        """The listed orders of ``power`` under ``rules``, if made."""
+        if rules is self.rules or (self.rules is not None and rules == self.rules):
+            return self.by_power.get(power)
+        return self.by_power_and_rules.get((power, rules))
+
+    def put(self, power: str, rules: Rules, listed: ListedOrders) -> None:
+        """Keep ``listed``, the listed orders of ``power`` under ``rules``."""
+        if self.rules is None:
+            self.rules = rules
+        if rules is self.rules or rules == self.rules:
+            self.by_power[power] = listed
+        else:
+            self.by_power_and_rules[power, rules] = listed
+
+    def __bool__(self) -> bool:
+        return bool(self.by_power or self.by_power_and_rules)
+
+    def items(self) -> list[tuple[tuple[str, Rules], ListedOrders]]:
+        """((power, rules), listed orders) of every listing kept."""
+        first = self.rules
+        kept = [] if first is None else [((power, first), listed)
+                                         for power, listed in self.by_power.items()]
+        return kept + list(self.by_power_and_rules.items())
 
 
-_listings: CacheSlot[Position, dict[tuple[str, Rules], ListedOrders]] = CacheSlot(
-    "legal orders", _no_listings)
-"""(power, rules) -> the power's :class:`ListedOrders` in the position (one per power and rules
-asked: a game asks under one set of rules)."""
+_listings: CacheSlot[Position, _Listings] = CacheSlot("legal orders", _Listings)
+"""The power's :class:`ListedOrders` in the position by power and rules (:class:`_Listings`:
+one per power and rules asked)."""
 
 
 class _Listed:
@@ -287,7 +329,7 @@ class _Listed:
             listed = self.listed[power]
         except KeyError:
             listed = self.listed[power] = (None if power is None
-                                           else self.listings.get((power, self.rules)))
+                                           else self.listings.get(power, self.rules))
         return listed is not None and listed.holds(order)
 
 
@@ -304,7 +346,7 @@ def is_listed(position: Position, order: Order, rules: Rules) -> bool:
     power = order.power
     if power is None:
         return False
-    listed = _listings(position).get((power, rules))
+    listed = _listings(position).get(power, rules)
     return listed is not None and listed.holds(order)
 
 
