@@ -192,7 +192,7 @@ def listed_orders(position: Position, power: str, *, rules: Rules | None = None,
     and rules (:func:`legal_orders` returns its ``by_location``)."""
     rules = rules or _DEFAULT_RULES
     listings = _listings(position)
-    listed = listings.get((power, rules))
+    listed = listings.get(power, rules)
     if listed is None:
         powers = position.variant.power_ids
         if position.phase.type is PhaseType.MOVEMENT and power in powers:
@@ -203,14 +203,17 @@ def listed_orders(position: Position, power: str, *, rules: Rules | None = None,
                 # (listed in parts, for the facade: its orders are made when first read)
                 keys = _support_keys(position.variant)
                 for each in powers:
-                    listings[each, rules] = ListedOrders(each, None, parts.get(each) or {}, keys)
+                    listings.put(each, rules,
+                                 ListedOrders(each, None, parts.get(each) or {}, keys))
             else:
                 listing = _movement_listing(position)
                 for each in powers:
-                    listings[each, rules] = ListedOrders(each, listing.get(each) or {})
-            return listings[power, rules]
-        listed = listings[power, rules] = ListedOrders(
-            power, _legal_orders(position, power, rules))
+                    listings.put(each, rules, ListedOrders(each, listing.get(each) or {}))
+            found = listings.get(power, rules)
+            assert found is not None
+            return found
+        listed = ListedOrders(power, _legal_orders(position, power, rules))
+        listings.put(power, rules, listed)
     return listed
 
 
@@ -258,14 +261,53 @@ _FLEET: Final = UnitType.FLEET
 _K = TypeVar("_K")
 
 
-def _no_listings(_position: Position) -> dict[tuple[str, Rules], ListedOrders]:
-    return {}
+class _Listings:
+    """The :class:`ListedOrders` made in one position, by power and rules (one per power and
+    rules asked). A game asks under one set of rules, the same object every time: those of
+    the first rules asked are kept by power alone, found when the rules given are that object
+    (or equal to it), without hashing the rules (a Python call, ``rules.py`` being
+    interpreted, some 400 instructions a look-up compiled); any other rules' by (power,
+    rules)."""
+
+    __slots__ = ("rules", "by_power", "by_power_and_rules")
+
+    def __init__(self, _position: Position) -> None:
+        self.rules: Rules | None = None
+        """The rules first asked under."""
+        self.by_power: dict[str, ListedOrders] = {}
+        """Power -> its listed orders under :attr:`rules`."""
+        self.by_power_and_rules: dict[tuple[str, Rules], ListedOrders] = {}
+        """(power, rules) -> its listed orders under any other rules."""
+
+    def get(self, power: str, rules: Rules) -> ListedOrders | None:
+        """The listed orders of ``power`` under ``rules``, if made."""
+        if rules is self.rules or (self.rules is not None and rules == self.rules):
+            return self.by_power.get(power)
+        return self.by_power_and_rules.get((power, rules))
+
+    def put(self, power: str, rules: Rules, listed: ListedOrders) -> None:
+        """Keep ``listed``, the listed orders of ``power`` under ``rules``."""
+        if self.rules is None:
+            self.rules = rules
+        if rules is self.rules or rules == self.rules:
+            self.by_power[power] = listed
+        else:
+            self.by_power_and_rules[power, rules] = listed
+
+    def __bool__(self) -> bool:
+        return bool(self.by_power or self.by_power_and_rules)
+
+    def items(self) -> list[tuple[tuple[str, Rules], ListedOrders]]:
+        """((power, rules), listed orders) of every listing kept."""
+        first = self.rules
+        kept = [] if first is None else [((power, first), listed)
+                                         for power, listed in self.by_power.items()]
+        return kept + list(self.by_power_and_rules.items())
 
 
-_listings: CacheSlot[Position, dict[tuple[str, Rules], ListedOrders]] = CacheSlot(
-    "legal orders", _no_listings)
-"""(power, rules) -> the power's :class:`ListedOrders` in the position (one per power and rules
-asked: a game asks under one set of rules)."""
+_listings: CacheSlot[Position, _Listings] = CacheSlot("legal orders", _Listings)
+"""The power's :class:`ListedOrders` in the position by power and rules (:class:`_Listings`:
+one per power and rules asked)."""
 
 
 class _Listed:
@@ -287,7 +329,7 @@ class _Listed:
             listed = self.listed[power]
         except KeyError:
             listed = self.listed[power] = (None if power is None
-                                           else self.listings.get((power, self.rules)))
+                                           else self.listings.get(power, self.rules))
         return listed is not None and listed.holds(order)
 
 
@@ -304,7 +346,7 @@ def is_listed(position: Position, order: Order, rules: Rules) -> bool:
     power = order.power
     if power is None:
         return False
-    listed = _listings(position).get((power, rules))
+    listed = _listings(position).get(power, rules)
     return listed is not None and listed.holds(order)
 
 
@@ -428,7 +470,7 @@ class _UnitPlaces:
     variant, sized by its map (a code per location and unit type at most)."""
 
     __slots__ = ("tables", "provinces", "province_id", "names", "code", "army_code",
-                 "fleet_code", "province",
+                 "fleet_code", "province", "made_keys",
                  "occupant_at", "moves_at", "fleet_bit", "shore_seas", "convoy_near",
                  "place_parts")
 
@@ -452,6 +494,14 @@ class _UnitPlaces:
         """Location -> the code of a fleet there."""
         self.province: list[int] = [pid[province_of(loc)] for _, loc in standing]
         """Code -> the id of the unit's province."""
+        self.made_keys: dict[str, list[object]] = {
+            power: list(range(number * len(standing), (number + 1) * len(standing)))
+            for number, power in enumerate(variant.power_ids)}
+        """Power of the variant -> code -> the key of that unit's :class:`_Made` in
+        :data:`_made_of` (an int, the same object every phase: cheaper to hash and compare
+        than a (code, power) tuple made per unit, in either build). A power the variant does
+        not name is keyed by such a tuple (:func:`_made_key`). Sized by the map and the
+        powers."""
         self.occupant_at: list[tuple[int, object]] = [
             (prov_id, tables.occupant_keys[key])
             for prov_id, key in zip(self.province, standing, strict=True)]
@@ -485,6 +535,12 @@ class _UnitPlaces:
         there (bounded by the map: an entry per place a unit may stand)."""
 
 
+def _made_key(numbered: _UnitPlaces, code: int, power: str) -> object:
+    """The key in :data:`_made_of` of the unit of code ``code`` and power ``power``."""
+    row = numbered.made_keys.get(power)
+    return row[code] if row is not None else (code, power)
+
+
 def _mask_of(province_id: Mapping[str, int], provinces: Iterable[str]) -> int:
     """The mask of ``provinces`` (bit ``k``: province id ``k``)."""
     mask = 0
@@ -498,32 +554,42 @@ _unit_places: CacheSlot[Variant, _UnitPlaces] = CacheSlot(
 """The variant's :class:`_UnitPlaces` (sized by its map)."""
 
 
-class _ConvoyAnswer(NamedTuple):
+class _ConvoyAnswer:
     """:meth:`MapTables.convoy_reach`'s answer for one army and group of fleets, numbered and
-    indexed the way the listing reads it."""
+    indexed the way the listing reads it. A plain class with slots, not a named tuple:
+    compiled, its fields are read from the native struct (a named tuple's are generic
+    attribute look-ups through a property, some 200 instructions each); interpreted, a slot is
+    the cheaper read too."""
 
-    serial: int
-    """A number never given to another answer: a fleet's convoys and the supports it must
-    leave out are kept under the serials of the answers they were made from
-    (:meth:`_Made.convoy_part`)."""
-    reach: frozenset[str]
-    """The coastal provinces the army could reach by convoy."""
-    by_convoy: tuple[tuple[str, Mover, int], ...]
-    """(province, move, support key) of its moves by convoy to provinces not next to it."""
-    key_into: dict[str, int]
-    """Province -> the support key of its move by convoy there, for those moves."""
-    pairs_of: dict[str, tuple[tuple[str, str], ...]]
-    """Fleet -> the (army province, destination) pairs it is needed to convoy on some route,
-    sorted, each once."""
-    fleets: frozenset[str]
-    """The fleets of the group whose orders the answer changes: those needed on some route
-    (they may convoy) and those that could support a move by convoy (they may have to leave
-    the support out, 6.D.31). The others' orders are as if the army were not there, so a big
-    group's fleets are not all looked at for every army next to it."""
-    group: frozenset[str]
-    """The group of fleets (their provinces) the answer is for."""
-    group_mask: int
-    """The same, as a mask of provinces."""
+    __slots__ = ("serial", "reach", "by_convoy", "key_into", "pairs_of", "fleets", "group",
+                 "group_mask")
+
+    def __init__(self, serial: int, reach: frozenset[str],
+                 by_convoy: tuple[tuple[str, Mover, int], ...], key_into: dict[str, int],
+                 pairs_of: dict[str, tuple[tuple[str, str], ...]], fleets: frozenset[str],
+                 group: frozenset[str], group_mask: int) -> None:
+        self.serial = serial
+        """A number never given to another answer: a fleet's convoys and the supports it must
+        leave out are kept under the serials of the answers they were made from
+        (:meth:`_Made.convoy_part`)."""
+        self.reach = reach
+        """The coastal provinces the army could reach by convoy."""
+        self.by_convoy = by_convoy
+        """(province, move, support key) of its moves by convoy to provinces not next to it."""
+        self.key_into = key_into
+        """Province -> the support key of its move by convoy there, for those moves."""
+        self.pairs_of = pairs_of
+        """Fleet -> the (army province, destination) pairs it is needed to convoy on some
+        route, sorted, each once."""
+        self.fleets = fleets
+        """The fleets of the group whose orders the answer changes: those needed on some route
+        (they may convoy) and those that could support a move by convoy (they may have to
+        leave the support out, 6.D.31). The others' orders are as if the army were not there,
+        so a big group's fleets are not all looked at for every army next to it."""
+        self.group = group
+        """The group of fleets (their provinces) the answer is for."""
+        self.group_mask = group_mask
+        """The same, as a mask of provinces."""
 
 
 class _ConvoyAnswers:
@@ -686,7 +752,9 @@ def _plan_convoys(variant: Variant, codes: list[int], numbered: _UnitPlaces,
             group |= found
             seas &= ~found
         prov_id = numbered.province[codes[index]]
-        answer = answers_get((prov_id, group))
+        # (compiled, ``get`` on the table is read directly: see _list_movement)
+        answer = (answers.answers.get((prov_id, group)) if _TYPED_LOOPS
+                  else answers_get((prov_id, group)))
         if answer is None:
             answer = answers.answer(numbered, prov_id, group)
         reach, by_convoy = answer.reach, answer.by_convoy
@@ -716,6 +784,10 @@ _present: Final[Callable[[None, Iterable[Order | None]], Iterator[Order]]] = fil
 
 
 _NOTHING_SPARED: Final[frozenset[int]] = frozenset()
+
+_NO_KEYS: Final[list[object]] = []
+"""The support keys the compiled listing joins for a unit when listing its orders: none (its
+typed loops read them from the table by province as they go). Never added to."""
 
 _first: Final = itemgetter(0)
 """The first item of a pair (a sort key)."""
@@ -847,24 +919,35 @@ def _list_movement(position: Position, powers: frozenset[str],
     army_adj = tables.army_adj
     made_table = _made_of(variant)
     made_get = made_table.get
+    made_keys = numbered.made_keys
     # (a plain dictionary: compiled, mypyc reads it directly, a defaultdict by the generic
     # subscript, some 200 instructions more a unit)
     out: dict[str, dict[str, tuple[Order, ...]]] = {}
+    # Power listed -> (its row of keys of the order values' table, or None for a power the
+    # variant does not name; its orders by location, put in ``out`` when its first unit is
+    # listed, so that ``out`` has the powers with units in the order met): one look-up a unit
+    # where a test of ``powers``, the row's and ``out``'s look-ups were three.
+    per_power: dict[str, tuple[list[object] | None, dict[str, tuple[Order, ...]]]] = {
+        power: (made_keys.get(power), {}) for power in powers}
     for unit, code in zip(unit_list, codes, strict=True):
         power = unit.power
-        if power not in powers:  # (a neutral unit: listed only when asked for)
+        listed = per_power.get(power)
+        if listed is None:  # (a neutral unit: listed only when asked for)
             continue
+        row, by_location = listed
+        made_key = row[code] if row is not None else (code, power)
         # (compiled, ``get`` on the dict subclass is read directly; interpreted, the bound
         # method is the cheaper call)
-        made = made_table.get((code, power)) if _TYPED_LOOPS else made_get((code, power))
+        made = made_table.get(made_key) if _TYPED_LOOPS else made_get(made_key)
         if made is None:
-            made = made_table[code, power] = _Made(unit.type, unit.location, power, numbered)
+            made = made_table[made_key] = _Made(unit.type, unit.location, power, numbered)
         # the support keys into each province it reaches, in order (its own moves map to None
         # in made.supports, which the filter drops); joined by a plain loop, which costs less
         # than chaining the lists (compiled, the listing's typed loops read them from ``into``
         # as they go: :func:`_with_supports`)
-        keys: list[object] = []
+        keys: list[object] = _NO_KEYS  # (compiled, read from ``into`` as they go)
         if parts is not None or not _TYPED_LOOPS:
+            keys = []
             for reached in made.reach_ids:
                 keys += into[reached]
         supports: Iterable[object] = keys
@@ -916,9 +999,8 @@ def _list_movement(position: Position, powers: frozenset[str],
         if veto is not None:
             orders = tuple(o for o in orders if isinstance(o, Hold)
                            or veto(position, unit, o) is None)
-        by_location = out.get(power)
-        if by_location is None:
-            by_location = out[power] = {}
+        if not by_location:
+            out[power] = by_location
         by_location[made.loc] = orders
     if empty_convoys(position) is not None:
         for power in list(out):
@@ -1256,7 +1338,7 @@ class _Made:
         return part
 
 
-def _no_made(variant: Variant) -> Bounded[tuple[int, str], _Made]:
+def _no_made(variant: Variant) -> Bounded[object, _Made]:
     return Bounded(max(_MAX_MADE, 2 * len(variant.map.locations)))
 
 
@@ -1266,17 +1348,17 @@ the number of locations on a bigger map): (unit code, power) of the units on the
 boards of the games being played (a classical board has 34 units at most; every place a unit
 could stand, times the powers, is some 1,100). Up to some 20 KB each."""
 
-_made_of: CacheSlot[Variant, Bounded[tuple[int, str], _Made]] = CacheSlot(
+_made_of: CacheSlot[Variant, Bounded[object, _Made]] = CacheSlot(
     "listed order values", _no_made)
-"""(unit code (:class:`_UnitPlaces`), power) -> :class:`_Made`, bounded by
-:data:`_MAX_MADE`. A unit whose entry was dropped gets its order values made again: equal
+"""(unit code (:class:`_UnitPlaces`), power), by its key (:func:`_made_key`) -> :class:`_Made`,
+bounded by :data:`_MAX_MADE`. A unit whose entry was dropped gets its order values made again: equal
 values, which is all that counts (listed orders are recognised by value)."""
 
 
 def _made_for(position: Position, utype: UnitType, loc: str, power: str) -> _Made:
     table = _made_of(position.variant)
     numbered = _unit_places(position.variant)
-    key = (numbered.code[utype, loc], power)
+    key = _made_key(numbered, numbered.code[utype, loc], power)
     made = table.get(key)
     if made is None:
         made = table[key] = _Made(utype, loc, power, numbered)

@@ -406,7 +406,7 @@ def test_asking_one_power_in_a_movement_phase_lists_every_power_alike() -> None:
     assert not listing._listings(position)
     first = game.variant.power_ids[-1]
     listed_orders(position, first, rules=game.rules)
-    kept = listing._listings(position)
+    kept = dict(listing._listings(position).items())
     assert {power for power, _ in kept} == set(game.variant.power_ids)
     for power in game.variant.power_ids:
         alone = listing._list_movement(position, frozenset((power,))).get(power, {})
@@ -530,3 +530,33 @@ def test_listed_orders_are_the_values_their_constructors_make(
                     assert (str(order), repr(order)) == (str(again), repr(again))
                     kinds.add(type(order))
     assert {Hold, Move, SupportHold, SupportMove, Convoy} <= kinds
+
+
+def test_listings_are_kept_per_rules_and_found_by_equal_rules() -> None:
+    """A position's listings are kept per rules (:class:`listing._Listings`): those of the
+    first rules asked by power, found again under that object or an equal one, and those of
+    other rules (here: waiving builds forbidden) apart, each listing what its rules allow."""
+    from realpolitik import listing
+
+    game = Game("classical", rules="2000", seed=3)
+    rng = random.Random(3)
+    while not (game.position.phase.type is PhaseType.ADJUSTMENTS and any(
+            "waive" in game.legal_orders(power) for power in game.powers_to_order())):
+        for power in game.powers_to_order():
+            game.submit(power, [options[rng.randrange(len(options))]
+                                for options in game.legal_orders(power).values()])
+        game.process()
+    position = copy.copy(game.position)  # (nothing listed in it yet)
+    builder = next(power for power in game.powers_to_order()
+                   if "waive" in game.legal_orders(power))
+    allowed, forbidden = rules_for("2000"), rules_for("2000", {"4.D.7": "forbidden"})
+    first = listed_orders(position, builder, rules=allowed)
+    assert "waive" in first.by_location
+    assert listed_orders(position, builder, rules=allowed) is first
+    assert listed_orders(position, builder, rules=rules_for("2000")) is first  # (equal rules)
+    other = listed_orders(position, builder, rules=forbidden)
+    assert other is not first and "waive" not in other.by_location
+    assert {key for key, _ in listing._listings(position).items()} == {
+        (builder, allowed), (builder, forbidden)}
+    waive = first.by_location["waive"][0]
+    assert is_listed(position, waive, allowed) and not is_listed(position, waive, forbidden)
