@@ -102,6 +102,9 @@ _LOADED: dict[str, Variant] = {}
 its maps. A variant keeps what it has worked out about its map (order values, convoy routes),
 so the games after the first start with it ready."""
 
+_NOBODY: frozenset[str] = frozenset()
+"""No power (in civil disorder): the state history's value for most phases, not made anew."""
+
 _GivenEntry = tuple[str, dict[str, str] | None, list[tuple[str, str, Order]] | None, list[str]]
 """A power's orders as given in a phase: its name, its orders (or None), the entries a quick
 :meth:`Game.set_orders` found (or None), its adjustment orders."""
@@ -471,7 +474,8 @@ class Game:
         self._completed = False
 
     def _current(self) -> _PhaseTables:
-        self._sync()
+        if self._read_lists:  # (else nothing to read back: no call)
+            self._sync()
         position = self.realpolitik_game.position
         if self._phase.position is not position:
             self._phase = _PhaseTables(position)
@@ -1175,7 +1179,7 @@ class Game:
         influence = self._influence
         self.state_history.put(name, Deferred(
             self._state_of, position, influence, len(influence.positions), self.note,
-            frozenset(game.civil_disorder)))
+            frozenset(game.civil_disorder) if game.civil_disorder else _NOBODY))
         # (the histories are made when first read, from what is kept here: the orders as
         # given, as they stand, gathered by the pass that hands them over, and the
         # influence before the phase)
