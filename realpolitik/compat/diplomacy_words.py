@@ -335,8 +335,13 @@ class ListingTexts:
             if other is not None and (known is None or len(other.supports) > len(known)):
                 known = other.supports
         if known is not None and len(known) > len(texts.supports):
-            texts.supports.update({key: text for key, text in known.items()
-                                   if key not in to_coast})
+            # (all taken over in C, then the supports of moves to a coast taken out again: a
+            # few of some hundred keys; None is its own move's, the same for both units)
+            supports = texts.supports
+            supports.update(known)
+            for key in to_coast.intersection(known):
+                if supports[key] is not None:
+                    del supports[key]
         by_name = self.supporters.get(power)
         if by_name is None:
             by_name = self.supporters[power] = {}
