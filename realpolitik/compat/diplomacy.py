@@ -1210,21 +1210,21 @@ class Game:
         it; code that processes the realpolitik game itself calls this first): the powers'
         orders here are cleared. Returns the units given an order that was void (unit ->
         ``["void"]``)."""
-        return self._hand_over(None)
+        return self._hand_over([])
 
-    def _hand_over(self, given: list[_GivenEntry] | None) -> dict[str, list[str]]:
-        """:meth:`send_orders`; with ``given``, each power's orders as given (its name, its
-        orders or the entries :meth:`set_orders` found, its adjustment orders) are added to
-        it before they are handed over, in the powers' order (for the order history: one
-        pass over the powers, not two)."""
+    def _hand_over(self, given: list[_GivenEntry]) -> dict[str, list[str]]:
+        """:meth:`send_orders`, adding to ``given`` each power's orders as given (its name,
+        its orders or the entries :meth:`set_orders` found, its adjustment orders) before
+        they are handed over, in the powers' order (for the order history: one pass over
+        the powers, not two)."""
         if self._read_lists:
             self._sync()
         position = self.realpolitik_game.position
         movement = position.phase.type is _MOVEMENT
         voids: dict[str, list[str]] = {}
+        keep = given.append
         for holder in self.powers.values():
-            if given is not None:
-                given.append((holder.name, holder._orders, holder._found, holder.adjust))
+            keep((holder.name, holder._orders, holder._found, holder.adjust))
             sent = holder._sent
             if sent is None:
                 # (holder._has_orders(), written out: this runs for every power every phase)
