@@ -189,3 +189,30 @@ def test_a_place_first_listed_for_another_power_gets_its_own_strings_and_orders(
     assert {entry.order.power for entry in entries if entry.order is not None} == {"germany"}
     game.process()
     assert "A BUR" in game.get_units("GERMANY")
+
+
+def test_supports_of_moves_to_a_coast_are_each_followed_by_the_one_without_it() -> None:
+    """A unit's supports of moves to a coast are found by its support keys (not by looking up
+    every string listed) and each followed by the same support without the coast, once: the
+    listing equals the strings made order by order, in games long enough to list units with
+    one, two and more such supports, two of them of moves to the two coasts of a province."""
+    seen: set[tuple[int, int]] = set()  # (such supports listed, supports without a coast put)
+    for seed in (3, 11):
+        rng = random.Random(seed)
+        game = Game()
+        coastless = listing_texts(game.realpolitik_game.variant).coastless
+        while not game.is_game_done and int(game.get_current_phase()[1:5]) <= 1916:
+            possible = game.get_all_possible_orders()
+            if game.realpolitik_game.phase.type is PhaseType.MOVEMENT:
+                fresh = _fresh_listing(game)
+                assert {loc: possible[loc] for loc in fresh} == fresh
+                without = set(coastless.values())
+                for strings in fresh.values():
+                    with_coast = sum(text in coastless for text in strings)
+                    if with_coast:
+                        seen.add((with_coast, sum(text in without for text in strings)))
+            for power, locations in game.get_orderable_locations().items():
+                game.set_orders(power, [rng.choice(possible[loc]) for loc in locations
+                                        if possible[loc]])
+            game.process()
+    assert (1, 1) in seen and any(listed > put for listed, put in seen)

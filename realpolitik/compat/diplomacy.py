@@ -101,6 +101,15 @@ _LOADED: dict[str, Variant] = {}
 """Variants loaded so far, by map name: every game on a map shares one, as the package shares
 its maps. A variant keeps what it has worked out about its map (order values, convoy routes),
 so the games after the first start with it ready."""
+
+_NOBODY: frozenset[str] = frozenset()
+"""No power (in civil disorder): the state history's value for most phases, not made anew."""
+
+_GivenEntry = tuple[str, dict[str, str] | None, list[tuple[str, str, Order]] | None, list[str]]
+"""A power's orders as given in a phase: its name, its orders (or None), the entries a quick
+:meth:`Game.set_orders` found (or None), its adjustment orders."""
+
+
 class _PhaseTables:
     """What the facade derives from one position, built lazily and dropped when it changes."""
 
@@ -465,7 +474,8 @@ class Game:
         self._completed = False
 
     def _current(self) -> _PhaseTables:
-        self._sync()
+        if self._read_lists:  # (else nothing to read back: no call)
+            self._sync()
         position = self.realpolitik_game.position
         if self._phase.position is not position:
             self._phase = _PhaseTables(position)
@@ -1164,17 +1174,17 @@ class Game:
             position = position.replace(centers=homes)
             game.set_position(position)
         name = str(phase)
-        # (the histories are made when first read, from what is kept here: the orders as
-        # given, as they stand, and the influence before the phase)
-        given = [(power.name, power._orders, power._found, power.adjust)
-                 for power in self.powers.values()]
         messages, self.messages = self.messages, SortedDict()
         start = len(game.history)
         influence = self._influence
         self.state_history.put(name, Deferred(
             self._state_of, position, influence, len(influence.positions), self.note,
-            frozenset(game.civil_disorder)))
-        voids = self.send_orders()
+            frozenset(game.civil_disorder) if game.civil_disorder else _NOBODY))
+        # (the histories are made when first read, from what is kept here: the orders as
+        # given, as they stand, gathered by the pass that hands them over, and the
+        # influence before the phase)
+        given: list[_GivenEntry] = []
+        voids = self._hand_over(given)
         self.error = []
         game.process()
         # The package disbands units with nowhere to retreat at once and skips a retreat
@@ -1200,15 +1210,27 @@ class Game:
         it; code that processes the realpolitik game itself calls this first): the powers'
         orders here are cleared. Returns the units given an order that was void (unit ->
         ``["void"]``)."""
+        return self._hand_over([])
+
+    def _hand_over(self, given: list[_GivenEntry]) -> dict[str, list[str]]:
+        """:meth:`send_orders`, adding to ``given`` each power's orders as given (its name,
+        its orders or the entries :meth:`set_orders` found, its adjustment orders) before
+        they are handed over, in the powers' order (for the order history: one pass over
+        the powers, not two)."""
         if self._read_lists:
             self._sync()
         position = self.realpolitik_game.position
         movement = position.phase.type is _MOVEMENT
         voids: dict[str, list[str]] = {}
+        keep = given.append
         for holder in self.powers.values():
+            keep((holder.name, holder._orders, holder._found, holder.adjust))
             sent = holder._sent
             if sent is None:
-                if not (holder._has_orders() or holder.adjust or holder._voids):
+                # (holder._has_orders(), written out: this runs for every power every phase)
+                orders = holder._orders
+                if not ((holder._found if orders is None else orders) or holder.adjust
+                        or holder._voids):
                     continue  # (given nothing: nothing to hand over or to clear)
                 self._send(holder)
             elif sent[0] is not position or (sent[1] is not None and  # (None: handed over
@@ -1587,9 +1609,8 @@ class _Influence:
         return self.after(len(self.positions))
 
 
-def _orders_given(given: Sequence[tuple[str, dict[str, str] | None,
-                                         list[tuple[str, str, Order]] | None, list[str]]],
-                  kind: PhaseType, no_check: bool) -> dict[str, list[str]]:
+def _orders_given(given: Sequence[_GivenEntry], kind: PhaseType, no_check: bool,
+                  ) -> dict[str, list[str]]:
     """The orders powers gave in a phase, as :meth:`Game.get_orders` wrote them then (each
     power's: its orders, or None and the entries :meth:`Game.set_orders` found, and its
     adjustment orders)."""

@@ -312,8 +312,11 @@ class ListingTexts:
                 listed = [*strings, *filter(None, map(texts.support_text, keys))]
             if convoy_key is not None:  # (a fleet that could convoy)
                 listed += texts.convoys.get(convoy_key) or texts.convoy_strings(unit, self._named)
-            if texts.near_coasts and not self.coastless.keys().isdisjoint(listed):
-                listed = _with_coastless(listed, self.coastless)
+            coast_keys = texts.coast_keys
+            if coast_keys and not coast_keys.isdisjoint(keys):  # (supports of moves to a
+                # coast listed: each followed by the same support without the coast)
+                _insert_coastless(listed, filter(coast_keys.__contains__, keys),
+                                  texts.supports, self.coastless)
             possible[texts.name] = listed
             if texts.province is not None:
                 possible[texts.province] = listed[:]
@@ -332,8 +335,13 @@ class ListingTexts:
             if other is not None and (known is None or len(other.supports) > len(known)):
                 known = other.supports
         if known is not None and len(known) > len(texts.supports):
-            texts.supports.update({key: text for key, text in known.items()
-                                   if key not in to_coast})
+            # (all taken over in C, then the supports of moves to a coast taken out again: a
+            # few of some hundred keys; None is its own move's, the same for both units)
+            supports = texts.supports
+            supports.update(known)
+            for key in to_coast.intersection(known):
+                if supports[key] is not None:
+                    del supports[key]
         by_name = self.supporters.get(power)
         if by_name is None:
             by_name = self.supporters[power] = {}
@@ -410,8 +418,8 @@ class _UnitTexts:
     the package lists them. Bounded by the map, and its heads and convoys by
     :data:`_MAX_UNIT_HEADS`."""
 
-    __slots__ = ("name", "province", "name_of_unit", "near_coasts", "heads", "hold", "moves",
-                 "supports", "support_text", "support_of", "convoys", "each_convoy")
+    __slots__ = ("name", "province", "name_of_unit", "heads", "hold", "moves", "supports",
+                 "support_text", "support_of", "coast_keys", "convoys", "each_convoy")
 
     def __init__(self, unit: UnitParts, texts: ListingTexts) -> None:
         hold = unit.head[0]
@@ -420,9 +428,6 @@ class _UnitTexts:
         """Its location's name in the package, and its province's if it is a coast."""
         self.name_of_unit = f"{_LETTER[hold.unit_type]} {self.name}"
         """The unit as the package names it (``"A MAR"``)."""
-        self.near_coasts = unit.location in texts.near_coasts
-        """True if it may be listed supports of moves to a coast (the package lists each
-        without the coast too)."""
         self.heads: dict[frozenset[str] | None, tuple[str, ...]] = {}
         """The key of its head (where an army could go by convoy, or None) -> the strings of
         its hold and moves."""
@@ -438,6 +443,9 @@ class _UnitTexts:
         self.support_of = unit.support_of
         """Support key -> its support by this unit: the listing's own values, kept with the
         variant as long as these strings (the supports are made when first given)."""
+        self.coast_keys: set[int] = set()
+        """The keys of its supports of moves to a coast (learnt: :meth:`learn`), whose strings
+        the package lists each followed by the same support without the coast."""
         self.convoys: dict[tuple[int, ...], tuple[str, ...]] = {}
         """The key of its convoys -> their strings."""
         self.each_convoy: dict[tuple[str, str], str] = {}
@@ -505,7 +513,11 @@ class _UnitTexts:
                 suffix = texts.new_suffix(key)
             if key in to_coast:  # (the string without the coast is listed too: named now)
                 support = unit.support_of(key)
-                supports[key] = None if support is None else texts._named(support)
+                if support is None:
+                    supports[key] = None
+                else:
+                    supports[key] = texts._named(support)
+                    self.coast_keys.add(key)
             else:
                 supports[key] = prefix + suffix
 
@@ -556,6 +568,20 @@ class _Given(Bounded[str, "tuple[str, str, Order] | None"]):
             self.key_of[text] = key
         return found
 
+
+
+def _insert_coastless(listed: list[str], coast_keys: Iterable[int],
+                      supports: Mapping[int, str | None], coastless: Mapping[str, str]) -> None:
+    """Put in ``listed`` (a unit's strings) after each support of a move to a coast (its
+    ``coast_keys`` among the keys listed, in their order) the same support without the coast,
+    unless already there: what :func:`_with_coastless` makes, found by the unit's keys (one
+    or two a unit) instead of a look-up of every string listed."""
+    for key in coast_keys:
+        text = supports[key]
+        assert text is not None  # (a coast key names a support: learn)
+        other = coastless[text]
+        if other not in listed:  # (the other coast's support came first)
+            listed.insert(listed.index(text) + 1, other)
 
 
 def _with_coastless(strings: list[str], coastless: Mapping[str, str]) -> list[str]:
