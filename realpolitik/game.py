@@ -300,7 +300,7 @@ class _Steps:
         return isinstance(other, _Steps) and self._made_from() == other._made_from()
 
     def __hash__(self) -> int:
-        return hash(self._made_from())
+        return hash(self.rules)  # (equal steps have equal rules; a variant is not hashable)
 
     def __reduce__(self) -> Reduced:
         return (_Steps, self._made_from())

@@ -106,6 +106,7 @@ def test_steps_worked_out_once_and_again_when_the_rules_change() -> None:
     changed = game._steps_now()  # noqa: SLF001
     assert changed is not steps and not changed.by_units
     assert copy.deepcopy(game)._steps == changed  # noqa: SLF001
+    assert hash(copy.deepcopy(game)._steps) == hash(changed)  # noqa: SLF001
     again = pickle.loads(pickle.dumps(changed))
     assert isinstance(again, _Steps)
     assert (again.by_units, again.per_power, again.solo_target, again.asks_phase_notes,
