@@ -846,28 +846,6 @@ def _with_supports(made: _Made, head: tuple[Order, ...], into: list[list[object]
     return tuple(orders)
 
 
-def _listed_again(made: _Made, into: list[list[object]]) -> tuple[Order, ...]:
-    """The orders of ``made``'s unit where no convoy touches it, compiled: :func:`_with_supports`
-    of its ``fixed`` orders, or the orders it was last listed with, if every province it
-    reaches holds the same support keys, in the same order, as then (a unit's orders depend on
-    nothing else). Some one unit in five is listed again so in the bench's games: a few list
-    comparisons (C loops over the keys, equal by identity) instead of a look-up and an append
-    per key and two new sequences. Interpreted, the pipeline stays (a Python loop over the
-    provinces costs more than it saves there)."""
-    seen = made.seen
-    if seen is not None:
-        for index, reached in enumerate(made.reach_ids):
-            if into[reached] != seen[index]:
-                break
-        else:
-            return made.listed
-    orders = _with_supports(made, made.fixed, into)
-    # (the table's lists are never changed once the listing has made them: kept, not copied)
-    made.seen = [into[reached] for reached in made.reach_ids]
-    made.listed = orders
-    return orders
-
-
 _TYPED_LOOPS: Final[bool] = is_compiled(_with_supports)
 """True where this module is compiled (its functions are then not Python functions): the
 listing's hot loops take the idiom each build runs fastest (:func:`_with_supports`)."""
@@ -981,7 +959,7 @@ def _list_movement(position: Position, powers: frozenset[str],
                     made.loc, code, None, made.fixed, keys, _NOTHING_SPARED, None, (),
                     made.support_of))
                 continue
-            orders = (_listed_again(made, into) if _TYPED_LOOPS else
+            orders = (_with_supports(made, made.fixed, into) if _TYPED_LOOPS else
                       (*made.fixed, *_present(None, map(made.support_of, supports))))
         elif (sources := plan_sources.get(prov)) is None:  # an army that could be convoyed
             reach = plan_reach[prov]
@@ -1220,8 +1198,7 @@ class _Made:
 
     __slots__ = ("utype", "loc", "power", "province", "reach", "reach_set", "reach_ids",
                  "own_keys", "fixed", "heads", "named", "supports", "support_of", "convoy_moves",
-                 "convoys", "convoy_parts", "source_parts", "retreats", "_disband", "places",
-                 "seen", "listed")
+                 "convoys", "convoy_parts", "source_parts", "retreats", "_disband", "places")
 
     def __init__(self, utype: UnitType, loc: str, power: str, numbered: _UnitPlaces) -> None:
         tables = numbered.tables
@@ -1263,12 +1240,6 @@ class _Made:
         answer (up to :data:`_MAX_HEADS` of them)."""
         self.retreats: dict[str, Retreat] = {}
         self._disband: Disband | None = None
-        self.seen: list[list[object]] | None = None
-        """Compiled, where no convoy touched it when last listed: the support keys by
-        province it was listed with then (the listing's own lists, one per province it
-        reaches, in step with ``reach_ids``; read only), for :func:`_listed_again`."""
-        self.listed: tuple[Order, ...] = ()
-        """The orders it was listed with then."""
 
     def disband(self) -> Disband:
         """Its disband (a retreat phase)."""
