@@ -16,6 +16,7 @@ import copy
 import pickle
 
 import pytest
+from random_play import playing
 
 from realpolitik.adjudication import adjudicate
 from realpolitik.adjudication.outcomes import take_in_order
@@ -31,7 +32,6 @@ from realpolitik.position import (
     units_in_order,
 )
 from realpolitik.variant import load_variant
-from tests.random_play import playing
 
 _A = UnitType.ARMY
 
