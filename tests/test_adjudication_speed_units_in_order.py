@@ -16,7 +16,6 @@ import copy
 import pickle
 
 import pytest
-from random_play import playing
 
 from realpolitik.adjudication import adjudicate
 from realpolitik.adjudication.outcomes import take_in_order
@@ -32,6 +31,7 @@ from realpolitik.position import (
     units_in_order,
 )
 from realpolitik.variant import load_variant
+from tests.random_play import playing
 
 _A = UnitType.ARMY
 
