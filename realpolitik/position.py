@@ -427,26 +427,18 @@ def board_in_order(units: Mapping[str, Unit]) -> tuple[dict[str, Unit], UnitsInO
     return board, (provinces, list(board.values()), index)
 
 
-def units_in_order(position: Position, *, keep: bool = True) -> UnitsInOrder:
+def units_in_order(position: Position) -> UnitsInOrder:
     """The occupied provinces of ``position`` in sorted order, their units, and each
     province's number (two lists and a table of the board's size, kept with the position):
     the movement adjudicator numbers its units by them. Handed on from the phase before when
     its adjudication made the next board with them (:func:`board_in_order`;
     ``Resolution.in_order``, given to :meth:`Position.replace`), else made when first
-    asked (and kept, unless ``keep`` is false: a phase played, read again for its results,
-    whose position the game's history holds)."""
+    asked."""
     in_order = position._in_order  # noqa: SLF001 (the position's own slot, set once)
     if in_order is None:
         in_order = _sort_units(position)
-        if keep:
-            _set_in_order(position, in_order)
+        _set_in_order(position, in_order)
     return in_order
-
-
-def forget_units_in_order(position: Position) -> None:
-    """Drop the units in order kept with ``position`` (made again if asked): its phase is
-    played and the next position has its own, so that a game's history keeps none."""
-    _set_in_order(position, None)
 
 
 _units_by_power: CacheSlot[Position, dict[str, tuple[Unit, ...]]] = CacheSlot(

@@ -984,7 +984,7 @@ class _Record:
         if accepted is None:
             position = self._position
             accepted = self._accepted = attribute_orders(
-                position, self._given, self._rules, units_in_order(position, keep=False)[2])
+                position, self._given, self._rules, _units_of(position)[2])
         return accepted
 
     def __call__(self) -> tuple[OrderResult, ...]:
@@ -1024,8 +1024,7 @@ class _Record:
         """The phase's board set up again from the record (``explain``: with everything the
         sentences read), and every decision's value."""
         position = self._position
-        # (not kept: the position is played, and the game's history holds it)
-        provinces, units, index = units_in_order(position, keep=False)
+        provinces, units, index = _units_of(position)
         unit_orders = self._unit_orders
         if unit_orders is None:  # every order was taken as given
             board = _set_up(position, self._rules, units, self._given, provinces, index,

@@ -355,15 +355,6 @@ _set_civil_disorder = slot_setter(Resolution, "civil_disorder")
 _set_in_order = slot_setter(Resolution, "in_order")
 
 
-def take_in_order(resolution: Resolution) -> UnitsInOrder | None:
-    """``resolution.in_order``, forgotten by the resolution as it is handed on to the next
-    position (``phases.next_position``): a game's history keeps no copy of it."""
-    in_order = resolution.in_order
-    if in_order is not None:
-        _set_in_order(resolution, None)
-    return in_order
-
-
 def _unpickled_resolution(phase: Phase, results: tuple[OrderResult, ...],
                           units: dict[str, Unit], dislodged: tuple[DislodgedUnit, ...],
                           retreat_options: dict[str, tuple[str, ...]],
