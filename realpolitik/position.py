@@ -7,7 +7,7 @@ import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TypeVar, cast
+from typing import TypeVar
 
 from realpolitik.caches import Caches, CacheSlot
 from realpolitik.calendar import Phase as Phase
@@ -73,11 +73,9 @@ class DislodgedUnit:
         return made_again(self)
 
 
-UnitsInOrder = tuple[list[str], list[Unit], dict[str, int]]
-"""The occupied provinces of a board in sorted order, their units in the same order, and each
-province's number in that order (the engine's own lists and table: shared by their readers,
-which never change them)."""
-
+UnitsInOrder = tuple[list[str], list[Unit]]
+"""The occupied provinces of a board in sorted order, and their units in the same order (the
+engine's own lists: shared by their readers, which never change them)."""
 
 _V = TypeVar("_V")
 
@@ -114,7 +112,7 @@ class Position:
     _key: tuple[object, ...] | None = field(init=False, repr=False, default=None)
     _in_order: UnitsInOrder | None = field(init=False, repr=False, default=None)
     """The units in order (:func:`units_in_order`), once made or handed on; not part of the
-    value (two lists and a table of the board's size)."""
+    value (two lists of the board's size)."""
     caches: Caches = field(init=False, repr=False, compare=False)
     """What the rules derive from this position (its legal orders...), kept with it.
 
@@ -401,39 +399,17 @@ def _sort_units(position: Position) -> UnitsInOrder:
     on_board = position.units
     provinces = list(on_board)
     if provinces == sorted(provinces):  # (as the engine keeps them: each step in C)
-        units = list(on_board.values())
-    else:
-        provinces.sort()
-        units = list(map(on_board.__getitem__, provinces))  # (no comprehension: no cell)
-    # (the board's own copy, with its keys and table size, its values then replaced in C:
-    # some 2k instructions less than a dictionary built key by key; zip's strict= keyword
-    # alone would cost 1.5k a call, and both sides have the board's length)
-    index = cast("dict[str, int]", on_board.copy() if type(on_board) is MappingProxyType
-                 else dict(on_board))
-    index.update(zip(provinces, range(len(provinces))))  # noqa: B905
-    return provinces, units, index
-
-
-def board_in_order(units: Mapping[str, Unit]) -> tuple[dict[str, Unit], UnitsInOrder]:
-    """The board ``units`` with its provinces in sorted order, as the engine keeps a board,
-    and its :data:`UnitsInOrder`, made together: the provinces' numbers first (in C), then
-    the board as their copy with the units put in (in C, each key in its place), instead of
-    a board built key by key and numbered again by the next phase."""
-    provinces = sorted(units)
-    index = dict(zip(provinces, range(len(provinces))))  # noqa: B905 (the same length)
-    # (the numbers' copy, each value then replaced by the unit: the keys stay in their order)
-    board: dict[str, Unit] = index.copy()  # type: ignore[assignment]
-    board.update(units)
-    return board, (provinces, list(board.values()), index)
+        return provinces, list(on_board.values())
+    provinces.sort()
+    return provinces, list(map(on_board.__getitem__, provinces))  # (no comprehension: no cell)
 
 
 def units_in_order(position: Position) -> UnitsInOrder:
-    """The occupied provinces of ``position`` in sorted order, their units, and each
-    province's number (two lists and a table of the board's size, kept with the position):
-    the movement adjudicator numbers its units by them. Handed on from the phase before when
-    its adjudication made the next board with them (:func:`board_in_order`;
-    ``Resolution.in_order``, given to :meth:`Position.replace`), else made when first
-    asked."""
+    """The occupied provinces of ``position`` in sorted order and their units (two lists of
+    the board's size, kept with the position): the movement adjudicator numbers its units by
+    them. Handed on from the phase before when its adjudication made the next board from its
+    own lists (``Resolution.in_order``, given to :meth:`Position.replace`), else made when
+    first asked."""
     in_order = position._in_order  # noqa: SLF001 (the position's own slot, set once)
     if in_order is None:
         in_order = _sort_units(position)

@@ -3,9 +3,7 @@
 Each adjudicator (movement, retreats, the winter) hands on, with its resolution, the provinces of
 the next board in sorted order and their units (``Resolution.in_order``); the next position keeps
 them (``Position.replace(in_order=...)``), and its movement phase numbers its units by them
-(:func:`realpolitik.position.units_in_order`) instead of listing and sorting its board and
-numbering its provinces again. The next board and its numbers are made together
-(:func:`realpolitik.position.board_in_order`).
+(:func:`realpolitik.position.units_in_order`) instead of listing and sorting its board again.
 These tests check that what is handed on is exactly what would be made from the board, and that
 it is no part of any value.
 """
@@ -20,25 +18,17 @@ import pytest
 from realpolitik.adjudication import adjudicate
 from realpolitik.geography import UnitType
 from realpolitik.orders import Build, Hold, Move
-from realpolitik.position import (
-    Position,
-    Unit,
-    UnitsInOrder,
-    _sort_units,
-    board_in_order,
-    units_in_order,
-)
+from realpolitik.position import Position, Unit, _sort_units, units_in_order
 from realpolitik.variant import load_variant
 from tests.random_play import playing
 
 _A = UnitType.ARMY
 
 
-def _made_again(units: dict[str, Unit]) -> UnitsInOrder:
-    """The units in order as worked out from the board alone: the provinces sorted, their
-    units, each province's number."""
+def _made_again(units: dict[str, Unit]) -> tuple[list[str], list[Unit]]:
+    """The units in order as worked out from the board alone."""
     provinces = sorted(units)
-    return provinces, [units[p] for p in provinces], {p: i for i, p in enumerate(provinces)}
+    return provinces, [units[p] for p in provinces]
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -132,19 +122,3 @@ def test_a_winter_with_builds_hands_on_its_board_in_order() -> None:
     unchanged = adjudicate(Position.build(variant, "W1901A", start.units.values(),
                                           start.centers), [])
     assert unchanged.in_order == _made_again(dict(unchanged.units))
-
-
-def test_a_board_made_in_order_is_the_board_sorted_with_its_numbers() -> None:
-    variant = load_variant("classical")
-    start = dict(Position.initial(variant).units)
-    # a board as a phase leaves it before it is put in order: some units gone, some moved
-    # to the end (the arrivals)
-    moved = {p: start.pop(p) for p in ("par", "ank", "vie")}
-    del start["lon"]
-    start.update(moved)
-    board, in_order = board_in_order(start)
-    assert list(board) == sorted(start)
-    assert board == start
-    assert type(board) is dict
-    assert in_order == _made_again(start)
-    assert list(in_order[2]) == sorted(start)  # (the numbers in the board's order too)

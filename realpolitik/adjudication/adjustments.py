@@ -27,7 +27,7 @@ from realpolitik.legality import Illegal, adjustment_counts, normalize_order
 from realpolitik.listing import listed_checker
 from realpolitik.maptables import MapTables, tables_for
 from realpolitik.orders import Build, Disband, Order, VariantOrder, Waive
-from realpolitik.position import Position, Unit, UnitsInOrder, board_in_order, units_in_order
+from realpolitik.position import Position, Unit, UnitsInOrder, units_in_order
 from realpolitik.rules import CivilDisorder, Rules, TooManyBuilds, TooManyDisbands
 from realpolitik.writing import place_writer
 
@@ -328,8 +328,12 @@ def _after_winter(position: Position, rules: Rules, counts: Mapping[str, int],
     elif not added and in_sorted_order(units):
         board = MappingProxyType(units)
     else:
-        in_order, next_in_order = board_in_order(units)
+        provinces = sorted(units)
+        in_order: dict[str, Unit] = {}  # (a loop: a comprehension is a function call)
+        for p in provinces:
+            in_order[p] = units[p]
         board = MappingProxyType(in_order)
+        next_in_order = provinces, list(in_order.values())
     # (positional: a class called with keywords builds a dictionary of them first)
     return Resolution(position.phase, results, board, (), _NO_OPTIONS, _NO_STANDOFFS,
                       tuple(disorder) if disorder else (), next_in_order)

@@ -24,13 +24,7 @@ from realpolitik.hooks import VariantHooks
 from realpolitik.legality import Illegal, normalize_order, retreat_options
 from realpolitik.listing import listed_checker
 from realpolitik.orders import Disband, Order, Retreat, Waive
-from realpolitik.position import (
-    Position,
-    UnitsInOrder,
-    board_in_order,
-    moved_unit,
-    units_in_order,
-)
+from realpolitik.position import Position, Unit, UnitsInOrder, moved_unit, units_in_order
 from realpolitik.rules import DuplicateOrders, Rules
 from realpolitik.variant_rules import UnorderedRetreats
 from realpolitik.writing import PlaceWriter, place_writer
@@ -157,8 +151,12 @@ def adjudicate_retreats(position: Position, orders: Iterable[Order], rules: Rule
         board = before
         next_in_order = units_in_order(position)
     else:
-        in_order, next_in_order = board_in_order(units)
+        provinces = sorted(units)
+        in_order: dict[str, Unit] = {}  # (a loop: a comprehension is a function call)
+        for p in provinces:
+            in_order[p] = units[p]
         board = MappingProxyType(in_order)
+        next_in_order = provinces, list(in_order.values())
     # (positional: a class called with keywords builds a dictionary of them first)
     return Resolution(position.phase,
                       partial(_results, tuple(entries), chosen, going, drawn,
