@@ -477,7 +477,7 @@ class _Decided:
             new_units = in_order
             next_in_order = provinces, list(in_order.values())
         else:
-            next_in_order = units_in_order(position)  # (the lists the board was made from)
+            next_in_order = prov, units
         # (the next board's lists handed on with it: the next movement phase numbers its
         # units by them instead of sorting the board again)
         return Resolution(position.phase, record, MappingProxyType(new_units), tuple(dislodged),
