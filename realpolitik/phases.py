@@ -78,9 +78,6 @@ def next_position(position: Position, resolution: Resolution) -> Position:
 def _following(position: Position, resolution: Resolution) -> Position:
     phase = position.phase
     units = resolution.units
-    # (the next board's units in order, if the adjudication made them: handed on to the
-    # positions that have that board, so that a movement phase does not sort them again)
-    next_in_order = resolution.in_order
     if phase.type is _MOVEMENT and resolution.dislodged:
         retreat_phase = Phase(phase.season, phase.year, _RETREATS)
         retreats = position.replace(
@@ -88,7 +85,6 @@ def _following(position: Position, resolution: Resolution) -> Position:
             units=units,
             dislodged=resolution.dislodged,
             standoffs=resolution.standoffs,
-            in_order=next_in_order,
         )
         same_centers(position, retreats)
         return retreats
@@ -114,8 +110,7 @@ def _following(position: Position, resolution: Resolution) -> Position:
             else:
                 centers = hooks.center_owners(position, units, in_order)
         following = position.replace(phase=candidate, units=units, centers=centers,
-                                     dislodged=(), standoffs=_NO_STANDOFFS,
-                                     in_order=next_in_order)
+                                     dislodged=(), standoffs=_NO_STANDOFFS)
         # (what the position before had counted, carried: not counted again)
         if not counted:
             same_centers(position, following)

@@ -73,10 +73,6 @@ class DislodgedUnit:
         return made_again(self)
 
 
-UnitsInOrder = tuple[list[str], list[Unit]]
-"""The occupied provinces of a board in sorted order, and their units in the same order (the
-engine's own lists: shared by their readers, which never change them)."""
-
 _V = TypeVar("_V")
 
 
@@ -110,9 +106,6 @@ class Position:
     standoffs: frozenset[str] = frozenset()
     state: VariantState = field(default_factory=lambda: NO_STATE)
     _key: tuple[object, ...] | None = field(init=False, repr=False, default=None)
-    _in_order: UnitsInOrder | None = field(init=False, repr=False, default=None)
-    """The units in order (:func:`units_in_order`), once made or handed on; not part of the
-    value (two lists of the board's size)."""
     caches: Caches = field(init=False, repr=False, compare=False)
     """What the rules derive from this position (its legal orders...), kept with it.
 
@@ -270,15 +263,12 @@ class Position:
         dislodged: tuple[DislodgedUnit, ...] | None = None,
         standoffs: frozenset[str] | None = None,
         state: VariantState | None = None,
-        in_order: UnitsInOrder | None = None,
     ) -> Position:
         """A copy with some fields changed (no checks: the engine's own use).
 
         Read-only mappings (a position's own, a resolution's) are shared rather than copied:
         the engine never changes the dictionaries behind them. A position is made every
-        phase, so this skips the dataclass constructor. ``in_order``: the new ``units`` in
-        order (:func:`units_in_order`), when the caller has them (an adjudication's
-        resolution); with the units unchanged, this position's own are kept.
+        phase, so this skips the dataclass constructor.
         """
         made: Position = _new_position(Position)
         _set_variant(made, self.variant)
@@ -292,7 +282,6 @@ class Position:
         _set_standoffs(made, self.standoffs if standoffs is None else standoffs)
         _set_state(made, self.state if state is None else state)
         _set_key(made, None)
-        _set_in_order(made, self._in_order if units is None else in_order)
         _set_caches(made, Caches())
         return made
 
@@ -310,7 +299,6 @@ _set_dislodged = slot_setter(Position, "dislodged")
 _set_standoffs = slot_setter(Position, "standoffs")
 _set_state = slot_setter(Position, "state")
 _set_key = slot_setter(Position, "_key")
-_set_in_order = slot_setter(Position, "_in_order")
 _set_caches = slot_setter(Position, "caches")
 
 
@@ -393,28 +381,6 @@ def _count_centers(position: Position) -> MappingProxyType[str, int]:
     for owner in position.centers.values():
         counts[owner] = count(owner, 0) + 1
     return MappingProxyType(counts)  # (shared by every reader: none may change it)
-
-
-def _sort_units(position: Position) -> UnitsInOrder:
-    on_board = position.units
-    provinces = list(on_board)
-    if provinces == sorted(provinces):  # (as the engine keeps them: each step in C)
-        return provinces, list(on_board.values())
-    provinces.sort()
-    return provinces, list(map(on_board.__getitem__, provinces))  # (no comprehension: no cell)
-
-
-def units_in_order(position: Position) -> UnitsInOrder:
-    """The occupied provinces of ``position`` in sorted order and their units (two lists of
-    the board's size, kept with the position): the movement adjudicator numbers its units by
-    them. Handed on from the phase before when its adjudication made the next board from its
-    own lists (``Resolution.in_order``, given to :meth:`Position.replace`), else made when
-    first asked."""
-    in_order = position._in_order  # noqa: SLF001 (the position's own slot, set once)
-    if in_order is None:
-        in_order = _sort_units(position)
-        _set_in_order(position, in_order)
-    return in_order
 
 
 _units_by_power: CacheSlot[Position, dict[str, tuple[Unit, ...]]] = CacheSlot(

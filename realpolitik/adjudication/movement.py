@@ -51,7 +51,7 @@ from realpolitik.hooks import NO_MODIFIERS, MovementModifiers, VariantHooks
 from realpolitik.legality import retreat_options
 from realpolitik.maptables import tables_for
 from realpolitik.orders import Order, VariantOrder, Waive
-from realpolitik.position import DislodgedUnit, Position, Unit, moved_unit, units_in_order
+from realpolitik.position import DislodgedUnit, Position, Unit, moved_unit
 from realpolitik.rules import Rules
 from realpolitik.writing import PlaceWriter, place_writer
 
@@ -173,11 +173,15 @@ def _followed(unit_orders: Iterable[Order | None]) -> list[Order]:
 
 
 def _units_of(position: Position) -> tuple[list[str], list[Unit], dict[str, int]]:
-    """The occupied provinces in sorted order, their units (the position's
-    :data:`~realpolitik.position.units_in_order`, most often handed on from the phase before),
-    and each province's index (a unit's index is the number of its order's decision)."""
-    provinces, units = units_in_order(position)
+    """The occupied provinces in sorted order, their units, and each province's index (a
+    unit's index is the number of its order's decision)."""
     on_board = position.units
+    provinces = list(on_board)
+    if provinces == sorted(provinces):  # (as the engine keeps them: each step in C)
+        units = list(on_board.values())
+    else:
+        provinces.sort()
+        units = list(map(on_board.__getitem__, provinces))  # (no comprehension: no cell)
     # (the board's own copy, with its keys and table size, its values then replaced in C:
     # some 2k instructions less than a dictionary built key by key; zip's strict= keyword
     # alone would cost 1.5k a call, and both sides have the board's length)
@@ -468,20 +472,13 @@ class _Decided:
         # as it was, if that was)
         if went or list(new_units) != prov:
             # (a loop, not a comprehension: on this interpreter a comprehension is a function
-            # made and called, some 1.2k instructions more; measured against a merge of the
-            # board's lists, itertools.compress and bisect, which costs 7k more a phase)
-            provinces = sorted(new_units)
+            # made and called, some 1.2k instructions more)
             in_order: dict[str, Unit] = {}
-            for p in provinces:
+            for p in sorted(new_units):
                 in_order[p] = new_units[p]
             new_units = in_order
-            next_in_order = provinces, list(in_order.values())
-        else:
-            next_in_order = prov, units
-        # (the next board's lists handed on with it: the next movement phase numbers its
-        # units by them instead of sorting the board again)
         return Resolution(position.phase, record, MappingProxyType(new_units), tuple(dislodged),
-                          options, standoffs, (), next_in_order)
+                          options, standoffs)
 
     def standoffs(self, new_units: dict[str, Unit]) -> frozenset[str]:
         """Provinces left empty where a move bounced off another move's prevent strength."""
