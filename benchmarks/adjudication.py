@@ -29,9 +29,8 @@ allocations happen to cross its threshold and make counts with it on move by som
 
 ``--stage units|board|decide|resolution`` replays the recorded movement phases once with only
 that stage of the movement adjudicator inside :func:`functools.reduce` (the units in order and
-their index, made from the board: in a game the phase before hands them on; the board set up
-from the orders; the pre-pass and the solver; who moved, the next board in order and the
-record), each stage's inputs made beforehand; under callgrind with
+their index; the board set up from the orders; the pre-pass and the solver; who moved, the
+next board and the record), each stage's inputs made beforehand; under callgrind with
 ``--toggle-collect=functools_reduce``, the count divided by the phases is that stage's cost::
 
     PYTHONHASHSEED=0 valgrind --tool=callgrind --collect-atstart=no \\
@@ -60,7 +59,7 @@ from realpolitik import game as game_module  # noqa: E402
 from realpolitik.adjudication import adjudicate  # noqa: E402
 from realpolitik.game import Game  # noqa: E402
 from realpolitik.orders import Order  # noqa: E402
-from realpolitik.position import PhaseType, Position, _sort_units  # noqa: E402
+from realpolitik.position import PhaseType, Position  # noqa: E402
 from realpolitik.rules import Rules, rules_for  # noqa: E402
 from realpolitik.variant import load_variant  # noqa: E402
 
@@ -167,9 +166,7 @@ def stage(name: str, phases: list[Phase]) -> int:
         set_up.append((position, rules or _DEFAULT, units, orders, provinces, index,
                        hooks.defence_bonuses(position), hooks.movement_modifiers(position)))
     if name == "units":
-        # (made from the board, as for a position not handed them by the phase before: in a
-        # game most are, see realpolitik.position.units_in_order)
-        reduce(lambda _, p: _sort_units(p[0]), set_up, None)
+        reduce(lambda _, p: movement._units_of(p[0]), set_up, None)  # noqa: SLF001
         return len(moves)
     if name == "board":
         reduce(lambda _, p: movement._set_up(*p), set_up, None)  # noqa: SLF001

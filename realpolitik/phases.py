@@ -10,7 +10,7 @@ rulebooks' Fall) and persists while a centre is vacant.
 
 from __future__ import annotations
 
-from realpolitik.adjudication.outcomes import Resolution, take_in_order
+from realpolitik.adjudication.outcomes import Resolution
 from realpolitik.calendar import made_phase
 from realpolitik.errors import HookError
 from realpolitik.hooks import VariantHooks, owners_and_changes
@@ -21,7 +21,6 @@ from realpolitik.position import (
     PhaseType,
     Position,
     centers_changed,
-    forget_units_in_order,
     same_centers,
     same_powers,
 )
@@ -79,11 +78,6 @@ def next_position(position: Position, resolution: Resolution) -> Position:
 def _following(position: Position, resolution: Resolution) -> Position:
     phase = position.phase
     units = resolution.units
-    # (the next board's units in order, if the adjudication made them: handed on to the
-    # positions that have that board, so that a movement phase does not sort them again;
-    # the resolution and the position played keep none, nor then does the game's history)
-    next_in_order = take_in_order(resolution)
-    forget_units_in_order(position)
     if phase.type is _MOVEMENT and resolution.dislodged:
         retreat_phase = Phase(phase.season, phase.year, _RETREATS)
         retreats = position.replace(
@@ -91,7 +85,6 @@ def _following(position: Position, resolution: Resolution) -> Position:
             units=units,
             dislodged=resolution.dislodged,
             standoffs=resolution.standoffs,
-            in_order=next_in_order,
         )
         same_centers(position, retreats)
         return retreats
@@ -117,8 +110,7 @@ def _following(position: Position, resolution: Resolution) -> Position:
             else:
                 centers = hooks.center_owners(position, units, in_order)
         following = position.replace(phase=candidate, units=units, centers=centers,
-                                     dislodged=(), standoffs=_NO_STANDOFFS,
-                                     in_order=next_in_order)
+                                     dislodged=(), standoffs=_NO_STANDOFFS)
         # (what the position before had counted, carried: not counted again)
         if not counted:
             same_centers(position, following)

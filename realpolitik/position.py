@@ -7,7 +7,7 @@ import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TypeVar, cast
+from typing import TypeVar
 
 from realpolitik.caches import Caches, CacheSlot
 from realpolitik.calendar import Phase as Phase
@@ -73,12 +73,6 @@ class DislodgedUnit:
         return made_again(self)
 
 
-UnitsInOrder = tuple[list[str], list[Unit], dict[str, int]]
-"""The occupied provinces of a board in sorted order, their units in the same order, and each
-province's number in that order (the engine's own lists and table: shared by their readers,
-which never change them)."""
-
-
 _V = TypeVar("_V")
 
 
@@ -112,9 +106,6 @@ class Position:
     standoffs: frozenset[str] = frozenset()
     state: VariantState = field(default_factory=lambda: NO_STATE)
     _key: tuple[object, ...] | None = field(init=False, repr=False, default=None)
-    _in_order: UnitsInOrder | None = field(init=False, repr=False, default=None)
-    """The units in order (:func:`units_in_order`), once made or handed on; not part of the
-    value (two lists and a table of the board's size)."""
     caches: Caches = field(init=False, repr=False, compare=False)
     """What the rules derive from this position (its legal orders...), kept with it.
 
@@ -272,15 +263,12 @@ class Position:
         dislodged: tuple[DislodgedUnit, ...] | None = None,
         standoffs: frozenset[str] | None = None,
         state: VariantState | None = None,
-        in_order: UnitsInOrder | None = None,
     ) -> Position:
         """A copy with some fields changed (no checks: the engine's own use).
 
         Read-only mappings (a position's own, a resolution's) are shared rather than copied:
         the engine never changes the dictionaries behind them. A position is made every
-        phase, so this skips the dataclass constructor. ``in_order``: the new ``units`` in
-        order (:func:`units_in_order`), when the caller has them (an adjudication's
-        resolution); with the units unchanged, this position's own are kept.
+        phase, so this skips the dataclass constructor.
         """
         made: Position = _new_position(Position)
         _set_variant(made, self.variant)
@@ -294,7 +282,6 @@ class Position:
         _set_standoffs(made, self.standoffs if standoffs is None else standoffs)
         _set_state(made, self.state if state is None else state)
         _set_key(made, None)
-        _set_in_order(made, self._in_order if units is None else in_order)
         _set_caches(made, Caches())
         return made
 
@@ -312,7 +299,6 @@ _set_dislodged = slot_setter(Position, "dislodged")
 _set_standoffs = slot_setter(Position, "standoffs")
 _set_state = slot_setter(Position, "state")
 _set_key = slot_setter(Position, "_key")
-_set_in_order = slot_setter(Position, "_in_order")
 _set_caches = slot_setter(Position, "caches")
 
 
@@ -395,58 +381,6 @@ def _count_centers(position: Position) -> MappingProxyType[str, int]:
     for owner in position.centers.values():
         counts[owner] = count(owner, 0) + 1
     return MappingProxyType(counts)  # (shared by every reader: none may change it)
-
-
-def _sort_units(position: Position) -> UnitsInOrder:
-    on_board = position.units
-    provinces = list(on_board)
-    if provinces == sorted(provinces):  # (as the engine keeps them: each step in C)
-        units = list(on_board.values())
-    else:
-        provinces.sort()
-        units = list(map(on_board.__getitem__, provinces))  # (no comprehension: no cell)
-    # (the board's own copy, with its keys and table size, its values then replaced in C:
-    # some 2k instructions less than a dictionary built key by key; zip's strict= keyword
-    # alone would cost 1.5k a call, and both sides have the board's length)
-    index = cast("dict[str, int]", on_board.copy() if type(on_board) is MappingProxyType
-                 else dict(on_board))
-    index.update(zip(provinces, range(len(provinces))))  # noqa: B905
-    return provinces, units, index
-
-
-def board_in_order(units: Mapping[str, Unit]) -> tuple[dict[str, Unit], UnitsInOrder]:
-    """The board ``units`` with its provinces in sorted order, as the engine keeps a board,
-    and its :data:`UnitsInOrder`, made together: the provinces' numbers first (in C), then
-    the board as their copy with the units put in (in C, each key in its place), instead of
-    a board built key by key and numbered again by the next phase."""
-    provinces = sorted(units)
-    index = dict(zip(provinces, range(len(provinces))))  # noqa: B905 (the same length)
-    # (the numbers' copy, each value then replaced by the unit: the keys stay in their order)
-    board: dict[str, Unit] = index.copy()  # type: ignore[assignment]
-    board.update(units)
-    return board, (provinces, list(board.values()), index)
-
-
-def units_in_order(position: Position, *, keep: bool = True) -> UnitsInOrder:
-    """The occupied provinces of ``position`` in sorted order, their units, and each
-    province's number (two lists and a table of the board's size, kept with the position):
-    the movement adjudicator numbers its units by them. Handed on from the phase before when
-    its adjudication made the next board with them (:func:`board_in_order`;
-    ``Resolution.in_order``, given to :meth:`Position.replace`), else made when first
-    asked (and kept, unless ``keep`` is false: a phase played, read again for its results,
-    whose position the game's history holds)."""
-    in_order = position._in_order  # noqa: SLF001 (the position's own slot, set once)
-    if in_order is None:
-        in_order = _sort_units(position)
-        if keep:
-            _set_in_order(position, in_order)
-    return in_order
-
-
-def forget_units_in_order(position: Position) -> None:
-    """Drop the units in order kept with ``position`` (made again if asked): its phase is
-    played and the next position has its own, so that a game's history keeps none."""
-    _set_in_order(position, None)
 
 
 _units_by_power: CacheSlot[Position, dict[str, tuple[Unit, ...]]] = CacheSlot(

@@ -27,7 +27,7 @@ from realpolitik.legality import Illegal, adjustment_counts, normalize_order
 from realpolitik.listing import listed_checker
 from realpolitik.maptables import MapTables, tables_for
 from realpolitik.orders import Build, Disband, Order, VariantOrder, Waive
-from realpolitik.position import Position, Unit, UnitsInOrder, board_in_order, units_in_order
+from realpolitik.position import Position, Unit
 from realpolitik.rules import CivilDisorder, Rules, TooManyBuilds, TooManyDisbands
 from realpolitik.writing import place_writer
 
@@ -318,21 +318,19 @@ def _after_winter(position: Position, rules: Rules, counts: Mapping[str, int],
             disorder.extend(chosen)
     # (the engine keeps a board's provinces in sorted order: removals keep the order of the
     # board before, if that was sorted; a board with nothing removed is the board before)
-    # (the board's lists in order, handed on to the next position when known: the board
-    # before's if it is the board, those of a board made again in order)
-    next_in_order: UnitsInOrder | None = None
     if not added and len(units) == len(before) and type(before) is MappingProxyType \
             and in_sorted_order(before):
         board = before
-        next_in_order = units_in_order(position)
     elif not added and in_sorted_order(units):
         board = MappingProxyType(units)
     else:
-        in_order, next_in_order = board_in_order(units)
+        in_order: dict[str, Unit] = {}  # (a loop: a comprehension is a function call)
+        for p in sorted(units):
+            in_order[p] = units[p]
         board = MappingProxyType(in_order)
     # (positional: a class called with keywords builds a dictionary of them first)
     return Resolution(position.phase, results, board, (), _NO_OPTIONS, _NO_STANDOFFS,
-                      tuple(disorder) if disorder else (), next_in_order)
+                      tuple(disorder) if disorder else ())
 
 
 def _spend(position: Position, power: str, mine: list[Entry], count: int) -> int:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from types import MappingProxyType
+from typing import cast
 
 from realpolitik.adjudication.backup import backup_rule
 from realpolitik.adjudication.equations import (
@@ -50,15 +51,7 @@ from realpolitik.hooks import NO_MODIFIERS, MovementModifiers, VariantHooks
 from realpolitik.legality import retreat_options
 from realpolitik.maptables import tables_for
 from realpolitik.orders import Order, VariantOrder, Waive
-from realpolitik.position import (
-    DislodgedUnit,
-    Position,
-    Unit,
-    UnitsInOrder,
-    board_in_order,
-    moved_unit,
-    units_in_order,
-)
+from realpolitik.position import DislodgedUnit, Position, Unit, moved_unit
 from realpolitik.rules import Rules
 from realpolitik.writing import PlaceWriter, place_writer
 
@@ -179,11 +172,23 @@ def _followed(unit_orders: Iterable[Order | None]) -> list[Order]:
     return [order for order in unit_orders if order is not None]
 
 
-def _units_of(position: Position) -> UnitsInOrder:
+def _units_of(position: Position) -> tuple[list[str], list[Unit], dict[str, int]]:
     """The occupied provinces in sorted order, their units, and each province's index (a
-    unit's index is the number of its order's decision): the position's
-    :func:`~realpolitik.position.units_in_order`, most often handed on from the phase before."""
-    return units_in_order(position)
+    unit's index is the number of its order's decision)."""
+    on_board = position.units
+    provinces = list(on_board)
+    if provinces == sorted(provinces):  # (as the engine keeps them: each step in C)
+        units = list(on_board.values())
+    else:
+        provinces.sort()
+        units = list(map(on_board.__getitem__, provinces))  # (no comprehension: no cell)
+    # (the board's own copy, with its keys and table size, its values then replaced in C:
+    # some 2k instructions less than a dictionary built key by key; zip's strict= keyword
+    # alone would cost 1.5k a call, and both sides have the board's length)
+    index = cast("dict[str, int]", on_board.copy() if type(on_board) is MappingProxyType
+                 else dict(on_board))
+    index.update(zip(provinces, range(len(provinces))))  # noqa: B905
+    return provinces, units, index
 
 
 def _set_up(position: Position, rules: Rules, units: list[Unit], orders: Iterable[Order],
@@ -466,14 +471,14 @@ class _Decided:
         # (the engine keeps a board's provinces in sorted order: with no unit moved, the board
         # as it was, if that was)
         if went or list(new_units) != prov:
-            # (made with its numbers, which the next movement phase reads: see board_in_order)
-            new_units, next_in_order = board_in_order(new_units)
-        else:
-            next_in_order = units_in_order(position)  # (the lists the board was made from)
-        # (the next board's lists handed on with it: the next movement phase numbers its
-        # units by them instead of sorting the board again)
+            # (a loop, not a comprehension: on this interpreter a comprehension is a function
+            # made and called, some 1.2k instructions more)
+            in_order: dict[str, Unit] = {}
+            for p in sorted(new_units):
+                in_order[p] = new_units[p]
+            new_units = in_order
         return Resolution(position.phase, record, MappingProxyType(new_units), tuple(dislodged),
-                          options, standoffs, (), next_in_order)
+                          options, standoffs)
 
     def standoffs(self, new_units: dict[str, Unit]) -> frozenset[str]:
         """Provinces left empty where a move bounced off another move's prevent strength."""
@@ -984,7 +989,7 @@ class _Record:
         if accepted is None:
             position = self._position
             accepted = self._accepted = attribute_orders(
-                position, self._given, self._rules, units_in_order(position, keep=False)[2])
+                position, self._given, self._rules, _units_of(position)[2])
         return accepted
 
     def __call__(self) -> tuple[OrderResult, ...]:
@@ -1024,8 +1029,7 @@ class _Record:
         """The phase's board set up again from the record (``explain``: with everything the
         sentences read), and every decision's value."""
         position = self._position
-        # (not kept: the position is played, and the game's history holds it)
-        provinces, units, index = units_in_order(position, keep=False)
+        provinces, units, index = _units_of(position)
         unit_orders = self._unit_orders
         if unit_orders is None:  # every order was taken as given
             board = _set_up(position, self._rules, units, self._given, provinces, index,

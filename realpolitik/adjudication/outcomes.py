@@ -9,7 +9,7 @@ from types import MappingProxyType
 from typing import Protocol, cast
 
 from realpolitik.orders import Order
-from realpolitik.position import DislodgedUnit, Phase, Unit, UnitsInOrder
+from realpolitik.position import DislodgedUnit, Phase, Unit
 from realpolitik.slots import slot_setter
 
 
@@ -255,7 +255,7 @@ class Resolution:
     """
 
     __slots__ = ("phase", "_results", "units", "dislodged", "retreat_options", "standoffs",
-                 "civil_disorder", "in_order")
+                 "civil_disorder")
     __match_args__ = ("phase", "results", "units", "dislodged", "retreat_options", "standoffs",
                       "civil_disorder")
 
@@ -266,10 +266,6 @@ class Resolution:
     retreat_options: Mapping[str, tuple[str, ...]]
     standoffs: frozenset[str]
     civil_disorder: tuple[Unit, ...]
-    in_order: UnitsInOrder | None
-    """The provinces of :attr:`units` in sorted order and their units, when the adjudication
-    made them (the adjudicator's own, handed on to the next position so that it need not sort
-    its board again; not part of the value)."""
 
     def __init__(
         self,
@@ -280,10 +276,7 @@ class Resolution:
         retreat_options: Mapping[str, tuple[str, ...]] = _NO_OPTIONS,
         standoffs: frozenset[str] = frozenset(),
         civil_disorder: tuple[Unit, ...] = (),
-        in_order: UnitsInOrder | None = None,
     ) -> None:
-        """``in_order`` (the adjudicator's own): the provinces of ``units`` in sorted order
-        and their units, when the adjudication made them (:attr:`in_order`)."""
         # (each slot set through its descriptor: object.__setattr__ looks the name up first,
         # and compiled, may not be applied to a class with its own __setattr__)
         _set_phase(self, phase)
@@ -293,7 +286,6 @@ class Resolution:
         _set_retreat_options(self, retreat_options)
         _set_standoffs(self, standoffs)
         _set_civil_disorder(self, civil_disorder)
-        _set_in_order(self, in_order)
 
     @property
     def results(self) -> tuple[OrderResult, ...]:
@@ -352,16 +344,6 @@ _set_dislodged = slot_setter(Resolution, "dislodged")
 _set_retreat_options = slot_setter(Resolution, "retreat_options")
 _set_standoffs = slot_setter(Resolution, "standoffs")
 _set_civil_disorder = slot_setter(Resolution, "civil_disorder")
-_set_in_order = slot_setter(Resolution, "in_order")
-
-
-def take_in_order(resolution: Resolution) -> UnitsInOrder | None:
-    """``resolution.in_order``, forgotten by the resolution as it is handed on to the next
-    position (``phases.next_position``): a game's history keeps no copy of it."""
-    in_order = resolution.in_order
-    if in_order is not None:
-        _set_in_order(resolution, None)
-    return in_order
 
 
 def _unpickled_resolution(phase: Phase, results: tuple[OrderResult, ...],

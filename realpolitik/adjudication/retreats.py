@@ -24,13 +24,7 @@ from realpolitik.hooks import VariantHooks
 from realpolitik.legality import Illegal, normalize_order, retreat_options
 from realpolitik.listing import listed_checker
 from realpolitik.orders import Disband, Order, Retreat, Waive
-from realpolitik.position import (
-    Position,
-    UnitsInOrder,
-    board_in_order,
-    moved_unit,
-    units_in_order,
-)
+from realpolitik.position import Position, Unit, moved_unit
 from realpolitik.rules import DuplicateOrders, Rules
 from realpolitik.variant_rules import UnorderedRetreats
 from realpolitik.writing import PlaceWriter, place_writer
@@ -41,8 +35,6 @@ _DUPLICATE = Illegal("duplicate_order", "The unit was given another order, which
                                         "followed.")
 _CONFLICT = Illegal("conflicting_orders", "The unit was given several orders, so none is "
                                           "followed and it is disbanded.")
-_NO_OPTIONS: Mapping[str, tuple[str, ...]] = MappingProxyType({})
-_NO_STANDOFFS: frozenset[str] = frozenset()
 
 
 def _dislodged_index(position: Position, order: Order) -> int:
@@ -149,21 +141,19 @@ def adjudicate_retreats(position: Position, orders: Iterable[Order], rules: Rule
             order = chosen[indices[0]].order
             assert isinstance(order, Retreat)
             units[dest] = moved_unit(position.dislodged[indices[0]].unit, order.destination)
-    # (the board's lists in order, handed on to the next position: the board before's if it
-    # is the board, those of a board made again in order)
-    next_in_order: UnitsInOrder | None
     if len(units) == len(before) and type(before) is MappingProxyType \
             and in_sorted_order(before):
         board = before
-        next_in_order = units_in_order(position)
     else:
-        in_order, next_in_order = board_in_order(units)
+        in_order: dict[str, Unit] = {}  # (a loop: a comprehension is a function call)
+        for p in sorted(units):
+            in_order[p] = units[p]
         board = MappingProxyType(in_order)
     # (positional: a class called with keywords builds a dictionary of them first)
     return Resolution(position.phase,
                       partial(_results, tuple(entries), chosen, going, drawn,
                               place_writer(position.variant)),
-                      board, (), _NO_OPTIONS, _NO_STANDOFFS, (), next_in_order)
+                      board)
 
 
 def _results(entries: tuple[Entry, ...], chosen: Mapping[int, Entry],
