@@ -909,8 +909,10 @@ class Game:
             try:
                 # (each support first named by its string carries its key: the engine
                 # need not find it again from the order's fields)
+                # (no entries asked for: read below only when some order did not stand)
                 entries = game.submit_found(power, list(map(_order_found, found)),
-                                            list(map(table.key_of.get, texts)))
+                                            list(map(table.key_of.get, texts)),
+                                            report=False)
             except GameError as error:  # a power that takes no orders in this game
                 self.error.append(f"{holder.name}: {error}")
             else:
