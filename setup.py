@@ -33,6 +33,7 @@ COMPILED_MODULES = [
     "realpolitik/caches.py",
     "realpolitik/geography.py",
     "realpolitik/places.py",
+    "realpolitik/ownership.py",
     "realpolitik/variant.py",
     "realpolitik/variant_rules.py",
     # The values every phase makes and reads (orders, units, positions, phases, results) and

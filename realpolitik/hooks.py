@@ -82,6 +82,7 @@ from realpolitik.calendar import PhaseType
 from realpolitik.errors import HookError, RealpolitikError, VariantError
 from realpolitik.geography import Terrain, UnitType, province_of
 from realpolitik.orders import Move
+from realpolitik.ownership import owners_and_changes as owners_and_changes
 from realpolitik.rule_notes import NO_NOTES, RuleNotes
 from realpolitik.variant_rules import (
     NEUTRAL,
@@ -542,29 +543,6 @@ def _victor(position: Position, teams: Sequence[Sequence[str]], target: int,
     best = max(leaders, key=lambda t: scores[t])
     names = "/".join(map(position.variant.power_name, teams[best]))
     return Victory(best, f"{names} won with {scores[best]} {what}")
-
-
-def owners_and_changes(centers: Mapping[str, str], units: Mapping[str, Unit],
-                       supply_centers: Sequence[str],
-                       ) -> tuple[dict[str, str], list[tuple[str | None, str]]]:
-    """The default :meth:`VariantHooks.center_owners` (``centers``: the owners before), with
-    the centres that changed hands: (previous owner, None if it had none, and new owner) for
-    each, in the order of ``supply_centers``. The game counts the centres from them."""
-    # (a read-only view's own copy: dict() of the view reads it key by key)
-    owners = centers.copy() if type(centers) is MappingProxyType else dict(centers)
-    owner_of = owners.get
-    changes: list[tuple[str | None, str]] = []
-    for center in supply_centers:
-        # (``in`` and ``[]``, not ``get``: on a read-only mapping ``get`` looks the
-        # method up by name on every call)
-        if center in units:
-            power = units[center].power
-            if power != NEUTRAL:
-                previous = owner_of(center)
-                if previous != power:
-                    owners[center] = power
-                    changes.append((previous, power))
-    return owners, changes
 
 
 def annihilated_units(before: Position, resolution: Resolution) -> list[tuple[Unit, str]]:
