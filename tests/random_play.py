@@ -7,6 +7,8 @@ import random
 from collections.abc import Iterator
 
 from realpolitik.game import Game
+from realpolitik.listing import movement_parts
+from realpolitik.orders import Order
 from realpolitik.position import PhaseType, Position
 from realpolitik.variant import Variant
 
@@ -49,3 +51,26 @@ def movement_positions(variant: Variant | str, seed: int, until: int) -> list[Po
                                 for options in game.legal_orders(power).values()])
         game.process()
     return seen
+
+
+def found_orders(game: Game, power: str, rng: random.Random, *, supports: float = 0.5,
+                 keys_known: float = 1.0) -> tuple[list[Order], list[int | None]]:
+    """One listed order per unit of ``power`` in a movement phase, as the facade hands them
+    to ``Game.submit_found``: a support (drawn for a unit with a share ``supports``) with its
+    key, known with a share ``keys_known`` (else None), any other order with None."""
+    parts = movement_parts(game.position)
+    assert parts is not None
+    orders: list[Order] = []
+    keys: list[int | None] = []
+    for unit in (parts.get(power) or {}).values():
+        listed = [(key, unit.support_of(key)) for key in unit.support_keys
+                  if key not in unit.spared and unit.support_of(key) is not None]
+        if listed and rng.random() < supports:
+            key, support = rng.choice(listed)
+            assert support is not None
+            orders.append(support)
+            keys.append(key if keys_known >= 1.0 or rng.random() < keys_known else None)
+        else:
+            orders.append(rng.choice(unit.head + unit.convoys))
+            keys.append(None)
+    return orders, keys

@@ -9,32 +9,16 @@ import copy
 import pickle
 import random
 
+from random_play import found_orders
+
 from realpolitik.game import Game, SubmittedOrder, _Steps
-from realpolitik.listing import movement_parts
 from realpolitik.orders import Order
 from realpolitik.rules import rules_for
 from realpolitik.variant import load_variant
 
 
 def _found(game: Game, power: str, rng: random.Random) -> tuple[list[Order], list[int | None]]:
-    """One listed order per unit of ``power``, each support with its key (as the facade has
-    them)."""
-    parts = movement_parts(game.position)
-    assert parts is not None
-    orders: list[Order] = []
-    keys: list[int | None] = []
-    for unit in (parts.get(power) or {}).values():
-        supports = [(key, unit.support_of(key)) for key in unit.support_keys
-                    if key not in unit.spared and unit.support_of(key) is not None]
-        if supports and rng.random() < 0.5:
-            key, support = rng.choice(supports)
-            assert support is not None
-            orders.append(support)
-            keys.append(key)
-        else:
-            orders.append(rng.choice(unit.head + unit.convoys))
-            keys.append(None)
-    return orders, keys
+    return found_orders(game, power, rng)
 
 
 def _report(entries: tuple[SubmittedOrder, ...]) -> list[tuple[object, ...]]:

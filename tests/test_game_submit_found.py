@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 
+from random_play import found_orders
+
 from realpolitik.game import Game, SubmittedOrder
 from realpolitik.geography import UnitType
 from realpolitik.listing import movement_parts
@@ -13,24 +15,7 @@ from realpolitik.orders import Move, Order, SupportHold, SupportMove
 
 
 def _found(game: Game, power: str, rng: random.Random) -> tuple[list[Order], list[int | None]]:
-    """One listed order per unit of ``power``, each support with its key (as the facade has
-    them), others with None; now and then a support without its key."""
-    parts = movement_parts(game.position)
-    assert parts is not None
-    orders: list[Order] = []
-    keys: list[int | None] = []
-    for unit in (parts.get(power) or {}).values():
-        supports = [(key, unit.support_of(key)) for key in unit.support_keys
-                    if key not in unit.spared and unit.support_of(key) is not None]
-        if supports and rng.random() < 0.6:
-            key, support = rng.choice(supports)
-            assert support is not None
-            orders.append(support)
-            keys.append(key if rng.random() < 0.9 else None)
-        else:
-            orders.append(rng.choice(unit.head + unit.convoys))
-            keys.append(None)
-    return orders, keys
+    return found_orders(game, power, rng, supports=0.6, keys_known=0.9)
 
 
 def _report(entries: tuple[SubmittedOrder, ...]) -> list[tuple[object, ...]]:
