@@ -173,8 +173,7 @@ def _count_adjustments(position: Position) -> MappingProxyType[str, int]:
     # (the centres counted once per position, then one pass over the units: a Fall turn's next
     # position asks this of the winter, before anything groups the board by power)
     power_ids = position.variant.power_ids
-    counts = dict.fromkeys(power_ids, 0)
-    counts.update(position.center_counts())  # (counted once: the victory check reads them too)
+    counts = _center_counts_of(position, power_ids)
     try:
         for unit in position.units.values():
             counts[unit.power] -= 1  # (every power has its entry: no ``get`` call a unit)
@@ -186,11 +185,17 @@ def _count_adjustments(position: Position) -> MappingProxyType[str, int]:
     return MappingProxyType(position.variant.hooks.adjustments(position, counts))
 
 
+def _center_counts_of(position: Position, power_ids: tuple[str, ...]) -> dict[str, int]:
+    """Each power's supply centres (0 for one with none), and any other owner's."""
+    counts = dict.fromkeys(power_ids, 0)
+    counts.update(position.center_counts())  # (counted once: the victory check reads them too)
+    return counts
+
+
 def _counted_with_others(position: Position, power_ids: tuple[str, ...]) -> dict[str, int]:
     """Centres less units of every owner, powers or not (:func:`_count_adjustments` when a
     unit of no power stands on the board)."""
-    counts = dict.fromkeys(power_ids, 0)
-    counts.update(position.center_counts())
+    counts = _center_counts_of(position, power_ids)
     count = counts.get
     for unit in position.units.values():
         power = unit.power

@@ -40,13 +40,18 @@ def _reachable_by_name(tables: MapTables, origin: str, fleets: Iterable[str],
     return frozenset(shores)
 
 
+def _drawing(variant_name: str, seed: int,
+             ) -> tuple[MapTables, random.Random, list[str], list[str]]:
+    """The tables of ``variant_name``, a random generator seeded with ``seed``, and the map's
+    convoy spaces and shores in sorted order (what the random draws are taken from)."""
+    tables = tables_for(load_variant(variant_name))
+    return tables, random.Random(seed), sorted(tables.convoy_spaces), sorted(tables.shores)
+
+
 @pytest.mark.parametrize("variant_name", ["standard", "colonial_winters"])
 @pytest.mark.parametrize("seed", range(4))
 def test_mask_search_equals_search_by_name_on_random_fleets(variant_name: str, seed: int) -> None:
-    tables = tables_for(load_variant(variant_name))
-    rng = random.Random(seed)
-    spaces = sorted(tables.convoy_spaces)
-    shores = sorted(tables.shores)
+    tables, rng, spaces, shores = _drawing(variant_name, seed)
     others = sorted(set(tables.provinces) - tables.convoy_spaces)
     for _ in range(300):
         fleets = set(rng.sample(spaces, rng.randrange(len(spaces) + 1)))
@@ -116,10 +121,7 @@ def _routes_by_name(tables: MapTables, origin: str, fleets: frozenset[str],
 @pytest.mark.parametrize("variant_name", ["standard", "colonial_winters"])
 @pytest.mark.parametrize("seed", range(3))
 def test_minimal_routes_equal_the_walk_by_name(variant_name: str, seed: int) -> None:
-    tables = tables_for(load_variant(variant_name))
-    rng = random.Random(seed)
-    spaces = sorted(tables.convoy_spaces)
-    shores = sorted(tables.shores)
+    tables, rng, spaces, shores = _drawing(variant_name, seed)
     for _ in range(150):
         fleets = frozenset(rng.sample(spaces, rng.randrange(min(len(spaces), 9) + 1)))
         origin = rng.choice(shores)
