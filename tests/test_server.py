@@ -513,11 +513,19 @@ def ticket(client: TestClient, who: Headers) -> str:
     return str(r.json()["ticket"])
 
 
+def _made_before_the_socket(event: dict[str, Any]) -> bool:
+    """True for what the fixture's joins publish: a seat taken, and the start of the game
+    (its first deadline) when the last seat is filled."""
+    return event["type"] == "joined" or (event["type"] == "deadline"
+                                         and event["status"] == "active")
+
+
 def next_event(ws: Any) -> dict[str, Any]:
-    """The socket's next event but for seat changes made before it opened: under PostgreSQL
-    events travel through the database (``realpolitik/server/bus.py``), so the fixture's own
-    join can reach a socket opened after it."""
-    while (event := ws.receive_json())["type"] == "joined":
+    """The socket's next event but for what the fixture's joins published before it opened
+    (:func:`_made_before_the_socket`): under PostgreSQL events travel through the database
+    (``realpolitik/server/bus.py``), so they can reach a socket opened after them. (No test
+    that reads events through this asks for a deadline.)"""
+    while _made_before_the_socket(event := ws.receive_json()):
         pass
     return dict(event)
 
