@@ -32,9 +32,10 @@ def owners_and_changes(centers: Mapping[str, str], units: Mapping[str, Unit],
         # method up by name on every call)
         if center in units:
             power = units[center].power
-            if power != NEUTRAL:
-                previous = owners.get(center)  # (compiled: dict's own get, in C)
-                if previous != power:
-                    owners[center] = power
-                    changes.append((previous, power))
+            previous = owners.get(center)  # (compiled: dict's own get, in C)
+            # (the owner first: most occupied centres are their owner's, the same string
+            # object, so told at once; the neutral test compares characters)
+            if previous != power and power != NEUTRAL:
+                owners[center] = power
+                changes.append((previous, power))
     return owners, changes
