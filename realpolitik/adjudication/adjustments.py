@@ -89,29 +89,10 @@ def _within_counts(position: Position, orders: tuple[Order, ...], rules: Rules,
     carried out one by one (:func:`_adjudicate_one_by_one`, which gives the same board and,
     when they are read, makes the results of these orders)."""
     province_at = tables_for(position.variant).province_at
-    wanted: dict[str, list[Order]] = {}
-    """Power -> its builds and waives, or its removals, in the order given."""
-    places: set[str] = set()
+    wanted: dict[str | None, list[Order]] = {}
+    """Power -> its orders, in the order given."""
     for order in orders:
         power = order.power
-        if power is None:
-            return None
-        # (each kind told by its exact class: the cheapest test, and the type checker reads
-        # it where the order's fields are read)
-        kind = type(order)
-        if kind is Waive:
-            if counts.get(power, 0) <= 0:
-                return None  # (a waive not due)
-        elif type(order) is Build or type(order) is Disband:
-            due = counts.get(power, 0)
-            if due <= 0 if kind is Build else due >= 0:
-                return None  # (a build or a removal not due)
-            province = province_at[order.location]
-            if province in places:
-                return None  # (built or removed twice)
-            places.add(province)
-        else:
-            return None
         mine = wanted.get(power)
         if mine is None:
             wanted[power] = [order]
@@ -121,27 +102,56 @@ def _within_counts(position: Position, orders: tuple[Order, ...], rules: Rules,
     units = before.copy() if type(before) is MappingProxyType else dict(before)
     values = unit_values(position.variant)
     hooks = position.variant.hooks
+    places: set[str] = set()
+    """The provinces built in or removed from so far (each at most once)."""
     added = False
     ordered: dict[str, int] = {}
+    # Each power's orders checked and carried out in one pass on the board's copy (a check
+    # that fails returns None, and the copy is dropped), unless it gave more than are due:
+    # all its orders are then checked, and those the rules keep carried out.
     for power, mine in wanted.items():
-        count = counts[power]
-        due = count if count > 0 else -count
-        if len(mine) > due:  # the rules keep some of them
-            mine = _kept(mine, due, rules.too_many_builds if count > 0
-                         else _REMOVALS_KEPT[rules.too_many_disbands])[0]
+        if power is None:
+            return None
+        count = counts.get(power, 0)
         if count > 0:
+            trimmed = len(mine) > count
             for order in mine:
+                # (each kind told by its exact class: the cheapest test, and the type checker
+                # reads it where the order's fields are read)
                 if type(order) is Build:
-                    units[province_at[order.location]] = values.unit(
-                        power, order.unit_type, order.location)
-                    added = True
-        else:
+                    province = province_at[order.location]
+                    if province in places:
+                        return None  # (built twice)
+                    places.add(province)
+                    if not trimmed:
+                        units[province] = values.unit(power, order.unit_type, order.location)
+                        added = True
+                elif type(order) is not Waive:
+                    return None  # (a removal not due, or another kind)
+            if trimmed:  # the rules keep some of them
+                for order in _kept(mine, count, rules.too_many_builds)[0]:
+                    if type(order) is Build:
+                        units[province_at[order.location]] = values.unit(
+                            power, order.unit_type, order.location)
+                        added = True
+        elif count < 0:
+            for order in mine:
+                if type(order) is not Disband:
+                    return None  # (a build or waive not due, or another kind)
+                province = province_at[order.location]
+                if province in places:
+                    return None  # (removed twice)
+                places.add(province)
             if hooks.removal_first(position, power) is not None:
                 return None
+            if len(mine) > -count:  # the rules keep some of them
+                mine = _kept(mine, -count, _REMOVALS_KEPT[rules.too_many_disbands])[0]
             for order in mine:
                 if type(order) is Disband:  # (every one: the type checker reads it)
                     units.pop(province_at[order.location], None)
             ordered[power] = len(mine)
+        else:
+            return None  # (nothing due)
     return _after_winter(position, rules, counts, units, added, ordered,
                          partial(_results_one_by_one, position, orders, rules, counts))
 
