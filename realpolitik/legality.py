@@ -185,6 +185,21 @@ def _count_adjustments(position: Position) -> MappingProxyType[str, int]:
     return MappingProxyType(position.variant.hooks.adjustments(position, counts))
 
 
+def counted_from_units(position: Position, unit_counts: Mapping[str, int]) -> None:
+    """Keep the adjustment counts of ``position`` worked out from ``unit_counts`` (each power
+    of the variant with units -> how many it has on the board, every unit counted: known
+    already, as the movement listing of the position before counted them), as if made: the
+    centres less a few counts, not a pass over the board."""
+    power_ids = position.variant.power_ids
+    counts = _center_counts_of(position, power_ids)
+    for power, units in unit_counts.items():
+        counts[power] -= units  # (the variant's powers: each has its entry)
+    if len(counts) != len(power_ids):  # (a centre of no power: not counted)
+        counts = _of_powers(counts, power_ids)
+    _adjustment_counts.put(
+        position, MappingProxyType(position.variant.hooks.adjustments(position, counts)))
+
+
 def _center_counts_of(position: Position, power_ids: tuple[str, ...]) -> dict[str, int]:
     """Each power's supply centres (0 for one with none), and any other owner's."""
     counts = dict.fromkeys(power_ids, 0)

@@ -1094,6 +1094,22 @@ def movement_parts(position: Position) -> Mapping[str, Mapping[str, UnitParts]] 
     return _movement_parts(position)
 
 
+def listed_unit_counts(position: Position) -> dict[str, int] | None:
+    """Each power's units in ``position`` as its movement listing counted them (one entry per
+    unit of a power of the variant, by its location), if the listing was made, whole or in
+    parts; None if neither was (nothing is made here). The winter after a movement phase
+    that lost no unit reads them instead of counting the board again."""
+    listing: Mapping[str, Mapping[str, object]] | None = _movement_listing.peek(position)
+    if listing is None:
+        listing = _movement_parts.peek(position)
+        if listing is None:
+            return None
+    counts: dict[str, int] = {}
+    for power, by_location in listing.items():
+        counts[power] = len(by_location)
+    return counts
+
+
 # Order values are frozen dataclasses; their __init__ costs twice what setting the slots costs,
 # and a movement phase lists some 600 orders: orders.py's makers (made_hold, ...) set the slots
 # (compiled, they write the native fields directly, and are called as C functions).

@@ -10,6 +10,7 @@ rulebooks' Fall) and persists while a centre is vacant.
 
 from __future__ import annotations
 
+from realpolitik.adjudication.adjustments import units_listed
 from realpolitik.adjudication.outcomes import Resolution
 from realpolitik.calendar import made_phase
 from realpolitik.errors import HookError
@@ -118,8 +119,11 @@ def _following(position: Position, resolution: Resolution) -> Position:
             centers_changed(position, following, changes)
         if moved_only:
             same_powers(position, following)
-        if candidate.type is _ADJUSTMENTS and not needs_adjustments(following):
-            continue
+        if candidate.type is _ADJUSTMENTS:
+            if moved_only:  # (the winter's counts from the units the listing counted)
+                units_listed(position, following)
+            if not needs_adjustments(following):
+                continue
         if asks_hooks and hooks.phase_skipped(following):
             continue
         return following

@@ -23,8 +23,8 @@ from realpolitik.adjudication.outcomes import OrderResult, Outcome, Resolution, 
 from realpolitik.adjudication.setup import Entry, in_sorted_order, unit_values
 from realpolitik.geography import UnitType, province_of
 from realpolitik.hooks import VariantHooks
-from realpolitik.legality import Illegal, adjustment_counts, normalize_order
-from realpolitik.listing import listed_checker
+from realpolitik.legality import Illegal, adjustment_counts, counted_from_units, normalize_order
+from realpolitik.listing import listed_checker, listed_unit_counts
 from realpolitik.maptables import MapTables, tables_for
 from realpolitik.orders import Build, Disband, Order, VariantOrder, Waive
 from realpolitik.position import Position, Unit
@@ -32,7 +32,7 @@ from realpolitik.rules import CivilDisorder, Rules, TooManyBuilds, TooManyDisban
 from realpolitik.writing import place_writer
 
 __all__ = ["adjudicate_adjustments", "builds_that_stand", "civil_disorder_removals",
-           "limit_voids"]
+           "limit_voids", "units_listed"]
 
 _TOO_MANY_BUILDS = Illegal("too_many_builds", "The power has no builds left for it.")
 _TOO_MANY_REMOVALS = Illegal("too_many_removals", "The power has no removals left for it.")
@@ -62,6 +62,17 @@ def _power_of(order: Order, position: Position, tables: MapTables) -> str:
         return tables.home_of.get(province_of(order.location)) or ""
     unit = position.units.get(province_of(order.location))
     return unit.power if unit is not None else ""
+
+
+def units_listed(before: Position, winter: Position) -> None:
+    """Tell ``winter``, an adjustment phase whose units are ``before``'s moved (a movement
+    phase that lost no unit), its adjustment counts from ``before``'s units per power as its
+    movement listing counted them, if it was made (a game lists a phase before playing it):
+    a few counts, not a pass over the board. Nothing is told when it was not made, or did
+    not count every unit (a unit of no power is not listed)."""
+    listed = listed_unit_counts(before)
+    if listed is not None and sum(listed.values()) == len(winter.units):
+        counted_from_units(winter, listed)
 
 
 def adjudicate_adjustments(position: Position, orders: Iterable[Order], rules: Rules, *,
