@@ -450,18 +450,19 @@ class Game:
         """:meth:`_powers_now` worked out (apart from the cache's test: the comprehensions'
         cells are made only when it is worked out, not at each of the phase's questions)."""
         with_units = position.powers_with_units()
-        # A power is in while it has units, supply centres or dislodged units: set operations
+        # A power is in while it has units, supply centres or dislodged units: set operators
         # rather than a question per power (the centre counts are carried from a position to
-        # the next, so seldom counted here).
-        present = with_units.union(position.center_counts())
+        # the next, so seldom counted here), and comprehensions rather than ``filter`` over a
+        # bound method or a set's methods by name (the compiled build runs them natively).
+        present = {*with_units, *position.center_counts()}
         if position.dislodged:
-            present = present.union([d.unit.power for d in position.dislodged])
+            present |= {d.unit.power for d in position.dislodged}
         if eliminated:
-            present = present.difference(eliminated)
-        active = tuple(filter(present.__contains__, self.powers))
+            present -= set(eliminated)
+        active = tuple([power for power in self.powers if power in present])
         kind = position.phase.type
         if kind is _MOVEMENT:
-            to_order = tuple(filter(with_units.__contains__, active))
+            to_order = tuple([power for power in active if power in with_units])
         elif kind is _RETREATS:
             to_order = tuple(sorted({d.unit.power for d in position.dislodged}))
         else:

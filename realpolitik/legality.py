@@ -908,17 +908,18 @@ def check_order(position: Position, order: Order, *, rules: Rules | None = None,
 # -- building --------------------------------------------------------------------------------
 
 def build_options(position: Position, power: str,
-                  ) -> Iterator[tuple[str, list[tuple[UnitType, str]]]]:
+                  ) -> list[tuple[str, list[tuple[UnitType, str]]]]:
     """Where ``power`` could build (a free centre among the hooks' build sites, by default an
     owned home centre) and what: each site with its (unit type, location) pairs, leaving out
     a unit type the power may have no more of, and a build the variant's winter limits
     (:meth:`~realpolitik.hooks.VariantHooks.void_adjustments`) would void however the power's
-    other builds were given. Whether or not it is due a build (counted as one at least)."""
+    other builds were given. Whether or not it is due a build (counted as one at least).
+    A list (a few sites): the caller's loop over it runs natively on the compiled build."""
     hooks = position.variant.hooks
     if type(hooks).void_adjustments is VariantHooks.void_adjustments:
         # no winter limits (most variants): every candidate stands
         return _build_candidates(position, power)
-    return _unvoided_builds(position, power, hooks)
+    return list(_unvoided_builds(position, power, hooks))
 
 
 def _unvoided_builds(position: Position, power: str, hooks: VariantHooks,
@@ -951,8 +952,9 @@ def _unvoided_builds(position: Position, power: str, hooks: VariantHooks,
 
 
 def _build_candidates(position: Position, power: str,
-                      ) -> Iterator[tuple[str, list[tuple[UnitType, str]]]]:
+                      ) -> list[tuple[str, list[tuple[UnitType, str]]]]:
     """:func:`build_options` before the variant's winter limits are asked."""
+    out: list[tuple[str, list[tuple[UnitType, str]]]] = []
     hooks = position.variant.hooks
     units = position.units
     centers = position.centers
@@ -967,7 +969,8 @@ def _build_candidates(position: Position, power: str,
         if len(allowed) < 2:
             builds = tuple(build for build in builds if build[0] in allowed)
         if builds:
-            yield province, list(builds)
+            out.append((province, list(builds)))
+    return out
 
 
 def _allowed_types(position: Position, power: str, hooks: VariantHooks,
@@ -1017,4 +1020,4 @@ def build_sites(position: Position, power: str) -> tuple[str, ...]:
 
 def can_build(position: Position, power: str) -> bool:
     """True if ``power`` has somewhere to build a unit (whether or not it is due a build)."""
-    return next(build_options(position, power), None) is not None
+    return bool(build_options(position, power))
