@@ -954,7 +954,8 @@ class Game:
         expected = self._powers_now()[1]
         disorder = () if all(map(pending.__contains__, expected)) \
             else tuple(filterfalse(pending.__contains__, expected))  # (no generator's cell)
-        if disorder and position.phase.type is _MOVEMENT:
+        kind = position.phase.type
+        if disorder and kind is _MOVEMENT:
             self.civil_disorder.update(disorder)
         orders: list[Order] = []
         # what the record keeps of each power's orders (its listed values, or its entries),
@@ -980,14 +981,16 @@ class Game:
         events = tuple(self._notes) if self._notes else ()
         self._notes = []
         notes: list[str] = []
-        if position.phase.type is _RETREATS:
+        if kind is _RETREATS:
             drawn = self._unordered_retreats(position, orders, notes)
             if drawn:
                 orders.extend(drawn)
                 all_listed = False
         resolution = adjudicate(position, orders, rules=self.rules, checked=all_listed)
         following = _next_position(position, resolution)
-        if steps.asks_phase_notes or annihilated_units(position, resolution):
+        # (the default notes name only units a movement phase annihilated)
+        if steps.asks_phase_notes \
+                or kind is _MOVEMENT and annihilated_units(position, resolution):
             notes.extend(self.variant.hooks.phase_notes(position, resolution, following))
         if steps.asks_setup_events:
             following = self._setup_events(position, following, notes)
