@@ -596,8 +596,7 @@ class _ConvoyAnswer:
                  by_convoy: tuple[tuple[str, Mover, int], ...], key_into: dict[str, int],
                  pairs_of: dict[str, tuple[tuple[str, str], ...]], fleets: frozenset[str],
                  group: frozenset[str], group_mask: int,
-                 keys_into: tuple[tuple[int, object], ...],
-                 slots_into: tuple[tuple[int, object], ...]) -> None:
+                 keys_into: tuple[tuple[int, object], ...]) -> None:
         self.serial = serial
         """A number never given to another answer: a fleet's convoys and the supports it must
         leave out are kept under the serials of the answers they were made from
@@ -622,9 +621,18 @@ class _ConvoyAnswer:
         """The same, as a mask of provinces."""
         self.keys_into = keys_into
         """In step with ``by_convoy``: (province id, the move's support key)."""
-        self.slots_into = slots_into
+        self.slots_into: tuple[tuple[int, object], ...] | None = None
         """The same by slot: (province id, the slot there of the move's support key,
-        :attr:`_UnitPlaces.key_at`), for the compiled listing."""
+        :attr:`_UnitPlaces.key_at`), for the compiled listing (made when it first reads it,
+        :meth:`by_slot`)."""
+
+    def by_slot(self, numbered: _UnitPlaces) -> tuple[tuple[int, object], ...]:
+        """:attr:`slots_into`, made if not yet (slots given in ``numbered`` as needed)."""
+        slots_into = self.slots_into
+        if slots_into is None:
+            slots_into = self.slots_into = tuple([
+                (prov_id, numbered.slot(prov_id, key)) for prov_id, key in self.keys_into])
+        return slots_into
 
 
 class _ConvoyAnswers:
@@ -671,11 +679,9 @@ class _ConvoyAnswers:
             pid = numbered.province_id
             keys_into: tuple[tuple[int, object], ...] = tuple([
                 (pid[dest], move_key) for dest, _, move_key in by_convoy])
-            slots_into: tuple[tuple[int, object], ...] = tuple([
-                (prov_id, numbered.slot(prov_id, move_key)) for prov_id, move_key in keys_into])
             found = self.answers[key] = _ConvoyAnswer(
                 self.made, reach, by_convoy, {dest: key for dest, _, key in by_convoy},
-                pairs_of, frozenset(fleets), group, group_mask, keys_into, slots_into)
+                pairs_of, frozenset(fleets), group, group_mask, keys_into)
         return found
 
 
@@ -848,6 +854,8 @@ def _with_slots(made: _Made, head: tuple[Order, ...], into: list[list[object]],
     pipeline over the keys joined first (:func:`_list_movement`) is the cheaper.
     ``tests/test_listing.py`` checks that both give the same orders."""
     rows = made.rows
+    if rows is None:
+        rows = made.made_rows()
     has_spared = bool(spared)
     orders: list[object] = [*head]
     index = 0
@@ -950,7 +958,7 @@ def _list_movement(position: Position, powers: frozenset[str],
             for code in codes[start:index + 1]:
                 for prov_id, key in moves_at[code]:
                     into[prov_id].append(key)
-            for prov_id, key in (answer.slots_into if by_slot else answer.keys_into):
+            for prov_id, key in (answer.by_slot(numbered) if by_slot else answer.keys_into):
                 into[prov_id].append(key)
             start = index + 1
         for code in codes[start:]:
@@ -1275,17 +1283,12 @@ class _Made:
         """Support key -> its support (its own moves -> None: no support)."""
         self.support_of: Callable[[object], Order | None] = self.supports.__getitem__
         """``supports[key]``, bound once (the listing looks supports up through it)."""
-        key_at = numbered.key_at
-        rows: list[list[object]] = [[None] * len(key_at[prov_id]) for prov_id in self.reach_ids]
-        reach_ids = self.reach_ids
-        for prov_id, slot in numbered.moves_slot_at[numbered.code[utype, loc]]:
-            if prov_id in reach_ids:
-                rows[reach_ids.index(prov_id)][cast(int, slot)] = _OWN
-        self.rows = rows
+        self.rows: list[list[object]] | None = None
         """Index in ``reach_ids`` -> slot (:attr:`_UnitPlaces.key_at`) -> its support of that
         key into the province, :data:`_OWN` for its own moves, None where not made yet: what
-        the compiled listing reads (:func:`_with_slots`; longer as moves by convoy are met,
-        bounded by the map's support keys into its reach)."""
+        the compiled listing reads (:func:`_with_slots`; made when it first does, by
+        :meth:`made_rows`; longer as moves by convoy are met, bounded by the map's support
+        keys into its reach)."""
         self.convoy_moves: dict[tuple[str, bool], Move] = {}
         self.convoys: dict[tuple[str, str], Convoy] = {}
         self.convoy_parts: dict[tuple[int, ...], tuple[frozenset[int], tuple[Convoy, ...]]] = {}
@@ -1296,6 +1299,18 @@ class _Made:
         answer (up to :data:`_MAX_HEADS` of them)."""
         self.retreats: dict[str, Retreat] = {}
         self._disband: Disband | None = None
+
+    def made_rows(self) -> list[list[object]]:
+        """:attr:`rows`, made now: every slot None but its own moves'."""
+        numbered = self.places
+        key_at = numbered.key_at
+        reach_ids = self.reach_ids
+        rows: list[list[object]] = [[None] * len(key_at[prov_id]) for prov_id in reach_ids]
+        for prov_id, slot in numbered.moves_slot_at[numbered.code[self.utype, self.loc]]:
+            if prov_id in reach_ids:
+                rows[reach_ids.index(prov_id)][cast(int, slot)] = _OWN
+        self.rows = rows
+        return rows
 
     def disband(self) -> Disband:
         """Its disband (a retreat phase)."""
@@ -1369,7 +1384,10 @@ class _Made:
         prov = self.province
         spared: set[int] = set()
         key_into = answer.key_into
-        supported = key_into.keys() & self.reach_set
+        # (a plain loop over the few moves by convoy: the dictionary view's ``&`` with the
+        # reach makes a set through the generic number protocol, some 1,500 instructions)
+        reach_set = self.reach_set
+        supported = [dest for dest in key_into if dest in reach_set]
         if supported:
             # (where the army could go without this fleet, on masks: the map's search by name
             # costs several times more, and each (army, group, fleet) is new to it here)
