@@ -659,10 +659,13 @@ class _ConvoyAnswers:
             self.made += 1
             tables = numbered.tables
             group = frozenset(_names_in(numbered.names, group_mask))
-            reach, by_convoy, needed = tables.convoy_reach(numbered.names[army], group)
+            origin = numbered.names[army]
+            reach, by_convoy, needed = tables.convoy_reach(origin, group)
             # (each fleet's pairs sorted once here, not in every fleet's convoy part made from
-            # the answer: :meth:`_Made.convoy_part`)
-            pairs_of = {fleet: tuple(sorted(set(pairs))) for fleet, pairs in needed}
+            # the answer, :meth:`_Made.convoy_part`; every pair is of the army, ``origin``:
+            # sorted by destination, as strings, not compared as tuples)
+            pairs_of = {fleet: tuple([(origin, dest) for dest in sorted({d for _, d in pairs})])
+                        for fleet, pairs in needed}
             dests = frozenset(dest for dest, _, _ in by_convoy)
             support_reach = self.support_reach
             fleets: set[str] = set()
@@ -992,7 +995,12 @@ def _list_movement(position: Position, powers: frozenset[str],
     # where a test of ``powers``, the row's and ``out``'s look-ups were three.
     per_power: dict[str, tuple[list[object] | None, dict[str, tuple[Order, ...]]]] = {
         power: (made_keys.get(power), {}) for power in powers}
-    for unit, code in zip(unit_list, codes, strict=True):
+    # (the units by a plain loop and their codes by a counter: compiled, a loop over a list
+    # is a C loop, where ``zip`` is a generic iterator making a tuple a unit)
+    index = -1
+    for unit in unit_list:
+        index += 1
+        code = codes[index]
         power = unit.power
         listed = per_power.get(power)
         if listed is None:  # (a neutral unit: listed only when asked for)
@@ -1016,7 +1024,7 @@ def _list_movement(position: Position, powers: frozenset[str],
         supports: Iterable[object] = keys
         orders: tuple[Order, ...]
         prov = made.province
-        if prov not in touched:
+        if not touched or prov not in touched:
             if parts is not None:
                 parts[power][made.loc] = _new_parts(UnitParts, (
                     made.loc, code, None, made.fixed, keys, _NOTHING_SPARED, None, (),
