@@ -860,17 +860,10 @@ def _with_slots(made: _Made, head: tuple[Order, ...], into: list[list[object]],
     if rows is None:
         rows = made.made_rows()
     has_spared = bool(spared)
-    masks = _NO_MASKS
-    if has_spared:
-        found = made.spared_masks.get(spared)
-        masks = found if found is not None else made.masks_of(spared)
     orders: list[object] = [*head]
     index = 0
-    mask = 0
     for reached in made.reach_ids:
         row = rows[index]
-        if has_spared:
-            mask = masks[index]
         index += 1
         for slot_object in into[reached]:
             slot = cast(int, slot_object)
@@ -881,16 +874,13 @@ def _with_slots(made: _Made, head: tuple[Order, ...], into: list[list[object]],
                 support = _slot_support(made, row, slot, key_at[reached][slot])
             if support is _OWN:  # (its own move: no support)
                 continue
-            if mask and mask >> slot & 1:  # (spared)
+            if has_spared and key_at[reached][slot] in spared:
                 continue
             orders.append(support)
     if tail:
         orders += tail
     return cast(tuple[Order, ...], tuple(orders))
 
-
-_NO_MASKS: Final[list[int]] = []
-"""The masks of spared slots of a unit that spares none (never read, never added to)."""
 
 _OWN: Final = object()
 """In a unit's :attr:`_Made.rows`: the slot of one of its own moves (no support listed)."""
@@ -1269,7 +1259,6 @@ class _Made:
 
     __slots__ = ("utype", "loc", "power", "province", "reach", "reach_set", "reach_ids",
                  "own_keys", "fixed", "heads", "named", "supports", "support_of", "rows",
-                 "spared_masks",
                  "convoy_moves",
                  "convoys", "convoy_parts", "source_parts", "retreats", "_disband", "places")
 
@@ -1302,9 +1291,6 @@ class _Made:
         """Support key -> its support (its own moves -> None: no support)."""
         self.support_of: Callable[[object], Order | None] = self.supports.__getitem__
         """``supports[key]``, bound once (the listing looks supports up through it)."""
-        self.spared_masks: dict[frozenset[int], list[int]] = {}
-        """Support keys a fleet's convoys spare -> :meth:`masks_of` them (the compiled
-        listing's test of them by slot; up to :data:`_MAX_HEADS`)."""
         self.rows: list[list[object]] | None = None
         """Index in ``reach_ids`` -> slot (:attr:`_UnitPlaces.key_at`) -> its support of that
         key into the province, :data:`_OWN` for its own moves, None where not made yet: what
@@ -1333,24 +1319,6 @@ class _Made:
                 rows[reach_ids.index(prov_id)][cast(int, slot)] = _OWN
         self.rows = rows
         return rows
-
-    def masks_of(self, spared: frozenset[int]) -> list[int]:
-        """In step with ``reach_ids``: the mask of the slots (:attr:`_UnitPlaces.key_at`) of
-        the support keys in ``spared`` into each province; kept in :attr:`spared_masks` (up to
-        :data:`_MAX_HEADS`). The slots of every key in ``spared`` were given already (the
-        listing gives a move by convoy's slot before listing the units)."""
-        key_at = self.places.key_at
-        masks: list[int] = []
-        for prov_id in self.reach_ids:
-            mask = 0
-            for slot, key in enumerate(key_at[prov_id]):
-                if key in spared:
-                    mask |= 1 << slot
-            masks.append(mask)
-        if len(self.spared_masks) >= _MAX_HEADS:
-            self.spared_masks.clear()
-        self.spared_masks[spared] = masks
-        return masks
 
     def disband(self) -> Disband:
         """Its disband (a retreat phase)."""

@@ -413,64 +413,43 @@ class MapTables:
         if origin not in self.shores:
             return []
         out: list[tuple[tuple[str, ...], frozenset[str]]] = []
-        origin_seas = self.shore_convoy_spaces[origin] & at_sea
-        search = _RouteSearch(origin, at_sea, origin_seas, destination, limit, out)
-        for first in sorted(origin_seas):
-            self._walk_routes(search, [first], {first}, frozenset(), 0)
-        return out
-
-    def _walk_routes(self, search: _RouteSearch, chain: list[str], in_chain: set[str],
-                     earlier_shores: frozenset[str], earlier: int) -> None:
-        """:meth:`minimal_routes`' step: add to ``search.out`` the routes that go on from
-        ``chain`` (``earlier_shores``: the shores next to the chain but its last space;
-        ``earlier``: the mask of the chain but its last space, for the induced-path test). A
-        method, not a closure: compiled, a closure is called through the generic Python call."""
-        out = search.out
-        if len(out) >= search.limit:
-            return
-        destination = search.destination
+        convoy_adj = self.convoy_adj
         shores = self.convoy_shores
-        last = chain[-1]
-        ends = shores[last] - earlier_shores - {search.origin}
-        if destination is not None:
-            ends = ends & {destination}
-        if ends:
-            out.append((tuple(chain), frozenset(ends)))
-        if destination is not None and destination in earlier_shores | shores[last]:
-            return  # a longer chain through here would spare the last fleet
-        covered = earlier_shores | shores[last]
-        province_bit = self._province_bit
-        with_last = earlier | province_bit[last]
-        at_sea, origin_seas, near_mask = search.at_sea, search.origin_seas, self._convoy_near_mask
-        for nxt in self.convoy_adj[last]:
-            if nxt not in at_sea or nxt in in_chain or nxt in origin_seas:
-                continue
-            # Induced path: nxt may touch only ``last`` among the chain.
-            bit = province_bit[nxt]
-            if near_mask[bit.bit_length() - 1] & earlier:
-                continue
-            chain.append(nxt)
-            in_chain.add(nxt)
-            self._walk_routes(search, chain, in_chain, covered, with_last)
-            chain.pop()
-            in_chain.discard(nxt)
+        origin_seas = self.shore_convoy_spaces[origin] & at_sea
 
+        province_bit, near_mask = self._province_bit, self._convoy_near_mask
+        # (``earlier``: the mask of the chain but its last space, for the induced-path test)
 
-class _RouteSearch:
-    """What one :meth:`MapTables.minimal_routes` search holds fixed while it walks."""
+        def walk(chain: list[str], in_chain: set[str], earlier_shores: frozenset[str],
+                 earlier: int) -> None:
+            if len(out) >= limit:
+                return
+            last = chain[-1]
+            ends = shores[last] - earlier_shores - {origin}
+            if destination is not None:
+                ends = ends & {destination}
+            if ends:
+                out.append((tuple(chain), frozenset(ends)))
+            if destination is not None and destination in earlier_shores | shores[last]:
+                return  # a longer chain through here would spare the last fleet
+            covered = earlier_shores | shores[last]
+            with_last = earlier | province_bit[last]
+            for nxt in convoy_adj[last]:
+                if nxt not in at_sea or nxt in in_chain or nxt in origin_seas:
+                    continue
+                # Induced path: nxt may touch only ``last`` among the chain.
+                bit = province_bit[nxt]
+                if near_mask[bit.bit_length() - 1] & earlier:
+                    continue
+                chain.append(nxt)
+                in_chain.add(nxt)
+                walk(chain, in_chain, covered, with_last)
+                chain.pop()
+                in_chain.discard(nxt)
 
-    __slots__ = ("origin", "at_sea", "origin_seas", "destination", "limit", "out")
-
-    def __init__(self, origin: str, at_sea: AbstractSet[str], origin_seas: AbstractSet[str],
-                 destination: str | None, limit: int,
-                 out: list[tuple[tuple[str, ...], frozenset[str]]]) -> None:
-        self.origin = origin
-        self.at_sea = at_sea
-        self.origin_seas = origin_seas
-        self.destination = destination
-        self.limit = limit
-        self.out = out
-        """The routes found so far."""
+        for first in sorted(origin_seas):
+            walk([first], {first}, frozenset(), 0)
+        return out
 
 
 def _build_tables(variant: Variant) -> MapTables:
