@@ -472,7 +472,8 @@ class _UnitPlaces:
     __slots__ = ("tables", "provinces", "province_id", "names", "code", "army_code",
                  "fleet_code", "province", "made_keys",
                  "occupant_at", "moves_at", "fleet_bit", "shore_seas", "convoy_near",
-                 "place_parts", "key_at", "slot_of", "occupant_slot_at", "moves_slot_at")
+                 "place_parts", "key_at", "slot_of", "occupant_slot_at", "moves_slot_at",
+                 "by_convoy_from")
 
     def __init__(self, variant: Variant) -> None:
         tables = self.tables = tables_for(variant)
@@ -551,6 +552,9 @@ class _UnitPlaces:
             for moves in self.moves_at]
         """Code -> (province id, the slot there of its support key) of each move it can make
         without a convoy: :attr:`moves_at` by slot."""
+        self.by_convoy_from: list[int] = [len(keys) for keys in self.key_at]
+        """Province id -> its first slot of a move by convoy's key (the map's own keys have
+        the slots before: :meth:`slot` gives the keys of moves by convoy later, as met)."""
 
     def slot(self, prov_id: int, key: object) -> int:
         """The slot of support key ``key`` into province id ``prov_id`` (given now if new)."""
@@ -843,7 +847,7 @@ _first: Final = itemgetter(0)
 
 
 def _with_slots(made: _Made, head: tuple[Order, ...], into: list[list[object]],
-                key_at: list[list[object]], spared: frozenset[int] = _NOTHING_SPARED,
+                numbered: _UnitPlaces, spared: frozenset[int] = _NOTHING_SPARED,
                 tail: tuple[Order, ...] = ()) -> tuple[Order, ...]:
     """A unit's orders, compiled: ``head``, then its supports of what could be supported
     ``into`` each province it reaches (``made.reach_ids``; by slot, :attr:`_UnitPlaces.key_at`
@@ -859,7 +863,11 @@ def _with_slots(made: _Made, head: tuple[Order, ...], into: list[list[object]],
     rows = made.rows
     if rows is None:
         rows = made.made_rows()
+    key_at = numbered.key_at
     has_spared = bool(spared)
+    # (what a fleet spares are supports of moves by convoy, whose keys have the slots after
+    # the map's own: only those are looked for in ``spared``)
+    by_convoy_from = numbered.by_convoy_from
     orders: list[object] = [*head]
     index = 0
     for reached in made.reach_ids:
@@ -874,7 +882,8 @@ def _with_slots(made: _Made, head: tuple[Order, ...], into: list[list[object]],
                 support = _slot_support(made, row, slot, key_at[reached][slot])
             if support is _OWN:  # (its own move: no support)
                 continue
-            if has_spared and key_at[reached][slot] in spared:
+            if has_spared and slot >= by_convoy_from[reached] \
+                    and key_at[reached][slot] in spared:
                 continue
             orders.append(support)
     if tail:
@@ -972,7 +981,6 @@ def _list_movement(position: Position, powers: frozenset[str],
     touched, plan_reach, plan_sources = plan.touched, plan.reach, plan.sources
     plan_serials = plan.serials
     army_adj = tables.army_adj
-    key_at = numbered.key_at
     made_table = _made_of(variant)
     made_get = made_table.get
     made_keys = numbered.made_keys
@@ -1020,7 +1028,7 @@ def _list_movement(position: Position, powers: frozenset[str],
                     made.loc, code, None, made.fixed, keys, _NOTHING_SPARED, None, (),
                     made.support_of))
                 continue
-            orders = (_with_slots(made, made.fixed, into, key_at) if _TYPED_LOOPS else
+            orders = (_with_slots(made, made.fixed, into, numbered) if _TYPED_LOOPS else
                       (*made.fixed, *_present(None, map(made.support_of, supports))))
         elif (sources := plan_sources.get(prov)) is None:  # an army that could be convoyed
             reach = plan_reach[prov]
@@ -1032,7 +1040,7 @@ def _list_movement(position: Position, powers: frozenset[str],
                     made.loc, code, reach, head, keys, _NOTHING_SPARED, None, (),
                     made.support_of))
                 continue
-            orders = (_with_slots(made, head, into, key_at) if _TYPED_LOOPS else
+            orders = (_with_slots(made, head, into, numbered) if _TYPED_LOOPS else
                       (*head, *_present(None, map(made.support_of, supports))))
         else:  # a fleet that could convoy
             part = made.convoy_parts.get(serials := plan_serials[prov])
@@ -1045,7 +1053,7 @@ def _list_movement(position: Position, powers: frozenset[str],
                     made.support_of))
                 continue
             if _TYPED_LOOPS:
-                orders = _with_slots(made, made.fixed, into, key_at, spared, convoys)
+                orders = _with_slots(made, made.fixed, into, numbered, spared, convoys)
             else:
                 if spared:
                     supports = filterfalse(spared.__contains__, supports)
