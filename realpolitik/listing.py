@@ -868,7 +868,7 @@ def _with_slots(made: _Made, head: tuple[Order, ...], into: list[list[object]],
     # (what a fleet spares are supports of moves by convoy, whose keys have the slots after
     # the map's own: only those are looked for in ``spared``)
     by_convoy_from = numbered.by_convoy_from
-    orders: list[object] = [*head]
+    orders: list[object] = list(head)
     index = 0
     for reached in made.reach_ids:
         row = rows[index]
