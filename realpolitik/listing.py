@@ -667,9 +667,12 @@ class _ConvoyAnswers:
             reach, by_convoy, needed = tables.convoy_reach(origin, group)
             # (each fleet's pairs sorted once here, not in every fleet's convoy part made from
             # the answer, :meth:`_Made.convoy_part`; every pair is of the army, ``origin``:
-            # sorted by destination, as strings, not compared as tuples)
-            pairs_of = {fleet: tuple([(origin, dest) for dest in sorted({d for _, d in pairs})])
-                        for fleet, pairs in needed}
+            # compiled, sorted by destination, as strings, not compared as tuples, which
+            # interpreted costs more than the C sort of the tuples)
+            pairs_of = (
+                {fleet: tuple([(origin, dest) for dest in sorted({d for _, d in pairs})])
+                 for fleet, pairs in needed} if _TYPED_LOOPS
+                else {fleet: tuple(sorted(set(pairs))) for fleet, pairs in needed})
             dests = frozenset(dest for dest, _, _ in by_convoy)
             support_reach = self.support_reach
             fleets: set[str] = set()

@@ -74,3 +74,20 @@ def test_slots_number_the_keys_into_each_province_and_rows_hold_the_units_suppor
                     assert isinstance(support, (SupportHold, SupportMove))
                     assert (support.location, support.power) == (made.loc, made.power)
     assert rows_seen
+
+
+def test_an_answers_pairs_are_sorted_alike_by_either_idiom(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A convoy answer's pairs per fleet (:attr:`_ConvoyAnswer.pairs_of`) sorted by destination
+    (compiled) or as tuples (interpreted) are the same: every pair is of the answer's army."""
+    variant = load_variant("classical")
+    numbered = listing._unit_places(variant)
+    for seen in movement_positions(variant, 3, 1912):
+        listing._list_movement(seen, frozenset(variant.power_ids))
+    keys = list(listing._convoy_answers(variant).answers)
+    assert any(listing._convoy_answers(variant).answers[key].pairs_of for key in keys)
+    by_idiom = []
+    for typed_loops in (False, True):
+        monkeypatch.setattr(listing, "_TYPED_LOOPS", typed_loops)
+        fresh = listing._ConvoyAnswers(variant)
+        by_idiom.append([fresh.answer(numbered, army, group).pairs_of for army, group in keys])
+    assert by_idiom[0] == by_idiom[1]
