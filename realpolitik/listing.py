@@ -953,7 +953,8 @@ def _list_movement(position: Position, powers: frozenset[str],
     # (a list per province: looked up by index, the listing costs some 6% less than with a
     # dictionary of the provinces acted on; the empty lists cost about 2 us a phase on the
     # classical map and 80 us on one of 2,000 spaces, where the listing takes some 4 ms)
-    into: list[list[object]] = [[] for _ in range(numbered.provinces)]
+    # (over the names, not a range: compiled, a range's ints are boxed one by one)
+    into: list[list[object]] = [[] for _ in numbered.names]
     # (compiled, the keys by their slots in each province: :func:`_with_slots`)
     by_slot = _TYPED_LOOPS and parts is None
     # (plain loops over the codes: Python 3.11 runs ``into[p].append(k)`` as specialised
