@@ -105,9 +105,11 @@ so the games after the first start with it ready."""
 _NOBODY: frozenset[str] = frozenset()
 """No power (in civil disorder): the state history's value for most phases, not made anew."""
 
-_GivenEntry = tuple[str, dict[str, str] | None, list[tuple[str, str, Order]] | None, list[str]]
-"""A power's orders as given in a phase: its name, its orders (or None), the entries a quick
-:meth:`Game.set_orders` found (or None), its adjustment orders."""
+_GivenEntry = str | dict[str, str] | list[tuple[str, str, Order]] | list[str] | None
+"""One of the four items, one after the other, of a power's orders as given in a phase: its
+name, its orders (or None), the entries a quick :meth:`Game.set_orders` found (or None), its
+adjustment orders (in one flat list for all the powers: the history keeps no tuple per power
+and phase, each an object more for the garbage collector to count)."""
 
 
 class _PhaseTables:
@@ -1180,13 +1182,13 @@ class Game:
         start = len(game.history)
         influence = self._influence
         self.state_history.put(name, Deferred(
-            self._state_of, position, influence, len(influence.positions), self.note,
+            _state_of, self, position, influence, len(influence.positions), self.note,
             frozenset(game.civil_disorder) if game.civil_disorder else _NOBODY))
         # (the histories are made when first read, from what is kept here: the orders as
         # given, as they stand, gathered by the pass that hands them over, and the
         # influence before the phase)
         given: list[_GivenEntry] = []
-        voids = self._hand_over(given)
+        voids = self._hand_over(given)  # (None: no void order, no dictionary kept)
         self.error = []
         game.process()
         # The package disbands units with nowhere to retreat at once and skips a retreat
@@ -1212,19 +1214,19 @@ class Game:
         it; code that processes the realpolitik game itself calls this first): the powers'
         orders here are cleared. Returns the units given an order that was void (unit ->
         ``["void"]``)."""
-        return self._hand_over([])
+        return self._hand_over([]) or {}
 
-    def _hand_over(self, given: list[_GivenEntry]) -> dict[str, list[str]]:
+    def _hand_over(self, given: list[_GivenEntry]) -> dict[str, list[str]] | None:
         """:meth:`send_orders`, adding to ``given`` each power's orders as given (its name,
-        its orders or the entries :meth:`set_orders` found, its adjustment orders) before
-        they are handed over, in the powers' order (for the order history: one pass over
-        the powers, not two)."""
+        its orders or the entries :meth:`set_orders` found, its adjustment orders: four items
+        a power) before they are handed over, in the powers' order (for the order history:
+        one pass over the powers, not two). None if no order was void."""
         if self._read_lists:
             self._sync()
         position = self.realpolitik_game.position
         movement = position.phase.type is _MOVEMENT
-        voids: dict[str, list[str]] = {}
-        keep = given.append
+        voids: dict[str, list[str]] | None = None
+        keep = given.extend
         for holder in self.powers.values():
             keep((holder.name, holder._orders, holder._found, holder.adjust))
             sent = holder._sent
@@ -1242,6 +1244,8 @@ class Game:
             # (holder._reset_orders(), written out: this runs for every power every phase)
             voided = holder._voids
             if voided:
+                if voids is None:
+                    voids = {}
                 for unit in voided:
                     voids[unit] = ["void"]
                 holder._voids = []
@@ -1469,16 +1473,6 @@ class Game:
 
     # -- the whole state ----------------------------------------------------------------------
 
-    def _state_of(self, position: Position, influence: _Influence, seen: int, note: str,
-                  civil_disorder: frozenset[str]) -> dict[str, Any]:
-        """The package's state dictionary of a phase played (for :attr:`state_history`): its
-        influence that after the first ``seen`` positions of ``influence``, the note and the
-        powers in civil disorder as they were when it was played."""
-        state = diplomacy_state(self.realpolitik_game, position, influence.after(seen),
-                                note=note, civil_disorder=civil_disorder)
-        state["zobrist_hash"] = self._hash_of(position)
-        return state
-
     def get_state(self) -> dict[str, Any]:
         """The package's state dictionary for the current phase.
 
@@ -1611,13 +1605,29 @@ class _Influence:
         return self.after(len(self.positions))
 
 
+def _state_of(game: Game, position: Position, influence: _Influence, seen: int, note: str,
+              civil_disorder: frozenset[str]) -> dict[str, Any]:
+    """The package's state dictionary of a phase played in ``game`` (for its
+    :attr:`~Game.state_history`): its influence that after the first ``seen`` positions of
+    ``influence``, the note and the powers in civil disorder as they were when it was played.
+    (A function, not a method: a bound method kept per phase is one object more.)"""
+    state = diplomacy_state(game.realpolitik_game, position, influence.after(seen),
+                            note=note, civil_disorder=civil_disorder)
+    state["zobrist_hash"] = game._hash_of(position)
+    return state
+
+
 def _orders_given(given: Sequence[_GivenEntry], kind: PhaseType, no_check: bool,
                   ) -> dict[str, list[str]]:
-    """The orders powers gave in a phase, as :meth:`Game.get_orders` wrote them then (each
-    power's: its orders, or None and the entries :meth:`Game.set_orders` found, and its
-    adjustment orders)."""
+    """The orders powers gave in a phase, as :meth:`Game.get_orders` wrote them then (four
+    items a power, one after the other: its name, its orders, or None and the entries
+    :meth:`Game.set_orders` found, and its adjustment orders)."""
     out: dict[str, list[str]] = {}
-    for name, orders, found, adjust in given:
+    items = iter(given)
+    entries = cast("Iterable[tuple[str, dict[str, str] | None, "
+                   "list[tuple[str, str, Order]] | None, list[str]]]",
+                   zip(items, items, items, items, strict=True))
+    for name, orders, found, adjust in entries:
         if kind is not PhaseType.MOVEMENT:
             out[name] = [order for order in adjust if order and order != "WAIVE"]
         elif orders is None:

@@ -925,13 +925,14 @@ def _split_order(text: str) -> tuple[str, str]:
     return f"{words[0]} {words[1]}", words[2] if len(words) > 2 else ""
 
 
-def _package_results(records: Sequence[PhaseRecord], voids: Mapping[str, list[str]],
+def _package_results(records: Sequence[PhaseRecord], voids: Mapping[str, list[str]] | None,
                      ) -> dict[str, list[str]]:
     """The package's results of the phase played first in ``records`` (a retreat phase the
-    package skips, played straight after, adds its disbands): unit -> statuses."""
+    package skips, played straight after, adds its disbands): unit -> statuses; ``voids``
+    (None for none): the units given a void order."""
     first = records[0]
     results = order_statuses(first.position, first.resolution)
-    for unit, statuses in voids.items():  # (the package says void first)
+    for unit, statuses in (voids or {}).items():  # (the package says void first)
         results[unit] = statuses + [s for s in results.get(unit, []) if s not in statuses]
     return results
 
