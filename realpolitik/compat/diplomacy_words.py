@@ -392,11 +392,11 @@ class ListingTexts:
         self.suffix_key[suffix] = key
         return suffix
 
-    def support_found(self, power: str, text: str) -> tuple[str, str, Order] | None:
+    def support_found(self, power: str, text: str) -> tuple[str, Order] | None:
         """What :meth:`given` finds for ``text`` if it is the string of a support listed for
         ``power`` (whose support was not named when its string was made:
-        :meth:`_UnitTexts.learn`): (its unit, the rest of the order, the support, the
-        listing's own value); else None."""
+        :meth:`_UnitTexts.learn`): (its unit, the support, the listing's own value); else
+        None."""
         unit_name, says, supported = text.partition(" S ")
         if not says:
             return None
@@ -406,12 +406,12 @@ class ListingTexts:
         if unit is None or key is None or unit.supports.get(key) != text:
             return None  # (not a string listed for this unit)
         support = unit.support_of(key)
-        return None if support is None else (unit_name, "S " + supported, support)
+        return None if support is None else (unit_name, support)
 
     def given(self, power: str, settle_coasts: bool = True) -> _Given:
         """For :meth:`Game.set_orders`: the table of the strings listed for ``power`` ->
-        (its unit, the rest of the order, the order it names), None for a string not listed
-        for it (or listed so long ago that it was forgotten: it is then read again), or a
+        the order it names (and its unit: :attr:`_Given.unit_of`), None for a string not
+        listed for it (or listed so long ago that it was forgotten: it is then read again), or a
         support whose order is named when first given (:meth:`support_found`). With
         ``settle_coasts`` (the rules read a support without the coast as the move to the one
         coast the fleet reaches) such a support's string names the support with that coast,
@@ -580,13 +580,15 @@ class _UnitTexts:
                 supports[key] = prefix + suffix
 
 
-class _Given(Bounded[str, "tuple[str, str, Order] | None"]):
-    """The strings a power gave so far -> (unit, the rest of the order, the order it names),
-    made from :attr:`ListingTexts.named` on first use (or, for a support, from its unit's
-    supports: :meth:`ListingTexts.support_found`); None for a string not listed (not kept: it
-    may be listed later). Bounded by :data:`_MAX_GIVEN`."""
+class _Given(Bounded[str, "Order | None"]):
+    """The strings a power gave so far -> the order each names, made from
+    :attr:`ListingTexts.named` on first use (or, for a support, from its unit's supports:
+    :meth:`ListingTexts.support_found`); None for a string not listed (not kept: it may be
+    listed later). The string's unit is kept in :attr:`unit_of` (a string: the collector
+    counts no object per string given, as it did a tuple of unit, rest and order). Bounded
+    by :data:`_MAX_GIVEN`."""
 
-    __slots__ = ("named", "one_coast", "texts", "power", "key_of")
+    __slots__ = ("named", "one_coast", "texts", "power", "key_of", "unit_of")
 
     def __init__(self, texts: ListingTexts, power: str, one_coast: Mapping[str, str] | None,
                  ) -> None:
@@ -600,32 +602,54 @@ class _Given(Bounded[str, "tuple[str, str, Order] | None"]):
         self.key_of: dict[str, int] = {}
         """A support's string in the table -> its support key (:meth:`ListingTexts.support_found`
         finds it), for :meth:`Game.submit_found`; emptied with the table's older half."""
+        self.unit_of: dict[str, str] = {}
+        """Each string in the table -> its unit (``"A PAR"``; the rest of the order follows
+        it after a space); the older half dropped with the table's."""
 
-    def __missing__(self, text: str) -> tuple[str, str, Order] | None:
+    def __missing__(self, text: str) -> Order | None:
         one_coast = self.one_coast
         order = self.named.get(one_coast.get(text, text) if one_coast else text)
-        found: tuple[str, str, Order] | None
+        key: int | None = None
         if order is None:  # (a support's string names its support when first given)
             texts = self.texts
             found = texts.support_found(self.power, text)
             if found is None:
                 return None
+            unit, order = found
             # (support_found found the key by this suffix; a key depends on the text alone)
-            key: int | None = texts.suffix_key[text[len(found[0]):]]
+            key = texts.suffix_key[text[len(unit):]]
         else:
-            key = None
-            words = text.split(" ", 2)  # (as _split_order, inline: once per string given)
+            words = text.split(" ", 2)  # (once per string given)
             if len(words) < 2:  # WAIVE, for no unit: not a movement order (read and refused)
                 return None
-            found = (f"{words[0]} {words[1]}", words[2] if len(words) > 2 else "", order)
+            unit = f"{words[0]} {words[1]}"
         if len(self) >= self.bound:
             self._drop_older_half()
-            self.key_of.clear()  # (no more keys than strings added since)
-        dict.__setitem__(self, text, found)  # (the bound is kept just above)
+        dict.__setitem__(self, text, order)  # (the bound is kept just above)
+        self.unit_of[text] = unit
         if key is not None:
             self.key_of[text] = key
-        return found
+        return order
 
+    def _drop_older_half(self) -> None:
+        super()._drop_older_half()
+        self.key_of.clear()  # (no more keys than strings added since)
+        unit_of = self.unit_of
+        self.unit_of = {text: unit_of[text] for text in self}
+
+    def entry(self, text: str) -> tuple[str, str, Order] | None:
+        """(unit, the rest of the order, the order) of a string given, if it names a listed
+        order (else None)."""
+        order = self[text]
+        if order is None:
+            return None
+        unit = self.unit_of.get(text) or _unit_of_text(text)
+        return unit, text[len(unit) + 1:], order
+
+
+def _unit_of_text(text: str) -> str:
+    """``"A PAR - BUR"`` -> ``"A PAR"`` (its first two words)."""
+    return " ".join(text.split(" ", 2)[:2])
 
 
 def _name_all(named: Bounded[str, Order], strings: Sequence[str],
