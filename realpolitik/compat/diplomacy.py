@@ -940,8 +940,9 @@ class Game:
             except GameError as error:  # a power that takes no orders in this game
                 self.error.append(f"{holder.name}: {error}")
             else:
-                # (a string listed in another phase may be illegal now: the engine says)
-                if not game.orders_stand(power) and any(map(_error_of, entries)):
+                # (a string listed in another phase may be illegal now: the engine says;
+                # no entries, asked for none, means every order was found and stands)
+                if entries and not game.orders_stand(power) and any(map(_error_of, entries)):
                     self._drop_illegal(holder, entries)
                     holder._sent = (position, holder.orders.copy())
         return True

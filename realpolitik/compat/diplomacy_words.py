@@ -392,11 +392,11 @@ class ListingTexts:
         self.suffix_key[suffix] = key
         return suffix
 
-    def support_found(self, power: str, text: str) -> tuple[str, Order] | None:
+    def support_found(self, power: str, text: str) -> tuple[str, int, Order] | None:
         """What :meth:`given` finds for ``text`` if it is the string of a support listed for
         ``power`` (whose support was not named when its string was made:
-        :meth:`_UnitTexts.learn`): (its unit, the support, the listing's own value); else
-        None."""
+        :meth:`_UnitTexts.learn`): (its unit, its support key, the support, the listing's own
+        value); else None."""
         unit_name, says, supported = text.partition(" S ")
         if not says:
             return None
@@ -406,7 +406,7 @@ class ListingTexts:
         if unit is None or key is None or unit.supports.get(key) != text:
             return None  # (not a string listed for this unit)
         support = unit.support_of(key)
-        return None if support is None else (unit_name, support)
+        return None if support is None else (unit_name, key, support)
 
     def given(self, power: str, settle_coasts: bool = True) -> _Given:
         """For :meth:`Game.set_orders`: the table of the strings listed for ``power`` ->
@@ -615,9 +615,8 @@ class _Given(Bounded[str, "Order | None"]):
             found = texts.support_found(self.power, text)
             if found is None:
                 return None
-            unit, order = found
-            # (support_found found the key by this suffix; a key depends on the text alone)
-            key = texts.suffix_key[text[len(unit):]]
+            # (a key depends on the text alone: kept with it)
+            unit, key, order = found
         else:
             words = text.split(" ", 2)  # (once per string given)
             if len(words) < 2:  # WAIVE, for no unit: not a movement order (read and refused)
