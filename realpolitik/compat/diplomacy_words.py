@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from itertools import filterfalse
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from realpolitik.adjudication.outcomes import Outcome, Resolution
@@ -313,11 +313,16 @@ class ListingTexts:
             strings = texts.heads.get(head_key) or texts.head(unit, self.tables)
             if spared:
                 keys = list(filterfalse(spared.__contains__, keys))
-            try:  # (at C speed: a look-up by a small integer per key, None for its own moves)
-                listed = [*strings, *filter(None, map(texts.support_text, keys))]
+            # (at C speed: the strings of its support keys looked up by one itemgetter, which
+            # costs some 30% less a key than a map over the dictionary's __getitem__; None for
+            # its own moves, dropped)
+            supports = texts.supports
+            try:
+                listed = [*strings, *filter(None, itemgetter(*keys)(supports) if len(keys) > 1
+                                            else map(supports.__getitem__, keys))]
             except KeyError:  # a support met for the first time: its string made and kept
                 texts.learn(unit, self)
-                listed = [*strings, *filter(None, map(texts.support_text, keys))]
+                listed = [*strings, *filter(None, map(supports.__getitem__, keys))]
             if convoy_key is not None:  # (a fleet that could convoy)
                 listed += texts.convoys.get(convoy_key) or texts.convoy_strings(unit, self.tables)
             coast_keys = texts.coast_keys
@@ -497,7 +502,7 @@ class _UnitTexts:
     them. Bounded by the map, and its heads and convoys by :data:`_MAX_UNIT_HEADS`."""
 
     __slots__ = ("name", "province", "name_of_unit", "heads", "place", "named", "supports",
-                 "support_text", "support_of", "coast_keys", "convoys")
+                 "support_of", "coast_keys", "convoys")
 
     def __init__(self, unit: UnitParts, texts: ListingTexts, place: _PlaceTexts,
                  named: Bounded[str, Order]) -> None:
@@ -518,8 +523,6 @@ class _UnitTexts:
         self.supports: dict[int, str | None] = dict.fromkeys(
             texts.tables.mover_keys.get((hold.unit_type, hold.location), ()))
         """Support key -> the string of its support; None for its own moves (no support)."""
-        self.support_text = self.supports.__getitem__
-        """``supports[key]``, bound once."""
         self.support_of = unit.support_of
         """Support key -> its support by this unit: the listing's own values, kept with the
         variant as long as these strings (the supports are made when first given)."""
