@@ -673,12 +673,16 @@ def _insert_coastless(listed: list[str], coast_keys: Iterable[int],
     ``coast_keys`` among the keys listed, in their order) the same support without the coast,
     unless already there: what :func:`_with_coastless` makes, found by the unit's keys (one
     or two a unit) instead of a look-up of every string listed."""
+    # (a support without the coast is never listed as such, the listing naming the coast:
+    # it can be there only if put for the other coast's support, looked for among those put)
+    put: list[str] = []
     for key in coast_keys:
         text = supports[key]
         assert text is not None  # (a coast key names a support: learn)
         other = coastless[text]
-        if other not in listed:  # (the other coast's support came first)
+        if other not in put:  # (the other coast's support came first)
             listed.insert(listed.index(text) + 1, other)
+            put.append(other)
 
 
 def _with_coastless(strings: list[str], coastless: Mapping[str, str]) -> list[str]:
