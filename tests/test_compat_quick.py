@@ -245,9 +245,9 @@ def test_orders_found_are_read_back_from_their_strings_even_once_the_tables_are_
                    "GERMANY": ["A MUN - RUH", "F KIE - DEN", "A BER - KIE"]}
         quick.get_all_possible_orders()
         general.get_all_possible_orders()
-        for power, given in strings.items():
-            quick.set_orders(power, list(given))
-            general.set_orders(power, tuple(given))
+        for power, orders in strings.items():
+            quick.set_orders(power, list(orders))
+            general.set_orders(power, tuple(orders))
         if drop:  # (the variant's tables and the game's hold on them, all forgotten)
             listing_texts(quick.realpolitik_game.variant).clear()
             quick._given.clear()
