@@ -27,6 +27,10 @@ allocations happen to cross its threshold and make counts with it on move by som
         --toggle-collect=functools_reduce --callgrind-out-file=/dev/null \\
         .venv/bin/python benchmarks/adjudication.py --in-game process --no-gc
 
+``--order-reuse`` counts, over the recorded movement phases, the orders given as an object
+given already in an earlier phase (the listing makes each order value once per variant and lists
+it again): what a table of per-order facts kept per variant would find made already.
+
 ``--stage units|board|decide|resolution`` replays the recorded movement phases once with only
 that stage of the movement adjudicator inside :func:`functools.reduce` (the units in order and
 their index; the board set up from the orders; the pre-pass and the solver; who moved, the
@@ -193,6 +197,23 @@ def stage(name: str, phases: list[Phase]) -> int:
     return len(moves)
 
 
+def order_reuse(phases: list[Phase]) -> tuple[int, int, int]:
+    """Over the movement phases of ``phases``: the orders given, those given as an object
+    given in an earlier phase, and the distinct objects given."""
+    seen: dict[int, Order] = {}  # (id -> the order, kept alive so that no id is reused)
+    given = again = 0
+    for position, orders, _rules, _checked in phases:
+        if position.phase.type is not PhaseType.MOVEMENT:
+            continue
+        for order in orders:
+            given += 1
+            if id(order) in seen:
+                again += 1
+        for order in orders:
+            seen[id(order)] = order
+    return given, again, len(seen)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=3, help="games to record (default 3)")
@@ -213,6 +234,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stage", choices=("units", "board", "decide", "resolution"),
                         help="replay one stage of the movement phases once inside "
                              "functools.reduce, for callgrind")
+    parser.add_argument("--order-reuse", action="store_true",
+                        help="count the movement orders given as an object given before")
     args = parser.parse_args(argv)
     if args.in_game:
         if args.no_gc:
@@ -223,6 +246,12 @@ def main(argv: list[str] | None = None) -> int:
               f"{f' of the {args.only} phases' if args.only else ''} inside functools.reduce")
         return 0
     phases = record(args.games, args.seed, args.end_year, args.variant)
+    if args.order_reuse:
+        given, again, distinct = order_reuse(phases)
+        print(f"{given} movement orders given in {args.games} game(s) from seed {args.seed}: "
+              f"{again} ({100 * again / max(given, 1):.0f}%) as an object given in an earlier "
+              f"phase, {distinct} distinct objects")
+        return 0
     if args.stage:
         count = stage(args.stage, phases)
         print(f"{count} movement phases of {args.variant}: {args.stage} inside "

@@ -472,7 +472,8 @@ class _UnitPlaces:
     __slots__ = ("tables", "provinces", "province_id", "names", "code", "army_code",
                  "fleet_code", "province", "made_keys",
                  "occupant_at", "moves_at", "fleet_bit", "shore_seas", "convoy_near",
-                 "place_parts")
+                 "place_parts", "key_at", "slot_of", "occupant_slot_at", "moves_slot_at",
+                 "by_convoy_from")
 
     def __init__(self, variant: Variant) -> None:
         tables = self.tables = tables_for(variant)
@@ -533,6 +534,37 @@ class _UnitPlaces:
         self.place_parts: dict[tuple[UnitType, str], _PlaceParts] = {}
         """(unit type, location) -> its :data:`_PlaceParts`, made when a unit is first listed
         there (bounded by the map: an entry per place a unit may stand)."""
+        self.key_at: list[list[object]] = [[] for _ in places.provinces]
+        """Province id -> slot -> the support key of what could be supported into it: the
+        support keys into each province numbered from 0 (a unit's supports into a province it
+        reaches are kept in a list by these slots, :attr:`_Made.rows`: compiled, reading a list
+        by a small int costs a fraction of a dictionary look-up by the key). The map's keys
+        first; a move by convoy's key gets the next slot when first met (bounded by the
+        map's support keys)."""
+        self.slot_of: list[dict[object, int]] = [{} for _ in places.provinces]
+        """Province id -> support key -> its slot there (:attr:`key_at` read backwards)."""
+        self.occupant_slot_at: list[tuple[int, object]] = [
+            (prov_id, self.slot(prov_id, key)) for prov_id, key in self.occupant_at]
+        """Code -> (the id of the unit's province, the slot there of its support key to
+        hold): :attr:`occupant_at` by slot, for the compiled listing."""
+        self.moves_slot_at: list[tuple[tuple[int, object], ...]] = [
+            tuple([(prov_id, self.slot(prov_id, key)) for prov_id, key in moves])
+            for moves in self.moves_at]
+        """Code -> (province id, the slot there of its support key) of each move it can make
+        without a convoy: :attr:`moves_at` by slot."""
+        self.by_convoy_from: list[int] = [len(keys) for keys in self.key_at]
+        """Province id -> its first slot of a move by convoy's key (the map's own keys have
+        the slots before: :meth:`slot` gives the keys of moves by convoy later, as met)."""
+
+    def slot(self, prov_id: int, key: object) -> int:
+        """The slot of support key ``key`` into province id ``prov_id`` (given now if new)."""
+        slots = self.slot_of[prov_id]
+        found = slots.get(key)
+        if found is None:
+            keys = self.key_at[prov_id]
+            found = slots[key] = len(keys)
+            keys.append(key)
+        return found
 
 
 def _made_key(numbered: _UnitPlaces, code: int, power: str) -> object:
@@ -562,12 +594,13 @@ class _ConvoyAnswer:
     the cheaper read too."""
 
     __slots__ = ("serial", "reach", "by_convoy", "key_into", "pairs_of", "fleets", "group",
-                 "group_mask")
+                 "group_mask", "keys_into", "slots_into")
 
     def __init__(self, serial: int, reach: frozenset[str],
                  by_convoy: tuple[tuple[str, Mover, int], ...], key_into: dict[str, int],
                  pairs_of: dict[str, tuple[tuple[str, str], ...]], fleets: frozenset[str],
-                 group: frozenset[str], group_mask: int) -> None:
+                 group: frozenset[str], group_mask: int,
+                 keys_into: tuple[tuple[int, object], ...]) -> None:
         self.serial = serial
         """A number never given to another answer: a fleet's convoys and the supports it must
         leave out are kept under the serials of the answers they were made from
@@ -590,6 +623,20 @@ class _ConvoyAnswer:
         """The group of fleets (their provinces) the answer is for."""
         self.group_mask = group_mask
         """The same, as a mask of provinces."""
+        self.keys_into = keys_into
+        """In step with ``by_convoy``: (province id, the move's support key)."""
+        self.slots_into: tuple[tuple[int, object], ...] | None = None
+        """The same by slot: (province id, the slot there of the move's support key,
+        :attr:`_UnitPlaces.key_at`), for the compiled listing (made when it first reads it,
+        :meth:`by_slot`)."""
+
+    def by_slot(self, numbered: _UnitPlaces) -> tuple[tuple[int, object], ...]:
+        """:attr:`slots_into`, made if not yet (slots given in ``numbered`` as needed)."""
+        slots_into = self.slots_into
+        if slots_into is None:
+            slots_into = self.slots_into = tuple([
+                (prov_id, numbered.slot(prov_id, key)) for prov_id, key in self.keys_into])
+        return slots_into
 
 
 class _ConvoyAnswers:
@@ -616,10 +663,16 @@ class _ConvoyAnswers:
             self.made += 1
             tables = numbered.tables
             group = frozenset(_names_in(numbered.names, group_mask))
-            reach, by_convoy, needed = tables.convoy_reach(numbered.names[army], group)
+            origin = numbered.names[army]
+            reach, by_convoy, needed = tables.convoy_reach(origin, group)
             # (each fleet's pairs sorted once here, not in every fleet's convoy part made from
-            # the answer: :meth:`_Made.convoy_part`)
-            pairs_of = {fleet: tuple(sorted(set(pairs))) for fleet, pairs in needed}
+            # the answer, :meth:`_Made.convoy_part`; every pair is of the army, ``origin``:
+            # compiled, sorted by destination, as strings, not compared as tuples, which
+            # interpreted costs more than the C sort of the tuples)
+            pairs_of = (
+                {fleet: tuple([(origin, dest) for dest in sorted({d for _, d in pairs})])
+                 for fleet, pairs in needed} if _TYPED_LOOPS
+                else {fleet: tuple(sorted(set(pairs))) for fleet, pairs in needed})
             dests = frozenset(dest for dest, _, _ in by_convoy)
             support_reach = self.support_reach
             fleets: set[str] = set()
@@ -633,9 +686,12 @@ class _ConvoyAnswers:
                     if dests.isdisjoint(fleet_reach):
                         continue
                 fleets.add(fleet)
+            pid = numbered.province_id
+            keys_into: tuple[tuple[int, object], ...] = tuple([
+                (pid[dest], move_key) for dest, _, move_key in by_convoy])
             found = self.answers[key] = _ConvoyAnswer(
                 self.made, reach, by_convoy, {dest: key for dest, _, key in by_convoy},
-                pairs_of, frozenset(fleets), group, group_mask)
+                pairs_of, frozenset(fleets), group, group_mask, keys_into)
         return found
 
 
@@ -682,9 +738,9 @@ class _ConvoyPlan:
         self.serials: dict[str, tuple[int, ...]] = {}
         """Fleet province -> the serials of its ``sources``, in step (what its convoys are
         kept under: :meth:`_Made.convoy_part`)."""
-        self.by_convoy_at: list[tuple[int, tuple[tuple[str, Mover, int], ...]]] = []
-        """(index of the army among the units, its moves by convoy to provinces not next to
-        it), in the order of the units."""
+        self.by_convoy_at: list[tuple[int, _ConvoyAnswer]] = []
+        """(index of the army among the units, its convoy answer), in the order of the units,
+        for the armies with moves by convoy to provinces not next to them."""
 
 
 def _plan_convoys(variant: Variant, codes: list[int], numbered: _UnitPlaces,
@@ -693,7 +749,7 @@ def _plan_convoys(variant: Variant, codes: list[int], numbered: _UnitPlaces,
     army could be convoyed. Worked out on masks of provinces: the fleets that may convoy, the
     convoy spaces next to each army on a shore, the group of fleets joined to them."""
     # (provinces are distinct, so the sum of the fleets' bits is their mask; compiled, a typed
-    # loop, interpreted, the C pipeline: each build's faster idiom, as in _with_supports)
+    # loop, interpreted, the C pipeline: each build's faster idiom, as in _with_slots)
     fleets = 0
     if _TYPED_LOOPS:
         fleet_bit = numbered.fleet_bit
@@ -775,7 +831,7 @@ def _plan_convoys(variant: Variant, codes: list[int], numbered: _UnitPlaces,
                 found_sources.append(source)
                 serials[sea] += (serial,)
         if by_convoy:
-            plan.by_convoy_at.append((index, by_convoy))
+            plan.by_convoy_at.append((index, answer))
     return plan
 
 
@@ -793,62 +849,69 @@ _first: Final = itemgetter(0)
 """The first item of a pair (a sort key)."""
 
 
-def _with_supports(made: _Made, head: tuple[Order, ...], into: list[list[object]],
-                   spared: frozenset[int] = _NOTHING_SPARED, tail: tuple[Order, ...] = (),
-                   ) -> tuple[Order, ...]:
-    """A unit's orders, compiled: ``head``, then its supports of the support keys ``into``
-    each province it reaches (``made.reach_ids``), in order (but its own moves, None in
-    ``made.supports``, and ``spared``), then ``tail``.
+def _with_slots(made: _Made, head: tuple[Order, ...], into: list[list[object]],
+                numbered: _UnitPlaces, spared: frozenset[int] = _NOTHING_SPARED,
+                tail: tuple[Order, ...] = ()) -> tuple[Order, ...]:
+    """A unit's orders, compiled: ``head``, then its supports of what could be supported
+    ``into`` each province it reaches (``made.reach_ids``; by slot, :attr:`_UnitPlaces.key_at`
+    giving the support key of each), in order (but its own moves and ``spared``), then
+    ``tail``.
 
     The two builds want different idioms for this step (``docs/compat.md``, "The compiled
-    path"): compiled, these typed loops over lists of ints are C loops, several times as fast
-    as the ``filter(None, map(...))`` pipeline over the keys joined first, which runs in C
-    either way; interpreted, the pipeline (:func:`_list_movement`) is cheaper than the loops'
-    bytecode (7% over the whole listing). ``tests/test_listing.py`` checks that both give the
-    same orders."""
-    supports = made.supports
-    own_keys = made.own_keys
-    orders = list(head)
-    # (the keys are read as objects, not ints: see _Supports; its own move into a province
-    # is skipped by identity, a pointer compared instead of a look-up; a second one, to
-    # another coast, is found None. A support not made yet is made here by a C call rather
-    # than through the subscript's ``__missing__``: some 400 instructions less each)
+    path"): compiled, this typed loop reads each support from the unit's list for that
+    province by its slot (:attr:`_Made.rows`: a C array read, where a dictionary look-up by
+    the key costs some 110 instructions); interpreted, the ``filter(None, map(...))``
+    pipeline over the keys joined first (:func:`_list_movement`) is the cheaper.
+    ``tests/test_listing.py`` checks that both give the same orders."""
+    rows = made.rows
+    if rows is None:
+        rows = made.made_rows()
+    key_at = numbered.key_at
+    has_spared = bool(spared)
+    # (what a fleet spares are supports of moves by convoy, whose keys have the slots after
+    # the map's own: only those are looked for in ``spared``)
+    by_convoy_from = numbered.by_convoy_from
+    orders: list[object] = list(head)
     index = 0
-    if spared:
-        for reached in made.reach_ids:
-            own = own_keys[index]
-            index += 1
-            for key in into[reached]:
-                if key is own:
-                    continue
-                support = supports.get(key)
-                if support is None:
-                    if key in supports:  # (its own move to another coast)
-                        continue
-                    support = _new_support(made, key)
-                if key not in spared:
-                    orders.append(support)
-    else:
-        for reached in made.reach_ids:
-            own = own_keys[index]
-            index += 1
-            for key in into[reached]:
-                if key is own:
-                    continue
-                support = supports.get(key)
-                if support is None:
-                    if key in supports:  # (its own move to another coast)
-                        continue
-                    support = _new_support(made, key)
-                orders.append(support)
+    for reached in made.reach_ids:
+        row = rows[index]
+        index += 1
+        for slot_object in into[reached]:
+            slot = cast(int, slot_object)
+            if slot >= len(row):  # (a move by convoy's key, met after the row was made)
+                row += [None] * (slot + 1 - len(row))
+            support = row[slot]
+            if support is None:
+                support = _slot_support(made, row, slot, key_at[reached][slot])
+            if support is _OWN:  # (its own move: no support)
+                continue
+            if has_spared and slot >= by_convoy_from[reached] \
+                    and key_at[reached][slot] in spared:
+                continue
+            orders.append(support)
     if tail:
         orders += tail
-    return tuple(orders)
+    return cast(tuple[Order, ...], tuple(orders))
 
 
-_TYPED_LOOPS: Final[bool] = is_compiled(_with_supports)
+_OWN: Final = object()
+"""In a unit's :attr:`_Made.rows`: the slot of one of its own moves (no support listed)."""
+
+
+def _slot_support(made: _Made, row: list[object], slot: int, key: object) -> object:
+    """The support by ``made``'s unit of support key ``key`` (or :data:`_OWN` for one of its
+    own moves), made if new (kept in ``made.supports``, as the other paths read it) and put
+    in ``row`` at ``slot``."""
+    support: object = made.supports.get(key)
+    if support is None:
+        support = _OWN if key in made.supports else _new_support(made, key)
+    row[slot] = support
+    return support
+
+
+_TYPED_LOOPS: Final[bool] = is_compiled(_with_slots)
 """True where this module is compiled (its functions are then not Python functions): the
-listing's hot loops take the idiom each build runs fastest (:func:`_with_supports`)."""
+listing's hot loops take the idiom each build runs fastest (:func:`_with_slots`)."""
 
 
 def _find_movement_listing(position: Position) -> dict[str, dict[str, tuple[Order, ...]]]:
@@ -880,31 +943,6 @@ def _list_movement(position: Position, powers: frozenset[str],
     codes = [(fleet_code if unit.type is _FLEET else army_code)[unit.location]
              for unit in unit_list]
     plan = _plan_convoys(variant, codes, numbered)
-    # (a list per province: looked up by index, the listing costs some 6% less than with a
-    # dictionary of the provinces acted on; the empty lists cost about 2 us a phase on the
-    # classical map and 80 us on one of 2,000 spaces, where the listing takes some 4 ms)
-    into: list[list[object]] = [[] for _ in range(numbered.provinces)]
-    # (plain loops over the codes: Python 3.11 runs ``into[p].append(k)`` as specialised
-    # instructions, and mypyc compiles the loops over these lists and tuples to C loops)
-    occupant_at = numbered.occupant_at
-    for code in codes:
-        prov_id, key = occupant_at[code]
-        into[prov_id].append(key)
-    moves_at = numbered.moves_at
-    if plan is None or not plan.by_convoy_at:
-        for code in codes:
-            for prov_id, key in moves_at[code]:
-                into[prov_id].append(key)
-    else:
-        pid = numbered.province_id
-        start = 0
-        for index, by_convoy in (*plan.by_convoy_at, (len(codes) - 1, ())):
-            for code in codes[start:index + 1]:
-                for prov_id, key in moves_at[code]:
-                    into[prov_id].append(key)
-            for dest_prov, _, convoy_key in by_convoy:
-                into[pid[dest_prov]].append(convoy_key)
-            start = index + 1
     hooks = variant.hooks
     veto = hooks.order_veto if type(hooks).order_veto is not VariantHooks.order_veto else None
     # the orders of the variant's own kinds, per power (none in most variants)
@@ -912,6 +950,36 @@ def _list_movement(position: Position, powers: frozenset[str],
     if parts is not None and (extras is not None or veto is not None
                               or empty_convoys(position) is not None):
         parts = None  # (its listing is not made of parts alone)
+    # (a list per province: looked up by index, the listing costs some 6% less than with a
+    # dictionary of the provinces acted on; the empty lists cost about 2 us a phase on the
+    # classical map and 80 us on one of 2,000 spaces, where the listing takes some 4 ms)
+    # (over the names, not a range: compiled, a range's ints are boxed one by one)
+    into: list[list[object]] = [[] for _ in numbered.names]
+    # (compiled, the keys by their slots in each province: :func:`_with_slots`)
+    by_slot = _TYPED_LOOPS and parts is None
+    # (plain loops over the codes: Python 3.11 runs ``into[p].append(k)`` as specialised
+    # instructions, and mypyc compiles the loops over these lists and tuples to C loops)
+    occupant_at = numbered.occupant_slot_at if by_slot else numbered.occupant_at
+    for code in codes:
+        prov_id, key = occupant_at[code]
+        into[prov_id].append(key)
+    moves_at = numbered.moves_slot_at if by_slot else numbered.moves_at
+    if plan is None or not plan.by_convoy_at:
+        for code in codes:
+            for prov_id, key in moves_at[code]:
+                into[prov_id].append(key)
+    else:
+        start = 0
+        for index, answer in plan.by_convoy_at:
+            for code in codes[start:index + 1]:
+                for prov_id, key in moves_at[code]:
+                    into[prov_id].append(key)
+            for prov_id, key in (answer.by_slot(numbered) if by_slot else answer.keys_into):
+                into[prov_id].append(key)
+            start = index + 1
+        for code in codes[start:]:
+            for prov_id, key in moves_at[code]:
+                into[prov_id].append(key)
     if plan is None:
         plan = _ConvoyPlan()  # (empty: no unit is touched)
     touched, plan_reach, plan_sources = plan.touched, plan.reach, plan.sources
@@ -929,7 +997,12 @@ def _list_movement(position: Position, powers: frozenset[str],
     # where a test of ``powers``, the row's and ``out``'s look-ups were three.
     per_power: dict[str, tuple[list[object] | None, dict[str, tuple[Order, ...]]]] = {
         power: (made_keys.get(power), {}) for power in powers}
-    for unit, code in zip(unit_list, codes, strict=True):
+    # (the units by a plain loop and their codes by a counter: compiled, a loop over a list
+    # is a C loop, where ``zip`` is a generic iterator making a tuple a unit)
+    index = -1
+    for unit in unit_list:
+        index += 1
+        code = codes[index]
         power = unit.power
         listed = per_power.get(power)
         if listed is None:  # (a neutral unit: listed only when asked for)
@@ -944,7 +1017,7 @@ def _list_movement(position: Position, powers: frozenset[str],
         # the support keys into each province it reaches, in order (its own moves map to None
         # in made.supports, which the filter drops); joined by a plain loop, which costs less
         # than chaining the lists (compiled, the listing's typed loops read them from ``into``
-        # as they go: :func:`_with_supports`)
+        # as they go: :func:`_with_slots`)
         keys: list[object] = _NO_KEYS  # (compiled, read from ``into`` as they go)
         if parts is not None or not _TYPED_LOOPS:
             keys = []
@@ -953,13 +1026,13 @@ def _list_movement(position: Position, powers: frozenset[str],
         supports: Iterable[object] = keys
         orders: tuple[Order, ...]
         prov = made.province
-        if prov not in touched:
+        if not touched or prov not in touched:
             if parts is not None:
                 parts[power][made.loc] = _new_parts(UnitParts, (
                     made.loc, code, None, made.fixed, keys, _NOTHING_SPARED, None, (),
                     made.support_of))
                 continue
-            orders = (_with_supports(made, made.fixed, into) if _TYPED_LOOPS else
+            orders = (_with_slots(made, made.fixed, into, numbered) if _TYPED_LOOPS else
                       (*made.fixed, *_present(None, map(made.support_of, supports))))
         elif (sources := plan_sources.get(prov)) is None:  # an army that could be convoyed
             reach = plan_reach[prov]
@@ -971,7 +1044,7 @@ def _list_movement(position: Position, powers: frozenset[str],
                     made.loc, code, reach, head, keys, _NOTHING_SPARED, None, (),
                     made.support_of))
                 continue
-            orders = (_with_supports(made, head, into) if _TYPED_LOOPS else
+            orders = (_with_slots(made, head, into, numbered) if _TYPED_LOOPS else
                       (*head, *_present(None, map(made.support_of, supports))))
         else:  # a fleet that could convoy
             part = made.convoy_parts.get(serials := plan_serials[prov])
@@ -984,7 +1057,7 @@ def _list_movement(position: Position, powers: frozenset[str],
                     made.support_of))
                 continue
             if _TYPED_LOOPS:
-                orders = _with_supports(made, made.fixed, into, spared, convoys)
+                orders = _with_slots(made, made.fixed, into, numbered, spared, convoys)
             else:
                 if spared:
                     supports = filterfalse(spared.__contains__, supports)
@@ -1213,7 +1286,8 @@ class _Made:
     """
 
     __slots__ = ("utype", "loc", "power", "province", "reach", "reach_set", "reach_ids",
-                 "own_keys", "fixed", "heads", "named", "supports", "support_of", "convoy_moves",
+                 "own_keys", "fixed", "heads", "named", "supports", "support_of", "rows",
+                 "convoy_moves",
                  "convoys", "convoy_parts", "source_parts", "retreats", "_disband", "places")
 
     def __init__(self, utype: UnitType, loc: str, power: str, numbered: _UnitPlaces) -> None:
@@ -1232,8 +1306,7 @@ class _Made:
         """``reach``: the provinces it can support into, sorted; ``reach_ids``: their ids, in
         its order; ``own_keys``: in step with ``reach``, the support key of its own move into
         that province (the same int object the listing's table by province holds; a fleet with
-        two moves into one province, to two coasts, the last of them), or None. The compiled
-        loops skip it by identity instead of looking it up (:func:`_with_supports`)."""
+        two moves into one province, to two coasts, the last of them), or None."""
         self.fixed: tuple[Order, ...] = (
             made_hold(utype, loc, power),
             *[made_move(utype, loc, d, False, power) for d in moves])
@@ -1246,6 +1319,12 @@ class _Made:
         """Support key -> its support (its own moves -> None: no support)."""
         self.support_of: Callable[[object], Order | None] = self.supports.__getitem__
         """``supports[key]``, bound once (the listing looks supports up through it)."""
+        self.rows: list[list[object]] | None = None
+        """Index in ``reach_ids`` -> slot (:attr:`_UnitPlaces.key_at`) -> its support of that
+        key into the province, :data:`_OWN` for its own moves, None where not made yet: what
+        the compiled listing reads (:func:`_with_slots`; made when it first does, by
+        :meth:`made_rows`; longer as moves by convoy are met, bounded by the map's support
+        keys into its reach)."""
         self.convoy_moves: dict[tuple[str, bool], Move] = {}
         self.convoys: dict[tuple[str, str], Convoy] = {}
         self.convoy_parts: dict[tuple[int, ...], tuple[frozenset[int], tuple[Convoy, ...]]] = {}
@@ -1256,6 +1335,18 @@ class _Made:
         answer (up to :data:`_MAX_HEADS` of them)."""
         self.retreats: dict[str, Retreat] = {}
         self._disband: Disband | None = None
+
+    def made_rows(self) -> list[list[object]]:
+        """:attr:`rows`, made now: every slot None but its own moves'."""
+        numbered = self.places
+        key_at = numbered.key_at
+        reach_ids = self.reach_ids
+        rows: list[list[object]] = [[None] * len(key_at[prov_id]) for prov_id in reach_ids]
+        for prov_id, slot in numbered.moves_slot_at[numbered.code[self.utype, self.loc]]:
+            if prov_id in reach_ids:
+                rows[reach_ids.index(prov_id)][cast(int, slot)] = _OWN
+        self.rows = rows
+        return rows
 
     def disband(self) -> Disband:
         """Its disband (a retreat phase)."""
@@ -1329,7 +1420,10 @@ class _Made:
         prov = self.province
         spared: set[int] = set()
         key_into = answer.key_into
-        supported = key_into.keys() & self.reach_set
+        # (a plain loop over the few moves by convoy: the dictionary view's ``&`` with the
+        # reach makes a set through the generic number protocol, some 1,500 instructions)
+        reach_set = self.reach_set
+        supported = [dest for dest in key_into if dest in reach_set]
         if supported:
             # (where the army could go without this fleet, on masks: the map's search by name
             # costs several times more, and each (army, group, fleet) is new to it here)

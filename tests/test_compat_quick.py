@@ -222,9 +222,40 @@ def test_a_support_first_given_carries_its_key_to_the_engine() -> None:
     key = table.key_of["A PAR S A MAR - BUR"]
     parts = movement_parts(game.realpolitik_game.position)
     assert parts is not None
-    assert parts["france"]["par"].support_of(key) is found[2]  # the key of that very support
+    assert parts["france"]["par"].support_of(key) is found  # the key of that very support
+    assert table.unit_of["A PAR S A MAR - BUR"] == "A PAR"
     assert "A MAR - BUR" not in table.key_of  # (a move has no key)
     # the key table follows the table of strings: emptied when its older half is dropped
     table.bound = len(table)
     assert table["A MAR S A PAR - BUR"] is not None
     assert list(table.key_of) == ["A MAR S A PAR - BUR"]
+    assert list(table.unit_of) == list(table)  # (its units follow it too)
+    assert table.unit_of["A MAR S A PAR - BUR"] == "A MAR"
+
+
+def test_orders_found_are_read_back_from_their_strings_even_once_the_tables_are_dropped(
+) -> None:
+    """A quick ``set_orders`` keeps the strings given; the power's orders (unit -> the rest of
+    the order), the order history and the orders played are read back from them, through the
+    table of strings given, or read again if that table has since been dropped: the game
+    plays as one given the same strings by the general path."""
+    for drop in (False, True):
+        quick, general = Game(), Game()
+        strings = {"FRANCE": ["A PAR - BUR", "A MAR S A PAR - BUR", "F BRE - MAO"],
+                   "GERMANY": ["A MUN - RUH", "F KIE - DEN", "A BER - KIE"]}
+        quick.get_all_possible_orders()
+        general.get_all_possible_orders()
+        for power, orders in strings.items():
+            quick.set_orders(power, list(orders))
+            general.set_orders(power, tuple(orders))
+        if drop:  # (the variant's tables and the game's hold on them, all forgotten)
+            listing_texts(quick.realpolitik_game.variant).clear()
+            quick._given.clear()
+        assert quick.get_power("FRANCE").orders == {
+            "A PAR": "- BUR", "A MAR": "S A PAR - BUR", "F BRE": "- MAO"}
+        for game in (quick, general):  # (changed: handed over again, each order read back)
+            game.get_power("GERMANY").orders["F KIE"] = "- HOL"
+        _play_both_alike(quick, general)
+        assert quick.order_history.last_value()["FRANCE"] == strings["FRANCE"]
+        assert "A BUR" in quick.get_units("FRANCE")
+        assert sorted(quick.get_units("GERMANY")) == ["A KIE", "A RUH", "F HOL"]

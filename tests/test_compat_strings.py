@@ -216,3 +216,33 @@ def test_supports_of_moves_to_a_coast_are_each_followed_by_the_one_without_it() 
                                         if possible[loc]])
             game.process()
     assert (1, 1) in seen and any(listed > put for listed, put in seen)
+
+
+def test_a_head_first_listed_for_another_power_names_its_own_power_s_orders() -> None:
+    """The strings of a unit's hold and moves (and a fleet's convoys) are made once per place
+    for every power (the package's strings name no power): a unit listed where another
+    power's unit of the same type was listed lists the same strings, and each names its own
+    power's order, which the engine is handed and carries out."""
+    france = Game()
+    texts = listing_texts(france.realpolitik_game.variant)
+    texts.clear()  # (so that no German unit was listed in Paris before)
+    france_listed = france.get_all_possible_orders()["PAR"]
+    game = Game()
+    game.clear_units()
+    game.set_units("FRANCE", ["A BRE"])
+    game.set_units("GERMANY", ["A PAR", "A MUN"])
+    possible = game.get_all_possible_orders()
+    fresh = _fresh_listing(game)
+    assert {loc: possible[loc] for loc in fresh} == fresh
+    heads = texts.supporters["germany"]["A PAR"].heads
+    assert texts.supporters["france"]["A PAR"].place is texts.supporters["germany"]["A PAR"].place
+    assert all(text in france_listed for strings in heads.values() for text in strings)
+    named = texts.named_by("germany")
+    assert all(named[text].power == "germany" for strings in heads.values() for text in strings)
+    game.set_orders("GERMANY", ["A PAR - PIC", "A MUN H"])
+    assert not game.error
+    entries = game.realpolitik_game.orders_of("germany")
+    assert [entry.order.power for entry in entries if entry.order is not None] == \
+        ["germany", "germany"]
+    game.process()
+    assert "A PIC" in game.get_units("GERMANY")

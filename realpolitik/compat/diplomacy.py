@@ -35,7 +35,7 @@ import copy
 import hashlib
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from operator import attrgetter, itemgetter
+from operator import attrgetter
 from typing import Any, cast
 
 from realpolitik.compat.diplomacy_map import Map, classical_year
@@ -62,6 +62,7 @@ from realpolitik.compat.diplomacy_words import (
     _split_order,
     _unit_from_text,
     _unit_of,
+    _unit_of_text,
     diplomacy_state,
     disbanded_units,
     listing_texts,
@@ -105,9 +106,11 @@ so the games after the first start with it ready."""
 _NOBODY: frozenset[str] = frozenset()
 """No power (in civil disorder): the state history's value for most phases, not made anew."""
 
-_GivenEntry = tuple[str, dict[str, str] | None, list[tuple[str, str, Order]] | None, list[str]]
-"""A power's orders as given in a phase: its name, its orders (or None), the entries a quick
-:meth:`Game.set_orders` found (or None), its adjustment orders."""
+_GivenEntry = str | dict[str, str] | list[str] | None
+"""One of the four items, one after the other, of a power's orders as given in a phase: its
+name, its orders (or None), the strings a quick :meth:`Game.set_orders` found (or None), its
+adjustment orders (in one flat list for all the powers: the history keeps no tuple per power
+and phase, each an object more for the garbage collector to count)."""
 
 
 class _PhaseTables:
@@ -171,11 +174,12 @@ class Power:
         """unit (or place) -> (the order text in :attr:`orders` or :attr:`adjust`, the order
         it was read as); None while not made: read through :meth:`_kept`, which makes it from
         :attr:`_found`."""
-        self._found: list[tuple[str, str, Order]] | None = None
-        """The (unit, rest of the order, order) of the movement orders one call of
-        :meth:`Game.set_orders` gave, all strings the listing gave (its quick path), from
-        which :attr:`orders` and :attr:`_values` are made when first read (seldom: the
-        orders are handed to the engine as they are, and the history keeps this list)."""
+        self._found: list[str] | None = None
+        """The movement orders one call of :meth:`Game.set_orders` gave, all strings the
+        listing gave (its quick path; a copy of the list given), from which :attr:`orders`
+        and :attr:`_values` are made when first read (seldom: the orders are handed to the
+        engine as they are, and the history keeps this list), with the game's table of
+        strings given (:meth:`Game._given_table`), which named them."""
         self._voids: list[str] = []
         """Units given an order that could not be read or is illegal (results: ``void``)."""
         self._sent: tuple[Position, dict[str, str] | list[str] | None] | None = None
@@ -191,7 +195,7 @@ class Power:
         given. Changing it changes the orders the game adjudicates."""
         orders = self._orders
         if orders is None:
-            orders = self._orders = {unit: rest for unit, rest, _ in self._found or ()}
+            orders = self._orders = {unit: rest for unit, rest, _ in self._found_entries()}
             sent = self._sent
             if sent is not None and sent[1] is None:  # (handed over as found: what the
                 # caller may now change is compared with what was handed over)
@@ -307,9 +311,28 @@ class Power:
         the orders."""
         values = self._values
         if values is None:
-            values = self._values = {unit: (rest, order)
-                                     for unit, rest, order in self._found or ()}
+            # (a string whose order is no longer known, its tables dropped since, is left
+            # out: Game._given_orders then reads it again)
+            values = self._values = {unit: (rest, order) for unit, rest, order
+                                     in self._found_entries() if order is not None}
         return values
+
+    def _found_entries(self) -> Iterable[tuple[str, str, Order | None]]:
+        """(unit, the rest of the order, the order) of each string of :attr:`_found`, as its
+        table named them (the order None if it no longer can)."""
+        found = self._found
+        if not found:
+            return
+        game = self.game
+        power = game._names[self.name]
+        table = game._given.get(power) or game._given_table(power)
+        for text in found:
+            entry = table.entry(text)
+            if entry is None:
+                unit = _unit_of_text(text)
+                yield unit, text[len(unit) + 1:], None
+            else:
+                yield entry
 
     def _reset_orders(self) -> None:
         # (an empty list is kept: a new one per power and phase is garbage; the orders and
@@ -898,11 +921,13 @@ class Game:
         found: list[Any] = list(map(table.__getitem__, texts))
         if not all(found):
             return False
-        if len(found) > 1 and len(set(map(_unit_found, found))) != len(found):
-            return False  # two orders for one unit: the general path decides
-        # (the orders and their table are made from ``found`` when first read)
+        if len(found) > 1:
+            units = set(map(table.unit_of.get, texts))
+            if len(units) != len(found) or None in units:
+                return False  # two orders for one unit: the general path decides
+        # (the orders and their table are made from the strings when first read)
         sent = holder._sent
-        holder._found = found
+        holder._found = texts[:]
         holder._sent = (position, None)
         if found or sent is not None:
             game = self.realpolitik_game
@@ -910,14 +935,14 @@ class Game:
                 # (each support first named by its string carries its key: the engine
                 # need not find it again from the order's fields)
                 # (no entries asked for: read below only when some order did not stand)
-                entries = game.submit_found(power, list(map(_order_found, found)),
-                                            list(map(table.key_of.get, texts)),
+                entries = game.submit_found(power, found, list(map(table.key_of.get, texts)),
                                             report=False)
             except GameError as error:  # a power that takes no orders in this game
                 self.error.append(f"{holder.name}: {error}")
             else:
-                # (a string listed in another phase may be illegal now: the engine says)
-                if not game.orders_stand(power) and any(map(_error_of, entries)):
+                # (a string listed in another phase may be illegal now: the engine says;
+                # no entries, asked for none, means every order was found and stands)
+                if entries and not game.orders_stand(power) and any(map(_error_of, entries)):
                     self._drop_illegal(holder, entries)
                     holder._sent = (position, holder.orders.copy())
         return True
@@ -974,7 +999,7 @@ class Game:
         # A string the listing gave names one order (for the engine to check: it is listed
         # in this position or it is not); any other string is read and checked here.
         table = self._given.get(power) or self._given_table(power)
-        found = list(map(table.__getitem__, texts))
+        found = list(map(table.entry, texts))
         fresh = not holder.orders  # (then what this call writes is all there is)
         if fresh:
             holder._values, holder._found = {}, None
@@ -1180,13 +1205,13 @@ class Game:
         start = len(game.history)
         influence = self._influence
         self.state_history.put(name, Deferred(
-            self._state_of, position, influence, len(influence.positions), self.note,
+            _state_of, self, position, influence, len(influence.positions), self.note,
             frozenset(game.civil_disorder) if game.civil_disorder else _NOBODY))
         # (the histories are made when first read, from what is kept here: the orders as
         # given, as they stand, gathered by the pass that hands them over, and the
         # influence before the phase)
         given: list[_GivenEntry] = []
-        voids = self._hand_over(given)
+        voids = self._hand_over(given)  # (None: no void order, no dictionary kept)
         self.error = []
         game.process()
         # The package disbands units with nowhere to retreat at once and skips a retreat
@@ -1212,19 +1237,19 @@ class Game:
         it; code that processes the realpolitik game itself calls this first): the powers'
         orders here are cleared. Returns the units given an order that was void (unit ->
         ``["void"]``)."""
-        return self._hand_over([])
+        return self._hand_over([]) or {}
 
-    def _hand_over(self, given: list[_GivenEntry]) -> dict[str, list[str]]:
+    def _hand_over(self, given: list[_GivenEntry]) -> dict[str, list[str]] | None:
         """:meth:`send_orders`, adding to ``given`` each power's orders as given (its name,
-        its orders or the entries :meth:`set_orders` found, its adjustment orders) before
-        they are handed over, in the powers' order (for the order history: one pass over
-        the powers, not two)."""
+        its orders or the entries :meth:`set_orders` found, its adjustment orders: four items
+        a power) before they are handed over, in the powers' order (for the order history:
+        one pass over the powers, not two). None if no order was void."""
         if self._read_lists:
             self._sync()
         position = self.realpolitik_game.position
         movement = position.phase.type is _MOVEMENT
-        voids: dict[str, list[str]] = {}
-        keep = given.append
+        voids: dict[str, list[str]] | None = None
+        keep = given.extend
         for holder in self.powers.values():
             keep((holder.name, holder._orders, holder._found, holder.adjust))
             sent = holder._sent
@@ -1242,6 +1267,8 @@ class Game:
             # (holder._reset_orders(), written out: this runs for every power every phase)
             voided = holder._voids
             if voided:
+                if voids is None:
+                    voids = {}
                 for unit in voided:
                     voids[unit] = ["void"]
                 holder._voids = []
@@ -1469,16 +1496,6 @@ class Game:
 
     # -- the whole state ----------------------------------------------------------------------
 
-    def _state_of(self, position: Position, influence: _Influence, seen: int, note: str,
-                  civil_disorder: frozenset[str]) -> dict[str, Any]:
-        """The package's state dictionary of a phase played (for :attr:`state_history`): its
-        influence that after the first ``seen`` positions of ``influence``, the note and the
-        powers in civil disorder as they were when it was played."""
-        state = diplomacy_state(self.realpolitik_game, position, influence.after(seen),
-                                note=note, civil_disorder=civil_disorder)
-        state["zobrist_hash"] = self._hash_of(position)
-        return state
-
     def get_state(self) -> dict[str, Any]:
         """The package's state dictionary for the current phase.
 
@@ -1611,17 +1628,32 @@ class _Influence:
         return self.after(len(self.positions))
 
 
+def _state_of(game: Game, position: Position, influence: _Influence, seen: int, note: str,
+              civil_disorder: frozenset[str]) -> dict[str, Any]:
+    """The package's state dictionary of a phase played in ``game`` (for its
+    :attr:`~Game.state_history`): its influence that after the first ``seen`` positions of
+    ``influence``, the note and the powers in civil disorder as they were when it was played.
+    (A function, not a method: a bound method kept per phase is one object more.)"""
+    state = diplomacy_state(game.realpolitik_game, position, influence.after(seen),
+                            note=note, civil_disorder=civil_disorder)
+    state["zobrist_hash"] = game._hash_of(position)
+    return state
+
+
 def _orders_given(given: Sequence[_GivenEntry], kind: PhaseType, no_check: bool,
                   ) -> dict[str, list[str]]:
-    """The orders powers gave in a phase, as :meth:`Game.get_orders` wrote them then (each
-    power's: its orders, or None and the entries :meth:`Game.set_orders` found, and its
-    adjustment orders)."""
+    """The orders powers gave in a phase, as :meth:`Game.get_orders` wrote them then (four
+    items a power, one after the other: its name, its orders, or None and the entries
+    :meth:`Game.set_orders` found, and its adjustment orders)."""
     out: dict[str, list[str]] = {}
-    for name, orders, found, adjust in given:
+    items = iter(given)
+    entries = cast("Iterable[tuple[str, dict[str, str] | None, list[str] | None, list[str]]]",
+                   zip(items, items, items, items, strict=True))
+    for name, orders, found, adjust in entries:
         if kind is not PhaseType.MOVEMENT:
             out[name] = [order for order in adjust if order and order != "WAIVE"]
         elif orders is None:
-            out[name] = [f"{unit} {rest}" for unit, rest, _ in found or ()]
+            out[name] = list(found or ())  # (each "unit rest", as given)
         elif no_check:
             out[name] = [order for order in orders.values() if order]
         else:
@@ -1662,8 +1694,6 @@ def _last_phase_record(records: Sequence[PhaseRecord], names: Mapping[str, str],
 
 
 _error_of = attrgetter("error")
-_unit_found = itemgetter(0)
-_order_found = itemgetter(2)
 _MOVEMENT = PhaseType.MOVEMENT
 _ADJUSTMENTS = PhaseType.ADJUSTMENTS
 _RETREATS = PhaseType.RETREATS

@@ -11,9 +11,9 @@ strings of listed orders are made once per order value and kept with the variant
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from itertools import filterfalse
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from realpolitik.adjudication.outcomes import Outcome, Resolution
@@ -132,7 +132,8 @@ _MAX_UNIT_TEXTS = 512
 map of up to 256 locations (twice its locations on a bigger one); up to some 20 KB each."""
 
 _MAX_UNIT_HEADS = 64
-"""How many heads and how many sets of convoys one :class:`_UnitTexts` keeps strings for."""
+"""How many heads and how many sets of convoys one :class:`_UnitTexts` (and one
+:class:`_PlaceTexts`) keeps strings for."""
 
 _MAX_GIVEN = 1 << 14
 """How many strings :class:`ListingTexts` keeps per power for :meth:`Game.set_orders` (those
@@ -150,9 +151,11 @@ class ListingTexts:
     kept the same way, per unit (its place code and power, :class:`_UnitTexts`), and a unit's
     strings are its head's, then one C-level ``map`` over its support keys, then its convoys':
     no order is hashed (:meth:`fill_movement`). A head's and a convoy's string is made once
-    from its order, and a support's from its unit's name and its key
-    (:attr:`support_suffix`), without the support: most listed supports are never given, so
-    a support's string names its order only when first given (:meth:`support_found`). The
+    per place from its order, for every power (:class:`_PlaceTexts`: the strings name no
+    power), and named for a power when first listed for it; a support's string from its
+    unit's name and its key (:attr:`support_suffix`), without the support: most listed
+    supports are never given, so a support's string names its order only when first given
+    (:meth:`support_found`). The
     other phases' strings are kept by their orders' values (:attr:`text`). Nothing here
     decides whether an order is legal: a string given to :meth:`Game.set_orders` names an
     order (:meth:`given`), which the engine checks by value when it is handed over. Every
@@ -162,7 +165,7 @@ class ListingTexts:
 
     __slots__ = ("tables", "text", "coastless", "one_coast", "units", "named", "given_by",
                  "places", "province_name", "site_names", "near_coasts", "support_suffix",
-                 "suffix_key", "to_coast", "supporters")
+                 "suffix_key", "to_coast", "supporters", "at_place")
 
     def __init__(self, tables: MapTables, the_map: Map) -> None:
         self.tables = tables
@@ -224,6 +227,10 @@ class ListingTexts:
         """power -> the name of a unit it was listed (``"A MAR"``) -> that unit's strings: a
         support's string listed for the unit names its order from them when first given
         (:meth:`support_found`; bounded by the map)."""
+        self.at_place: dict[int, _PlaceTexts] = {}
+        """A unit's place code -> the strings of the heads and convoys listed there, for
+        every power (the package's strings name no power: ``A PAR - BUR`` is every power's);
+        bounded by the map's places."""
 
     def clear(self) -> None:
         """Forget every string (they are made again when next needed)."""
@@ -234,6 +241,7 @@ class ListingTexts:
         self.suffix_key.clear()
         self.to_coast.clear()
         self.supporters.clear()
+        self.at_place.clear()
         self.units.clear()
         self.named.clear()
         self.given_by.clear()
@@ -302,16 +310,21 @@ class ListingTexts:
             texts = kept_get(code)
             if texts is None:
                 texts = kept[code] = self._new_unit_texts(unit, power)
-            strings = texts.heads.get(head_key) or texts.head(unit, self._named)
+            strings = texts.heads.get(head_key) or texts.head(unit, self.tables)
             if spared:
                 keys = list(filterfalse(spared.__contains__, keys))
-            try:  # (at C speed: a look-up by a small integer per key, None for its own moves)
-                listed = [*strings, *filter(None, map(texts.support_text, keys))]
+            # (at C speed: the strings of its support keys looked up by one itemgetter, which
+            # costs some 30% less a key than a map over the dictionary's __getitem__; None for
+            # its own moves, dropped)
+            supports = texts.supports
+            try:
+                listed = [*strings, *filter(None, itemgetter(*keys)(supports) if len(keys) > 1
+                                            else map(supports.__getitem__, keys))]
             except KeyError:  # a support met for the first time: its string made and kept
                 texts.learn(unit, self)
-                listed = [*strings, *filter(None, map(texts.support_text, keys))]
+                listed = [*strings, *filter(None, map(supports.__getitem__, keys))]
             if convoy_key is not None:  # (a fleet that could convoy)
-                listed += texts.convoys.get(convoy_key) or texts.convoy_strings(unit, self._named)
+                listed += texts.convoys.get(convoy_key) or texts.convoy_strings(unit, self.tables)
             coast_keys = texts.coast_keys
             if coast_keys and not coast_keys.isdisjoint(keys):  # (supports of moves to a
                 # coast listed: each followed by the same support without the coast)
@@ -327,8 +340,11 @@ class ListingTexts:
         support's string does not say whose it is), but for those of moves to a coast, whose
         strings name their orders for their power when made; the heads and convoys are made
         (and named for ``power``) when first listed."""
-        texts = _UnitTexts(unit, self)
         code, to_coast = unit.code, self.to_coast
+        place = self.at_place.get(code)
+        if place is None:
+            place = self.at_place[code] = _PlaceTexts()
+        texts = _UnitTexts(unit, self, place, self.named_by(power))
         known: dict[int, str | None] | None = None
         for others in self.units.values():
             other = others.get(code)
@@ -381,11 +397,11 @@ class ListingTexts:
         self.suffix_key[suffix] = key
         return suffix
 
-    def support_found(self, power: str, text: str) -> tuple[str, str, Order] | None:
+    def support_found(self, power: str, text: str) -> tuple[str, int, Order] | None:
         """What :meth:`given` finds for ``text`` if it is the string of a support listed for
         ``power`` (whose support was not named when its string was made:
-        :meth:`_UnitTexts.learn`): (its unit, the rest of the order, the support, the
-        listing's own value); else None."""
+        :meth:`_UnitTexts.learn`): (its unit, its support key, the support, the listing's own
+        value); else None."""
         unit_name, says, supported = text.partition(" S ")
         if not says:
             return None
@@ -395,12 +411,12 @@ class ListingTexts:
         if unit is None or key is None or unit.supports.get(key) != text:
             return None  # (not a string listed for this unit)
         support = unit.support_of(key)
-        return None if support is None else (unit_name, "S " + supported, support)
+        return None if support is None else (unit_name, key, support)
 
     def given(self, power: str, settle_coasts: bool = True) -> _Given:
         """For :meth:`Game.set_orders`: the table of the strings listed for ``power`` ->
-        (its unit, the rest of the order, the order it names), None for a string not listed
-        for it (or listed so long ago that it was forgotten: it is then read again), or a
+        the order it names (and its unit: :attr:`_Given.unit_of`), None for a string not
+        listed for it (or listed so long ago that it was forgotten: it is then read again), or a
         support whose order is named when first given (:meth:`support_found`). With
         ``settle_coasts`` (the rules read a support without the coast as the move to the one
         coast the fleet reaches) such a support's string names the support with that coast,
@@ -412,50 +428,32 @@ class ListingTexts:
         return table
 
 
-class _UnitTexts:
-    """The strings of one unit's movement orders (its place and power) listed so far, kept
-    the way the listing assembles them (:class:`~realpolitik.listing.UnitParts`), and where
-    the package lists them. Bounded by the map, and its heads and convoys by
-    :data:`_MAX_UNIT_HEADS`."""
+class _PlaceTexts:
+    """The strings of the heads (hold and moves) and convoys listed at one place (a unit's
+    place code: its type and location) so far, for every power: they depend on the place and
+    the head's or convoys' key alone, not on whose unit it is. Bounded by the map, and its
+    heads and convoys by :data:`_MAX_UNIT_HEADS`."""
 
-    __slots__ = ("name", "province", "name_of_unit", "heads", "hold", "moves", "supports",
-                 "support_text", "support_of", "coast_keys", "convoys", "each_convoy")
+    __slots__ = ("heads", "hold", "moves", "convoys", "each_convoy")
 
-    def __init__(self, unit: UnitParts, texts: ListingTexts) -> None:
-        hold = unit.head[0]
-        assert isinstance(hold, Hold)
-        self.name, self.province = texts.places[unit.location]
-        """Its location's name in the package, and its province's if it is a coast."""
-        self.name_of_unit = f"{_LETTER[hold.unit_type]} {self.name}"
-        """The unit as the package names it (``"A MAR"``)."""
+    def __init__(self) -> None:
         self.heads: dict[frozenset[str] | None, tuple[str, ...]] = {}
-        """The key of its head (where an army could go by convoy, or None) -> the strings of
+        """The key of a head (where an army could go by convoy, or None) -> the strings of
         its hold and moves."""
         self.hold: str | None = None
-        """The string of its hold, once made (every head starts with it)."""
+        """The string of the hold here, once made (every head starts with it)."""
         self.moves: dict[tuple[str, bool], str] = {}
         """(destination, by convoy) -> the string of that move (bounded by the map)."""
-        self.supports: dict[int, str | None] = dict.fromkeys(
-            texts.tables.mover_keys.get((hold.unit_type, hold.location), ()))
-        """Support key -> the string of its support; None for its own moves (no support)."""
-        self.support_text = self.supports.__getitem__
-        """``supports[key]``, bound once."""
-        self.support_of = unit.support_of
-        """Support key -> its support by this unit: the listing's own values, kept with the
-        variant as long as these strings (the supports are made when first given)."""
-        self.coast_keys: set[int] = set()
-        """The keys of its supports of moves to a coast (learnt: :meth:`learn`), whose strings
-        the package lists each followed by the same support without the coast."""
         self.convoys: dict[tuple[int, ...], tuple[str, ...]] = {}
-        """The key of its convoys -> their strings."""
+        """The key of a fleet's convoys here -> their strings."""
         self.each_convoy: dict[tuple[str, str], str] = {}
         """(army's location, destination) -> the string of that convoy (bounded by the
         map)."""
 
-    def head(self, unit: UnitParts, named: Callable[[Order], str]) -> tuple[str, ...]:
-        """Make and keep the strings of its head (its hold and moves, by convoy too): an
-        army's heads differ only in its moves by convoy, so its hold's and each move's string
-        is made once."""
+    def head(self, unit: UnitParts, tables: MapTables) -> tuple[str, ...]:
+        """Make and keep the strings of ``unit``'s head (its hold and moves, by convoy too):
+        an army's heads differ only in its moves by convoy, so the hold's and each move's
+        string is made once."""
         if len(self.heads) >= _MAX_UNIT_HEADS:
             self.heads.clear()
         moves = self.moves
@@ -465,19 +463,18 @@ class _UnitTexts:
                 key = (order.destination, order.via_convoy)
                 text = moves.get(key)
                 if text is None:
-                    text = moves[key] = named(order)
+                    text = moves[key] = _order_text(order, tables)
             elif type(order) is Hold:
                 text = self.hold
                 if text is None:
-                    text = self.hold = named(order)
+                    text = self.hold = _order_text(order, tables)
             else:
-                text = named(order)
+                text = _order_text(order, tables)
             strings.append(text)
         made = self.heads[unit.head_key] = tuple(strings)
         return made
 
-    def convoy_strings(self, unit: UnitParts, named: Callable[[Order], str],
-                       ) -> tuple[str, ...]:
+    def convoy_strings(self, unit: UnitParts, tables: MapTables) -> tuple[str, ...]:
         """Make and keep the strings of a fleet's convoys (each convoy's string made once)."""
         assert unit.convoy_key is not None
         if len(self.convoys) >= _MAX_UNIT_HEADS:
@@ -486,15 +483,79 @@ class _UnitTexts:
         strings: list[str] = []
         for order in unit.convoys:
             if type(order) is not Convoy:  # (never: narrows the type, as an assert would)
-                strings.append(named(order))
+                strings.append(_order_text(order, tables))
                 continue
             key = (order.army_location, order.destination)
             text = each.get(key)
             if text is None:
-                text = each[key] = named(order)
+                text = each[key] = _order_text(order, tables)
             strings.append(text)
         made = self.convoys[unit.convoy_key] = tuple(strings)
         return made
+
+
+class _UnitTexts:
+    """The strings of one unit's movement orders (its place and power) listed so far, kept
+    the way the listing assembles them (:class:`~realpolitik.listing.UnitParts`), and where
+    the package lists them. Its heads' and convoys' strings are its place's
+    (:class:`_PlaceTexts`, shared by the powers), named for its power when it first lists
+    them. Bounded by the map, and its heads and convoys by :data:`_MAX_UNIT_HEADS`."""
+
+    __slots__ = ("name", "province", "name_of_unit", "heads", "place", "named", "supports",
+                 "support_of", "coast_keys", "convoys")
+
+    def __init__(self, unit: UnitParts, texts: ListingTexts, place: _PlaceTexts,
+                 named: Bounded[str, Order]) -> None:
+        hold = unit.head[0]
+        assert isinstance(hold, Hold)
+        self.name, self.province = texts.places[unit.location]
+        """Its location's name in the package, and its province's if it is a coast."""
+        self.name_of_unit = f"{_LETTER[hold.unit_type]} {self.name}"
+        """The unit as the package names it (``"A MAR"``)."""
+        self.heads: dict[frozenset[str] | None, tuple[str, ...]] = {}
+        """The key of its head (where an army could go by convoy, or None) -> the strings of
+        its hold and moves, named for its power."""
+        self.place = place
+        """The strings listed at its place for any power (made once for all of them)."""
+        self.named = named
+        """Its power's table of strings -> the orders they name
+        (:meth:`ListingTexts.named_by`)."""
+        self.supports: dict[int, str | None] = dict.fromkeys(
+            texts.tables.mover_keys.get((hold.unit_type, hold.location), ()))
+        """Support key -> the string of its support; None for its own moves (no support)."""
+        self.support_of = unit.support_of
+        """Support key -> its support by this unit: the listing's own values, kept with the
+        variant as long as these strings (the supports are made when first given)."""
+        self.coast_keys: set[int] = set()
+        """The keys of its supports of moves to a coast (learnt: :meth:`learn`), whose strings
+        the package lists each followed by the same support without the coast."""
+        self.convoys: dict[tuple[int, ...], tuple[str, ...]] = {}
+        """The key of its convoys -> their strings, named for its power."""
+
+    def head(self, unit: UnitParts, tables: MapTables) -> tuple[str, ...]:
+        """The strings of ``unit``'s head (its hold and moves), its place's (made there if
+        met for the first time at that place), each named for its power and kept."""
+        heads = self.heads
+        if len(heads) >= _MAX_UNIT_HEADS:
+            heads.clear()
+        place = self.place
+        strings = place.heads.get(unit.head_key) or place.head(unit, tables)
+        _name_all(self.named, strings, unit.head)
+        heads[unit.head_key] = strings
+        return strings
+
+    def convoy_strings(self, unit: UnitParts, tables: MapTables) -> tuple[str, ...]:
+        """The strings of a fleet's convoys, its place's (made there if met for the first
+        time at that place), each named for its power and kept."""
+        assert unit.convoy_key is not None
+        convoys = self.convoys
+        if len(convoys) >= _MAX_UNIT_HEADS:
+            convoys.clear()
+        place = self.place
+        strings = place.convoys.get(unit.convoy_key) or place.convoy_strings(unit, tables)
+        _name_all(self.named, strings, unit.convoys)
+        convoys[unit.convoy_key] = strings
+        return strings
 
     def learn(self, unit: UnitParts, texts: ListingTexts) -> None:
         """Make and keep the strings of ``unit``'s listed supports not met before (not those
@@ -522,13 +583,15 @@ class _UnitTexts:
                 supports[key] = prefix + suffix
 
 
-class _Given(Bounded[str, "tuple[str, str, Order] | None"]):
-    """The strings a power gave so far -> (unit, the rest of the order, the order it names),
-    made from :attr:`ListingTexts.named` on first use (or, for a support, from its unit's
-    supports: :meth:`ListingTexts.support_found`); None for a string not listed (not kept: it
-    may be listed later). Bounded by :data:`_MAX_GIVEN`."""
+class _Given(Bounded[str, "Order | None"]):
+    """The strings a power gave so far -> the order each names, made from
+    :attr:`ListingTexts.named` on first use (or, for a support, from its unit's supports:
+    :meth:`ListingTexts.support_found`); None for a string not listed (not kept: it may be
+    listed later). The string's unit is kept in :attr:`unit_of` (a string: the collector
+    counts no object per string given, as it did a tuple of unit, rest and order). Bounded
+    by :data:`_MAX_GIVEN`."""
 
-    __slots__ = ("named", "one_coast", "texts", "power", "key_of")
+    __slots__ = ("named", "one_coast", "texts", "power", "key_of", "unit_of")
 
     def __init__(self, texts: ListingTexts, power: str, one_coast: Mapping[str, str] | None,
                  ) -> None:
@@ -542,32 +605,66 @@ class _Given(Bounded[str, "tuple[str, str, Order] | None"]):
         self.key_of: dict[str, int] = {}
         """A support's string in the table -> its support key (:meth:`ListingTexts.support_found`
         finds it), for :meth:`Game.submit_found`; emptied with the table's older half."""
+        self.unit_of: dict[str, str] = {}
+        """Each string in the table -> its unit (``"A PAR"``; the rest of the order follows
+        it after a space); the older half dropped with the table's."""
 
-    def __missing__(self, text: str) -> tuple[str, str, Order] | None:
+    def __missing__(self, text: str) -> Order | None:
         one_coast = self.one_coast
         order = self.named.get(one_coast.get(text, text) if one_coast else text)
-        found: tuple[str, str, Order] | None
+        key: int | None = None
         if order is None:  # (a support's string names its support when first given)
             texts = self.texts
             found = texts.support_found(self.power, text)
             if found is None:
                 return None
-            # (support_found found the key by this suffix; a key depends on the text alone)
-            key: int | None = texts.suffix_key[text[len(found[0]):]]
+            # (a key depends on the text alone: kept with it)
+            unit, key, order = found
         else:
-            key = None
-            words = text.split(" ", 2)  # (as _split_order, inline: once per string given)
+            words = text.split(" ", 2)  # (once per string given)
             if len(words) < 2:  # WAIVE, for no unit: not a movement order (read and refused)
                 return None
-            found = (f"{words[0]} {words[1]}", words[2] if len(words) > 2 else "", order)
+            unit = f"{words[0]} {words[1]}"
         if len(self) >= self.bound:
             self._drop_older_half()
-            self.key_of.clear()  # (no more keys than strings added since)
-        dict.__setitem__(self, text, found)  # (the bound is kept just above)
+        dict.__setitem__(self, text, order)  # (the bound is kept just above)
+        self.unit_of[text] = unit
         if key is not None:
             self.key_of[text] = key
-        return found
+        return order
 
+    def _drop_older_half(self) -> None:
+        super()._drop_older_half()
+        self.key_of.clear()  # (no more keys than strings added since)
+        unit_of = self.unit_of
+        self.unit_of = {text: unit_of[text] for text in self}
+
+    def entry(self, text: str) -> tuple[str, str, Order] | None:
+        """(unit, the rest of the order, the order) of a string given, if it names a listed
+        order (else None)."""
+        order = self[text]
+        if order is None:
+            return None
+        unit = self.unit_of.get(text) or _unit_of_text(text)
+        return unit, text[len(unit) + 1:], order
+
+
+def _unit_of_text(text: str) -> str:
+    """``"A PAR - BUR"`` -> ``"A PAR"`` (its first two words)."""
+    return " ".join(text.split(" ", 2)[:2])
+
+
+def _name_all(named: Bounded[str, Order], strings: Sequence[str],
+              orders: Sequence[Order]) -> None:
+    """Keep in ``named`` (a power's strings -> their orders) each of ``strings`` naming the
+    order of ``orders`` at its place: in one C-level ``dict.update`` while the table has room
+    (a string named before names an order equal to this one: its string says all its fields
+    but its power, which is the table's), else one by one within its bound."""
+    if len(named) + len(strings) <= named.bound:
+        dict.update(named, zip(strings, orders, strict=True))
+    else:
+        for text, order in zip(strings, orders, strict=True):
+            named[text] = order
 
 
 def _insert_coastless(listed: list[str], coast_keys: Iterable[int],
@@ -576,12 +673,16 @@ def _insert_coastless(listed: list[str], coast_keys: Iterable[int],
     ``coast_keys`` among the keys listed, in their order) the same support without the coast,
     unless already there: what :func:`_with_coastless` makes, found by the unit's keys (one
     or two a unit) instead of a look-up of every string listed."""
+    # (a support without the coast is never listed as such, the listing naming the coast:
+    # it can be there only if put for the other coast's support, looked for among those put)
+    put: list[str] = []
     for key in coast_keys:
         text = supports[key]
         assert text is not None  # (a coast key names a support: learn)
         other = coastless[text]
-        if other not in listed:  # (the other coast's support came first)
+        if other not in put:  # (the other coast's support came first)
             listed.insert(listed.index(text) + 1, other)
+            put.append(other)
 
 
 def _with_coastless(strings: list[str], coastless: Mapping[str, str]) -> list[str]:
@@ -854,13 +955,14 @@ def _split_order(text: str) -> tuple[str, str]:
     return f"{words[0]} {words[1]}", words[2] if len(words) > 2 else ""
 
 
-def _package_results(records: Sequence[PhaseRecord], voids: Mapping[str, list[str]],
+def _package_results(records: Sequence[PhaseRecord], voids: Mapping[str, list[str]] | None,
                      ) -> dict[str, list[str]]:
     """The package's results of the phase played first in ``records`` (a retreat phase the
-    package skips, played straight after, adds its disbands): unit -> statuses."""
+    package skips, played straight after, adds its disbands): unit -> statuses; ``voids``
+    (None for none): the units given a void order."""
     first = records[0]
     results = order_statuses(first.position, first.resolution)
-    for unit, statuses in voids.items():  # (the package says void first)
+    for unit, statuses in (voids or {}).items():  # (the package says void first)
         results[unit] = statuses + [s for s in results.get(unit, []) if s not in statuses]
     return results
 
