@@ -75,8 +75,9 @@ class DislodgedUnit:
 
 _V = TypeVar("_V")
 
-UnitsInOrder = tuple[Mapping[str, "Unit"], list[str], list["Unit"]]
-"""A board (the mapping itself), its provinces in sorted order and their units: made by a movement adjudication for the next board, so that the next movement phase
+UnitsInOrder = tuple[Mapping[str, "Unit"], list[str], list["Unit"], dict[str, int]]
+"""A board (the mapping itself), its provinces in sorted order, their units, each province's
+number: made by a movement adjudication for the next board, so that the next movement phase
 does not make them again."""
 
 

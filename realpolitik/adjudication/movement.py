@@ -186,14 +186,13 @@ def _units_of(position: Position) -> tuple[list[str], list[Unit], dict[str, int]
     on_board = position.units
     carried = take_units_in_order(position)
     if carried is not None and carried[0] is on_board:  # (made with this very board)
-        provinces, units = carried[1], carried[2]
+        return carried[1], carried[2], carried[3]
+    provinces = list(on_board)
+    if provinces == sorted(provinces):  # (as the engine keeps them: each step in C)
+        units = list(on_board.values())
     else:
-        provinces = list(on_board)
-        if provinces == sorted(provinces):  # (as the engine keeps them: each step in C)
-            units = list(on_board.values())
-        else:
-            provinces.sort()
-            units = list(map(on_board.__getitem__, provinces))  # (no comprehension: no cell)
+        provinces.sort()
+        units = list(map(on_board.__getitem__, provinces))  # (no comprehension: no cell)
     # (the board's own copy, with its keys and table size, its values then replaced in C:
     # some 2k instructions less than a dictionary built key by key; zip's strict= keyword
     # alone would cost 1.5k a call, and both sides have the board's length)
@@ -450,8 +449,9 @@ class _Decided:
         # (a read-only view's own copy: dict() of the view reads it key by key, 8x slower)
         # The next board in order made from this one's (the provinces already sorted): the
         # units that left or were dislodged taken out, each arrival put in its place.
+        provinces = prov.copy()
+        on_board = list(units)
         gone = went + dislodged_units if dislodged_units else went
-        provinces, on_board = (prov.copy(), list(units)) if gone else (prov, units)
         if gone:
             for i in sorted(gone, reverse=True):
                 del provinces[i]
@@ -487,7 +487,9 @@ class _Decided:
         options = _retreats_of(position, rules, dislodged, new_units, standoffs) \
             if dislodged else _NO_OPTIONS
         board = MappingProxyType(new_units)
-        hand_on_units_in_order(position, (board, provinces, on_board))
+        index = new_units.copy()
+        index.update(zip(provinces, range(len(provinces))))  # noqa: B905
+        hand_on_units_in_order(position, (board, provinces, on_board, index))
         return Resolution(position.phase, record, board, tuple(dislodged), options, standoffs)
 
     def standoffs(self, new_units: dict[str, Unit]) -> frozenset[str]:
