@@ -16,7 +16,6 @@ checked or decided twice.
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from types import MappingProxyType
@@ -52,14 +51,7 @@ from realpolitik.hooks import NO_MODIFIERS, MovementModifiers, VariantHooks
 from realpolitik.legality import retreat_options
 from realpolitik.maptables import tables_for
 from realpolitik.orders import Order, VariantOrder, Waive
-from realpolitik.position import (
-    DislodgedUnit,
-    Position,
-    Unit,
-    hand_on_units_in_order,
-    moved_unit,
-    take_units_in_order,
-)
+from realpolitik.position import DislodgedUnit, Position, Unit, moved_unit
 from realpolitik.rules import Rules
 from realpolitik.writing import PlaceWriter, place_writer
 
@@ -184,9 +176,6 @@ def _units_of(position: Position) -> tuple[list[str], list[Unit], dict[str, int]
     """The occupied provinces in sorted order, their units, and each province's index (a
     unit's index is the number of its order's decision)."""
     on_board = position.units
-    carried = take_units_in_order(position)
-    if carried is not None and carried[0] is on_board:  # (made with this very board)
-        return carried[1], carried[2], carried[3]
     provinces = list(on_board)
     if provinces == sorted(provinces):  # (as the engine keeps them: each step in C)
         units = list(on_board.values())
@@ -447,15 +436,12 @@ class _Decided:
         # The board as it was, less the units that left or were dislodged, plus the units
         # that arrived (copied in C; a phase moves or dislodges only some of its units).
         # (a read-only view's own copy: dict() of the view reads it key by key, 8x slower)
-        # The next board in order made from this one's (the provinces already sorted): the
-        # units that left or were dislodged taken out, each arrival put in its place.
-        provinces = prov.copy()
-        on_board = list(units)
-        gone = went + dislodged_units if dislodged_units else went
-        if gone:
-            for i in sorted(gone, reverse=True):
-                del provinces[i]
-                del on_board[i]
+        before = position.units
+        new_units = before.copy() if type(before) is MappingProxyType else dict(before)
+        for i in went:
+            del new_units[prov[i]]
+        for i in dislodged_units:
+            del new_units[prov[i]]
         if went:
             # (each unit value made once per variant: see UnitValues)
             arrivals = unit_values(position.variant)
@@ -470,11 +456,7 @@ class _Decided:
                     arrived = table[to][unit.power]
                 except KeyError:
                     arrived = _first_arrival(table, unit, to)
-                d = dest[i]
-                k = bisect_left(provinces, d)
-                provinces.insert(k, d)
-                on_board.insert(k, arrived)
-        new_units = dict(zip(provinces, on_board))  # noqa: B905
+                new_units[dest[i]] = arrived
         dislodged: list[DislodgedUnit] = []
         if dislodged_units:
             annihilated = position.variant.hooks.annihilated_when_dislodged
@@ -486,11 +468,17 @@ class _Decided:
         standoffs = self.standoffs(new_units) if b.contested else _NO_STANDOFFS
         options = _retreats_of(position, rules, dislodged, new_units, standoffs) \
             if dislodged else _NO_OPTIONS
-        board = MappingProxyType(new_units)
-        index = new_units.copy()
-        index.update(zip(provinces, range(len(provinces))))  # noqa: B905
-        hand_on_units_in_order(position, (board, provinces, on_board, index))
-        return Resolution(position.phase, record, board, tuple(dislodged), options, standoffs)
+        # (the engine keeps a board's provinces in sorted order: with no unit moved, the board
+        # as it was, if that was)
+        if went or list(new_units) != prov:
+            # (a loop, not a comprehension: on this interpreter a comprehension is a function
+            # made and called, some 1.2k instructions more)
+            in_order: dict[str, Unit] = {}
+            for p in sorted(new_units):
+                in_order[p] = new_units[p]
+            new_units = in_order
+        return Resolution(position.phase, record, MappingProxyType(new_units), tuple(dislodged),
+                          options, standoffs)
 
     def standoffs(self, new_units: dict[str, Unit]) -> frozenset[str]:
         """Provinces left empty where a move bounced off another move's prevent strength."""
