@@ -16,7 +16,6 @@ checked or decided twice.
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from types import MappingProxyType
@@ -441,14 +440,15 @@ class _Decided:
         b = self.board
         went, dislodged_units = self.went, self.dislodged
         units, prov, dest, dest_loc = b.units, b.prov, b.dest, b.dest_loc
-        # The next board in order made from this one's (the provinces already sorted): the
-        # units that left or were dislodged taken out, each arrival put in its place.
-        gone = went + dislodged_units if dislodged_units else went
-        provinces, on_board = (prov.copy(), list(units)) if gone else (prov, units)
-        if gone:
-            for i in sorted(gone, reverse=True):
-                del provinces[i]
-                del on_board[i]
+        # The board as it was, less the units that left or were dislodged, plus the units
+        # that arrived (copied in C; a phase moves or dislodges only some of its units).
+        # (a read-only view's own copy: dict() of the view reads it key by key, 8x slower)
+        before = position.units
+        new_units = before.copy() if type(before) is MappingProxyType else dict(before)
+        for i in went:
+            del new_units[prov[i]]
+        for i in dislodged_units:
+            del new_units[prov[i]]
         if went:
             # (each unit value made once per variant: see UnitValues)
             arrivals = unit_values(position.variant)
@@ -463,11 +463,7 @@ class _Decided:
                     arrived = table[to][unit.power]
                 except KeyError:
                     arrived = _first_arrival(table, unit, to)
-                d = dest[i]
-                k = bisect_left(provinces, d)
-                provinces.insert(k, d)
-                on_board.insert(k, arrived)
-        new_units = dict(zip(provinces, on_board))  # noqa: B905
+                new_units[dest[i]] = arrived
         dislodged: list[DislodgedUnit] = []
         if dislodged_units:
             annihilated = position.variant.hooks.annihilated_when_dislodged
@@ -479,6 +475,21 @@ class _Decided:
         standoffs = self.standoffs(new_units) if b.contested else _NO_STANDOFFS
         options = _retreats_of(position, rules, dislodged, new_units, standoffs) \
             if dislodged else _NO_OPTIONS
+        # The engine keeps a board's provinces in sorted order. With no unit moved, the board
+        # as it was less the dislodged is in order; else the provinces sorted (in C) and the
+        # board made from them and their units: the next movement phase starts from these
+        # lists (handed on with the board, see UnitsInOrder).
+        if went:
+            provinces = sorted(new_units)
+            on_board = list(map(new_units.__getitem__, provinces))  # (no comprehension: no cell)
+            new_units = dict(zip(provinces, on_board))  # noqa: B905
+        else:
+            provinces = list(new_units)
+            on_board = list(new_units.values())
+            if provinces != prov:  # (a board given out of order: put in order)
+                provinces.sort()
+                on_board = list(map(new_units.__getitem__, provinces))
+                new_units = dict(zip(provinces, on_board))  # noqa: B905
         board = MappingProxyType(new_units)
         _hand_on(position, (board, provinces, on_board))
         return Resolution(position.phase, record, board, tuple(dislodged), options, standoffs)
