@@ -24,7 +24,6 @@ from realpolitik.position import (
     centers_changed,
     same_centers,
     same_powers,
-    take_units_in_order,
 )
 
 # (an enum member read through its class goes through the metaclass, some hundred instructions
@@ -80,11 +79,6 @@ def next_position(position: Position, resolution: Resolution) -> Position:
 def _following(position: Position, resolution: Resolution) -> Position:
     phase = position.phase
     units = resolution.units
-    # (the next board's units in order, made by the movement adjudication: handed to the
-    # movement phase that has that board, dropped otherwise)
-    carried = position._units_in_order
-    if carried is not None:
-        take_units_in_order(position)
     if phase.type is _MOVEMENT and resolution.dislodged:
         retreat_phase = Phase(phase.season, phase.year, _RETREATS)
         retreats = position.replace(
@@ -116,10 +110,8 @@ def _following(position: Position, resolution: Resolution) -> Position:
                 centers, changes = owners_and_changes(position.centers, units, in_order)
             else:
                 centers = hooks.center_owners(position, units, in_order)
-        following = position.replace(
-            phase=candidate, units=units, centers=centers, dislodged=(), standoffs=_NO_STANDOFFS,
-            in_order=carried if candidate.type is _MOVEMENT and carried is not None
-            and carried[0] is units else None)
+        following = position.replace(phase=candidate, units=units, centers=centers,
+                                     dislodged=(), standoffs=_NO_STANDOFFS)
         # (what the position before had counted, carried: not counted again)
         if not counted:
             same_centers(position, following)

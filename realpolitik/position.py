@@ -75,10 +75,6 @@ class DislodgedUnit:
 
 _V = TypeVar("_V")
 
-UnitsInOrder = tuple[Mapping[str, "Unit"], list[str], list["Unit"]]
-"""A board (the mapping itself), its provinces in sorted order and their units: made by a movement adjudication for the next board, so that the next movement phase
-does not make them again."""
-
 
 def _read_only(mapping: Mapping[str, _V]) -> Mapping[str, _V]:
     """``mapping`` itself if it is read-only already, else a read-only copy."""
@@ -110,10 +106,6 @@ class Position:
     standoffs: frozenset[str] = frozenset()
     state: VariantState = field(default_factory=lambda: NO_STATE)
     _key: tuple[object, ...] | None = field(init=False, repr=False, default=None)
-    _units_in_order: UnitsInOrder | None = field(init=False, repr=False, compare=False,
-                                                 default=None)
-    """A board's units in order, handed on by the adjudicator (:func:`hand_on_units_in_order`);
-    not part of the value, at most one held, dropped once taken."""
     caches: Caches = field(init=False, repr=False, compare=False)
     """What the rules derive from this position (its legal orders...), kept with it.
 
@@ -271,10 +263,8 @@ class Position:
         dislodged: tuple[DislodgedUnit, ...] | None = None,
         standoffs: frozenset[str] | None = None,
         state: VariantState | None = None,
-        in_order: UnitsInOrder | None = None,
     ) -> Position:
-        """A copy with some fields changed (no checks: the engine's own use; ``in_order``: the
-        units of ``units`` in order, made with them, see :func:`take_units_in_order`).
+        """A copy with some fields changed (no checks: the engine's own use).
 
         Read-only mappings (a position's own, a resolution's) are shared rather than copied:
         the engine never changes the dictionaries behind them. A position is made every
@@ -292,7 +282,6 @@ class Position:
         _set_standoffs(made, self.standoffs if standoffs is None else standoffs)
         _set_state(made, self.state if state is None else state)
         _set_key(made, None)
-        _set_in_order(made, in_order)
         _set_caches(made, Caches())
         return made
 
@@ -311,22 +300,6 @@ _set_standoffs = slot_setter(Position, "standoffs")
 _set_state = slot_setter(Position, "state")
 _set_key = slot_setter(Position, "_key")
 _set_caches = slot_setter(Position, "caches")
-_set_in_order = slot_setter(Position, "_units_in_order")
-
-
-def take_units_in_order(position: Position) -> UnitsInOrder | None:
-    """The units in order handed to ``position`` for a board (its own, or the next one's,
-    :func:`hand_on_units_in_order`), or None; ``position`` keeps them no longer."""
-    carried = position._units_in_order
-    if carried is not None:
-        _set_in_order(position, None)
-    return carried
-
-
-hand_on_units_in_order = _set_in_order
-"""``hand_on_units_in_order(position, in_order)``: keep with ``position`` the next board's
-units in order, made by its adjudication, until the next position takes them
-(:func:`take_units_in_order`)."""
 
 
 def same_powers(before: Position, after: Position) -> None:

@@ -51,7 +51,7 @@ from realpolitik.hooks import NO_MODIFIERS, MovementModifiers, VariantHooks
 from realpolitik.legality import retreat_options
 from realpolitik.maptables import tables_for
 from realpolitik.orders import Order, VariantOrder, Waive
-from realpolitik.position import DislodgedUnit, Position, Unit, hand_on_units_in_order, moved_unit
+from realpolitik.position import DislodgedUnit, Position, Unit, moved_unit
 from realpolitik.rules import Rules
 from realpolitik.writing import PlaceWriter, place_writer
 
@@ -172,23 +172,16 @@ def _followed(unit_orders: Iterable[Order | None]) -> list[Order]:
     return [order for order in unit_orders if order is not None]
 
 
-_hand_on = hand_on_units_in_order
-
-
 def _units_of(position: Position) -> tuple[list[str], list[Unit], dict[str, int]]:
     """The occupied provinces in sorted order, their units, and each province's index (a
     unit's index is the number of its order's decision)."""
     on_board = position.units
-    carried = position._units_in_order
-    if carried is not None and carried[0] is on_board:  # (made with this very board)
-        provinces, units = carried[1], carried[2]
+    provinces = list(on_board)
+    if provinces == sorted(provinces):  # (as the engine keeps them: each step in C)
+        units = list(on_board.values())
     else:
-        provinces = list(on_board)
-        if provinces == sorted(provinces):  # (as the engine keeps them: each step in C)
-            units = list(on_board.values())
-        else:
-            provinces.sort()
-            units = list(map(on_board.__getitem__, provinces))  # (no comprehension: no cell)
+        provinces.sort()
+        units = list(map(on_board.__getitem__, provinces))  # (no comprehension: no cell)
     # (the board's own copy, with its keys and table size, its values then replaced in C:
     # some 2k instructions less than a dictionary built key by key; zip's strict= keyword
     # alone would cost 1.5k a call, and both sides have the board's length)
@@ -475,24 +468,17 @@ class _Decided:
         standoffs = self.standoffs(new_units) if b.contested else _NO_STANDOFFS
         options = _retreats_of(position, rules, dislodged, new_units, standoffs) \
             if dislodged else _NO_OPTIONS
-        # The engine keeps a board's provinces in sorted order. With no unit moved, the board
-        # as it was less the dislodged is in order; else the provinces sorted (in C) and the
-        # board made from them and their units: the next movement phase starts from these
-        # lists (handed on with the board, see UnitsInOrder).
-        if went:
-            provinces = sorted(new_units)
-            on_board = list(map(new_units.__getitem__, provinces))  # (no comprehension: no cell)
-            new_units = dict(zip(provinces, on_board))  # noqa: B905
-        else:
-            provinces = list(new_units)
-            on_board = list(new_units.values())
-            if provinces != prov:  # (a board given out of order: put in order)
-                provinces.sort()
-                on_board = list(map(new_units.__getitem__, provinces))
-                new_units = dict(zip(provinces, on_board))  # noqa: B905
-        board = MappingProxyType(new_units)
-        _hand_on(position, (board, provinces, on_board))
-        return Resolution(position.phase, record, board, tuple(dislodged), options, standoffs)
+        # (the engine keeps a board's provinces in sorted order: with no unit moved, the board
+        # as it was, if that was)
+        if went or list(new_units) != prov:
+            # (a loop, not a comprehension: on this interpreter a comprehension is a function
+            # made and called, some 1.2k instructions more)
+            in_order: dict[str, Unit] = {}
+            for p in sorted(new_units):
+                in_order[p] = new_units[p]
+            new_units = in_order
+        return Resolution(position.phase, record, MappingProxyType(new_units), tuple(dislodged),
+                          options, standoffs)
 
     def standoffs(self, new_units: dict[str, Unit]) -> frozenset[str]:
         """Provinces left empty where a move bounced off another move's prevent strength."""
