@@ -14,7 +14,7 @@ import time
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from itertools import filterfalse
 from operator import attrgetter, itemgetter
-from typing import Any
+from typing import Any, TypeVar
 
 from realpolitik.adjudication.outcomes import Outcome, Resolution
 from realpolitik.caches import Bounded, CacheSlot
@@ -494,6 +494,10 @@ class _PlaceTexts:
         return made
 
 
+_Key = TypeVar("_Key")
+"""The key a unit's kept strings are kept under (:meth:`_UnitTexts._named_and_kept`)."""
+
+
 class _UnitTexts:
     """The strings of one unit's movement orders (its place and power) listed so far, kept
     the way the listing assembles them (:class:`~realpolitik.listing.UnitParts`), and where
@@ -535,26 +539,30 @@ class _UnitTexts:
     def head(self, unit: UnitParts, tables: MapTables) -> tuple[str, ...]:
         """The strings of ``unit``'s head (its hold and moves), its place's (made there if
         met for the first time at that place), each named for its power and kept."""
-        heads = self.heads
-        if len(heads) >= _MAX_UNIT_HEADS:
-            heads.clear()
         place = self.place
-        strings = place.heads.get(unit.head_key) or place.head(unit, tables)
-        _name_all(self.named, strings, unit.head)
-        heads[unit.head_key] = strings
-        return strings
+        return self._named_and_kept(
+            self.heads, unit.head_key,
+            place.heads.get(unit.head_key) or place.head(unit, tables), unit.head)
 
     def convoy_strings(self, unit: UnitParts, tables: MapTables) -> tuple[str, ...]:
         """The strings of a fleet's convoys, its place's (made there if met for the first
         time at that place), each named for its power and kept."""
         assert unit.convoy_key is not None
-        convoys = self.convoys
-        if len(convoys) >= _MAX_UNIT_HEADS:
-            convoys.clear()
         place = self.place
-        strings = place.convoys.get(unit.convoy_key) or place.convoy_strings(unit, tables)
-        _name_all(self.named, strings, unit.convoys)
-        convoys[unit.convoy_key] = strings
+        return self._named_and_kept(
+            self.convoys, unit.convoy_key,
+            place.convoys.get(unit.convoy_key) or place.convoy_strings(unit, tables),
+            unit.convoys)
+
+    def _named_and_kept(self, kept: dict[_Key, tuple[str, ...]], key: _Key,
+                        strings: tuple[str, ...], orders: Sequence[Order],
+                        ) -> tuple[str, ...]:
+        """``strings`` (the place's, for ``orders`` in step) named for this unit's power and
+        kept in ``kept`` under ``key`` (emptied first when full: :data:`_MAX_UNIT_HEADS`)."""
+        if len(kept) >= _MAX_UNIT_HEADS:
+            kept.clear()
+        _name_all(self.named, strings, orders)
+        kept[key] = strings
         return strings
 
     def learn(self, unit: UnitParts, texts: ListingTexts) -> None:
