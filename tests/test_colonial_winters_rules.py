@@ -839,6 +839,24 @@ def test_rule_6m_armies_cross_the_bering_sea_unless_an_enemy_fleet_is_there() ->
         "A RHO - CHU"].startswith("succeeds")  # its own fleet
 
 
+def test_rule_6m_a_paradox_of_the_crossing_fails_rather_than_two_units_entering_one_province(
+        ) -> None:
+    # The army may cross only if Sea One is emptied, which it is only if the fleet leaving it
+    # beats the army into Red Home: no resolution is consistent. The paradox rule fails the
+    # moves of the paradox; before, both moves were taken to succeed (and the next board
+    # could not be made: two units entering one province).
+    pos = position(["green A chu", "green A pan", "green F azo", "blue F s1", "blue A inl",
+                    "red F rho"])
+    orders = ["A chu - rho", "A pan S A chu - rho", "F azo S A chu - rho", "F s1 - rho",
+              "A inl S F s1 - rho", "F rho H"]
+    done = results(pos, *orders)
+    assert done["A CHU - RHO"].startswith("fails")
+    assert "paradox" in done["F S1 - RHO"] and done["F S1 - RHO"].startswith("fails")
+    after = moved(pos, *orders)
+    assert after["rho"] == Unit("red", UnitType.FLEET, "rho")
+    assert after["s1"].power == "blue" and after["chu"].power == "green"
+
+
 def test_rule_6d_the_army_crossing_beside_a_passage_is_gated_like_6a() -> None:
     # Detroit-Ottawa beside Lake St Clair: the same gated army border as 6(m)
     done = results(position(["red A rho", "blue F s1"]), "A rho - chu")

@@ -267,7 +267,8 @@ def _decide(board: Board, rules: Rules, paradoxes: set[int]) -> tuple[Equations,
         left = _settle_known(equations, value, left, follows)
     if left:
         resolver = Resolver(n, equations.adjudicate,
-                            backup_rule(kind, rules.convoy_paradox, paradoxes),
+                            backup_rule(kind, rules.convoy_paradox, paradoxes,
+                                        board.occupant if conditional else None),
                             settled=value, unsettled=left)
         equations.resolve = resolver.resolve  # the equations read decisions through the solver
         is_resolved, resolve = resolver.is_resolved, resolver.resolve
@@ -550,6 +551,8 @@ class _Decided:
         b = self.board
         if b.conditional and i in b.conditional and not self.eq.crossing_open(i):
             return _CROSSING_CLOSED
+        if b.conditional and i in self.paradoxes and not b.route_union[i]:
+            return _PARADOX  # a paradox of a crossing (backup_rule), not of a convoy
         if not self.eq.path(i):
             fleets = b.route_union[i]
             if b.empty_routes and i in b.empty_routes:
@@ -753,6 +756,10 @@ class _Explainer(_Decided):
         kind = self.failure_kind(i)
         if kind is _CROSSING_CLOSED:
             return self.crossing_failure(i)
+        if kind is _PARADOX and not b.route_union[i]:
+            return (_PARADOX, "it is part of a paradox of a crossing (whether a passage is open "
+                    "depends on whether this move succeeds), which the paradox rule settles: "
+                    "the moves of the paradox fail", (), 0, None)
         if kind is _CONVOY_DISRUPTED and b.empty_routes and i in b.empty_routes:
             said = self.empty_route_failure(i)
             if said is not None:
