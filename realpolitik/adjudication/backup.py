@@ -48,14 +48,14 @@ def backup_rule(kinds: Sequence[int], paradox: ConvoyParadox, paradoxes: set[int
                     if kinds[d] == MOVE:
                         resolver.settle(d, False)
                         paradoxes.add(d)
-        elif all(kinds[d] == MOVE for d in cycle) and (
-                occupants is None or all(occupants[d] in cycle for d in cycle)):
-            for d in cycle:
-                resolver.settle(d, True)
-        elif occupants is not None and all(kinds[d] == MOVE for d in cycle):
-            for d in cycle:  # a paradox of a crossing, not a rotation
-                resolver.settle(d, False)
-                paradoxes.add(d)
+        elif all(kinds[d] == MOVE for d in cycle):
+            if occupants is None or all(occupants[d] in cycle for d in cycle):
+                for d in cycle:
+                    resolver.settle(d, True)
+            else:  # a paradox of a crossing, not a rotation
+                for d in cycle:
+                    resolver.settle(d, False)
+                    paradoxes.add(d)
         else:
             for d in cycle:
                 resolver.settle(d, False)

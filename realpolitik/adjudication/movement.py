@@ -552,7 +552,7 @@ class _Decided:
         if b.conditional and i in b.conditional and not self.eq.crossing_open(i):
             return _CROSSING_CLOSED
         if b.conditional and i in self.paradoxes and not b.route_union[i]:
-            return _PARADOX  # a paradox of a crossing (backup_rule), not of a convoy
+            return _PARADOX  # settled by the paradox rule, not on a convoy's route
         if not self.eq.path(i):
             fleets = b.route_union[i]
             if b.empty_routes and i in b.empty_routes:
@@ -757,9 +757,10 @@ class _Explainer(_Decided):
         if kind is _CROSSING_CLOSED:
             return self.crossing_failure(i)
         if kind is _PARADOX and not b.route_union[i]:
-            return (_PARADOX, "it is part of a paradox of a crossing (whether a passage is open "
-                    "depends on whether this move succeeds), which the paradox rule settles: "
-                    "the moves of the paradox fail", (), 0, None)
+            # (a crossing's paradox, or a move the "all hold" rule stopped in a convoy's)
+            return (_PARADOX, "it is part of a paradox (each of its moves succeeds only if "
+                    "another fails), which the paradox rule settles: its moves fail",
+                    (), 0, None)
         if kind is _CONVOY_DISRUPTED and b.empty_routes and i in b.empty_routes:
             said = self.empty_route_failure(i)
             if said is not None:
