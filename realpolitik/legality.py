@@ -179,10 +179,7 @@ def _count_adjustments(position: Position) -> MappingProxyType[str, int]:
             counts[unit.power] -= 1  # (every power has its entry: no ``get`` call a unit)
     except KeyError:  # a unit of no power (a neutral one): counted again, such owners kept
         counts = _counted_with_others(position, power_ids)
-    if len(counts) != len(power_ids):  # (a centre or unit of no power: not counted)
-        counts = _of_powers(counts, power_ids)
-    # (read only: the one copy every reader shares)
-    return MappingProxyType(position.variant.hooks.adjustments(position, counts))
+    return _adjusted(position, counts, power_ids)
 
 
 def counted_from_units(position: Position, unit_counts: Mapping[str, int]) -> None:
@@ -194,10 +191,17 @@ def counted_from_units(position: Position, unit_counts: Mapping[str, int]) -> No
     counts = _center_counts_of(position, power_ids)
     for power, units in unit_counts.items():
         counts[power] -= units  # (the variant's powers: each has its entry)
-    if len(counts) != len(power_ids):  # (a centre of no power: not counted)
+    _adjustment_counts.put(position, _adjusted(position, counts, power_ids))
+
+
+def _adjusted(position: Position, counts: dict[str, int], power_ids: tuple[str, ...],
+              ) -> MappingProxyType[str, int]:
+    """The adjustment counts from ``counts`` (centres less units, by owner): those of the
+    variant's powers (a centre or unit of no power is not counted), as the hooks adjust them;
+    read only, the one copy every reader shares."""
+    if len(counts) != len(power_ids):
         counts = _of_powers(counts, power_ids)
-    _adjustment_counts.put(
-        position, MappingProxyType(position.variant.hooks.adjustments(position, counts)))
+    return MappingProxyType(position.variant.hooks.adjustments(position, counts))
 
 
 def _center_counts_of(position: Position, power_ids: tuple[str, ...]) -> dict[str, int]:
