@@ -410,6 +410,10 @@ class Game:
         """power -> the variant's table of the strings given for it, as this game's rules read
         them (:meth:`_given_table`)."""
         self._upper_locations = [loc.upper() for loc in variant.map.locations]
+        self._no_orders: dict[str, Any] = dict.fromkeys(self._upper_locations)
+        """Every location (upper case) -> None: what :meth:`_possible` copies (made at its
+        size at once, where a comprehension grows the dictionary four times) before it puts
+        a fresh list under each location."""
         self._names: dict[str, str] = {p.upper(): p for p in variant.power_ids}
         self._read_lists: set[str] = set()
         """The powers whose lists (:attr:`Power.units`...) have been made: only those can have
@@ -798,12 +802,15 @@ class Game:
         """What :meth:`get_all_possible_orders` returns, made from realpolitik's listing: in a
         movement phase from the parts each unit's orders were assembled from (no order looked
         up), else each order's string looked up by the order (:class:`ListingTexts`)."""
-        possible: dict[str, list[str]] = {loc: [] for loc in self._upper_locations}
+        possible: dict[str, list[str]] = self._no_orders.copy()
+        for loc in self._upper_locations:
+            possible[loc] = []
         if self._over:
             return possible
         game = self.realpolitik_game
         texts = self._texts
         text_of, places, site_names = texts.text_of, texts.places, texts.site_names
+        text_get = texts.text.get
         kind = cache.position.phase.type
         if kind is PhaseType.MOVEMENT:
             province_name = texts.province_name.__getitem__
@@ -844,7 +851,9 @@ class Game:
                          if places[loc][0] in retreating}
             sites: list[str] = []  # (where it may build, named: a waive is listed there too)
             for orders in legal.values():
-                for order, text in zip(orders, map(text_of, orders), strict=True):
+                # (a plain loop: a zip with ``strict`` per place parses its keyword each time)
+                for order in orders:
+                    text = text_get(order) or text_of(order)
                     if isinstance(order, Waive):
                         for site in sites:
                             for name in site_names[site]:
@@ -854,7 +863,7 @@ class Game:
                     possible[name].append(text)
                     if province is not None:
                         possible[province].append(text)
-                    if isinstance(order, Build):
+                    if order.__class__ is Build:
                         site = province or name  # (its province's name)
                         if site not in sites:
                             sites.append(site)
