@@ -17,7 +17,7 @@ from realpolitik.adjudication import adjudicate
 from realpolitik.compat.diplomacy import Game
 from realpolitik.compat.diplomacy_words import listing_texts
 from realpolitik.geography import UnitType
-from realpolitik.listing import movement_parts
+from realpolitik.listing import listed_orders, movement_parts
 from realpolitik.orders import Move, SupportMove
 from realpolitik.rules import rules_for
 
@@ -259,3 +259,42 @@ def test_orders_found_are_read_back_from_their_strings_even_once_the_tables_are_
         assert quick.order_history.last_value()["FRANCE"] == strings["FRANCE"]
         assert "A BUR" in quick.get_units("FRANCE")
         assert sorted(quick.get_units("GERMANY")) == ["A KIE", "A RUH", "F HOL"]
+
+
+def test_a_winter_s_listed_strings_tell_listed_orders_as_the_listing_does() -> None:
+    """In an adjustment phase listed by get_all_possible_orders, a string the facade listed
+    for a power now names an order the listing holds now, and a string it listed for that
+    power in another winter (or a waive) is among them exactly when the listing holds the
+    order it names: the table _set_adjustments reads instead of the listing
+    (_PhaseTables.winter_listed)."""
+    rng = random.Random(7)
+    met: dict[str, set[str]] = {}  # power -> every string listed for it in some winter
+    winters = 0
+    for _ in range(3):
+        game = Game()
+        while not game.is_game_done and int(game.get_current_phase()[1:5]) <= 1912:
+            possible = game.get_all_possible_orders()
+            orderable = game.get_orderable_locations()
+            if game.get_current_phase().endswith("A"):
+                winters += 1
+                engine = game.realpolitik_game
+                listed = game._phase.winter_listed
+                assert listed is not None
+                for power in engine.powers_to_order():
+                    strings = listed[power]
+                    assert strings  # (a power to order lists something)
+                    holds = listed_orders(engine.position, power, rules=engine.rules).holds
+                    named = listing_texts(engine.variant).named_by(power)
+                    for text in met.setdefault(power, set()) | strings | {"WAIVE"}:
+                        order = named.get(text)
+                        if order is not None:
+                            assert (text in strings) == holds(order), (power, text)
+                        else:
+                            assert text not in strings
+                    met[power] |= strings
+            chosen = {power: [rng.choice(sorted(possible[loc])) for loc in locs
+                              if possible[loc]] for power, locs in orderable.items()}
+            for power, strings in chosen.items():
+                game.set_orders(power, strings)
+            game.process()
+    assert winters > 20

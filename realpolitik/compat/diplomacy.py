@@ -117,7 +117,7 @@ class _PhaseTables:
     """What the facade derives from one position, built lazily and dropped when it changes."""
 
     __slots__ = ("position", "possible", "possible_given", "lookup", "units", "orderable",
-                 "orderable_given", "retreats")
+                 "orderable_given", "retreats", "winter_listed")
 
     def __init__(self, position: Position) -> None:
         self.position = position
@@ -134,6 +134,10 @@ class _PhaseTables:
         self.orderable_given = False
         """True once :meth:`Game.get_orderable_locations` has handed over what it made."""
         self.retreats: dict[str, dict[str, list[str]]] | None = None
+        self.winter_listed: dict[str, set[str]] | None = None
+        """In an adjustment phase listed by :meth:`Game.get_all_possible_orders`: power ->
+        the strings of its orders listed (a string given that is one of them names a listed
+        order: :meth:`Game._set_adjustments` need not look its order up in the listing)."""
 
 
 class Power:
@@ -836,14 +840,18 @@ class Game:
         # (in a winter, where each power has something to order is made here too, from the
         # same listing, as _orderable would make it)
         winter: dict[str, list[str]] | None = None
+        listed: dict[str, set[str]] = {}
         if kind is PhaseType.ADJUSTMENTS:
             winter = {name: [] for name in self._names}
             counts = adjustment_counts(cache.position)
+            cache.winter_listed = listed
         for power in game.powers_to_order():
             legal = game.legal_orders(power)
             if winter is not None:
                 winter[power.upper()] = self._winter_places(cache.position, power,
                                                             counts[power], legal)
+            listed_now = listed[power] = set()
+            keep = listed_now.add
             if kind is PhaseType.RETREATS:
                 # (the units with somewhere to go: the package disbands the others at once)
                 retreating = {unit[2:] for unit in self._retreats()[power.upper()]}
@@ -854,6 +862,7 @@ class Game:
                 # (a plain loop: a zip with ``strict`` per place parses its keyword each time)
                 for order in orders:
                     text = text_get(order) or text_of(order)
+                    keep(text)
                     if isinstance(order, Waive):
                         for site in sites:
                             for name in site_names[site]:
@@ -978,7 +987,13 @@ class Game:
         if not all(found) or power not in game.powers_to_order():
             return False
         values = cast("list[Order]", found)
-        if not all(map(listed_orders(position, power, rules=game.rules).holds, values)):
+        cache = self._phase
+        listed = cache.winter_listed if cache.position is position else None
+        strings = listed.get(power) if listed is not None else None
+        if strings is not None:  # (listed now for it: each names a listed order)
+            if not strings.issuperset(texts):
+                return False
+        elif not all(map(listed_orders(position, power, rules=game.rules).holds, values)):
             return False
         kept: dict[str, tuple[str, Order]] = {}
         waives = 0
