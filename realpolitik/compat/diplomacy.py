@@ -755,12 +755,12 @@ class Game:
         sites as its listing ``legal`` has them when it is due builds (``due`` > 0), else the
         provinces of its units (read by get_orderable_locations and, made with the listing,
         by get_all_possible_orders)."""
+        province_name = self._texts.province_name
         if due > 0:
-            province_name = self._texts.province_name
             places = [province_name[site] for site, orders in legal.items()
                       if isinstance(orders[0], Build)]
-        else:
-            places = [unit.province.upper() for unit in position.units_of(power)]
+        else:  # (its units' provinces, named from the table: no property and upper call each)
+            places = [province_name[unit.location] for unit in position.units_of(power)]
         places.sort()
         return places
 
