@@ -117,7 +117,7 @@ class _PhaseTables:
     """What the facade derives from one position, built lazily and dropped when it changes."""
 
     __slots__ = ("position", "possible", "possible_given", "lookup", "units", "orderable",
-                 "orderable_given", "retreats", "winter_listed")
+                 "orderable_given", "retreats", "winter_listed", "winter_rules")
 
     def __init__(self, position: Position) -> None:
         self.position = position
@@ -138,6 +138,8 @@ class _PhaseTables:
         """In an adjustment phase listed by :meth:`Game.get_all_possible_orders`: power ->
         the strings of its orders listed (a string given that is one of them names a listed
         order: :meth:`Game._set_adjustments` need not look its order up in the listing)."""
+        self.winter_rules: Rules | None = None
+        """The engine's rules :attr:`winter_listed` was listed under (read only under them)."""
 
 
 class Power:
@@ -844,7 +846,7 @@ class Game:
         if kind is PhaseType.ADJUSTMENTS:
             winter = {name: [] for name in self._names}
             counts = adjustment_counts(cache.position)
-            cache.winter_listed = listed
+            cache.winter_listed, cache.winter_rules = listed, game.rules
         for power in game.powers_to_order():
             legal = game.legal_orders(power)
             if winter is not None:
@@ -988,7 +990,8 @@ class Game:
             return False
         values = cast("list[Order]", found)
         cache = self._phase
-        listed = cache.winter_listed if cache.position is position else None
+        listed = cache.winter_listed if cache.position is position \
+            and cache.winter_rules is game.rules else None
         strings = listed.get(power) if listed is not None else None
         if strings is not None:  # (listed now for it: each names a listed order)
             if not strings.issuperset(texts):
