@@ -85,8 +85,7 @@ def _attributes(board: Board) -> dict[str, object]:
 
 def _followed(position: Position, rules: Rules, given: list[Order]) -> list[Order]:
     """The orders the units follow, accepted one by one (by unit)."""
-    _, _, index = movement._units_of(position)
-    accepted = accept_orders(position, tuple(given), rules, index)
+    accepted = accept_orders(position, tuple(given), rules)
     return [order for order in accepted.unit_orders if order is not None]
 
 
