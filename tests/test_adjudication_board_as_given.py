@@ -85,7 +85,8 @@ def _attributes(board: Board) -> dict[str, object]:
 
 def _followed(position: Position, rules: Rules, given: list[Order]) -> list[Order]:
     """The orders the units follow, accepted one by one (by unit)."""
-    accepted = accept_orders(position, tuple(given), rules)
+    _, _, index = movement._units_of(position)
+    accepted = accept_orders(position, tuple(given), rules, index)
     return [order for order in accepted.unit_orders if order is not None]
 
 

@@ -218,7 +218,7 @@ def test_decisions_settled_before_the_solver_are_the_solvers(rnd: random.Random,
     position = movement_position(rnd)
     orders = movement_orders(rnd, position)
     provinces, units, index = movement._units_of(position)
-    accepted = accept_orders(position, tuple(orders), rules)
+    accepted = accept_orders(position, tuple(orders), rules, index)
     board = Board(units, [o for o in accepted.unit_orders if o is not None], TABLES, rules,
                   provinces, index)
     paradoxes: set[int] = set()
@@ -257,7 +257,7 @@ def test_board_read_to_adjudicate_decides_as_the_board_read_to_explain(
     position = movement_position(rnd)
     orders = movement_orders(rnd, position)
     provinces, units, index = movement._units_of(position)
-    accepted = accept_orders(position, tuple(orders), rules)
+    accepted = accept_orders(position, tuple(orders), rules, index)
     followed = [o for o in accepted.unit_orders if o is not None]
     lean = Board(units, followed, TABLES, rules, provinces, index)
     full = Board(units, followed, TABLES, rules, provinces, index, explain=True)

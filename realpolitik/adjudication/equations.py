@@ -62,7 +62,6 @@ __all__ = [
     "MOVE",
     "SUPPORT_HOLD",
     "SUPPORT_MOVE",
-    "VACANT",
     "Board",
     "Equations",
     "NotAsGiven",
@@ -123,11 +122,6 @@ class _EmptyRoute(NamedTuple):
 
 _NO_EMPTY_ROUTES: Mapping[int, _EmptyRoute] = MappingProxyType({})
 
-VACANT = Unit("", _ARMY, "")
-"""The board's entry for a province without a unit (units are numbered by their province's
-rank in the map, so a board has a number for every province; only occupied ones have an
-order, a decision or a reader)."""
-
 
 class NotAsGiven(Exception):
     """The orders of a phase cannot be taken as given (:class:`Board`): some need to be
@@ -184,8 +178,8 @@ class Board:
         orders: Iterable[Order],
         tables: MapTables,
         rules: Rules,
-        provinces: Sequence[str],
-        index: Mapping[str, int],
+        provinces: Sequence[str] | None = None,
+        index: dict[str, int] | None = None,
         # (not keyword-only: a class called with keywords builds a dictionary of them first,
         # some 3k instructions a phase; the adjudicator passes them in this order)
         variant_rules: VariantRules | None = None,
@@ -198,13 +192,11 @@ class Board:
         most one per unit (a unit without one holds), as the rules read them: a phase's
         orders as given when each is vouched for as legal. A waive, an order for no unit on
         the board or a second order for a unit raise :class:`NotAsGiven` (the caller then
-        accepts the orders one by one, and passes those it accepted). Units are numbered by
-        their province's rank in the map: ``units`` has an entry per rank (:data:`VACANT`
-        where there is no unit), ``provinces`` the province of each rank, and ``index`` maps
-        each location of the map to its province's rank. ``variant_rules`` brings the
-        variant's conditional borders and corners; ``defence_bonus`` (province -> extra
-        strength needed to dislodge the unit there) and ``modifiers`` come from the variant's
-        hooks; ``kinds``
+        accepts the orders one by one, and passes those it accepted). ``provinces`` (each
+        unit's province) and ``index`` (province -> unit index) may be passed by a caller that
+        has them already. ``variant_rules`` brings the variant's conditional borders and
+        corners; ``defence_bonus`` (province -> extra strength needed
+        to dislodge the unit there) and ``modifiers`` come from the variant's hooks; ``kinds``
         (the variant's own kinds of order, if it has any) say what their orders do. With
         ``explain`` every support names its target and destination (:attr:`target`,
         :attr:`dest`), as the sentences read them; without, a support into a province no unit
@@ -223,10 +215,9 @@ class Board:
         fleet's unit index, or ``n + k`` for the empty sea ``empty_space[k]``."""
         self.empty_space: list[str] = _NO_SPACES
         self.units = units
-        prov = self.prov = provinces
+        prov = self.prov = provinces if provinces is not None else [u.province for u in units]
         self._power: list[str] | None = None  # (made when first read: see power)
-        at = self.at = index
-        """Location -> its province's rank (the number of the unit there, if any)."""
+        at = self.at = index if index is not None else {p: i for i, p in enumerate(prov)}
         kind = self.kind = [HOLD] * n
         dest: list[str] = [""] * n
         dest_loc: list[str] = [""] * n
@@ -273,21 +264,19 @@ class Board:
                     support_moves.append(order)
                     continue
                 elif type(order) is Move:
-                    i = at[order.location]
-                    if followed[i] is not None or units[i] is VACANT:
-                        raise NotAsGiven  # a second order for the unit, or none there
+                    i = at[province_at[order.location]]
+                    if followed[i] is not None:
+                        raise NotAsGiven  # a second order for the unit
                     followed[i] = order
                     kind[i] = MOVE
                     to = dest_loc[i] = order.destination
                     d = dest[i] = province_at[to]
-                    j = at[d]
-                    if units[j] is not VACANT:
-                        occupant[i] = j
-                        if kind[j] == MOVE and dest[j] == prov[i] and not (
-                                swaps and _swapping(swaps, prov[i], d, units[i], units[j])):
-                            # a head-to-head battle (found by the second of the two moves read)
-                            opposite[i] = j
-                            opposite[j] = i
+                    j = occupant[i] = at.get(d, -1)
+                    if j >= 0 and kind[j] == MOVE and dest[j] == prov[i] and not (
+                            swaps and _swapping(swaps, prov[i], d, units[i], units[j])):
+                        # a head-to-head battle (found by the second of the two moves read)
+                        opposite[i] = j
+                        opposite[j] = i
                     moves.append(i)
                     if d not in moves_into:  # (``in`` then a subscript: cheaper than .get())
                         moves_into[d] = [i]
@@ -306,9 +295,9 @@ class Board:
                     convoys.append(order)
                     continue
                 elif type(order) is Hold:
-                    i = at[order.location]
+                    i = at[province_at[order.location]]
                 elif kinds and isinstance(order, VariantOrder):
-                    i = at[order.location]
+                    i = at[province_at[order.location]]
                     # an order of the variant's own kind: what it does, in the resolver's words
                     effect = kinds.movement_effect(order)
                     if isinstance(effect, BlocksCrossing):
@@ -327,8 +316,8 @@ class Board:
                     # a waive, or an order of a kind the board does not know as given (a
                     # subclass): accepted one by one
                     raise NotAsGiven
-                if followed[i] is not None or units[i] is VACANT:
-                    raise NotAsGiven  # a second order for the unit, or none there
+                if followed[i] is not None:
+                    raise NotAsGiven  # a second order for the unit
                 followed[i] = order
         except KeyError:
             raise NotAsGiven from None  # an order for no unit on the board
@@ -355,9 +344,9 @@ class Board:
         crowded: list[list[int]] = []
         try:
             for support_move in support_moves:
-                i = at[support_move.location]
-                if followed[i] is not None or units[i] is VACANT:
-                    raise NotAsGiven  # a second order for the unit, or none there
+                i = at[province_at[support_move.location]]
+                if followed[i] is not None:
+                    raise NotAsGiven  # a second order for the unit
                 followed[i] = support_move
                 kind[i] = SUPPORT_MOVE
                 d = province_at[support_move.destination]
@@ -366,10 +355,7 @@ class Board:
                     matched[i] = False
                     continue
                 to = support_move.destination  # (read again: most supports stop above)
-                t = at[support_move.supported_location]
-                if units[t] is VACANT:
-                    t = -1
-                target[i] = t
+                t = target[i] = at.get(province_at[support_move.supported_location], -1)
                 dest_loc[i] = to
                 dest[i] = d
                 # (a support into a coast names the coast the move goes to, or none)
@@ -385,16 +371,13 @@ class Board:
                 else:
                     matched[i] = False
             for support_hold in support_holds:
-                i = at[support_hold.location]
-                if followed[i] is not None or units[i] is VACANT:
+                i = at[province_at[support_hold.location]]
+                if followed[i] is not None:
                     raise NotAsGiven
                 followed[i] = support_hold
                 kind[i] = SUPPORT_HOLD
                 d = dest[i] = province_at[support_hold.supported_location]
-                t = at[d]
-                if units[t] is VACANT:
-                    t = -1
-                target[i] = t
+                t = target[i] = at.get(d, -1)
                 if t >= 0 and kind[t] != MOVE:
                     matching.append(i)
                     given = supports[t]
@@ -407,15 +390,12 @@ class Board:
                 else:
                     matched[i] = False
             for convoy in convoys:
-                i = at[convoy.location]
-                if followed[i] is not None or units[i] is VACANT:
+                i = at[province_at[convoy.location]]
+                if followed[i] is not None:
                     raise NotAsGiven
                 followed[i] = convoy
                 kind[i] = CONVOY
-                t = at[convoy.army_location]
-                if units[t] is VACANT:
-                    t = -1
-                target[i] = t
+                t = target[i] = at.get(province_at[convoy.army_location], -1)
                 d = dest[i] = province_at[convoy.destination]
                 if t >= 0 and kind[t] == MOVE and dest[t] == d and units[t].type is _ARMY:
                     matching.append(i)
@@ -498,11 +478,6 @@ class Board:
                                           or variant_rules.corners or variant_rules.passages):
             self._set_crossings(moves, variant_rules)
 
-    def unit_at(self, location: str) -> int:
-        """The number of the unit at ``location`` (a location of the map), -1 if none."""
-        i = self.at[location]
-        return -1 if self.units[i] is VACANT else i
-
     @property
     def power(self) -> list[str]:
         """Unit index -> its power. Made when first read (the sentences and the variants'
@@ -527,8 +502,6 @@ class Board:
         blocking: dict[str, list[int]] = {}
         holding = self.mods.holding_blocks
         for j in range(self.n):
-            if units[j] is VACANT:
-                continue
             if kind[j] == BLOCK:
                 blocking.setdefault(dest[j], []).append(j)
             elif holding and kind[j] == HOLD:
@@ -683,7 +656,7 @@ class Board:
         if not start or not end:
             return
         if not self.empty_space:
-            self.empty_space = sorted(s for s in empty.spaces if self.unit_at(s) < 0)
+            self.empty_space = sorted(s for s in empty.spaces if s not in self.at)
         node_of = {s: n + k for k, s in enumerate(self.empty_space)}
         node_of.update((prov[c], c) for c in fleets)
         space_of = {node: space for space, node in node_of.items()}
@@ -731,10 +704,10 @@ class Board:
         into a province where a matching support stands) does not cut when convoyed, under
         the 4.A.2 ``rule``: only a matching support in the province it enters can be
         shielded from it."""
-        kind, prov, units, unit_at = self.kind, self.prov, self.units, self.unit_at
+        kind, prov, units, at = self.kind, self.prov, self.units, self.at
         shields: dict[int, set[int]] = {}
         for j in convoyed:
-            s = unit_at(self.dest[j])
+            s = at.get(self.dest[j], -1)
             if s < 0 or kind[s] not in (SUPPORT_HOLD, SUPPORT_MOVE) or not self.matched[s]:
                 continue
             fleets = self.route_union[j]
@@ -747,7 +720,7 @@ class Board:
             elif rule is ConvoyParadox.R1982:
                 # A fleet supporting an action in a body of water holding a convoying fleet
                 # (one with a convoy order matching some army's move, DATC 6.F.21).
-                c = unit_at(self.dest[s])
+                c = at.get(self.dest[s], -1)
                 shielded = (units[s].type is _FLEET and self.dest[s] in tables.convoy_spaces
                             and c >= 0 and kind[c] == CONVOY and self.matched[c])
             else:
@@ -974,7 +947,7 @@ class Equations:
             return ("blocked", b.blocked_point[i], standing)
         for gate in b.gates.get(i, ()):
             if self.gate_closed(i, gate):
-                there = b.unit_at(gate.watch)
+                there = b.at.get(gate.watch, -1)
                 fleets = tuple(
                     j for j in (there, *b.moves_into.get(gate.watch, ()))
                     if j >= 0 and j != i and b.units[j].type is _FLEET
@@ -996,7 +969,7 @@ class Equations:
         """True if the border ``gate`` is closed to move ``i`` after this turn's moves."""
         b = self.board
         watch = gate.watch
-        there = b.unit_at(watch)
+        there = b.at.get(watch, -1)
         stays = there >= 0 and (b.kind[there] != MOVE or not self.resolve(there))
         movers = b.moves_into.get(watch, ())
         if gate.closed_by_foreign_fleet:
@@ -1088,8 +1061,8 @@ class Equations:
         """HOLD STRENGTH of a province (with the variant's defence bonus of its unit, and what
         it adds against the attack of move ``by``, if given)."""
         b = self.board
-        d = b.at[province]
-        if b.units[d] is VACANT:
+        d = b.at.get(province, -1)
+        if d < 0:
             return 0
         bonus = b.bonus.get(province, 0) if b.bonus else 0
         if b.has_mods:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from types import MappingProxyType
+from typing import cast
 
 from realpolitik.adjudication.backup import backup_rule
 from realpolitik.adjudication.equations import (
@@ -30,7 +31,6 @@ from realpolitik.adjudication.equations import (
     MOVE,
     SUPPORT_HOLD,
     SUPPORT_MOVE,
-    VACANT,
     Board,
     Equations,
     NotAsGiven,
@@ -43,8 +43,6 @@ from realpolitik.adjudication.setup import (
     Accepted,
     accept_orders,
     attribute_orders,
-    in_sorted_order,
-    province_ranks,
     unit_values,
     void_result,
 )
@@ -98,8 +96,6 @@ def _unset(decision: int) -> bool:  # pragma: no cover - replaced before use
 _NO_PARADOXES: frozenset[int] = frozenset()
 _NO_STANDOFFS: frozenset[str] = frozenset()
 _NO_OPTIONS: Mapping[str, tuple[str, ...]] = MappingProxyType({})
-_NO_DETAIL: Detail = ("", (), None, None)
-"""The detail kept for a rank without a unit (no order is ever attributed to one)."""
 
 _Said = tuple[Outcome, Detail]
 """The outcome an order's sentence tells, and its ``(reason, by, strength, opposed_by)``."""
@@ -146,7 +142,7 @@ def adjudicate_movement(position: Position, orders: Iterable[Order], rules: Rule
         except NotAsGiven:
             board = None
     if board is None:
-        accepted = accept_orders(position, given, rules, checked=checked)
+        accepted = accept_orders(position, given, rules, index, checked=checked)
         board = _set_up(position, rules, units, _followed(accepted.unit_orders), provinces,
                         index, defence_bonus, modifiers)
     paradoxes: set[int] = set()
@@ -176,22 +172,27 @@ def _followed(unit_orders: Iterable[Order | None]) -> list[Order]:
     return [order for order in unit_orders if order is not None]
 
 
-def _units_of(position: Position) -> tuple[Sequence[str], list[Unit], Mapping[str, int]]:
-    """The variant's provinces in sorted order, the unit in each (``VACANT`` where there is
-    none), and each location's province's rank: a unit's number (its order's decision) is its
-    province's rank, from a table made once per variant (:class:`ProvinceRanks`), not a
-    numbering built for each phase's units."""
-    ranks = province_ranks(position.variant)
-    rank_of = ranks.of
-    units = [VACANT] * len(ranks.provinces)
-    for province, unit in position.units.items():
-        units[rank_of[province]] = unit
-    return ranks.provinces, units, rank_of
+def _units_of(position: Position) -> tuple[list[str], list[Unit], dict[str, int]]:
+    """The occupied provinces in sorted order, their units, and each province's index (a
+    unit's index is the number of its order's decision)."""
+    on_board = position.units
+    provinces = list(on_board)
+    if provinces == sorted(provinces):  # (as the engine keeps them: each step in C)
+        units = list(on_board.values())
+    else:
+        provinces.sort()
+        units = list(map(on_board.__getitem__, provinces))  # (no comprehension: no cell)
+    # (the board's own copy, with its keys and table size, its values then replaced in C:
+    # some 2k instructions less than a dictionary built key by key; zip's strict= keyword
+    # alone would cost 1.5k a call, and both sides have the board's length)
+    index = cast("dict[str, int]", on_board.copy() if type(on_board) is MappingProxyType
+                 else dict(on_board))
+    index.update(zip(provinces, range(len(provinces))))  # noqa: B905
+    return provinces, units, index
 
 
 def _set_up(position: Position, rules: Rules, units: list[Unit], orders: Iterable[Order],
-            provinces: Sequence[str], index: Mapping[str, int],
-            defence_bonus: Mapping[str, int],
+            provinces: list[str], index: dict[str, int], defence_bonus: Mapping[str, int],
             modifiers: MovementModifiers = NO_MODIFIERS, *, explain: bool = False) -> Board:
     """The board of the phase: its units (:func:`_units_of`) and the orders they follow
     (:class:`Board`; ``explain``: everything the sentences read)."""
@@ -470,7 +471,7 @@ class _Decided:
             if dislodged else _NO_OPTIONS
         # (the engine keeps a board's provinces in sorted order: with no unit moved, the board
         # as it was, if that was)
-        if went or not in_sorted_order(new_units):
+        if went or list(new_units) != prov:
             # (a loop, not a comprehension: on this interpreter a comprehension is a function
             # made and called, some 1.2k instructions more)
             in_order: dict[str, Unit] = {}
@@ -995,7 +996,8 @@ class _Record:
         accepted = self._accepted
         if accepted is None:
             position = self._position
-            accepted = self._accepted = attribute_orders(position, self._given, self._rules)
+            accepted = self._accepted = attribute_orders(
+                position, self._given, self._rules, _units_of(position)[2])
         return accepted
 
     def __call__(self) -> tuple[OrderResult, ...]:
@@ -1056,11 +1058,7 @@ class _Record:
         if codes is None:  # (results not read yet: the explainer's board gives the outcomes)
             codes = self._outcomes = explainer.outcomes()
         details: list[Detail] = []
-        units = board.units
         for i, code in enumerate(codes):
-            if units[i] is VACANT:  # (a province without a unit: no order, never read)
-                details.append(_NO_DETAIL)
-                continue
             said, detail = explainer.said(i)
             # the sentence tells the outcome the adjudication recorded
             assert said is _OUTCOMES[code], (str(board.units[i]), said, _OUTCOMES[code])

@@ -12,15 +12,14 @@ from realpolitik.geography import UnitType, province_of
 from realpolitik.hooks import VariantHooks
 from realpolitik.legality import Illegal, normalize_order
 from realpolitik.listing import listed_checker
-from realpolitik.maptables import tables_for
 from realpolitik.orders import Order, Waive
 from realpolitik.position import Position, Unit
 from realpolitik.rules import DuplicateOrders, Rules
 from realpolitik.variant import Variant
 from realpolitik.writing import PlaceWriter
 
-__all__ = ["Accepted", "Entry", "ProvinceRanks", "UnitValues", "accept_orders",
-           "attribute_orders", "in_sorted_order", "province_ranks", "unit_values", "void_result"]
+__all__ = ["Accepted", "Entry", "UnitValues", "accept_orders", "attribute_orders",
+           "in_sorted_order", "unit_values", "void_result"]
 
 _ARMY = UnitType.ARMY
 _DUPLICATE = Illegal(
@@ -60,37 +59,6 @@ class UnitValues:
 unit_values: CacheSlot[Variant, UnitValues] = CacheSlot("units at each location", UnitValues)
 """The variant's :class:`UnitValues`; bounded by the map: at most one unit per location, unit
 type and power."""
-
-
-class ProvinceRanks:
-    """A variant's provinces in sorted order and each one's rank there, made once per variant.
-
-    A movement phase numbers each unit by its province's rank (its decision's number), so that
-    the numbering is this table, not one built for each phase's units; the ranks increase in
-    the provinces' sorted order, so every pass over the numbers meets the units in the same
-    order as a pass over a board kept in sorted order."""
-
-    __slots__ = ("provinces", "of")
-
-    def __init__(self, variant: Variant) -> None:
-        tables = tables_for(variant)
-        self.provinces: tuple[str, ...] = tuple(sorted(tables.provinces))
-        """Rank -> its province."""
-        rank = {province: r for r, province in enumerate(self.provinces)}
-        self.of: Mapping[str, int] = {location: rank[province]
-                                      for location, province in tables.province_at.items()}
-        """Location (a province or a coast) -> its province's rank."""
-
-
-province_ranks: CacheSlot[Variant, ProvinceRanks] = CacheSlot("province ranks", ProvinceRanks)
-"""The variant's :class:`ProvinceRanks`; bounded by the map (one entry per location)."""
-
-
-def _occupied(position: Position) -> tuple[dict[str, int], int]:
-    """Each occupied province's rank (the number of its unit), and the number of ranks."""
-    ranks = province_ranks(position.variant)
-    rank_of = ranks.of
-    return {province: rank_of[province] for province in position.units}, len(ranks.provinces)
 
 
 def in_sorted_order(units: Mapping[str, Unit]) -> bool:
@@ -148,13 +116,11 @@ class Accepted:
         """Unit index -> the order that counts for it, as the rules read it (None: none)."""
 
 
-def accept_orders(position: Position, orders: tuple[Order, ...], rules: Rules, *,
-                  checked: bool = False) -> Accepted:
-    """Check every order of a movement phase (each unit numbered by its province's rank:
-    :class:`ProvinceRanks`). With ``checked`` the caller vouches that every order is legal as
-    it stands."""
-    index, size = _occupied(position)
-    accepted = Accepted(orders, size)
+def accept_orders(position: Position, orders: tuple[Order, ...], rules: Rules,
+                  index: Mapping[str, int], *, checked: bool = False) -> Accepted:
+    """Check every order of a movement phase; ``index`` maps provinces to unit indices. With
+    ``checked`` the caller vouches that every order is legal as it stands."""
+    accepted = Accepted(orders, len(index))
     counted: dict[int, int] | None = None  # unit index -> the order that counts for it
     if not (checked and _take_as_given(accepted, index)):
         counted = _accept_one_by_one(accepted, position, rules, index, checked=checked)
@@ -181,14 +147,13 @@ def _void_by_variant(accepted: Accepted, position: Position, counted: dict[int, 
 
 
 def attribute_orders(position: Position, orders: tuple[Order, ...], rules: Rules,
-                     ) -> Accepted:
+                     index: Mapping[str, int]) -> Accepted:
     """Which unit each order of a movement phase is for and who gave it, for orders the
     adjudication took as given (vouched for as legal, and in a variant with no rule that voids
     orders because of the others): nothing is checked, as :func:`accept_orders` with
     ``checked`` would not. The record of a phase works this out only when its results are
     read."""
-    index, size = _occupied(position)
-    accepted = Accepted(orders, size)
+    accepted = Accepted(orders, len(index))
     if not _take_as_given(accepted, index):
         _accept_one_by_one(accepted, position, rules, index, checked=True)
     return accepted
