@@ -32,7 +32,15 @@ from realpolitik.legality import (
     due_adjustments,
     normalize_order,
 )
-from realpolitik.listing import ListedOrders, listed_orders, movement_parts
+from realpolitik.listing import (
+    PART_HEAD,
+    PART_SPARED,
+    PART_SUPPORT_KEYS,
+    PART_SUPPORT_OF,
+    ListedOrders,
+    listed_orders,
+    movement_parts,
+)
 from realpolitik.notation import ParsedOrder, parse_orders
 from realpolitik.orders import (
     Build,
@@ -616,11 +624,11 @@ class Game:
             # power there lists other values)
             unit = units.get(getattr(order, "location", ""))
             if key is not None:
-                if unit is not None and key in unit.support_keys \
-                        and key not in unit.spared and unit.support_of(key) is order:
+                if unit is not None and key in unit[PART_SUPPORT_KEYS] \
+                        and key not in unit[PART_SPARED] and unit[PART_SUPPORT_OF](key) is order:
                     continue
                 return self.submit(power, orders)
-            if unit is not None and any(map(is_, unit.head, repeat(order))):
+            if unit is not None and any(map(is_, unit[PART_HEAD], repeat(order))):
                 continue
             if holds is None:
                 holds = self._listed_orders(power).holds

@@ -176,11 +176,11 @@ class ListedOrders:
                 keys.to_hold, (order.supported_location, order.supported_type is _FLEET),
                 order.supported_type)
         else:
-            orders = unit.convoys if order.__class__ is Convoy else unit.head
+            orders = unit[PART_CONVOYS] if order.__class__ is Convoy else unit[PART_HEAD]
             return any(map(is_, orders, repeat(order))) or order in orders
-        if key is None or key not in unit.support_keys or key in unit.spared:
+        if key is None or key not in unit[PART_SUPPORT_KEYS] or key in unit[PART_SPARED]:
             return False
-        listed = unit.support_of(key)  # (None: its own move, no support)
+        listed = unit[PART_SUPPORT_OF](key)  # (None: its own move, no support)
         return listed is order or (listed is not None and listed == order)
     def __repr__(self) -> str:
         return f"<ListedOrders of {self.power}: {sum(map(len, self.by_location.values()))}>"
@@ -1028,9 +1028,9 @@ def _list_movement(position: Position, powers: frozenset[str],
         prov = made.province
         if not touched or prov not in touched:
             if parts is not None:
-                parts[power][made.loc] = _new_parts(UnitParts, (
+                parts[power][made.loc] = (  # type: ignore[assignment]  # (keys: ints)
                     made.loc, code, None, made.fixed, keys, _NOTHING_SPARED, None, (),
-                    made.support_of))
+                    made.support_of)
                 continue
             orders = (_with_slots(made, made.fixed, into, numbered) if _TYPED_LOOPS else
                       (*made.fixed, *_present(None, map(made.support_of, supports))))
@@ -1040,9 +1040,9 @@ def _list_movement(position: Position, powers: frozenset[str],
             if head is None:
                 head = made.head(reach, army_adj[prov])
             if parts is not None:
-                parts[power][made.loc] = _new_parts(UnitParts, (
+                parts[power][made.loc] = (  # type: ignore[assignment]  # (keys: ints)
                     made.loc, code, reach, head, keys, _NOTHING_SPARED, None, (),
-                    made.support_of))
+                    made.support_of)
                 continue
             orders = (_with_slots(made, head, into, numbered) if _TYPED_LOOPS else
                       (*head, *_present(None, map(made.support_of, supports))))
@@ -1052,9 +1052,9 @@ def _list_movement(position: Position, powers: frozenset[str],
                 part = made.convoy_part(serials, sources)
             spared, convoys = part
             if parts is not None:
-                parts[power][made.loc] = _new_parts(UnitParts, (
+                parts[power][made.loc] = (  # type: ignore[assignment]  # (keys: ints)
                     made.loc, code, None, made.fixed, keys, spared, serials, convoys,
-                    made.support_of))
+                    made.support_of)
                 continue
             if _TYPED_LOOPS:
                 orders = _with_slots(made, made.fixed, into, numbered, spared, convoys)
@@ -1087,53 +1087,59 @@ _movement_listing: CacheSlot[Position, dict[str, dict[str, tuple[Order, ...]]]] 
 entry per power of the variant with units)."""
 
 
-class UnitParts(NamedTuple):
-    """How the movement listing assembles one unit's orders, for a caller that derives
-    something per listed order (the facade's strings) and would rather not look each order up
-    by its value: its orders (:func:`unit_orders`) are ``head``, then the supports of
-    ``support_keys`` (but the unit's own moves and ``spared``) in order, then ``convoys``.
+UnitParts = tuple[str, int, frozenset[str] | None, tuple[Order, ...], list[int], frozenset[int],
+                  tuple[int, ...] | None, tuple[Order, ...], Callable[[int], Order | None]]
+"""How the movement listing assembles one unit's orders, for a caller that derives something
+per listed order (the facade's strings) and would rather not look each order up by its value:
+its orders (:func:`unit_orders`) are the head, then the supports of its support keys (but the
+unit's own moves and the spared ones) in order, then its convoys. Its fields, read by the
+indexes named ``PART_...`` (a plain tuple, not a named one: a tuple of the interpreter's
+free list, which the collector does not count, where a named tuple is an object it counts;
+some 30 a movement phase, kept until the phase is processed):
 
-    ``head`` depends only on the unit's ``code``, its power and ``head_key``; each support only
-    on the unit and its key; ``convoys`` only on the unit and ``convoy_key``. So what is kept
-    per (code, power) under those small keys stays true from phase to phase and game to game
-    of the variant.
-    """
+- :data:`PART_LOCATION`: the unit's location.
+- :data:`PART_CODE`: the unit's place (type and location), numbered per variant: stable while
+  the variant lives.
+- :data:`PART_HEAD_KEY`: for an army that could be convoyed, where it could go by convoy;
+  else None.
+- :data:`PART_HEAD`: its hold and moves (by convoy too), as listed first.
+- :data:`PART_SUPPORT_KEYS`: the support keys (:meth:`MapTables.support_key`) of what could
+  be supported into each province it reaches, in order: its own moves' keys among them (no
+  support is listed for those, nor for the spared ones). The listing's own list: read only.
+- :data:`PART_SPARED`: support keys it is not listed (a fleet needed on every route of the
+  move, 6.D.31).
+- :data:`PART_CONVOY_KEY`: for a fleet that could convoy, what its convoys depend on (numbers
+  of the convoy answers, never given twice in the variant); else None.
+- :data:`PART_CONVOYS`: its convoys, listed last.
+- :data:`PART_SUPPORT_OF`: support key -> its support by this unit (None for its own moves:
+  no support).
 
-    location: str
-    code: int
-    """The unit's place (type and location), numbered per variant: stable while the variant
-    lives."""
-    head_key: frozenset[str] | None
-    """For an army that could be convoyed, where it could go by convoy; else None."""
-    head: tuple[Order, ...]
-    """Its hold and moves (by convoy too), as listed first."""
-    support_keys: list[int]
-    """The support keys (:meth:`MapTables.support_key`) of what could be supported into each
-    province it reaches, in order: its own moves' keys among them (no support is listed for
-    those, nor for ``spared``). The listing's own list: read only."""
-    spared: frozenset[int]
-    """Support keys it is not listed (a fleet needed on every route of the move, 6.D.31)."""
-    convoy_key: tuple[int, ...] | None
-    """For a fleet that could convoy, what its convoys depend on (numbers of the convoy
-    answers, never given twice in the variant); else None."""
-    convoys: tuple[Order, ...]
-    """Its convoys, listed last."""
-    support_of: Callable[[int], Order | None]
-    """Support key -> its support by this unit (None for its own moves: no support)."""
+The head depends only on the unit's code, its power and its head key; each support only on
+the unit and its key; the convoys only on the unit and the convoy key. So what is kept per
+(code, power) under those small keys stays true from phase to phase and game to game of the
+variant.
+"""
+
+PART_LOCATION: Final = 0
+PART_CODE: Final = 1
+PART_HEAD_KEY: Final = 2
+PART_HEAD: Final = 3
+PART_SUPPORT_KEYS: Final = 4
+PART_SPARED: Final = 5
+PART_CONVOY_KEY: Final = 6
+PART_CONVOYS: Final = 7
+PART_SUPPORT_OF: Final = 8
 
 
 def unit_orders(unit: UnitParts) -> tuple[Order, ...]:
     """Every order listed for the unit of ``unit`` (its parts), in order: what
     :func:`legal_orders` lists at its location."""
-    keys: Iterable[int] = unit.support_keys
-    if unit.spared:
-        keys = filterfalse(unit.spared.__contains__, keys)
-    return (*unit.head, *_present(None, map(unit.support_of, keys)), *unit.convoys)
-
-
-_new_parts: Final = tuple.__new__
-"""Makes a :class:`UnitParts` from a tuple of its fields (the class's own ``__new__`` is a
-Python call, some 300 ns more)."""
+    keys: Iterable[int] = unit[PART_SUPPORT_KEYS]
+    spared = unit[PART_SPARED]
+    if spared:
+        keys = filterfalse(spared.__contains__, keys)
+    return (*unit[PART_HEAD], *_present(None, map(unit[PART_SUPPORT_OF], keys)),
+            *unit[PART_CONVOYS])
 
 
 def _find_movement_parts(position: Position) -> dict[str, dict[str, UnitParts]] | None:

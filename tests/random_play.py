@@ -7,7 +7,14 @@ import random
 from collections.abc import Iterator
 
 from realpolitik.game import Game
-from realpolitik.listing import movement_parts
+from realpolitik.listing import (
+    PART_CONVOYS,
+    PART_HEAD,
+    PART_SPARED,
+    PART_SUPPORT_KEYS,
+    PART_SUPPORT_OF,
+    movement_parts,
+)
 from realpolitik.orders import Order
 from realpolitik.position import PhaseType, Position
 from realpolitik.variant import Variant
@@ -63,14 +70,15 @@ def found_orders(game: Game, power: str, rng: random.Random, *, supports: float 
     orders: list[Order] = []
     keys: list[int | None] = []
     for unit in (parts.get(power) or {}).values():
-        listed = [(key, unit.support_of(key)) for key in unit.support_keys
-                  if key not in unit.spared and unit.support_of(key) is not None]
+        support_of = unit[PART_SUPPORT_OF]
+        listed = [(key, support_of(key)) for key in unit[PART_SUPPORT_KEYS]
+                  if key not in unit[PART_SPARED] and support_of(key) is not None]
         if listed and rng.random() < supports:
             key, support = rng.choice(listed)
             assert support is not None
             orders.append(support)
             keys.append(key if keys_known >= 1.0 or rng.random() < keys_known else None)
         else:
-            orders.append(rng.choice(unit.head + unit.convoys))
+            orders.append(rng.choice(unit[PART_HEAD] + unit[PART_CONVOYS]))
             keys.append(None)
     return orders, keys

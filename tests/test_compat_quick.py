@@ -18,7 +18,7 @@ from realpolitik.adjudication import adjudicate
 from realpolitik.compat.diplomacy import Game
 from realpolitik.compat.diplomacy_words import ListingTexts, listing_texts
 from realpolitik.geography import UnitType
-from realpolitik.listing import listed_orders, movement_parts
+from realpolitik.listing import PART_SUPPORT_OF, listed_orders, movement_parts
 from realpolitik.orders import Move, SupportMove
 from realpolitik.rules import rules_for
 
@@ -266,7 +266,7 @@ def test_a_support_first_given_carries_its_key_to_the_engine() -> None:
     key = table.key_of["A PAR S A MAR - BUR"]
     parts = movement_parts(game.realpolitik_game.position)
     assert parts is not None
-    assert parts["france"]["par"].support_of(key) is found  # the key of that very support
+    assert parts["france"]["par"][PART_SUPPORT_OF](key) is found  # the key of that very support
     assert table.unit_of["A PAR S A MAR - BUR"] == "A PAR"
     assert "A MAR - BUR" not in table.key_of  # (a move has no key)
     # the key table follows the table of strings: emptied when its older half is dropped

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import random
+from typing import cast
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -18,7 +19,15 @@ from hypothesis import strategies as st
 from realpolitik.compat.diplomacy import Game
 from realpolitik.compat.diplomacy_words import listing_texts, order_text
 from realpolitik.geography import UnitType, province_of
-from realpolitik.listing import movement_parts, unit_orders
+from realpolitik.listing import (
+    PART_HEAD,
+    PART_HEAD_KEY,
+    PART_SPARED,
+    PART_SUPPORT_KEYS,
+    UnitParts,
+    movement_parts,
+    unit_orders,
+)
 from realpolitik.maptables import tables_for
 from realpolitik.orders import SupportMove
 from realpolitik.position import PhaseType
@@ -95,14 +104,22 @@ def test_a_unit_assembled_from_other_parts_gets_its_own_strings() -> None:
     assert parts is not None
     paris = parts["france"]["par"]
     own = list(tables.mover_keys[UnitType.ARMY, "par"])
-    supports = [key for key in paris.support_keys if key not in own]
+    supports = [key for key in paris[PART_SUPPORT_KEYS] if key not in own]
     assert len(supports) >= 2
+
+    def replaced(changes: dict[int, object]) -> UnitParts:
+        """Paris's parts with the fields at these indexes (``PART_...``) replaced."""
+        fields: list[object] = list(paris)
+        for index, value in changes.items():
+            fields[index] = value
+        return cast(UnitParts, tuple(fields))
+
     variants = [paris,
-                paris._replace(support_keys=supports[:1]),
-                paris._replace(support_keys=supports[::-1]),
-                paris._replace(support_keys=[*supports, *own]),
-                paris._replace(spared=frozenset(supports[:1])),
-                paris._replace(head=paris.head[:2], head_key=frozenset({"x"})),
+                replaced({PART_SUPPORT_KEYS: supports[:1]}),
+                replaced({PART_SUPPORT_KEYS: supports[::-1]}),
+                replaced({PART_SUPPORT_KEYS: [*supports, *own]}),
+                replaced({PART_SPARED: frozenset(supports[:1])}),
+                replaced({PART_HEAD: paris[PART_HEAD][:2], PART_HEAD_KEY: frozenset({"x"})}),
                 paris]
     for unit in variants:
         possible: dict[str, list[str]] = {}

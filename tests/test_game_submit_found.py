@@ -10,7 +10,7 @@ from random_play import found_orders
 
 from realpolitik.game import Game, SubmittedOrder
 from realpolitik.geography import UnitType
-from realpolitik.listing import movement_parts
+from realpolitik.listing import PART_HEAD, PART_SUPPORT_KEYS, PART_SUPPORT_OF, movement_parts
 from realpolitik.orders import Move, Order, SupportHold, SupportMove
 
 
@@ -49,14 +49,15 @@ def test_submit_found_refuses_what_is_not_listed() -> None:
     parts = movement_parts(game.position)
     assert parts is not None
     unit = parts["france"]["par"]
-    key = next(k for k in unit.support_keys if unit.support_of(k) is not None)
-    support = unit.support_of(key)
+    support_of = unit[PART_SUPPORT_OF]
+    key = next(k for k in unit[PART_SUPPORT_KEYS] if support_of(k) is not None)
+    support = support_of(key)
     assert isinstance(support, SupportHold | SupportMove)
-    other = next(k for k in unit.support_keys if k != key and unit.support_of(k) is not None)
+    other = next(k for k in unit[PART_SUPPORT_KEYS] if k != key and support_of(k) is not None)
     # a listed support under another key, an order not listed, another power's unit
     for orders, keys in (([support], [other]),
                          ([Move(UnitType.ARMY, "par", "lon", power="france")], [None]),
-                         ([parts["germany"]["ber"].head[0]], [None])):
+                         ([parts["germany"]["ber"][PART_HEAD][0]], [None])):
         fast, slow = Game("classical"), Game("classical")
         assert _report(fast.submit_found("france", orders, keys)) == \
             _report(slow.submit("france", orders))

@@ -22,7 +22,18 @@ from realpolitik.game import Game as _Game
 from realpolitik.game import PhaseRecord
 from realpolitik.geography import Map, UnitType, province_of
 from realpolitik.legality import adjustment_counts, build_sites, retreat_options
-from realpolitik.listing import UnitParts
+from realpolitik.listing import (
+    PART_CODE,
+    PART_CONVOY_KEY,
+    PART_CONVOYS,
+    PART_HEAD,
+    PART_HEAD_KEY,
+    PART_LOCATION,
+    PART_SPARED,
+    PART_SUPPORT_KEYS,
+    PART_SUPPORT_OF,
+    UnitParts,
+)
 from realpolitik.maptables import MapTables, tables_for
 from realpolitik.orders import (
     Build,
@@ -349,7 +360,7 @@ class ListingTexts:
         support's string does not say whose it is), but for those of moves to a coast, whose
         strings name their orders for their power when made; the heads and convoys are made
         (and named for ``power``) when first listed."""
-        code, to_coast = unit.code, self.to_coast
+        code, to_coast = unit[PART_CODE], self.to_coast
         place = self.at_place.get(code)
         if place is None:
             place = self.at_place[code] = _PlaceTexts()
@@ -466,7 +477,7 @@ class _PlaceTexts:
             self.heads.clear()
         moves = self.moves
         strings: list[str] = []
-        for order in unit.head:
+        for order in unit[PART_HEAD]:
             if type(order) is Move:
                 key = (order.destination, order.via_convoy)
                 text = moves.get(key)
@@ -479,17 +490,17 @@ class _PlaceTexts:
             else:
                 text = _order_text(order, tables)
             strings.append(text)
-        made = self.heads[unit.head_key] = tuple(strings)
+        made = self.heads[unit[PART_HEAD_KEY]] = tuple(strings)
         return made
 
     def convoy_strings(self, unit: UnitParts, tables: MapTables) -> tuple[str, ...]:
         """Make and keep the strings of a fleet's convoys (each convoy's string made once)."""
-        assert unit.convoy_key is not None
+        assert unit[PART_CONVOY_KEY] is not None
         if len(self.convoys) >= _MAX_UNIT_HEADS:
             self.convoys.clear()
         each = self.each_convoy
         strings: list[str] = []
-        for order in unit.convoys:
+        for order in unit[PART_CONVOYS]:
             if type(order) is not Convoy:  # (never: narrows the type, as an assert would)
                 strings.append(_order_text(order, tables))
                 continue
@@ -498,7 +509,7 @@ class _PlaceTexts:
             if text is None:
                 text = each[key] = _order_text(order, tables)
             strings.append(text)
-        made = self.convoys[unit.convoy_key] = tuple(strings)
+        made = self.convoys[unit[PART_CONVOY_KEY]] = tuple(strings)
         return made
 
 
@@ -518,9 +529,9 @@ class _UnitTexts:
 
     def __init__(self, unit: UnitParts, texts: ListingTexts, place: _PlaceTexts,
                  named: Bounded[str, Order]) -> None:
-        hold = unit.head[0]
+        hold = unit[PART_HEAD][0]
         assert isinstance(hold, Hold)
-        self.name, self.province = texts.places[unit.location]
+        self.name, self.province = texts.places[unit[PART_LOCATION]]
         """Its location's name in the package, and its province's if it is a coast."""
         self.name_of_unit = f"{_LETTER[hold.unit_type]} {self.name}"
         """The unit as the package names it (``"A MAR"``)."""
@@ -535,7 +546,7 @@ class _UnitTexts:
         self.supports: dict[int, str | None] = dict.fromkeys(
             texts.tables.mover_keys.get((hold.unit_type, hold.location), ()))
         """Support key -> the string of its support; None for its own moves (no support)."""
-        self.support_of = unit.support_of
+        self.support_of = unit[PART_SUPPORT_OF]
         """Support key -> its support by this unit: the listing's own values, kept with the
         variant as long as these strings (the supports are made when first given)."""
         self.coast_keys: set[int] = set()
@@ -549,18 +560,18 @@ class _UnitTexts:
         met for the first time at that place), each named for its power and kept."""
         place = self.place
         return self._named_and_kept(
-            self.heads, unit.head_key,
-            place.heads.get(unit.head_key) or place.head(unit, tables), unit.head)
+            self.heads, unit[PART_HEAD_KEY],
+            place.heads.get(unit[PART_HEAD_KEY]) or place.head(unit, tables), unit[PART_HEAD])
 
     def convoy_strings(self, unit: UnitParts, tables: MapTables) -> tuple[str, ...]:
         """The strings of a fleet's convoys, its place's (made there if met for the first
         time at that place), each named for its power and kept."""
-        assert unit.convoy_key is not None
+        assert unit[PART_CONVOY_KEY] is not None
         place = self.place
         return self._named_and_kept(
-            self.convoys, unit.convoy_key,
-            place.convoys.get(unit.convoy_key) or place.convoy_strings(unit, tables),
-            unit.convoys)
+            self.convoys, unit[PART_CONVOY_KEY],
+            place.convoys.get(unit[PART_CONVOY_KEY]) or place.convoy_strings(unit, tables),
+            unit[PART_CONVOYS])
 
     def _named_and_kept(self, kept: dict[_Key, tuple[str, ...]], key: _Key,
                         strings: tuple[str, ...], orders: Sequence[Order],
@@ -579,18 +590,18 @@ class _UnitTexts:
         name and the support key's suffix (:attr:`ListingTexts.support_suffix`): the support
         itself is not made, nor the string named (:meth:`ListingTexts.support_found` names it
         when it is given), but for a support of a move to a coast."""
-        supports, prefix, spared = self.supports, self.name_of_unit, unit.spared
+        supports, prefix, spared = self.supports, self.name_of_unit, unit[PART_SPARED]
         suffix_of, to_coast = texts.support_suffix, texts.to_coast
         support_key, support_unit = texts.support_key, texts.support_unit
         # (the keys met before passed over in C)
-        for key in filterfalse(supports.__contains__, unit.support_keys):
+        for key in filterfalse(supports.__contains__, unit[PART_SUPPORT_KEYS]):
             if key in spared:
                 continue
             suffix = suffix_of.get(key)
             if suffix is None:
                 suffix = texts.new_suffix(key)
             if key in to_coast:  # (the string without the coast is listed too: named now)
-                support = unit.support_of(key)
+                support = unit[PART_SUPPORT_OF](key)
                 if support is None:
                     supports[key] = None
                     continue
