@@ -47,7 +47,7 @@ from realpolitik.orders import (
 from realpolitik.phases import kind_powers
 from realpolitik.phases import next_position as _next_position
 from realpolitik.position import Phase, PhaseType, Position
-from realpolitik.recorded import RecordedOrders
+from realpolitik.recorded import spanned_orders
 from realpolitik.rules import Edition, Rules, rules_for
 from realpolitik.slots import slot_setter
 from realpolitik.variant import Setup, Variant, load_variant
@@ -958,18 +958,22 @@ class Game:
         if disorder and kind is _MOVEMENT:
             self.civil_disorder.update(disorder)
         orders: list[Order] = []
-        # what the record keeps of each power's orders (its listed values, or its entries),
-        # gathered with the orders
-        recorded: dict[str, tuple[SubmittedOrder, ...] | list[Order]] = {}
+        # what the record keeps of each power's orders, gathered with the orders: where they
+        # end in the orders (a power's listed values are that slice of them), and the entries
+        # of the powers whose orders are not all listed values
+        ends: dict[str, int] = {}
+        entries_given: dict[str, tuple[SubmittedOrder, ...] | list[Order]] | None = None
         # Orders that legal_orders listed need no second check: tell the adjudicator so.
         all_listed = True
         for power, (given, listed) in pending.items():
             if listed is not None:  # every entry legal as it stands: nothing to leave out
                 orders += listed
-                recorded[power] = listed
+                ends[power] = len(orders)
                 continue
             assert given is not None  # (made when the orders are not all legal as given)
-            recorded[power] = given
+            if entries_given is None:
+                entries_given = {}
+            entries_given[power] = given
             all_listed = False
             for entry in given:
                 if entry.order is None or entry.error_kind == REPLACED:
@@ -978,6 +982,7 @@ class Game:
                         and power in self.civil_disorder:
                     continue
                 orders.append(entry.order)
+            ends[power] = len(orders)
         events = tuple(self._notes) if self._notes else ()
         self._notes = []
         notes: list[str] = []
@@ -986,7 +991,9 @@ class Game:
             if drawn:
                 orders.extend(drawn)
                 all_listed = False
-        resolution = adjudicate(position, orders, rules=self.rules, checked=all_listed)
+        # (a tuple: the adjudicator keeps it as given, and the record shares it)
+        given_orders = tuple(orders)
+        resolution = adjudicate(position, given_orders, rules=self.rules, checked=all_listed)
         following = _next_position(position, resolution)
         # (the default notes name only units a movement phase annihilated)
         if steps.asks_phase_notes \
@@ -1006,7 +1013,7 @@ class Game:
         self._position = following
         self._check_eliminations(notes)  # (before the record is made: it notes them)
         self.history.append(_made_record(
-            position, RecordedOrders(recorded, _listed_entry),
+            position, spanned_orders(given_orders, ends, entries_given, _listed_entry),
             resolution, disorder, tuple(notes) if notes else (), events))
         self._check_end(position.phase, steps)
         return resolution
