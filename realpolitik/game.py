@@ -255,8 +255,9 @@ _Pending = tuple[tuple[SubmittedOrder, ...] | None, tuple[Order, ...] | None]
 (one is made at every submit).
 
 - entries: what the power gave, in the order given (the report of :meth:`Game.submit`); None
-  when not made yet (:meth:`Game.submit_found` without a report: the orders' entries, made
-  when first read by :meth:`Game.orders_of`).
+  when not made yet or not kept (:meth:`Game.submit_found` without a report, or
+  :meth:`Game.submit` of values all listed: the orders' entries, made when first read by
+  :meth:`Game.orders_of`).
 - orders: the entries' orders when every one is a value legal as it stands in the current
   position (listed by :func:`legal_orders`, or checked and read as given), so the adjudicator
   takes them as given; None otherwise (each entry is then looked at when the phase is
@@ -550,6 +551,7 @@ class Game:
         self._check_can_order(power)
         entries: tuple[SubmittedOrder, ...]
         listed: tuple[Order, ...] | None = None
+        kept_listed = False  # (whether the orders are kept without their entries)
         if isinstance(orders, str):
             sheet = parse_orders(orders, self._position, power=power)
             entries = tuple(_mark_replaced([self._entry(e) for e in sheet.entries]))
@@ -566,12 +568,16 @@ class Game:
             if all_listed:  # legal as they stand: no check, no text written
                 entries = tuple(map(_listed_entry, given))
                 listed = given
+                kept_listed = True
             else:
                 entries, as_given = self._checked_values(given, is_listed)
                 if as_given:  # (no order illegal, none read otherwise than given)
                     listed = given
         if replace_all or power not in self._pending:
-            self._pending[power] = (entries, listed)
+            # (entries of listed values are the caller's report only: the game keeps the
+            # orders, and makes their entries again if orders_of asks; so a report the caller
+            # drops is freed at once, not kept to the processing)
+            self._pending[power] = (None if kept_listed else entries, listed)
         else:
             earlier = self.orders_of(power)
             # (a waive is for no unit: it neither replaces nor is replaced)

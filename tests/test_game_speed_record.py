@@ -113,3 +113,31 @@ def test_the_plain_record_still_reads_as_given() -> None:
     assert [e.order for e in recorded["england"]] == orders
     assert recorded["france"] == ()
     assert made == orders
+
+
+def test_a_submit_of_listed_values_reports_what_orders_of_reads_later() -> None:
+    """The game keeps listed values without the report's entries (the report is the caller's):
+    ``orders_of`` makes entries equal to the report, once; a later partial submit replaces
+    only its units' orders; the phase plays and records as with the report kept."""
+    game = Game("classical", seed=3)
+    reports = {}
+    for power in game.powers_to_order():
+        orders = [options[0] for options in game.legal_orders(power).values()]
+        reports[power] = game.submit(power, orders)
+        assert game.orders_stand(power)
+    for power, report in reports.items():
+        read = game.orders_of(power)
+        assert _report(read) == _report(report)
+        assert read is game.orders_of(power)  # (made once)
+    power = "france"
+    unit_orders = game.legal_orders(power)
+    location, options = next(iter(unit_orders.items()))
+    game.submit(power, [options[-1]], replace_all=False)
+    given = game.orders_of(power)
+    assert [e.order for e in given] == \
+        [opts[0] for loc, opts in unit_orders.items() if loc != location] + [options[-1]]
+    assert game.orders_stand(power)
+    game.process()
+    assert _report(game.history[-1].orders[power]) == _report(given)
+    assert {p: _report(e) for p, e in game.history[-1].orders.items() if p != power} == \
+        {p: _report(r) for p, r in reports.items() if p != power}
