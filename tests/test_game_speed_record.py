@@ -13,6 +13,7 @@ import random
 import pytest
 
 from realpolitik import savefile
+from realpolitik.calendar import Phase, Season
 from realpolitik.game import Game, SubmittedOrder
 from realpolitik.orders import Order
 from realpolitik.recorded import RecordedOrders
@@ -54,6 +55,9 @@ def test_each_phase_records_what_each_power_gave(seed: int) -> None:
         given = {p: game.orders_of(p) for p in game.powers if game.has_submitted(p)}
         kinds.add(game.position.phase.type)
         game.process()
+        # (a retreat phase made as every phase is: its season the rulebooks' member)
+        phase = game.position.phase
+        assert phase == Phase.parse(str(phase)) and type(phase.season) is Season
         recorded = game.history[-1].orders
         assert list(recorded) == list(given)  # (every power that gave orders, in that order)
         assert len(recorded) == len(given)
