@@ -44,6 +44,7 @@ from realpolitik.legality import (
     normalize_order,
     retreat_options,
     units_of_type,
+    winter_removal_first,
 )
 from realpolitik.maptables import MapTables, Mover, Occupant, tables_for
 from realpolitik.orders import (
@@ -403,7 +404,7 @@ def _adjustment_orders(position: Position, power: str, rules: Rules,
             out["waive"] = values.waive(power)
     elif count < 0:
         values = _winter_values(position.variant)
-        first = position.variant.hooks.removal_first(position, power)
+        first = winter_removal_first(position, power)
         if first is not None and units_of_type(position, power, first) < -count:
             first = None  # it removes all of them, and others too
         for unit in position.units_of(power):
@@ -665,14 +666,9 @@ class _ConvoyAnswers:
             group = frozenset(_names_in(numbered.names, group_mask))
             origin = numbered.names[army]
             reach, by_convoy, needed = tables.convoy_reach(origin, group)
-            # (each fleet's pairs sorted once here, not in every fleet's convoy part made from
-            # the answer, :meth:`_Made.convoy_part`; every pair is of the army, ``origin``:
-            # compiled, sorted by destination, as strings, not compared as tuples, which
-            # interpreted costs more than the C sort of the tuples)
-            pairs_of = (
-                {fleet: tuple([(origin, dest) for dest in sorted({d for _, d in pairs})])
-                 for fleet, pairs in needed} if _TYPED_LOOPS
-                else {fleet: tuple(sorted(set(pairs))) for fleet, pairs in needed})
+            # (each fleet's pairs come once each and sorted: not sorted again in every fleet's
+            # convoy part made from the answer, :meth:`_Made.convoy_part`)
+            pairs_of = dict(needed)
             dests = frozenset(dest for dest, _, _ in by_convoy)
             support_reach = self.support_reach
             fleets: set[str] = set()
@@ -764,10 +760,13 @@ def _plan_convoys(variant: Variant, codes: list[int], numbered: _UnitPlaces,
     plan: _ConvoyPlan | None = None
     names = numbered.names
     convoy_near = numbered.convoy_near
-    groups: dict[int, int] = {}
-    """Province id of a fleet -> the mask of its group (the fleets joined to it), as found."""
+    # (a list by province id, not a dictionary: compiled, each entry a boxed int key hashed
+    # and stored; the ``[0] *`` list costs less than the few stores it spares)
+    groups: list[int] = [0] * numbered.provinces
+    """Province id of a fleet -> the mask of its group (the fleets joined to it; 0 while not
+    found)."""
     answers = _convoy_answers(variant)
-    answers_get = answers.answers.get
+    table = answers.answers
     shore_seas = numbered.shore_seas
     # (the armies next to a fleet picked out in C, or by a typed loop compiled: most units are
     # not; an army inland or a fleet has no seas)
@@ -789,8 +788,8 @@ def _plan_convoys(variant: Variant, codes: list[int], numbered: _UnitPlaces,
         while seas:  # the groups of the fleets next to the army, joined
             low = seas & -seas
             seas ^= low
-            found = groups.get(low.bit_length() - 1)
-            if found is None:  # a group not met yet: every fleet joined to this one
+            found = groups[low.bit_length() - 1]
+            if not found:  # a group not met yet: every fleet joined to this one
                 found = frontier = low
                 while frontier:
                     near = 0
@@ -809,8 +808,7 @@ def _plan_convoys(variant: Variant, codes: list[int], numbered: _UnitPlaces,
             seas &= ~found
         prov_id = numbered.province[codes[index]]
         # (compiled, ``get`` on the table is read directly: see _list_movement)
-        answer = (answers.answers.get((prov_id, group)) if _TYPED_LOOPS
-                  else answers_get((prov_id, group)))
+        answer = table.get((prov_id, group))
         if answer is None:
             answer = answers.answer(numbered, prov_id, group)
         reach, by_convoy = answer.reach, answer.by_convoy
