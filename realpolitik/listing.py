@@ -396,21 +396,20 @@ def _adjustment_orders(position: Position, power: str, rules: Rules,
                        ) -> dict[str, tuple[Order, ...]]:
     count = adjustment_count(position, power)
     out: dict[str, tuple[Order, ...]] = {}
+    values = _winter_values(position.variant)
     if count > 0:
-        values = _winter_values(position.variant)
         for province, builds in build_options(position, power):
             out[province] = tuple([values.build(utype, loc, power) for utype, loc in builds])
         if rules.waive is WaiveBuilds.ALLOWED:
             out["waive"] = values.waive(power)
     elif count < 0:
-        values = _winter_values(position.variant)
         first = winter_removal_first(position, power)
         if first is not None and units_of_type(position, power, first) < -count:
             first = None  # it removes all of them, and others too
         for unit in position.units_of(power):
             if first is None or unit.type is first:
                 out[unit.location] = values.removal(unit.type, unit.location, power)
-    if position.variant.kinds:
+    if values.has_kinds:
         _add_kinds(position, power, out)
     return out
 
@@ -420,28 +419,35 @@ class _WinterValues:
     lists the same ones again and again. Bounded by the map: a build and a removal per
     (unit type, location, power), a waive per power."""
 
-    __slots__ = ("builds", "removals", "waives")
+    __slots__ = ("builds", "removals", "waives", "has_kinds")
 
-    def __init__(self, _variant: Variant) -> None:
-        self.builds: dict[tuple[UnitType, str, str], Build] = {}
-        self.removals: dict[tuple[UnitType, str, str], tuple[Order]] = {}
-        """(unit type, location, power) -> its removal, alone in a tuple (as listed)."""
+    def __init__(self, variant: Variant) -> None:
+        # (keyed by whether the unit is a fleet, not by its type: an enum member hashes
+        # through a Python call, ``Enum.__hash__``, some 1,000 instructions a look-up compiled)
+        self.builds: dict[tuple[bool, str, str], Build] = {}
+        """(a fleet?, location, power) -> the build of that unit."""
+        self.removals: dict[tuple[bool, str, str], tuple[Order]] = {}
+        """(a fleet?, location, power) -> its removal, alone in a tuple (as listed)."""
         self.waives: dict[str, tuple[Order]] = {}
         """Power -> its waive, alone in a tuple (as listed)."""
+        self.has_kinds = bool(variant.kinds)
+        """True if the variant has orders of its own kinds (asked once: the registry's truth
+        is a Python call)."""
 
     def build(self, utype: UnitType, loc: str, power: str) -> Build:
         """The build of this unit."""
-        build = self.builds.get((utype, loc, power))
+        key = (utype is _FLEET, loc, power)
+        build = self.builds.get(key)
         if build is None:
-            build = self.builds[utype, loc, power] = Build(utype, loc, power=power)
+            build = self.builds[key] = Build(utype, loc, power=power)
         return build
 
     def removal(self, utype: UnitType, loc: str, power: str) -> tuple[Order]:
         """The removal of this unit, as listed."""
-        removal = self.removals.get((utype, loc, power))
+        key = (utype is _FLEET, loc, power)
+        removal = self.removals.get(key)
         if removal is None:
-            removal = self.removals[utype, loc, power] = (
-                Disband(utype, loc, power=power),)
+            removal = self.removals[key] = (Disband(utype, loc, power=power),)
         return removal
 
     def waive(self, power: str) -> tuple[Order]:
