@@ -115,7 +115,7 @@ def _find_fleets_at_sea(position: Position) -> frozenset[str]:
                      if u.type is UnitType.FLEET and p in convoy_spaces)
 
 
-_fleets_at_sea: CacheSlot[Position, frozenset[str]] = CacheSlot(
+_fleets_at_sea: Final[CacheSlot[Position, frozenset[str]]] = CacheSlot(
     "fleets at sea", _find_fleets_at_sea)
 """The convoy spaces holding a fleet, worked out once per position: a check of a convoy or of
 a support of a move by convoy needs them, and scanning every unit for each such order made
@@ -130,7 +130,7 @@ def _find_empty_convoys(position: Position) -> EmptyConvoys | None:
     return hooks.empty_convoys(position)
 
 
-empty_convoys: CacheSlot[Position, EmptyConvoys | None] = CacheSlot(
+empty_convoys: Final[CacheSlot[Position, EmptyConvoys | None]] = CacheSlot(
     "convoys through empty seas", _find_empty_convoys)
 """Whose armies may be convoyed through empty seas in a position (the variant's
 :meth:`~realpolitik.hooks.VariantHooks.empty_convoys`, asked once per position; None for a
@@ -228,7 +228,7 @@ def _of_powers(counts: dict[str, int], power_ids: tuple[str, ...]) -> dict[str, 
     return {power: counts[power] for power in power_ids}
 
 
-_adjustment_counts: CacheSlot[Position, MappingProxyType[str, int]] = CacheSlot(
+_adjustment_counts: Final[CacheSlot[Position, MappingProxyType[str, int]]] = CacheSlot(
     "adjustment counts", _count_adjustments)
 """:func:`adjustment_counts`, worked out once per position: read only (one entry per power)."""
 
@@ -1038,7 +1038,7 @@ class _WinterDefaults:
         return None if self.default_removal else self.hooks.removal_first(position, power)
 
 
-_winter_defaults: CacheSlot[Variant, _WinterDefaults] = CacheSlot(
+_winter_defaults: Final[CacheSlot[Variant, _WinterDefaults]] = CacheSlot(
     "winter hooks' default answers", _WinterDefaults)
 """The variant's :class:`_WinterDefaults` (an entry per power)."""
 
@@ -1063,8 +1063,8 @@ def _find_standing_builds(variant: Variant) -> dict[str, tuple[tuple[UnitType, s
     return out
 
 
-_standing_builds: CacheSlot[Variant, dict[str, tuple[tuple[UnitType, str], ...]]] = CacheSlot(
-    "units a centre could be built with", _find_standing_builds)
+_standing_builds: Final[CacheSlot[Variant, dict[str, tuple[tuple[UnitType, str], ...]]]] = (
+    CacheSlot("units a centre could be built with", _find_standing_builds))
 """Province -> the (unit type, location) of every unit that may stand there (an army, a fleet
 per coast), in that order: what a build there could make, before the power's unit limits (one
 entry per province)."""

@@ -260,7 +260,7 @@ class _SupportKeys:
                 self.to_move[named[3], named[1], named[2] is _FLEET] = key
 
 
-_support_keys: CacheSlot[Variant, _SupportKeys] = CacheSlot(
+_support_keys: Final[CacheSlot[Variant, _SupportKeys]] = CacheSlot(
     "support keys by name", _SupportKeys)
 """The variant's :class:`_SupportKeys` (bounded by its map)."""
 
@@ -314,7 +314,7 @@ class _Listings:
         return kept + list(self.by_power_and_rules.items())
 
 
-_listings: CacheSlot[Position, _Listings] = CacheSlot("legal orders", _Listings)
+_listings: Final[CacheSlot[Position, _Listings]] = CacheSlot("legal orders", _Listings)
 """The power's :class:`ListedOrders` in the position by power and rules (:class:`_Listings`:
 one per power and rules asked)."""
 
@@ -466,7 +466,7 @@ class _WinterValues:
         return waive
 
 
-_winter_values: CacheSlot[Variant, _WinterValues] = CacheSlot(
+_winter_values: Final[CacheSlot[Variant, _WinterValues]] = CacheSlot(
     "listed builds, removals and waives", _WinterValues)
 """The variant's :class:`_WinterValues` (bounded by its map and powers)."""
 
@@ -485,7 +485,8 @@ class _UnitPlaces:
     variant, sized by its map (a code per location and unit type at most)."""
 
     __slots__ = ("tables", "provinces", "province_id", "names", "code", "army_code",
-                 "fleet_code", "province", "made_keys",
+                 "fleet_code", "province", "made_keys", "all_powers", "vetoes", "has_kinds",
+                 "may_convoy_empty",
                  "occupant_at", "moves_at", "fleet_bit", "shore_seas", "convoy_near",
                  "place_parts", "key_at", "slot_of", "occupant_slot_at", "moves_slot_at",
                  "by_convoy_from")
@@ -510,6 +511,19 @@ class _UnitPlaces:
         """Location -> the code of a fleet there."""
         self.province: list[int] = [pid[province_of(loc)] for _, loc in standing]
         """Code -> the id of the unit's province."""
+        self.all_powers = frozenset(variant.power_ids)
+        """The variant's powers (whose movement orders are listed at once)."""
+        hooks = variant.hooks
+        kind = type(hooks)
+        # (what the variant's hooks and kinds say once per variant: compiled, each is a
+        # generic look-up on an interpreted class, or a Python call, every phase)
+        self.vetoes = kind.order_veto is not VariantHooks.order_veto
+        """True if the variant's hooks veto orders (:meth:`VariantHooks.order_veto`)."""
+        self.has_kinds = bool(variant.kinds)
+        """True if the variant has orders of its own kinds."""
+        self.may_convoy_empty = kind.empty_convoys is not VariantHooks.empty_convoys
+        """False if no position of the variant has convoys through empty seas (its hooks keep
+        the default: :func:`empty_convoys` is then None everywhere)."""
         self.made_keys: dict[str, list[object]] = {
             power: list(range(number * len(standing), (number + 1) * len(standing)))
             for number, power in enumerate(variant.power_ids)}
@@ -596,7 +610,7 @@ def _mask_of(province_id: Mapping[str, int], provinces: Iterable[str]) -> int:
     return mask
 
 
-_unit_places: CacheSlot[Variant, _UnitPlaces] = CacheSlot(
+_unit_places: Final[CacheSlot[Variant, _UnitPlaces]] = CacheSlot(
     "places numbered for the listing", _UnitPlaces)
 """The variant's :class:`_UnitPlaces` (sized by its map)."""
 
@@ -722,7 +736,7 @@ def _fleet_support_reach(tables: MapTables, province: str) -> frozenset[str]:
 _MAX_CONVOY_ANSWERS = 1024
 """How many answers :class:`_ConvoyAnswers` keeps (as :meth:`MapTables.convoy_reach` does)."""
 
-_convoy_answers: CacheSlot[Variant, _ConvoyAnswers] = CacheSlot(
+_convoy_answers: Final[CacheSlot[Variant, _ConvoyAnswers]] = CacheSlot(
     "numbered convoy answers", _ConvoyAnswers)
 """The variant's :class:`_ConvoyAnswers` (bounded by :data:`_MAX_CONVOY_ANSWERS`)."""
 
@@ -911,12 +925,15 @@ _OWN: Final = object()
 
 
 def _slot_support(made: _Made, row: list[object], slot: int, key: object) -> object:
-    """The support by ``made``'s unit of support key ``key`` (or :data:`_OWN` for one of its
-    own moves), made if new (kept in ``made.supports``, as the other paths read it) and put
-    in ``row`` at ``slot``."""
+    """The support by ``made``'s unit of support key ``key`` (not one of its own moves), made
+    if new (kept in ``made.supports``, as the other paths read it) and put in ``row`` at
+    ``slot``."""
+    # (its own moves' slots are :data:`_OWN` in the row from the start, :meth:`_Made.made_rows`:
+    # a slot still None is some other unit's, whose support may have been made by the other
+    # paths, the facade's parts, already)
     support: object = made.supports.get(key)
     if support is None:
-        support = _OWN if key in made.supports else _new_support(made, key)
+        support = _new_support(made, key)
     row[slot] = support
     return support
 
@@ -928,7 +945,7 @@ listing's hot loops take the idiom each build runs fastest (:func:`_with_slots`)
 
 def _find_movement_listing(position: Position) -> dict[str, dict[str, tuple[Order, ...]]]:
     """Every power's movement orders (:func:`_list_movement` of the variant's powers)."""
-    return _list_movement(position, frozenset(position.variant.power_ids))
+    return _list_movement(position, _unit_places(position.variant).all_powers)
 
 
 def _list_movement(position: Position, powers: frozenset[str],
@@ -955,12 +972,11 @@ def _list_movement(position: Position, powers: frozenset[str],
     codes = [(fleet_code if unit.type is _FLEET else army_code)[unit.location]
              for unit in unit_list]
     plan = _plan_convoys(variant, codes, numbered)
-    hooks = variant.hooks
-    veto = hooks.order_veto if type(hooks).order_veto is not VariantHooks.order_veto else None
+    veto = variant.hooks.order_veto if numbered.vetoes else None
     # the orders of the variant's own kinds, per power (none in most variants)
-    extras: dict[str, dict[str, tuple[Order, ...]]] | None = {} if variant.kinds else None
-    if parts is not None and (extras is not None or veto is not None
-                              or empty_convoys(position) is not None):
+    extras: dict[str, dict[str, tuple[Order, ...]]] | None = {} if numbered.has_kinds else None
+    convoys_empty = numbered.may_convoy_empty and empty_convoys(position) is not None
+    if parts is not None and (extras is not None or veto is not None or convoys_empty):
         parts = None  # (its listing is not made of parts alone)
     # (a list per province: looked up by index, the listing costs some 6% less than with a
     # dictionary of the provinces acted on; the empty lists cost about 2 us a phase on the
@@ -1087,13 +1103,13 @@ def _list_movement(position: Position, powers: frozenset[str],
         if not by_location:
             out[power] = by_location
         by_location[made.loc] = orders
-    if empty_convoys(position) is not None:
+    if convoys_empty:
         for power in list(out):
             _add_empty_convoys(position, power, out[power])
     return out
 
 
-_movement_listing: CacheSlot[Position, dict[str, dict[str, tuple[Order, ...]]]] = CacheSlot(
+_movement_listing: Final[CacheSlot[Position, dict[str, dict[str, tuple[Order, ...]]]]] = CacheSlot(
     "movement listing", _find_movement_listing)
 """Every power's movement orders (:func:`_find_movement_listing`), once per position (one
 entry per power of the variant with units)."""
@@ -1150,7 +1166,7 @@ Python call, some 300 ns more)."""
 
 def _find_movement_parts(position: Position) -> dict[str, dict[str, UnitParts]] | None:
     parts: defaultdict[str, dict[str, UnitParts]] = defaultdict(dict)
-    listing = _list_movement(position, frozenset(position.variant.power_ids), parts)
+    listing = _list_movement(position, _unit_places(position.variant).all_powers, parts)
     if listing:  # (a listing not made of parts alone: its orders were listed instead)
         if _movement_listing.peek(position) is None:
             _movement_listing.put(position, listing)
@@ -1158,7 +1174,7 @@ def _find_movement_parts(position: Position) -> dict[str, dict[str, UnitParts]] 
     return dict(parts)
 
 
-_movement_parts: CacheSlot[Position, dict[str, dict[str, UnitParts]] | None] = CacheSlot(
+_movement_parts: Final[CacheSlot[Position, dict[str, dict[str, UnitParts]] | None]] = CacheSlot(
     "movement listing in parts", _find_movement_parts)
 """Every power's :class:`UnitParts` (:func:`movement_parts`), once per position."""
 
@@ -1470,7 +1486,7 @@ the number of locations on a bigger map): (unit code, power) of the units on the
 boards of the games being played (a classical board has 34 units at most; every place a unit
 could stand, times the powers, is some 1,100). Up to some 20 KB each."""
 
-_made_of: CacheSlot[Variant, Bounded[object, _Made]] = CacheSlot(
+_made_of: Final[CacheSlot[Variant, Bounded[object, _Made]]] = CacheSlot(
     "listed order values", _no_made)
 """(unit code (:class:`_UnitPlaces`), power), by its key (:func:`_made_key`) -> :class:`_Made`,
 bounded by :data:`_MAX_MADE`. A unit whose entry was dropped gets its order values made again: equal
@@ -1552,7 +1568,7 @@ def _find_empty_convoy_moves(position: Position) -> dict[str, _EmptyConvoyMoves]
     return out
 
 
-_empty_convoy_moves: CacheSlot[Position, dict[str, _EmptyConvoyMoves]] = CacheSlot(
+_empty_convoy_moves: Final[CacheSlot[Position, dict[str, _EmptyConvoyMoves]]] = CacheSlot(
     "moves by convoy through empty seas", _find_empty_convoy_moves)
 """Each army's moves by convoy through empty seas, once per position."""
 

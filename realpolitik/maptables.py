@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
+from typing import Final
 
 from realpolitik.caches import Bounded, CacheSlot
 from realpolitik.geography import Map, Terrain, UnitType, province_of
@@ -527,6 +528,6 @@ def _build_tables(variant: Variant) -> MapTables:
     return MapTables(variant.map, variant.hooks.convoy_spaces(variant))
 
 
-tables_for: CacheSlot[Variant, MapTables] = CacheSlot("map tables", _build_tables)
+tables_for: Final[CacheSlot[Variant, MapTables]] = CacheSlot("map tables", _build_tables)
 """``tables_for(variant)``: the :class:`MapTables` of a variant, built on first use and kept in
 ``variant.caches`` (one per variant; its convoy answers are :class:`Bounded` tables)."""
