@@ -96,6 +96,7 @@ def _unset(decision: int) -> bool:  # pragma: no cover - replaced before use
 _NO_PARADOXES: frozenset[int] = frozenset()
 _NO_STANDOFFS: frozenset[str] = frozenset()
 _NO_OPTIONS: Mapping[str, tuple[str, ...]] = MappingProxyType({})
+_NO_UNITS: Mapping[str, Unit] = MappingProxyType({})
 
 _Said = tuple[Outcome, Detail]
 """The outcome an order's sentence tells, and its ``(reason, by, strength, opposed_by)``."""
@@ -466,7 +467,8 @@ class _Decided:
                 if not annihilated(position, units[i]):
                     j = dislodged_by[i]
                     dislodged.append(DislodgedUnit(units[i], prov[j], self.eq.by_convoy(j)))
-        standoffs = self.standoffs(new_units) if b.contested else _NO_STANDOFFS
+        # (the stand-offs close retreats: with none to make, they are worked out when read)
+        standoffs = self.standoffs(new_units) if b.contested and dislodged else _NO_STANDOFFS
         options = _retreats_of(position, rules, dislodged, new_units, standoffs) \
             if dislodged else _NO_OPTIONS
         # (the engine keeps a board's provinces in sorted order: with no unit moved, the board
@@ -478,10 +480,13 @@ class _Decided:
             for p in sorted(new_units):
                 in_order[p] = new_units[p]
             new_units = in_order
-        return Resolution(position.phase, record, MappingProxyType(new_units), tuple(dislodged),
-                          options, standoffs)
+        after = MappingProxyType(new_units)
+        if b.contested and not dislodged:
+            record.units_after = after
+            return Resolution(position.phase, record, after, (), options, record)
+        return Resolution(position.phase, record, after, tuple(dislodged), options, standoffs)
 
-    def standoffs(self, new_units: dict[str, Unit]) -> frozenset[str]:
+    def standoffs(self, new_units: Mapping[str, Unit]) -> frozenset[str]:
         """Provinces left empty where a move bounced off another move's prevent strength."""
         b = self.board
         out: set[str] = set()
@@ -968,7 +973,7 @@ class _Record:
 
     __slots__ = ("_position", "_rules", "_given", "_accepted", "_unit_orders",
                  "_defence_bonus", "_decisions", "_paradoxes", "_outcomes", "_details",
-                 "_modifiers")
+                 "_modifiers", "units_after")
 
     def __init__(self, position: Position, rules: Rules, given: tuple[Order, ...],
                  accepted: Accepted | None, unit_orders: Sequence[Order | None] | None,
@@ -989,6 +994,9 @@ class _Record:
         """The outcome of each unit's order (:meth:`_Decided.outcomes`), once made."""
         self._details: list[Detail] | None = None
         self._modifiers = modifiers
+        self.units_after: Mapping[str, Unit] = _NO_UNITS
+        """The board after the phase, when its stand-offs are left to be worked out when read
+        (:meth:`standoffs_after`)."""
 
     def _acceptance(self) -> Accepted:
         """Who gave each order and which unit it is for (worked out at the first call when
@@ -1032,6 +1040,13 @@ class _Record:
                 board, Equations(board, self._rules, value.__getitem__), value,
                 self._paradoxes).outcomes()
         return outcomes
+
+    def standoffs_after(self) -> frozenset[str]:
+        """The provinces the phase left empty by a stand-off, worked out from the record (the
+        resolution asks once, when they are first read), by the code the adjudication uses."""
+        board, value = self._board_again()
+        return _Decided(board, Equations(board, self._rules, value.__getitem__), value,
+                        self._paradoxes).standoffs(self.units_after)
 
     def _board_again(self, *, explain: bool = False) -> tuple[Board, list[bool]]:
         """The phase's board set up again from the record (``explain``: with everything the

@@ -84,6 +84,14 @@ class Explains(Protocol):
         ...
 
 
+class StandoffsLater(Protocol):
+    """Works out a phase's stand-offs when they are first read (:attr:`Resolution.standoffs`)."""
+
+    def standoffs_after(self) -> frozenset[str]:
+        """The provinces the phase left empty by a stand-off."""
+        ...
+
+
 class OrderResult:
     """The result of one order, with its cause.
 
@@ -251,10 +259,13 @@ class Resolution:
     Immutable and hashable, like a frozen dataclass with these fields. ``results`` may be given
     as a function that makes them, called the first time they are read: a program playing
     thousands of games seldom reads them, and one result per order every phase is a good part
-    of the cost of a phase and of the garbage collector's work on the game's history.
+    of the cost of a phase and of the garbage collector's work on the game's history. So may
+    ``standoffs`` (a :class:`StandoffsLater`): a game reads them only when units must retreat
+    (they close retreats), and working out each bounce's strengths is a part of every phase
+    whose moves bounce.
     """
 
-    __slots__ = ("phase", "_results", "units", "dislodged", "retreat_options", "standoffs",
+    __slots__ = ("phase", "_results", "units", "dislodged", "retreat_options", "_standoffs",
                  "civil_disorder")
     __match_args__ = ("phase", "results", "units", "dislodged", "retreat_options", "standoffs",
                       "civil_disorder")
@@ -264,7 +275,7 @@ class Resolution:
     units: Mapping[str, Unit]
     dislodged: tuple[DislodgedUnit, ...]
     retreat_options: Mapping[str, tuple[str, ...]]
-    standoffs: frozenset[str]
+    _standoffs: frozenset[str] | StandoffsLater
     civil_disorder: tuple[Unit, ...]
 
     def __init__(
@@ -274,7 +285,7 @@ class Resolution:
         units: Mapping[str, Unit],
         dislodged: tuple[DislodgedUnit, ...] = (),
         retreat_options: Mapping[str, tuple[str, ...]] = _NO_OPTIONS,
-        standoffs: frozenset[str] = frozenset(),
+        standoffs: frozenset[str] | StandoffsLater = frozenset(),
         civil_disorder: tuple[Unit, ...] = (),
     ) -> None:
         # (each slot set through its descriptor: object.__setattr__ looks the name up first,
@@ -296,6 +307,16 @@ class Resolution:
         assert callable(results)
         made = results()
         _set_results(self, made)
+        return made
+
+    @property
+    def standoffs(self) -> frozenset[str]:
+        """The provinces left empty by a stand-off."""
+        standoffs = self._standoffs
+        if isinstance(standoffs, frozenset):
+            return standoffs
+        made = standoffs.standoffs_after()
+        _set_standoffs(self, made)
         return made
 
     def result_of(self, order: Order) -> OrderResult:
@@ -342,7 +363,7 @@ _set_results = slot_setter(Resolution, "_results")
 _set_units = slot_setter(Resolution, "units")
 _set_dislodged = slot_setter(Resolution, "dislodged")
 _set_retreat_options = slot_setter(Resolution, "retreat_options")
-_set_standoffs = slot_setter(Resolution, "standoffs")
+_set_standoffs = slot_setter(Resolution, "_standoffs")
 _set_civil_disorder = slot_setter(Resolution, "civil_disorder")
 
 
