@@ -809,16 +809,20 @@ class Game:
         movement phase from the parts each unit's orders were assembled from (no order looked
         up), else each order's string looked up by the order (:class:`ListingTexts`)."""
         possible: dict[str, list[str]] = self._no_orders.copy()
-        for loc in self._upper_locations:
-            possible[loc] = []
+        kind = cache.position.phase.type
+        if kind is not PhaseType.MOVEMENT or self._over:
+            for loc in self._upper_locations:
+                possible[loc] = []
         if self._over:
             return possible
         game = self.realpolitik_game
         texts = self._texts
         text_of, places, site_names = texts.text_of, texts.places, texts.site_names
         text_get = texts.text.get
-        kind = cache.position.phase.type
         if kind is PhaseType.MOVEMENT:
+            # (the units' places filled first, then an empty list at every other place: no
+            # list made for a unit's place only to be replaced, some 38 a phase, fewer lists
+            # alive at once for the collector to count)
             province_name = texts.province_name.__getitem__
             orderable: dict[str, list[str]] = {name: [] for name in self._names}
             parts = movement_parts(cache.position)
@@ -838,6 +842,9 @@ class Game:
                 orderable[power.upper()] = sorted(map(province_name, legal))
             if cache.orderable is None:
                 cache.orderable = orderable
+            for loc, strings in possible.items():
+                if strings is None:
+                    possible[loc] = []
             return possible
         # (in a winter, where each power has something to order is made here too, from the
         # same listing, as _orderable would make it)
