@@ -485,7 +485,8 @@ class _UnitPlaces:
     variant, sized by its map (a code per location and unit type at most)."""
 
     __slots__ = ("tables", "provinces", "province_id", "names", "code", "army_code",
-                 "fleet_code", "province", "made_keys", "all_powers", "vetoes", "has_kinds",
+                 "fleet_code", "province", "made_keys", "power_rows", "all_powers", "vetoes",
+                 "has_kinds",
                  "may_convoy_empty",
                  "occupant_at", "moves_at", "fleet_bit", "shore_seas", "convoy_near",
                  "place_parts", "key_at", "slot_of", "occupant_slot_at", "moves_slot_at",
@@ -532,6 +533,8 @@ class _UnitPlaces:
         than a (code, power) tuple made per unit, in either build). A power the variant does
         not name is keyed by such a tuple (:func:`_made_key`). Sized by the map and the
         powers."""
+        self.power_rows: tuple[tuple[str, list[object]], ...] = tuple(self.made_keys.items())
+        """(power, its row of :attr:`made_keys`) of each power of the variant, in order."""
         self.occupant_at: list[tuple[int, object]] = [
             (prov_id, tables.occupant_keys[key])
             for prov_id, key in zip(self.province, standing, strict=True)]
@@ -893,7 +896,7 @@ def _with_slots(made: _Made, head: tuple[Order, ...], into: list[list[object]],
     if rows is None:
         rows = made.made_rows()
     key_at = numbered.key_at
-    has_spared = bool(spared)
+    has_spared = len(spared) != 0  # (compiled, a size read: ``bool()`` is a generic call)
     # (what a fleet spares are supports of moves by convoy, whose keys have the slots after
     # the map's own: only those are looked for in ``spared``)
     by_convoy_from = numbered.by_convoy_from
@@ -916,7 +919,7 @@ def _with_slots(made: _Made, head: tuple[Order, ...], into: list[list[object]],
                 continue
             orders.append(support)
     if tail:
-        orders += tail
+        orders.extend(tail)  # (compiled, a list call: ``+=`` is the generic in-place add)
     return cast(tuple[Order, ...], tuple(orders))
 
 
@@ -1023,8 +1026,10 @@ def _list_movement(position: Position, powers: frozenset[str],
     # variant does not name; its orders by location, put in ``out`` when its first unit is
     # listed, so that ``out`` has the powers with units in the order met): one look-up a unit
     # where a test of ``powers``, the row's and ``out``'s look-ups were three.
-    per_power: dict[str, tuple[list[object] | None, dict[str, tuple[Order, ...]]]] = {
-        power: (made_keys.get(power), {}) for power in powers}
+    per_power: dict[str, tuple[list[object] | None, dict[str, tuple[Order, ...]]]] = (
+        {power: (row, {}) for power, row in numbered.power_rows}
+        if powers is numbered.all_powers  # (every power of the variant: its rows in a tuple)
+        else {power: (made_keys.get(power), {}) for power in powers})
     # (the units by a plain loop and their codes by a counter: compiled, a loop over a list
     # is a C loop, where ``zip`` is a generic iterator making a tuple a unit)
     index = -1
