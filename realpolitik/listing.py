@@ -146,26 +146,34 @@ class ListedOrders:
         """True if an order equal to ``order`` is listed (``order in listed``, typed)."""
         if order.power != self.power:
             return False
-        # (a waive has no location and is listed under "waive"; getattr's default spares the
-        # isinstance test, which costs hundreds of instructions for every other order)
-        where: str = getattr(order, "location", "waive")
         by_location = self._at
-        if by_location is None:
-            return self._in_parts(order, where)
-        orders = by_location.get(where)
-        if orders is None:  # a build on a coast is listed under its province
-            orders = by_location.get(province_of(where), ())
         # Equality, as ``in`` tests it; the listed object itself (the common case: a caller
         # giving back what was listed) is looked for first, as comparing values of different
-        # kinds costs a Python call each. Compiled, by a typed loop (a C loop over the tuple);
-        # interpreted, the C pipeline (each build's cheaper idiom: compiled, ``any``, ``map``
-        # and ``repeat`` are three generic calls and two global look-ups, some 3,000
-        # instructions an order submitted)
+        # kinds costs a Python call each. A waive has no location and is listed under
+        # "waive"; a build on a coast under its province. Each build its cheaper idiom (one
+        # test of the flag, the steps written out in each branch):
         if _TYPED_LOOPS:
+            # compiled: the waive's type tested and the location read natively (``getattr``
+            # is a generic look-up), the listed object looked for by a C loop over the tuple
+            # (``any``, ``map`` and ``repeat`` are three generic calls and two global
+            # look-ups, some 3,000 instructions an order submitted)
+            where = "waive" if isinstance(order, Waive) else order.location
+            if by_location is None:
+                return self._in_parts(order, where)
+            orders = by_location.get(where)
+            if orders is None:
+                orders = by_location.get(province_of(where), ())
             for listed in orders:
                 if listed is order:
                     return True
             return order in orders
+        # interpreted: getattr's default spares the isinstance test, and the pipeline runs in C
+        where = getattr(order, "location", "waive")
+        if by_location is None:
+            return self._in_parts(order, where)
+        orders = by_location.get(where)
+        if orders is None:
+            orders = by_location.get(province_of(where), ())
         return any(map(is_, orders, repeat(order))) or order in orders
 
     def _in_parts(self, order: Order, where: str) -> bool:
