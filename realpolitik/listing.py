@@ -146,26 +146,34 @@ class ListedOrders:
         """True if an order equal to ``order`` is listed (``order in listed``, typed)."""
         if order.power != self.power:
             return False
-        # (a waive has no location and is listed under "waive"; getattr's default spares the
-        # isinstance test, which costs hundreds of instructions for every other order)
-        where: str = getattr(order, "location", "waive")
         by_location = self._at
-        if by_location is None:
-            return self._in_parts(order, where)
-        orders = by_location.get(where)
-        if orders is None:  # a build on a coast is listed under its province
-            orders = by_location.get(province_of(where), ())
         # Equality, as ``in`` tests it; the listed object itself (the common case: a caller
         # giving back what was listed) is looked for first, as comparing values of different
-        # kinds costs a Python call each. Compiled, by a typed loop (a C loop over the tuple);
-        # interpreted, the C pipeline (each build's cheaper idiom: compiled, ``any``, ``map``
-        # and ``repeat`` are three generic calls and two global look-ups, some 3,000
-        # instructions an order submitted)
+        # kinds costs a Python call each. A waive has no location and is listed under
+        # "waive"; a build on a coast under its province. Each build its cheaper idiom (one
+        # test of the flag, the steps written out in each branch):
         if _TYPED_LOOPS:
+            # compiled: the waive's type tested and the location read natively (``getattr``
+            # is a generic look-up), the listed object looked for by a C loop over the tuple
+            # (``any``, ``map`` and ``repeat`` are three generic calls and two global
+            # look-ups, some 3,000 instructions an order submitted)
+            where = "waive" if isinstance(order, Waive) else order.location
+            if by_location is None:
+                return self._in_parts(order, where)
+            orders = by_location.get(where)
+            if orders is None:
+                orders = by_location.get(province_of(where), ())
             for listed in orders:
                 if listed is order:
                     return True
             return order in orders
+        # interpreted: getattr's default spares the isinstance test, and the pipeline runs in C
+        where = getattr(order, "location", "waive")
+        if by_location is None:
+            return self._in_parts(order, where)
+        orders = by_location.get(where)
+        if orders is None:
+            orders = by_location.get(province_of(where), ())
         return any(map(is_, orders, repeat(order))) or order in orders
 
     def _in_parts(self, order: Order, where: str) -> bool:
@@ -485,7 +493,8 @@ class _UnitPlaces:
     variant, sized by its map (a code per location and unit type at most)."""
 
     __slots__ = ("tables", "provinces", "province_id", "names", "code", "army_code",
-                 "fleet_code", "province", "made_keys", "all_powers", "vetoes", "has_kinds",
+                 "fleet_code", "province", "made_keys", "power_rows", "all_powers", "vetoes",
+                 "has_kinds",
                  "may_convoy_empty",
                  "occupant_at", "moves_at", "fleet_bit", "shore_seas", "convoy_near",
                  "place_parts", "key_at", "slot_of", "occupant_slot_at", "moves_slot_at",
@@ -532,6 +541,8 @@ class _UnitPlaces:
         than a (code, power) tuple made per unit, in either build). A power the variant does
         not name is keyed by such a tuple (:func:`_made_key`). Sized by the map and the
         powers."""
+        self.power_rows: tuple[tuple[str, list[object]], ...] = tuple(self.made_keys.items())
+        """(power, its row of :attr:`made_keys`) of each power of the variant, in order."""
         self.occupant_at: list[tuple[int, object]] = [
             (prov_id, tables.occupant_keys[key])
             for prov_id, key in zip(self.province, standing, strict=True)]
@@ -893,7 +904,7 @@ def _with_slots(made: _Made, head: tuple[Order, ...], into: list[list[object]],
     if rows is None:
         rows = made.made_rows()
     key_at = numbered.key_at
-    has_spared = bool(spared)
+    has_spared = len(spared) != 0  # (compiled, a size read: ``bool()`` is a generic call)
     # (what a fleet spares are supports of moves by convoy, whose keys have the slots after
     # the map's own: only those are looked for in ``spared``)
     by_convoy_from = numbered.by_convoy_from
@@ -916,7 +927,7 @@ def _with_slots(made: _Made, head: tuple[Order, ...], into: list[list[object]],
                 continue
             orders.append(support)
     if tail:
-        orders += tail
+        orders.extend(tail)  # (compiled, a list call: ``+=`` is the generic in-place add)
     return cast(tuple[Order, ...], tuple(orders))
 
 
@@ -1023,8 +1034,10 @@ def _list_movement(position: Position, powers: frozenset[str],
     # variant does not name; its orders by location, put in ``out`` when its first unit is
     # listed, so that ``out`` has the powers with units in the order met): one look-up a unit
     # where a test of ``powers``, the row's and ``out``'s look-ups were three.
-    per_power: dict[str, tuple[list[object] | None, dict[str, tuple[Order, ...]]]] = {
-        power: (made_keys.get(power), {}) for power in powers}
+    per_power: dict[str, tuple[list[object] | None, dict[str, tuple[Order, ...]]]] = (
+        {power: (row, {}) for power, row in numbered.power_rows}
+        if powers is numbered.all_powers  # (every power of the variant: its rows in a tuple)
+        else {power: (made_keys.get(power), {}) for power in powers})
     # (the units by a plain loop and their codes by a counter: compiled, a loop over a list
     # is a C loop, where ``zip`` is a generic iterator making a tuple a unit)
     index = -1

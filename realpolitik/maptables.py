@@ -303,16 +303,20 @@ class MapTables:
             at_sea |= convoy_bit.get(fleet, 0)
         names = self.provinces
         shores = self.convoy_reach_mask(origin, at_sea)
-        reach = frozenset(_names_of(names, shores))
+        reached = sorted(_names_of(names, shores))
+        reach = frozenset(reached)
         land = self.army_adj.get(origin, frozenset())
         movers = tuple([(dest, mover, self.support_key(mover))
                         for dest, mover in [(dest, (origin, dest, UnitType.ARMY, origin))
-                                            for dest in sorted(reach) if dest not in land]])
+                                            for dest in reached if dest not in land]])
         needed: list[tuple[str, tuple[tuple[str, str], ...]]] = []
         if shores:
+            # (a fleet's destinations are among the shores reached: picked from their sorted
+            # names by bit, not named and sorted again for every fleet)
+            bits = [(dest, self._province_bit[dest]) for dest in reached]
             for index, ends in self.needed_fleets(origin, at_sea).items():
                 needed.append((names[index], tuple([
-                    (origin, dest) for dest in sorted(_names_of(names, ends))])))
+                    (origin, dest) for dest, bit in bits if ends & bit])))
         known = self._convoy_reach[key] = (reach, movers, tuple(needed))
         return known
 
