@@ -16,6 +16,7 @@ from enum import StrEnum
 from functools import partial
 from itertools import filterfalse, repeat
 from operator import is_
+from typing import Any
 
 from realpolitik.adjudication import adjudicate
 from realpolitik.adjudication.outcomes import Resolution
@@ -620,7 +621,9 @@ class Game:
         :raises GameError: as :meth:`submit`.
         """
         position = self._position
-        units = None
+        # (each unit's parts read as a plain tuple: compiled, a value typed as the nine-field
+        # UnitParts is unboxed field by field, its types checked, each time it is read)
+        units: Mapping[str, tuple[Any, ...]] | None = None
         if position.phase.type is PhaseType.MOVEMENT and len(orders) == len(support_keys):
             self._check_can_order(power)
             parts = movement_parts(position)
