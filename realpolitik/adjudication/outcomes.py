@@ -108,7 +108,8 @@ class OrderResult:
     """
 
     __slots__ = ("order", "power", "result", "outcome", "illegal_reason", "_detail", "_index")
-    __match_args__ = ("order", "power", "result", "outcome", "reason")
+    # (Final: compiled, a plain class attribute would be made a field of each instance)
+    __match_args__: Final = ("order", "power", "result", "outcome", "reason")
 
     order: Order
     power: str
@@ -285,8 +286,9 @@ class Resolution:
 
     __slots__ = ("phase", "_results", "units", "dislodged", "retreat_options", "_standoffs",
                  "civil_disorder")
-    __match_args__ = ("phase", "results", "units", "dislodged", "retreat_options", "standoffs",
-                      "civil_disorder")
+    # (Final: compiled, a plain class attribute would be made a field of each instance)
+    __match_args__: Final = ("phase", "results", "units", "dislodged", "retreat_options",
+                             "standoffs", "civil_disorder")
 
     phase: Phase
     _results: tuple[OrderResult, ...] | Callable[[], tuple[OrderResult, ...]]
