@@ -13,7 +13,7 @@ from dataclasses import FrozenInstanceError
 
 import pytest
 
-from realpolitik.adjudication.outcomes import OrderResult, Resolution
+from realpolitik.adjudication.outcomes import OrderResult, Resolution, made_resolution
 from realpolitik.calendar import Phase
 from realpolitik.game import Game
 from realpolitik.position import Position
@@ -127,3 +127,17 @@ def test_resolutions_and_results_are_the_constructors(
                 assert (phase, given, units) == (plain.phase, plain.results, plain.units)
             case _:
                 pytest.fail("a resolution matches its class pattern")
+
+
+def test_made_resolution_is_the_constructors(
+        played: list[tuple[Position, Resolution]]) -> None:
+    for _, resolution in played[:-1]:
+        fields = (resolution.phase, resolution.results, resolution.units, resolution.dislodged,
+                  resolution.retreat_options, resolution.standoffs, resolution.civil_disorder)
+        made = made_resolution(*fields)
+        assert type(made) is Resolution and made == Resolution(*fields)
+        assert repr(made) == repr(resolution) and hash(made) == hash(resolution)
+        _refuses_changes(made, ("phase", "units", "_results"))
+    short = made_resolution(resolution.phase, resolution.results, resolution.units)
+    plain = Resolution(resolution.phase, resolution.results, resolution.units)
+    assert type(short) is Resolution and short == plain and repr(short) == repr(plain)
