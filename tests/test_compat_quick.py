@@ -9,15 +9,16 @@ everything a caller can read: the orders, the errors, the results and the board.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from realpolitik.adjudication import adjudicate
 from realpolitik.compat.diplomacy import Game
-from realpolitik.compat.diplomacy_words import listing_texts
+from realpolitik.compat.diplomacy_words import ListingTexts, listing_texts
 from realpolitik.geography import UnitType
-from realpolitik.listing import movement_parts
+from realpolitik.listing import listed_orders, movement_parts
 from realpolitik.orders import Move, SupportMove
 from realpolitik.rules import rules_for
 
@@ -178,6 +179,49 @@ def test_a_support_is_named_when_its_string_is_first_given() -> None:
     assert any(error.startswith("FRANCE: A PAR S A MAR - BUR") for error in game.error)
 
 
+def _support_found_by_its_parts(texts: ListingTexts, power: str, text: str) -> Any:
+    """What ListingTexts.support_found finds, worked out from the string's parts (its unit's
+    name, and its suffix looked for among the support keys' suffixes)."""
+    unit_name, says, _ = text.partition(" S ")
+    if not says:
+        return None
+    suffix = text[len(unit_name):]
+    keys = [key for key, made in texts.support_suffix.items() if made == suffix]
+    unit = texts.supporters.get(power, {}).get(unit_name)
+    if not keys or unit is None or unit.supports.get(keys[0]) != text:
+        return None
+    support = unit.support_of(keys[0])
+    return None if support is None else (unit_name, keys[0], support)
+
+
+def test_a_support_s_string_names_the_support_its_parts_name() -> None:
+    """ListingTexts.support_found reads a string's support key and unit from tables filled
+    when the string was made (support_key, support_unit): the same as its parts name, for
+    every string listed over two games, for its own power and for another."""
+    rng = random.Random(3)
+    checked = 0
+    for _ in range(2):
+        game = Game()
+        texts = listing_texts(game.realpolitik_game.variant)
+        while not game.is_game_done and int(game.get_current_phase()[1:5]) <= 1906:
+            possible = game.get_all_possible_orders()
+            orderable = game.get_orderable_locations()
+            if game.get_current_phase().endswith("M"):
+                for name, locations in orderable.items():
+                    power, other = name.lower(), "turkey" if name != "TURKEY" else "france"
+                    for text in {text for loc in locations for text in possible[loc]}:
+                        for whose in (power, other):
+                            assert texts.support_found(whose, text) == \
+                                _support_found_by_its_parts(texts, whose, text), (whose, text)
+                            checked += 1
+            chosen = {power: [rng.choice(sorted(possible[loc])) for loc in locs
+                              if possible[loc]] for power, locs in orderable.items()}
+            for power, strings in chosen.items():
+                game.set_orders(power, strings)
+            game.process()
+    assert checked > 5_000
+
+
 def test_a_support_never_listed_for_its_unit_is_read_and_refused() -> None:
     game = Game()
     possible = game.get_all_possible_orders()
@@ -259,3 +303,42 @@ def test_orders_found_are_read_back_from_their_strings_even_once_the_tables_are_
         assert quick.order_history.last_value()["FRANCE"] == strings["FRANCE"]
         assert "A BUR" in quick.get_units("FRANCE")
         assert sorted(quick.get_units("GERMANY")) == ["A KIE", "A RUH", "F HOL"]
+
+
+def test_a_winter_s_listed_strings_tell_listed_orders_as_the_listing_does() -> None:
+    """In an adjustment phase listed by get_all_possible_orders, a string the facade listed
+    for a power now names an order the listing holds now, and a string it listed for that
+    power in another winter (or a waive) is among them exactly when the listing holds the
+    order it names: the table _set_adjustments reads instead of the listing
+    (_PhaseTables.winter_listed)."""
+    rng = random.Random(7)
+    met: dict[str, set[str]] = {}  # power -> every string listed for it in some winter
+    winters = 0
+    for _ in range(3):
+        game = Game()
+        while not game.is_game_done and int(game.get_current_phase()[1:5]) <= 1912:
+            possible = game.get_all_possible_orders()
+            orderable = game.get_orderable_locations()
+            if game.get_current_phase().endswith("A"):
+                winters += 1
+                engine = game.realpolitik_game
+                listed = game._phase.winter_listed
+                assert listed is not None
+                for power in engine.powers_to_order():
+                    strings = listed[power]
+                    assert strings  # (a power to order lists something)
+                    holds = listed_orders(engine.position, power, rules=engine.rules).holds
+                    named = listing_texts(engine.variant).named_by(power)
+                    for text in met.setdefault(power, set()) | strings | {"WAIVE"}:
+                        order = named.get(text)
+                        if order is not None:
+                            assert (text in strings) == holds(order), (power, text)
+                        else:
+                            assert text not in strings
+                    met[power] |= strings
+            chosen = {power: [rng.choice(sorted(possible[loc])) for loc in locs
+                              if possible[loc]] for power, locs in orderable.items()}
+            for power, strings in chosen.items():
+                game.set_orders(power, strings)
+            game.process()
+    assert winters > 20

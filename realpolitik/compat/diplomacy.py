@@ -117,7 +117,7 @@ class _PhaseTables:
     """What the facade derives from one position, built lazily and dropped when it changes."""
 
     __slots__ = ("position", "possible", "possible_given", "lookup", "units", "orderable",
-                 "orderable_given", "retreats")
+                 "orderable_given", "retreats", "winter_listed", "winter_rules")
 
     def __init__(self, position: Position) -> None:
         self.position = position
@@ -134,6 +134,12 @@ class _PhaseTables:
         self.orderable_given = False
         """True once :meth:`Game.get_orderable_locations` has handed over what it made."""
         self.retreats: dict[str, dict[str, list[str]]] | None = None
+        self.winter_listed: dict[str, set[str]] | None = None
+        """In an adjustment phase listed by :meth:`Game.get_all_possible_orders`: power ->
+        the strings of its orders listed (a string given that is one of them names a listed
+        order: :meth:`Game._set_adjustments` need not look its order up in the listing)."""
+        self.winter_rules: Rules | None = None
+        """The engine's rules :attr:`winter_listed` was listed under (read only under them)."""
 
 
 class Power:
@@ -410,6 +416,10 @@ class Game:
         """power -> the variant's table of the strings given for it, as this game's rules read
         them (:meth:`_given_table`)."""
         self._upper_locations = [loc.upper() for loc in variant.map.locations]
+        self._no_orders: dict[str, Any] = dict.fromkeys(self._upper_locations)
+        """Every location (upper case) -> None: what :meth:`_possible` copies (made at its
+        size at once, where a comprehension grows the dictionary four times) before it puts
+        a fresh list under each location."""
         self._names: dict[str, str] = {p.upper(): p for p in variant.power_ids}
         self._read_lists: set[str] = set()
         """The powers whose lists (:attr:`Power.units`...) have been made: only those can have
@@ -747,12 +757,12 @@ class Game:
         sites as its listing ``legal`` has them when it is due builds (``due`` > 0), else the
         provinces of its units (read by get_orderable_locations and, made with the listing,
         by get_all_possible_orders)."""
+        province_name = self._texts.province_name
         if due > 0:
-            province_name = self._texts.province_name
             places = [province_name[site] for site, orders in legal.items()
                       if isinstance(orders[0], Build)]
-        else:
-            places = [unit.province.upper() for unit in position.units_of(power)]
+        else:  # (its units' provinces, named from the table: no property and upper call each)
+            places = [province_name[unit.location] for unit in position.units_of(power)]
         places.sort()
         return places
 
@@ -798,12 +808,15 @@ class Game:
         """What :meth:`get_all_possible_orders` returns, made from realpolitik's listing: in a
         movement phase from the parts each unit's orders were assembled from (no order looked
         up), else each order's string looked up by the order (:class:`ListingTexts`)."""
-        possible: dict[str, list[str]] = {loc: [] for loc in self._upper_locations}
+        possible: dict[str, list[str]] = self._no_orders.copy()
+        for loc in self._upper_locations:
+            possible[loc] = []
         if self._over:
             return possible
         game = self.realpolitik_game
         texts = self._texts
         text_of, places, site_names = texts.text_of, texts.places, texts.site_names
+        text_get = texts.text.get
         kind = cache.position.phase.type
         if kind is PhaseType.MOVEMENT:
             province_name = texts.province_name.__getitem__
@@ -829,14 +842,18 @@ class Game:
         # (in a winter, where each power has something to order is made here too, from the
         # same listing, as _orderable would make it)
         winter: dict[str, list[str]] | None = None
+        listed: dict[str, set[str]] = {}
         if kind is PhaseType.ADJUSTMENTS:
             winter = {name: [] for name in self._names}
             counts = adjustment_counts(cache.position)
+            cache.winter_listed, cache.winter_rules = listed, game.rules
         for power in game.powers_to_order():
             legal = game.legal_orders(power)
             if winter is not None:
                 winter[power.upper()] = self._winter_places(cache.position, power,
                                                             counts[power], legal)
+            listed_now = listed[power] = set()
+            keep = listed_now.add
             if kind is PhaseType.RETREATS:
                 # (the units with somewhere to go: the package disbands the others at once)
                 retreating = {unit[2:] for unit in self._retreats()[power.upper()]}
@@ -844,7 +861,10 @@ class Game:
                          if places[loc][0] in retreating}
             sites: list[str] = []  # (where it may build, named: a waive is listed there too)
             for orders in legal.values():
-                for order, text in zip(orders, map(text_of, orders), strict=True):
+                # (a plain loop: a zip with ``strict`` per place parses its keyword each time)
+                for order in orders:
+                    text = text_get(order) or text_of(order)
+                    keep(text)
                     if isinstance(order, Waive):
                         for site in sites:
                             for name in site_names[site]:
@@ -854,7 +874,7 @@ class Game:
                     possible[name].append(text)
                     if province is not None:
                         possible[province].append(text)
-                    if isinstance(order, Build):
+                    if order.__class__ is Build:
                         site = province or name  # (its province's name)
                         if site not in sites:
                             sites.append(site)
@@ -969,7 +989,14 @@ class Game:
         if not all(found) or power not in game.powers_to_order():
             return False
         values = cast("list[Order]", found)
-        if not all(map(listed_orders(position, power, rules=game.rules).holds, values)):
+        cache = self._phase
+        listed = cache.winter_listed if cache.position is position \
+            and cache.winter_rules is game.rules else None
+        strings = listed.get(power) if listed is not None else None
+        if strings is not None:  # (listed now for it: each names a listed order)
+            if not strings.issuperset(texts):
+                return False
+        elif not all(map(listed_orders(position, power, rules=game.rules).holds, values)):
             return False
         kept: dict[str, tuple[str, Order]] = {}
         waives = 0

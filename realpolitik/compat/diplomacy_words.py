@@ -165,7 +165,7 @@ class ListingTexts:
 
     __slots__ = ("tables", "text", "coastless", "one_coast", "units", "named", "given_by",
                  "places", "province_name", "site_names", "near_coasts", "support_suffix",
-                 "suffix_key", "to_coast", "supporters", "at_place")
+                 "support_key", "support_unit", "to_coast", "supporters", "at_place")
 
     def __init__(self, tables: MapTables, the_map: Map) -> None:
         self.tables = tables
@@ -218,8 +218,16 @@ class ListingTexts:
         """Support key -> what a support's string says after its unit (``" S F GAS - BUR"``):
         a unit's support strings are its own name and these (bounded by the map's support
         keys)."""
-        self.suffix_key: dict[str, int] = {}
-        """The other way: a support's string after its unit -> its support key."""
+        self.support_key: dict[str, int] = {}
+        """A support's string made by :meth:`_UnitTexts.learn` -> its support key, and
+        :attr:`support_unit` the same string -> its unit's name (``"A MAR"``): what
+        :meth:`support_found` reads, by the string given, whose hash is known (where parts of
+        it cut out would each be made and hashed). Bounded by the map's support strings (the
+        powers' units at a place share them)."""
+        self.support_unit: dict[str, str] = {}
+        """A support's string made by :meth:`_UnitTexts.learn` -> its unit's name (see
+        :attr:`support_key`; two tables rather than one of pairs: no object kept a string,
+        for the collector to count)."""
         self.to_coast: set[int] = set()
         """The support keys of moves to a coast (met so far): their supports are named when
         their strings are made, as the strings without the coast are (:meth:`_named`)."""
@@ -238,7 +246,8 @@ class ListingTexts:
         self.coastless.clear()
         self.one_coast.clear()
         self.support_suffix.clear()
-        self.suffix_key.clear()
+        self.support_key.clear()
+        self.support_unit.clear()
         self.to_coast.clear()
         self.supporters.clear()
         self.at_place.clear()
@@ -394,7 +403,6 @@ class ListingTexts:
             if "/" in destination:
                 self.to_coast.add(key)
         self.support_suffix[key] = suffix
-        self.suffix_key[suffix] = key
         return suffix
 
     def support_found(self, power: str, text: str) -> tuple[str, int, Order] | None:
@@ -402,13 +410,13 @@ class ListingTexts:
         ``power`` (whose support was not named when its string was made:
         :meth:`_UnitTexts.learn`): (its unit, its support key, the support, the listing's own
         value); else None."""
-        unit_name, says, supported = text.partition(" S ")
-        if not says:
-            return None
-        key = self.suffix_key.get(text[len(unit_name):])
+        key = self.support_key.get(text)
+        if key is None:
+            return None  # (not a support's string made by a listing)
+        unit_name = self.support_unit[text]
         by_name = self.supporters.get(power)
-        unit = None if key is None or by_name is None else by_name.get(unit_name)
-        if unit is None or key is None or unit.supports.get(key) != text:
+        unit = None if by_name is None else by_name.get(unit_name)
+        if unit is None or unit.supports.get(key) != text:
             return None  # (not a string listed for this unit)
         support = unit.support_of(key)
         return None if support is None else (unit_name, key, support)
@@ -573,6 +581,7 @@ class _UnitTexts:
         when it is given), but for a support of a move to a coast."""
         supports, prefix, spared = self.supports, self.name_of_unit, unit.spared
         suffix_of, to_coast = texts.support_suffix, texts.to_coast
+        support_key, support_unit = texts.support_key, texts.support_unit
         # (the keys met before passed over in C)
         for key in filterfalse(supports.__contains__, unit.support_keys):
             if key in spared:
@@ -584,11 +593,13 @@ class _UnitTexts:
                 support = unit.support_of(key)
                 if support is None:
                     supports[key] = None
-                else:
-                    supports[key] = texts._named(support)
-                    self.coast_keys.add(key)
+                    continue
+                text = supports[key] = texts._named(support)
+                self.coast_keys.add(key)
             else:
-                supports[key] = prefix + suffix
+                text = supports[key] = prefix + suffix
+            support_key[text] = key
+            support_unit[text] = prefix
 
 
 class _Given(Bounded[str, "Order | None"]):
