@@ -15,7 +15,7 @@ import pytest
 
 from realpolitik.adjudication.outcomes import OrderResult, Resolution, made_resolution
 from realpolitik.calendar import Phase
-from realpolitik.game import Game
+from realpolitik.game import Game, PhaseRecord
 from realpolitik.position import Position
 
 
@@ -141,3 +141,22 @@ def test_made_resolution_is_the_constructors(
     short = made_resolution(resolution.phase, resolution.results, resolution.units)
     plain = Resolution(resolution.phase, resolution.results, resolution.units)
     assert type(short) is Resolution and short == plain and repr(short) == repr(plain)
+
+
+def test_records_are_the_constructors() -> None:
+    game = Game("classical", rules="2000", seed=5)
+    rng = random.Random(5)
+    while not game.is_over and game.phase.year <= 1903:
+        for power in game.powers_to_order():
+            options = [o for opts in game.legal_orders(power).values() for o in opts]
+            game.submit(power, rng.sample(options, min(len(options), 3)))
+        game.process()
+    assert game.history
+    for record in game.history:
+        assert type(record) is PhaseRecord
+        plain = PhaseRecord(record.position, record.orders, record.resolution,
+                            record.civil_disorder, record.notes, record.events)
+        assert record == plain and repr(record) == repr(plain)
+        assert copy.deepcopy(record) == record and pickle.loads(pickle.dumps(record)) == record
+        _refuses_changes(record, ("position", "orders", "resolution", "civil_disorder",
+                                  "notes", "events"))
