@@ -1,5 +1,6 @@
 """The values the engine makes every phase without their constructor (``Position.replace``,
-``calendar.made_phase``, ``Resolution`` and ``OrderResult.explained_later``: interpreted, made
+``position.moved_unit``, ``calendar.made_phase``, ``Resolution``, ``made_resolution``,
+``OrderResult.explained_later``, the game's ``_made_record``: interpreted, made
 as a filling subclass, ``slots.filling_class``, and given their own class; compiled, written
 natively) against the values the constructors make, over seeded random games: equal, hashed,
 shown and pickled alike, of their own class exactly, and refusing changes. Runs on both builds."""
@@ -16,7 +17,7 @@ import pytest
 from realpolitik.adjudication.outcomes import OrderResult, Resolution, made_resolution
 from realpolitik.calendar import Phase
 from realpolitik.game import Game, PhaseRecord
-from realpolitik.position import Position
+from realpolitik.position import Position, Unit
 
 
 def _random_game(seed: int, until: int) -> list[tuple[Position, Resolution]]:
@@ -58,6 +59,11 @@ def test_positions_made_by_replace_are_the_constructors(
             (plain.variant, plain.phase, dict(plain.units), dict(plain.centers),
              plain.dislodged, plain.standoffs)
         assert len(position.caches) == 0 or position.caches is not plain.caches
+        for unit in position.units.values():  # (the moved ones made by moved_unit)
+            plain_unit = Unit(unit.power, unit.type, unit.location)
+            assert type(unit) is Unit and unit == plain_unit and hash(unit) == hash(plain_unit)
+            assert repr(unit) == repr(plain_unit)
+            _refuses_changes(unit, ("power", "type", "location"))
         copied = pickle.loads(pickle.dumps(position))
         assert type(copied) is Position and copied == position
         assert copy.copy(position) == position and copy.deepcopy(position) is position
