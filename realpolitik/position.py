@@ -43,19 +43,18 @@ class Unit:
 
 
 _new_unit = Unit.__new__
+_set_unit_power = slot_setter(Unit, "power")
+_set_unit_type = slot_setter(Unit, "type")
+_set_unit_location = slot_setter(Unit, "location")
 
 
 def moved_unit(unit: Unit, location: str) -> Unit:
     """``Unit(unit.power, unit.type, location)``: the unit after a move or retreat, made
-    without the frozen dataclass's ``__init__`` (a phase moves many units): interpreted, as
-    its filling class, written by plain stores and given its own class (see
-    :data:`_NATIVE_WRITES`)."""
-    made: Unit = _new_unit(_UNIT_FILLING)
-    made.power = unit.power  # type: ignore[misc]
-    made.type = unit.type  # type: ignore[misc]
-    made.location = location  # type: ignore[misc]
-    if not _NATIVE_WRITES:
-        made.__class__ = Unit
+    without the frozen dataclass's ``__init__`` (a phase moves many units)."""
+    made: Unit = _new_unit(Unit)
+    _set_unit_power(made, unit.power)
+    _set_unit_type(made, unit.type)
+    _set_unit_location(made, location)
     return made
 
 
@@ -308,7 +307,6 @@ stores (a call of a slot's descriptor each cost some ten times more) and then gi
 class."""
 
 _new_position = Position.__new__
-_UNIT_FILLING: Final[type[Unit]] = Unit if _NATIVE_WRITES else filling_class(Unit)
 _POSITION_FILLING: Final[type[Position]] = (Position if _NATIVE_WRITES
                                             else filling_class(Position))
 _set_key = slot_setter(Position, "_key")
