@@ -182,7 +182,10 @@ class OrderResult:
             made = cast(Explains, detail).detail(self._index)
         else:
             made = cast(Callable[[], Detail], detail)()
-        _set_detail(self, made)
+        if _NATIVE_WRITES:  # (compiled: a native store)
+            self._detail = made
+        else:
+            _set_detail(self, made)
         return made
 
     @property
@@ -332,7 +335,10 @@ class Resolution:
             return results
         assert callable(results)
         made = results()
-        _set_results(self, made)
+        if _NATIVE_WRITES:  # (compiled: a native store)
+            self._results = made
+        else:
+            _set_results(self, made)
         return made
 
     @property
@@ -342,7 +348,10 @@ class Resolution:
         if isinstance(standoffs, frozenset):
             return standoffs
         made = standoffs.standoffs_after()
-        _set_standoffs(self, made)
+        if _NATIVE_WRITES:  # (compiled: a native store)
+            self._standoffs = made
+        else:
+            _set_standoffs(self, made)
         return made
 
     def result_of(self, order: Order) -> OrderResult:
