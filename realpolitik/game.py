@@ -47,7 +47,7 @@ from realpolitik.orders import (
 from realpolitik.phases import kind_powers
 from realpolitik.phases import next_position as _next_position
 from realpolitik.position import Phase, PhaseType, Position
-from realpolitik.recorded import RecordedOrders
+from realpolitik.recorded import spanned_orders
 from realpolitik.rules import Edition, Rules, rules_for
 from realpolitik.slots import slot_setter
 from realpolitik.variant import Setup, Variant, load_variant
@@ -250,17 +250,20 @@ def _made_record(position: Position, orders: Mapping[str, tuple[SubmittedOrder, 
     return record
 
 
-_Pending = tuple[tuple[SubmittedOrder, ...] | None, list[Order] | None]
+_Pending = tuple[tuple[SubmittedOrder, ...] | None, tuple[Order, ...] | None]
 """One power's orders for the current phase, as given so far: (entries, orders), a plain pair
 (one is made at every submit).
 
 - entries: what the power gave, in the order given (the report of :meth:`Game.submit`); None
-  when not made yet (:meth:`Game.submit_found` without a report: the orders' entries, made
-  when first read by :meth:`Game.orders_of`).
+  when not made yet or not kept (:meth:`Game.submit_found` without a report, or
+  :meth:`Game.submit` of values all listed: the orders' entries, made when first read by
+  :meth:`Game.orders_of`).
 - orders: the entries' orders when every one is a value legal as it stands in the current
   position (listed by :func:`legal_orders`, or checked and read as given), so the adjudicator
   takes them as given; None otherwise (each entry is then looked at when the phase is
-  processed). Never None when the entries are.
+  processed). Never None when the entries are. A tuple (one block, kept on the interpreter's
+  free list: cheaper to make at the submit and to drop when the phase is processed than a
+  list).
 """
 
 _NO_ORDERS: _Pending = ((), None)
@@ -547,28 +550,34 @@ class Game:
         """
         self._check_can_order(power)
         entries: tuple[SubmittedOrder, ...]
-        listed: list[Order] | None = None
+        listed: tuple[Order, ...] | None = None
+        kept_listed = False  # (whether the orders are kept without their entries)
         if isinstance(orders, str):
             sheet = parse_orders(orders, self._position, power=power)
             entries = tuple(_mark_replaced([self._entry(e) for e in sheet.entries]))
         else:
-            given = list(orders)
+            given = tuple(orders)
             is_listed = self._listed_orders(power).holds
             all_listed = all(map(is_listed, given))
             if not all_listed:
                 # (an order for another power or none is not listed for this one: its power
                 # is set, and it is looked for again)
-                given = [o if o.power == power else with_power(o, power) for o in given]
+                given = tuple([o if o.power == power else with_power(o, power)
+                               for o in given])
                 all_listed = all(map(is_listed, given))
             if all_listed:  # legal as they stand: no check, no text written
                 entries = tuple(map(_listed_entry, given))
                 listed = given
+                kept_listed = True
             else:
                 entries, as_given = self._checked_values(given, is_listed)
                 if as_given:  # (no order illegal, none read otherwise than given)
                     listed = given
         if replace_all or power not in self._pending:
-            self._pending[power] = (entries, listed)
+            # (entries of listed values are the caller's report only: the game keeps the
+            # orders, and makes their entries again if orders_of asks; so a report the caller
+            # drops is freed at once, not kept to the processing)
+            self._pending[power] = (None if kept_listed else entries, listed)
         else:
             earlier = self.orders_of(power)
             # (a waive is for no unit: it neither replaces nor is replaced)
@@ -576,7 +585,7 @@ class Game:
             kept = tuple(e for e in earlier
                          if e.order is None or unit_key(e.order) not in new_units)
             both = None if self._pending[power][1] is None or listed is None \
-                else [e.order for e in kept if e.order is not None] + listed
+                else (*[e.order for e in kept if e.order is not None], *listed)
             self._pending[power] = (kept + entries, both)
         self.civil_disorder.discard(power)
         return entries
@@ -626,7 +635,7 @@ class Game:
                 holds = self._listed_orders(power).holds
             if not holds(order):
                 return self.submit(power, orders)
-        listed = list(orders)
+        listed = tuple(orders)
         if not report:  # (the entries made only if read: orders_of)
             self._pending[power] = (None, listed)
             self.civil_disorder.discard(power)
@@ -724,7 +733,7 @@ class Game:
         assert parsed.order is not None
         return self._checked(parsed.text, parsed.order)
 
-    def _checked_values(self, given: list[Order], is_listed: Callable[[Order], bool],
+    def _checked_values(self, given: tuple[Order, ...], is_listed: Callable[[Order], bool],
                         ) -> tuple[tuple[SubmittedOrder, ...], bool]:
         """The entries of orders given as values, some not listed (those are checked), and
         whether every one is legal as it stands: then the adjudicator may take them as given,
@@ -958,18 +967,22 @@ class Game:
         if disorder and kind is _MOVEMENT:
             self.civil_disorder.update(disorder)
         orders: list[Order] = []
-        # what the record keeps of each power's orders (its listed values, or its entries),
-        # gathered with the orders
-        recorded: dict[str, tuple[SubmittedOrder, ...] | list[Order]] = {}
+        # what the record keeps of each power's orders, gathered with the orders: where they
+        # end in the orders (a power's listed values are that slice of them), and the entries
+        # of the powers whose orders are not all listed values
+        ends: dict[str, int] = {}
+        entries_given: dict[str, tuple[SubmittedOrder, ...] | list[Order]] | None = None
         # Orders that legal_orders listed need no second check: tell the adjudicator so.
         all_listed = True
         for power, (given, listed) in pending.items():
             if listed is not None:  # every entry legal as it stands: nothing to leave out
                 orders += listed
-                recorded[power] = listed
+                ends[power] = len(orders)
                 continue
             assert given is not None  # (made when the orders are not all legal as given)
-            recorded[power] = given
+            if entries_given is None:
+                entries_given = {}
+            entries_given[power] = given
             all_listed = False
             for entry in given:
                 if entry.order is None or entry.error_kind == REPLACED:
@@ -978,6 +991,7 @@ class Game:
                         and power in self.civil_disorder:
                     continue
                 orders.append(entry.order)
+            ends[power] = len(orders)
         events = tuple(self._notes) if self._notes else ()
         self._notes = []
         notes: list[str] = []
@@ -986,7 +1000,9 @@ class Game:
             if drawn:
                 orders.extend(drawn)
                 all_listed = False
-        resolution = adjudicate(position, orders, rules=self.rules, checked=all_listed)
+        # (a tuple: the adjudicator keeps it as given, and the record shares it)
+        given_orders = tuple(orders)
+        resolution = adjudicate(position, given_orders, rules=self.rules, checked=all_listed)
         following = _next_position(position, resolution)
         # (the default notes name only units a movement phase annihilated)
         if steps.asks_phase_notes \
@@ -1006,7 +1022,7 @@ class Game:
         self._position = following
         self._check_eliminations(notes)  # (before the record is made: it notes them)
         self.history.append(_made_record(
-            position, RecordedOrders(recorded, _listed_entry),
+            position, spanned_orders(given_orders, ends, entries_given, _listed_entry),
             resolution, disorder, tuple(notes) if notes else (), events))
         self._check_end(position.phase, steps)
         return resolution

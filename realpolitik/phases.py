@@ -18,7 +18,6 @@ from realpolitik.hooks import VariantHooks, owners_and_changes
 from realpolitik.legality import can_build, due_adjustments
 from realpolitik.maptables import tables_for
 from realpolitik.position import (
-    Phase,
     PhaseType,
     Position,
     centers_changed,
@@ -80,7 +79,7 @@ def _following(position: Position, resolution: Resolution) -> Position:
     phase = position.phase
     units = resolution.units
     if phase.type is _MOVEMENT and resolution.dislodged:
-        retreat_phase = Phase(phase.season, phase.year, _RETREATS)
+        retreat_phase = made_phase(phase.season, phase.year, _RETREATS)  # (no __init__)
         retreats = position.replace(
             phase=retreat_phase,
             units=units,

@@ -360,8 +360,9 @@ def _group_units(position: Position) -> dict[str, tuple[Unit, ...]]:
 
 
 def _find_powers_with_units(position: Position) -> frozenset[str]:
-    # (one pass with no grouping: a third of what grouping the units by power costs)
-    return frozenset([unit.power for unit in position.units.values()])
+    # (one pass with no grouping, a third of what grouping the units by power costs; a set
+    # comprehension: no list made first)
+    return frozenset({unit.power for unit in position.units.values()})
 
 
 def _group_centers(position: Position) -> dict[str, tuple[str, ...]]:
