@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
+from typing import Final
 
 from realpolitik.caches import CacheSlot
 from realpolitik.geography import Terrain, UnitType, province_of
@@ -114,7 +115,7 @@ def _find_fleets_at_sea(position: Position) -> frozenset[str]:
                      if u.type is UnitType.FLEET and p in convoy_spaces)
 
 
-_fleets_at_sea: CacheSlot[Position, frozenset[str]] = CacheSlot(
+_fleets_at_sea: Final[CacheSlot[Position, frozenset[str]]] = CacheSlot(
     "fleets at sea", _find_fleets_at_sea)
 """The convoy spaces holding a fleet, worked out once per position: a check of a convoy or of
 a support of a move by convoy needs them, and scanning every unit for each such order made
@@ -129,7 +130,7 @@ def _find_empty_convoys(position: Position) -> EmptyConvoys | None:
     return hooks.empty_convoys(position)
 
 
-empty_convoys: CacheSlot[Position, EmptyConvoys | None] = CacheSlot(
+empty_convoys: Final[CacheSlot[Position, EmptyConvoys | None]] = CacheSlot(
     "convoys through empty seas", _find_empty_convoys)
 """Whose armies may be convoyed through empty seas in a position (the variant's
 :meth:`~realpolitik.hooks.VariantHooks.empty_convoys`, asked once per position; None for a
@@ -227,7 +228,7 @@ def _of_powers(counts: dict[str, int], power_ids: tuple[str, ...]) -> dict[str, 
     return {power: counts[power] for power in power_ids}
 
 
-_adjustment_counts: CacheSlot[Position, MappingProxyType[str, int]] = CacheSlot(
+_adjustment_counts: Final[CacheSlot[Position, MappingProxyType[str, int]]] = CacheSlot(
     "adjustment counts", _count_adjustments)
 """:func:`adjustment_counts`, worked out once per position: read only (one entry per power)."""
 
@@ -959,16 +960,17 @@ def _build_candidates(position: Position, power: str,
                       ) -> list[tuple[str, list[tuple[UnitType, str]]]]:
     """:func:`build_options` before the variant's winter limits are asked."""
     out: list[tuple[str, list[tuple[UnitType, str]]]] = []
-    hooks = position.variant.hooks
+    variant = position.variant
     units = position.units
     centers = position.centers
-    standing = _standing_builds(position.variant)
+    standing = _standing_builds(variant)
+    defaults = _winter_defaults(variant)
     allowed: tuple[UnitType, ...] | None = None  # asked of the hooks once a free site is found
-    for province in hooks.build_sites(position, power):
+    for province in defaults.build_sites(position, power):
         if centers.get(province) != power or province in units:
             continue
         if allowed is None:
-            allowed = _allowed_types(position, power, hooks)
+            allowed = defaults.allowed_types(position, power)
         builds = standing.get(province, ())
         if len(allowed) < 2:
             builds = tuple(build for build in builds if build[0] in allowed)
@@ -986,6 +988,67 @@ def _allowed_types(position: Position, power: str, hooks: VariantHooks,
                  or units_of_type(position, power, utype) < limit)
 
 
+_BOTH_TYPES: Final = (UnitType.ARMY, UnitType.FLEET)
+
+
+class _WinterDefaults:
+    """What a variant's hooks answer in every winter, asked once per variant where the hooks
+    keep the default (which reads the variant alone): a power's build sites, whether it has
+    unit limits, and that no unit type is removed first. Compiled, each hook is a Python call
+    (``hooks.py`` is interpreted: some 1,000 instructions each, three or four a power and
+    winter). Bounded by the variant's powers (an entry per power asked about)."""
+
+    __slots__ = ("hooks", "sites", "limited", "default_sites", "default_limits",
+                 "default_removal")
+
+    def __init__(self, variant: Variant) -> None:
+        hooks = self.hooks = variant.hooks
+        kind = type(hooks)
+        self.default_sites = kind.build_sites is VariantHooks.build_sites
+        self.default_limits = kind.unit_limit is VariantHooks.unit_limit
+        self.default_removal = kind.removal_first is VariantHooks.removal_first
+        self.sites: dict[str, tuple[str, ...]] = {}
+        """Power -> its build sites (the default hooks')."""
+        self.limited: dict[str, bool] = {}
+        """Power -> True if the default hooks give it a unit limit."""
+
+    def build_sites(self, position: Position, power: str) -> tuple[str, ...]:
+        """``hooks.build_sites(position, power)``."""
+        if not self.default_sites:
+            return self.hooks.build_sites(position, power)
+        sites = self.sites.get(power)
+        if sites is None:
+            sites = self.sites[power] = self.hooks.build_sites(position, power)
+        return sites
+
+    def allowed_types(self, position: Position, power: str) -> tuple[UnitType, ...]:
+        """The unit types ``power``'s limits leave it room to build (:func:`_allowed_types`)."""
+        if self.default_limits:
+            limited = self.limited.get(power)
+            if limited is None:
+                limits = position.variant.rules.of_power(power)
+                limited = self.limited[power] = (
+                    limits.max_armies is not None or limits.max_fleets is not None)
+            if not limited:
+                return _BOTH_TYPES
+        return _allowed_types(position, power, self.hooks)
+
+    def removal_first(self, position: Position, power: str) -> UnitType | None:
+        """``hooks.removal_first(position, power)``."""
+        return None if self.default_removal else self.hooks.removal_first(position, power)
+
+
+_winter_defaults: Final[CacheSlot[Variant, _WinterDefaults]] = CacheSlot(
+    "winter hooks' default answers", _WinterDefaults)
+"""The variant's :class:`_WinterDefaults` (an entry per power)."""
+
+
+def winter_removal_first(position: Position, power: str) -> UnitType | None:
+    """The variant's :meth:`~realpolitik.hooks.VariantHooks.removal_first` for ``power`` (no
+    call where the hooks keep the default)."""
+    return _winter_defaults(position.variant).removal_first(position, power)
+
+
 def _find_standing_builds(variant: Variant) -> dict[str, tuple[tuple[UnitType, str], ...]]:
     tables = tables_for(variant)
     out: dict[str, tuple[tuple[UnitType, str], ...]] = {}
@@ -1000,8 +1063,8 @@ def _find_standing_builds(variant: Variant) -> dict[str, tuple[tuple[UnitType, s
     return out
 
 
-_standing_builds: CacheSlot[Variant, dict[str, tuple[tuple[UnitType, str], ...]]] = CacheSlot(
-    "units a centre could be built with", _find_standing_builds)
+_standing_builds: Final[CacheSlot[Variant, dict[str, tuple[tuple[UnitType, str], ...]]]] = (
+    CacheSlot("units a centre could be built with", _find_standing_builds))
 """Province -> the (unit type, location) of every unit that may stand there (an army, a fleet
 per coast), in that order: what a build there could make, before the power's unit limits (one
 entry per province)."""

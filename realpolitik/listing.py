@@ -44,6 +44,7 @@ from realpolitik.legality import (
     normalize_order,
     retreat_options,
     units_of_type,
+    winter_removal_first,
 )
 from realpolitik.maptables import MapTables, Mover, Occupant, tables_for
 from realpolitik.orders import (
@@ -145,18 +146,34 @@ class ListedOrders:
         """True if an order equal to ``order`` is listed (``order in listed``, typed)."""
         if order.power != self.power:
             return False
-        # (a waive has no location and is listed under "waive"; getattr's default spares the
-        # isinstance test, which costs hundreds of instructions for every other order)
-        where: str = getattr(order, "location", "waive")
         by_location = self._at
+        # Equality, as ``in`` tests it; the listed object itself (the common case: a caller
+        # giving back what was listed) is looked for first, as comparing values of different
+        # kinds costs a Python call each. A waive has no location and is listed under
+        # "waive"; a build on a coast under its province. Each build its cheaper idiom (one
+        # test of the flag, the steps written out in each branch):
+        if _TYPED_LOOPS:
+            # compiled: the waive's type tested and the location read natively (``getattr``
+            # is a generic look-up), the listed object looked for by a C loop over the tuple
+            # (``any``, ``map`` and ``repeat`` are three generic calls and two global
+            # look-ups, some 3,000 instructions an order submitted)
+            where = "waive" if isinstance(order, Waive) else order.location
+            if by_location is None:
+                return self._in_parts(order, where)
+            orders = by_location.get(where)
+            if orders is None:
+                orders = by_location.get(province_of(where), ())
+            for listed in orders:
+                if listed is order:
+                    return True
+            return order in orders
+        # interpreted: getattr's default spares the isinstance test, and the pipeline runs in C
+        where = getattr(order, "location", "waive")
         if by_location is None:
             return self._in_parts(order, where)
         orders = by_location.get(where)
-        if orders is None:  # a build on a coast is listed under its province
+        if orders is None:
             orders = by_location.get(province_of(where), ())
-        # Equality, as ``in`` tests it; the listed object itself (the common case: a caller
-        # giving back what was listed) is looked for first, as comparing values of different
-        # kinds costs a Python call each.
         return any(map(is_, orders, repeat(order))) or order in orders
 
     def _in_parts(self, order: Order, where: str) -> bool:
@@ -251,7 +268,7 @@ class _SupportKeys:
                 self.to_move[named[3], named[1], named[2] is _FLEET] = key
 
 
-_support_keys: CacheSlot[Variant, _SupportKeys] = CacheSlot(
+_support_keys: Final[CacheSlot[Variant, _SupportKeys]] = CacheSlot(
     "support keys by name", _SupportKeys)
 """The variant's :class:`_SupportKeys` (bounded by its map)."""
 
@@ -305,7 +322,7 @@ class _Listings:
         return kept + list(self.by_power_and_rules.items())
 
 
-_listings: CacheSlot[Position, _Listings] = CacheSlot("legal orders", _Listings)
+_listings: Final[CacheSlot[Position, _Listings]] = CacheSlot("legal orders", _Listings)
 """The power's :class:`ListedOrders` in the position by power and rules (:class:`_Listings`:
 one per power and rules asked)."""
 
@@ -395,21 +412,20 @@ def _adjustment_orders(position: Position, power: str, rules: Rules,
                        ) -> dict[str, tuple[Order, ...]]:
     count = adjustment_count(position, power)
     out: dict[str, tuple[Order, ...]] = {}
+    values = _winter_values(position.variant)
     if count > 0:
-        values = _winter_values(position.variant)
         for province, builds in build_options(position, power):
             out[province] = tuple([values.build(utype, loc, power) for utype, loc in builds])
         if rules.waive is WaiveBuilds.ALLOWED:
             out["waive"] = values.waive(power)
     elif count < 0:
-        values = _winter_values(position.variant)
-        first = position.variant.hooks.removal_first(position, power)
+        first = winter_removal_first(position, power)
         if first is not None and units_of_type(position, power, first) < -count:
             first = None  # it removes all of them, and others too
         for unit in position.units_of(power):
             if first is None or unit.type is first:
                 out[unit.location] = values.removal(unit.type, unit.location, power)
-    if position.variant.kinds:
+    if values.has_kinds:
         _add_kinds(position, power, out)
     return out
 
@@ -419,28 +435,35 @@ class _WinterValues:
     lists the same ones again and again. Bounded by the map: a build and a removal per
     (unit type, location, power), a waive per power."""
 
-    __slots__ = ("builds", "removals", "waives")
+    __slots__ = ("builds", "removals", "waives", "has_kinds")
 
-    def __init__(self, _variant: Variant) -> None:
-        self.builds: dict[tuple[UnitType, str, str], Build] = {}
-        self.removals: dict[tuple[UnitType, str, str], tuple[Order]] = {}
-        """(unit type, location, power) -> its removal, alone in a tuple (as listed)."""
+    def __init__(self, variant: Variant) -> None:
+        # (keyed by whether the unit is a fleet, not by its type: an enum member hashes
+        # through a Python call, ``Enum.__hash__``, some 1,000 instructions a look-up compiled)
+        self.builds: dict[tuple[bool, str, str], Build] = {}
+        """(a fleet?, location, power) -> the build of that unit."""
+        self.removals: dict[tuple[bool, str, str], tuple[Order]] = {}
+        """(a fleet?, location, power) -> its removal, alone in a tuple (as listed)."""
         self.waives: dict[str, tuple[Order]] = {}
         """Power -> its waive, alone in a tuple (as listed)."""
+        self.has_kinds = bool(variant.kinds)
+        """True if the variant has orders of its own kinds (asked once: the registry's truth
+        is a Python call)."""
 
     def build(self, utype: UnitType, loc: str, power: str) -> Build:
         """The build of this unit."""
-        build = self.builds.get((utype, loc, power))
+        key = (utype is _FLEET, loc, power)
+        build = self.builds.get(key)
         if build is None:
-            build = self.builds[utype, loc, power] = Build(utype, loc, power=power)
+            build = self.builds[key] = Build(utype, loc, power=power)
         return build
 
     def removal(self, utype: UnitType, loc: str, power: str) -> tuple[Order]:
         """The removal of this unit, as listed."""
-        removal = self.removals.get((utype, loc, power))
+        key = (utype is _FLEET, loc, power)
+        removal = self.removals.get(key)
         if removal is None:
-            removal = self.removals[utype, loc, power] = (
-                Disband(utype, loc, power=power),)
+            removal = self.removals[key] = (Disband(utype, loc, power=power),)
         return removal
 
     def waive(self, power: str) -> tuple[Order]:
@@ -451,7 +474,7 @@ class _WinterValues:
         return waive
 
 
-_winter_values: CacheSlot[Variant, _WinterValues] = CacheSlot(
+_winter_values: Final[CacheSlot[Variant, _WinterValues]] = CacheSlot(
     "listed builds, removals and waives", _WinterValues)
 """The variant's :class:`_WinterValues` (bounded by its map and powers)."""
 
@@ -470,7 +493,9 @@ class _UnitPlaces:
     variant, sized by its map (a code per location and unit type at most)."""
 
     __slots__ = ("tables", "provinces", "province_id", "names", "code", "army_code",
-                 "fleet_code", "province", "made_keys",
+                 "fleet_code", "province", "made_keys", "power_rows", "all_powers", "vetoes",
+                 "has_kinds",
+                 "may_convoy_empty",
                  "occupant_at", "moves_at", "fleet_bit", "shore_seas", "convoy_near",
                  "place_parts", "key_at", "slot_of", "occupant_slot_at", "moves_slot_at",
                  "by_convoy_from")
@@ -495,6 +520,19 @@ class _UnitPlaces:
         """Location -> the code of a fleet there."""
         self.province: list[int] = [pid[province_of(loc)] for _, loc in standing]
         """Code -> the id of the unit's province."""
+        self.all_powers = frozenset(variant.power_ids)
+        """The variant's powers (whose movement orders are listed at once)."""
+        hooks = variant.hooks
+        kind = type(hooks)
+        # (what the variant's hooks and kinds say once per variant: compiled, each is a
+        # generic look-up on an interpreted class, or a Python call, every phase)
+        self.vetoes = kind.order_veto is not VariantHooks.order_veto
+        """True if the variant's hooks veto orders (:meth:`VariantHooks.order_veto`)."""
+        self.has_kinds = bool(variant.kinds)
+        """True if the variant has orders of its own kinds."""
+        self.may_convoy_empty = kind.empty_convoys is not VariantHooks.empty_convoys
+        """False if no position of the variant has convoys through empty seas (its hooks keep
+        the default: :func:`empty_convoys` is then None everywhere)."""
         self.made_keys: dict[str, list[object]] = {
             power: list(range(number * len(standing), (number + 1) * len(standing)))
             for number, power in enumerate(variant.power_ids)}
@@ -503,6 +541,8 @@ class _UnitPlaces:
         than a (code, power) tuple made per unit, in either build). A power the variant does
         not name is keyed by such a tuple (:func:`_made_key`). Sized by the map and the
         powers."""
+        self.power_rows: tuple[tuple[str, list[object]], ...] = tuple(self.made_keys.items())
+        """(power, its row of :attr:`made_keys`) of each power of the variant, in order."""
         self.occupant_at: list[tuple[int, object]] = [
             (prov_id, tables.occupant_keys[key])
             for prov_id, key in zip(self.province, standing, strict=True)]
@@ -581,7 +621,7 @@ def _mask_of(province_id: Mapping[str, int], provinces: Iterable[str]) -> int:
     return mask
 
 
-_unit_places: CacheSlot[Variant, _UnitPlaces] = CacheSlot(
+_unit_places: Final[CacheSlot[Variant, _UnitPlaces]] = CacheSlot(
     "places numbered for the listing", _UnitPlaces)
 """The variant's :class:`_UnitPlaces` (sized by its map)."""
 
@@ -665,14 +705,9 @@ class _ConvoyAnswers:
             group = frozenset(_names_in(numbered.names, group_mask))
             origin = numbered.names[army]
             reach, by_convoy, needed = tables.convoy_reach(origin, group)
-            # (each fleet's pairs sorted once here, not in every fleet's convoy part made from
-            # the answer, :meth:`_Made.convoy_part`; every pair is of the army, ``origin``:
-            # compiled, sorted by destination, as strings, not compared as tuples, which
-            # interpreted costs more than the C sort of the tuples)
-            pairs_of = (
-                {fleet: tuple([(origin, dest) for dest in sorted({d for _, d in pairs})])
-                 for fleet, pairs in needed} if _TYPED_LOOPS
-                else {fleet: tuple(sorted(set(pairs))) for fleet, pairs in needed})
+            # (each fleet's pairs come once each and sorted: not sorted again in every fleet's
+            # convoy part made from the answer, :meth:`_Made.convoy_part`)
+            pairs_of = dict(needed)
             dests = frozenset(dest for dest, _, _ in by_convoy)
             support_reach = self.support_reach
             fleets: set[str] = set()
@@ -712,7 +747,7 @@ def _fleet_support_reach(tables: MapTables, province: str) -> frozenset[str]:
 _MAX_CONVOY_ANSWERS = 1024
 """How many answers :class:`_ConvoyAnswers` keeps (as :meth:`MapTables.convoy_reach` does)."""
 
-_convoy_answers: CacheSlot[Variant, _ConvoyAnswers] = CacheSlot(
+_convoy_answers: Final[CacheSlot[Variant, _ConvoyAnswers]] = CacheSlot(
     "numbered convoy answers", _ConvoyAnswers)
 """The variant's :class:`_ConvoyAnswers` (bounded by :data:`_MAX_CONVOY_ANSWERS`)."""
 
@@ -764,10 +799,13 @@ def _plan_convoys(variant: Variant, codes: list[int], numbered: _UnitPlaces,
     plan: _ConvoyPlan | None = None
     names = numbered.names
     convoy_near = numbered.convoy_near
-    groups: dict[int, int] = {}
-    """Province id of a fleet -> the mask of its group (the fleets joined to it), as found."""
+    # (a list by province id, not a dictionary: compiled, each entry a boxed int key hashed
+    # and stored; the ``[0] *`` list costs less than the few stores it spares)
+    groups: list[int] = [0] * numbered.provinces
+    """Province id of a fleet -> the mask of its group (the fleets joined to it; 0 while not
+    found)."""
     answers = _convoy_answers(variant)
-    answers_get = answers.answers.get
+    table = answers.answers
     shore_seas = numbered.shore_seas
     # (the armies next to a fleet picked out in C, or by a typed loop compiled: most units are
     # not; an army inland or a fleet has no seas)
@@ -789,8 +827,8 @@ def _plan_convoys(variant: Variant, codes: list[int], numbered: _UnitPlaces,
         while seas:  # the groups of the fleets next to the army, joined
             low = seas & -seas
             seas ^= low
-            found = groups.get(low.bit_length() - 1)
-            if found is None:  # a group not met yet: every fleet joined to this one
+            found = groups[low.bit_length() - 1]
+            if not found:  # a group not met yet: every fleet joined to this one
                 found = frontier = low
                 while frontier:
                     near = 0
@@ -809,8 +847,7 @@ def _plan_convoys(variant: Variant, codes: list[int], numbered: _UnitPlaces,
             seas &= ~found
         prov_id = numbered.province[codes[index]]
         # (compiled, ``get`` on the table is read directly: see _list_movement)
-        answer = (answers.answers.get((prov_id, group)) if _TYPED_LOOPS
-                  else answers_get((prov_id, group)))
+        answer = table.get((prov_id, group))
         if answer is None:
             answer = answers.answer(numbered, prov_id, group)
         reach, by_convoy = answer.reach, answer.by_convoy
@@ -867,7 +904,7 @@ def _with_slots(made: _Made, head: tuple[Order, ...], into: list[list[object]],
     if rows is None:
         rows = made.made_rows()
     key_at = numbered.key_at
-    has_spared = bool(spared)
+    has_spared = len(spared) != 0  # (compiled, a size read: ``bool()`` is a generic call)
     # (what a fleet spares are supports of moves by convoy, whose keys have the slots after
     # the map's own: only those are looked for in ``spared``)
     by_convoy_from = numbered.by_convoy_from
@@ -890,7 +927,7 @@ def _with_slots(made: _Made, head: tuple[Order, ...], into: list[list[object]],
                 continue
             orders.append(support)
     if tail:
-        orders += tail
+        orders.extend(tail)  # (compiled, a list call: ``+=`` is the generic in-place add)
     return cast(tuple[Order, ...], tuple(orders))
 
 
@@ -899,12 +936,15 @@ _OWN: Final = object()
 
 
 def _slot_support(made: _Made, row: list[object], slot: int, key: object) -> object:
-    """The support by ``made``'s unit of support key ``key`` (or :data:`_OWN` for one of its
-    own moves), made if new (kept in ``made.supports``, as the other paths read it) and put
-    in ``row`` at ``slot``."""
+    """The support by ``made``'s unit of support key ``key`` (not one of its own moves), made
+    if new (kept in ``made.supports``, as the other paths read it) and put in ``row`` at
+    ``slot``."""
+    # (its own moves' slots are :data:`_OWN` in the row from the start, :meth:`_Made.made_rows`:
+    # a slot still None is some other unit's, whose support may have been made by the other
+    # paths, the facade's parts, already)
     support: object = made.supports.get(key)
     if support is None:
-        support = _OWN if key in made.supports else _new_support(made, key)
+        support = _new_support(made, key)
     row[slot] = support
     return support
 
@@ -916,7 +956,7 @@ listing's hot loops take the idiom each build runs fastest (:func:`_with_slots`)
 
 def _find_movement_listing(position: Position) -> dict[str, dict[str, tuple[Order, ...]]]:
     """Every power's movement orders (:func:`_list_movement` of the variant's powers)."""
-    return _list_movement(position, frozenset(position.variant.power_ids))
+    return _list_movement(position, _unit_places(position.variant).all_powers)
 
 
 def _list_movement(position: Position, powers: frozenset[str],
@@ -943,12 +983,11 @@ def _list_movement(position: Position, powers: frozenset[str],
     codes = [(fleet_code if unit.type is _FLEET else army_code)[unit.location]
              for unit in unit_list]
     plan = _plan_convoys(variant, codes, numbered)
-    hooks = variant.hooks
-    veto = hooks.order_veto if type(hooks).order_veto is not VariantHooks.order_veto else None
+    veto = variant.hooks.order_veto if numbered.vetoes else None
     # the orders of the variant's own kinds, per power (none in most variants)
-    extras: dict[str, dict[str, tuple[Order, ...]]] | None = {} if variant.kinds else None
-    if parts is not None and (extras is not None or veto is not None
-                              or empty_convoys(position) is not None):
+    extras: dict[str, dict[str, tuple[Order, ...]]] | None = {} if numbered.has_kinds else None
+    convoys_empty = numbered.may_convoy_empty and empty_convoys(position) is not None
+    if parts is not None and (extras is not None or veto is not None or convoys_empty):
         parts = None  # (its listing is not made of parts alone)
     # (a list per province: looked up by index, the listing costs some 6% less than with a
     # dictionary of the provinces acted on; the empty lists cost about 2 us a phase on the
@@ -995,8 +1034,10 @@ def _list_movement(position: Position, powers: frozenset[str],
     # variant does not name; its orders by location, put in ``out`` when its first unit is
     # listed, so that ``out`` has the powers with units in the order met): one look-up a unit
     # where a test of ``powers``, the row's and ``out``'s look-ups were three.
-    per_power: dict[str, tuple[list[object] | None, dict[str, tuple[Order, ...]]]] = {
-        power: (made_keys.get(power), {}) for power in powers}
+    per_power: dict[str, tuple[list[object] | None, dict[str, tuple[Order, ...]]]] = (
+        {power: (row, {}) for power, row in numbered.power_rows}
+        if powers is numbered.all_powers  # (every power of the variant: its rows in a tuple)
+        else {power: (made_keys.get(power), {}) for power in powers})
     # (the units by a plain loop and their codes by a counter: compiled, a loop over a list
     # is a C loop, where ``zip`` is a generic iterator making a tuple a unit)
     index = -1
@@ -1075,13 +1116,13 @@ def _list_movement(position: Position, powers: frozenset[str],
         if not by_location:
             out[power] = by_location
         by_location[made.loc] = orders
-    if empty_convoys(position) is not None:
+    if convoys_empty:
         for power in list(out):
             _add_empty_convoys(position, power, out[power])
     return out
 
 
-_movement_listing: CacheSlot[Position, dict[str, dict[str, tuple[Order, ...]]]] = CacheSlot(
+_movement_listing: Final[CacheSlot[Position, dict[str, dict[str, tuple[Order, ...]]]]] = CacheSlot(
     "movement listing", _find_movement_listing)
 """Every power's movement orders (:func:`_find_movement_listing`), once per position (one
 entry per power of the variant with units)."""
@@ -1138,7 +1179,7 @@ Python call, some 300 ns more)."""
 
 def _find_movement_parts(position: Position) -> dict[str, dict[str, UnitParts]] | None:
     parts: defaultdict[str, dict[str, UnitParts]] = defaultdict(dict)
-    listing = _list_movement(position, frozenset(position.variant.power_ids), parts)
+    listing = _list_movement(position, _unit_places(position.variant).all_powers, parts)
     if listing:  # (a listing not made of parts alone: its orders were listed instead)
         if _movement_listing.peek(position) is None:
             _movement_listing.put(position, listing)
@@ -1146,7 +1187,7 @@ def _find_movement_parts(position: Position) -> dict[str, dict[str, UnitParts]] 
     return dict(parts)
 
 
-_movement_parts: CacheSlot[Position, dict[str, dict[str, UnitParts]] | None] = CacheSlot(
+_movement_parts: Final[CacheSlot[Position, dict[str, dict[str, UnitParts]] | None]] = CacheSlot(
     "movement listing in parts", _find_movement_parts)
 """Every power's :class:`UnitParts` (:func:`movement_parts`), once per position."""
 
@@ -1458,7 +1499,7 @@ the number of locations on a bigger map): (unit code, power) of the units on the
 boards of the games being played (a classical board has 34 units at most; every place a unit
 could stand, times the powers, is some 1,100). Up to some 20 KB each."""
 
-_made_of: CacheSlot[Variant, Bounded[object, _Made]] = CacheSlot(
+_made_of: Final[CacheSlot[Variant, Bounded[object, _Made]]] = CacheSlot(
     "listed order values", _no_made)
 """(unit code (:class:`_UnitPlaces`), power), by its key (:func:`_made_key`) -> :class:`_Made`,
 bounded by :data:`_MAX_MADE`. A unit whose entry was dropped gets its order values made again: equal
@@ -1540,7 +1581,7 @@ def _find_empty_convoy_moves(position: Position) -> dict[str, _EmptyConvoyMoves]
     return out
 
 
-_empty_convoy_moves: CacheSlot[Position, dict[str, _EmptyConvoyMoves]] = CacheSlot(
+_empty_convoy_moves: Final[CacheSlot[Position, dict[str, _EmptyConvoyMoves]]] = CacheSlot(
     "moves by convoy through empty seas", _find_empty_convoy_moves)
 """Each army's moves by convoy through empty seas, once per position."""
 

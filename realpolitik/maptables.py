@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
+from typing import Final
 
 from realpolitik.caches import Bounded, CacheSlot
 from realpolitik.geography import Map, Terrain, UnitType, province_of
@@ -27,7 +28,7 @@ ConvoyReach = tuple[frozenset[str], tuple[tuple[str, Mover, int], ...],
 """What an army on a coast can do by convoy: the coastal provinces it could reach; (province,
 move, the move's :meth:`MapTables.support_key`) for each such move to a province not next to it
 by land; and (fleet, the (army province, destination) pairs the fleet is needed for on some
-route with no fleet to spare)."""
+route with no fleet to spare, each once, sorted by destination)."""
 
 _MAX_CONVOY_ANSWERS = 1024
 """How many answers :meth:`MapTables.convoy_reach` keeps (a few KB each: a few MB at most).
@@ -294,19 +295,84 @@ class MapTables:
         known = self._convoy_reach.get(key)
         if known is not None:
             return known
-        reach = self.convoy_reachable(origin, group)
+        # (on masks, the names made only for the answer: the searches by name made a set or
+        # two per step)
+        convoy_bit = self._convoy_bit
+        at_sea = 0
+        for fleet in group:
+            at_sea |= convoy_bit.get(fleet, 0)
+        names = self.provinces
+        shores = self.convoy_reach_mask(origin, at_sea)
+        reached = sorted(_names_of(names, shores))
+        reach = frozenset(reached)
         land = self.army_adj.get(origin, frozenset())
-        movers = tuple((dest, mover, self.support_key(mover))
-                       for dest, mover in ((dest, (origin, dest, UnitType.ARMY, origin))
-                                           for dest in sorted(reach) if dest not in land))
-        needed: dict[str, list[tuple[str, str]]] = {}
-        if reach:
-            for chain, ends in self.minimal_routes(origin, group):
-                for fleet in chain:
-                    needed.setdefault(fleet, []).extend((origin, dest) for dest in ends)
-        known = self._convoy_reach[key] = (
-            reach, movers, tuple((fleet, tuple(pairs)) for fleet, pairs in needed.items()))
+        movers = tuple([(dest, mover, self.support_key(mover))
+                        for dest, mover in [(dest, (origin, dest, UnitType.ARMY, origin))
+                                            for dest in reached if dest not in land]])
+        needed: list[tuple[str, tuple[tuple[str, str], ...]]] = []
+        if shores:
+            # (a fleet's destinations are among the shores reached: picked from their sorted
+            # names by bit, not named and sorted again for every fleet)
+            bits = [(dest, self._province_bit[dest]) for dest in reached]
+            for index, ends in self.needed_fleets(origin, at_sea).items():
+                needed.append((names[index], tuple([
+                    (origin, dest) for dest, bit in bits if ends & bit])))
+        known = self._convoy_reach[key] = (reach, movers, tuple(needed))
         return known
+
+    def needed_fleets(self, origin: str, fleets: int) -> dict[int, int]:
+        """:meth:`minimal_routes` of an army in ``origin`` on masks (``fleets``: the mask of the
+        provinces holding a fleet, bit ``k`` for ``provinces[k]``; only convoy spaces are
+        stepped on): the index of each fleet on some route with no fleet to spare -> the mask
+        of the destinations it is on such a route to. Up to 10,000 routes are walked, as
+        :meth:`minimal_routes` returns."""
+        needed: dict[int, int] = {}
+        origin_bit = self._province_bit.get(origin)
+        if origin_bit is None or origin not in self.shores:
+            return needed
+        origin_seas = self._shore_seas_mask.get(origin, 0) & fleets
+        seas = origin_seas
+        routes = 0
+        while seas:  # (each first fleet in turn: the answer is a union, in any order)
+            first = seas & -seas
+            seas ^= first
+            routes = self._walk_needed([first.bit_length() - 1], first, 0, 0, fleets,
+                                       origin_seas, origin_bit, needed, routes)
+        return needed
+
+    def _walk_needed(self, chain: list[int], in_chain: int, earlier_shores: int, earlier: int,
+                     fleets: int, barred: int, origin_bit: int, needed: dict[int, int],
+                     routes: int) -> int:
+        """One step of :meth:`needed_fleets` (a method, not a closure: compiled, a native
+        call): the chain ``chain`` (indices; ``in_chain`` its mask, ``earlier`` the mask of
+        all but its last space, ``earlier_shores`` the shores those touch) and the chains that
+        extend it, as :meth:`minimal_routes` walks them; how many routes were found so far."""
+        if routes >= 10_000:
+            return routes
+        last = chain[-1]
+        last_shores = self._convoy_shores_mask[last]
+        ends = last_shores & ~earlier_shores & ~origin_bit
+        if ends:
+            routes += 1
+            for index in chain:
+                needed[index] = needed.get(index, 0) | ends
+        covered = earlier_shores | last_shores
+        with_last = earlier | 1 << last
+        near_mask = self._convoy_near_mask
+        # (a fleet on the chain or next to the origin (``barred``) is never the next step; nor
+        # one that touches the chain but its last space: an induced path)
+        steps = near_mask[last] & fleets & ~in_chain & ~barred
+        while steps:
+            bit = steps & -steps
+            steps ^= bit
+            nxt = bit.bit_length() - 1
+            if near_mask[nxt] & earlier:
+                continue
+            chain.append(nxt)
+            routes = self._walk_needed(chain, in_chain | bit, covered, with_last, fleets,
+                                       barred, origin_bit, needed, routes)
+            chain.pop()
+        return routes
 
     def convoy_reachable(self, origin: str, fleets: Iterable[str], without: str = "",
                          ) -> frozenset[str]:
@@ -452,10 +518,20 @@ class MapTables:
         return out
 
 
+def _names_of(names: tuple[str, ...], mask: int) -> list[str]:
+    """The names of the provinces in ``mask`` (bit ``k``: ``names[k]``), lowest first."""
+    found: list[str] = []
+    while mask:
+        bit = mask & -mask
+        mask ^= bit
+        found.append(names[bit.bit_length() - 1])
+    return found
+
+
 def _build_tables(variant: Variant) -> MapTables:
     return MapTables(variant.map, variant.hooks.convoy_spaces(variant))
 
 
-tables_for: CacheSlot[Variant, MapTables] = CacheSlot("map tables", _build_tables)
+tables_for: Final[CacheSlot[Variant, MapTables]] = CacheSlot("map tables", _build_tables)
 """``tables_for(variant)``: the :class:`MapTables` of a variant, built on first use and kept in
 ``variant.caches`` (one per variant; its convoy answers are :class:`Bounded` tables)."""
