@@ -22,11 +22,11 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Final
 
-from realpolitik.compiling import Reduced, made_again
+from realpolitik.compiling import Reduced, is_compiled, made_again
 from realpolitik.errors import VariantError
-from realpolitik.slots import slot_setter
+from realpolitik.slots import filling_class
 from realpolitik.variant_rules import TomlLines
 
 __all__ = [
@@ -176,19 +176,30 @@ class CalendarSeason:
         return made_again(self)
 
 
+def _compiled() -> bool:
+    """(Only its type counts: see :func:`~realpolitik.compiling.is_compiled`.)"""
+    return True
+
+
+_NATIVE_WRITES: Final[bool] = is_compiled(_compiled)
+"""True where this module is compiled: its classes are native, and writes to their fields are
+stores into the C struct, which a frozen dataclass's ``__setattr__`` does not see. Interpreted,
+:func:`made_phase` makes its phase as :data:`_PHASE_FILLING`, writes it by plain stores and then
+gives it its own class."""
+
 _new_phase = Phase.__new__
-_set_phase_season = slot_setter(Phase, "season")
-_set_phase_year = slot_setter(Phase, "year")
-_set_phase_type = slot_setter(Phase, "type")
+_PHASE_FILLING: Final[type[Phase]] = Phase if _NATIVE_WRITES else filling_class(Phase)
 
 
 def made_phase(code: str, year: int, kind: PhaseType) -> Phase:
     """``Phase(code, year, kind)``, made without the frozen dataclass's ``__init__`` (the game
     walks the year's phases after every phase it plays): every field set as it would be."""
-    phase: Phase = _new_phase(Phase)
-    _set_phase_season(phase, _CLASSICAL_SEASONS.get(code, code))
-    _set_phase_year(phase, year)
-    _set_phase_type(phase, kind)
+    phase: Phase = _new_phase(_PHASE_FILLING)
+    phase.season = _CLASSICAL_SEASONS.get(code, code)  # type: ignore[misc]
+    phase.year = year  # type: ignore[misc]
+    phase.type = kind  # type: ignore[misc]
+    if not _NATIVE_WRITES:
+        phase.__class__ = Phase
     return phase
 
 

@@ -16,12 +16,13 @@ from enum import StrEnum
 from functools import partial
 from itertools import filterfalse, repeat
 from operator import is_
+from typing import Final
 
 from realpolitik.adjudication import adjudicate
 from realpolitik.adjudication.outcomes import Resolution
 from realpolitik.adjudication.retreats import draws_retreats, unordered_retreats
 from realpolitik.caches import CacheSlot
-from realpolitik.compiling import Reduced, made_again
+from realpolitik.compiling import Reduced, is_compiled, made_again
 from realpolitik.errors import GameError
 from realpolitik.hooks import VariantHooks, annihilated_units
 from realpolitik.kinds import OrderKind, Spending
@@ -49,7 +50,7 @@ from realpolitik.phases import next_position as _next_position
 from realpolitik.position import Phase, PhaseType, Position
 from realpolitik.recorded import spanned_orders
 from realpolitik.rules import Edition, Rules, rules_for
-from realpolitik.slots import slot_setter
+from realpolitik.slots import filling_class
 from realpolitik.variant import Setup, Variant, load_variant
 from realpolitik.winter import adjustments
 from realpolitik.writing import place_writer
@@ -226,27 +227,36 @@ class PhaseRecord:
         return made_again(self)
 
 
+def _compiled() -> bool:
+    """(Only its type counts: see :func:`~realpolitik.compiling.is_compiled`.)"""
+    return True
+
+
+_NATIVE_WRITES: Final[bool] = is_compiled(_compiled)
+"""True where this module is compiled: a frozen dataclass's fields are then written natively
+(stores into its C struct, which its ``__setattr__`` does not see); interpreted, a record is
+made as :data:`_RECORD_FILLING` (``slots.filling_class``), written by plain stores and given
+its own class."""
+
 _new_record = PhaseRecord.__new__
-_set_record_position = slot_setter(PhaseRecord, "position")
-_set_record_orders = slot_setter(PhaseRecord, "orders")
-_set_record_resolution = slot_setter(PhaseRecord, "resolution")
-_set_record_civil_disorder = slot_setter(PhaseRecord, "civil_disorder")
-_set_record_notes = slot_setter(PhaseRecord, "notes")
-_set_record_events = slot_setter(PhaseRecord, "events")
+_RECORD_FILLING: Final[type[PhaseRecord]] = (PhaseRecord if _NATIVE_WRITES
+                                             else filling_class(PhaseRecord))
 
 
 def _made_record(position: Position, orders: Mapping[str, tuple[SubmittedOrder, ...]],
                  resolution: Resolution, civil_disorder: tuple[str, ...],
                  notes: tuple[str, ...], events: tuple[str, ...]) -> PhaseRecord:
     """``PhaseRecord(position, orders, ...)``, made without the frozen dataclass's
-    ``__init__`` (about half its cost; one a phase): every field set, as it would be."""
-    record: PhaseRecord = _new_record(PhaseRecord)
-    _set_record_position(record, position)
-    _set_record_orders(record, orders)
-    _set_record_resolution(record, resolution)
-    _set_record_civil_disorder(record, civil_disorder)
-    _set_record_notes(record, notes)
-    _set_record_events(record, events)
+    ``__init__`` (one a phase): every field set, as it would be."""
+    record: PhaseRecord = _new_record(_RECORD_FILLING)
+    record.position = position  # type: ignore[misc]
+    record.orders = orders  # type: ignore[misc]
+    record.resolution = resolution  # type: ignore[misc]
+    record.civil_disorder = civil_disorder  # type: ignore[misc]
+    record.notes = notes  # type: ignore[misc]
+    record.events = events  # type: ignore[misc]
+    if not _NATIVE_WRITES:
+        record.__class__ = PhaseRecord
     return record
 
 

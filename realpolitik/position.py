@@ -7,17 +7,17 @@ import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TypeVar
+from typing import Final, TypeVar
 
 from realpolitik.caches import Caches, CacheSlot
 from realpolitik.calendar import Phase as Phase
 from realpolitik.calendar import PhaseType as PhaseType
 from realpolitik.calendar import Season as Season
-from realpolitik.compiling import Reduced, made_again
+from realpolitik.compiling import Reduced, is_compiled, made_again
 from realpolitik.errors import RealpolitikError
 from realpolitik.geography import UnitType, province_of
 from realpolitik.hooks import NO_STATE, VariantState
-from realpolitik.slots import slot_setter
+from realpolitik.slots import filling_class, slot_setter
 from realpolitik.variant import Variant
 from realpolitik.variant_rules import NEUTRAL
 
@@ -270,19 +270,23 @@ class Position:
         the engine never changes the dictionaries behind them. A position is made every
         phase, so this skips the dataclass constructor.
         """
-        made: Position = _new_position(Position)
-        _set_variant(made, self.variant)
-        _set_phase(made, self.phase if phase is None else phase)
+        # (made as the filling class, written by plain stores and then given its own class;
+        # compiled, the stores are native and the class is the position's own)
+        made: Position = _new_position(_POSITION_FILLING)
+        made.variant = self.variant  # type: ignore[misc]
+        made.phase = self.phase if phase is None else phase  # type: ignore[misc]
         # (a read-only mapping is shared, as _read_only does: tested here, not called)
-        _set_units(made, self.units if units is None else units
-                   if type(units) is MappingProxyType else _read_only(units))
-        _set_centers(made, self.centers if centers is None else centers
-                     if type(centers) is MappingProxyType else _read_only(centers))
-        _set_dislodged(made, self.dislodged if dislodged is None else dislodged)
-        _set_standoffs(made, self.standoffs if standoffs is None else standoffs)
-        _set_state(made, self.state if state is None else state)
-        _set_key(made, None)
-        _set_caches(made, Caches())
+        made.units = (self.units if units is None else units  # type: ignore[misc]
+                      if type(units) is MappingProxyType else _read_only(units))
+        made.centers = (self.centers if centers is None else centers  # type: ignore[misc]
+                        if type(centers) is MappingProxyType else _read_only(centers))
+        made.dislodged = self.dislodged if dislodged is None else dislodged  # type: ignore[misc]
+        made.standoffs = self.standoffs if standoffs is None else standoffs  # type: ignore[misc]
+        made.state = self.state if state is None else state  # type: ignore[misc]
+        made._key = None  # type: ignore[misc]
+        made.caches = Caches()  # type: ignore[misc]
+        if not _NATIVE_WRITES:
+            made.__class__ = Position
         return made
 
     def __repr__(self) -> str:
@@ -290,16 +294,22 @@ class Position:
         return f"<Position {self.phase} [{units}]>"
 
 
+def _compiled() -> bool:
+    """(Only its type counts: see :func:`~realpolitik.compiling.is_compiled`.)"""
+    return True
+
+
+_NATIVE_WRITES: Final[bool] = is_compiled(_compiled)
+"""True where this module is compiled: its classes are native, and writes to their fields are
+stores into the C struct, which a frozen dataclass's ``__setattr__`` does not see. Interpreted,
+:meth:`Position.replace` makes its position as :data:`_POSITION_FILLING`, writes it by plain
+stores (a call of a slot's descriptor each cost some ten times more) and then gives it its own
+class."""
+
 _new_position = Position.__new__
-_set_variant = slot_setter(Position, "variant")
-_set_phase = slot_setter(Position, "phase")
-_set_units = slot_setter(Position, "units")
-_set_centers = slot_setter(Position, "centers")
-_set_dislodged = slot_setter(Position, "dislodged")
-_set_standoffs = slot_setter(Position, "standoffs")
-_set_state = slot_setter(Position, "state")
+_POSITION_FILLING: Final[type[Position]] = (Position if _NATIVE_WRITES
+                                            else filling_class(Position))
 _set_key = slot_setter(Position, "_key")
-_set_caches = slot_setter(Position, "caches")
 
 
 def same_powers(before: Position, after: Position) -> None:

@@ -19,7 +19,13 @@ from functools import partial
 from types import MappingProxyType
 from typing import TypeVar
 
-from realpolitik.adjudication.outcomes import OrderResult, Outcome, Resolution, Result
+from realpolitik.adjudication.outcomes import (
+    OrderResult,
+    Outcome,
+    Resolution,
+    Result,
+    made_resolution,
+)
 from realpolitik.adjudication.setup import Entry, in_sorted_order, unit_values
 from realpolitik.geography import UnitType, province_of
 from realpolitik.hooks import VariantHooks
@@ -349,9 +355,8 @@ def _after_winter(position: Position, rules: Rules, counts: Mapping[str, int],
         for p in sorted(units):
             in_order[p] = units[p]
         board = MappingProxyType(in_order)
-    # (positional: a class called with keywords builds a dictionary of them first)
-    return Resolution(position.phase, results, board, (), _NO_OPTIONS, _NO_STANDOFFS,
-                      tuple(disorder) if disorder else ())
+    return made_resolution(position.phase, results, board, (), _NO_OPTIONS, _NO_STANDOFFS,
+                           tuple(disorder) if disorder else ())
 
 
 def _spend(position: Position, power: str, mine: list[Entry], count: int) -> int:

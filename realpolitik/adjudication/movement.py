@@ -37,7 +37,14 @@ from realpolitik.adjudication.equations import (
     fleets_on_routes,
 )
 from realpolitik.adjudication.explain import and_list, versus
-from realpolitik.adjudication.outcomes import Detail, OrderResult, Outcome, Resolution, Result
+from realpolitik.adjudication.outcomes import (
+    Detail,
+    OrderResult,
+    Outcome,
+    Resolution,
+    Result,
+    made_resolution,
+)
 from realpolitik.adjudication.resolver import Resolver
 from realpolitik.adjudication.setup import (
     Accepted,
@@ -483,8 +490,9 @@ class _Decided:
         after = MappingProxyType(new_units)
         if b.contested and not dislodged:
             record.units_after = after
-            return Resolution(position.phase, record, after, (), options, record)
-        return Resolution(position.phase, record, after, tuple(dislodged), options, standoffs)
+            return made_resolution(position.phase, record, after, (), options, record)
+        return made_resolution(position.phase, record, after, tuple(dislodged), options,
+                               standoffs)
 
     def standoffs(self, new_units: Mapping[str, Unit]) -> frozenset[str]:
         """Provinces left empty where a move bounced off another move's prevent strength."""

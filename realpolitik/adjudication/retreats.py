@@ -17,7 +17,13 @@ from functools import partial
 from types import MappingProxyType
 
 from realpolitik.adjudication.explain import and_list
-from realpolitik.adjudication.outcomes import OrderResult, Outcome, Resolution, Result
+from realpolitik.adjudication.outcomes import (
+    OrderResult,
+    Outcome,
+    Resolution,
+    Result,
+    made_resolution,
+)
 from realpolitik.adjudication.setup import Entry, in_sorted_order
 from realpolitik.geography import province_of
 from realpolitik.hooks import VariantHooks
@@ -149,11 +155,10 @@ def adjudicate_retreats(position: Position, orders: Iterable[Order], rules: Rule
         for p in sorted(units):
             in_order[p] = units[p]
         board = MappingProxyType(in_order)
-    # (positional: a class called with keywords builds a dictionary of them first)
-    return Resolution(position.phase,
-                      partial(_results, tuple(entries), chosen, going, drawn,
-                              place_writer(position.variant)),
-                      board)
+    return made_resolution(position.phase,
+                           partial(_results, tuple(entries), chosen, going, drawn,
+                                   place_writer(position.variant)),
+                           board)
 
 
 def _results(entries: tuple[Entry, ...], chosen: Mapping[int, Entry],
