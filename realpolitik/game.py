@@ -981,8 +981,12 @@ class Game:
         pending = self._pending
         steps = self._steps_now()
         expected = self._powers_now()[1]
-        disorder = () if all(map(pending.__contains__, expected)) \
-            else tuple(filterfalse(pending.__contains__, expected))  # (no generator's cell)
+        # (a loop: cheaper than all() over a map of a bound method, in both builds)
+        disorder: tuple[str, ...] = ()
+        for power in expected:
+            if power not in pending:
+                disorder = tuple(filterfalse(pending.__contains__, expected))  # (no cell)
+                break
         kind = position.phase.type
         if disorder and kind is _MOVEMENT:
             self.civil_disorder.update(disorder)
