@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-__all__ = ["filling_class", "set_class", "slot_setter"]
+__all__ = ["filling_class", "set_class", "set_fields", "slot_setter"]
 
 _T = TypeVar("_T")
 
@@ -55,3 +55,11 @@ def filling_class(cls: type[_T]) -> type[_T]:
 set_class: Callable[[object, type], None] = object.__dict__["__class__"].__set__
 """``set_class(value, cls)``: ``value.__class__ = cls`` where the class of ``value`` refuses
 assignment (an ``__init__`` switching its instance to a :func:`filling_class` and back)."""
+
+
+def set_fields(value: object, names: tuple[str, ...], fields: tuple[object, ...]) -> None:
+    """Set the slots ``names`` of ``value`` to ``fields`` one by one, bypassing frozenness: the
+    way for an instance of a subclass, whose layout the :func:`filling_class` of its base may
+    not share (a class switch would fail, or would drop the subclass)."""
+    for name, field in zip(names, fields, strict=True):
+        object.__setattr__(value, name, field)

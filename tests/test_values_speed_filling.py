@@ -14,6 +14,7 @@ from dataclasses import FrozenInstanceError
 
 import pytest
 
+from realpolitik.adjudication import outcomes
 from realpolitik.adjudication.outcomes import OrderResult, Resolution, made_resolution
 from realpolitik.calendar import Phase
 from realpolitik.game import Game, PhaseRecord
@@ -166,3 +167,34 @@ def test_records_are_the_constructors() -> None:
         assert copy.deepcopy(record) == record and pickle.loads(pickle.dumps(record)) == record
         _refuses_changes(record, ("position", "orders", "resolution", "civil_disorder",
                                   "notes", "events"))
+
+
+_COMPILED = (outcomes.__file__ or "").endswith((".so", ".pyd"))
+
+
+@pytest.mark.skipif(_COMPILED, reason="a class compiled by mypyc takes no subclass in Python")
+def test_subclasses_keep_their_class_and_fields(
+        played: list[tuple[Position, Resolution]]) -> None:
+    """A subclass's instance (its own slots or its own dictionary) is not switched to the
+    filling class and back: it keeps its class, with every field set as the base's are."""
+
+    class TaggedResolution(Resolution):
+        __slots__ = ("tag",)
+
+    class NotedResult(OrderResult):  # (an instance dictionary of its own)
+        pass
+
+    for _, resolution in played[:4]:
+        tagged = TaggedResolution(resolution.phase, resolution.results, resolution.units,
+                                  resolution.dislodged, resolution.retreat_options,
+                                  resolution.standoffs, resolution.civil_disorder)
+        assert type(tagged) is TaggedResolution
+        assert (tagged.phase, tagged.results, tagged.units, tagged.standoffs) == (
+            resolution.phase, resolution.results, resolution.units, resolution.standoffs)
+        _refuses_changes(tagged, ("phase", "units"))
+        for r in resolution.results[:2]:
+            noted = NotedResult(r.order, r.power, r.result, r.outcome, r.reason, r.by,
+                                r.strength, r.opposed_by, r.illegal_reason)
+            assert type(noted) is NotedResult
+            assert (noted.order, noted.outcome, noted.reason, noted.by) == (
+                r.order, r.outcome, r.reason, r.by)

@@ -11,7 +11,7 @@ from typing import Final, Protocol, cast
 from realpolitik.compiling import is_compiled
 from realpolitik.orders import Order
 from realpolitik.position import DislodgedUnit, Phase, Unit
-from realpolitik.slots import filling_class, set_class, slot_setter
+from realpolitik.slots import filling_class, set_class, set_fields, slot_setter
 
 
 class Result(StrEnum):
@@ -137,15 +137,20 @@ class OrderResult:
     ) -> None:
         # (the class's own __setattr__ refuses: compiled, its methods' writes are native
         # stores; interpreted, the value is filled as its filling class, see Resolution)
+        detail = explain if explain is not None else (reason, tuple(by), strength, opposed_by)
         if not _NATIVE_WRITES:
+            if type(self) is not OrderResult:  # (a subclass's layout may not be the filling's)
+                set_fields(self, ("order", "power", "result", "outcome", "illegal_reason",
+                                  "_detail", "_index"),
+                           (order, power, result, outcome, illegal_reason, detail, -1))
+                return
             set_class(self, _RESULT_FILLING)
         self.order = order
         self.power = power
         self.result = result
         self.outcome = outcome
         self.illegal_reason = illegal_reason
-        self._detail = explain if explain is not None else (reason, tuple(by), strength,
-                                                            opposed_by)
+        self._detail = detail
         self._index = -1
         if not _NATIVE_WRITES:
             self.__class__ = OrderResult
@@ -316,6 +321,12 @@ class Resolution:
         # stores; interpreted, the value is switched to its filling class, which takes plain
         # stores, and back: some 1,800 instructions against 4,800 for a slot setter a field)
         if not _NATIVE_WRITES:
+            if type(self) is not Resolution:  # (a subclass's layout may not be the filling's)
+                set_fields(self, ("phase", "_results", "units", "dislodged", "retreat_options",
+                                  "_standoffs", "civil_disorder"),
+                           (phase, results, units, dislodged, retreat_options, standoffs,
+                            civil_disorder))
+                return
             set_class(self, _RESOLUTION_FILLING)
         self.phase = phase
         self._results = results
