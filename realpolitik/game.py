@@ -65,8 +65,8 @@ from realpolitik.writing import place_writer
 
 # (an enum member read through its class goes through the metaclass, some hundred instructions
 # each time: the phase types every phase asks are read once here)
-_MOVEMENT = PhaseType.MOVEMENT
-_RETREATS = PhaseType.RETREATS
+_MOVEMENT: Final = PhaseType.MOVEMENT
+_RETREATS: Final = PhaseType.RETREATS
 
 
 class EndKind(StrEnum):
@@ -246,7 +246,7 @@ _NATIVE_WRITES: Final[bool] = is_compiled(_compiled)
 made as :data:`_RECORD_FILLING` (``slots.filling_class``), written by plain stores and given
 its own class."""
 
-_new_record = PhaseRecord.__new__
+_new_record: Final = PhaseRecord.__new__
 _RECORD_FILLING: Final[type[PhaseRecord]] = (PhaseRecord if _NATIVE_WRITES
                                              else filling_class(PhaseRecord))
 
