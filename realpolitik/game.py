@@ -630,17 +630,18 @@ class Game:
         # (each unit's parts read as a plain tuple: compiled, a value typed as the nine-field
         # UnitParts is unboxed field by field, its types checked, each time it is read)
         units: Mapping[str, tuple[Any, ...]] | None = None
-        if position.phase.type is PhaseType.MOVEMENT and len(orders) == len(support_keys):
+        if position.phase.type is _MOVEMENT and len(orders) == len(support_keys):
             self._check_can_order(power)
             parts = movement_parts(position)
             units = None if parts is None else parts.get(power)
         if units is None:
             return self.submit(power, orders)
         holds: Callable[[Order], bool] | None = None
+        unit_at = units.get
         for order, key in zip(orders, support_keys, strict=True):
             # (identity: the unit's own values, so listed now; a unit of another type or
             # power there lists other values)
-            unit = units.get(getattr(order, "location", ""))
+            unit = unit_at(getattr(order, "location", ""))
             if key is not None:
                 if unit is not None and key in unit[PART_SUPPORT_KEYS] \
                         and key not in unit[PART_SPARED] and unit[PART_SUPPORT_OF](key) is order:
