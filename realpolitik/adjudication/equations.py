@@ -184,11 +184,11 @@ class Board:
 
     def __init__(
         self,
-        units: Sequence[Unit],
+        units: list[Unit],
         orders: Iterable[Order],
         tables: MapTables,
         rules: Rules,
-        provinces: Sequence[str] | None = None,
+        provinces: list[str] | None = None,
         index: dict[str, int] | None = None,
         # (not keyword-only: a class called with keywords builds a dictionary of them first,
         # some 3k instructions a phase; the adjudicator passes them in this order)
@@ -244,14 +244,17 @@ class Board:
         self.blocks: list[int] = _NONE  # (a list of its own at the first block)
         """The units given an order of the variant's kind that blocks a crossing."""
         strengthened: dict[str, int] | None = None  # (the bonuses, when an order adds one)
-        province_at = tables.province_at  # the orders are legal: their locations are on the map
+        # (the orders are legal: their locations are on the map) (the tables are dictionaries:
+        # declared so here, the compiled build reads them natively, not through the generic
+        # protocol; a cast() would be a call a phase in the interpreter)
+        province_at: dict[str, str] = tables.province_at  # type: ignore[assignment]
         moves_into: dict[str, list[int]] = {}
         self.moves_into = moves_into
         """Province -> the units moving into it (ascending)."""
         contested: list[str] = []
         self.contested = contested
         """The provinces two or more units move into (where a stand-off may leave one empty)."""
-        army_adj = tables.army_adj
+        army_adj: dict[str, frozenset[str]] = tables.army_adj  # type: ignore[assignment]
         # Army moves with a convoy in sight, so far: by convoy, or to a province not next door
         # (the matching adds those a fleet is ordered to convoy).
         by_sea: list[int] = []

@@ -53,6 +53,7 @@ from realpolitik.adjudication.setup import (
     unit_values,
     void_result,
 )
+from realpolitik.compiling import is_compiled
 from realpolitik.geography import Map, UnitType, province_of
 from realpolitik.hooks import NO_MODIFIERS, MovementModifiers, VariantHooks
 from realpolitik.legality import retreat_options
@@ -200,8 +201,17 @@ def _units_of(position: Position) -> tuple[list[str], list[Unit], dict[str, int]
     # alone would cost 1.5k a call, and both sides have the board's length)
     index = cast("dict[str, int]", on_board.copy() if type(on_board) is MappingProxyType
                  else dict(on_board))
-    index.update(zip(provinces, range(len(provinces))))  # noqa: B905
+    if _TYPED_LOOPS:  # (compiled, a loop of native stores: a third of zip's generic steps)
+        for number, province in enumerate(provinces):
+            index[province] = number
+    else:
+        index.update(zip(provinces, range(len(provinces))))  # noqa: B905
     return provinces, units, index
+
+
+_TYPED_LOOPS: Final[bool] = is_compiled(_units_of)
+"""True where this module is compiled (its functions are then not Python functions): a hot
+step takes the idiom each build runs fastest (:func:`_units_of`)."""
 
 
 def _set_up(position: Position, rules: Rules, units: list[Unit], orders: Iterable[Order],
@@ -355,8 +365,8 @@ def _sure_rival(i: int, movers: list[int], route: list[int], opposite: list[int]
     return False
 
 
-def _surely_cut(i: int, k: int, attackers: list[int], units: Sequence[Unit],
-                prov: Sequence[str], dest: list[str], route: list[int],
+def _surely_cut(i: int, k: int, attackers: list[int], units: list[Unit],
+                prov: list[str], dest: list[str], route: list[int],
                 conditional: AbstractSet[int]) -> bool:
     """True if support or block ``i`` (of kind ``k``) is cut whatever else happens: a unit of
     another power attacks it over land, crossing nothing conditional, and not from where the
