@@ -641,8 +641,11 @@ class _Given(Bounded[str, "Order | None"]):
 
     def __missing__(self, text: str) -> Order | None:
         one_coast = self.one_coast
-        order = self.named.get(one_coast.get(text, text) if one_coast else text)
-        key: int | None = None
+        name = one_coast.get(text, text) if one_coast else text
+        order = self.named.get(name)
+        # (a support of a move to a coast is named when its string is made: its key is
+        # known all the same, so the engine finds it by its key, not in the whole listing)
+        key = self.texts.support_key.get(name)
         if order is None:  # (a support's string names its support when first given)
             texts = self.texts
             found = texts.support_found(self.power, text)
