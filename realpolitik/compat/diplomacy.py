@@ -810,10 +810,11 @@ class Game:
         up), else each order's string looked up by the order (:class:`ListingTexts`)."""
         possible: dict[str, list[str]] = self._no_orders.copy()
         kind = cache.position.phase.type
-        if kind is not PhaseType.MOVEMENT or self._over:
+        over = self._over  # (read once: two properties, each a Python call)
+        if kind is not PhaseType.MOVEMENT or over:
             for loc in self._upper_locations:
                 possible[loc] = []
-        if self._over:
+        if over:
             return possible
         game = self.realpolitik_game
         texts = self._texts
