@@ -463,7 +463,7 @@ class _Decided:
         before = position.units
         # (compiled, with units moved: the arrivals alone here, the next board then merged in
         # order from them and the board's own sorted lists, not copied, cut and sorted again)
-        merged = _TYPED_LOOPS and bool(went)
+        merged = bool(went) if _TYPED_LOOPS else False
         if merged:
             new_units: dict[str, Unit] = {}
         else:
