@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from itertools import compress, filterfalse, repeat
-from operator import is_, itemgetter
+from operator import is_
 from types import MappingProxyType
 from typing import Any, Final, NamedTuple, TypeVar, cast
 
@@ -867,9 +867,11 @@ def _plan_convoys(variant: Variant, codes: list[int], numbered: _UnitPlaces,
         prov = names[prov_id]
         plan.reach[prov] = reach
         plan.touched.add(prov)
-        # (compiled, ``update`` is a set call where ``|=`` is the generic in-place or, and the
-        # fleets' tuple is walked natively where a frozenset is walked by the generic iterator)
-        plan.touched.update(answer.fleet_list)
+        # (compiled, ``update`` is a set call where ``|=`` is the generic in-place or; given
+        # the frozenset, not the tuple, it merges the two sets' tables without iterating; the
+        # fleets' tuple is walked natively below, where a frozenset is walked by the generic
+        # iterator)
+        plan.touched.update(answer.fleets)
         source = (answer, prov, answer.group)
         sources, serials, serial = plan.sources, plan.serials, answer.serial
         for sea in answer.fleet_list:
@@ -895,8 +897,6 @@ _NO_KEYS: Final[list[object]] = []
 """The support keys the compiled listing joins for a unit when listing its orders: none (its
 typed loops read them from the table by province as they go). Never added to."""
 
-_first: Final = itemgetter(0)
-"""The first item of a pair (a sort key)."""
 
 
 def _with_slots(made: _Made, head: tuple[Order, ...], into: list[list[object]],
@@ -1262,7 +1262,10 @@ class _Supports(dict[object, Order | None]):
     __slots__ = ("made", "named")
 
     def __init__(self, made: _Made, named: list[Occupant | Mover], own: tuple[int, ...]) -> None:
-        super().__init__(dict.fromkeys(own))
+        # (its own moves set one by one: compiled, ``super().__init__(dict.fromkeys(own))`` is
+        # a proxy object, a generic method call and a dictionary more, each unit met)
+        for key in own:
+            self[key] = None
         self.made = made
         self.named = named
 
@@ -1470,14 +1473,16 @@ class _Made:
                 shares.append((army, share))
             # (the convoys in the order of their armies: each source names its own army, and
             # each share's convoys are sorted already)
-            shares.sort(key=_first)
-            spared: frozenset[int] = _NOTHING_SPARED
+            # (sorted as pairs: the armies differ, so their shares are never compared; a sort
+            # by key is a method call with keywords, compiled)
+            shares.sort()
+            spared: set[int] = set()
             listed: list[Convoy] = []
             for _, (share_spared, share_convoys) in shares:
                 if share_spared:
-                    spared = spared | share_spared
-                listed += share_convoys
-            part = (spared, tuple(listed))
+                    spared.update(share_spared)  # (compiled, a set call: ``|`` is generic)
+                listed.extend(share_convoys)
+            part = (frozenset(spared) if spared else _NOTHING_SPARED, tuple(listed))
         if len(self.convoy_parts) >= _MAX_HEADS:
             self.convoy_parts.clear()
         self.convoy_parts[key] = part
