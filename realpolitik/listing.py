@@ -498,7 +498,7 @@ class _UnitPlaces:
                  "may_convoy_empty",
                  "occupant_at", "moves_at", "fleet_bit", "shore_seas", "convoy_near",
                  "place_parts", "key_at", "slot_of", "occupant_slot_at", "moves_slot_at",
-                 "by_convoy_from")
+                 "by_convoy_from", "spare_table")
 
     def __init__(self, variant: Variant) -> None:
         tables = self.tables = tables_for(variant)
@@ -598,6 +598,11 @@ class _UnitPlaces:
             for moves in self.moves_at]
         """Code -> (province id, the slot there of its support key) of each move it can make
         without a convoy: :attr:`moves_at` by slot."""
+        self.spare_table: list[list[object]] | None = None
+        """The compiled listing's table of slots by province (:func:`_list_movement`), kept
+        from one listing to the next to be emptied and filled again, not made and freed (sized
+        by the map: a list per province, each holding the slots of one listing). Taken while
+        a listing fills it (None meanwhile): never handed to a caller."""
         self.by_convoy_from: list[int] = [len(keys) for keys in self.key_at]
         """Province id -> its first slot of a move by convoy's key (the map's own keys have
         the slots before: :meth:`slot` gives the keys of moves by convoy later, as met)."""
@@ -1006,9 +1011,21 @@ def _list_movement(position: Position, powers: frozenset[str],
     # dictionary of the provinces acted on; the empty lists cost about 2 us a phase on the
     # classical map and 80 us on one of 2,000 spaces, where the listing takes some 4 ms)
     # (over the names, not a range: compiled, a range's ints are boxed one by one)
-    into: list[list[object]] = [[] for _ in numbered.names]
     # (compiled, the keys by their slots in each province: :func:`_with_slots`)
     by_slot = _TYPED_LOOPS and parts is None
+    spare = numbered.spare_table if by_slot else None
+    into: list[list[object]]
+    if spare is None:
+        into = [[] for _ in numbered.names]
+    else:
+        # (the variant's spare table, taken: compiled, the read and the store are two native
+        # steps the interpreter cannot run anything between, so another thread listing a
+        # position of the variant meanwhile finds none and makes its own; emptied here, its
+        # lists are not made and freed again each phase, some 100 instructions each)
+        numbered.spare_table = None
+        into = spare
+        for province_slots in into:
+            province_slots.clear()
     # (plain loops over the codes: Python 3.11 runs ``into[p].append(k)`` as specialised
     # instructions, and mypyc compiles the loops over these lists and tuples to C loops)
     occupant_at = numbered.occupant_slot_at if by_slot else numbered.occupant_at
@@ -1131,6 +1148,8 @@ def _list_movement(position: Position, powers: frozenset[str],
         if not by_location:
             out[power] = by_location
         by_location[made.loc] = orders
+    if by_slot:
+        numbered.spare_table = into  # (for the next listing: only the slots of this one in it)
     if convoys_empty:
         for power in list(out):
             _add_empty_convoys(position, power, out[power])
