@@ -65,12 +65,12 @@ PHASE_TYPE_WORDS: Mapping[PhaseType, str] = MappingProxyType({
 })
 """Each phase type as ``[[seasons]]`` ``phases`` and phase names write it."""
 
-_CLASSICAL_SEASONS: dict[str, Season] = {s.value: s for s in Season}
+_CLASSICAL_SEASONS: Final[dict[str, Season]] = {s.value: s for s in Season}
 _PHASE_RE = re.compile(r"([A-Z]+)(\d{3,4})([MRA])")
-_CLASSICAL_ORDER: dict[str, int] = {Season.SPRING: 0, Season.FALL: 1, Season.WINTER: 2}
-_CLASSICAL_NAMES: dict[str, str] = {Season.SPRING: "Spring", Season.FALL: "Fall",
+_CLASSICAL_ORDER: Final[dict[str, int]] = {Season.SPRING: 0, Season.FALL: 1, Season.WINTER: 2}
+_CLASSICAL_NAMES: Final[dict[str, str]] = {Season.SPRING: "Spring", Season.FALL: "Fall",
                                     Season.WINTER: "Winter"}
-_TYPE_ORDER = {PhaseType.MOVEMENT: 0, PhaseType.RETREATS: 1, PhaseType.ADJUSTMENTS: 2}
+_TYPE_ORDER: Final = {PhaseType.MOVEMENT: 0, PhaseType.RETREATS: 1, PhaseType.ADJUSTMENTS: 2}
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,7 +187,7 @@ stores into the C struct, which a frozen dataclass's ``__setattr__`` does not se
 :func:`made_phase` makes its phase as :data:`_PHASE_FILLING`, writes it by plain stores and then
 gives it its own class."""
 
-_new_phase = Phase.__new__
+_new_phase: Final = Phase.__new__
 _PHASE_FILLING: Final[type[Phase]] = Phase if _NATIVE_WRITES else filling_class(Phase)
 
 

@@ -34,6 +34,7 @@ from realpolitik.legality import (
     normalize_order,
 )
 from realpolitik.listing import (
+    PART_CONVOYS,
     PART_HEAD,
     PART_SPARED,
     PART_SUPPORT_KEYS,
@@ -65,8 +66,8 @@ from realpolitik.writing import place_writer
 
 # (an enum member read through its class goes through the metaclass, some hundred instructions
 # each time: the phase types every phase asks are read once here)
-_MOVEMENT = PhaseType.MOVEMENT
-_RETREATS = PhaseType.RETREATS
+_MOVEMENT: Final = PhaseType.MOVEMENT
+_RETREATS: Final = PhaseType.RETREATS
 
 
 class EndKind(StrEnum):
@@ -246,7 +247,7 @@ _NATIVE_WRITES: Final[bool] = is_compiled(_compiled)
 made as :data:`_RECORD_FILLING` (``slots.filling_class``), written by plain stores and given
 its own class."""
 
-_new_record = PhaseRecord.__new__
+_new_record: Final = PhaseRecord.__new__
 _RECORD_FILLING: Final[type[PhaseRecord]] = (PhaseRecord if _NATIVE_WRITES
                                              else filling_class(PhaseRecord))
 
@@ -286,6 +287,10 @@ _Pending = tuple[tuple[SubmittedOrder, ...] | None, tuple[Order, ...] | None]
 
 _NO_ORDERS: _Pending = ((), None)
 """The orders of a power that gave none."""
+
+_TYPED_LOOPS: Final[bool] = is_compiled(_compiled)
+"""True where this module is compiled: a submit's loops over the orders take the idiom each
+build runs fastest (a native loop and direct calls compiled, ``map`` in C interpreted)."""
 
 
 class _Steps:
@@ -573,24 +578,17 @@ class Game:
         if isinstance(orders, str):
             sheet = parse_orders(orders, self._position, power=power)
             entries = tuple(_mark_replaced([self._entry(e) for e in sheet.entries]))
+        elif _TYPED_LOOPS:
+            entries, listed, kept_listed = self._given_values(power, tuple(orders))
         else:
             given = tuple(orders)
             is_listed = self._listed_orders(power).holds
-            all_listed = all(map(is_listed, given))
-            if not all_listed:
-                # (an order for another power or none is not listed for this one: its power
-                # is set, and it is looked for again)
-                given = tuple([o if o.power == power else with_power(o, power)
-                               for o in given])
-                all_listed = all(map(is_listed, given))
-            if all_listed:  # legal as they stand: no check, no text written
+            if all(map(is_listed, given)):  # legal as they stand: no check, no text written
                 entries = tuple(map(_listed_entry, given))
                 listed = given
                 kept_listed = True
             else:
-                entries, as_given = self._checked_values(given, is_listed)
-                if as_given:  # (no order illegal, none read otherwise than given)
-                    listed = given
+                entries, listed, kept_listed = self._unlisted_values(power, given, is_listed)
         if replace_all or power not in self._pending:
             # (entries of listed values are the caller's report only: the game keeps the
             # orders, and makes their entries again if orders_of asks; so a report the caller
@@ -633,24 +631,26 @@ class Game:
         # (each unit's parts read as a plain tuple: compiled, a value typed as the nine-field
         # UnitParts is unboxed field by field, its types checked, each time it is read)
         units: Mapping[str, tuple[Any, ...]] | None = None
-        if position.phase.type is PhaseType.MOVEMENT and len(orders) == len(support_keys):
+        if position.phase.type is _MOVEMENT and len(orders) == len(support_keys):
             self._check_can_order(power)
             parts = movement_parts(position)
             units = None if parts is None else parts.get(power)
         if units is None:
             return self.submit(power, orders)
         holds: Callable[[Order], bool] | None = None
+        unit_at = units.get
         for order, key in zip(orders, support_keys, strict=True):
             # (identity: the unit's own values, so listed now; a unit of another type or
             # power there lists other values)
-            unit = units.get(getattr(order, "location", ""))
+            unit = unit_at(getattr(order, "location", ""))
             if key is not None:
                 if unit is not None and key in unit[PART_SUPPORT_KEYS] \
                         and key not in unit[PART_SPARED] and unit[PART_SUPPORT_OF](key) is order:
                     continue
                 return self.submit(power, orders)
-            if unit is not None and any(map(is_, unit[PART_HEAD], repeat(order))):
-                continue
+            if unit is not None and (any(map(is_, unit[PART_HEAD], repeat(order)))
+                                     or any(map(is_, unit[PART_CONVOYS], repeat(order)))):
+                continue  # (the unit's own hold, move or convoy: listed now)
             if holds is None:
                 holds = self._listed_orders(power).holds
             if not holds(order):
@@ -664,6 +664,35 @@ class Game:
         self._pending[power] = (entries, listed)
         self.civil_disorder.discard(power)
         return entries
+
+    def _given_values(self, power: str, given: tuple[Order, ...],
+                      ) -> tuple[tuple[SubmittedOrder, ...], tuple[Order, ...] | None, bool]:
+        """:meth:`submit` of order values, compiled: (the entries, the orders if every one
+        is legal as it stands, whether they are kept without their entries). The interpreted
+        build runs the same steps inline, with ``map``."""
+        listing = self._listed_orders(power)
+        # (a native loop calling ``holds`` directly: ``all(map(...))`` over the bound method
+        # is two generic calls, and a call through its Python entry point, for every order)
+        for order in given:
+            if not listing.holds(order):
+                return self._unlisted_values(power, given, listing.holds)
+        # (the tuple made at its length, each entry by the native constructor: ``map`` over
+        # the ``partial`` is a generic call an entry)
+        return tuple(SubmittedOrder(None, order) for order in given), given, True
+
+    def _unlisted_values(self, power: str, given: tuple[Order, ...],
+                         is_listed: Callable[[Order], bool],
+                         ) -> tuple[tuple[SubmittedOrder, ...], tuple[Order, ...] | None, bool]:
+        """:meth:`submit` of order values not all listed as given: as :meth:`_given_values`
+        returns."""
+        # (an order for another power or none is not listed for this one: its power is set,
+        # and it is looked for again)
+        given = tuple([o if o.power == power else with_power(o, power) for o in given])
+        if all(map(is_listed, given)):
+            return tuple(map(_listed_entry, given)), given, True
+        entries, as_given = self._checked_values(given, is_listed)
+        # (every one legal as it stands: none illegal, none read otherwise than given)
+        return entries, given if as_given else None, False
 
     def _listed_orders(self, power: str) -> ListedOrders:
         """``power``'s listed orders in the current position, looked up once per phase (asked

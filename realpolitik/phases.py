@@ -10,6 +10,8 @@ rulebooks' Fall) and persists while a centre is vacant.
 
 from __future__ import annotations
 
+from typing import Final
+
 from realpolitik.adjudication.adjustments import units_listed
 from realpolitik.adjudication.outcomes import Resolution
 from realpolitik.calendar import made_phase
@@ -27,11 +29,11 @@ from realpolitik.position import (
 
 # (an enum member read through its class goes through the metaclass, some hundred instructions
 # each time: the phase types are read once here, as every phase asks them)
-_MOVEMENT = PhaseType.MOVEMENT
-_RETREATS = PhaseType.RETREATS
-_ADJUSTMENTS = PhaseType.ADJUSTMENTS
+_MOVEMENT: Final = PhaseType.MOVEMENT
+_RETREATS: Final = PhaseType.RETREATS
+_ADJUSTMENTS: Final = PhaseType.ADJUSTMENTS
 
-_NO_STANDOFFS: frozenset[str] = frozenset()
+_NO_STANDOFFS: Final[frozenset[str]] = frozenset()
 """The stand-offs of a position after one without (one set for every such position: a game's
 history keeps them all)."""
 

@@ -42,10 +42,10 @@ class Unit:
         return made_again(self)
 
 
-_new_unit = Unit.__new__
-_set_unit_power = slot_setter(Unit, "power")
-_set_unit_type = slot_setter(Unit, "type")
-_set_unit_location = slot_setter(Unit, "location")
+_new_unit: Final = Unit.__new__
+_set_unit_power: Final = slot_setter(Unit, "power")
+_set_unit_type: Final = slot_setter(Unit, "type")
+_set_unit_location: Final = slot_setter(Unit, "location")
 
 
 def moved_unit(unit: Unit, location: str) -> Unit:
@@ -306,10 +306,10 @@ stores into the C struct, which a frozen dataclass's ``__setattr__`` does not se
 stores (a call of a slot's descriptor each cost some ten times more) and then gives it its own
 class."""
 
-_new_position = Position.__new__
+_new_position: Final = Position.__new__
 _POSITION_FILLING: Final[type[Position]] = (Position if _NATIVE_WRITES
                                             else filling_class(Position))
-_set_key = slot_setter(Position, "_key")
+_set_key: Final = slot_setter(Position, "_key")
 
 
 def same_powers(before: Position, after: Position) -> None:
@@ -394,16 +394,16 @@ def _count_centers(position: Position) -> MappingProxyType[str, int]:
     return MappingProxyType(counts)  # (shared by every reader: none may change it)
 
 
-_units_by_power: CacheSlot[Position, dict[str, tuple[Unit, ...]]] = CacheSlot(
+_units_by_power: Final[CacheSlot[Position, dict[str, tuple[Unit, ...]]]] = CacheSlot(
     "units by power", _group_units)
 """Power -> its units, in map order (one entry per power with units)."""
-_powers_with_units: CacheSlot[Position, frozenset[str]] = CacheSlot(
+_powers_with_units: Final[CacheSlot[Position, frozenset[str]]] = CacheSlot(
     "powers with units", _find_powers_with_units)
 """The powers with units on the board (one set, of at most every power)."""
-_centers_by_power: CacheSlot[Position, dict[str, tuple[str, ...]]] = CacheSlot(
+_centers_by_power: Final[CacheSlot[Position, dict[str, tuple[str, ...]]]] = CacheSlot(
     "centres by power", _group_centers)
 """Owner -> its supply centres, sorted (one entry per owner)."""
-_center_counts: CacheSlot[Position, MappingProxyType[str, int]] = CacheSlot(
+_center_counts: Final[CacheSlot[Position, MappingProxyType[str, int]]] = CacheSlot(
     "centre counts", _count_centers)
 """Owner -> how many supply centres it owns (one entry per owner); carried from a position to
 the next by :func:`same_centers` and :func:`centers_changed`."""

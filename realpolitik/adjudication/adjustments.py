@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
 from types import MappingProxyType
-from typing import TypeVar
+from typing import Final, TypeVar
 
 from realpolitik.adjudication.outcomes import (
     OrderResult,
@@ -40,23 +40,24 @@ from realpolitik.writing import place_writer
 __all__ = ["adjudicate_adjustments", "builds_that_stand", "civil_disorder_removals",
            "limit_voids", "units_listed"]
 
-_TOO_MANY_BUILDS = Illegal("too_many_builds", "The power has no builds left for it.")
-_TOO_MANY_REMOVALS = Illegal("too_many_removals", "The power has no removals left for it.")
-_BUILT_THERE = Illegal("center_occupied", "A unit is already built there this winter.")
-_REMOVED = Illegal("duplicate_order", "That unit is already removed.")
-_NOT_BUILT = Illegal("no_unit", "No unit was built there in these orders, so none can be "
+_TOO_MANY_BUILDS: Final = Illegal("too_many_builds", "The power has no builds left for it.")
+_TOO_MANY_REMOVALS: Final = Illegal("too_many_removals", "The power has no removals left for it.")
+_BUILT_THERE: Final = Illegal("center_occupied", "A unit is already built there this winter.")
+_REMOVED: Final = Illegal("duplicate_order", "That unit is already removed.")
+_NOT_BUILT: Final = Illegal("no_unit", "No unit was built there in these orders, so none can be "
                                 "removed.")
-_REMOVALS_KEPT = {policy: TooManyBuilds.NONE if policy is TooManyDisbands.CIVIL_DISORDER
+_REMOVALS_KEPT: Final = {policy: TooManyBuilds.NONE if policy is TooManyDisbands.CIVIL_DISORDER
                   else TooManyBuilds(policy.value) for policy in TooManyDisbands}
 """Which of too many removals are kept, as the policy for builds says it: "civil disorder"
 voids every removal (the civil-disorder rule then chooses)."""
 _T = TypeVar("_T")
 
-_FIRST, _LAST = TooManyBuilds.FIRST, TooManyBuilds.LAST  # (an enum's member is slow to read)
-_NO_OPTIONS: Mapping[str, tuple[str, ...]] = MappingProxyType({})
-_NO_STANDOFFS: frozenset[str] = frozenset()
-_UNREACHABLE = 1 << 20
-_KIND = {UnitType.ARMY: "armies", UnitType.FLEET: "fleets"}
+_FIRST: Final = TooManyBuilds.FIRST  # (an enum's member is slow to read)
+_LAST: Final = TooManyBuilds.LAST
+_NO_OPTIONS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType({})
+_NO_STANDOFFS: Final[frozenset[str]] = frozenset()
+_UNREACHABLE: Final = 1 << 20
+_KIND: Final = {UnitType.ARMY: "armies", UnitType.FLEET: "fleets"}
 
 
 def _power_of(order: Order, position: Position, tables: MapTables) -> str:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Generic, NamedTuple, TypeAlias, TypeVar
+from typing import Final, Generic, NamedTuple, TypeAlias, TypeVar
 
 from realpolitik.geography import UnitType
 from realpolitik.hooks import (
@@ -67,10 +67,13 @@ __all__ = [
     "NotAsGiven",
 ]
 
-_ARMY, _FLEET = UnitType.ARMY, UnitType.FLEET
-_ANY_ROUTE_DISRUPTED = MultiRouteConvoy.ANY_ROUTE_DISRUPTED
-_CUT = ConvoyedAttackOnSupporter.CUT
-_NEVER_BOUNCE = DislodgedUnitBounce.NEVER
+# (module constants are Final: compiled, a Final is a C static, or a literal in the code, where
+# any other module name is read from the module's dictionary at every use)
+_ARMY: Final = UnitType.ARMY
+_FLEET: Final = UnitType.FLEET
+_ANY_ROUTE_DISRUPTED: Final = MultiRouteConvoy.ANY_ROUTE_DISRUPTED
+_CUT: Final = ConvoyedAttackOnSupporter.CUT
+_NEVER_BOUNCE: Final = DislodgedUnitBounce.NEVER
 _T = TypeVar("_T")
 
 
@@ -91,25 +94,32 @@ class _Same(Generic[_T]):
 
 _PerUnit: TypeAlias = "list[_T] | _Same[_T]"
 """A table of the board with an entry per unit (by unit index)."""
-_NONE: list[int] = []
+_NONE: Final[list[int]] = []
 """Shared empty list: no supports, convoys or blocks (never appended to)."""
-_NO_SPACES: list[str] = []
+_NO_SPACES: Final[list[str]] = []
 """Shared empty list: no empty seas on a chain (never appended to; replaced when some are)."""
-_NO_FLEETS: frozenset[int] = frozenset()
-_NO_GRAPH: Mapping[int, tuple[int, ...]] = MappingProxyType({})
-_NO_CONVOYERS: _Same[list[int]] = _Same(_NONE)
-_NO_FLEETS_EACH: _Same[frozenset[int]] = _Same(_NO_FLEETS)
-_NO_GRAPH_EACH: _Same[Mapping[int, tuple[int, ...]]] = _Same(_NO_GRAPH)
-_NO_BONUS: Mapping[str, int] = MappingProxyType({})
-_NO_GATES: Mapping[int, tuple[ConditionalBorder, ...]] = MappingProxyType({})
-_NO_POINTS: Mapping[int, str] = MappingProxyType({})
-_SHIELDING_PARADOX_RULES = frozenset(
+_NO_FLEETS: Final[frozenset[int]] = frozenset()
+_NO_GRAPH: Final[Mapping[int, tuple[int, ...]]] = MappingProxyType({})
+_NO_CONVOYERS: Final[_Same[list[int]]] = _Same(_NONE)
+_NO_FLEETS_EACH: Final[_Same[frozenset[int]]] = _Same(_NO_FLEETS)
+_NO_GRAPH_EACH: Final[_Same[Mapping[int, tuple[int, ...]]]] = _Same(_NO_GRAPH)
+_NO_BONUS: Final[Mapping[str, int]] = MappingProxyType({})
+_NO_GATES: Final[Mapping[int, tuple[ConditionalBorder, ...]]] = MappingProxyType({})
+_NO_POINTS: Final[Mapping[int, str]] = MappingProxyType({})
+_SHIELDING_PARADOX_RULES: Final = frozenset(
     (ConvoyParadox.R1971, ConvoyParadox.R1982, ConvoyParadox.R2000))
 """The 4.A.2 rules under which a convoyed army does not cut some supports."""
 # Order kinds.
-HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, CONVOY, BLOCK = range(6)
+HOLD: Final = 0
+MOVE: Final = 1
+SUPPORT_HOLD: Final = 2
+SUPPORT_MOVE: Final = 3
+CONVOY: Final = 4
+BLOCK: Final = 5
 # How an army move travels.
-LAND, CONVOY_ONLY, CONVOY_ELSE_LAND = range(3)
+LAND: Final = 0
+CONVOY_ONLY: Final = 1
+CONVOY_ELSE_LAND: Final = 2
 
 
 class _EmptyRoute(NamedTuple):
@@ -120,7 +130,7 @@ class _EmptyRoute(NamedTuple):
     graph: Mapping[int, tuple[int, ...]]
 
 
-_NO_EMPTY_ROUTES: Mapping[int, _EmptyRoute] = MappingProxyType({})
+_NO_EMPTY_ROUTES: Final[Mapping[int, _EmptyRoute]] = MappingProxyType({})
 
 
 class NotAsGiven(Exception):
@@ -174,11 +184,11 @@ class Board:
 
     def __init__(
         self,
-        units: Sequence[Unit],
+        units: list[Unit],
         orders: Iterable[Order],
         tables: MapTables,
         rules: Rules,
-        provinces: Sequence[str] | None = None,
+        provinces: list[str] | None = None,
         index: dict[str, int] | None = None,
         # (not keyword-only: a class called with keywords builds a dictionary of them first,
         # some 3k instructions a phase; the adjudicator passes them in this order)
@@ -234,14 +244,17 @@ class Board:
         self.blocks: list[int] = _NONE  # (a list of its own at the first block)
         """The units given an order of the variant's kind that blocks a crossing."""
         strengthened: dict[str, int] | None = None  # (the bonuses, when an order adds one)
-        province_at = tables.province_at  # the orders are legal: their locations are on the map
+        # (the orders are legal: their locations are on the map) (the tables are dictionaries:
+        # declared so here, the compiled build reads them natively, not through the generic
+        # protocol; a cast() would be a call a phase in the interpreter)
+        province_at: dict[str, str] = tables.province_at  # type: ignore[assignment]
         moves_into: dict[str, list[int]] = {}
         self.moves_into = moves_into
         """Province -> the units moving into it (ascending)."""
         contested: list[str] = []
         self.contested = contested
         """The provinces two or more units move into (where a stand-off may leave one empty)."""
-        army_adj = tables.army_adj
+        army_adj: dict[str, frozenset[str]] = tables.army_adj  # type: ignore[assignment]
         # Army moves with a convoy in sight, so far: by convoy, or to a province not next door
         # (the matching adds those a fleet is ordered to convoy).
         by_sea: list[int] = []

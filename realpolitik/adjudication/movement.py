@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from types import MappingProxyType
-from typing import cast
+from typing import Final, cast
 
 from realpolitik.adjudication.backup import backup_rule
 from realpolitik.adjudication.equations import (
@@ -53,6 +53,7 @@ from realpolitik.adjudication.setup import (
     unit_values,
     void_result,
 )
+from realpolitik.compiling import is_compiled
 from realpolitik.geography import Map, UnitType, province_of
 from realpolitik.hooks import NO_MODIFIERS, MovementModifiers, VariantHooks
 from realpolitik.legality import retreat_options
@@ -65,55 +66,60 @@ from realpolitik.writing import PlaceWriter, place_writer
 __all__ = ["adjudicate_movement"]
 
 # Enum members looked up once (a class attribute look-up on an enum is slow).
-_BLOCKED = Outcome.BLOCKED
-_BOUNCED = Outcome.BOUNCED
-_CONVOYED = Outcome.CONVOYED
-_CONVOY_DISRUPTED = Outcome.CONVOY_DISRUPTED
-_CROSSING_CLOSED = Outcome.CROSSING_CLOSED
-_CUT = Outcome.CUT
-_DISLODGED = Outcome.DISLODGED
-_HELD = Outcome.HELD
-_MOVED = Outcome.MOVED
-_NO_CONVOY = Outcome.NO_CONVOY
-_NO_EFFECT = Outcome.NO_EFFECT
-_PARADOX = Outcome.PARADOX
-_SELF_DISLODGE = Outcome.SELF_DISLODGE
-_SUPPORTED = Outcome.SUPPORTED
-_UNMATCHED = Outcome.UNMATCHED
-_FAILS = Result.FAILS
-_ARMY = UnitType.ARMY
-_SUCCEEDS = Result.SUCCEEDS
+_BLOCKED: Final = Outcome.BLOCKED
+_BOUNCED: Final = Outcome.BOUNCED
+_CONVOYED: Final = Outcome.CONVOYED
+_CONVOY_DISRUPTED: Final = Outcome.CONVOY_DISRUPTED
+_CROSSING_CLOSED: Final = Outcome.CROSSING_CLOSED
+_CUT: Final = Outcome.CUT
+_DISLODGED: Final = Outcome.DISLODGED
+_HELD: Final = Outcome.HELD
+_MOVED: Final = Outcome.MOVED
+_NO_CONVOY: Final = Outcome.NO_CONVOY
+_NO_EFFECT: Final = Outcome.NO_EFFECT
+_PARADOX: Final = Outcome.PARADOX
+_SELF_DISLODGE: Final = Outcome.SELF_DISLODGE
+_SUPPORTED: Final = Outcome.SUPPORTED
+_UNMATCHED: Final = Outcome.UNMATCHED
+_FAILS: Final = Result.FAILS
+_ARMY: Final = UnitType.ARMY
+_SUCCEEDS: Final = Result.SUCCEEDS
 
-_OUTCOMES = (_MOVED, _HELD, _DISLODGED, _BOUNCED, _SELF_DISLODGE, _NO_CONVOY, _CONVOY_DISRUPTED,
-             _CROSSING_CLOSED, _PARADOX, _SUPPORTED, _CUT, _UNMATCHED, _CONVOYED, _NO_EFFECT,
-             _BLOCKED)
+_OUTCOMES: Final = (_MOVED, _HELD, _DISLODGED, _BOUNCED, _SELF_DISLODGE, _NO_CONVOY,
+                    _CONVOY_DISRUPTED, _CROSSING_CLOSED, _PARADOX, _SUPPORTED, _CUT, _UNMATCHED,
+                    _CONVOYED, _NO_EFFECT, _BLOCKED)
 """The outcomes of a movement order; a phase records each unit's as its index here (a byte)."""
-_CODE_OF = {outcome: code for code, outcome in enumerate(_OUTCOMES)}
-(_MOVED_CODE, _HELD_CODE, _DISLODGED_CODE, _SUPPORTED_CODE, _CUT_CODE, _UNMATCHED_CODE,
- _PARADOX_CODE, _CONVOYED_CODE, _NO_EFFECT_CODE, _BLOCKED_CODE) = (
-    _CODE_OF[_MOVED], _CODE_OF[_HELD], _CODE_OF[_DISLODGED], _CODE_OF[_SUPPORTED],
-    _CODE_OF[_CUT], _CODE_OF[_UNMATCHED], _CODE_OF[_PARADOX], _CODE_OF[_CONVOYED],
-    _CODE_OF[_NO_EFFECT], _CODE_OF[_BLOCKED])
+_CODE_OF: Final = {outcome: code for code, outcome in enumerate(_OUTCOMES)}
+_MOVED_CODE: Final = _CODE_OF[_MOVED]
+_HELD_CODE: Final = _CODE_OF[_HELD]
+_DISLODGED_CODE: Final = _CODE_OF[_DISLODGED]
+_SUPPORTED_CODE: Final = _CODE_OF[_SUPPORTED]
+_CUT_CODE: Final = _CODE_OF[_CUT]
+_UNMATCHED_CODE: Final = _CODE_OF[_UNMATCHED]
+_PARADOX_CODE: Final = _CODE_OF[_PARADOX]
+_CONVOYED_CODE: Final = _CODE_OF[_CONVOYED]
+_NO_EFFECT_CODE: Final = _CODE_OF[_NO_EFFECT]
+_BLOCKED_CODE: Final = _CODE_OF[_BLOCKED]
 
 
 def _unset(decision: int) -> bool:  # pragma: no cover - replaced before use
     raise AssertionError("the equations have no resolver yet")
 
 
-_NO_PARADOXES: frozenset[int] = frozenset()
-_NO_STANDOFFS: frozenset[str] = frozenset()
-_NO_OPTIONS: Mapping[str, tuple[str, ...]] = MappingProxyType({})
-_NO_UNITS: Mapping[str, Unit] = MappingProxyType({})
+_NO_PARADOXES: Final[frozenset[int]] = frozenset()
+_NO_STANDOFFS: Final[frozenset[str]] = frozenset()
+_NO_OPTIONS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType({})
+_NO_UNITS: Final[Mapping[str, Unit]] = MappingProxyType({})
 
 _Said = tuple[Outcome, Detail]
 """The outcome an order's sentence tells, and its ``(reason, by, strength, opposed_by)``."""
 
 
-_DEFAULT_STANDING_ORDERS = VariantHooks.standing_orders
+_DEFAULT_STANDING_ORDERS: Final = VariantHooks.standing_orders
 """The default hook: no standing orders (read to skip calling it)."""
-_DEFAULT_MODIFIERS = VariantHooks.movement_modifiers
+_DEFAULT_MODIFIERS: Final = VariantHooks.movement_modifiers
 """The default hook: ``NO_MODIFIERS`` (read to skip calling it)."""
-_DEFAULT_VOID_ORDERS = VariantHooks.void_orders
+_DEFAULT_VOID_ORDERS: Final = VariantHooks.void_orders
 """The default hook: no orders voided by the variant."""
 
 
@@ -195,8 +201,17 @@ def _units_of(position: Position) -> tuple[list[str], list[Unit], dict[str, int]
     # alone would cost 1.5k a call, and both sides have the board's length)
     index = cast("dict[str, int]", on_board.copy() if type(on_board) is MappingProxyType
                  else dict(on_board))
-    index.update(zip(provinces, range(len(provinces))))  # noqa: B905
+    if _TYPED_LOOPS:  # (compiled, a loop of native stores: a third of zip's generic steps)
+        for number, province in enumerate(provinces):
+            index[province] = number
+    else:
+        index.update(zip(provinces, range(len(provinces))))  # noqa: B905
     return provinces, units, index
+
+
+_TYPED_LOOPS: Final[bool] = is_compiled(_units_of)
+"""True where this module is compiled (its functions are then not Python functions): a hot
+step takes the idiom each build runs fastest (:func:`_units_of`)."""
 
 
 def _set_up(position: Position, rules: Rules, units: list[Unit], orders: Iterable[Order],
@@ -350,8 +365,8 @@ def _sure_rival(i: int, movers: list[int], route: list[int], opposite: list[int]
     return False
 
 
-def _surely_cut(i: int, k: int, attackers: list[int], units: Sequence[Unit],
-                prov: Sequence[str], dest: list[str], route: list[int],
+def _surely_cut(i: int, k: int, attackers: list[int], units: list[Unit],
+                prov: list[str], dest: list[str], route: list[int],
                 conditional: AbstractSet[int]) -> bool:
     """True if support or block ``i`` (of kind ``k``) is cut whatever else happens: a unit of
     another power attacks it over land, crossing nothing conditional, and not from where the
@@ -954,7 +969,7 @@ class _Explainer(_Decided):
         return _said(_NO_EFFECT, f"{text} had no effect: {army} went by another route.", by=(army,))
 
 
-_RESULT_OF: dict[Outcome, Result] = {
+_RESULT_OF: Final[dict[Outcome, Result]] = {
     outcome: _SUCCEEDS if outcome in (_MOVED, _HELD, _SUPPORTED, _CONVOYED, _BLOCKED)
     else _FAILS
     for outcome in Outcome

@@ -262,17 +262,17 @@ see. Interpreted, a value is made as its class's :func:`~realpolitik.slots.filli
 written by plain stores (a call of a slot's descriptor each cost some ten times more) and then
 given its own class."""
 
-_new_result: Callable[..., OrderResult] = OrderResult.__new__
+_new_result: Final[Callable[..., OrderResult]] = OrderResult.__new__
 """(Not ``object.__new__``: the compiled class refuses it.)"""
 
 _RESULT_FILLING: Final[type[OrderResult]] = (OrderResult if _NATIVE_WRITES
                                              else filling_class(OrderResult))
 
-_set_detail = slot_setter(OrderResult, "_detail")
+_set_detail: Final = slot_setter(OrderResult, "_detail")
 
 
-_NO_OPTIONS: Mapping[str, tuple[str, ...]] = MappingProxyType({})
-_NO_STANDOFFS: frozenset[str] = frozenset()
+_NO_OPTIONS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType({})
+_NO_STANDOFFS: Final[frozenset[str]] = frozenset()
 
 
 class Resolution:
@@ -406,7 +406,7 @@ class Resolution:
 
 _RESOLUTION_FILLING: Final[type[Resolution]] = (Resolution if _NATIVE_WRITES
                                                  else filling_class(Resolution))
-_new_resolution: Callable[..., Resolution] = Resolution.__new__
+_new_resolution: Final[Callable[..., Resolution]] = Resolution.__new__
 
 
 def made_resolution(
@@ -437,8 +437,8 @@ def made_resolution(
     made.__class__ = Resolution
     return made
 
-_set_results = slot_setter(Resolution, "_results")
-_set_standoffs = slot_setter(Resolution, "_standoffs")
+_set_results: Final = slot_setter(Resolution, "_results")
+_set_standoffs: Final = slot_setter(Resolution, "_standoffs")
 
 
 def _unpickled_resolution(phase: Phase, results: tuple[OrderResult, ...],

@@ -25,11 +25,14 @@ guess it rests on: a decision is the root when nothing it read rests on a guess 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Final
 
 __all__ = ["Resolver"]
 
-_UNRESOLVED, _VISITING, _RESOLVED = 0, 1, 2
-_NO_GUESS = 1 << 30
+_UNRESOLVED: Final = 0
+_VISITING: Final = 1
+_RESOLVED: Final = 2
+_NO_GUESS: Final = 1 << 30
 
 
 def _no_equations(decision: int) -> bool:

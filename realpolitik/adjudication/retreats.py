@@ -15,6 +15,7 @@ import random
 from collections.abc import Iterable, Mapping
 from functools import partial
 from types import MappingProxyType
+from typing import Final
 
 from realpolitik.adjudication.explain import and_list
 from realpolitik.adjudication.outcomes import (
@@ -37,9 +38,9 @@ from realpolitik.writing import PlaceWriter, place_writer
 
 __all__ = ["adjudicate_retreats", "draws_retreats", "unordered_retreats"]
 
-_DUPLICATE = Illegal("duplicate_order", "The unit was given another order, which is the one "
+_DUPLICATE: Final = Illegal("duplicate_order", "The unit was given another order, which is the one "
                                         "followed.")
-_CONFLICT = Illegal("conflicting_orders", "The unit was given several orders, so none is "
+_CONFLICT: Final = Illegal("conflicting_orders", "The unit was given several orders, so none is "
                                           "followed and it is disbanded.")
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Final
 
 from realpolitik.adjudication.explain import void_sentence
 from realpolitik.adjudication.outcomes import OrderResult, Outcome, Result
@@ -21,11 +22,11 @@ from realpolitik.writing import PlaceWriter
 __all__ = ["Accepted", "Entry", "UnitValues", "accept_orders", "attribute_orders",
            "in_sorted_order", "unit_values", "void_result"]
 
-_ARMY = UnitType.ARMY
-_DUPLICATE = Illegal(
+_ARMY: Final = UnitType.ARMY
+_DUPLICATE: Final = Illegal(
     "duplicate_order", "The unit was given another order, which is the one followed."
 )
-_CONFLICT = Illegal(
+_CONFLICT: Final = Illegal(
     "conflicting_orders", "The unit was given several orders, so none is followed and it holds."
 )
 
@@ -56,7 +57,7 @@ class UnitValues:
         return unit
 
 
-unit_values: CacheSlot[Variant, UnitValues] = CacheSlot("units at each location", UnitValues)
+unit_values: Final[CacheSlot[Variant, UnitValues]] = CacheSlot("units at each location", UnitValues)
 """The variant's :class:`UnitValues`; bounded by the map: at most one unit per location, unit
 type and power."""
 
