@@ -287,6 +287,8 @@ _Pending = tuple[tuple[SubmittedOrder, ...] | None, tuple[Order, ...] | None]
 _NO_ORDERS: _Pending = ((), None)
 """The orders of a power that gave none."""
 
+_NO_POWERS: Final[frozenset[str]] = frozenset()
+
 _TYPED_LOOPS: Final[bool] = is_compiled(_compiled)
 """True where this module is compiled: a submit's loops over the orders take the idiom each
 build runs fastest (a native loop and direct calls compiled, ``map`` in C interpreted)."""
@@ -466,7 +468,8 @@ class Game:
         cached = self._powers_cache
         if cached is not None and cached[0] is position and cached[1] == len(eliminated):
             return cached[2]
-        answer = self._powers_of(position, eliminated)
+        answer = self._powers_looped(position, eliminated) if _TYPED_LOOPS \
+            else self._powers_of(position, eliminated)
         self._powers_cache = (position, len(eliminated), answer)
         return answer
 
@@ -496,6 +499,42 @@ class Game:
             to_order = tuple(p for p, n in counts.items()
                              if (n != 0 or p in acting) and p in active)
         return active, to_order
+
+    def _powers_looped(self, position: Position, eliminated: list[str],
+                       ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """:meth:`_powers_of`, compiled: one native loop over the variant's few powers, each
+        asked whether it has units, centres or dislodged units (no set of the present powers
+        made and filtered: its set displays and comprehensions were most of the call). The
+        interpreted build keeps :meth:`_powers_of`, whose set operators run in C."""
+        with_units = position.powers_with_units()
+        owners = position.center_counts()
+        dislodged = position.dislodged
+        # (the powers of the dislodged units: only a retreat phase has any)
+        dislodged_powers = frozenset({d.unit.power for d in dislodged}) if dislodged \
+            else _NO_POWERS
+        kind = position.phase.type
+        movement = kind is _MOVEMENT
+        active: list[str] = []
+        to_order: list[str] = []
+        for power in self.variant.power_ids:
+            if power in with_units:
+                if eliminated and power in eliminated:
+                    continue
+                active.append(power)
+                if movement:
+                    to_order.append(power)
+            elif power in owners or power in dislodged_powers:
+                if eliminated and power in eliminated:
+                    continue
+                active.append(power)
+        if movement:
+            return tuple(active), tuple(to_order)
+        if kind is _RETREATS:
+            return tuple(active), tuple(sorted(dislodged_powers))
+        counts = due_adjustments(position)
+        acting = kind_powers(position)  # (with orders of the variant's own kinds)
+        return tuple(active), tuple([p for p, n in counts.items()
+                                     if (n != 0 or p in acting) and p in active])
 
     def set_position(self, position: Position) -> None:
         """Put the board as ``position`` has it: a gamesmaster's correction, or a test or a
