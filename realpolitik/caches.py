@@ -155,7 +155,9 @@ class Bounded(dict[_K, _V]):
     def __setitem__(self, key: _K, value: _V) -> None:
         if len(self) >= self.bound and key not in self:
             self._drop_older_half()
-        super().__setitem__(key, value)
+        # (the dictionary's own method named: ``super()`` makes a proxy object and looks the
+        # method up through it, each entry added)
+        dict.__setitem__(self, key, value)
 
     def _drop_older_half(self) -> None:
         older = list(islice(self, self.bound // 2 or 1))

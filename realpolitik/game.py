@@ -34,6 +34,7 @@ from realpolitik.legality import (
     normalize_order,
 )
 from realpolitik.listing import (
+    PART_CONVOYS,
     PART_HEAD,
     PART_SPARED,
     PART_SUPPORT_KEYS,
@@ -686,8 +687,9 @@ class Game:
                         and key not in unit[PART_SPARED] and unit[PART_SUPPORT_OF](key) is order:
                     continue
                 return self.submit(power, orders)
-            if unit is not None and any(map(is_, unit[PART_HEAD], repeat(order))):
-                continue
+            if unit is not None and (any(map(is_, unit[PART_HEAD], repeat(order)))
+                                     or any(map(is_, unit[PART_CONVOYS], repeat(order)))):
+                continue  # (the unit's own hold, move or convoy: listed now)
             if holds is None:
                 holds = self._listed_orders(power).holds
             if not holds(order):

@@ -556,24 +556,30 @@ class _UnitPlaces:
                       strict=True)) for key in standing]
         """Code -> (province id, support key) of each move it can make without a convoy."""
         convoying = tables.convoy_spaces
+        # (the convoy plan's masks number the provinces as the map's convoy searches do,
+        # :attr:`MapTables.convoy_index`: the convoy spaces first, so that a mask of fleets is
+        # a machine word compiled, on the classical map and any other of up to 62 of them)
+        cid = tables.convoy_index
         self.fleet_bit: list[int] = [
-            1 << prov_id if utype is UnitType.FLEET and province_of(loc) in convoying else 0
-            for prov_id, (utype, loc) in zip(self.province, standing, strict=True)]
+            1 << cid[province_of(loc)]
+            if utype is UnitType.FLEET and province_of(loc) in convoying else 0
+            for utype, loc in standing]
         """Code -> for a fleet that may convoy (:attr:`MapTables.convoy_spaces`), the bit of
         its province; 0 for any other unit. The convoy plan works on masks of provinces (bit
-        ``k``: province id ``k``)."""
+        ``k``: :attr:`MapTables.convoy_order`'s ``k``-th)."""
         self.shore_seas: list[int] = [
-            _mask_of(pid, tables.shore_convoy_spaces[loc])
+            _mask_of(cid, tables.shore_convoy_spaces[loc])
             if utype is UnitType.ARMY and loc in tables.shores else 0
             for utype, loc in standing]
         """Code -> for an army on a shore (:attr:`MapTables.shores`: it could be convoyed), the
         mask of the convoy spaces next to it; 0 for any other unit."""
         self.convoy_near: list[int] = [
-            _mask_of(pid, tables.convoy_adj.get(name, ())) for name in places.provinces]
-        """Province id -> the mask of the convoy spaces next to it, if it is one (else 0)."""
-        self.place_parts: dict[tuple[UnitType, str], _PlaceParts] = {}
-        """(unit type, location) -> its :data:`_PlaceParts`, made when a unit is first listed
-        there (bounded by the map: an entry per place a unit may stand)."""
+            _mask_of(cid, tables.convoy_adj.get(name, ())) for name in tables.convoy_order]
+        """Province index (:attr:`MapTables.convoy_index`) -> the mask of the convoy spaces next
+        to it, if it is one (else 0)."""
+        self.place_parts: dict[int, _PlaceParts] = {}
+        """Code -> its place's :data:`_PlaceParts`, made when a unit is first listed there
+        (bounded by the map: an entry per place a unit may stand)."""
         self.key_at: list[list[object]] = [[] for _ in places.provinces]
         """Province id -> slot -> the support key of what could be supported into it: the
         support keys into each province numbered from 0 (a unit's supports into a province it
@@ -633,8 +639,8 @@ class _ConvoyAnswer:
     attribute look-ups through a property, some 200 instructions each); interpreted, a slot is
     the cheaper read too."""
 
-    __slots__ = ("serial", "reach", "by_convoy", "key_into", "pairs_of", "fleets", "group",
-                 "group_mask", "keys_into", "slots_into")
+    __slots__ = ("serial", "reach", "by_convoy", "key_into", "pairs_of", "fleets", "fleet_list",
+                 "group", "group_mask", "keys_into", "slots_into")
 
     def __init__(self, serial: int, reach: frozenset[str],
                  by_convoy: tuple[tuple[str, Mover, int], ...], key_into: dict[str, int],
@@ -659,10 +665,13 @@ class _ConvoyAnswer:
         (they may convoy) and those that could support a move by convoy (they may have to
         leave the support out, 6.D.31). The others' orders are as if the army were not there,
         so a big group's fleets are not all looked at for every army next to it."""
+        self.fleet_list: tuple[str, ...] = tuple(fleets)
+        """The same, in a tuple (what the convoy plan walks)."""
         self.group = group
         """The group of fleets (their provinces) the answer is for."""
         self.group_mask = group_mask
-        """The same, as a mask of provinces."""
+        """The same, as a mask of provinces (bit ``k``: :attr:`MapTables.convoy_order`'s
+        ``k``-th)."""
         self.keys_into = keys_into
         """In step with ``by_convoy``: (province id, the move's support key)."""
         self.slots_into: tuple[tuple[int, object], ...] | None = None
@@ -681,8 +690,8 @@ class _ConvoyAnswer:
 
 class _ConvoyAnswers:
     """:meth:`MapTables.convoy_reach`'s answers as :class:`_ConvoyAnswer`, by (army province,
-    group of fleets) as (province id, mask of the fleets' provinces), up to
-    :data:`_MAX_CONVOY_ANSWERS` of them."""
+    group of fleets) as (province id, mask of the fleets' provinces by
+    :attr:`MapTables.convoy_index`), up to :data:`_MAX_CONVOY_ANSWERS` of them."""
 
     __slots__ = ("answers", "made", "support_reach")
 
@@ -702,9 +711,11 @@ class _ConvoyAnswers:
         if found is None:
             self.made += 1
             tables = numbered.tables
-            group = frozenset(_names_in(numbered.names, group_mask))
+            group = frozenset(_names_in(tables.convoy_order, group_mask))
             origin = numbered.names[army]
-            reach, by_convoy, needed = tables.convoy_reach(origin, group)
+            # (the map's search on the mask itself: its own table of answers by the group's
+            # names is not read, these answers being kept here)
+            reach, by_convoy, needed = tables.convoy_reach_of_mask(origin, group_mask)
             # (each fleet's pairs come once each and sorted: not sorted again in every fleet's
             # convoy part made from the answer, :meth:`_Made.convoy_part`)
             pairs_of = dict(needed)
@@ -856,10 +867,12 @@ def _plan_convoys(variant: Variant, codes: list[int], numbered: _UnitPlaces,
         prov = names[prov_id]
         plan.reach[prov] = reach
         plan.touched.add(prov)
-        plan.touched |= answer.fleets
+        # (compiled, ``update`` is a set call where ``|=`` is the generic in-place or, and the
+        # fleets' tuple is walked natively where a frozenset is walked by the generic iterator)
+        plan.touched.update(answer.fleet_list)
         source = (answer, prov, answer.group)
         sources, serials, serial = plan.sources, plan.serials, answer.serial
-        for sea in answer.fleets:
+        for sea in answer.fleet_list:
             found_sources = sources.get(sea)
             if found_sources is None:
                 sources[sea] = [source]
@@ -1022,6 +1035,8 @@ def _list_movement(position: Position, powers: frozenset[str],
     if plan is None:
         plan = _ConvoyPlan()  # (empty: no unit is touched)
     touched, plan_reach, plan_sources = plan.touched, plan.reach, plan.sources
+    # (tested once: compiled, a set's truth is a generic call, a unit's)
+    none_touched = len(touched) == 0
     plan_serials = plan.serials
     army_adj = tables.army_adj
     made_table = _made_of(variant)
@@ -1054,7 +1069,7 @@ def _list_movement(position: Position, powers: frozenset[str],
         # method is the cheaper call)
         made = made_table.get(made_key) if _TYPED_LOOPS else made_get(made_key)
         if made is None:
-            made = made_table[made_key] = _Made(unit.type, unit.location, power, numbered)
+            made = made_table[made_key] = _Made(unit.type, unit.location, power, numbered, code)
         # the support keys into each province it reaches, in order (its own moves map to None
         # in made.supports, which the filter drops); joined by a plain loop, which costs less
         # than chaining the lists (compiled, the listing's typed loops read them from ``into``
@@ -1067,7 +1082,7 @@ def _list_movement(position: Position, powers: frozenset[str],
         supports: Iterable[object] = keys
         orders: tuple[Order, ...]
         prov = made.province
-        if not touched or prov not in touched:
+        if none_touched or prov not in touched:
             if parts is not None:
                 parts[power][made.loc] = (  # type: ignore[assignment]  # (keys: ints)
                     made.loc, code, None, made.fixed, keys, _NOTHING_SPARED, None, (),
@@ -1332,22 +1347,30 @@ class _Made:
     :data:`_MAX_HEADS`).
     """
 
-    __slots__ = ("utype", "loc", "power", "province", "reach", "reach_set", "reach_ids",
+    __slots__ = ("utype", "loc", "power", "code", "province", "reach", "reach_set", "reach_ids",
                  "own_keys", "fixed", "heads", "named", "supports", "support_of", "rows",
                  "convoy_moves",
                  "convoys", "convoy_parts", "source_parts", "retreats", "_disband", "places")
 
-    def __init__(self, utype: UnitType, loc: str, power: str, numbered: _UnitPlaces) -> None:
+    def __init__(self, utype: UnitType, loc: str, power: str, numbered: _UnitPlaces,
+                 code: int | None = None) -> None:
+        """``code``: the place's code in ``numbered``, if the caller has it."""
         tables = numbered.tables
         self.places = numbered
         """The variant's numbered places (the masks the convoy parts are worked out on)."""
         self.utype = utype
         self.loc = loc
         self.power = power
+        # (by the place's code, not by (type, location): a unit type hashes through a Python
+        # call, ``Enum.__hash__``)
+        if code is None:
+            code = numbered.code[utype, loc]
+        self.code = code
+        """The code of its place (:class:`_UnitPlaces`)."""
         # (what depends on the place alone is worked out once per place, for every power)
-        place = numbered.place_parts.get((utype, loc))
+        place = numbered.place_parts.get(code)
         if place is None:
-            place = numbered.place_parts[utype, loc] = _place_parts(numbered, utype, loc)
+            place = numbered.place_parts[code] = _place_parts(numbered, utype, loc)
         self.province, moves, self.reach, self.reach_set, self.reach_ids, self.own_keys, own = (
             place)
         """``reach``: the provinces it can support into, sorted; ``reach_ids``: their ids, in
@@ -1389,7 +1412,7 @@ class _Made:
         key_at = numbered.key_at
         reach_ids = self.reach_ids
         rows: list[list[object]] = [[None] * len(key_at[prov_id]) for prov_id in reach_ids]
-        for prov_id, slot in numbered.moves_slot_at[numbered.code[self.utype, self.loc]]:
+        for prov_id, slot in numbered.moves_slot_at[self.code]:
             if prov_id in reach_ids:
                 rows[reach_ids.index(prov_id)][cast(int, slot)] = _OWN
         self.rows = rows
@@ -1474,11 +1497,11 @@ class _Made:
         if supported:
             # (where the army could go without this fleet, on masks: the map's search by name
             # costs several times more, and each (army, group, fleet) is new to it here)
-            places = self.places
-            pid = places.province_id
-            without = places.tables.convoy_reach_mask(army, answer.group_mask & ~(1 << pid[prov]))
+            tables = self.places.tables
+            cid = tables.convoy_index
+            without = tables.convoy_reach_mask(army, answer.group_mask & ~(1 << cid[prov]))
             for dest in supported:
-                if not without >> pid[dest] & 1:
+                if not without >> cid[dest] & 1:
                     spared.add(key_into[dest])
         convoys = self.convoys
         listed: list[Convoy] = []
@@ -1515,10 +1538,11 @@ values, which is all that counts (listed orders are recognised by value)."""
 def _made_for(position: Position, utype: UnitType, loc: str, power: str) -> _Made:
     table = _made_of(position.variant)
     numbered = _unit_places(position.variant)
-    key = _made_key(numbered, numbered.code[utype, loc], power)
+    code = numbered.code[utype, loc]
+    key = _made_key(numbered, code, power)
     made = table.get(key)
     if made is None:
-        made = table[key] = _Made(utype, loc, power, numbered)
+        made = table[key] = _Made(utype, loc, power, numbered, code)
     return made
 
 

@@ -75,6 +75,9 @@ class MapTables:
         "support_keys",
         "_support_key_of",
         "_convoy_reach",
+        "_convoy_moves",
+        "convoy_order",
+        "convoy_index",
         "_homes",
         "_convoy_bit",
         "_province_bit",
@@ -148,9 +151,21 @@ class MapTables:
             {p: frozenset(fleet_prov[p] | set(self.army_adj[p])) for p in provinces}
         )
         """Province -> every province next to it by land or by sea (civil-disorder distances)."""
-        # The convoy searches work on masks of provinces (bit ``k``: ``self.provinces[k]``):
-        # a step is a few int operations rather than a set union per convoy space.
-        bit_at = {p: 1 << k for k, p in enumerate(self.provinces)}
+        # The convoy searches work on masks of provinces (bit ``k``: ``self.convoy_order[k]``):
+        # a step is a few int operations rather than a set union per convoy space. The convoy
+        # spaces are numbered first and the shores next, so that the masks the searches make
+        # (of fleets, and of the shores they reach) stay within a machine word on a map of up
+        # to 62 such provinces (the classical map has 61 of its 75): compiled, an int of more
+        # than 62 bits is a boxed object, and every operation on it makes a new one.
+        self.convoy_order: tuple[str, ...] = (
+            tuple(p for p in self.provinces if p in convoying)
+            + tuple(p for p in self.provinces if p in self.shores and p not in convoying)
+            + tuple(p for p in self.provinces if p not in self.shores and p not in convoying))
+        """The provinces as the convoy searches' masks number them (bit ``k``: the ``k``-th):
+        the convoy spaces, then the other shores, then the rest, each in map order."""
+        self.convoy_index: Mapping[str, int] = {p: k for k, p in enumerate(self.convoy_order)}
+        """Province -> its place in :attr:`convoy_order` (its bit in the convoy masks)."""
+        bit_at = {p: 1 << k for k, p in enumerate(self.convoy_order)}
 
         def mask_of(names: Iterable[str]) -> int:
             mask = 0
@@ -166,11 +181,13 @@ class MapTables:
             {p: mask_of(near) for p, near in self.shore_convoy_spaces.items()})
         """Province of :attr:`shores` -> the mask of :attr:`shore_convoy_spaces`."""
         self._convoy_near_mask: list[int] = [
-            mask_of(self.convoy_adj.get(p, ())) for p in self.provinces]
-        """Province index -> the mask of :attr:`convoy_adj` (0 if not a convoy space)."""
+            mask_of(self.convoy_adj.get(p, ())) for p in self.convoy_order]
+        """Province index (:attr:`convoy_index`) -> the mask of :attr:`convoy_adj` (0 if not a
+        convoy space)."""
         self._convoy_shores_mask: list[int] = [
-            mask_of(self.convoy_shores.get(p, ())) for p in self.provinces]
-        """Province index -> the mask of :attr:`convoy_shores` (0 if not a convoy space)."""
+            mask_of(self.convoy_shores.get(p, ())) for p in self.convoy_order]
+        """Province index (:attr:`convoy_index`) -> the mask of :attr:`convoy_shores` (0 if
+        not a convoy space)."""
         self.coasts: Mapping[str, tuple[str, ...]] = (
             {p: v.coasts for p, v in provinces.items()}
         )
@@ -229,6 +246,10 @@ class MapTables:
         """(unit type, location) -> the support key of that unit."""
         self._convoy_reach: Bounded[tuple[str, frozenset[str]], ConvoyReach] = Bounded(
             _MAX_CONVOY_ANSWERS)
+        self._convoy_moves: dict[str, dict[str, tuple[str, Mover, int]]] = {}
+        """Army province -> destination -> (destination, the move by convoy there, its support
+        key), as met (bounded by the map: shores by shores). Looked up by the two names, not
+        by the move, whose unit type hashes through a Python call."""
         homes: dict[str, list[str]] = {}
         for province in self.provinces:
             owner = self.home_of[province]
@@ -295,34 +316,47 @@ class MapTables:
         known = self._convoy_reach.get(key)
         if known is not None:
             return known
-        # (on masks, the names made only for the answer: the searches by name made a set or
-        # two per step)
         convoy_bit = self._convoy_bit
         at_sea = 0
         for fleet in group:
             at_sea |= convoy_bit.get(fleet, 0)
-        names = self.provinces
+        known = self._convoy_reach[key] = self.convoy_reach_of_mask(origin, at_sea)
+        return known
+
+    def convoy_reach_of_mask(self, origin: str, at_sea: int) -> ConvoyReach:
+        """:meth:`convoy_reach` of the fleets in the convoy spaces of mask ``at_sea`` (bit
+        ``k``: :attr:`convoy_order`'s ``k``-th), worked out now (not kept: the caller keeps
+        its answers, the listing by the mask)."""
+        # (on masks, the names made only for the answer: the searches by name made a set or
+        # two per step)
+        names = self.convoy_order
         shores = self.convoy_reach_mask(origin, at_sea)
         reached = sorted(_names_of(names, shores))
         reach = frozenset(reached)
         land = self.army_adj.get(origin, frozenset())
-        movers = tuple([(dest, mover, self.support_key(mover))
-                        for dest, mover in [(dest, (origin, dest, UnitType.ARMY, origin))
-                                            for dest in reached if dest not in land]])
+        by_destination = self._convoy_moves.get(origin)
+        if by_destination is None:
+            by_destination = self._convoy_moves[origin] = {}
+        moves: list[tuple[str, Mover, int]] = []
+        for dest in reached:
+            if dest not in land:
+                move = by_destination.get(dest)
+                if move is None:
+                    mover = (origin, dest, UnitType.ARMY, origin)
+                    move = by_destination[dest] = (dest, mover, self.support_key(mover))
+                moves.append(move)
         needed: list[tuple[str, tuple[tuple[str, str], ...]]] = []
         if shores:
             # (a fleet's destinations are among the shores reached: picked from their sorted
             # names by bit, not named and sorted again for every fleet)
-            bits = [(dest, self._province_bit[dest]) for dest in reached]
+            bits = [((origin, dest), self._province_bit[dest]) for dest in reached]
             for index, ends in self.needed_fleets(origin, at_sea).items():
-                needed.append((names[index], tuple([
-                    (origin, dest) for dest, bit in bits if ends & bit])))
-        known = self._convoy_reach[key] = (reach, movers, tuple(needed))
-        return known
+                needed.append((names[index], tuple([pair for pair, bit in bits if ends & bit])))
+        return (reach, tuple(moves), tuple(needed))
 
     def needed_fleets(self, origin: str, fleets: int) -> dict[int, int]:
         """:meth:`minimal_routes` of an army in ``origin`` on masks (``fleets``: the mask of the
-        provinces holding a fleet, bit ``k`` for ``provinces[k]``; only convoy spaces are
+        provinces holding a fleet, bit ``k`` for ``convoy_order[k]``; only convoy spaces are
         stepped on): the index of each fleet on some route with no fleet to spare -> the mask
         of the destinations it is on such a route to. Up to 10,000 routes are walked, as
         :meth:`minimal_routes` returns."""
@@ -382,7 +416,7 @@ class MapTables:
         ``fleets`` are the provinces holding a fleet. ``origin`` itself is not included.
         """
         shores = self._reachable_mask(origin, fleets, without)
-        names = self.provinces
+        names = self.convoy_order
         found: list[str] = []
         while shores:
             bit = shores & -shores
@@ -391,7 +425,7 @@ class MapTables:
         return frozenset(found)
 
     def _reachable_mask(self, origin: str, fleets: Iterable[str], without: str) -> int:
-        """:meth:`convoy_reachable` as a mask of provinces (bit ``k``: ``provinces[k]``)."""
+        """:meth:`convoy_reachable` as a mask of provinces (bit ``k``: ``convoy_order[k]``)."""
         # (on masks: provinces in ``fleets`` that are not convoy spaces have no bit, so they are
         # never stepped on)
         convoy_bit = self._convoy_bit
@@ -403,10 +437,10 @@ class MapTables:
         return self.convoy_reach_mask(origin, at_sea)
 
     def convoy_reach_mask(self, origin: str, fleets: int) -> int:
-        """:meth:`convoy_reachable` on masks of provinces (bit ``k``: ``provinces[k]``, the
-        numbering of :func:`realpolitik.places.places_of`): ``fleets`` the mask of the
-        provinces holding a fleet; the mask of the shores reached. Only convoy spaces are
-        stepped on, whatever else ``fleets`` holds."""
+        """:meth:`convoy_reachable` on masks of provinces (bit ``k``: ``convoy_order[k]``,
+        :attr:`convoy_index`): ``fleets`` the mask of the provinces holding a fleet; the mask
+        of the shores reached. Only convoy spaces are stepped on, whatever else ``fleets``
+        holds."""
         seen = frontier = self._shore_seas_mask.get(origin, 0) & fleets
         if not frontier:
             return 0

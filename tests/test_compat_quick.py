@@ -277,6 +277,32 @@ def test_a_support_first_given_carries_its_key_to_the_engine() -> None:
     assert table.unit_of["A MAR S A PAR - BUR"] == "A MAR"
 
 
+def test_a_support_of_a_move_to_a_coast_carries_its_key_to_the_engine() -> None:
+    """A support of a move to a coast is named when its string is made (not when first
+    given): its key is found all the same, and, under rules that settle the coast, the string
+    without the coast carries the key of the listed support it is read as; the engine takes
+    both as listed, by their keys."""
+    game = Game()
+    game.set_units("FRANCE", ["F GAS", "A MAR"], reset=True)
+    game.get_all_possible_orders()
+    table = listing_texts(game.realpolitik_game.variant).given("france")
+    parts = movement_parts(game.realpolitik_game.position)
+    assert parts is not None
+    support_of = parts["france"]["mar"][PART_SUPPORT_OF]
+    for text in ("A MAR S F GAS - SPA/NC", "A MAR S F GAS - SPA"):
+        found = table[text]
+        assert found is not None
+        assert support_of(table.key_of[text]) is found  # (the listed support's own key)
+    unsettled = listing_texts(game.realpolitik_game.variant).given("france", False)
+    assert unsettled["A MAR S F GAS - SPA"] is not None
+    assert "A MAR S F GAS - SPA" not in unsettled.key_of  # (not a listed support: no key)
+    game.set_orders("FRANCE", ["A MAR S F GAS - SPA", "F GAS - SPA/NC"])
+    engine = game.realpolitik_game
+    assert engine.orders_stand("france")
+    assert [entry.order for entry in engine.orders_of("france")][0] is table[
+        "A MAR S F GAS - SPA/NC"]
+
+
 def test_orders_found_are_read_back_from_their_strings_even_once_the_tables_are_dropped(
 ) -> None:
     """A quick ``set_orders`` keeps the strings given; the power's orders (unit -> the rest of

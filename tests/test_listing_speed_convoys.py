@@ -131,7 +131,6 @@ def test_the_reach_by_convoy_on_masks_is_the_map_tables(variant_name: str, seed:
     variant = positions[0].variant
     tables = tables_for(variant)
     numbered = listing._unit_places(variant)
-    pid = numbered.province_id
     names = numbered.names
     answers = listing._convoy_answers(variant).answers
     assert answers
@@ -140,8 +139,9 @@ def test_the_reach_by_convoy_on_masks_is_the_map_tables(variant_name: str, seed:
         assert group_mask == answer.group_mask
         for left_out in (None, *answer.group):
             fleets = answer.group_mask if left_out is None else (
-                answer.group_mask & ~(1 << pid[left_out]))
+                answer.group_mask & ~(1 << tables.convoy_index[left_out]))
             mask = tables.convoy_reach_mask(army, fleets)
-            got = frozenset(names[i] for i in range(len(names)) if mask >> i & 1)
+            order = tables.convoy_order
+            got = frozenset(order[i] for i in range(len(order)) if mask >> i & 1)
             assert got == tables.convoy_reachable(army, answer.group, left_out or ""), (
                 army, left_out)

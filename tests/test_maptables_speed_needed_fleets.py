@@ -34,7 +34,7 @@ def _needed_by_name(tables: MapTables, origin: str, fleets: frozenset[str],
 def _needed_by_mask(tables: MapTables, origin: str, fleets: frozenset[str],
                     ) -> dict[str, frozenset[str]]:
     """:meth:`MapTables.needed_fleets` in names."""
-    names = tables.provinces
+    names = tables.convoy_order
     mask = 0
     for fleet in fleets:
         if fleet in tables.convoy_spaces:

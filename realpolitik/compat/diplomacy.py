@@ -810,10 +810,11 @@ class Game:
         up), else each order's string looked up by the order (:class:`ListingTexts`)."""
         possible: dict[str, list[str]] = self._no_orders.copy()
         kind = cache.position.phase.type
-        if kind is not PhaseType.MOVEMENT or self._over:
+        over = self._over  # (read once: two properties, each a Python call)
+        if kind is not PhaseType.MOVEMENT or over:
             for loc in self._upper_locations:
                 possible[loc] = []
-        if self._over:
+        if over:
             return possible
         game = self.realpolitik_game
         texts = self._texts
@@ -1245,14 +1246,17 @@ class Game:
         # given, as they stand, gathered by the pass that hands them over, and the
         # influence before the phase)
         given: list[_GivenEntry] = []
-        voids = self._hand_over(given)  # (None: no void order, no dictionary kept)
+        voids = self._hand_over(given, position)  # (None: no void order, no dictionary kept)
         self.error = []
         game.process()
         # The package disbands units with nowhere to retreat at once and skips a retreat
-        # phase that has nothing left to order.
-        while game.end is None and game.phase.type is _RETREATS \
+        # phase that has nothing left to order. (The position read once a step: a property
+        # is a Python call.)
+        after = game.position
+        while game.end is None and after.phase.type is _RETREATS \
                 and not any(self._retreats().values()):
             game.process()
+            after = game.position
         records = tuple(game.history[start:])
         self._last = records
         self._played = {}
@@ -1260,8 +1264,8 @@ class Game:
             _orders_given, given, phase.type, "NO_CHECK" in self.rules))
         self.message_history.put(name, messages)
         self.result_history.put(name, Deferred(_package_results, records, voids))
-        influence.positions.append(game.position)  # (influence.log, written out)
-        if game.end is not None or game.phase.year >= self._first_year + 99:
+        influence.positions.append(after)  # (influence.log, written out)
+        if game.end is not None or after.phase.year >= self._first_year + 99:
             self._check_draw()
         return GamePhaseData.in_histories(name, self.state_history, self.order_history,
                                           self.result_history, self.message_history)
@@ -1271,16 +1275,20 @@ class Game:
         it; code that processes the realpolitik game itself calls this first): the powers'
         orders here are cleared. Returns the units given an order that was void (unit ->
         ``["void"]``)."""
-        return self._hand_over([]) or {}
+        return self._hand_over([], None) or {}
 
-    def _hand_over(self, given: list[_GivenEntry]) -> dict[str, list[str]] | None:
+    def _hand_over(self, given: list[_GivenEntry], position: Position | None,
+                   ) -> dict[str, list[str]] | None:
         """:meth:`send_orders`, adding to ``given`` each power's orders as given (its name,
         its orders or the entries :meth:`set_orders` found, its adjustment orders: four items
         a power) before they are handed over, in the powers' order (for the order history:
-        one pass over the powers, not two). None if no order was void."""
+        one pass over the powers, not two). None if no order was void. ``position``: the
+        current position if the caller has it (read after reading the lists back)."""
         if self._read_lists:
             self._sync()
-        position = self.realpolitik_game.position
+            position = None  # (the lists read back may have made a new one)
+        if position is None:
+            position = self.realpolitik_game.position
         movement = position.phase.type is _MOVEMENT
         voids: dict[str, list[str]] | None = None
         keep = given.extend

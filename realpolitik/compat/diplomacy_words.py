@@ -641,7 +641,8 @@ class _Given(Bounded[str, "Order | None"]):
 
     def __missing__(self, text: str) -> Order | None:
         one_coast = self.one_coast
-        order = self.named.get(one_coast.get(text, text) if one_coast else text)
+        name = one_coast.get(text, text) if one_coast else text
+        order = self.named.get(name)
         key: int | None = None
         if order is None:  # (a support's string names its support when first given)
             texts = self.texts
@@ -655,6 +656,11 @@ class _Given(Bounded[str, "Order | None"]):
             if len(words) < 2:  # WAIVE, for no unit: not a movement order (read and refused)
                 return None
             unit = f"{words[0]} {words[1]}"
+            if order.__class__ is SupportMove:
+                # (a support of a move to a coast, named when its string was made: its key
+                # is known all the same, so the engine finds it by its key, not by asking
+                # the whole listing)
+                key = self.texts.support_key.get(name)
         if len(self) >= self.bound:
             self._drop_older_half()
         dict.__setitem__(self, text, order)  # (the bound is kept just above)
