@@ -11,10 +11,10 @@ collections that fell in it and their time, and the collector's share of the par
 phase all in. Each run is then played again with the collector off (``gc.disable()``), which
 the first figure can be checked against (the collector's time, and what tracking costs the
 allocations besides). With ``--young`` it lists the kinds of object the collections traverse
-(``gc.get_objects(generation)`` when each starts). With ``--objects`` it also lists the kinds of object the collector tracks
-that a phase leaves alive (``gc.get_objects()`` by type before and after each phase, summed),
-and the kinds that each part makes (alive at the part's end that were not at its start). Run
-from outside the checkout (``cd /tmp``) to time the compiled install.
+(``gc.get_objects(generation)`` when each starts). With ``--objects`` it lists the kinds of
+object the collector tracks that a phase leaves alive (``gc.get_objects()`` by type before
+and after each phase, summed), and the kinds that each part makes (alive at the part's end
+that were not at its start). Run from outside the checkout (``cd /tmp``) to time the compiled install.
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -46,7 +45,7 @@ class Tally:
         self.phases = 0
         self.time = dict.fromkeys(PARTS, 0.0)
         self.collections: Counter[tuple[str, int]] = Counter()
-        self.collecting = Counter[str]()
+        self.collecting: dict[str, float] = dict.fromkeys((*PARTS, "outside"), 0.0)
         self._started = 0.0
         self.kept: Counter[str] = Counter()
         self.made: dict[str, Counter[str]] = {part: Counter() for part in PARTS}
@@ -186,8 +185,10 @@ def main(argv: list[str] | None = None) -> int:
           f"{args.seed}, gc thresholds {gc.get_threshold()}")
     if args.objects:
         tally = run(variant, args.seed, args.games, args.end_year, True, objects=True)
-        show: Callable[[Counter[str]], str] = lambda kinds: ", ".join(
-            f"{name} {count / tally.phases:.1f}" for name, count in kinds.most_common(12))
+        def show(kinds: Counter[str]) -> str:
+            return ", ".join(f"{name} {count / tally.phases:.1f}"
+                             for name, count in kinds.most_common(12))
+
         print(f"tracked objects a phase leaves alive ({tally.phases} phases): {show(tally.kept)}")
         for part in PARTS:
             print(f"made by {part} and alive at its end: {show(tally.made[part])}")

@@ -469,44 +469,17 @@ class Game:
         cached = self._powers_cache
         if cached is not None and cached[0] is position and cached[1] == len(eliminated):
             return cached[2]
-        answer = self._powers_looped(position, eliminated) if _TYPED_LOOPS \
-            else self._powers_of(position, eliminated)
+        answer = self._powers_of(position, eliminated)
         self._powers_cache = (position, len(eliminated), answer)
         return answer
 
-    def _powers_of(self, position: Position, eliminated: Collection[str],
+    def _powers_of(self, position: Position, eliminated: list[str],
                    ) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """:meth:`_powers_now` worked out (apart from the cache's test: the comprehensions'
-        cells are made only when it is worked out, not at each of the phase's questions)."""
-        with_units = position.powers_with_units()
-        # A power is in while it has units, supply centres or dislodged units: set operators
-        # rather than a question per power (the centre counts are carried from a position to
-        # the next, so seldom counted here), and comprehensions rather than ``filter`` over a
-        # bound method or a set's methods by name (the compiled build runs them natively).
-        present = {*with_units, *position.center_counts()}
-        if position.dislodged:
-            present |= {d.unit.power for d in position.dislodged}
-        if eliminated:
-            present -= set(eliminated)
-        active = tuple([power for power in self.powers if power in present])
-        kind = position.phase.type
-        if kind is _MOVEMENT:
-            to_order = tuple([power for power in active if power in with_units])
-        elif kind is _RETREATS:
-            to_order = tuple(sorted({d.unit.power for d in position.dislodged}))
-        else:
-            counts = due_adjustments(position)
-            acting = kind_powers(position)  # (with orders of the variant's own kinds)
-            to_order = tuple(p for p, n in counts.items()
-                             if (n != 0 or p in acting) and p in active)
-        return active, to_order
-
-    def _powers_looped(self, position: Position, eliminated: list[str],
-                       ) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """:meth:`_powers_of`, compiled: one native loop over the variant's few powers, each
-        asked whether it has units, centres or dislodged units (no set of the present powers
-        made and filtered: its set displays and comprehensions were most of the call). The
-        interpreted build keeps :meth:`_powers_of`, whose set operators run in C."""
+        """:meth:`_powers_now` worked out (apart from the cache's test). A power is in while it
+        has units, supply centres or dislodged units and is not eliminated."""
+        # One loop over the variant's few powers, each asked in turn (most are in by their
+        # units): no set of the present powers made and filtered, which compiled cost twice
+        # this (set displays, comprehensions) and interpreted a third more.
         with_units = position.powers_with_units()
         owners = position.center_counts()
         dislodged = position.dislodged
