@@ -14,7 +14,8 @@ allocations besides). With ``--young`` it lists the kinds of object the collecti
 (``gc.get_objects(generation)`` when each starts). With ``--objects`` it lists the kinds of
 object the collector tracks that a phase leaves alive (``gc.get_objects()`` by type before
 and after each phase, summed), and the kinds that each part makes (alive at the part's end
-that were not at its start). Run from outside the checkout (``cd /tmp``) to time the compiled install.
+that were not at its start). Run from outside the checkout (``cd /tmp``) to time the compiled
+install.
 """
 
 from __future__ import annotations
