@@ -5,17 +5,19 @@
 plays what ``benchmarks/bench.py`` plays through the native API (a warm-up game from the seed,
 then ``--games`` games from the seed on, ``gc.collect()`` before each game as the bench does)
 and, through ``gc.callbacks``, counts the collections of each generation that fall in each part
-of a phase (listing the legal orders, submitting, processing) and the time they take (the
+of a phase (listing the legal orders, submitting, processing) and the time they take (the CPU
 clock read when each collection starts and stops). It prints, per phase: each part's time, the
 collections that fell in it and their time, and the collector's share of the part and of the
-phase all in. Each run is then played again with the collector off (``gc.disable()``), which
-the first figure can be checked against (the collector's time, and what tracking costs the
-allocations besides). With ``--young`` it lists the kinds of object the collections traverse
-(``gc.get_objects(generation)`` when each starts). With ``--objects`` it lists the kinds of
-object the collector tracks that a phase leaves alive (``gc.get_objects()`` by type before
-and after each phase, summed), and the kinds that each part makes (alive at the part's end
-that were not at its start). Run from outside the checkout (``cd /tmp``) to time the compiled
-install.
+phase all in. ``--runs N`` plays the same games N times in the process: the runs after the
+first find the variant's tables (order values, convoy answers) made, which shows what the
+first-met work costs the collector. ``--off`` plays them with the collector off
+(``gc.disable()``), to compare the parts' times with a run of its own (one process each: a
+second run in the same process is a replay). With ``--young`` it lists the kinds of object the
+collections traverse (``gc.get_objects(generation)`` when each starts). With ``--objects`` it
+lists the kinds of object the collector tracks that a phase leaves alive (``gc.get_objects()``
+by type before and after each phase, summed), and the kinds that each part makes (alive at the
+part's end that were not at its start). Run from outside the checkout (``cd /tmp``) to time
+the compiled install.
 """
 
 from __future__ import annotations
@@ -23,7 +25,6 @@ from __future__ import annotations
 import argparse
 import gc
 import random
-import statistics
 import sys
 import time
 from collections import Counter
@@ -142,29 +143,24 @@ def _per_phase_us(tally: Tally, value: float) -> float:
     return 1e6 * value / tally.phases
 
 
-def report(on: Tally, off: Tally) -> list[float]:
-    """Print one run's figures; return the collector's share of the phase all in (its own
-    time, by the callbacks, and the difference of the two runs)."""
-    total_on = sum(on.time.values())
-    total_off = sum(off.time.values())
-    collecting = sum(on.collecting[part] for part in PARTS)
-    print(f"{on.phases} phases; per phase, microseconds")
-    print(f"{'part':8} {'time on':>8} {'time off':>8} {'gc time':>8} {'share':>6} "
+def report(tally: Tally) -> float:
+    """Print one run's figures; return the collector's share of the phase all in."""
+    total = sum(tally.time.values())
+    collecting = sum(tally.collecting[part] for part in PARTS)
+    print(f"{tally.phases} phases; per phase, microseconds")
+    print(f"{'part':8} {'time':>8} {'gc time':>8} {'share':>6} "
           f"{'young':>6} {'middle':>6} {'old':>6}  (collections a phase)")
     for part in PARTS:
-        gen = [on.collections[part, g] / on.phases for g in range(3)]
-        share = on.collecting[part] / on.time[part] if on.time[part] else 0.0
-        print(f"{part:8} {_per_phase_us(on, on.time[part]):8.1f} "
-              f"{_per_phase_us(off, off.time[part]):8.1f} "
-              f"{_per_phase_us(on, on.collecting[part]):8.1f} {100 * share:5.1f}% "
+        gen = [tally.collections[part, g] / tally.phases for g in range(3)]
+        share = tally.collecting[part] / tally.time[part] if tally.time[part] else 0.0
+        print(f"{part:8} {_per_phase_us(tally, tally.time[part]):8.1f} "
+              f"{_per_phase_us(tally, tally.collecting[part]):8.1f} {100 * share:5.1f}% "
               + " ".join(f"{g:6.3f}" for g in gen))
-    outside = [on.collections["outside", g] / on.phases for g in range(3)]
-    print(f"{'all in':8} {_per_phase_us(on, total_on):8.1f} {_per_phase_us(off, total_off):8.1f} "
-          f"{_per_phase_us(on, collecting):8.1f} {100 * collecting / total_on:5.1f}%  "
+    outside = [tally.collections["outside", g] / tally.phases for g in range(3)]
+    print(f"{'all in':8} {_per_phase_us(tally, total):8.1f} "
+          f"{_per_phase_us(tally, collecting):8.1f} {100 * collecting / total:5.1f}%  "
           f"(outside the parts: " + " ".join(f"{g:.3f}" for g in outside) + ")")
-    by_difference = (total_on / on.phases - total_off / off.phases) / (total_on / on.phases)
-    print(f"all in, on against off: {100 * by_difference:+.1f}%")
-    return [collecting / total_on, by_difference]
+    return collecting / total
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -173,7 +169,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
     parser.add_argument("--end-year", type=int, default=1935)
     parser.add_argument("--runs", type=int, default=1,
-                        help="play the games this many times, on and off in turn (default 1)")
+                        help="play the games this many times (the later runs replay them, the "
+                             "variant's tables made; default 1)")
+    parser.add_argument("--off", action="store_true", help="the collector off")
     parser.add_argument("--objects", action="store_true",
                         help="list the tracked objects each part makes and a phase keeps (slow; "
                              "no times printed)")
@@ -202,15 +200,8 @@ def main(argv: list[str] | None = None) -> int:
                   f"{sum(kinds.values()) / made:.0f}: " + ", ".join(
                       f"{name} {count / made:.0f}" for name, count in kinds.most_common(14)))
         return 0
-    shares = []
     for _ in range(args.runs):
-        on = run(variant, args.seed, args.games, args.end_year, True)
-        off = run(variant, args.seed, args.games, args.end_year, False)
-        shares.append(report(on, off))
-    if args.runs > 1:
-        print("median share all in: by the callbacks "
-              f"{100 * statistics.median(s[0] for s in shares):.1f}%, on against off "
-              f"{100 * statistics.median(s[1] for s in shares):+.1f}%")
+        report(run(variant, args.seed, args.games, args.end_year, not args.off))
     return 0
 
 
