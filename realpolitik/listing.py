@@ -644,10 +644,11 @@ class _ConvoyAnswer:
     attribute look-ups through a property, some 200 instructions each); interpreted, a slot is
     the cheaper read too."""
 
-    __slots__ = ("serial", "reach", "key_into", "pairs_of", "fleets", "fleet_list",
+    __slots__ = ("serial", "reach", "by_convoy", "key_into", "pairs_of", "fleets", "fleet_list",
                  "group", "group_mask", "keys_into", "slots_into")
 
-    def __init__(self, serial: int, reach: frozenset[str], key_into: dict[str, int],
+    def __init__(self, serial: int, reach: frozenset[str],
+                 by_convoy: tuple[tuple[str, Mover, int], ...], key_into: dict[str, int],
                  pairs_of: dict[str, tuple[tuple[str, str], ...]], fleets: frozenset[str],
                  group: frozenset[str], group_mask: int,
                  keys_into: tuple[tuple[int, object], ...]) -> None:
@@ -657,11 +658,10 @@ class _ConvoyAnswer:
         (:meth:`_Made.convoy_part`)."""
         self.reach = reach
         """The coastal provinces the army could reach by convoy."""
+        self.by_convoy = by_convoy
+        """(province, move, support key) of its moves by convoy to provinces not next to it."""
         self.key_into = key_into
-        """Province -> the support key of its move by convoy there, for its moves by convoy to
-        provinces not next to it. (The map's (province, move, support key) triples are not
-        kept: each holds a mover with a unit type, which the collector tracks for as long as
-        it lives.)"""
+        """Province -> the support key of its move by convoy there, for those moves."""
         self.pairs_of = pairs_of
         """Fleet -> the (army province, destination) pairs it is needed to convoy on some
         route, sorted, each once."""
@@ -678,7 +678,7 @@ class _ConvoyAnswer:
         """The same, as a mask of provinces (bit ``k``: :attr:`MapTables.convoy_order`'s
         ``k``-th)."""
         self.keys_into = keys_into
-        """The same moves, in the map's order: (province id, the move's support key)."""
+        """In step with ``by_convoy``: (province id, the move's support key)."""
         self.slots_into: tuple[tuple[int, object], ...] | None = None
         """The same by slot: (province id, the slot there of the move's support key,
         :attr:`_UnitPlaces.key_at`), for the compiled listing (made when it first reads it,
@@ -741,7 +741,7 @@ class _ConvoyAnswers:
             keys_into: tuple[tuple[int, object], ...] = tuple([
                 (pid[dest], move_key) for dest, _, move_key in by_convoy])
             found = self.answers[key] = _ConvoyAnswer(
-                self.made, reach, {dest: key for dest, _, key in by_convoy},
+                self.made, reach, by_convoy, {dest: key for dest, _, key in by_convoy},
                 pairs_of, frozenset(fleets), group, group_mask, keys_into)
         return found
 
@@ -866,7 +866,7 @@ def _plan_convoys(variant: Variant, codes: list[int], numbered: _UnitPlaces,
         answer = table.get((prov_id, group))
         if answer is None:
             answer = answers.answer(numbered, prov_id, group)
-        reach = answer.reach
+        reach, by_convoy = answer.reach, answer.by_convoy
         if not reach:
             continue
         prov = names[prov_id]
@@ -887,7 +887,7 @@ def _plan_convoys(variant: Variant, codes: list[int], numbered: _UnitPlaces,
             else:
                 found_sources.append(source)
                 serials[sea] += (serial,)
-        if answer.keys_into:  # (moves by convoy to provinces not next to it)
+        if by_convoy:
             plan.by_convoy_at.append((index, answer))
     return plan
 
@@ -896,10 +896,7 @@ _present: Final[Callable[[None, Iterable[Order | None]], Iterator[Order]]] = fil
 """``filter``, typed for the supports the listing looks up (None for a unit's own moves)."""
 
 
-_NOTHING_SPARED: Final[tuple[int, ...]] = ()
-"""No support key spared. The spared keys are a tuple of ints, not a frozenset: kept for the
-variant's life, a tuple of ints is untracked by the collector at its first pass, where a
-frozenset stays tracked and is traversed again by the middle and full collections."""
+_NOTHING_SPARED: Final[frozenset[int]] = frozenset()
 
 _NO_KEYS: Final[list[object]] = []
 """The support keys the compiled listing joins for a unit when listing its orders: none (its
@@ -908,7 +905,7 @@ typed loops read them from the table by province as they go). Never added to."""
 
 
 def _with_slots(made: _Made, head: tuple[Order, ...], into: list[list[object]],
-                numbered: _UnitPlaces, spared: tuple[int, ...] = _NOTHING_SPARED,
+                numbered: _UnitPlaces, spared: frozenset[int] = _NOTHING_SPARED,
                 tail: tuple[Order, ...] = ()) -> tuple[Order, ...]:
     """A unit's orders, compiled: ``head``, then its supports of what could be supported
     ``into`` each province it reaches (``made.reach_ids``; by slot, :attr:`_UnitPlaces.key_at`
@@ -1165,7 +1162,7 @@ _movement_listing: Final[CacheSlot[Position, dict[str, dict[str, tuple[Order, ..
 entry per power of the variant with units)."""
 
 
-UnitParts = tuple[str, int, frozenset[str] | None, tuple[Order, ...], list[int], tuple[int, ...],
+UnitParts = tuple[str, int, frozenset[str] | None, tuple[Order, ...], list[int], frozenset[int],
                   tuple[int, ...] | None, tuple[Order, ...], Callable[[int], Order | None]]
 """How the movement listing assembles one unit's orders, for a caller that derives something
 per listed order (the facade's strings) and would rather not look each order up by its value:
@@ -1422,10 +1419,10 @@ class _Made:
         keys into its reach)."""
         self.convoy_moves: dict[tuple[str, bool], Move] = {}
         self.convoys: dict[tuple[str, str], Convoy] = {}
-        self.convoy_parts: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[Convoy, ...]]] = {}
+        self.convoy_parts: dict[tuple[int, ...], tuple[frozenset[int], tuple[Convoy, ...]]] = {}
         """The serials of a fleet's convoy answers -> :meth:`convoy_part`'s answer (up to
         :data:`_MAX_HEADS` of them)."""
-        self.source_parts: dict[int, tuple[tuple[int, ...], tuple[Convoy, ...]]] = {}
+        self.source_parts: dict[int, tuple[frozenset[int], tuple[Convoy, ...]]] = {}
         """The serial of one convoy answer -> that answer's share of :meth:`convoy_part`'s
         answer (up to :data:`_MAX_HEADS` of them)."""
         self.retreats: dict[str, Retreat] = {}
@@ -1470,7 +1467,7 @@ class _Made:
         return head
 
     def convoy_part(self, key: tuple[int, ...], sources: list[_Source],
-                    ) -> tuple[tuple[int, ...], tuple[Convoy, ...]]:
+                    ) -> tuple[frozenset[int], tuple[Convoy, ...]]:
         """For a fleet in the groups of ``sources``: the support keys of the moves by convoy
         it is needed for on every route (it cannot support them, as it cannot support and
         convoy at once, 6.D.31), and its convoys, sorted. Kept in ``convoy_parts`` under
@@ -1487,7 +1484,7 @@ class _Made:
             if part is None:
                 part = self._source_part(answer, army)
         else:
-            shares: list[tuple[str, tuple[tuple[int, ...], tuple[Convoy, ...]]]] = []
+            shares: list[tuple[str, tuple[frozenset[int], tuple[Convoy, ...]]]] = []
             for answer, army, _ in sources:
                 share = by_source.get(answer.serial)
                 if share is None:
@@ -1504,14 +1501,14 @@ class _Made:
                 if share_spared:
                     spared.update(share_spared)  # (compiled, a set call: ``|`` is generic)
                 listed.extend(share_convoys)
-            part = (tuple(sorted(spared)) if spared else _NOTHING_SPARED, tuple(listed))
+            part = (frozenset(spared) if spared else _NOTHING_SPARED, tuple(listed))
         if len(self.convoy_parts) >= _MAX_HEADS:
             self.convoy_parts.clear()
         self.convoy_parts[key] = part
         return part
 
     def _source_part(self, answer: _ConvoyAnswer, army: str,
-                     ) -> tuple[tuple[int, ...], tuple[Convoy, ...]]:
+                     ) -> tuple[frozenset[int], tuple[Convoy, ...]]:
         """:meth:`convoy_part` of the one source ``answer`` (of the army in ``army``), kept in
         ``source_parts`` under its serial (up to :data:`_MAX_HEADS`)."""
         prov = self.province
@@ -1541,7 +1538,7 @@ class _Made:
         if len(self.source_parts) >= _MAX_HEADS:
             self.source_parts.clear()
         part = self.source_parts[answer.serial] = (
-            tuple(sorted(spared)) if spared else _NOTHING_SPARED, tuple(listed))
+            frozenset(spared) if spared else _NOTHING_SPARED, tuple(listed))
         return part
 
 

@@ -21,7 +21,7 @@ from realpolitik.position import Position, Unit
 
 
 def _defined_part(made: listing._Made, sources: list[listing._Source], tables: MapTables,
-                  ) -> tuple[tuple[int, ...], tuple[Convoy, ...]]:
+                  ) -> tuple[frozenset[int], tuple[Convoy, ...]]:
     """What a fleet's convoy part is: the keys of the moves by convoy it could support but
     that no route without it carries, and its convoys of every army it is needed for, by
     army, each army's pairs sorted."""
@@ -38,7 +38,7 @@ def _defined_part(made: listing._Made, sources: list[listing._Source], tables: M
     needs.sort()
     convoys = tuple(Convoy(made.utype, made.loc, army, dest, power=made.power)
                     for _, needed in needs for army, dest in needed)
-    return tuple(sorted(spared)), convoys
+    return frozenset(spared), convoys
 
 
 def _fleets_with_sources(positions: list[Position],
@@ -114,7 +114,7 @@ def test_an_answers_fleets_are_those_it_changes(variant_name: str) -> None:
     answers = listing._convoy_answers(variant).answers
     assert answers
     for answer in answers.values():
-        dests = frozenset(answer.key_into)
+        dests = frozenset(dest for dest, _, _ in answer.by_convoy)
         expected = frozenset(
             fleet for fleet in answer.group if fleet in answer.pairs_of or (
                 dests and not dests.isdisjoint(listing._fleet_support_reach(tables, fleet))))
