@@ -949,10 +949,10 @@ class Game:
         found: list[Any] = list(map(table.__getitem__, texts))
         if not all(found):
             return False
-        if len(found) > 1:
-            units = set(map(table.unit_of.get, texts))
-            if len(units) != len(found) or None in units:
-                return False  # two orders for one unit: the general path decides
+        # (one order a unit: a unit is its location, which every order found has; two
+        # strings of units of two types at one place go to the general path too)
+        if len(found) > 1 and len(set(map(_location_of, found))) != len(found):
+            return False  # two orders for one place: the general path decides
         # (the orders and their table are made from the strings when first read)
         sent = holder._sent
         holder._found = texts[:]
