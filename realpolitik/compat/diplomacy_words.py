@@ -687,10 +687,12 @@ def _name_all(named: Bounded[str, Order], strings: Sequence[str],
     order of ``orders`` at its place: in one C-level ``dict.update`` while the table has room
     (a string named before names an order equal to this one: its string says all its fields
     but its power, which is the table's), else one by one within its bound."""
+    # (no ``strict``: the strings are made from the orders, in step; the keyword is parsed
+    # each call)
     if len(named) + len(strings) <= named.bound:
-        dict.update(named, zip(strings, orders, strict=True))
+        dict.update(named, zip(strings, orders))  # noqa: B905
     else:
-        for text, order in zip(strings, orders, strict=True):
+        for text, order in zip(strings, orders):  # noqa: B905
             named[text] = order
 
 
