@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from itertools import compress, filterfalse, repeat
-from operator import is_, itemgetter
+from operator import is_
 from types import MappingProxyType
 from typing import Any, Final, NamedTuple, TypeVar, cast
 
@@ -498,7 +498,7 @@ class _UnitPlaces:
                  "may_convoy_empty",
                  "occupant_at", "moves_at", "fleet_bit", "shore_seas", "convoy_near",
                  "place_parts", "key_at", "slot_of", "occupant_slot_at", "moves_slot_at",
-                 "by_convoy_from")
+                 "by_convoy_from", "spare_table")
 
     def __init__(self, variant: Variant) -> None:
         tables = self.tables = tables_for(variant)
@@ -598,6 +598,11 @@ class _UnitPlaces:
             for moves in self.moves_at]
         """Code -> (province id, the slot there of its support key) of each move it can make
         without a convoy: :attr:`moves_at` by slot."""
+        self.spare_table: list[list[object]] | None = None
+        """The compiled listing's table of slots by province (:func:`_list_movement`), kept
+        from one listing to the next to be emptied and filled again, not made and freed (sized
+        by the map: a list per province, each holding the slots of one listing). Taken while
+        a listing fills it (None meanwhile): never handed to a caller."""
         self.by_convoy_from: list[int] = [len(keys) for keys in self.key_at]
         """Province id -> its first slot of a move by convoy's key (the map's own keys have
         the slots before: :meth:`slot` gives the keys of moves by convoy later, as met)."""
@@ -867,9 +872,11 @@ def _plan_convoys(variant: Variant, codes: list[int], numbered: _UnitPlaces,
         prov = names[prov_id]
         plan.reach[prov] = reach
         plan.touched.add(prov)
-        # (compiled, ``update`` is a set call where ``|=`` is the generic in-place or, and the
-        # fleets' tuple is walked natively where a frozenset is walked by the generic iterator)
-        plan.touched.update(answer.fleet_list)
+        # (compiled, ``update`` is a set call where ``|=`` is the generic in-place or; given
+        # the frozenset, not the tuple, it merges the two sets' tables without iterating; the
+        # fleets' tuple is walked natively below, where a frozenset is walked by the generic
+        # iterator)
+        plan.touched.update(answer.fleets)
         source = (answer, prov, answer.group)
         sources, serials, serial = plan.sources, plan.serials, answer.serial
         for sea in answer.fleet_list:
@@ -895,8 +902,6 @@ _NO_KEYS: Final[list[object]] = []
 """The support keys the compiled listing joins for a unit when listing its orders: none (its
 typed loops read them from the table by province as they go). Never added to."""
 
-_first: Final = itemgetter(0)
-"""The first item of a pair (a sort key)."""
 
 
 def _with_slots(made: _Made, head: tuple[Order, ...], into: list[list[object]],
@@ -1006,9 +1011,21 @@ def _list_movement(position: Position, powers: frozenset[str],
     # dictionary of the provinces acted on; the empty lists cost about 2 us a phase on the
     # classical map and 80 us on one of 2,000 spaces, where the listing takes some 4 ms)
     # (over the names, not a range: compiled, a range's ints are boxed one by one)
-    into: list[list[object]] = [[] for _ in numbered.names]
     # (compiled, the keys by their slots in each province: :func:`_with_slots`)
     by_slot = _TYPED_LOOPS and parts is None
+    spare = numbered.spare_table if by_slot else None
+    into: list[list[object]]
+    if spare is None:
+        into = [[] for _ in numbered.names]
+    else:
+        # (the variant's spare table, taken: compiled, the read and the store are two native
+        # steps the interpreter cannot run anything between, so another thread listing a
+        # position of the variant meanwhile finds none and makes its own; emptied here, its
+        # lists are not made and freed again each phase, some 100 instructions each)
+        numbered.spare_table = None
+        into = spare
+        for province_slots in into:
+            province_slots.clear()
     # (plain loops over the codes: Python 3.11 runs ``into[p].append(k)`` as specialised
     # instructions, and mypyc compiles the loops over these lists and tuples to C loops)
     occupant_at = numbered.occupant_slot_at if by_slot else numbered.occupant_at
@@ -1131,6 +1148,8 @@ def _list_movement(position: Position, powers: frozenset[str],
         if not by_location:
             out[power] = by_location
         by_location[made.loc] = orders
+    if by_slot:
+        numbered.spare_table = into  # (for the next listing: only the slots of this one in it)
     if convoys_empty:
         for power in list(out):
             _add_empty_convoys(position, power, out[power])
@@ -1262,7 +1281,10 @@ class _Supports(dict[object, Order | None]):
     __slots__ = ("made", "named")
 
     def __init__(self, made: _Made, named: list[Occupant | Mover], own: tuple[int, ...]) -> None:
-        super().__init__(dict.fromkeys(own))
+        # (its own moves set one by one: compiled, ``super().__init__(dict.fromkeys(own))`` is
+        # a proxy object, a generic method call and a dictionary more, each unit met)
+        for key in own:
+            self[key] = None
         self.made = made
         self.named = named
 
@@ -1470,14 +1492,16 @@ class _Made:
                 shares.append((army, share))
             # (the convoys in the order of their armies: each source names its own army, and
             # each share's convoys are sorted already)
-            shares.sort(key=_first)
-            spared: frozenset[int] = _NOTHING_SPARED
+            # (sorted as pairs: the armies differ, so their shares are never compared; a sort
+            # by key is a method call with keywords, compiled)
+            shares.sort()
+            spared: set[int] = set()
             listed: list[Convoy] = []
             for _, (share_spared, share_convoys) in shares:
                 if share_spared:
-                    spared = spared | share_spared
-                listed += share_convoys
-            part = (spared, tuple(listed))
+                    spared.update(share_spared)  # (compiled, a set call: ``|`` is generic)
+                listed.extend(share_convoys)
+            part = (frozenset(spared) if spared else _NOTHING_SPARED, tuple(listed))
         if len(self.convoy_parts) >= _MAX_HEADS:
             self.convoy_parts.clear()
         self.convoy_parts[key] = part

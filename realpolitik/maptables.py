@@ -173,7 +173,7 @@ class MapTables:
                 mask |= bit_at[name]
             return mask
 
-        self._province_bit: Mapping[str, int] = bit_at
+        self._province_bit: dict[str, int] = bit_at
         """Province -> its bit."""
         self._convoy_bit: Mapping[str, int] = {p: bit_at[p] for p in convoying}
         """Convoy space -> its bit (other provinces are absent: their fleets never convoy)."""

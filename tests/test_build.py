@@ -81,9 +81,11 @@ def test_the_modules_take_their_builds_idioms() -> None:
     run, and only there (each module asks :func:`realpolitik.compiling.is_compiled` of one of
     its own functions)."""
     from realpolitik import listing, orders
+    from realpolitik.adjudication import movement
     from realpolitik.compiling import is_compiled
 
     assert not is_compiled(test_the_modules_take_their_builds_idioms)
     assert is_compiled(len)
     assert listing._TYPED_LOOPS is EXPECT_COMPILED  # noqa: SLF001
     assert orders._FIELDS_WRITTEN_NATIVELY is EXPECT_COMPILED  # noqa: SLF001
+    assert movement._TYPED_LOOPS is EXPECT_COMPILED  # noqa: SLF001

@@ -91,3 +91,30 @@ def test_an_answers_pairs_are_sorted_alike_by_either_idiom(monkeypatch: pytest.M
         fresh = listing._ConvoyAnswers(variant)
         by_idiom.append([fresh.answer(numbered, army, group).pairs_of for army, group in keys])
     assert by_idiom[0] == by_idiom[1]
+
+
+@pytest.mark.parametrize(("variant_name", "seed", "until"), [
+    ("classical", 4, 1910), ("colonial_winters", 1, 1870)])
+def test_the_spare_table_by_province_lists_what_a_fresh_table_lists(
+        monkeypatch: pytest.MonkeyPatch, variant_name: str, seed: int, until: int) -> None:
+    """The listing by slot keeps its table of slots by province for the next listing
+    (:attr:`_UnitPlaces.spare_table`, emptied and filled again): listed with it, every
+    position gives what a fresh table gives, listing after listing of ever other positions,
+    and the table is given back after each (a listing made while it is taken, as by another
+    thread, makes its own)."""
+    monkeypatch.setattr(listing, "_TYPED_LOOPS", True)
+    variant = load_variant(variant_name)
+    numbered = listing._unit_places(variant)
+    powers = frozenset(variant.power_ids)
+    compared = 0
+    for seen in movement_positions(variant, seed, until):
+        kept = numbered.spare_table
+        with_spare = listing._list_movement(seen, powers)
+        assert kept is None or numbered.spare_table is kept
+        numbered.spare_table = None  # (taken: this listing makes its own)
+        fresh = listing._list_movement(seen, powers)
+        assert fresh == with_spare, str(seen.phase)
+        assert numbered.spare_table is not None and len(numbered.spare_table) == len(
+            numbered.names)
+        compared += sum(map(len, fresh.values()))
+    assert compared

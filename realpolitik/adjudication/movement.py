@@ -461,26 +461,47 @@ class _Decided:
         # that arrived (copied in C; a phase moves or dislodges only some of its units).
         # (a read-only view's own copy: dict() of the view reads it key by key, 8x slower)
         before = position.units
-        new_units = before.copy() if type(before) is MappingProxyType else dict(before)
-        for i in went:
-            del new_units[prov[i]]
-        for i in dislodged_units:
-            del new_units[prov[i]]
+        # (compiled, with units moved: the arrivals alone here, the next board then merged in
+        # order from them and the board's own sorted lists, not copied, cut and sorted again)
+        merged = bool(went) if _TYPED_LOOPS else False
+        if merged:
+            new_units: dict[str, Unit] = {}
+        else:
+            new_units = before.copy() if type(before) is MappingProxyType else dict(before)
+            for i in went:
+                del new_units[prov[i]]
+            for i in dislodged_units:
+                del new_units[prov[i]]
         if went:
             # (each unit value made once per variant: see UnitValues)
             arrivals = unit_values(position.variant)
             armies, fleets = arrivals.armies, arrivals.fleets
-            for i in went:
-                unit = units[i]
-                to = dest_loc[i]
-                # (read straight from the tables: a try costs nothing until it catches, and
-                # it catches once per variant, location, unit type and power at most)
-                table = armies if unit.type is _ARMY else fleets
-                try:
-                    arrived = table[to][unit.power]
-                except KeyError:
-                    arrived = _first_arrival(table, unit, to)
-                new_units[dest[i]] = arrived
+            if merged:
+                # (compiled, a caught KeyError makes a traceback, some 1.7k instructions, at
+                # each first arrival: asked with get() instead, as cheap as a subscript there)
+                for i in went:
+                    unit = units[i]
+                    to = dest_loc[i]
+                    table = armies if unit.type is _ARMY else fleets
+                    by_power = table.get(to)
+                    arrived = by_power.get(unit.power) if by_power is not None else None
+                    if arrived is None:
+                        arrived = _first_arrival(table, unit, to)
+                    new_units[dest[i]] = arrived
+            else:
+                for i in went:
+                    unit = units[i]
+                    to = dest_loc[i]
+                    # (read straight from the tables: a try costs nothing until it catches,
+                    # and it catches once per variant, location, unit type and power at most)
+                    table = armies if unit.type is _ARMY else fleets
+                    try:
+                        arrived = table[to][unit.power]
+                    except KeyError:
+                        arrived = _first_arrival(table, unit, to)
+                    new_units[dest[i]] = arrived
+        if merged:
+            new_units = self.merged_board(new_units)
         dislodged: list[DislodgedUnit] = []
         if dislodged_units:
             annihilated = position.variant.hooks.annihilated_when_dislodged
@@ -495,7 +516,7 @@ class _Decided:
             if dislodged else _NO_OPTIONS
         # (the engine keeps a board's provinces in sorted order: with no unit moved, the board
         # as it was, if that was)
-        if went or list(new_units) != prov:
+        if not merged and (went or list(new_units) != prov):
             # (a loop, not a comprehension: on this interpreter a comprehension is a function
             # made and called, some 1.2k instructions more)
             in_order: dict[str, Unit] = {}
@@ -508,6 +529,34 @@ class _Decided:
             return made_resolution(position.phase, record, after, (), options, record)
         return made_resolution(position.phase, record, after, tuple(dislodged), options,
                                standoffs)
+
+    def merged_board(self, arrived: dict[str, Unit]) -> dict[str, Unit]:
+        """The next board, in sorted order: the units that neither moved nor were dislodged,
+        from the board's lists (in sorted order already), merged with ``arrived`` (province ->
+        the unit that moved there). The compiled build's way (native loops and comparisons);
+        the interpreter copies the board and sorts it, which it runs in C."""
+        b = self.board
+        prov, units, moved, dislodged_by = b.prov, b.units, self.moved, self.dislodged_by
+        targets = sorted(arrived)
+        count = len(targets)
+        k = 0
+        target = targets[0] if count else ""
+        in_order: dict[str, Unit] = {}
+        for j in range(b.n):
+            if moved[j] or dislodged_by[j] >= 0:
+                continue
+            here = prov[j]
+            while k < count and target < here:  # (an arrival in a province left empty before)
+                in_order[target] = arrived[target]
+                k += 1
+                if k < count:
+                    target = targets[k]
+            in_order[here] = units[j]
+        while k < count:
+            target = targets[k]
+            in_order[target] = arrived[target]
+            k += 1
+        return in_order
 
     def standoffs(self, new_units: Mapping[str, Unit]) -> frozenset[str]:
         """Provinces left empty where a move bounced off another move's prevent strength."""
