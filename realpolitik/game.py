@@ -651,7 +651,8 @@ class Game:
             return self.submit(power, orders)
         holds: Callable[[Order], bool] | None = None
         unit_at = units.get
-        for order, key in zip(orders, support_keys, strict=True):
+        # (no ``strict``: the lengths were compared above, and the keyword is parsed each call)
+        for order, key in zip(orders, support_keys):  # noqa: B905
             # (identity: the unit's own values, so listed now; a unit of another type or
             # power there lists other values)
             unit = unit_at(getattr(order, "location", ""))
