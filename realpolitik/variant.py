@@ -1139,7 +1139,7 @@ def _load_start_units(
                     file="variant.toml", line=lines.of("start", power_id),
                 )
             unit_type = UnitType(match.group(1).upper())
-            location = match.group(2)
+            location = the_map.same_name(match.group(2))
             if not the_map.can_hold(unit_type, location):
                 raise VariantError(
                     f"[start] {power_id}: a {unit_type.name.lower()} cannot stand at {location!r}",
