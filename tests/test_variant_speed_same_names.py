@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import pytest
-
 from random_play import played_game
+
 from realpolitik import savefile
 from realpolitik.game import Game
 from realpolitik.geography import Map, province_of
