@@ -288,6 +288,8 @@ _Pending = tuple[tuple[SubmittedOrder, ...] | None, tuple[Order, ...] | None]
 _NO_ORDERS: _Pending = ((), None)
 """The orders of a power that gave none."""
 
+_NO_POWERS: Final[frozenset[str]] = frozenset()
+
 _TYPED_LOOPS: Final[bool] = is_compiled(_compiled)
 """True where this module is compiled: a submit's loops over the orders take the idiom each
 build runs fastest (a native loop and direct calls compiled, ``map`` in C interpreted)."""
@@ -471,32 +473,42 @@ class Game:
         self._powers_cache = (position, len(eliminated), answer)
         return answer
 
-    def _powers_of(self, position: Position, eliminated: Collection[str],
+    def _powers_of(self, position: Position, eliminated: list[str],
                    ) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """:meth:`_powers_now` worked out (apart from the cache's test: the comprehensions'
-        cells are made only when it is worked out, not at each of the phase's questions)."""
+        """:meth:`_powers_now` worked out (apart from the cache's test). A power is in while it
+        has units, supply centres or dislodged units and is not eliminated."""
+        # One loop over the variant's few powers, each asked in turn (most are in by their
+        # units): no set of the present powers made and filtered, which compiled cost twice
+        # this (set displays, comprehensions) and interpreted a third more.
         with_units = position.powers_with_units()
-        # A power is in while it has units, supply centres or dislodged units: set operators
-        # rather than a question per power (the centre counts are carried from a position to
-        # the next, so seldom counted here), and comprehensions rather than ``filter`` over a
-        # bound method or a set's methods by name (the compiled build runs them natively).
-        present = {*with_units, *position.center_counts()}
-        if position.dislodged:
-            present |= {d.unit.power for d in position.dislodged}
-        if eliminated:
-            present -= set(eliminated)
-        active = tuple([power for power in self.powers if power in present])
+        owners = position.center_counts()
+        dislodged = position.dislodged
+        # (the powers of the dislodged units: only a retreat phase has any)
+        dislodged_powers = frozenset({d.unit.power for d in dislodged}) if dislodged \
+            else _NO_POWERS
         kind = position.phase.type
-        if kind is _MOVEMENT:
-            to_order = tuple([power for power in active if power in with_units])
-        elif kind is _RETREATS:
-            to_order = tuple(sorted({d.unit.power for d in position.dislodged}))
-        else:
-            counts = due_adjustments(position)
-            acting = kind_powers(position)  # (with orders of the variant's own kinds)
-            to_order = tuple(p for p, n in counts.items()
-                             if (n != 0 or p in acting) and p in active)
-        return active, to_order
+        movement = kind is _MOVEMENT
+        active: list[str] = []
+        to_order: list[str] = []
+        for power in self.variant.power_ids:
+            if power in with_units:
+                if eliminated and power in eliminated:
+                    continue
+                active.append(power)
+                if movement:
+                    to_order.append(power)
+            elif power in owners or power in dislodged_powers:
+                if eliminated and power in eliminated:
+                    continue
+                active.append(power)
+        if movement:
+            return tuple(active), tuple(to_order)
+        if kind is _RETREATS:
+            return tuple(active), tuple(sorted(dislodged_powers))
+        counts = due_adjustments(position)
+        acting = kind_powers(position)  # (with orders of the variant's own kinds)
+        return tuple(active), tuple([p for p, n in counts.items()
+                                     if (n != 0 or p in acting) and p in active])
 
     def set_position(self, position: Position) -> None:
         """Put the board as ``position`` has it: a gamesmaster's correction, or a test or a
@@ -639,7 +651,8 @@ class Game:
             return self.submit(power, orders)
         holds: Callable[[Order], bool] | None = None
         unit_at = units.get
-        for order, key in zip(orders, support_keys, strict=True):
+        # (no ``strict``: the lengths were compared above, and the keyword is parsed each call)
+        for order, key in zip(orders, support_keys):  # noqa: B905
             # (identity: the unit's own values, so listed now; a unit of another type or
             # power there lists other values)
             unit = unit_at(getattr(order, "location", ""))

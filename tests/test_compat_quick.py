@@ -267,14 +267,14 @@ def test_a_support_first_given_carries_its_key_to_the_engine() -> None:
     parts = movement_parts(game.realpolitik_game.position)
     assert parts is not None
     assert parts["france"]["par"][PART_SUPPORT_OF](key) is found  # the key of that very support
-    assert table.unit_of["A PAR S A MAR - BUR"] == "A PAR"
+    assert table.entry("A PAR S A MAR - BUR") == ("A PAR", "S A MAR - BUR", found)
     assert "A MAR - BUR" not in table.key_of  # (a move has no key)
     # the key table follows the table of strings: emptied when its older half is dropped
     table.bound = len(table)
     assert table["A MAR S A PAR - BUR"] is not None
     assert list(table.key_of) == ["A MAR S A PAR - BUR"]
-    assert list(table.unit_of) == list(table)  # (its units follow it too)
-    assert table.unit_of["A MAR S A PAR - BUR"] == "A MAR"
+    entry = table.entry("A MAR S A PAR - BUR")
+    assert entry is not None and entry[:2] == ("A MAR", "S A PAR - BUR")
 
 
 def test_a_support_of_a_move_to_a_coast_carries_its_key_to_the_engine() -> None:

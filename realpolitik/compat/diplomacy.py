@@ -949,10 +949,10 @@ class Game:
         found: list[Any] = list(map(table.__getitem__, texts))
         if not all(found):
             return False
-        if len(found) > 1:
-            units = set(map(table.unit_of.get, texts))
-            if len(units) != len(found) or None in units:
-                return False  # two orders for one unit: the general path decides
+        # (one order a unit: a unit is its location, which every order found has; two
+        # strings of units of two types at one place go to the general path too)
+        if len(found) > 1 and len({*map(_location_of, found)}) != len(found):
+            return False  # two orders for one place: the general path decides
         # (the orders and their table are made from the strings when first read)
         sent = holder._sent
         holder._found = texts[:]
@@ -1008,7 +1008,9 @@ class Game:
             return False
         kept: dict[str, tuple[str, Order]] = {}
         waives = 0
-        for text, order in zip(texts, values, strict=True):
+        # (no ``strict``: the values were mapped from the strings; the keyword is parsed
+        # each call)
+        for text, order in zip(texts, values):  # noqa: B905
             if order.__class__ is Waive:
                 waives += 1
                 kept[f"WAIVE {waives}"] = (text, order)

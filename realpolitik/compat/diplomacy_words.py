@@ -434,9 +434,9 @@ class ListingTexts:
 
     def given(self, power: str, settle_coasts: bool = True) -> _Given:
         """For :meth:`Game.set_orders`: the table of the strings listed for ``power`` ->
-        the order it names (and its unit: :attr:`_Given.unit_of`), None for a string not
-        listed for it (or listed so long ago that it was forgotten: it is then read again), or a
-        support whose order is named when first given (:meth:`support_found`). With
+        the order it names (its unit and the rest: :meth:`_Given.entry`), None for a string
+        not listed for it (or listed so long ago that it was forgotten: it is then read again),
+        or a support whose order is named when first given (:meth:`support_found`). With
         ``settle_coasts`` (the rules read a support without the coast as the move to the one
         coast the fleet reaches) such a support's string names the support with that coast,
         the one listed."""
@@ -617,11 +617,12 @@ class _Given(Bounded[str, "Order | None"]):
     """The strings a power gave so far -> the order each names, made from
     :attr:`ListingTexts.named` on first use (or, for a support, from its unit's supports:
     :meth:`ListingTexts.support_found`); None for a string not listed (not kept: it may be
-    listed later). The string's unit is kept in :attr:`unit_of` (a string: the collector
-    counts no object per string given, as it did a tuple of unit, rest and order). Bounded
+    listed later). Nothing more is kept a string but a support's key (:attr:`key_of`): the
+    string's unit is its first two words, cut out only when asked for (:meth:`entry`, the
+    general path; the quick path tells one order a unit by the orders' locations). Bounded
     by :data:`_MAX_GIVEN`."""
 
-    __slots__ = ("named", "one_coast", "texts", "power", "key_of", "unit_of")
+    __slots__ = ("named", "one_coast", "texts", "power", "key_of")
 
     def __init__(self, texts: ListingTexts, power: str, one_coast: Mapping[str, str] | None,
                  ) -> None:
@@ -635,9 +636,6 @@ class _Given(Bounded[str, "Order | None"]):
         self.key_of: dict[str, int] = {}
         """A support's string in the table -> its support key (:meth:`ListingTexts.support_found`
         finds it), for :meth:`Game.submit_found`; emptied with the table's older half."""
-        self.unit_of: dict[str, str] = {}
-        """Each string in the table -> its unit (``"A PAR"``; the rest of the order follows
-        it after a space); the older half dropped with the table's."""
 
     def __missing__(self, text: str) -> Order | None:
         one_coast = self.one_coast
@@ -645,26 +643,21 @@ class _Given(Bounded[str, "Order | None"]):
         order = self.named.get(name)
         key: int | None = None
         if order is None:  # (a support's string names its support when first given)
-            texts = self.texts
-            found = texts.support_found(self.power, text)
+            found = self.texts.support_found(self.power, text)
             if found is None:
                 return None
             # (a key depends on the text alone: kept with it)
-            unit, key, order = found
-        else:
-            words = text.split(" ", 2)  # (once per string given)
-            if len(words) < 2:  # WAIVE, for no unit: not a movement order (read and refused)
-                return None
-            unit = f"{words[0]} {words[1]}"
-            if order.__class__ is SupportMove:
-                # (a support of a move to a coast, named when its string was made: its key
-                # is known all the same, so the engine finds it by its key, not by asking
-                # the whole listing)
-                key = self.texts.support_key.get(name)
+            _, key, order = found
+        elif " " not in text:  # WAIVE, for no unit: not a movement order (read and refused)
+            return None
+        elif order.__class__ is SupportMove:
+            # (a support of a move to a coast, named when its string was made: its key is
+            # known all the same, so the engine finds it by its key, not by asking the whole
+            # listing)
+            key = self.texts.support_key.get(name)
         if len(self) >= self.bound:
             self._drop_older_half()
         dict.__setitem__(self, text, order)  # (the bound is kept just above)
-        self.unit_of[text] = unit
         if key is not None:
             self.key_of[text] = key
         return order
@@ -672,8 +665,6 @@ class _Given(Bounded[str, "Order | None"]):
     def _drop_older_half(self) -> None:
         super()._drop_older_half()
         self.key_of.clear()  # (no more keys than strings added since)
-        unit_of = self.unit_of
-        self.unit_of = {text: unit_of[text] for text in self}
 
     def entry(self, text: str) -> tuple[str, str, Order] | None:
         """(unit, the rest of the order, the order) of a string given, if it names a listed
@@ -681,7 +672,7 @@ class _Given(Bounded[str, "Order | None"]):
         order = self[text]
         if order is None:
             return None
-        unit = self.unit_of.get(text) or _unit_of_text(text)
+        unit = _unit_of_text(text)
         return unit, text[len(unit) + 1:], order
 
 
@@ -696,10 +687,12 @@ def _name_all(named: Bounded[str, Order], strings: Sequence[str],
     order of ``orders`` at its place: in one C-level ``dict.update`` while the table has room
     (a string named before names an order equal to this one: its string says all its fields
     but its power, which is the table's), else one by one within its bound."""
+    # (no ``strict``: the strings are made from the orders, in step; the keyword is parsed
+    # each call)
     if len(named) + len(strings) <= named.bound:
-        dict.update(named, zip(strings, orders, strict=True))
+        dict.update(named, zip(strings, orders))  # noqa: B905
     else:
-        for text, order in zip(strings, orders, strict=True):
+        for text, order in zip(strings, orders):  # noqa: B905
             named[text] = order
 
 
