@@ -79,6 +79,7 @@ class Map:
         "support_borders",
         "_homes",
         "_centers",
+        "names",
     )
 
     def __init__(
@@ -92,33 +93,42 @@ class Map:
         """``support_borders``: pairs of locations across which a fleet may support but no
         unit may move (a fleet at sea next to a polar ice cap supports an army there)."""
         self.provinces: Mapping[str, Province] = MappingProxyType({p.id: p for p in provinces})
-        borders = tuple(borders)
-        self.borders: tuple[tuple[str, str, bool, bool], ...] = borders
-        """Every border as given: (a, b, armies may cross, fleets may cross)."""
         locations: list[str] = []
         for province in self.provinces.values():
             locations.append(province.id)
             locations.extend(province.coasts)
         self.locations: tuple[str, ...] = tuple(locations)
+        # One string object per place, which every table below holds: a dictionary look-up
+        # whose key is the very object stored settles by identity, where an equal string made
+        # apart (each line of a file read makes its own) is compared character by character.
+        names = {loc: loc for loc in locations}
+        self.names: Mapping[str, str] = MappingProxyType(names)
+        """Each location id (a province's or a coast's) -> the one string object the map's
+        tables hold for it: :meth:`same_name` hands it back for an equal string."""
+        borders = tuple((names.get(a, a), names.get(b, b), by_army, by_fleet)
+                        for a, b, by_army, by_fleet in borders)
+        self.borders: tuple[tuple[str, str, bool, bool], ...] = borders
+        """Every border as given: (a, b, armies may cross, fleets may cross)."""
         army: dict[str, set[str]] = {p: set() for p in self.provinces}
         fleet: dict[str, set[str]] = {loc: set() for loc in self.locations}
         for a, b, by_army, by_fleet in borders:
             if by_army:
-                army[province_of(a)].add(province_of(b))
-                army[province_of(b)].add(province_of(a))
+                army[names[province_of(a)]].add(names[province_of(b)])
+                army[names[province_of(b)]].add(names[province_of(a)])
             if by_fleet:
                 fleet[a].add(b)
                 fleet[b].add(a)
         self._army: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in army.items()}
         self._fleet: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in fleet.items()}
-        self.support_borders: tuple[tuple[str, str], ...] = tuple(support_borders)
+        self.support_borders: tuple[tuple[str, str], ...] = tuple(
+            (names.get(a, a), names.get(b, b)) for a, b in support_borders)
         """Borders for fleet support only, as given."""
         support_only: dict[str, set[str]] = {}
         for a, b in self.support_borders:
-            support_only.setdefault(a, set()).add(province_of(b))
-            support_only.setdefault(b, set()).add(province_of(a))
+            support_only.setdefault(a, set()).add(names[province_of(b)])
+            support_only.setdefault(b, set()).add(names[province_of(a)])
         self._fleet_reach: dict[str, frozenset[str]] = {
-            loc: frozenset(province_of(n) for n in near) | support_only.get(loc, set())
+            loc: frozenset(names[province_of(n)] for n in near) | support_only.get(loc, set())
             for loc, near in self._fleet.items()
         }
         self._coast_names: dict[str, str] = dict(coast_names or {})
@@ -145,6 +155,18 @@ class Map:
         return Map(provinces, borders, coast_names=self._coast_names, support_borders=support)
 
     # -- questions about spaces -------------------------------------------------------------
+
+    def same_name(self, location: str) -> str:
+        """The map's own string object for a location id equal to ``location`` (``location``
+        itself if it names no place of the map): keys made at run time (parsed, sliced, read
+        from a file) are then found in the engine's tables by identity."""
+        return self.names.get(location, location)
+
+    def province_name(self, location: str) -> str:
+        """The map's own string object for the province of ``location`` (``"stp/nc"`` ->
+        ``"stp"``, the object the tables hold, where :func:`province_of` slices a new one)."""
+        province = province_of(location)
+        return self.names.get(province, province)
 
     def province(self, province_id: str) -> Province:
         """The province with this id (a coast id gives its province)."""

@@ -35,9 +35,21 @@ def _unit_text(unit: Unit) -> str:
     return f"{unit.type.value} {unit.location.upper()}"
 
 
-def _parse_unit(power: str, text: str) -> Unit:
+def _parse_unit(power: str, text: str, same: Mapping[str, str]) -> Unit:
     kind, where = text.split()
-    return Unit(power.lower(), UnitType(kind.upper()), where.lower())
+    return Unit(_same(same, power.lower()), UnitType(kind.upper()), _same(same, where.lower()))
+
+
+def _same_names(variant: Variant) -> dict[str, str]:
+    """Each place's and power's id -> the variant's own string object for it: names read from
+    a record are then the objects the engine's tables hold, found in them by identity."""
+    same = dict(variant.map.names)
+    same.update((power.id, power.id) for power in variant.powers)
+    return same
+
+
+def _same(same: Mapping[str, str], name: str) -> str:
+    return same.get(name, name)
 
 
 def units_to_json(units: Mapping[str, Unit] | list[Unit]) -> dict[str, list[str]]:
@@ -85,17 +97,22 @@ def position_to_json(position: Position) -> JSON:
 
 def position_from_json(game: Game, data: Mapping[str, Any]) -> Position:
     """Read a position written by :func:`position_to_json` for ``game``'s board."""
-    units = [_parse_unit(p, u) for p, entries in data.get("units", {}).items() for u in entries]
-    centers = {c.lower(): p.lower() for p, cs in data.get("centers", {}).items() for c in cs}
+    variant = game.position.variant
+    same = _same_names(variant)
+    units = [_parse_unit(p, u, same) for p, entries in data.get("units", {}).items()
+             for u in entries]
+    centers = {_same(same, c.lower()): _same(same, p.lower())
+               for p, cs in data.get("centers", {}).items() for c in cs}
     via = {(p.lower(), u) for p, us in data.get("dislodged_via_convoy", {}).items() for u in us}
     dislodged = [
-        DislodgedUnit(_parse_unit(p, u), attacker.lower() if attacker else None,
+        DislodgedUnit(_parse_unit(p, u, same),
+                      _same(same, attacker.lower()) if attacker else None,
                       (p.lower(), u) in via)
         for p, entries in data.get("dislodged", {}).items() for u, attacker in entries.items()
     ]
-    return Position.build(game.position.variant, str(data["phase"]), units, centers,
-                          dislodged=dislodged, standoffs=[s.lower() for s in
-                                                          data.get("standoffs", [])],
+    return Position.build(variant, str(data["phase"]), units, centers,
+                          dislodged=dislodged,
+                          standoffs=[_same(same, s.lower()) for s in data.get("standoffs", [])],
                           state=data.get("state") or NO_STATE)
 
 
@@ -298,6 +315,7 @@ def game_from_json(data: Mapping[str, Any], *, earlier: Game | None = None,
         end_year=data.get("end_year"),
         policies=data.get("policies") or None,
     )
+    same = _same_names(game.position.variant)
     for number, phase in enumerate(data.get("phases", []), start=1):
         recorded = position_from_json(game, phase["position"])
         if recorded != game.position:
@@ -310,7 +328,7 @@ def game_from_json(data: Mapping[str, Any], *, earlier: Game | None = None,
         if known is not None and known.position != game.position:
             known = None
         for power, entries in phase.get("orders", {}).items():
-            power_id = power.lower()
+            power_id = _same(same, power.lower())
             kept = known.orders.get(power_id) if known is not None else None
             game.restore_orders(power_id, _restore_entries(game, power_id, entries, kept))
         for event in phase.get("events", []):
@@ -320,7 +338,7 @@ def game_from_json(data: Mapping[str, Any], *, earlier: Game | None = None,
     for note in current.get("notes", []):
         game.note(str(note))
     for power, entries in current.get("orders", {}).items():
-        power_id = power.lower()
+        power_id = _same(same, power.lower())
         game.restore_orders(power_id, _restore_entries(game, power_id, entries))
     if "position" in current and position_from_json(game, current["position"]) != game.position:
         raise GameError("the record's current position differs from the replayed one")

@@ -717,7 +717,7 @@ def _load_folder(folder: Path) -> Variant:
                         f"[start_centers] {power_id}: {center!r} is not a supply centre",
                         file="variant.toml", line=lines.of("start_centers", power_id),
                     )
-                start_centers[center] = same_id[power_id]
+                start_centers[provinces[center].id] = same_id[power_id]
 
     rules = read_variant_rules(data, text, the_map, frozenset(power_ids))
     taken = {province_of(u.location) for u in start_units}
@@ -1139,7 +1139,7 @@ def _load_start_units(
                     file="variant.toml", line=lines.of("start", power_id),
                 )
             unit_type = UnitType(match.group(1).upper())
-            location = match.group(2)
+            location = the_map.same_name(match.group(2))
             if not the_map.can_hold(unit_type, location):
                 raise VariantError(
                     f"[start] {power_id}: a {unit_type.name.lower()} cannot stand at {location!r}",

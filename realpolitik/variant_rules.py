@@ -492,7 +492,7 @@ def _neutral_units(read: _Reader, data: Mapping[str, Any]) -> tuple[NeutralUnit,
         if match is None:
             raise read.fail(f"[[{table}]] unit should look like 'A bel' or 'F stp/sc'", table,
                             "unit", index)
-        unit_type, location = UnitType(match.group(1).upper()), match.group(2)
+        unit_type, location = UnitType(match.group(1).upper()), read.map.same_name(match.group(2))
         if not read.map.can_hold(unit_type, location):
             raise read.fail(f"[[{table}]] a {unit_type.name.lower()} cannot stand at "
                             f"{location!r}", table, "unit", index)
