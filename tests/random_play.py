@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from itertools import islice
 
 from realpolitik.game import Game
 from realpolitik.listing import (
@@ -13,10 +14,12 @@ from realpolitik.listing import (
     PART_SPARED,
     PART_SUPPORT_KEYS,
     PART_SUPPORT_OF,
+    legal_orders,
     movement_parts,
 )
 from realpolitik.orders import Order
 from realpolitik.position import PhaseType, Position
+from realpolitik.rules import rules_for
 from realpolitik.variant import Variant
 
 
@@ -58,6 +61,28 @@ def movement_positions(variant: Variant | str, seed: int, until: int) -> list[Po
                                 for options in game.legal_orders(power).values()])
         game.process()
     return seen
+
+
+def movement_phases_with_moves(seed: int, count: int, *, salt: int, move_share: float,
+                                ) -> list[tuple[Position, list[Order]]]:
+    """``count`` movement positions of a game of :func:`playing` (``seed``), each with another
+    set of random legal orders (2000 rules, seeded with ``seed`` and ``salt``) for every unit:
+    with a share ``move_share``, a unit that can move is given a move, so that moves bounce,
+    units move into provinces just left and are dislodged."""
+    rules = rules_for("2000")
+    rng = random.Random(seed * 7919 + salt)
+    phases: list[tuple[Position, list[Order]]] = []
+    for game in islice((g for g in playing(seed, years=12)
+                        if g.phase.type is PhaseType.MOVEMENT), count):
+        position = game.position
+        orders: list[Order] = []
+        for power in position.variant.power_ids:
+            for options in legal_orders(position, power, rules=rules).values():
+                moves = [o for o in options if type(o).__name__ == "Move"]
+                pool = moves if moves and rng.random() < move_share else list(options)
+                orders.append(pool[rng.randrange(len(pool))])
+        phases.append((position, orders))
+    return phases
 
 
 def found_orders(game: Game, power: str, rng: random.Random, *, supports: float = 0.5,

@@ -8,36 +8,18 @@ is that board, in that order."""
 
 from __future__ import annotations
 
-import random
-from itertools import islice
-
-from random_play import playing
+from random_play import movement_phases_with_moves
 
 from realpolitik.adjudication import adjudicate, movement
-from realpolitik.listing import legal_orders
 from realpolitik.orders import Order
-from realpolitik.position import PhaseType, Position, Unit, moved_unit
+from realpolitik.position import Position, Unit, moved_unit
 from realpolitik.rules import rules_for
 
 _RULES = rules_for("2000")
 
 
 def _movement_phases(seed: int, count: int) -> list[tuple[Position, list[Order]]]:
-    """``count`` movement positions of a game of random legal orders, each with another set of
-    random legal orders (seeded) for every unit, most of them moves."""
-    rng = random.Random(seed * 7919 + 11)
-    phases: list[tuple[Position, list[Order]]] = []
-    for game in islice((g for g in playing(seed, years=12)
-                        if g.phase.type is PhaseType.MOVEMENT), count):
-        position = game.position
-        orders: list[Order] = []
-        for power in position.variant.power_ids:
-            for options in legal_orders(position, power, rules=_RULES).values():
-                moves = [o for o in options if type(o).__name__ == "Move"]
-                pool = moves if moves and rng.random() < 0.5 else list(options)
-                orders.append(pool[rng.randrange(len(pool))])
-        phases.append((position, orders))
-    return phases
+    return movement_phases_with_moves(seed, count, salt=11, move_share=0.5)
 
 
 def test_the_merged_next_board_is_the_sorted_one() -> None:

@@ -7,39 +7,22 @@ later is equal, hashes, pickles and prints as one given them at once."""
 from __future__ import annotations
 
 import pickle
-import random
 from functools import partial
-from itertools import islice
 
 import pytest
-from random_play import playing
+from random_play import movement_phases_with_moves
 
 from realpolitik.adjudication import adjudicate, movement
 from realpolitik.adjudication.outcomes import Resolution
-from realpolitik.listing import legal_orders
 from realpolitik.orders import Order
-from realpolitik.position import PhaseType, Position
+from realpolitik.position import Position
 from realpolitik.rules import rules_for
 
 _RULES = rules_for("2000")
 
 
 def _movement_phases(seed: int, count: int) -> list[tuple[Position, list[Order]]]:
-    """``count`` movement positions of a game of random legal orders, each with another set of
-    random legal orders (seeded) for every unit, most of them moves, so that moves bounce."""
-    rng = random.Random(seed * 7919 + 3)
-    phases: list[tuple[Position, list[Order]]] = []
-    for game in islice((g for g in playing(seed, years=12)
-                        if g.phase.type is PhaseType.MOVEMENT), count):
-        position = game.position
-        orders: list[Order] = []
-        for power in position.variant.power_ids:
-            for options in legal_orders(position, power, rules=_RULES).values():
-                moves = [o for o in options if type(o).__name__ == "Move"]
-                pool = moves if moves and rng.random() < 0.8 else list(options)
-                orders.append(pool[rng.randrange(len(pool))])
-        phases.append((position, orders))
-    return phases
+    return movement_phases_with_moves(seed, count, salt=3, move_share=0.8)
 
 
 def _standoffs_at_once(position: Position, orders: list[Order]) -> frozenset[str]:
