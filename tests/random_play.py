@@ -7,6 +7,8 @@ import random
 from collections.abc import Iterator
 from itertools import islice
 
+from realpolitik.adjudication import movement
+from realpolitik.adjudication.equations import Board
 from realpolitik.game import Game
 from realpolitik.listing import (
     PART_CONVOYS,
@@ -19,7 +21,7 @@ from realpolitik.listing import (
 )
 from realpolitik.orders import Order
 from realpolitik.position import PhaseType, Position
-from realpolitik.rules import rules_for
+from realpolitik.rules import Rules, rules_for
 from realpolitik.variant import Variant
 
 
@@ -83,6 +85,20 @@ def movement_phases_with_moves(seed: int, count: int, *, salt: int, move_share: 
                 orders.append(pool[rng.randrange(len(pool))])
         phases.append((position, orders))
     return phases
+
+
+def decided_movement(position: Position, orders: list[Order], rules: Rules,
+                     ) -> tuple[Board, movement._Decided]:
+    """The movement adjudicator's board of ``orders`` and its decisions, as ``adjudicate`` sets
+    them up and decides them (for tests that compare its inner paths)."""
+    hooks = position.variant.hooks
+    provinces, units, index = movement._units_of(position)  # noqa: SLF001
+    board = movement._set_up(position, rules, units, orders, provinces,  # noqa: SLF001
+                             index, hooks.defence_bonuses(position),
+                             hooks.movement_modifiers(position))
+    paradoxes: set[int] = set()
+    equations, value = movement._decide(board, rules, paradoxes)  # noqa: SLF001
+    return board, movement._Decided(board, equations, value, paradoxes)  # noqa: SLF001
 
 
 def found_orders(game: Game, power: str, rng: random.Random, *, supports: float = 0.5,

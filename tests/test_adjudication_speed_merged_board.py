@@ -8,7 +8,7 @@ is that board, in that order."""
 
 from __future__ import annotations
 
-from random_play import movement_phases_with_moves
+from random_play import decided_movement, movement_phases_with_moves
 
 from realpolitik.adjudication import adjudicate, movement
 from realpolitik.orders import Order
@@ -25,14 +25,7 @@ def _movement_phases(seed: int, count: int) -> list[tuple[Position, list[Order]]
 def test_the_merged_next_board_is_the_sorted_one() -> None:
     dislodging = into_vacated = 0
     for position, orders in (phase for seed in range(4) for phase in _movement_phases(seed, 24)):
-        hooks = position.variant.hooks
-        provinces, units, index = movement._units_of(position)  # noqa: SLF001
-        board = movement._set_up(position, _RULES, units, orders, provinces,  # noqa: SLF001
-                                 index, hooks.defence_bonuses(position),
-                                 hooks.movement_modifiers(position))
-        paradoxes: set[int] = set()
-        equations, value = movement._decide(board, _RULES, paradoxes)  # noqa: SLF001
-        decided = movement._Decided(board, equations, value, paradoxes)  # noqa: SLF001
+        board, decided = decided_movement(position, orders, _RULES)
         arrived: dict[str, Unit] = {board.dest[i]: moved_unit(board.units[i], board.dest_loc[i])
                                     for i in decided.went}
         # the path it replaces: copied, cut, the arrivals put in, sorted

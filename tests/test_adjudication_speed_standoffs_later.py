@@ -10,9 +10,9 @@ import pickle
 from functools import partial
 
 import pytest
-from random_play import movement_phases_with_moves
+from random_play import decided_movement, movement_phases_with_moves
 
-from realpolitik.adjudication import adjudicate, movement
+from realpolitik.adjudication import adjudicate
 from realpolitik.adjudication.outcomes import Resolution
 from realpolitik.orders import Order
 from realpolitik.position import Position
@@ -28,14 +28,7 @@ def _movement_phases(seed: int, count: int) -> list[tuple[Position, list[Order]]
 def _standoffs_at_once(position: Position, orders: list[Order]) -> frozenset[str]:
     """The stand-offs as the adjudication works them out when it must (units to retreat):
     ``_Decided.standoffs`` on the phase's own board and decisions, over the board after."""
-    hooks = position.variant.hooks
-    provinces, units, index = movement._units_of(position)  # noqa: SLF001
-    board = movement._set_up(position, _RULES, units, orders, provinces,  # noqa: SLF001
-                             index, hooks.defence_bonuses(position),
-                             hooks.movement_modifiers(position))
-    paradoxes: set[int] = set()
-    equations, value = movement._decide(board, _RULES, paradoxes)  # noqa: SLF001
-    decided = movement._Decided(board, equations, value, paradoxes)  # noqa: SLF001
+    board, decided = decided_movement(position, orders, _RULES)
     after = adjudicate(position, orders, rules=_RULES, checked=True).units
     return decided.standoffs(after) if board.contested else frozenset()
 
