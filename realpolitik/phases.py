@@ -34,6 +34,8 @@ _RETREATS: Final = PhaseType.RETREATS
 _ADJUSTMENTS: Final = PhaseType.ADJUSTMENTS
 
 _NO_STANDOFFS: Final[frozenset[str]] = frozenset()
+_DEFAULT_NEXT_STATE: Final = VariantHooks.next_state
+"""The default hook: the state carried unchanged (read to skip calling it)."""
 """The stand-offs of a position after one without (one set for every such position: a game's
 history keeps them all)."""
 
@@ -71,7 +73,10 @@ def next_position(position: Position, resolution: Resolution) -> Position:
     :raises HookError: the variant's ``phase_skipped`` hook skipped every phase.
     """
     following = _following(position, resolution)
-    state = position.variant.hooks.next_state(position, resolution, following)
+    hooks = position.variant.hooks
+    # (the default hook carries the state unchanged: not called, as it runs interpreted)
+    state = position.state if type(hooks).next_state is _DEFAULT_NEXT_STATE \
+        else hooks.next_state(position, resolution, following)
     if state is not following.state:
         following = following.replace(state=state)
     return following

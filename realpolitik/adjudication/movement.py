@@ -61,6 +61,7 @@ from realpolitik.maptables import tables_for
 from realpolitik.orders import Order, VariantOrder, Waive
 from realpolitik.position import DislodgedUnit, Position, Unit, moved_unit
 from realpolitik.rules import Rules
+from realpolitik.variant_rules import NEUTRAL
 from realpolitik.writing import PlaceWriter, place_writer
 
 __all__ = ["adjudicate_movement"]
@@ -121,6 +122,12 @@ _DEFAULT_MODIFIERS: Final = VariantHooks.movement_modifiers
 """The default hook: ``NO_MODIFIERS`` (read to skip calling it)."""
 _DEFAULT_VOID_ORDERS: Final = VariantHooks.void_orders
 """The default hook: no orders voided by the variant."""
+_DEFAULT_DEFENCE_BONUSES: Final = VariantHooks.defence_bonuses
+"""The default hook: the bonuses of the neutral units the variant declares (none without)."""
+_DEFAULT_ANNIHILATED: Final = VariantHooks.annihilated_when_dislodged
+"""The default hook: a neutral unit dislodged is annihilated."""
+_NO_BONUS: Final[Mapping[str, int]] = MappingProxyType({})
+_NEUTRAL: Final = NEUTRAL
 
 
 def _said(outcome: Outcome, reason: str, by: tuple[str, ...] = (), strength: int | None = None,
@@ -142,7 +149,10 @@ def adjudicate_movement(position: Position, orders: Iterable[Order], rules: Rule
         if standing:
             given = _with_standing(position, given, standing)
     provinces, units, index = _units_of(position)
-    defence_bonus = hooks.defence_bonuses(position)
+    # (the default hook gives nothing without neutral units: not called then, as it runs
+    # interpreted)
+    defence_bonus = _NO_BONUS if hooks_class.defence_bonuses is _DEFAULT_DEFENCE_BONUSES \
+        and not position.variant.rules.neutral_units else hooks.defence_bonuses(position)
     modifiers = NO_MODIFIERS if hooks_class.movement_modifiers is _DEFAULT_MODIFIERS \
         else hooks.movement_modifiers(position)
     accepted: Accepted | None = None
@@ -190,17 +200,20 @@ def _units_of(position: Position) -> tuple[list[str], list[Unit], dict[str, int]
     """The occupied provinces in sorted order, their units, and each province's index (a
     unit's index is the number of its order's decision)."""
     on_board = position.units
-    provinces = list(on_board)
-    if provinces == sorted(provinces):  # (as the engine keeps them: each step in C)
-        units = list(on_board.values())
-    else:
-        provinces.sort()
-        units = list(map(on_board.__getitem__, provinces))  # (no comprehension: no cell)
     # (the board's own copy, with its keys and table size, its values then replaced in C:
     # some 2k instructions less than a dictionary built key by key; zip's strict= keyword
     # alone would cost 1.5k a call, and both sides have the board's length)
-    index = cast("dict[str, int]", on_board.copy() if type(on_board) is MappingProxyType
-                 else dict(on_board))
+    board: dict[str, Unit] = on_board.copy() if type(on_board) is MappingProxyType \
+        else dict(on_board)
+    # (a dictionary's keys and values listed from it, not from the read-only view: compiled,
+    # each is one C call, where the view is iterated generically)
+    provinces = list(board.keys())
+    if provinces == sorted(provinces):  # (as the engine keeps them: each step in C)
+        units = list(board.values())
+    else:
+        provinces.sort()
+        units = list(map(board.__getitem__, provinces))  # (no comprehension: no cell)
+    index = cast("dict[str, int]", board)
     if _TYPED_LOOPS:  # (compiled, a loop of native stores: a third of zip's generic steps)
         for number, province in enumerate(provinces):
             index[province] = number
@@ -504,10 +517,13 @@ class _Decided:
             new_units = self.merged_board(new_units)
         dislodged: list[DislodgedUnit] = []
         if dislodged_units:
-            annihilated = position.variant.hooks.annihilated_when_dislodged
+            hooks = position.variant.hooks
+            # (the default hook, interpreted, not called: a neutral unit is annihilated)
+            by_default = type(hooks).annihilated_when_dislodged is _DEFAULT_ANNIHILATED
             dislodged_by = self.dislodged_by
             for i in dislodged_units:
-                if not annihilated(position, units[i]):
+                if not (units[i].power == _NEUTRAL if by_default
+                        else hooks.annihilated_when_dislodged(position, units[i])):
                     j = dislodged_by[i]
                     dislodged.append(DislodgedUnit(units[i], prov[j], self.eq.by_convoy(j)))
         # (the stand-offs close retreats: with none to make, they are worked out when read)
@@ -537,7 +553,8 @@ class _Decided:
         the interpreter copies the board and sorts it, which it runs in C."""
         b = self.board
         prov, units, moved, dislodged_by = b.prov, b.units, self.moved, self.dislodged_by
-        targets = sorted(arrived)
+        targets = list(arrived.keys())  # (compiled, one C call: sorted() iterates generically)
+        targets.sort()
         count = len(targets)
         k = 0
         target = targets[0] if count else ""
