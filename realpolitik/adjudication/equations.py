@@ -22,6 +22,7 @@ from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Final, Generic, NamedTuple, TypeAlias, TypeVar
 
+from realpolitik.compiling import is_compiled
 from realpolitik.geography import UnitType
 from realpolitik.hooks import (
     NO_MODIFIERS,
@@ -131,6 +132,18 @@ class _EmptyRoute(NamedTuple):
 
 
 _NO_EMPTY_ROUTES: Final[Mapping[int, _EmptyRoute]] = MappingProxyType({})
+
+
+def _compiled() -> bool:
+    """(Only its type counts: see :func:`~realpolitik.compiling.is_compiled`.)"""
+    return True
+
+
+_BY_LOCATION: Final[bool] = is_compiled(_compiled)
+"""True where this module is compiled: :class:`Board` then reads a unit's index by its order's
+location first (a province, for all but the units on a coast: one dictionary look-up, where
+the location's province and then its unit are two). Interpreted, the method call and the test
+cost more than the second subscript, which it keeps."""
 
 
 class NotAsGiven(Exception):
@@ -271,13 +284,19 @@ class Board:
         # One pass over the orders: which unit each is for, and what it asks, read into the
         # board's lists. (Each kind is told by its exact class: ``type(x) is C`` is the
         # cheapest test, and the type checker reads it.)
+        by_location = _BY_LOCATION
         try:
             for order in orders:
                 if type(order) is SupportMove:  # (the commonest order of all)
                     support_moves.append(order)
                     continue
                 elif type(order) is Move:
-                    i = at[province_at[order.location]]
+                    if by_location:  # (compiled: see _BY_LOCATION)
+                        i = at.get(order.location, -1)
+                        if i < 0:
+                            i = at[province_at[order.location]]
+                    else:
+                        i = at[province_at[order.location]]
                     if followed[i] is not None:
                         raise NotAsGiven  # a second order for the unit
                     followed[i] = order
@@ -308,7 +327,12 @@ class Board:
                     convoys.append(order)
                     continue
                 elif type(order) is Hold:
-                    i = at[province_at[order.location]]
+                    if by_location:
+                        i = at.get(order.location, -1)
+                        if i < 0:
+                            i = at[province_at[order.location]]
+                    else:
+                        i = at[province_at[order.location]]
                 elif kinds and isinstance(order, VariantOrder):
                     i = at[province_at[order.location]]
                     # an order of the variant's own kind: what it does, in the resolver's words
@@ -357,7 +381,12 @@ class Board:
         crowded: list[list[int]] = []
         try:
             for support_move in support_moves:
-                i = at[province_at[support_move.location]]
+                if by_location:
+                    i = at.get(support_move.location, -1)
+                    if i < 0:
+                        i = at[province_at[support_move.location]]
+                else:
+                    i = at[province_at[support_move.location]]
                 if followed[i] is not None:
                     raise NotAsGiven  # a second order for the unit
                 followed[i] = support_move
@@ -384,7 +413,12 @@ class Board:
                 else:
                     matched[i] = False
             for support_hold in support_holds:
-                i = at[province_at[support_hold.location]]
+                if by_location:
+                    i = at.get(support_hold.location, -1)
+                    if i < 0:
+                        i = at[province_at[support_hold.location]]
+                else:
+                    i = at[province_at[support_hold.location]]
                 if followed[i] is not None:
                     raise NotAsGiven
                 followed[i] = support_hold

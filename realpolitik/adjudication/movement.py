@@ -149,9 +149,11 @@ def adjudicate_movement(position: Position, orders: Iterable[Order], rules: Rule
         if standing:
             given = _with_standing(position, given, standing)
     provinces, units, index = _units_of(position)
-    # (the default hook gives nothing without neutral units: not called then, as it runs
-    # interpreted)
-    defence_bonus = _NO_BONUS if hooks_class.defence_bonuses is _DEFAULT_DEFENCE_BONUSES \
+    # (compiled, the default hook, which gives nothing without neutral units, is not called
+    # then: it runs interpreted, and a call into it costs some 1k instructions; interpreted,
+    # the call costs less than reading the class's own, and is made)
+    defence_bonus = _NO_BONUS if _TYPED_LOOPS \
+        and hooks_class.defence_bonuses is _DEFAULT_DEFENCE_BONUSES \
         and not position.variant.rules.neutral_units else hooks.defence_bonuses(position)
     modifiers = NO_MODIFIERS if hooks_class.movement_modifiers is _DEFAULT_MODIFIERS \
         else hooks.movement_modifiers(position)
@@ -518,8 +520,10 @@ class _Decided:
         dislodged: list[DislodgedUnit] = []
         if dislodged_units:
             hooks = position.variant.hooks
-            # (the default hook, interpreted, not called: a neutral unit is annihilated)
-            by_default = type(hooks).annihilated_when_dislodged is _DEFAULT_ANNIHILATED
+            # (compiled, the default hook, interpreted, is not called: a neutral unit is
+            # annihilated; as above, interpreted the call is cheaper than the test)
+            by_default = _TYPED_LOOPS \
+                and type(hooks).annihilated_when_dislodged is _DEFAULT_ANNIHILATED
             dislodged_by = self.dislodged_by
             for i in dislodged_units:
                 if not (units[i].power == _NEUTRAL if by_default
