@@ -208,7 +208,10 @@ def _adjusted(position: Position, counts: dict[str, int], power_ids: tuple[str, 
 def _center_counts_of(position: Position, power_ids: tuple[str, ...]) -> dict[str, int]:
     """Each power's supply centres (0 for one with none), and any other owner's."""
     counts = dict.fromkeys(power_ids, 0)
-    counts.update(position.center_counts())  # (counted once: the victory check reads them too)
+    # (counted once: the victory check reads them too) (a read-only view's own copy: a
+    # dictionary updated from the view reads it key by key, from a dictionary in one pass)
+    centers = position.center_counts()
+    counts.update(centers.copy() if type(centers) is MappingProxyType else centers)
     return counts
 
 
