@@ -26,14 +26,12 @@ def owners_and_changes(centers: Mapping[str, str], units: Mapping[str, Unit],
     each, in the order of ``supply_centers``. The game counts the centres from them."""
     # (a read-only view's own copy: dict() of the view reads it key by key)
     owners = centers.copy() if type(centers) is MappingProxyType else dict(centers)
-    # (the board's own copy, read as a dictionary: through a read-only view each ``in`` and
-    # ``[]`` is passed on to the dictionary behind it, and compiled both are generic calls)
-    board: dict[str, Unit] = units.copy() if type(units) is MappingProxyType else dict(units)
     changes: list[tuple[str | None, str]] = []
     for center in supply_centers:
-        # (``in`` and ``[]``, not ``get``: interpreted, a method call costs more)
-        if center in board:
-            power = board[center].power
+        # (``in`` and ``[]``, not ``get``: on a read-only mapping ``get`` looks the
+        # method up by name on every call)
+        if center in units:
+            power = units[center].power
             previous = owners.get(center)  # (compiled: dict's own get, in C)
             # (the owner first: most occupied centres are their owner's, the same string
             # object, so told at once; the neutral test compares characters)
