@@ -15,6 +15,7 @@ from typing import Final
 from realpolitik.adjudication.adjustments import units_listed
 from realpolitik.adjudication.outcomes import Resolution
 from realpolitik.calendar import made_phase
+from realpolitik.compiling import is_compiled
 from realpolitik.errors import HookError
 from realpolitik.hooks import VariantHooks, owners_and_changes
 from realpolitik.legality import can_build, due_adjustments
@@ -40,12 +41,27 @@ _DEFAULT_NEXT_STATE: Final = VariantHooks.next_state
 history keeps them all)."""
 
 
+def _compiled() -> bool:
+    """(Only its type counts: see :func:`~realpolitik.compiling.is_compiled`.)"""
+    return True
+
+
+_TYPED_LOOPS: Final[bool] = is_compiled(_compiled)
+"""True where this module is compiled: a hot step takes the idiom each build runs fastest."""
+
+
 def needs_adjustments(position: Position) -> bool:
     """True if some power must remove units, is due builds and has somewhere to build, or has
     orders of the variant's own kinds to give (mobilising inactive units, transforming one)."""
     counts = due_adjustments(position)
-    if counts and min(counts.values()) < 0:
-        return True  # (asked first: whether a power can build costs far more to find out)
+    # (asked first: whether a power can build costs far more to find out)
+    if counts:
+        if _TYPED_LOOPS:  # (compiled, a loop: min() is a generic call of the builtin)
+            for difference in counts.values():
+                if difference < 0:
+                    return True
+        elif min(counts.values()) < 0:
+            return True
     for power, difference in counts.items():
         if difference > 0 and can_build(position, power):
             return True

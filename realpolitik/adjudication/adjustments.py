@@ -27,6 +27,7 @@ from realpolitik.adjudication.outcomes import (
     made_resolution,
 )
 from realpolitik.adjudication.setup import Entry, in_sorted_order, unit_values
+from realpolitik.compiling import is_compiled
 from realpolitik.geography import UnitType, province_of
 from realpolitik.hooks import VariantHooks
 from realpolitik.legality import Illegal, adjustment_counts, counted_from_units, normalize_order
@@ -57,6 +58,15 @@ _LAST: Final = TooManyBuilds.LAST
 _NO_OPTIONS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType({})
 _NO_STANDOFFS: Final[frozenset[str]] = frozenset()
 _UNREACHABLE: Final = 1 << 20
+
+
+def _compiled() -> bool:
+    """(Only its type counts: see :func:`~realpolitik.compiling.is_compiled`.)"""
+    return True
+
+
+_TYPED_LOOPS: Final[bool] = is_compiled(_compiled)
+"""True where this module is compiled: a hot step takes the idiom each build runs fastest."""
 _KIND: Final = {UnitType.ARMY: "armies", UnitType.FLEET: "fleets"}
 
 
@@ -333,7 +343,17 @@ def _after_winter(position: Position, rules: Rules, counts: Mapping[str, int],
     # Civil disorder: the removals a power did not order.
     disorder: list[Unit] = []
     # (min without its default= keyword: the keyword alone costs more than the pass)
-    for power in position.variant.power_ids if counts and min(counts.values()) < 0 else ():
+    # (compiled, a loop: min() is a generic call of the builtin)
+    removing = False
+    if counts:
+        if _TYPED_LOOPS:
+            for difference in counts.values():
+                if difference < 0:
+                    removing = True
+                    break
+        else:
+            removing = min(counts.values()) < 0
+    for power in position.variant.power_ids if removing else ():
         count = counts.get(power, 0)
         if count >= 0:
             continue
