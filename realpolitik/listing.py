@@ -644,18 +644,23 @@ class _ConvoyAnswer:
     attribute look-ups through a property, some 200 instructions each); interpreted, a slot is
     the cheaper read too."""
 
-    __slots__ = ("serial", "reach", "by_convoy", "key_into", "pairs_of", "fleets", "fleet_list",
-                 "group", "group_mask", "keys_into", "slots_into")
+    __slots__ = ("serial", "serial_key", "origin", "reach", "by_convoy", "key_into", "pairs_of",
+                 "fleets", "fleet_ids", "group", "group_mask", "keys_into", "slots_into")
 
-    def __init__(self, serial: int, reach: frozenset[str],
+    def __init__(self, serial: int, origin: str, reach: frozenset[str],
                  by_convoy: tuple[tuple[str, Mover, int], ...], key_into: dict[str, int],
                  pairs_of: dict[str, tuple[tuple[str, str], ...]], fleets: frozenset[str],
-                 group: frozenset[str], group_mask: int,
+                 fleet_ids: tuple[int, ...], group: frozenset[str], group_mask: int,
                  keys_into: tuple[tuple[int, object], ...]) -> None:
         self.serial = serial
         """A number never given to another answer: a fleet's convoys and the supports it must
         leave out are kept under the serials of the answers they were made from
         (:meth:`_Made.convoy_part`)."""
+        self.serial_key: tuple[int, ...] = (serial,)
+        """``(serial,)``: the key of the convoy part of a fleet this answer alone changes
+        (:attr:`_FleetSources.serials`), made once, not each phase."""
+        self.origin = origin
+        """The province of the army the answer is for."""
         self.reach = reach
         """The coastal provinces the army could reach by convoy."""
         self.by_convoy = by_convoy
@@ -670,8 +675,10 @@ class _ConvoyAnswer:
         (they may convoy) and those that could support a move by convoy (they may have to
         leave the support out, 6.D.31). The others' orders are as if the army were not there,
         so a big group's fleets are not all looked at for every army next to it."""
-        self.fleet_list: tuple[str, ...] = tuple(fleets)
-        """The same, in a tuple (what the convoy plan walks)."""
+        self.fleet_ids = fleet_ids
+        """The same, as province ids (:func:`places_of`), in a tuple (what the convoy plan
+        walks: its table by province id is read natively, where a dictionary by name hashes
+        and compares strings)."""
         self.group = group
         """The group of fleets (their provinces) the answer is for."""
         self.group_mask = group_mask
@@ -741,8 +748,9 @@ class _ConvoyAnswers:
             keys_into: tuple[tuple[int, object], ...] = tuple([
                 (pid[dest], move_key) for dest, _, move_key in by_convoy])
             found = self.answers[key] = _ConvoyAnswer(
-                self.made, reach, by_convoy, {dest: key for dest, _, key in by_convoy},
-                pairs_of, frozenset(fleets), group, group_mask, keys_into)
+                self.made, origin, reach, by_convoy, {dest: key for dest, _, key in by_convoy},
+                pairs_of, frozenset(fleets), tuple([pid[fleet] for fleet in fleets]), group,
+                group_mask, keys_into)
         return found
 
 
@@ -767,28 +775,40 @@ _convoy_answers: Final[CacheSlot[Variant, _ConvoyAnswers]] = CacheSlot(
     "numbered convoy answers", _ConvoyAnswers)
 """The variant's :class:`_ConvoyAnswers` (bounded by :data:`_MAX_CONVOY_ANSWERS`)."""
 
-_Source = tuple[_ConvoyAnswer, str, frozenset[str]]
-"""A convoy answer a fleet takes part in, with the army's province and its group of fleets."""
+class _FleetSources:
+    """The convoy answers that change one fleet's orders in a position (it is in their
+    :attr:`_ConvoyAnswer.fleets`), in the order of the units, and their serials."""
+
+    __slots__ = ("answers", "serials")
+
+    def __init__(self, answer: _ConvoyAnswer) -> None:
+        self.answers: list[_ConvoyAnswer] = [answer]
+        """The answers (each names its army: :attr:`_ConvoyAnswer.origin`)."""
+        self.serials: tuple[int, ...] = answer.serial_key
+        """Their serials, in step (what its convoys are kept under: :meth:`_Made.convoy_part`)."""
+
+    def add(self, answer: _ConvoyAnswer) -> None:
+        """Add ``answer`` (of the next army in the order of the units)."""
+        self.answers.append(answer)
+        # (compiled, ``+`` of two tuples is one generic call; ``(*serials, serial)`` builds a
+        # list and turns it into a tuple, some 600 instructions)
+        self.serials = self.serials + (answer.serial,)
 
 
 class _ConvoyPlan:
     """What the convoys of one position add to the movement listing: worked out once per
-    position, only where some army stands on a shore next to a fleet that may convoy."""
+    position, only where some army stands on a shore next to a fleet that may convoy. Kept by
+    province id (:func:`places_of`), not by name: compiled, a list read by a small int is a
+    few native steps, where a dictionary or set of names hashes and compares a string."""
 
-    __slots__ = ("touched", "reach", "sources", "serials", "by_convoy_at")
+    __slots__ = ("at", "by_convoy_at")
 
-    def __init__(self) -> None:
-        self.touched: set[str] = set()
-        """The provinces of the units whose orders the convoys change (the armies that could
-        be convoyed, the fleets their answers change: :attr:`_ConvoyAnswer.fleets`)."""
-        self.reach: dict[str, frozenset[str]] = {}
-        """Army province -> where it could go by convoy (not empty)."""
-        self.sources: dict[str, list[_Source]] = {}
-        """Fleet province -> the answers that change its orders (it is in their
-        :attr:`_ConvoyAnswer.fleets`), in the order of the units."""
-        self.serials: dict[str, tuple[int, ...]] = {}
-        """Fleet province -> the serials of its ``sources``, in step (what its convoys are
-        kept under: :meth:`_Made.convoy_part`)."""
+    def __init__(self, provinces: int) -> None:
+        self.at: list[object] = [None] * provinces
+        """Province id -> for a unit whose orders the convoys change: an army that could be
+        convoyed, its :class:`_ConvoyAnswer` (where it could go by convoy, not empty); a fleet
+        the answers change (:attr:`_ConvoyAnswer.fleets`), its :class:`_FleetSources`. None
+        for any other."""
         self.by_convoy_at: list[tuple[int, _ConvoyAnswer]] = []
         """(index of the army among the units, its convoy answer), in the order of the units,
         for the armies with moves by convoy to provinces not next to them."""
@@ -813,7 +833,6 @@ def _plan_convoys(variant: Variant, codes: list[int], numbered: _UnitPlaces,
     if not fleets:
         return None
     plan: _ConvoyPlan | None = None
-    names = numbered.names
     convoy_near = numbered.convoy_near
     # (a list by province id, not a dictionary: compiled, each entry a boxed int key hashed
     # and stored; the ``[0] *`` list costs less than the few stores it spares)
@@ -838,7 +857,7 @@ def _plan_convoys(variant: Variant, codes: list[int], numbered: _UnitPlaces,
     for index in near_fleets:
         seas = shore_seas[codes[index]] & fleets
         if plan is None:
-            plan = _ConvoyPlan()
+            plan = _ConvoyPlan(numbered.provinces)
         group = 0
         while seas:  # the groups of the fleets next to the army, joined
             low = seas & -seas
@@ -866,28 +885,17 @@ def _plan_convoys(variant: Variant, codes: list[int], numbered: _UnitPlaces,
         answer = table.get((prov_id, group))
         if answer is None:
             answer = answers.answer(numbered, prov_id, group)
-        reach, by_convoy = answer.reach, answer.by_convoy
-        if not reach:
+        if not answer.reach:
             continue
-        prov = names[prov_id]
-        plan.reach[prov] = reach
-        plan.touched.add(prov)
-        # (compiled, ``update`` is a set call where ``|=`` is the generic in-place or; given
-        # the frozenset, not the tuple, it merges the two sets' tables without iterating; the
-        # fleets' tuple is walked natively below, where a frozenset is walked by the generic
-        # iterator)
-        plan.touched.update(answer.fleets)
-        source = (answer, prov, answer.group)
-        sources, serials, serial = plan.sources, plan.serials, answer.serial
-        for sea in answer.fleet_list:
-            found_sources = sources.get(sea)
-            if found_sources is None:
-                sources[sea] = [source]
-                serials[sea] = (serial,)
+        at = plan.at
+        at[prov_id] = answer
+        for fleet_id in answer.fleet_ids:
+            sources = at[fleet_id]
+            if sources is None:
+                at[fleet_id] = _FleetSources(answer)
             else:
-                found_sources.append(source)
-                serials[sea] += (serial,)
-        if by_convoy:
+                cast(_FleetSources, sources).add(answer)
+        if answer.by_convoy:
             plan.by_convoy_at.append((index, answer))
     return plan
 
@@ -897,6 +905,9 @@ _present: Final[Callable[[None, Iterable[Order | None]], Iterator[Order]]] = fil
 
 
 _NOTHING_SPARED: Final[frozenset[int]] = frozenset()
+
+_NOTHING_TOUCHED: Final[list[object]] = []
+"""The convoy plan's table by province where there is no plan (never read nor added to)."""
 
 _NO_KEYS: Final[list[object]] = []
 """The support keys the compiled listing joins for a unit when listing its orders: none (its
@@ -1049,12 +1060,10 @@ def _list_movement(position: Position, powers: frozenset[str],
         for code in codes[start:]:
             for prov_id, key in moves_at[code]:
                 into[prov_id].append(key)
-    if plan is None:
-        plan = _ConvoyPlan()  # (empty: no unit is touched)
-    touched, plan_reach, plan_sources = plan.touched, plan.reach, plan.sources
-    # (tested once: compiled, a set's truth is a generic call, a unit's)
-    none_touched = len(touched) == 0
-    plan_serials = plan.serials
+    # (the units the convoys change by province id: :class:`_ConvoyPlan`)
+    none_touched = plan is None
+    touched_at: list[object] = _NOTHING_TOUCHED if plan is None else plan.at
+    province_of_code = numbered.province
     army_adj = tables.army_adj
     made_table = _made_of(variant)
     made_get = made_table.get
@@ -1098,8 +1107,8 @@ def _list_movement(position: Position, powers: frozenset[str],
                 keys += into[reached]
         supports: Iterable[object] = keys
         orders: tuple[Order, ...]
-        prov = made.province
-        if none_touched or prov not in touched:
+        touched = None if none_touched else touched_at[province_of_code[code]]
+        if touched is None:
             if parts is not None:
                 parts[power][made.loc] = (  # type: ignore[assignment]  # (keys: ints)
                     made.loc, code, None, made.fixed, keys, _NOTHING_SPARED, None, (),
@@ -1107,11 +1116,11 @@ def _list_movement(position: Position, powers: frozenset[str],
                 continue
             orders = (_with_slots(made, made.fixed, into, numbered) if _TYPED_LOOPS else
                       (*made.fixed, *_present(None, map(made.support_of, supports))))
-        elif (sources := plan_sources.get(prov)) is None:  # an army that could be convoyed
-            reach = plan_reach[prov]
+        elif isinstance(touched, _ConvoyAnswer):  # an army that could be convoyed
+            reach = touched.reach
             head = made.heads.get(reach)
             if head is None:
-                head = made.head(reach, army_adj[prov])
+                head = made.head(reach, army_adj[made.province])
             if parts is not None:
                 parts[power][made.loc] = (  # type: ignore[assignment]  # (keys: ints)
                     made.loc, code, reach, head, keys, _NOTHING_SPARED, None, (),
@@ -1120,9 +1129,10 @@ def _list_movement(position: Position, powers: frozenset[str],
             orders = (_with_slots(made, head, into, numbered) if _TYPED_LOOPS else
                       (*head, *_present(None, map(made.support_of, supports))))
         else:  # a fleet that could convoy
-            part = made.convoy_parts.get(serials := plan_serials[prov])
+            sources = cast(_FleetSources, touched)
+            part = made.convoy_parts.get(serials := sources.serials)
             if part is None:
-                part = made.convoy_part(serials, sources)
+                part = made.convoy_part(serials, sources.answers)
             spared, convoys = part
             if parts is not None:
                 parts[power][made.loc] = (  # type: ignore[assignment]  # (keys: ints)
@@ -1466,7 +1476,7 @@ class _Made:
         head = self.heads[convoy_reach] = tuple(orders)
         return head
 
-    def convoy_part(self, key: tuple[int, ...], sources: list[_Source],
+    def convoy_part(self, key: tuple[int, ...], sources: list[_ConvoyAnswer],
                     ) -> tuple[frozenset[int], tuple[Convoy, ...]]:
         """For a fleet in the groups of ``sources``: the support keys of the moves by convoy
         it is needed for on every route (it cannot support them, as it cannot support and
@@ -1479,17 +1489,17 @@ class _Made:
         # company, so a new set of sources is mostly sources it has met before)
         by_source = self.source_parts
         if len(sources) == 1:
-            answer, army, _ = sources[0]
+            answer = sources[0]
             part = by_source.get(answer.serial)
             if part is None:
-                part = self._source_part(answer, army)
+                part = self._source_part(answer)
         else:
             shares: list[tuple[str, tuple[frozenset[int], tuple[Convoy, ...]]]] = []
-            for answer, army, _ in sources:
+            for answer in sources:
                 share = by_source.get(answer.serial)
                 if share is None:
-                    share = self._source_part(answer, army)
-                shares.append((army, share))
+                    share = self._source_part(answer)
+                shares.append((answer.origin, share))
             # (the convoys in the order of their armies: each source names its own army, and
             # each share's convoys are sorted already)
             # (sorted as pairs: the armies differ, so their shares are never compared; a sort
@@ -1507,10 +1517,9 @@ class _Made:
         self.convoy_parts[key] = part
         return part
 
-    def _source_part(self, answer: _ConvoyAnswer, army: str,
-                     ) -> tuple[frozenset[int], tuple[Convoy, ...]]:
-        """:meth:`convoy_part` of the one source ``answer`` (of the army in ``army``), kept in
-        ``source_parts`` under its serial (up to :data:`_MAX_HEADS`)."""
+    def _source_part(self, answer: _ConvoyAnswer) -> tuple[frozenset[int], tuple[Convoy, ...]]:
+        """:meth:`convoy_part` of the one source ``answer``, kept in ``source_parts`` under its
+        serial (up to :data:`_MAX_HEADS`)."""
         prov = self.province
         spared: set[int] = set()
         key_into = answer.key_into
@@ -1523,7 +1532,8 @@ class _Made:
             # costs several times more, and each (army, group, fleet) is new to it here)
             tables = self.places.tables
             cid = tables.convoy_index
-            without = tables.convoy_reach_mask(army, answer.group_mask & ~(1 << cid[prov]))
+            without = tables.convoy_reach_mask(answer.origin,
+                                               answer.group_mask & ~(1 << cid[prov]))
             for dest in supported:
                 if not without >> cid[dest] & 1:
                     spared.add(key_into[dest])
