@@ -731,7 +731,7 @@ class _ConvoyAnswers:
             # (each fleet's pairs come once each and sorted: not sorted again in every fleet's
             # convoy part made from the answer, :meth:`_Made.convoy_part`)
             pairs_of = dict(needed)
-            dests = frozenset(dest for dest, _, _ in by_convoy)
+            dests = frozenset([dest for dest, _, _ in by_convoy])
             support_reach = self.support_reach
             fleets: set[str] = set()
             for fleet in group:
@@ -804,7 +804,7 @@ class _ConvoyPlan:
     __slots__ = ("at", "by_convoy_at")
 
     def __init__(self, provinces: int) -> None:
-        self.at: list[object] = [None] * provinces
+        self.at: list[_ConvoyAnswer | _FleetSources | None] = [None] * provinces
         """Province id -> for a unit whose orders the convoys change: an army that could be
         convoyed, its :class:`_ConvoyAnswer` (where it could go by convoy, not empty); a fleet
         the answers change (:attr:`_ConvoyAnswer.fleets`), its :class:`_FleetSources`. None
@@ -893,8 +893,8 @@ def _plan_convoys(variant: Variant, codes: list[int], numbered: _UnitPlaces,
             sources = at[fleet_id]
             if sources is None:
                 at[fleet_id] = _FleetSources(answer)
-            else:
-                cast(_FleetSources, sources).add(answer)
+            elif isinstance(sources, _FleetSources):  # (always: a fleet is no army)
+                sources.add(answer)
         if answer.by_convoy:
             plan.by_convoy_at.append((index, answer))
     return plan
@@ -906,7 +906,7 @@ _present: Final[Callable[[None, Iterable[Order | None]], Iterator[Order]]] = fil
 
 _NOTHING_SPARED: Final[frozenset[int]] = frozenset()
 
-_NOTHING_TOUCHED: Final[list[object]] = []
+_NOTHING_TOUCHED: Final[list[_ConvoyAnswer | _FleetSources | None]] = []
 """The convoy plan's table by province where there is no plan (never read nor added to)."""
 
 _NO_KEYS: Final[list[object]] = []
@@ -1062,7 +1062,7 @@ def _list_movement(position: Position, powers: frozenset[str],
                 into[prov_id].append(key)
     # (the units the convoys change by province id: :class:`_ConvoyPlan`)
     none_touched = plan is None
-    touched_at: list[object] = _NOTHING_TOUCHED if plan is None else plan.at
+    touched_at = _NOTHING_TOUCHED if plan is None else plan.at
     province_of_code = numbered.province
     army_adj = tables.army_adj
     made_table = _made_of(variant)
@@ -1129,10 +1129,9 @@ def _list_movement(position: Position, powers: frozenset[str],
             orders = (_with_slots(made, head, into, numbered) if _TYPED_LOOPS else
                       (*head, *_present(None, map(made.support_of, supports))))
         else:  # a fleet that could convoy
-            sources = cast(_FleetSources, touched)
-            part = made.convoy_parts.get(serials := sources.serials)
+            part = made.convoy_parts.get(serials := touched.serials)
             if part is None:
-                part = made.convoy_part(serials, sources.answers)
+                part = made.convoy_part(serials, touched.answers)
             spared, convoys = part
             if parts is not None:
                 parts[power][made.loc] = (  # type: ignore[assignment]  # (keys: ints)
@@ -1537,12 +1536,16 @@ class _Made:
             for dest in supported:
                 if not without >> cid[dest] & 1:
                     spared.add(key_into[dest])
-        convoys = self.convoys
+        # (the pairs walked as objects: compiled, a value of a fixed-length tuple type is
+        # unpacked into a native struct, and each look-up and store with it packs a new tuple)
+        convoys: dict[object, Convoy] = self.convoys  # type: ignore[assignment]
         listed: list[Convoy] = []
-        for pair in answer.pairs_of.get(prov, ()):
+        pairs: tuple[object, ...] = answer.pairs_of.get(prov, ())
+        for pair in pairs:
             convoy = convoys.get(pair)
             if convoy is None:
-                convoy = convoys[pair] = made_convoy(self.utype, self.loc, pair[0], pair[1],
+                army, dest = cast("tuple[str, str]", pair)
+                convoy = convoys[pair] = made_convoy(self.utype, self.loc, army, dest,
                                                      self.power)
             listed.append(convoy)
         if len(self.source_parts) >= _MAX_HEADS:
