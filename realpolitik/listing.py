@@ -705,10 +705,15 @@ class _ConvoyAnswers:
     group of fleets) as (province id, mask of the fleets' provinces by
     :attr:`MapTables.convoy_index`), up to :data:`_MAX_CONVOY_ANSWERS` of them."""
 
-    __slots__ = ("answers", "made", "support_reach")
+    __slots__ = ("answers", "made", "support_reach", "last")
 
-    def __init__(self, _variant: Variant) -> None:
+    def __init__(self, variant: Variant) -> None:
         self.answers: Bounded[tuple[int, int], _ConvoyAnswer] = Bounded(_MAX_CONVOY_ANSWERS)
+        self.last: list[_ConvoyAnswer | None] = [None] * len(places_of(variant).provinces)
+        """Province id of an army -> the answer last given for it (the convoy plan looks here
+        first: from phase to phase an army mostly keeps its group of fleets, and a list read
+        and a comparison of masks cost a fraction of the table's look-up by a tuple). Bounded
+        by the map; an answer dropped from ``answers`` meanwhile is still a true answer."""
         self.made = 0
         """How many serials were given."""
         self.support_reach: dict[str, frozenset[str]] = {}
@@ -840,7 +845,7 @@ def _plan_convoys(variant: Variant, codes: list[int], numbered: _UnitPlaces,
     """Province id of a fleet -> the mask of its group (the fleets joined to it; 0 while not
     found)."""
     answers = _convoy_answers(variant)
-    table = answers.answers
+    table, last = answers.answers, answers.last
     shore_seas = numbered.shore_seas
     # (the armies next to a fleet picked out in C, or by a typed loop compiled: most units are
     # not; an army inland or a fleet has no seas)
@@ -881,10 +886,13 @@ def _plan_convoys(variant: Variant, codes: list[int], numbered: _UnitPlaces,
             group |= found
             seas &= ~found
         prov_id = numbered.province[codes[index]]
-        # (compiled, ``get`` on the table is read directly: see _list_movement)
-        answer = table.get((prov_id, group))
-        if answer is None:
-            answer = answers.answer(numbered, prov_id, group)
+        answer = last[prov_id]
+        if answer is None or answer.group_mask != group:
+            # (compiled, ``get`` on the table is read directly: see _list_movement)
+            answer = table.get((prov_id, group))
+            if answer is None:
+                answer = answers.answer(numbered, prov_id, group)
+            last[prov_id] = answer
         if not answer.reach:
             continue
         at = plan.at
