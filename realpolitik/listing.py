@@ -1122,17 +1122,10 @@ def _list_movement(position: Position, powers: frozenset[str],
             orders = (_with_slots(made, head, into, numbered) if _TYPED_LOOPS else
                       (*head, *_present(None, map(made.support_of, supports))))
         else:  # a fleet that could convoy
-            serials = plan_serials[prov]
-            spared: frozenset[int]
-            found = made.convoy_parts.get(serials)
-            if found is None:
-                spared, convoys = made.convoy_part(serials, sources)
-            else:
-                # (the spared keys apart: a part kept is the convoys alone where none are)
-                spared_of = made.convoy_spared
-                spared = (spared_of.get(serials, _NOTHING_SPARED) if len(spared_of) != 0
-                          else _NOTHING_SPARED)
-                convoys = found
+            part = made.convoy_parts.get(serials := plan_serials[prov])
+            if part is None:
+                part = made.convoy_part(serials, sources)
+            spared, convoys = part
             if parts is not None:
                 parts[power][made.loc] = (  # type: ignore[assignment]  # (keys: ints)
                     made.loc, code, None, made.fixed, keys, spared, serials, convoys,
@@ -1381,8 +1374,7 @@ class _Made:
     __slots__ = ("utype", "loc", "power", "code", "province", "reach", "reach_set", "reach_ids",
                  "own_keys", "fixed", "heads", "named", "supports", "support_of", "rows",
                  "convoy_moves",
-                 "convoys", "convoy_parts", "convoy_spared", "source_parts", "source_spared",
-                 "retreats", "_disband", "places")
+                 "convoys", "convoy_parts", "source_parts", "retreats", "_disband", "places")
 
     def __init__(self, utype: UnitType, loc: str, power: str, numbered: _UnitPlaces,
                  code: int | None = None) -> None:
@@ -1413,9 +1405,9 @@ class _Made:
             made_hold(utype, loc, power),
             *[made_move(utype, loc, d, False, power) for d in moves])
         """The hold and the moves without a convoy, in map order."""
-        # (the tables below most units never fill start as the shared empty :data:`_UNMADE`,
-        # and are made when first written: each container made and kept here is traversed by
-        # the collector's young and middle collections, and counts towards the next one)
+        # (the tables most units never fill start as the shared empty :data:`_UNMADE`, made
+        # when first written: each container made counts towards the collector's next young
+        # collection, and these would be kept, empty, as long as the variant)
         self.heads: dict[frozenset[str], tuple[Order, ...]] = _UNMADE
         """Where an army could go by convoy -> ``fixed`` and those moves, sorted."""
         self.named = tables.support_keys
@@ -1432,19 +1424,13 @@ class _Made:
         keys into its reach)."""
         self.convoy_moves: dict[tuple[str, bool], Move] = _UNMADE
         self.convoys: dict[tuple[str, str], Convoy] = _UNMADE
-        self.convoy_parts: dict[tuple[int, ...], tuple[Convoy, ...]] = _UNMADE
-        """The serials of a fleet's convoy answers -> the convoys of :meth:`convoy_part`'s
+        self.convoy_parts: dict[tuple[int, ...], tuple[frozenset[int], tuple[Convoy, ...]]] = (
+            _UNMADE)
+        """The serials of a fleet's convoy answers -> :meth:`convoy_part`'s answer (up to
+        :data:`_MAX_HEADS` of them)."""
+        self.source_parts: dict[int, tuple[frozenset[int], tuple[Convoy, ...]]] = _UNMADE
+        """The serial of one convoy answer -> that answer's share of :meth:`convoy_part`'s
         answer (up to :data:`_MAX_HEADS` of them)."""
-        self.convoy_spared: dict[tuple[int, ...], frozenset[int]] = _UNMADE
-        """The same serials -> the spared keys of :meth:`convoy_part`'s answer, where there are
-        some (none: not here; emptied with ``convoy_parts``). Apart from the convoys, so that
-        a part kept is one container, not two (a pair and the convoys)."""
-        self.source_parts: dict[int, tuple[Convoy, ...]] = _UNMADE
-        """The serial of one convoy answer -> the convoys of that answer's share of
-        :meth:`convoy_part`'s answer (up to :data:`_MAX_HEADS` of them)."""
-        self.source_spared: dict[int, frozenset[int]] = _UNMADE
-        """The same serial -> its share's spared keys, where there are some (emptied with
-        ``source_parts``)."""
         self.retreats: dict[str, Retreat] = _UNMADE
         self._disband: Disband | None = None
 
@@ -1495,65 +1481,50 @@ class _Made:
                     ) -> tuple[frozenset[int], tuple[Convoy, ...]]:
         """For a fleet in the groups of ``sources``: the support keys of the moves by convoy
         it is needed for on every route (it cannot support them, as it cannot support and
-        convoy at once, 6.D.31), and its convoys, sorted. Kept in ``convoy_parts`` and
-        ``convoy_spared`` under ``key``, the serials of ``sources`` (the listing looks there
-        first)."""
-        convoys = self.convoy_parts.get(key)
-        if convoys is not None:
-            return self.convoy_spared.get(key, _NOTHING_SPARED), convoys
+        convoy at once, 6.D.31), and its convoys, sorted. Kept in ``convoy_parts`` under
+        ``key``, the serials of ``sources`` (the listing looks there first)."""
+        part = self.convoy_parts.get(key)
+        if part is not None:
+            return part
         # (each source's share is kept under its serial: a fleet meets the same armies in new
         # company, so a new set of sources is mostly sources it has met before)
         by_source = self.source_parts
-        spared: frozenset[int]
         if len(sources) == 1:
             answer, army, _ = sources[0]
-            found = by_source.get(answer.serial)
-            if found is None:
-                spared, convoys = self._source_part(answer, army)
-            else:
-                spared, convoys = (
-                    self.source_spared.get(answer.serial, _NOTHING_SPARED), found)
+            part = by_source.get(answer.serial)
+            if part is None:
+                part = self._source_part(answer, army)
         else:
-            shares: list[tuple[str, frozenset[int], tuple[Convoy, ...]]] = []
+            shares: list[tuple[str, tuple[frozenset[int], tuple[Convoy, ...]]]] = []
             for answer, army, _ in sources:
-                found = by_source.get(answer.serial)
-                if found is None:
-                    share_spared, share_convoys = self._source_part(answer, army)
-                else:
-                    share_spared = self.source_spared.get(answer.serial, _NOTHING_SPARED)
-                    share_convoys = found
-                shares.append((army, share_spared, share_convoys))
+                share = by_source.get(answer.serial)
+                if share is None:
+                    share = self._source_part(answer, army)
+                shares.append((army, share))
             # (the convoys in the order of their armies: each source names its own army, and
             # each share's convoys are sorted already)
-            # (sorted as triples: the armies differ, so their shares are never compared; a
-            # sort by key is a method call with keywords, compiled)
+            # (sorted as pairs: the armies differ, so their shares are never compared; a sort
+            # by key is a method call with keywords, compiled)
             shares.sort()
-            spared = _NOTHING_SPARED
+            spared: set[int] = set()
             listed: list[Convoy] = []
-            for _, share_spared, share_convoys in shares:
+            for _, (share_spared, share_convoys) in shares:
                 if share_spared:
-                    # (one share with spared keys, the usual case: its own set, not a copy)
-                    spared = spared.union(share_spared) if spared else share_spared
+                    spared.update(share_spared)  # (compiled, a set call: ``|`` is generic)
                 listed.extend(share_convoys)
-            convoys = tuple(listed)
+            part = (frozenset(spared) if spared else _NOTHING_SPARED, tuple(listed))
         parts = self.convoy_parts
         if parts is _UNMADE:
             parts = self.convoy_parts = {}
         elif len(parts) >= _MAX_HEADS:
             parts.clear()
-            self.convoy_spared.clear()  # (empty already where never made: nothing written)
-        parts[key] = convoys
-        if spared:
-            spared_of = self.convoy_spared
-            if spared_of is _UNMADE:
-                spared_of = self.convoy_spared = {}
-            spared_of[key] = spared
-        return spared, convoys
+        parts[key] = part
+        return part
 
     def _source_part(self, answer: _ConvoyAnswer, army: str,
                      ) -> tuple[frozenset[int], tuple[Convoy, ...]]:
         """:meth:`convoy_part` of the one source ``answer`` (of the army in ``army``), kept in
-        ``source_parts`` and ``source_spared`` under its serial (up to :data:`_MAX_HEADS`)."""
+        ``source_parts`` under its serial (up to :data:`_MAX_HEADS`)."""
         prov = self.province
         spared: set[int] = set()
         key_into = answer.key_into
@@ -1586,21 +1557,14 @@ class _Made:
             parts = self.source_parts = {}
         elif len(parts) >= _MAX_HEADS:
             parts.clear()
-            self.source_spared.clear()  # (empty already where never made: nothing written)
-        made = parts[answer.serial] = tuple(listed)
-        if not spared:
-            return _NOTHING_SPARED, made
-        kept = frozenset(spared)
-        spared_of = self.source_spared
-        if spared_of is _UNMADE:
-            spared_of = self.source_spared = {}
-        spared_of[answer.serial] = kept
-        return kept, made
+        part = parts[answer.serial] = (
+            frozenset(spared) if spared else _NOTHING_SPARED, tuple(listed))
+        return part
 
 
 _UNMADE: Final[dict[Any, Any]] = {}
 """The table a :class:`_Made` holds where it has made none of that kind yet (most units never
-make convoy parts, heads or retreats): shared and empty, never written (each writer makes its
+make heads, convoy parts or retreats): shared and empty, never written (each writer makes its
 own table first; a reader finds nothing in it)."""
 
 
