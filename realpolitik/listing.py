@@ -397,6 +397,8 @@ def _legal_orders(position: Position, power: str, rules: Rules,
             options = retreat_options(position, dislodged, rules=rules)
             made = _made_for(position, unit.type, unit.location, power)
             retreats = made.retreats
+            if retreats is _UNMADE:
+                retreats = made.retreats = {}
             for loc in options:
                 if loc not in retreats:
                     retreats[loc] = Retreat(unit.type, unit.location, loc, power=power)
@@ -1420,7 +1422,10 @@ class _Made:
             made_hold(utype, loc, power),
             *[made_move(utype, loc, d, False, power) for d in moves])
         """The hold and the moves without a convoy, in map order."""
-        self.heads: dict[frozenset[str], tuple[Order, ...]] = {}
+        # (the tables most units never fill start as the shared empty :data:`_UNMADE`, made
+        # when first written: each container made counts towards the collector's next young
+        # collection, and these would be kept, empty, as long as the variant)
+        self.heads: dict[frozenset[str], tuple[Order, ...]] = _UNMADE
         """Where an army could go by convoy -> ``fixed`` and those moves, sorted."""
         self.named = tables.support_keys
         """Support key -> what it names (the map's list: read only)."""
@@ -1434,15 +1439,16 @@ class _Made:
         the compiled listing reads (:func:`_with_slots`; made when it first does, by
         :meth:`made_rows`; longer as moves by convoy are met, bounded by the map's support
         keys into its reach)."""
-        self.convoy_moves: dict[tuple[str, bool], Move] = {}
-        self.convoys: dict[tuple[str, str], Convoy] = {}
-        self.convoy_parts: dict[tuple[int, ...], tuple[frozenset[int], tuple[Convoy, ...]]] = {}
+        self.convoy_moves: dict[tuple[str, bool], Move] = _UNMADE
+        self.convoys: dict[tuple[str, str], Convoy] = _UNMADE
+        self.convoy_parts: dict[tuple[int, ...], tuple[frozenset[int], tuple[Convoy, ...]]] = (
+            _UNMADE)
         """The serials of a fleet's convoy answers -> :meth:`convoy_part`'s answer (up to
         :data:`_MAX_HEADS` of them)."""
-        self.source_parts: dict[int, tuple[frozenset[int], tuple[Convoy, ...]]] = {}
+        self.source_parts: dict[int, tuple[frozenset[int], tuple[Convoy, ...]]] = _UNMADE
         """The serial of one convoy answer -> that answer's share of :meth:`convoy_part`'s
         answer (up to :data:`_MAX_HEADS` of them)."""
-        self.retreats: dict[str, Retreat] = {}
+        self.retreats: dict[str, Retreat] = _UNMADE
         self._disband: Disband | None = None
 
     def made_rows(self) -> list[list[object]]:
@@ -1472,15 +1478,20 @@ class _Made:
             return head
         orders = list(self.fixed)
         convoy_moves = self.convoy_moves
+        if convoy_moves is _UNMADE:
+            convoy_moves = self.convoy_moves = {}
         for dest in sorted(convoy_reach):
             key = (dest, dest in land)
             move = convoy_moves.get(key)
             if move is None:
                 move = convoy_moves[key] = made_move(self.utype, self.loc, dest, key[1], self.power)
             orders.append(move)
-        if len(self.heads) >= _MAX_HEADS:
-            self.heads.clear()
-        head = self.heads[convoy_reach] = tuple(orders)
+        heads = self.heads
+        if heads is _UNMADE:
+            heads = self.heads = {}
+        elif len(heads) >= _MAX_HEADS:
+            heads.clear()
+        head = heads[convoy_reach] = tuple(orders)
         return head
 
     def convoy_part(self, key: tuple[int, ...], sources: list[_ConvoyAnswer],
@@ -1519,9 +1530,12 @@ class _Made:
                     spared.update(share_spared)  # (compiled, a set call: ``|`` is generic)
                 listed.extend(share_convoys)
             part = (frozenset(spared) if spared else _NOTHING_SPARED, tuple(listed))
-        if len(self.convoy_parts) >= _MAX_HEADS:
-            self.convoy_parts.clear()
-        self.convoy_parts[key] = part
+        parts = self.convoy_parts
+        if parts is _UNMADE:
+            parts = self.convoy_parts = {}
+        elif len(parts) >= _MAX_HEADS:
+            parts.clear()
+        parts[key] = part
         return part
 
     def _source_part(self, answer: _ConvoyAnswer) -> tuple[frozenset[int], tuple[Convoy, ...]]:
@@ -1549,6 +1563,10 @@ class _Made:
         convoys: dict[object, Convoy] = self.convoys  # type: ignore[assignment]
         listed: list[Convoy] = []
         pairs: tuple[object, ...] = answer.pairs_of.get(prov, ())
+        if pairs and convoys is _UNMADE:
+            made: dict[tuple[str, str], Convoy] = {}
+            self.convoys = made
+            convoys = made  # type: ignore[assignment]
         for pair in pairs:
             convoy = convoys.get(pair)
             if convoy is None:
@@ -1556,11 +1574,20 @@ class _Made:
                 convoy = convoys[pair] = made_convoy(self.utype, self.loc, army, dest,
                                                      self.power)
             listed.append(convoy)
-        if len(self.source_parts) >= _MAX_HEADS:
-            self.source_parts.clear()
-        part = self.source_parts[answer.serial] = (
+        parts = self.source_parts
+        if parts is _UNMADE:
+            parts = self.source_parts = {}
+        elif len(parts) >= _MAX_HEADS:
+            parts.clear()
+        part = parts[answer.serial] = (
             frozenset(spared) if spared else _NOTHING_SPARED, tuple(listed))
         return part
+
+
+_UNMADE: Final[dict[Any, Any]] = {}
+"""The table a :class:`_Made` holds where it has made none of that kind yet (most units never
+make heads, convoy parts or retreats): shared and empty, never written (each writer makes its
+own table first; a reader finds nothing in it)."""
 
 
 def _no_made(variant: Variant) -> Bounded[object, _Made]:
