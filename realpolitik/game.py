@@ -40,6 +40,7 @@ from realpolitik.listing import (
     PART_SUPPORT_KEYS,
     PART_SUPPORT_OF,
     ListedOrders,
+    every_power_listed,
     listed_orders,
     movement_parts,
 )
@@ -394,7 +395,8 @@ class Game:
         self._powers_cache: tuple[Position, int, tuple[tuple[str, ...], tuple[str, ...]]] | None \
             = None
         self._listed: dict[str, ListedOrders] = {}
-        """Power -> its listed orders in ``_listed_for`` (position, rules), as submit asked."""
+        """Power -> its listed orders in ``_listed_for`` (position, rules): in a movement
+        phase every power's, given at once by the listing; else the powers asked so far."""
         self._listed_for: tuple[Position, Rules] | None = None
         self._steps = _Steps(self.variant, self.setup, self.rules)
         self._position = self._initial_position()
@@ -713,7 +715,13 @@ class Game:
         now = self._listed_for
         if now is None or now[0] is not self._position or now[1] is not self.rules:
             self._listed_for = (self._position, self.rules)
-            self._listed.clear()
+            # (a movement phase's every power at once, in a dictionary made for the game:
+            # one look-up in the listing a phase, not one a power and an insertion each)
+            every = every_power_listed(self._position, self.rules)
+            if every is not None:
+                self._listed = every
+            else:
+                self._listed.clear()
         listed = self._listed.get(power)
         if listed is None:
             listed = self._listed[power] = listed_orders(self._position, power,

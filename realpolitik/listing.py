@@ -88,6 +88,7 @@ from realpolitik.variant import Variant
 __all__ = [
     "ListedOrders",
     "UnitParts",
+    "every_power_listed",
     "is_listed",
     "legal_orders",
     "listed_checker",
@@ -232,6 +233,24 @@ def listed_orders(position: Position, power: str, *, rules: Rules | None = None,
         listed = ListedOrders(power, _legal_orders(position, power, rules))
         listings.put(power, rules, listed)
     return listed
+
+
+def every_power_listed(position: Position, rules: Rules) -> dict[str, ListedOrders] | None:
+    """Every power's :class:`ListedOrders` in a movement ``position`` under ``rules`` (each
+    what :func:`listed_orders` gives), listed now if not yet, in a new dictionary that the
+    caller keeps: a game asks about every power in a phase, and one look-up here spares one
+    each. None in any other phase (each power is listed when asked)."""
+    if position.phase.type is not PhaseType.MOVEMENT:
+        return None
+    powers = position.variant.power_ids
+    if not powers:
+        return None
+    listed_orders(position, powers[0], rules=rules)  # (lists every power's at once)
+    listings = _listings(position)
+    first = listings.rules
+    if rules is first or (first is not None and rules == first):
+        return dict(listings.by_power)  # (a copy: the listing's own stays its own)
+    return {power: listings.by_power_and_rules[power, rules] for power in powers}
 
 
 class _SupportKeys:
