@@ -18,9 +18,14 @@ from itertools import filterfalse, repeat
 from operator import is_
 from typing import Any, Final
 
-from realpolitik.adjudication import adjudicate
+from realpolitik.adjudication.adjustments import adjudicate_adjustments
+from realpolitik.adjudication.movement import adjudicate_movement
 from realpolitik.adjudication.outcomes import Resolution
-from realpolitik.adjudication.retreats import draws_retreats, unordered_retreats
+from realpolitik.adjudication.retreats import (
+    adjudicate_retreats,
+    draws_retreats,
+    unordered_retreats,
+)
 from realpolitik.caches import CacheSlot
 from realpolitik.compiling import Reduced, is_compiled, made_again
 from realpolitik.errors import GameError
@@ -1076,11 +1081,24 @@ class Game:
                 all_listed = False
         # (a tuple: the adjudicator keeps it as given, and the record shares it)
         given_orders = tuple(orders)
-        resolution = adjudicate(position, given_orders, rules=self.rules, checked=all_listed)
+        # (the phase's adjudicator called directly, as ``adjudication.adjudicate`` picks it:
+        # compiled, a native call, where that interpreted function is a Python frame and two
+        # calls with keywords a phase)
+        if kind is _MOVEMENT:
+            resolution = adjudicate_movement(position, given_orders, self.rules,
+                                             checked=all_listed)
+        elif kind is _RETREATS:
+            resolution = adjudicate_retreats(position, given_orders, self.rules,
+                                             checked=all_listed)
+        else:
+            resolution = adjudicate_adjustments(position, given_orders, self.rules,
+                                                checked=all_listed)
         following = _next_position(position, resolution)
-        # (the default notes name only units a movement phase annihilated)
-        if steps.asks_phase_notes \
-                or kind is _MOVEMENT and annihilated_units(position, resolution):
+        # (the default notes name only units a movement phase annihilated: the hook's own
+        # first test, that no unit is missing, read here natively before it is called)
+        if steps.asks_phase_notes or kind is _MOVEMENT and len(position.units) != len(
+                resolution.units) + len(resolution.dislodged) \
+                and annihilated_units(position, resolution):
             notes.extend(self.variant.hooks.phase_notes(position, resolution, following))
         if steps.asks_setup_events:
             following = self._setup_events(position, following, notes)
@@ -1136,11 +1154,11 @@ class Game:
 
     def _check_eliminations(self, notes: list[str]) -> None:
         position = self._position
-        without_units = self._power_set - position.powers_with_units()
-        if not without_units:
-            return
-        for power in self.powers:
-            if power not in without_units or power in self.eliminated \
+        with_units = position.powers_with_units()
+        # (a loop over the few powers, not the set of those without units made first: most
+        # phases every power still has units)
+        for power in self.variant.power_ids:
+            if power in with_units or power in self.eliminated \
                     or power in self.setup.neutral:
                 continue
             if not position.centers_of(power) and not position.dislodged_of(power):
