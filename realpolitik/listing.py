@@ -164,7 +164,10 @@ class ListedOrders:
             orders = by_location.get(where)
             if orders is None:
                 orders = by_location.get(province_of(where), ())
-            for listed in orders:
+            # (each value read as an object: read as an Order, each is tested against the
+            # union's classes one by one, where only its identity is asked)
+            values: tuple[object, ...] = orders
+            for listed in values:
                 if listed is order:
                     return True
             return order in orders
