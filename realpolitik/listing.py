@@ -145,8 +145,6 @@ class ListedOrders:
 
     def holds(self, order: Order) -> bool:
         """True if an order equal to ``order`` is listed (``order in listed``, typed)."""
-        if order.power != self.power:
-            return False
         by_location = self._at
         # Equality, as ``in`` tests it; the listed object itself (the common case: a caller
         # giving back what was listed) is looked for first, as comparing values of different
@@ -160,7 +158,7 @@ class ListedOrders:
             # look-ups, some 3,000 instructions an order submitted)
             where = "waive" if isinstance(order, Waive) else order.location
             if by_location is None:
-                return self._in_parts(order, where)
+                return order.power == self.power and self._in_parts(order, where)
             orders = by_location.get(where)
             if orders is None:
                 orders = by_location.get(province_of(where), ())
@@ -169,9 +167,12 @@ class ListedOrders:
             values: tuple[object, ...] = orders
             for listed in values:
                 if listed is order:
-                    return True
-            return order in orders
-        # interpreted: getattr's default spares the isinstance test, and the pipeline runs in C
+                    return True  # (a value listed for this power: its power is this one)
+            return order.power == self.power and order in orders
+        # interpreted: the power tested first (the cheaper test there), getattr's default
+        # spares the isinstance test, and the pipeline runs in C
+        if order.power != self.power:
+            return False
         where = getattr(order, "location", "waive")
         if by_location is None:
             return self._in_parts(order, where)
