@@ -51,6 +51,9 @@ def test_two_players_with_five_free_seats_reach_fall_1902_by_ready_flags(
     alice.click(".gm button:has-text('Start now')")
     alice.wait_for_selector("#countdown:has-text('left')")
     alice.click("#tab-game")
+    # the head (and its countdown) is drawn as soon as the started game is loaded, the seats only
+    # after the orders: they are read once the gamesmaster's panel, drawn with them, offers "Pause"
+    alice.wait_for_selector(".gm button:has-text('Pause')")
     alice.wait_for_selector("table.seats")
     seats = alice.inner_text("table.seats")
     assert "ordering" not in seats.split("France")[0]  # the free seats before France's row

@@ -55,16 +55,19 @@ def test_play_against_the_computer_in_one_click(browser: Any, server: Any,
     page.screenshot(path=str(shots / "web-vs-computer-fall.png"))
     # Then ready in each phase France has something to do (its units hold, its builds are
     # waived): phases where only the computer has something to do pass at once, and 1902 comes.
-    for _ in range(3):
-        # the page settled first: a phase that only bots play shows for a moment and moves
-        # on by itself, and a click meant for it would mark France ready for the next one
-        page.wait_for_load_state("networkidle")
+    # Each step waits until the page either offers "Mark ready" in the phase read or has moved
+    # on by itself, so that no click meant for one phase marks France ready for the next.
+    for _ in range(6):
         phase = page.inner_text("#phase")
         if "1902" in phase:
             break
-        page.click("#ready")
-        page.wait_for_function(
-            "(before) => document.querySelector('#phase').innerText !== before", arg=phase)
+        offered = page.wait_for_function(
+            "(before) => document.querySelector('#phase').innerText !== before ? 'moved'"
+            " : document.querySelector('#ready') ? 'offered' : false", arg=phase).json_value()
+        if offered == "offered":
+            page.click("#ready")
+            page.wait_for_function(
+                "(before) => document.querySelector('#phase').innerText !== before", arg=phase)
     page.wait_for_selector("#phase:has-text('Spring 1902 movement')")
     page.screenshot(path=str(shots / "web-vs-computer-1902.png"))
     assert not page.errors, page.errors  # type: ignore[attr-defined]

@@ -81,7 +81,11 @@ export class GamePage {
   // -- data ---------------------------------------------------------------------------------------
 
   async loadGame() {
+    const before = this.game && this.game.phase;
     this.game = await api("GET", `/games/${this.id}`);
+    // a new phase: the last phase's legal orders must not offer "Mark ready" (or orders on the
+    // map) in the moment before this phase's are loaded
+    if (before && before !== this.game.phase) { this.legal = {}; this.indexLegal(); }
     learnSeasons(this.game.seasons);
     this.deadlineAt = this.game.seconds_left === null ? null : Date.now() + this.game.seconds_left * 1000;
     document.title = `${this.game.name} · ${phaseName(this.game.phase)} · realpolitik`;
