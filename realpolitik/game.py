@@ -18,14 +18,9 @@ from itertools import filterfalse, repeat
 from operator import is_
 from typing import Any, Final
 
-from realpolitik.adjudication.adjustments import adjudicate_adjustments
-from realpolitik.adjudication.movement import adjudicate_movement
+from realpolitik.adjudication import adjudicate
 from realpolitik.adjudication.outcomes import Resolution
-from realpolitik.adjudication.retreats import (
-    adjudicate_retreats,
-    draws_retreats,
-    unordered_retreats,
-)
+from realpolitik.adjudication.retreats import draws_retreats, unordered_retreats
 from realpolitik.caches import CacheSlot
 from realpolitik.compiling import Reduced, is_compiled, made_again
 from realpolitik.errors import GameError
@@ -1081,18 +1076,7 @@ class Game:
                 all_listed = False
         # (a tuple: the adjudicator keeps it as given, and the record shares it)
         given_orders = tuple(orders)
-        # (the phase's adjudicator called directly, as ``adjudication.adjudicate`` picks it:
-        # compiled, a native call, where that interpreted function is a Python frame and two
-        # calls with keywords a phase)
-        if kind is _MOVEMENT:
-            resolution = adjudicate_movement(position, given_orders, self.rules,
-                                             checked=all_listed)
-        elif kind is _RETREATS:
-            resolution = adjudicate_retreats(position, given_orders, self.rules,
-                                             checked=all_listed)
-        else:
-            resolution = adjudicate_adjustments(position, given_orders, self.rules,
-                                                checked=all_listed)
+        resolution = adjudicate(position, given_orders, rules=self.rules, checked=all_listed)
         following = _next_position(position, resolution)
         # (the default notes name only units a movement phase annihilated: the hook's own
         # first test, that no unit is missing, read here natively before it is called)

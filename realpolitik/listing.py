@@ -145,41 +145,43 @@ class ListedOrders:
 
     def holds(self, order: Order) -> bool:
         """True if an order equal to ``order`` is listed (``order in listed``, typed)."""
-        by_location = self._at
         # Equality, as ``in`` tests it; the listed object itself (the common case: a caller
         # giving back what was listed) is looked for first, as comparing values of different
         # kinds costs a Python call each. A waive has no location and is listed under
         # "waive"; a build on a coast under its province. Each build its cheaper idiom (one
         # test of the flag, the steps written out in each branch):
-        if _TYPED_LOOPS:
-            # compiled: the waive's type tested and the location read natively (``getattr``
-            # is a generic look-up), the listed object looked for by a C loop over the tuple
-            # (``any``, ``map`` and ``repeat`` are three generic calls and two global
-            # look-ups, some 3,000 instructions an order submitted)
-            where = "waive" if isinstance(order, Waive) else order.location
+        if not _TYPED_LOOPS:
+            # interpreted: the power tested first, getattr's default spares the isinstance
+            # test, and the pipeline runs in C
+            if order.power != self.power:
+                return False
+            by_location = self._at
+            where = getattr(order, "location", "waive")
             if by_location is None:
-                return order.power == self.power and self._in_parts(order, where)
+                return self._in_parts(order, where)
             orders = by_location.get(where)
             if orders is None:
                 orders = by_location.get(province_of(where), ())
-            # (each value read as an object: read as an Order, each is tested against the
-            # union's classes one by one, where only its identity is asked)
-            values: tuple[object, ...] = orders
-            for listed in values:
-                if listed is order:
-                    return True  # (a value listed for this power: its power is this one)
-            return order.power == self.power and order in orders
-        # interpreted: the power tested first (the cheaper test there), getattr's default
-        # spares the isinstance test, and the pipeline runs in C
-        if order.power != self.power:
-            return False
-        where = getattr(order, "location", "waive")
+            return any(map(is_, orders, repeat(order))) or order in orders
+        # compiled: the waive's type tested and the location read natively (``getattr`` is a
+        # generic look-up), the listed object looked for by a C loop over the tuple (``any``,
+        # ``map`` and ``repeat`` are three generic calls and two global look-ups, some 3,000
+        # instructions an order submitted), the power compared only when the order is not
+        # a listed value (each of those is this power's)
+        by_location = self._at
+        where = "waive" if isinstance(order, Waive) else order.location
         if by_location is None:
-            return self._in_parts(order, where)
+            return order.power == self.power and self._in_parts(order, where)
         orders = by_location.get(where)
         if orders is None:
             orders = by_location.get(province_of(where), ())
-        return any(map(is_, orders, repeat(order))) or order in orders
+        # (each value read as an object: read as an Order, each is tested against the
+        # union's classes one by one, where only its identity is asked)
+        values: tuple[object, ...] = orders
+        for listed in values:
+            if listed is order:
+                return True
+        return order.power == self.power and order in orders
 
     def _in_parts(self, order: Order, where: str) -> bool:
         """:meth:`holds` of a movement listing held as parts: the order is looked for among
