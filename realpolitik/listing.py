@@ -88,6 +88,7 @@ from realpolitik.variant import Variant
 __all__ = [
     "ListedOrders",
     "UnitParts",
+    "every_power_listed",
     "is_listed",
     "legal_orders",
     "listed_checker",
@@ -144,37 +145,43 @@ class ListedOrders:
 
     def holds(self, order: Order) -> bool:
         """True if an order equal to ``order`` is listed (``order in listed``, typed)."""
-        if order.power != self.power:
-            return False
-        by_location = self._at
         # Equality, as ``in`` tests it; the listed object itself (the common case: a caller
         # giving back what was listed) is looked for first, as comparing values of different
         # kinds costs a Python call each. A waive has no location and is listed under
         # "waive"; a build on a coast under its province. Each build its cheaper idiom (one
         # test of the flag, the steps written out in each branch):
-        if _TYPED_LOOPS:
-            # compiled: the waive's type tested and the location read natively (``getattr``
-            # is a generic look-up), the listed object looked for by a C loop over the tuple
-            # (``any``, ``map`` and ``repeat`` are three generic calls and two global
-            # look-ups, some 3,000 instructions an order submitted)
-            where = "waive" if isinstance(order, Waive) else order.location
+        if not _TYPED_LOOPS:
+            # interpreted: the power tested first, getattr's default spares the isinstance
+            # test, and the pipeline runs in C
+            if order.power != self.power:
+                return False
+            by_location = self._at
+            where = getattr(order, "location", "waive")
             if by_location is None:
                 return self._in_parts(order, where)
             orders = by_location.get(where)
             if orders is None:
                 orders = by_location.get(province_of(where), ())
-            for listed in orders:
-                if listed is order:
-                    return True
-            return order in orders
-        # interpreted: getattr's default spares the isinstance test, and the pipeline runs in C
-        where = getattr(order, "location", "waive")
+            return any(map(is_, orders, repeat(order))) or order in orders
+        # compiled: the waive's type tested and the location read natively (``getattr`` is a
+        # generic look-up), the listed object looked for by a C loop over the tuple (``any``,
+        # ``map`` and ``repeat`` are three generic calls and two global look-ups, some 3,000
+        # instructions an order submitted), the power compared only when the order is not
+        # a listed value (each of those is this power's)
+        by_location = self._at
+        where = "waive" if isinstance(order, Waive) else order.location
         if by_location is None:
-            return self._in_parts(order, where)
+            return order.power == self.power and self._in_parts(order, where)
         orders = by_location.get(where)
         if orders is None:
             orders = by_location.get(province_of(where), ())
-        return any(map(is_, orders, repeat(order))) or order in orders
+        # (each value read as an object: read as an Order, each is tested against the
+        # union's classes one by one, where only its identity is asked)
+        values: tuple[object, ...] = orders
+        for listed in values:
+            if listed is order:
+                return True
+        return order.power == self.power and order in orders
 
     def _in_parts(self, order: Order, where: str) -> bool:
         """:meth:`holds` of a movement listing held as parts: the order is looked for among
@@ -232,6 +239,24 @@ def listed_orders(position: Position, power: str, *, rules: Rules | None = None,
         listed = ListedOrders(power, _legal_orders(position, power, rules))
         listings.put(power, rules, listed)
     return listed
+
+
+def every_power_listed(position: Position, rules: Rules) -> dict[str, ListedOrders] | None:
+    """Every power's :class:`ListedOrders` in a movement ``position`` under ``rules`` (each
+    what :func:`listed_orders` gives), listed now if not yet, in a new dictionary that the
+    caller keeps: a game asks about every power in a phase, and one look-up here spares one
+    each. None in any other phase (each power is listed when asked)."""
+    if position.phase.type is not PhaseType.MOVEMENT:
+        return None
+    powers = position.variant.power_ids
+    if not powers:
+        return None
+    listed_orders(position, powers[0], rules=rules)  # (lists every power's at once)
+    listings = _listings(position)
+    first = listings.rules
+    if rules is first or (first is not None and rules == first):
+        return dict(listings.by_power)  # (a copy: the listing's own stays its own)
+    return {power: listings.by_power_and_rules[power, rules] for power in powers}
 
 
 class _SupportKeys:
