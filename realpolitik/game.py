@@ -40,6 +40,7 @@ from realpolitik.listing import (
     PART_SUPPORT_KEYS,
     PART_SUPPORT_OF,
     ListedOrders,
+    every_power_listed,
     listed_orders,
     movement_parts,
 )
@@ -394,7 +395,8 @@ class Game:
         self._powers_cache: tuple[Position, int, tuple[tuple[str, ...], tuple[str, ...]]] | None \
             = None
         self._listed: dict[str, ListedOrders] = {}
-        """Power -> its listed orders in ``_listed_for`` (position, rules), as submit asked."""
+        """Power -> its listed orders in ``_listed_for`` (position, rules): in a movement
+        phase every power's, given at once by the listing; else the powers asked so far."""
         self._listed_for: tuple[Position, Rules] | None = None
         self._steps = _Steps(self.variant, self.setup, self.rules)
         self._position = self._initial_position()
@@ -713,7 +715,13 @@ class Game:
         now = self._listed_for
         if now is None or now[0] is not self._position or now[1] is not self.rules:
             self._listed_for = (self._position, self.rules)
-            self._listed.clear()
+            # (a movement phase's every power at once, in a dictionary made for the game:
+            # one look-up in the listing a phase, not one a power and an insertion each)
+            every = every_power_listed(self._position, self.rules)
+            if every is not None:
+                self._listed = every
+            else:
+                self._listed.clear()
         listed = self._listed.get(power)
         if listed is None:
             listed = self._listed[power] = listed_orders(self._position, power,
@@ -1070,9 +1078,11 @@ class Game:
         given_orders = tuple(orders)
         resolution = adjudicate(position, given_orders, rules=self.rules, checked=all_listed)
         following = _next_position(position, resolution)
-        # (the default notes name only units a movement phase annihilated)
-        if steps.asks_phase_notes \
-                or kind is _MOVEMENT and annihilated_units(position, resolution):
+        # (the default notes name only units a movement phase annihilated: the hook's own
+        # first test, that no unit is missing, read here natively before it is called)
+        if steps.asks_phase_notes or kind is _MOVEMENT and len(position.units) != len(
+                resolution.units) + len(resolution.dislodged) \
+                and annihilated_units(position, resolution):
             notes.extend(self.variant.hooks.phase_notes(position, resolution, following))
         if steps.asks_setup_events:
             following = self._setup_events(position, following, notes)
@@ -1128,11 +1138,11 @@ class Game:
 
     def _check_eliminations(self, notes: list[str]) -> None:
         position = self._position
-        without_units = self._power_set - position.powers_with_units()
-        if not without_units:
-            return
-        for power in self.powers:
-            if power not in without_units or power in self.eliminated \
+        with_units = position.powers_with_units()
+        # (a loop over the few powers, not the set of those without units made first: most
+        # phases every power still has units)
+        for power in self.variant.power_ids:
+            if power in with_units or power in self.eliminated \
                     or power in self.setup.neutral:
                 continue
             if not position.centers_of(power) and not position.dislodged_of(power):

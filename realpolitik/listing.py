@@ -88,6 +88,7 @@ from realpolitik.variant import Variant
 __all__ = [
     "ListedOrders",
     "UnitParts",
+    "every_power_listed",
     "is_listed",
     "legal_orders",
     "listed_checker",
@@ -144,37 +145,43 @@ class ListedOrders:
 
     def holds(self, order: Order) -> bool:
         """True if an order equal to ``order`` is listed (``order in listed``, typed)."""
-        if order.power != self.power:
-            return False
-        by_location = self._at
         # Equality, as ``in`` tests it; the listed object itself (the common case: a caller
         # giving back what was listed) is looked for first, as comparing values of different
         # kinds costs a Python call each. A waive has no location and is listed under
         # "waive"; a build on a coast under its province. Each build its cheaper idiom (one
         # test of the flag, the steps written out in each branch):
-        if _TYPED_LOOPS:
-            # compiled: the waive's type tested and the location read natively (``getattr``
-            # is a generic look-up), the listed object looked for by a C loop over the tuple
-            # (``any``, ``map`` and ``repeat`` are three generic calls and two global
-            # look-ups, some 3,000 instructions an order submitted)
-            where = "waive" if isinstance(order, Waive) else order.location
+        if not _TYPED_LOOPS:
+            # interpreted: the power tested first, getattr's default spares the isinstance
+            # test, and the pipeline runs in C
+            if order.power != self.power:
+                return False
+            by_location = self._at
+            where = getattr(order, "location", "waive")
             if by_location is None:
                 return self._in_parts(order, where)
             orders = by_location.get(where)
             if orders is None:
                 orders = by_location.get(province_of(where), ())
-            for listed in orders:
-                if listed is order:
-                    return True
-            return order in orders
-        # interpreted: getattr's default spares the isinstance test, and the pipeline runs in C
-        where = getattr(order, "location", "waive")
+            return any(map(is_, orders, repeat(order))) or order in orders
+        # compiled: the waive's type tested and the location read natively (``getattr`` is a
+        # generic look-up), the listed object looked for by a C loop over the tuple (``any``,
+        # ``map`` and ``repeat`` are three generic calls and two global look-ups, some 3,000
+        # instructions an order submitted), the power compared only when the order is not
+        # a listed value (each of those is this power's)
+        by_location = self._at
+        where = "waive" if isinstance(order, Waive) else order.location
         if by_location is None:
-            return self._in_parts(order, where)
+            return order.power == self.power and self._in_parts(order, where)
         orders = by_location.get(where)
         if orders is None:
             orders = by_location.get(province_of(where), ())
-        return any(map(is_, orders, repeat(order))) or order in orders
+        # (each value read as an object: read as an Order, each is tested against the
+        # union's classes one by one, where only its identity is asked)
+        values: tuple[object, ...] = orders
+        for listed in values:
+            if listed is order:
+                return True
+        return order.power == self.power and order in orders
 
     def _in_parts(self, order: Order, where: str) -> bool:
         """:meth:`holds` of a movement listing held as parts: the order is looked for among
@@ -232,6 +239,24 @@ def listed_orders(position: Position, power: str, *, rules: Rules | None = None,
         listed = ListedOrders(power, _legal_orders(position, power, rules))
         listings.put(power, rules, listed)
     return listed
+
+
+def every_power_listed(position: Position, rules: Rules) -> dict[str, ListedOrders] | None:
+    """Every power's :class:`ListedOrders` in a movement ``position`` under ``rules`` (each
+    what :func:`listed_orders` gives), listed now if not yet, in a new dictionary that the
+    caller keeps: a game asks about every power in a phase, and one look-up here spares one
+    each. None in any other phase (each power is listed when asked)."""
+    if position.phase.type is not PhaseType.MOVEMENT:
+        return None
+    powers = position.variant.power_ids
+    if not powers:
+        return None
+    listed_orders(position, powers[0], rules=rules)  # (lists every power's at once)
+    listings = _listings(position)
+    first = listings.rules
+    if rules is first or (first is not None and rules == first):
+        return dict(listings.by_power)  # (a copy: the listing's own stays its own)
+    return {power: listings.by_power_and_rules[power, rules] for power in powers}
 
 
 class _SupportKeys:
@@ -397,6 +422,8 @@ def _legal_orders(position: Position, power: str, rules: Rules,
             options = retreat_options(position, dislodged, rules=rules)
             made = _made_for(position, unit.type, unit.location, power)
             retreats = made.retreats
+            if retreats is _UNMADE:
+                retreats = made.retreats = {}
             for loc in options:
                 if loc not in retreats:
                     retreats[loc] = Retreat(unit.type, unit.location, loc, power=power)
@@ -644,18 +671,23 @@ class _ConvoyAnswer:
     attribute look-ups through a property, some 200 instructions each); interpreted, a slot is
     the cheaper read too."""
 
-    __slots__ = ("serial", "reach", "by_convoy", "key_into", "pairs_of", "fleets", "fleet_list",
-                 "group", "group_mask", "keys_into", "slots_into")
+    __slots__ = ("serial", "serial_key", "origin", "reach", "by_convoy", "key_into", "pairs_of",
+                 "fleets", "fleet_ids", "group", "group_mask", "keys_into", "slots_into")
 
-    def __init__(self, serial: int, reach: frozenset[str],
+    def __init__(self, serial: int, origin: str, reach: frozenset[str],
                  by_convoy: tuple[tuple[str, Mover, int], ...], key_into: dict[str, int],
                  pairs_of: dict[str, tuple[tuple[str, str], ...]], fleets: frozenset[str],
-                 group: frozenset[str], group_mask: int,
+                 fleet_ids: tuple[int, ...], group: frozenset[str], group_mask: int,
                  keys_into: tuple[tuple[int, object], ...]) -> None:
         self.serial = serial
         """A number never given to another answer: a fleet's convoys and the supports it must
         leave out are kept under the serials of the answers they were made from
         (:meth:`_Made.convoy_part`)."""
+        self.serial_key: tuple[int, ...] = (serial,)
+        """``(serial,)``: the key of the convoy part of a fleet this answer alone changes
+        (:attr:`_FleetSources.serials`), made once, not each phase."""
+        self.origin = origin
+        """The province of the army the answer is for."""
         self.reach = reach
         """The coastal provinces the army could reach by convoy."""
         self.by_convoy = by_convoy
@@ -670,8 +702,10 @@ class _ConvoyAnswer:
         (they may convoy) and those that could support a move by convoy (they may have to
         leave the support out, 6.D.31). The others' orders are as if the army were not there,
         so a big group's fleets are not all looked at for every army next to it."""
-        self.fleet_list: tuple[str, ...] = tuple(fleets)
-        """The same, in a tuple (what the convoy plan walks)."""
+        self.fleet_ids = fleet_ids
+        """The same, as province ids (:func:`places_of`), in a tuple (what the convoy plan
+        walks: its table by province id is read natively, where a dictionary by name hashes
+        and compares strings)."""
         self.group = group
         """The group of fleets (their provinces) the answer is for."""
         self.group_mask = group_mask
@@ -698,10 +732,15 @@ class _ConvoyAnswers:
     group of fleets) as (province id, mask of the fleets' provinces by
     :attr:`MapTables.convoy_index`), up to :data:`_MAX_CONVOY_ANSWERS` of them."""
 
-    __slots__ = ("answers", "made", "support_reach")
+    __slots__ = ("answers", "made", "support_reach", "last")
 
-    def __init__(self, _variant: Variant) -> None:
+    def __init__(self, variant: Variant) -> None:
         self.answers: Bounded[tuple[int, int], _ConvoyAnswer] = Bounded(_MAX_CONVOY_ANSWERS)
+        self.last: list[_ConvoyAnswer | None] = [None] * len(places_of(variant).provinces)
+        """Province id of an army -> the answer last given for it (the convoy plan looks here
+        first: from phase to phase an army mostly keeps its group of fleets, and a list read
+        and a comparison of masks cost a fraction of the table's look-up by a tuple). Bounded
+        by the map; an answer dropped from ``answers`` meanwhile is still a true answer."""
         self.made = 0
         """How many serials were given."""
         self.support_reach: dict[str, frozenset[str]] = {}
@@ -724,7 +763,7 @@ class _ConvoyAnswers:
             # (each fleet's pairs come once each and sorted: not sorted again in every fleet's
             # convoy part made from the answer, :meth:`_Made.convoy_part`)
             pairs_of = dict(needed)
-            dests = frozenset(dest for dest, _, _ in by_convoy)
+            dests = frozenset([dest for dest, _, _ in by_convoy])
             support_reach = self.support_reach
             fleets: set[str] = set()
             for fleet in group:
@@ -741,8 +780,9 @@ class _ConvoyAnswers:
             keys_into: tuple[tuple[int, object], ...] = tuple([
                 (pid[dest], move_key) for dest, _, move_key in by_convoy])
             found = self.answers[key] = _ConvoyAnswer(
-                self.made, reach, by_convoy, {dest: key for dest, _, key in by_convoy},
-                pairs_of, frozenset(fleets), group, group_mask, keys_into)
+                self.made, origin, reach, by_convoy, {dest: key for dest, _, key in by_convoy},
+                pairs_of, frozenset(fleets), tuple([pid[fleet] for fleet in fleets]), group,
+                group_mask, keys_into)
         return found
 
 
@@ -767,28 +807,40 @@ _convoy_answers: Final[CacheSlot[Variant, _ConvoyAnswers]] = CacheSlot(
     "numbered convoy answers", _ConvoyAnswers)
 """The variant's :class:`_ConvoyAnswers` (bounded by :data:`_MAX_CONVOY_ANSWERS`)."""
 
-_Source = tuple[_ConvoyAnswer, str, frozenset[str]]
-"""A convoy answer a fleet takes part in, with the army's province and its group of fleets."""
+class _FleetSources:
+    """The convoy answers that change one fleet's orders in a position (it is in their
+    :attr:`_ConvoyAnswer.fleets`), in the order of the units, and their serials."""
+
+    __slots__ = ("answers", "serials")
+
+    def __init__(self, answer: _ConvoyAnswer) -> None:
+        self.answers: list[_ConvoyAnswer] = [answer]
+        """The answers (each names its army: :attr:`_ConvoyAnswer.origin`)."""
+        self.serials: tuple[int, ...] = answer.serial_key
+        """Their serials, in step (what its convoys are kept under: :meth:`_Made.convoy_part`)."""
+
+    def add(self, answer: _ConvoyAnswer) -> None:
+        """Add ``answer`` (of the next army in the order of the units)."""
+        self.answers.append(answer)
+        # (compiled, ``+`` of two tuples is one generic call; ``(*serials, serial)`` builds a
+        # list and turns it into a tuple, some 600 instructions)
+        self.serials = self.serials + (answer.serial,)
 
 
 class _ConvoyPlan:
     """What the convoys of one position add to the movement listing: worked out once per
-    position, only where some army stands on a shore next to a fleet that may convoy."""
+    position, only where some army stands on a shore next to a fleet that may convoy. Kept by
+    province id (:func:`places_of`), not by name: compiled, a list read by a small int is a
+    few native steps, where a dictionary or set of names hashes and compares a string."""
 
-    __slots__ = ("touched", "reach", "sources", "serials", "by_convoy_at")
+    __slots__ = ("at", "by_convoy_at")
 
-    def __init__(self) -> None:
-        self.touched: set[str] = set()
-        """The provinces of the units whose orders the convoys change (the armies that could
-        be convoyed, the fleets their answers change: :attr:`_ConvoyAnswer.fleets`)."""
-        self.reach: dict[str, frozenset[str]] = {}
-        """Army province -> where it could go by convoy (not empty)."""
-        self.sources: dict[str, list[_Source]] = {}
-        """Fleet province -> the answers that change its orders (it is in their
-        :attr:`_ConvoyAnswer.fleets`), in the order of the units."""
-        self.serials: dict[str, tuple[int, ...]] = {}
-        """Fleet province -> the serials of its ``sources``, in step (what its convoys are
-        kept under: :meth:`_Made.convoy_part`)."""
+    def __init__(self, provinces: int) -> None:
+        self.at: list[_ConvoyAnswer | _FleetSources | None] = [None] * provinces
+        """Province id -> for a unit whose orders the convoys change: an army that could be
+        convoyed, its :class:`_ConvoyAnswer` (where it could go by convoy, not empty); a fleet
+        the answers change (:attr:`_ConvoyAnswer.fleets`), its :class:`_FleetSources`. None
+        for any other."""
         self.by_convoy_at: list[tuple[int, _ConvoyAnswer]] = []
         """(index of the army among the units, its convoy answer), in the order of the units,
         for the armies with moves by convoy to provinces not next to them."""
@@ -813,7 +865,6 @@ def _plan_convoys(variant: Variant, codes: list[int], numbered: _UnitPlaces,
     if not fleets:
         return None
     plan: _ConvoyPlan | None = None
-    names = numbered.names
     convoy_near = numbered.convoy_near
     # (a list by province id, not a dictionary: compiled, each entry a boxed int key hashed
     # and stored; the ``[0] *`` list costs less than the few stores it spares)
@@ -821,7 +872,7 @@ def _plan_convoys(variant: Variant, codes: list[int], numbered: _UnitPlaces,
     """Province id of a fleet -> the mask of its group (the fleets joined to it; 0 while not
     found)."""
     answers = _convoy_answers(variant)
-    table = answers.answers
+    table, last = answers.answers, answers.last
     shore_seas = numbered.shore_seas
     # (the armies next to a fleet picked out in C, or by a typed loop compiled: most units are
     # not; an army inland or a fleet has no seas)
@@ -838,7 +889,7 @@ def _plan_convoys(variant: Variant, codes: list[int], numbered: _UnitPlaces,
     for index in near_fleets:
         seas = shore_seas[codes[index]] & fleets
         if plan is None:
-            plan = _ConvoyPlan()
+            plan = _ConvoyPlan(numbered.provinces)
         group = 0
         while seas:  # the groups of the fleets next to the army, joined
             low = seas & -seas
@@ -862,32 +913,24 @@ def _plan_convoys(variant: Variant, codes: list[int], numbered: _UnitPlaces,
             group |= found
             seas &= ~found
         prov_id = numbered.province[codes[index]]
-        # (compiled, ``get`` on the table is read directly: see _list_movement)
-        answer = table.get((prov_id, group))
-        if answer is None:
-            answer = answers.answer(numbered, prov_id, group)
-        reach, by_convoy = answer.reach, answer.by_convoy
-        if not reach:
+        answer = last[prov_id]
+        if answer is None or answer.group_mask != group:
+            # (compiled, ``get`` on the table is read directly: see _list_movement)
+            answer = table.get((prov_id, group))
+            if answer is None:
+                answer = answers.answer(numbered, prov_id, group)
+            last[prov_id] = answer
+        if not answer.reach:
             continue
-        prov = names[prov_id]
-        plan.reach[prov] = reach
-        plan.touched.add(prov)
-        # (compiled, ``update`` is a set call where ``|=`` is the generic in-place or; given
-        # the frozenset, not the tuple, it merges the two sets' tables without iterating; the
-        # fleets' tuple is walked natively below, where a frozenset is walked by the generic
-        # iterator)
-        plan.touched.update(answer.fleets)
-        source = (answer, prov, answer.group)
-        sources, serials, serial = plan.sources, plan.serials, answer.serial
-        for sea in answer.fleet_list:
-            found_sources = sources.get(sea)
-            if found_sources is None:
-                sources[sea] = [source]
-                serials[sea] = (serial,)
-            else:
-                found_sources.append(source)
-                serials[sea] += (serial,)
-        if by_convoy:
+        at = plan.at
+        at[prov_id] = answer
+        for fleet_id in answer.fleet_ids:
+            sources = at[fleet_id]
+            if sources is None:
+                at[fleet_id] = _FleetSources(answer)
+            elif isinstance(sources, _FleetSources):  # (always: a fleet is no army)
+                sources.add(answer)
+        if answer.by_convoy:
             plan.by_convoy_at.append((index, answer))
     return plan
 
@@ -897,6 +940,9 @@ _present: Final[Callable[[None, Iterable[Order | None]], Iterator[Order]]] = fil
 
 
 _NOTHING_SPARED: Final[frozenset[int]] = frozenset()
+
+_NOTHING_TOUCHED: Final[list[_ConvoyAnswer | _FleetSources | None]] = []
+"""The convoy plan's table by province where there is no plan (never read nor added to)."""
 
 _NO_KEYS: Final[list[object]] = []
 """The support keys the compiled listing joins for a unit when listing its orders: none (its
@@ -1049,12 +1095,10 @@ def _list_movement(position: Position, powers: frozenset[str],
         for code in codes[start:]:
             for prov_id, key in moves_at[code]:
                 into[prov_id].append(key)
-    if plan is None:
-        plan = _ConvoyPlan()  # (empty: no unit is touched)
-    touched, plan_reach, plan_sources = plan.touched, plan.reach, plan.sources
-    # (tested once: compiled, a set's truth is a generic call, a unit's)
-    none_touched = len(touched) == 0
-    plan_serials = plan.serials
+    # (the units the convoys change by province id: :class:`_ConvoyPlan`)
+    none_touched = plan is None
+    touched_at = _NOTHING_TOUCHED if plan is None else plan.at
+    province_of_code = numbered.province
     army_adj = tables.army_adj
     made_table = _made_of(variant)
     made_get = made_table.get
@@ -1098,8 +1142,8 @@ def _list_movement(position: Position, powers: frozenset[str],
                 keys += into[reached]
         supports: Iterable[object] = keys
         orders: tuple[Order, ...]
-        prov = made.province
-        if none_touched or prov not in touched:
+        touched = None if none_touched else touched_at[province_of_code[code]]
+        if touched is None:
             if parts is not None:
                 parts[power][made.loc] = (  # type: ignore[assignment]  # (keys: ints)
                     made.loc, code, None, made.fixed, keys, _NOTHING_SPARED, None, (),
@@ -1107,11 +1151,11 @@ def _list_movement(position: Position, powers: frozenset[str],
                 continue
             orders = (_with_slots(made, made.fixed, into, numbered) if _TYPED_LOOPS else
                       (*made.fixed, *_present(None, map(made.support_of, supports))))
-        elif (sources := plan_sources.get(prov)) is None:  # an army that could be convoyed
-            reach = plan_reach[prov]
+        elif isinstance(touched, _ConvoyAnswer):  # an army that could be convoyed
+            reach = touched.reach
             head = made.heads.get(reach)
             if head is None:
-                head = made.head(reach, army_adj[prov])
+                head = made.head(reach, army_adj[made.province])
             if parts is not None:
                 parts[power][made.loc] = (  # type: ignore[assignment]  # (keys: ints)
                     made.loc, code, reach, head, keys, _NOTHING_SPARED, None, (),
@@ -1120,9 +1164,9 @@ def _list_movement(position: Position, powers: frozenset[str],
             orders = (_with_slots(made, head, into, numbered) if _TYPED_LOOPS else
                       (*head, *_present(None, map(made.support_of, supports))))
         else:  # a fleet that could convoy
-            part = made.convoy_parts.get(serials := plan_serials[prov])
+            part = made.convoy_parts.get(serials := touched.serials)
             if part is None:
-                part = made.convoy_part(serials, sources)
+                part = made.convoy_part(serials, touched.answers)
             spared, convoys = part
             if parts is not None:
                 parts[power][made.loc] = (  # type: ignore[assignment]  # (keys: ints)
@@ -1403,7 +1447,10 @@ class _Made:
             made_hold(utype, loc, power),
             *[made_move(utype, loc, d, False, power) for d in moves])
         """The hold and the moves without a convoy, in map order."""
-        self.heads: dict[frozenset[str], tuple[Order, ...]] = {}
+        # (the tables most units never fill start as the shared empty :data:`_UNMADE`, made
+        # when first written: each container made counts towards the collector's next young
+        # collection, and these would be kept, empty, as long as the variant)
+        self.heads: dict[frozenset[str], tuple[Order, ...]] = _UNMADE
         """Where an army could go by convoy -> ``fixed`` and those moves, sorted."""
         self.named = tables.support_keys
         """Support key -> what it names (the map's list: read only)."""
@@ -1417,15 +1464,16 @@ class _Made:
         the compiled listing reads (:func:`_with_slots`; made when it first does, by
         :meth:`made_rows`; longer as moves by convoy are met, bounded by the map's support
         keys into its reach)."""
-        self.convoy_moves: dict[tuple[str, bool], Move] = {}
-        self.convoys: dict[tuple[str, str], Convoy] = {}
-        self.convoy_parts: dict[tuple[int, ...], tuple[frozenset[int], tuple[Convoy, ...]]] = {}
+        self.convoy_moves: dict[tuple[str, bool], Move] = _UNMADE
+        self.convoys: dict[tuple[str, str], Convoy] = _UNMADE
+        self.convoy_parts: dict[tuple[int, ...], tuple[frozenset[int], tuple[Convoy, ...]]] = (
+            _UNMADE)
         """The serials of a fleet's convoy answers -> :meth:`convoy_part`'s answer (up to
         :data:`_MAX_HEADS` of them)."""
-        self.source_parts: dict[int, tuple[frozenset[int], tuple[Convoy, ...]]] = {}
+        self.source_parts: dict[int, tuple[frozenset[int], tuple[Convoy, ...]]] = _UNMADE
         """The serial of one convoy answer -> that answer's share of :meth:`convoy_part`'s
         answer (up to :data:`_MAX_HEADS` of them)."""
-        self.retreats: dict[str, Retreat] = {}
+        self.retreats: dict[str, Retreat] = _UNMADE
         self._disband: Disband | None = None
 
     def made_rows(self) -> list[list[object]]:
@@ -1455,18 +1503,23 @@ class _Made:
             return head
         orders = list(self.fixed)
         convoy_moves = self.convoy_moves
+        if convoy_moves is _UNMADE:
+            convoy_moves = self.convoy_moves = {}
         for dest in sorted(convoy_reach):
             key = (dest, dest in land)
             move = convoy_moves.get(key)
             if move is None:
                 move = convoy_moves[key] = made_move(self.utype, self.loc, dest, key[1], self.power)
             orders.append(move)
-        if len(self.heads) >= _MAX_HEADS:
-            self.heads.clear()
-        head = self.heads[convoy_reach] = tuple(orders)
+        heads = self.heads
+        if heads is _UNMADE:
+            heads = self.heads = {}
+        elif len(heads) >= _MAX_HEADS:
+            heads.clear()
+        head = heads[convoy_reach] = tuple(orders)
         return head
 
-    def convoy_part(self, key: tuple[int, ...], sources: list[_Source],
+    def convoy_part(self, key: tuple[int, ...], sources: list[_ConvoyAnswer],
                     ) -> tuple[frozenset[int], tuple[Convoy, ...]]:
         """For a fleet in the groups of ``sources``: the support keys of the moves by convoy
         it is needed for on every route (it cannot support them, as it cannot support and
@@ -1479,17 +1532,17 @@ class _Made:
         # company, so a new set of sources is mostly sources it has met before)
         by_source = self.source_parts
         if len(sources) == 1:
-            answer, army, _ = sources[0]
+            answer = sources[0]
             part = by_source.get(answer.serial)
             if part is None:
-                part = self._source_part(answer, army)
+                part = self._source_part(answer)
         else:
             shares: list[tuple[str, tuple[frozenset[int], tuple[Convoy, ...]]]] = []
-            for answer, army, _ in sources:
+            for answer in sources:
                 share = by_source.get(answer.serial)
                 if share is None:
-                    share = self._source_part(answer, army)
-                shares.append((army, share))
+                    share = self._source_part(answer)
+                shares.append((answer.origin, share))
             # (the convoys in the order of their armies: each source names its own army, and
             # each share's convoys are sorted already)
             # (sorted as pairs: the armies differ, so their shares are never compared; a sort
@@ -1502,15 +1555,17 @@ class _Made:
                     spared.update(share_spared)  # (compiled, a set call: ``|`` is generic)
                 listed.extend(share_convoys)
             part = (frozenset(spared) if spared else _NOTHING_SPARED, tuple(listed))
-        if len(self.convoy_parts) >= _MAX_HEADS:
-            self.convoy_parts.clear()
-        self.convoy_parts[key] = part
+        parts = self.convoy_parts
+        if parts is _UNMADE:
+            parts = self.convoy_parts = {}
+        elif len(parts) >= _MAX_HEADS:
+            parts.clear()
+        parts[key] = part
         return part
 
-    def _source_part(self, answer: _ConvoyAnswer, army: str,
-                     ) -> tuple[frozenset[int], tuple[Convoy, ...]]:
-        """:meth:`convoy_part` of the one source ``answer`` (of the army in ``army``), kept in
-        ``source_parts`` under its serial (up to :data:`_MAX_HEADS`)."""
+    def _source_part(self, answer: _ConvoyAnswer) -> tuple[frozenset[int], tuple[Convoy, ...]]:
+        """:meth:`convoy_part` of the one source ``answer``, kept in ``source_parts`` under its
+        serial (up to :data:`_MAX_HEADS`)."""
         prov = self.province
         spared: set[int] = set()
         key_into = answer.key_into
@@ -1523,23 +1578,41 @@ class _Made:
             # costs several times more, and each (army, group, fleet) is new to it here)
             tables = self.places.tables
             cid = tables.convoy_index
-            without = tables.convoy_reach_mask(army, answer.group_mask & ~(1 << cid[prov]))
+            without = tables.convoy_reach_mask(answer.origin,
+                                               answer.group_mask & ~(1 << cid[prov]))
             for dest in supported:
                 if not without >> cid[dest] & 1:
                     spared.add(key_into[dest])
-        convoys = self.convoys
+        # (the pairs walked as objects: compiled, a value of a fixed-length tuple type is
+        # unpacked into a native struct, and each look-up and store with it packs a new tuple)
+        convoys: dict[object, Convoy] = self.convoys  # type: ignore[assignment]
         listed: list[Convoy] = []
-        for pair in answer.pairs_of.get(prov, ()):
+        pairs: tuple[object, ...] = answer.pairs_of.get(prov, ())
+        if pairs and convoys is _UNMADE:
+            made: dict[tuple[str, str], Convoy] = {}
+            self.convoys = made
+            convoys = made  # type: ignore[assignment]
+        for pair in pairs:
             convoy = convoys.get(pair)
             if convoy is None:
-                convoy = convoys[pair] = made_convoy(self.utype, self.loc, pair[0], pair[1],
+                army, dest = cast("tuple[str, str]", pair)
+                convoy = convoys[pair] = made_convoy(self.utype, self.loc, army, dest,
                                                      self.power)
             listed.append(convoy)
-        if len(self.source_parts) >= _MAX_HEADS:
-            self.source_parts.clear()
-        part = self.source_parts[answer.serial] = (
+        parts = self.source_parts
+        if parts is _UNMADE:
+            parts = self.source_parts = {}
+        elif len(parts) >= _MAX_HEADS:
+            parts.clear()
+        part = parts[answer.serial] = (
             frozenset(spared) if spared else _NOTHING_SPARED, tuple(listed))
         return part
+
+
+_UNMADE: Final[dict[Any, Any]] = {}
+"""The table a :class:`_Made` holds where it has made none of that kind yet (most units never
+make heads, convoy parts or retreats): shared and empty, never written (each writer makes its
+own table first; a reader finds nothing in it)."""
 
 
 def _no_made(variant: Variant) -> Bounded[object, _Made]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
-from typing import Final
+from typing import Final, cast
 
 from realpolitik.caches import Bounded, CacheSlot
 from realpolitik.geography import Map, Terrain, UnitType, province_of
@@ -337,22 +337,29 @@ class MapTables:
         by_destination = self._convoy_moves.get(origin)
         if by_destination is None:
             by_destination = self._convoy_moves[origin] = {}
-        moves: list[tuple[str, Mover, int]] = []
+        # (the moves and pairs held as objects, not as their tuple types: compiled, a value
+        # of a fixed-length tuple type is unpacked into a native struct and packed again, a
+        # new tuple (two for a move and its mover), each time it is stored or passed on)
+        moves: list[object] = []
         for dest in reached:
             if dest not in land:
-                move = by_destination.get(dest)
+                move: object = by_destination.get(dest)
                 if move is None:
                     mover = (origin, dest, UnitType.ARMY, origin)
                     move = by_destination[dest] = (dest, mover, self.support_key(mover))
                 moves.append(move)
-        needed: list[tuple[str, tuple[tuple[str, str], ...]]] = []
+        needed: list[object] = []
         if shores:
             # (a fleet's destinations are among the shores reached: picked from their sorted
             # names by bit, not named and sorted again for every fleet)
-            bits = [((origin, dest), self._province_bit[dest]) for dest in reached]
+            pairs: list[object] = [(origin, dest) for dest in reached]
+            province_bit = self._province_bit
+            bits = [province_bit[dest] for dest in reached]
             for index, ends in self.needed_fleets(origin, at_sea).items():
-                needed.append((names[index], tuple([pair for pair, bit in bits if ends & bit])))
-        return (reach, tuple(moves), tuple(needed))
+                needed.append((names[index], tuple([
+                    pairs[number] for number in range(len(bits)) if ends & bits[number]])))
+        return (reach, cast("tuple[tuple[str, Mover, int], ...]", tuple(moves)),
+                cast("tuple[tuple[str, tuple[tuple[str, str], ...]], ...]", tuple(needed)))
 
     def needed_fleets(self, origin: str, fleets: int) -> dict[int, int]:
         """:meth:`minimal_routes` of an army in ``origin`` on masks (``fleets``: the mask of the

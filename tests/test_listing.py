@@ -365,6 +365,7 @@ def test_the_convoy_plan_on_masks_joins_the_fleets_as_the_map_tables_do(
                            and unit.province in tables.convoy_spaces)
         group_of = tables.fleet_groups(fleets)
         expected: dict[str, frozenset[str]] = {}
+        groups: dict[str, frozenset[str]] = {}
         for unit in units:
             if unit.type is not UnitType.ARMY or unit.location not in tables.shores:
                 continue
@@ -375,15 +376,24 @@ def test_the_convoy_plan_on_masks_joins_the_fleets_as_the_map_tables_do(
             reach = tables.convoy_reach(unit.location, group)[0]
             if reach:
                 expected[unit.location] = reach
-        got = {} if plan is None else plan.reach
+                groups[unit.location] = group
+        names = numbered.names
+        entries = [] if plan is None else [
+            (names[prov_id], entry) for prov_id, entry in enumerate(plan.at) if entry is not None]
+        got = {prov: entry.reach for prov, entry in entries
+               if isinstance(entry, listing._ConvoyAnswer)}
         assert got == expected, str(position.phase)
-        if plan is not None:
-            for sources in plan.sources.values():
-                for answer, army, group in sources:
-                    assert group == answer.group
+        # (the answer of each army, most often the one it was given last, is for its group)
+        assert {prov: entry.group for prov, entry in entries
+                if isinstance(entry, listing._ConvoyAnswer)} == groups, str(position.phase)
+        for _, entry in entries:
+            if isinstance(entry, listing._FleetSources):
+                for answer in entry.answers:
+                    army, group = answer.origin, answer.group
                     seas = tables.shore_convoy_spaces[army] & fleets
                     assert group == frozenset().union(*(group_of[sea] for sea in seas))
-            planned += len(plan.reach)
+                    assert got[army] is answer.reach
+        planned += len(got)
     assert planned  # (the games had armies to convoy)
 
 

@@ -20,14 +20,15 @@ from realpolitik.orders import Convoy
 from realpolitik.position import Position, Unit
 
 
-def _defined_part(made: listing._Made, sources: list[listing._Source], tables: MapTables,
-                  ) -> tuple[frozenset[int], tuple[Convoy, ...]]:
+def _defined_part(made: listing._Made, sources: list[listing._ConvoyAnswer],
+                  tables: MapTables) -> tuple[frozenset[int], tuple[Convoy, ...]]:
     """What a fleet's convoy part is: the keys of the moves by convoy it could support but
     that no route without it carries, and its convoys of every army it is needed for, by
     army, each army's pairs sorted."""
     spared: set[int] = set()
     needs: list[tuple[str, tuple[tuple[str, str], ...]]] = []
-    for answer, army, group in sources:
+    for answer in sources:
+        army, group = answer.origin, answer.group
         needed = answer.pairs_of.get(made.province)
         if needed:
             needs.append((army, needed))
@@ -42,9 +43,9 @@ def _defined_part(made: listing._Made, sources: list[listing._Source], tables: M
 
 
 def _fleets_with_sources(positions: list[Position],
-                         ) -> Iterator[tuple[Position, Unit, int, listing._ConvoyPlan]]:
+                         ) -> Iterator[tuple[Position, Unit, int, listing._FleetSources]]:
     """Each unit of a power that some convoy answer of its position names (a fleet that could
-    convoy), with its place's code and the position's convoy plan."""
+    convoy), with its place's code and its sources in the position's convoy plan."""
     variant = positions[0].variant
     numbered = listing._unit_places(variant)
     for position in positions:
@@ -54,8 +55,9 @@ def _fleets_with_sources(positions: list[Position],
         if plan is None:
             continue
         for unit, code in zip(units, codes, strict=True):
-            if unit.province in plan.sources and unit.power in variant.power_ids:
-                yield position, unit, code, plan
+            entry = plan.at[numbered.province_id[unit.province]]
+            if isinstance(entry, listing._FleetSources) and unit.power in variant.power_ids:
+                yield position, unit, code, entry
 
 
 @pytest.mark.parametrize(("variant_name", "seed", "until"), [
@@ -70,12 +72,13 @@ def test_each_fleets_convoy_part_is_what_its_definition_gives(
     numbered = listing._unit_places(variant)
     made_table = listing._made_of(variant)
     fleets_seen = several = 0
-    for position, unit, code, plan in _fleets_with_sources(positions):
-        sources = plan.sources[unit.province]
+    for position, unit, code, entry in _fleets_with_sources(positions):
+        sources = entry.answers
+        assert entry.serials == tuple(answer.serial for answer in sources)
         made = made_table.get((code, unit.power))
         if made is None:
             made = listing._Made(unit.type, unit.location, unit.power, numbered)
-        part = made.convoy_part(plan.serials[unit.province], sources)
+        part = made.convoy_part(entry.serials, sources)
         assert part == _defined_part(made, sources, tables), (str(position.phase), unit)
         fleets_seen += 1
         several += len(sources) > 1
@@ -90,13 +93,13 @@ def test_a_fresh_fleet_and_a_seasoned_one_give_the_same_parts() -> None:
     numbered = listing._unit_places(variant)
     compared = 0
     seasoned: dict[tuple[int, str | None], listing._Made] = {}
-    for _, unit, code, plan in _fleets_with_sources(positions):
-        sources = plan.sources[unit.province]
+    for _, unit, code, entry in _fleets_with_sources(positions):
+        sources = entry.answers
         old = seasoned.get((code, unit.power))
         if old is None:
             old = seasoned[code, unit.power] = listing._Made(
                 unit.type, unit.location, unit.power, numbered)
-        serials = plan.serials[unit.province]
+        serials = entry.serials
         fresh = listing._Made(unit.type, unit.location, unit.power, numbered)
         assert old.convoy_part(serials, sources) == fresh.convoy_part(serials, sources)
         assert len(old.source_parts) <= listing._MAX_HEADS

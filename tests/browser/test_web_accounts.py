@@ -98,7 +98,9 @@ def test_a_new_password_is_refused_in_plain_words_then_changed(browser: Any, ser
     assert page.input_value("#pw-new") == "" and page.input_value("#pw-current") == ""
     assert status(server, "GET", "/auth/me", token=other_device) == 401
     assert status(server, "GET", "/auth/me", token=page_token(page)) == 200
-    assert page.locator("#sessions tbody tr").count() == 1
+    # the list of log-ins is loaded again after "Password changed." is written: its one row
+    # is waited for, not counted before the new list comes
+    page.wait_for_function("document.querySelectorAll('#sessions tbody tr').length === 1")
     # the old password no longer opens the account; the new one does, in a fresh browser
     assert status(server, "POST", "/auth/login", {"username": "petra", "password": PASSWORD}) == 401
     fresh = new_page(browser, server)

@@ -75,6 +75,9 @@ def test_two_players_with_five_free_seats_reach_fall_1902_by_ready_flags(
         if expected.startswith("Fall"):
             # the fleet to Spain: the menu names the coasts in words, once
             alice.click("#tab-orders")
+            # the head names Fall as soon as the game is loaded, the legal orders that a click on
+            # the map acts on come after: the fleet's list (drawn from them) is there first
+            alice.wait_for_selector("#sel-france-mao")
             click_province(alice, "mao")
             click_province(alice, "spa")
             alice.wait_for_selector(".menu:not([hidden]) >> text=SPA (north coast)")

@@ -17,9 +17,14 @@ from test_web_play import new_page, play_against_hold_bots, shots_dir, sign_up
 pytestmark = [pytest.mark.browser, pytest.mark.test_variants]
 
 
-def _play(page: Any, now: str, orders: str, then: str) -> None:
-    """Give ``orders`` in the phase ``now``, mark ready and wait for the phase ``then``."""
+def _play(page: Any, now: str, orders: str, then: str, unit: str) -> None:
+    """Give ``orders`` in the phase ``now``, mark ready and wait for the phase ``then``.
+    ``unit``: where a unit of France is in ``now`` and was not in the phase before."""
     page.wait_for_selector(f"#phase:has-text('{now}')")
+    # the head names the phase as soon as the game is loaded, the orders panel follows with the
+    # phase's legal orders: orders typed and lines read before it would be the last phase's
+    # panel's (its lines already there, so "ready" went before the orders were in)
+    page.wait_for_selector(f"#sel-france-{unit}")
     page.fill("#order-text", orders)
     page.click("#send-orders")
     page.wait_for_selector(f"#order-lines li.ok >> nth={orders.count(chr(10))}")
@@ -36,9 +41,10 @@ def test_a_transform_is_explained_and_counted_against_the_builds(browser: Any, s
     # no rule acts in a movement phase: no box
     page.wait_for_selector("#orders-h")
     assert page.locator("#rules-box").count() == 0
-    _play(page, "Spring 1901 movement", "A Mar-Spa\nF Bre-MAO\nA Par-Bur", "Fall 1901 movement")
+    _play(page, "Spring 1901 movement", "A Mar-Spa\nF Bre-MAO\nA Par-Bur", "Fall 1901 movement",
+          "par")
     # Spain and Portugal taken, and an army back in Marseilles: 5 centres, 3 units
-    _play(page, "Fall 1901 movement", "F MAO-Por\nA Bur-Mar", "Winter 1901 adjustments")
+    _play(page, "Fall 1901 movement", "F MAO-Por\nA Bur-Mar", "Winter 1901 adjustments", "mao")
 
     page.wait_for_selector("#rules-transform")
     note = page.inner_text("#rules-transform")
