@@ -24,7 +24,7 @@ import functools
 import gc
 import random
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -33,6 +33,9 @@ import bench  # noqa: E402  (the loop and the random choices are bench.py's)
 from realpolitik.game import Game  # noqa: E402
 from realpolitik.orders import Order  # noqa: E402
 from realpolitik.variant import load_variant  # noqa: E402
+
+PhaseClock = tuple[float, float, float, float, float]
+"""What ``bench.play_native_phase`` returns: its clock readings (here all 0.0)."""
 
 
 def play_phase(game: Game, rng: random.Random) -> tuple[float, float, float, float, float]:
@@ -57,8 +60,12 @@ def play_phase(game: Game, rng: random.Random) -> tuple[float, float, float, flo
     return 0.0, 0.0, 0.0, 0.0, 0.0
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def play_counted(play_phase: Callable[[Game, random.Random], PhaseClock], what: str,
+                 description: str, argv: list[str] | None) -> int:
+    """Parse ``argv``, play the warm-up game, then ``--games`` games with each phase played by
+    ``play_phase`` (which runs ``what`` is counted inside ``functools.reduce``); print the
+    phases. Shared by the counting scripts."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--games", type=int, default=3, help="games counted (default 3)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
     parser.add_argument("--no-gc", action="store_true",
@@ -69,13 +76,18 @@ def main(argv: list[str] | None = None) -> int:
         gc.disable()
     classical = load_variant("classical")
     bench.play_native(classical, args.seed, 1935, bench.Timing("warm-up"))  # not counted
-    bench.play_native_phase = play_phase  # (play_native looks it up when it runs)
+    bench.play_native_phase = play_phase  # type: ignore[assignment]  # (looked up when run)
     counted = bench.Timing("counted")
     for game_index in range(args.games):
         bench.play_native(classical, args.seed + game_index, 1935, counted)
-    print(f"{counted.phases} phases listed, submitted and processed inside functools.reduce "
+    print(f"{counted.phases} phases {what} inside functools.reduce "
           f"(games ended in {', '.join(counted.games)})")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return play_counted(play_phase, "listed, submitted and processed",
+                        __doc__.split("\n\n")[0], argv)
 
 
 if __name__ == "__main__":

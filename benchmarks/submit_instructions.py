@@ -16,19 +16,17 @@ compiled build. Without valgrind it plays the games and prints the phases.
 
 from __future__ import annotations
 
-import argparse
 import functools
-import gc
 import random
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench  # noqa: E402  (the loop and the random choices are bench.py's)
+from loop_instructions import play_counted  # noqa: E402
 
 from realpolitik.game import Game  # noqa: E402
 from realpolitik.orders import Order  # noqa: E402
-from realpolitik.variant import load_variant  # noqa: E402
 
 
 def play_phase(game: Game, rng: random.Random) -> tuple[float, float, float, float, float]:
@@ -47,24 +45,7 @@ def play_phase(game: Game, rng: random.Random) -> tuple[float, float, float, flo
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=3, help="games counted (default 3)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
-    parser.add_argument("--no-gc", action="store_true",
-                        help="the garbage collector off: counts that do not move with where its "
-                             "collections fall (for comparing two versions)")
-    args = parser.parse_args(argv)
-    if args.no_gc:
-        gc.disable()
-    classical = load_variant("classical")
-    bench.play_native(classical, args.seed, 1935, bench.Timing("warm-up"))  # not counted
-    bench.play_native_phase = play_phase  # (play_native looks it up when it runs)
-    counted = bench.Timing("counted")
-    for game_index in range(args.games):
-        bench.play_native(classical, args.seed + game_index, 1935, counted)
-    print(f"{counted.phases} phases submitted inside functools.reduce "
-          f"(games ended in {', '.join(counted.games)})")
-    return 0
+    return play_counted(play_phase, "submitted", __doc__.split("\n\n")[0], argv)
 
 
 if __name__ == "__main__":
