@@ -35,10 +35,10 @@ _RETREATS: Final = PhaseType.RETREATS
 _ADJUSTMENTS: Final = PhaseType.ADJUSTMENTS
 
 _NO_STANDOFFS: Final[frozenset[str]] = frozenset()
-_DEFAULT_NEXT_STATE: Final = VariantHooks.next_state
-"""The default hook: the state carried unchanged (read to skip calling it)."""
 """The stand-offs of a position after one without (one set for every such position: a game's
 history keeps them all)."""
+_DEFAULT_NEXT_STATE: Final = VariantHooks.next_state
+"""The default hook: the state carried unchanged (read to skip calling it)."""
 
 
 def _compiled() -> bool:
