@@ -83,8 +83,8 @@ export class GamePage {
   async loadGame() {
     const before = this.game && this.game.phase;
     this.game = await api("GET", `/games/${this.id}`);
-    // a new phase: the last phase's legal orders must not offer "Mark ready" (or orders on the
-    // map) in the moment before this phase's are loaded
+    // a new phase: the last phase's legal orders must not be offered on the map in the moment
+    // before this phase's are loaded (the head, drawn first, asks the game's to_order only)
     if (before && before !== this.game.phase) { this.legal = {}; this.indexLegal(); }
     learnSeasons(this.game.seasons);
     this.deadlineAt = this.game.seconds_left === null ? null : Date.now() + this.game.seconds_left * 1000;
